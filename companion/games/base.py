@@ -1,0 +1,335 @@
+"""The contract every game tracker implements.
+
+A tracker is a referee of what the table shows, never a simulator of hidden
+information: it does not know a hand or a deck order. It validates what is
+visible (the board, cards played or tapped, dice as they land, declarations),
+counts what can be counted (cards left in a supply, reshuffles) and asks the
+players for the rest through prompts.
+
+Rules are pure functions of plain data, in the manner of OpenSpiel's games and
+boardgame.io's moves:
+
+* a state is a JSON-serialisable ``dict`` (lists, dicts, str, int, float,
+  bool, None; no tuples, no sets), so the log can replay it after a power cut;
+* an action is a JSON ``dict`` with a ``"type"`` key, and usually ``"player"``
+  (a 0-based seat).  The same dicts arrive from the tablet, from replay
+  scripts and from the reconciler's explanations;
+* :meth:`Game.apply` never mutates its input: it returns a new state or raises
+  :class:`RuleError` (citing the rule) or :class:`MalformedAction`;
+* chance is an action: a die that landed, a card that was revealed, the board
+  as it was set up all enter the log as actions, so replay never rolls.
+
+Physical facts the rulebooks leave out live in data files beside each game.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal
+
+Action = dict[str, Any]
+State = dict[str, Any]
+
+Trigger = Literal["button", "board", "tap"]
+
+
+class RuleError(ValueError):
+    """The rules refuse an action; ``rule`` quotes or cites the rulebook."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} [rule: {rule}]")
+        self.reason = reason
+        self.rule = rule
+
+
+class MalformedAction(ValueError):
+    """The action is not of the game's schema (unknown type, missing or bad field)."""
+
+
+# --------------------------------------------------------------------------- physical table
+
+
+@dataclass(frozen=True, order=True)
+class Piece:
+    """Something the camera can see on a spot: a figure, chip, pawn, die or card.
+
+    ``colour`` is a palette name (see :mod:`companion.vision.palette`); ``pips``
+    is the number of marks on its top (a die's face, a card's value), 0 if plain.
+    Two pieces of one colour and pips are indistinguishable to the camera.
+    """
+
+    colour: str
+    pips: int = 0
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place on the board where pieces stand, as a rectangle in millimetres.
+
+    Coordinates are board coordinates: origin at the top-left corner of the
+    board's printed area, x to the right, y down.
+    """
+
+    id: str
+    x: float
+    y: float
+    w: float
+    h: float
+    label: str = ""
+    fill: str = "board"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything the renderer and the reader need to know about a game's table.
+
+    ``pieces`` names what each piece colour means at this table (for
+    calibration screens and prompts), ``shapes`` says how a colour is drawn
+    ("disc" or "square"); colours not named there are drawn as discs.
+    """
+
+    width: float
+    height: float
+    spots: tuple[Spot, ...]
+    pieces: dict[str, str] = field(default_factory=dict)
+    shapes: dict[str, str] = field(default_factory=dict)
+
+    def spot(self, spot_id: str) -> Spot:
+        for spot in self.spots:
+            if spot.id == spot_id:
+                return spot
+        raise KeyError(spot_id)
+
+
+BoardView = dict[str, tuple[Piece, ...]]
+"""Spot id -> the pieces standing there, sorted; spots with nothing are absent."""
+
+
+def make_view(items: dict[str, Any]) -> BoardView:
+    """Normalise a mapping of spot -> pieces (any iterable) into a :data:`BoardView`."""
+    view: BoardView = {}
+    for spot_id, pieces in items.items():
+        ordered = tuple(sorted(pieces))
+        if ordered:
+            view[spot_id] = ordered
+    return view
+
+
+def view_to_json(view: BoardView) -> dict[str, list[list[Any]]]:
+    return {k: [[p.colour, p.pips] for p in v] for k, v in sorted(view.items())}
+
+
+def view_from_json(data: dict[str, list[list[Any]]]) -> BoardView:
+    return make_view({k: [Piece(str(c), int(p)) for c, p in v] for k, v in data.items()})
+
+
+@dataclass(frozen=True)
+class PieceMove:
+    """One piece that left ``source`` and appeared on ``target`` (None: off/onto the board)."""
+
+    piece: Piece
+    source: str | None
+    target: str | None
+
+
+def diff_views(before: BoardView, after: BoardView) -> list[PieceMove]:
+    """Pair disappearances with appearances of the same piece.
+
+    When several identical pieces moved the pairing is by spot order, which is
+    enough for games whose identical pieces are interchangeable (two Bodyguards,
+    chips of one colour).  Unpaired changes come back with ``None`` on one side.
+    """
+    gone: list[tuple[Piece, str]] = []
+    came: list[tuple[Piece, str]] = []
+    for spot_id in sorted(set(before) | set(after)):
+        old = list(before.get(spot_id, ()))
+        new = list(after.get(spot_id, ()))
+        for piece in list(old):
+            if piece in new:
+                new.remove(piece)
+                old.remove(piece)
+        gone += [(p, spot_id) for p in old]
+        came += [(p, spot_id) for p in new]
+    moves: list[PieceMove] = []
+    for piece, source in gone:
+        for i, (other, target) in enumerate(came):
+            if other == piece:
+                moves.append(PieceMove(piece, source, target))
+                del came[i]
+                break
+        else:
+            moves.append(PieceMove(piece, source, None))
+    moves += [PieceMove(piece, None, target) for piece, target in came]
+    return moves
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A card laid on a reader of the serial device (``seat`` None: the shared reader)."""
+
+    card: str
+    seat: int | None = None
+
+
+# --------------------------------------------------------------------------- what the tracker says
+
+
+@dataclass
+class Prompt:
+    """What should happen now, for the dashboard, the LEDs and the buzzer.
+
+    ``kind``: "turn" (whose turn, what may be done), "chore" (a physical task
+    such as "draw back to 8"), "warning" (a rule mistake on the table),
+    "choice" (the players must pick one of ``options``, each a legal action),
+    "info".
+    """
+
+    text: str
+    kind: str = "info"
+    player: int | None = None
+    options: list[Action] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: winning seats (several for a team or a shared win) and why."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason}
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+class Game(ABC):
+    """One game's rules tracker.  Pure logic: no I/O, no clock, no threads, no randomness
+    outside :meth:`setup`'s seed.  An instance holds only the game's static data."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+
+    # --- set-up and turn structure -------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:
+        """The state before the first action; raise ``ValueError`` for a bad count or variant."""
+
+    @abstractmethod
+    def player_names(self, state: State) -> list[str]:
+        """A label per seat, as the table knows them ("A", "B"; a colour; a Deity)."""
+
+    @abstractmethod
+    def current_player(self, state: State) -> int | None:
+        """The seat that must act now, or None (game over, simultaneous step)."""
+
+    def phase(self, state: State) -> str:
+        """A short name of the current phase, for the phase clock."""
+        return str(state.get("phase", "play"))
+
+    # --- moves ---------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, state: State) -> list[Action]:
+        """The legal actions given what the tracker knows.
+
+        Where an action depends on something hidden (a card in a hand), every
+        card that could still be there is offered.  Must list at least one
+        action of each legal type while the game is not over.
+        """
+
+    @abstractmethod
+    def apply(self, state: State, action: Action) -> State:
+        """Return the state after ``action``; raise RuleError / MalformedAction, changing nothing."""
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        try:
+            self.apply(state, action)
+        except (RuleError, MalformedAction):
+            return False
+        return True
+
+    def describe(self, state: State, action: Action) -> str:
+        """One line for the history, in the table's words (state is the one before)."""
+        fields = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("type", "player"))
+        who = action.get("player")
+        name = self.player_names(state)[who] if isinstance(who, int) else "table"
+        return f"{name}: {action.get('type')} {fields}".strip()
+
+    # --- scores and the end ------------------------------------------------------------------
+    @abstractmethod
+    def scores(self, state: State) -> list[float]:
+        """A number per seat (points, VP, votes); the dashboard's headline."""
+
+    @abstractmethod
+    def prompts(self, state: State) -> list[Prompt]:
+        """What should happen now: whose turn and what they may do, chores, warnings."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on; the winners with the printed tie-breakers applied."""
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The game's own dashboard panel: public facts only, never a hidden card."""
+        return {}
+
+    # --- the physical table ------------------------------------------------------------------
+    @abstractmethod
+    def layout(self, state: State) -> Layout:
+        """Where the board's spots are, for the renderer, the reader and calibration."""
+
+    @abstractmethod
+    def board_view(self, state: State) -> BoardView:
+        """What the camera should see if the table agrees with the tracker."""
+
+    @abstractmethod
+    def explain(
+        self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
+    ) -> list[Action]:
+        """Candidate actions that would turn the tracked table into what is seen.
+
+        ``seen`` is the stable board, ``taps`` the cards tapped since the last
+        applied action, ``trigger`` what woke the reconciler: "button" (a player
+        says the step is done), "board" (a stable change), "tap" (a card laid on
+        a reader).  Return [] when there is nothing to explain yet; return
+        actions that :meth:`apply` may still refuse: the refusal's rule becomes
+        the prompt.  The reconciler applies a candidate only when exactly one is
+        legal.
+        """
+
+    def card_ids(self) -> list[str]:
+        """Every card id a reader may report (for the tag registry)."""
+        return []
+
+
+def json_copy(state: State) -> State:
+    """A deep copy, so apply() can edit freely without touching its input."""
+    return copy.deepcopy(state)
+
+
+def check_json(state: State) -> None:
+    """Raise TypeError unless ``state`` survives a JSON round trip unchanged."""
+    if json.loads(json.dumps(state)) != state:
+        raise TypeError("state is not plain JSON data (tuples, sets or non-str keys?)")
+
+
+def require(action: Action, key: str, kind: type | tuple[type, ...]) -> Any:
+    """Fetch a field of an action or raise MalformedAction saying what is wrong."""
+    if key not in action:
+        raise MalformedAction(f"action {action.get('type')!r} needs field {key!r}")
+    value = action[key]
+    if isinstance(value, bool) and kind is int:
+        raise MalformedAction(f"field {key!r} must be {kind.__name__}, got {value!r}")
+    if not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise MalformedAction(f"field {key!r} must be {names}, got {value!r}")
+    return value

@@ -1,0 +1,1 @@
+"""Scripted players and the truth of each game's simulated table."""

@@ -1,0 +1,101 @@
+"""What a simulated table does, as physical events, and the world contract per game.
+
+A world is one game's table with its players: it holds the truth (hands, deck
+order, real positions) and scripted players who act on it.  It never reads the
+companion's state except the public tablet JSON (what ``GET /api/state``
+returns), as a player glances at the tablet.  Each game supplies a ``World``
+subclass in ``companion/sim/players/<game>.py`` exposing ``WORLD_CLASS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import Action, BoardView, Game
+
+
+@dataclass(frozen=True)
+class BoardChange:
+    """Players moved pieces: the whole board now really looks like ``view``."""
+
+    view: BoardView
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """An arm passes over the board for a while (the camera sees a hand)."""
+
+    frames: int = 3
+
+
+@dataclass(frozen=True)
+class CardTap:
+    """A card laid on a reader of the serial device (seat None: the shared reader)."""
+
+    card: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatButton:
+    """A seat button on the serial device pressed."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class TurnButton:
+    """The Pi's GPIO turn button pressed: "my step is done, record it"."""
+
+
+@dataclass(frozen=True)
+class Declare:
+    """A player declares on the tablet (POST /api/actions with the table PIN)."""
+
+    action: Action
+
+
+PhysicalEvent = BoardChange | HandOver | CardTap | SeatButton | TurnButton | Declare
+
+
+class World(ABC):
+    """One game's simulated table.  ``game`` is the rules as the players know them;
+    the truth (hands, decks) is the world's own."""
+
+    def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
+        self.game = game
+        self.players = players
+        self.variant = variant
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def start(self) -> list[PhysicalEvent]:
+        """Set the table up: the events that place the pieces and record the set-up."""
+
+    @abstractmethod
+    def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The next thing the players do, given the tablet's public JSON.
+
+        One step is one recordable move: pieces moved, cards tapped, then the
+        button pressed (or a declaration).  The harness checks after each step
+        that the companion recorded it; ``tablet`` then shows it in
+        ``history``.  Return [] only when :meth:`finished`.
+        """
+
+    @abstractmethod
+    def finished(self) -> bool:
+        """True when the world's game is over (by its own truth)."""
+
+    def truth(self) -> dict[str, Any]:
+        """The world's own view of the result, for tests comparing it to the tablet:
+        at least ``{"scores": [...], "winners": [...]}`` once finished."""
+        return {}
+
+
+def load_world(game_name: str, game: Game, players: int, variant: str | None, seed: int) -> World:
+    module = importlib.import_module(f"companion.sim.players.{game_name}")
+    return module.WORLD_CLASS(game, players, variant, seed)
