@@ -1,0 +1,375 @@
+"""One running game: the log, the tracker's state, reconciliation and the clocks.
+
+Everything that changes the game goes through :class:`Table`: a board the
+stabiliser committed, a card tapped, a button pressed, a declaration from the
+tablet, an undo.  Each change is written to the log first, then the state
+advances, then listeners (dashboards, LEDs, buzzer) are told.  The state is
+always the replay of the log, so a restart after ``kill -9`` resumes exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.games import load_game
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    MalformedAction,
+    Prompt,
+    RuleError,
+    State,
+    Tap,
+    Trigger,
+    view_to_json,
+)
+from companion.reconcile import reconcile
+from companion.store import EventLog, GameRecord, effective_events
+
+Listener = Callable[[str, dict[str, Any]], None]
+
+
+class NothingToUndo(ValueError):
+    """Undo asked with no effective action left."""
+
+
+@dataclass
+class HistoryEntry:
+    seq: int
+    text: str
+    action: Action
+    source: str
+    at: float
+    undone: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "text": self.text,
+            "action": self.action,
+            "source": self.source,
+            "at": self.at,
+            "undone": self.undone,
+        }
+
+
+@dataclass
+class _Frame:
+    """A state on the push/pop stack with the history entry that produced it."""
+
+    state: State
+    entry: HistoryEntry | None
+    turn_started: float
+
+
+@dataclass
+class TableOptions:
+    """Per-table settings: a phase time limit in seconds by phase name (off when absent)."""
+
+    phase_limits: dict[str, float] = field(default_factory=dict)
+
+
+class Table:
+    """The running game (thread-safe).  Use :meth:`open` to start or resume one."""
+
+    def __init__(
+        self,
+        game: Game,
+        log: EventLog,
+        record: GameRecord,
+        options: TableOptions | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.game = game
+        self.log = log
+        self.record = record
+        self.options = options or TableOptions()
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._subscribers: list[queue.Queue[dict[str, Any]]] = []
+        self._listeners: list[Listener] = []
+        self.history: list[HistoryEntry] = []
+        self.taps: list[Tap] = []
+        self.seen: BoardView | None = None
+        self.table_prompt: Prompt | None = None
+        self.notices: dict[str, Prompt] = {}
+        self.player_seconds: list[float] = [0.0] * record.players
+        self._replay()
+
+    # ------------------------------------------------------------------ opening and replay
+    @classmethod
+    def open(
+        cls,
+        game_name: str,
+        data_dir: str | Path | None,
+        players: int | None = None,
+        variant: str | None = None,
+        seed: int = 0,
+        resume: bool = True,
+        options: TableOptions | None = None,
+        log: EventLog | None = None,
+    ) -> Table:
+        """Resume the unfinished game of ``game_name`` in ``data_dir``, or start a new one."""
+        game = load_game(game_name)
+        if log is None:
+            path = ":memory:" if data_dir is None else Path(data_dir) / "companion.sqlite"
+            log = EventLog(path)
+        record = log.unfinished(game_name) if resume else None
+        if record is None:
+            count = players if players is not None else game.min_players
+            chosen = variant or game.variants[0]
+            game.setup(count, chosen, seed)  # validates count and variant before logging
+            record = log.new_game(game_name, count, chosen, seed)
+        return cls(game, log, record, options)
+
+    def _replay(self) -> None:
+        """Rebuild the state as the replay of the log (also after undo or restart)."""
+        rec = self.record
+        state = self.game.setup(rec.players, rec.variant, rec.seed)
+        self._frames = [_Frame(state, None, rec.created)]
+        self.history = []
+        self.player_seconds = [0.0] * rec.players
+        for event, undone in effective_events(self.log.events(rec.id)):
+            assert event.action is not None
+            before = self._frames[-1].state
+            try:
+                after = self.game.apply(before, event.action)
+            except (RuleError, MalformedAction) as err:
+                self.notices["replay"] = Prompt(
+                    f"Log event {event.seq} no longer applies and was skipped: {err}", "warning"
+                )
+                continue
+            entry = HistoryEntry(
+                event.seq, self.game.describe(before, event.action), event.action,
+                event.source, event.at, undone,
+            )
+            self.history.append(entry)
+            if not undone:
+                self._credit_clock(before, event.at - self._frames[-1].turn_started)
+                self._frames.append(_Frame(after, entry, event.at))
+
+    def _credit_clock(self, before: State, seconds: float) -> None:
+        seat = self.game.current_player(before)
+        if seat is not None and 0 <= seat < len(self.player_seconds):
+            self.player_seconds[seat] += max(0.0, seconds)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> State:
+        return self._frames[-1].state
+
+    def subscribe(self) -> queue.Queue[dict[str, Any]]:
+        """A queue that receives the public state after every change (for SSE)."""
+        q: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=100)
+        with self._lock:
+            self._subscribers.append(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue[dict[str, Any]]) -> None:
+        with self._lock:
+            if q in self._subscribers:
+                self._subscribers.remove(q)
+
+    def add_listener(self, listener: Listener) -> None:
+        """Call ``listener(kind, public_state)`` after each logged change or new prompt."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def prompts(self) -> list[Prompt]:
+        """The tracker's prompts, then the table's own (mismatch, choice, device notices)."""
+        out = []
+        if self.table_prompt is not None:
+            out.append(self.table_prompt)
+        out += list(self.notices.values())
+        out += self.game.prompts(self.state)
+        limit = self.options.phase_limits.get(self.game.phase(self.state))
+        if limit is not None and self.phase_seconds() > limit:
+            out.insert(0, Prompt(f"Time is up for {self.game.phase(self.state)}.", "warning"))
+        return out
+
+    def phase_seconds(self) -> float:
+        """Time since the current phase began (the newest action that changed it)."""
+        phase = self.game.phase(self.state)
+        started = self.record.created
+        for frame in reversed(self._frames):
+            if self.game.phase(frame.state) != phase:
+                break
+            started = frame.turn_started
+        return max(0.0, self.clock() - started)
+
+    def public(self) -> dict[str, Any]:
+        """What any watcher may see: the tablet JSON (GET /api/state)."""
+        with self._lock:
+            state = self.state
+            game = self.game
+            outcome = game.outcome(state)
+            names = game.player_names(state)
+            scores = game.scores(state)
+            turn = game.current_player(state)
+            clocks = list(self.player_seconds)
+            if turn is not None and outcome is None:
+                clocks[turn] += max(0.0, self.clock() - self._frames[-1].turn_started)
+            return {
+                "game": game.name,
+                "title": game.title,
+                "game_id": self.record.id,
+                "variant": self.record.variant,
+                "players": [
+                    {"seat": i, "name": n, "score": scores[i], "clock_s": round(clocks[i], 1)}
+                    for i, n in enumerate(names)
+                ],
+                "turn": turn,
+                "turn_name": names[turn] if turn is not None else None,
+                "phase": game.phase(state),
+                "phase_s": round(self.phase_seconds(), 1),
+                "scores": scores,
+                "prompts": [p.to_json() for p in self.prompts()],
+                "history": [h.to_json() for h in self.history],
+                "can_undo": len(self._frames) > 1,
+                "over": outcome is not None,
+                "winner": list(outcome.winners) if outcome else None,
+                "reason": outcome.reason if outcome else None,
+                "board": view_to_json(game.board_view(state)),
+                "seen": view_to_json(self.seen) if self.seen is not None else None,
+                "taps": [{"card": t.card, "seat": t.seat} for t in self.taps],
+                "summary": game.summary(state),
+            }
+
+    # ------------------------------------------------------------------ changing
+    def _publish(self, kind: str) -> None:
+        snapshot = self.public()
+        for q in list(self._subscribers):
+            try:
+                q.put_nowait(snapshot)
+            except queue.Full:  # a stalled watcher must not stall the table
+                pass
+        for listener in list(self._listeners):
+            listener(kind, snapshot)
+
+    def _commit(self, action: Action, new_state: State, source: str) -> HistoryEntry:
+        """Log first, then advance, then tell: the order the invariants need."""
+        before = self.state
+        event = self.log.append(self.record.id, "action", action, source)
+        entry = HistoryEntry(event.seq, self.game.describe(before, action), action, source, event.at)
+        self._credit_clock(before, event.at - self._frames[-1].turn_started)
+        self.history.append(entry)
+        self._frames.append(_Frame(new_state, entry, event.at))
+        self.taps = []
+        self.table_prompt = None
+        if self.game.outcome(new_state) is not None:
+            self.log.mark_finished(self.record.id)
+        self._publish("action")
+        return entry
+
+    def declare(self, action: Any, source: str = "tablet") -> HistoryEntry | None:
+        """Apply an action from the tablet or a script; undo/correct are table actions.
+
+        Raises MalformedAction (schema), RuleError (the rules refuse it; it also
+        becomes the table prompt) or NothingToUndo.  Nothing changes on error.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction('an action is a JSON object with a string "type"')
+        with self._lock:
+            if action["type"] == "undo":
+                self.undo(source)
+                return None
+            if action["type"] == "correct":
+                replacement = action.get("action")
+                if not isinstance(replacement, dict):
+                    raise MalformedAction('"correct" needs "action": the action to record instead')
+                return self.correct(replacement, source)
+            try:
+                new_state = self.game.apply(self.state, action)
+            except RuleError as err:
+                self.table_prompt = Prompt(
+                    f"Refused: {err.reason} (rule: {err.rule})", "warning",
+                    self.game.current_player(self.state),
+                )
+                self._publish("prompt")
+                raise
+            return self._commit(action, new_state, source)
+
+    def undo(self, source: str = "tablet") -> HistoryEntry:
+        """Take back the newest effective action (logged as an undo event)."""
+        with self._lock:
+            if len(self._frames) == 1:
+                raise NothingToUndo("nothing to undo")
+            self.log.append(self.record.id, "undo", None, source)
+            frame = self._frames.pop()
+            assert frame.entry is not None
+            frame.entry.undone = True
+            self.table_prompt = None
+            self.taps = []
+            self._publish("undo")
+            return frame.entry
+
+    def correct(self, action: Action, source: str = "tablet") -> HistoryEntry:
+        """Replace the newest action by ``action``; refused corrections change nothing."""
+        with self._lock:
+            if len(self._frames) == 1:
+                raise NothingToUndo("nothing to correct")
+            new_state = self.game.apply(self._frames[-2].state, action)
+            self.undo(source)
+            return self._commit(action, new_state, source)
+
+    # ------------------------------------------------------------------ physical inputs
+    def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:
+        seen = self.seen if self.seen is not None else self.game.board_view(self.state)
+        verdict = reconcile(self.game, self.state, seen, list(self.taps), trigger)
+        if verdict.action is not None and verdict.state is not None:
+            return self._commit(verdict.action, verdict.state, source)
+        if verdict.prompt is not None:
+            self.table_prompt = verdict.prompt
+            self._publish("prompt")
+        return None
+
+    def board_seen(self, view: BoardView) -> HistoryEntry | None:
+        """The stabiliser committed a board: explain it if it changed."""
+        with self._lock:
+            if view == self.seen:
+                return None
+            self.seen = view
+            return self._reconcile("board", "camera")
+
+    def tap(self, card: str, seat: int | None = None) -> HistoryEntry | None:
+        """A card laid on a reader; an unknown card is a prompt and changes nothing."""
+        with self._lock:
+            known = self.game.card_ids()
+            if known and card not in known:
+                self.table_prompt = Prompt(
+                    f"Unknown card {card!r} on reader {seat}: not a card of {self.game.title}.",
+                    "warning",
+                )
+                self._publish("prompt")
+                return None
+            self.taps.append(Tap(card, seat))
+            return self._reconcile("tap", "cards")
+
+    def button(self, seat: int | None = None) -> HistoryEntry | None:
+        """A turn or seat button: the player says the step on the table is done."""
+        with self._lock:
+            return self._reconcile("button", "table")
+
+    def notice(self, key: str, prompt: Prompt | None) -> None:
+        """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
+        with self._lock:
+            if prompt is None:
+                if self.notices.pop(key, None) is None:
+                    return
+            else:
+                current = self.notices.get(key)
+                if current is not None and current.text == prompt.text:
+                    return
+                self.notices[key] = prompt
+            self._publish("notice")
+
+    def state_json(self) -> str:
+        return json.dumps(self.state, sort_keys=True)
