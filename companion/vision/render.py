@@ -1,0 +1,186 @@
+"""The synthetic camera: draws any game's board and pieces as a camera would see it.
+
+Used by the simulated table, the tests and the benchmark.  A top-down picture
+of the board (spots, pieces with pips, ArUco markers in the margin) is warped
+into a camera frame with perspective, uneven light, sensor noise and, when
+asked, an arm reaching over the table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.games.base import BoardView, Layout, Piece
+from companion.vision.geometry import (
+    MARGIN_MM,
+    MARKER_IDS,
+    aruco_dictionary,
+    canvas_size_mm,
+    marker_corners_mm,
+)
+from companion.vision.palette import DARK_PIECES, PIP_ON_DARK, PIP_ON_LIGHT, bgr
+
+FRAME_W, FRAME_H = 1280, 720
+SKIN_BGR = (120, 160, 215)
+TABLE_BGR = (60, 80, 95)
+
+
+def piece_slots(n: int, w: float, h: float) -> list[tuple[float, float, float]]:
+    """Centres and radius (relative to the spot, in its units) for ``n`` pieces side by side."""
+    if n <= 0:
+        return []
+    cols = math.ceil(math.sqrt(n * w / h)) if w >= h else max(1, math.ceil(n / math.ceil(math.sqrt(n * h / w))))
+    cols = max(1, min(n, cols))
+    rows = math.ceil(n / cols)
+    cell_w, cell_h = w / cols, h / rows
+    radius = 0.38 * min(cell_w, cell_h)
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        out.append(((c + 0.5) * cell_w, (r + 0.5) * cell_h, radius))
+    return out
+
+
+PIP_LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+    7: [(-1, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def draw_piece(img: np.ndarray, piece: Piece, cx: float, cy: float, r: float, shape: str) -> None:
+    colour = bgr(piece.colour)
+    centre = (int(round(cx)), int(round(cy)))
+    rad = max(2, int(round(r)))
+    if shape == "square":
+        cv2.rectangle(img, (centre[0] - rad, centre[1] - rad), (centre[0] + rad, centre[1] + rad),
+                      colour, -1, cv2.LINE_AA)
+    else:
+        cv2.circle(img, centre, rad, colour, -1, cv2.LINE_AA)
+    if piece.pips:
+        pip_colour = PIP_ON_DARK if piece.colour in DARK_PIECES else PIP_ON_LIGHT
+        step = r * 0.45
+        pip_r = max(1, int(round(r * 0.13)))
+        for dx, dy in PIP_LAYOUT.get(piece.pips, PIP_LAYOUT[6]):
+            cv2.circle(img, (int(round(cx + dx * step)), int(round(cy + dy * step))), pip_r,
+                       pip_colour, -1, cv2.LINE_AA)
+
+
+def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0) -> np.ndarray:
+    """The board as printed, seen straight from above, with markers and pieces."""
+    total_w, total_h = canvas_size_mm(layout)
+    img = np.full((int(total_h * px_per_mm), int(total_w * px_per_mm), 3), 250, np.uint8)
+    m = MARGIN_MM * px_per_mm
+    cv2.rectangle(img, (int(m), int(m)),
+                  (int(m + layout.width * px_per_mm), int(m + layout.height * px_per_mm)),
+                  bgr("board"), -1)
+    dictionary = aruco_dictionary()
+    for marker_id, corners in marker_corners_mm(layout).items():
+        size = int(round((corners[1][0] - corners[0][0]) * px_per_mm))
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
+        x, y = (corners[0] * px_per_mm).round().astype(int)
+        img[y:y + size, x:x + size] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
+    assert set(MARKER_IDS) == set(marker_corners_mm(layout))
+    for spot in layout.spots:
+        x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
+        x1, y1 = x0 + spot.w * px_per_mm, y0 + spot.h * px_per_mm
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), bgr(spot.fill), -1)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), (95, 125, 145), 1)
+        if spot.label:
+            cv2.putText(img, spot.label[:4], (int(x0) + 2, int(y1) - 3), cv2.FONT_HERSHEY_PLAIN,
+                        0.6, (100, 130, 150), 1, cv2.LINE_AA)
+    for spot_id, pieces in view.items():
+        spot = layout.spot(spot_id)
+        x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
+        for piece, (cx, cy, r) in zip(pieces, piece_slots(len(pieces), spot.w, spot.h), strict=True):
+            draw_piece(img, piece, x0 + cx * px_per_mm, y0 + cy * px_per_mm, r * px_per_mm,
+                       layout.shapes.get(piece.colour, "disc"))
+    return img
+
+
+@dataclass
+class CameraPose:
+    """Where the board's canvas corners land in the frame (TL, TR, BR, BL), in pixels."""
+
+    corners: np.ndarray
+
+    @classmethod
+    def random(cls, layout: Layout, seed: int = 0) -> CameraPose:
+        rng = random.Random(seed)
+        total_w, total_h = canvas_size_mm(layout)
+        scale = min((FRAME_W - 160) / total_w, (FRAME_H - 80) / total_h)
+        w, h = total_w * scale, total_h * scale
+        x0, y0 = (FRAME_W - w) / 2, (FRAME_H - h) / 2
+        tilt = rng.uniform(0.02, 0.06) * w  # far edge narrower: the camera looks down at an angle
+        jitter = [rng.uniform(-12, 12) for _ in range(8)]
+        pts = [
+            (x0 + tilt + jitter[0], y0 + jitter[1]),
+            (x0 + w - tilt + jitter[2], y0 + jitter[3]),
+            (x0 + w + jitter[4], y0 + h + jitter[5]),
+            (x0 + jitter[6], y0 + h + jitter[7]),
+        ]
+        return cls(np.array(pts, np.float32))
+
+
+class Camera:
+    """A synthetic camera over one board: ``frame(view, hand=...)`` returns a BGR frame."""
+
+    def __init__(self, layout: Layout, seed: int = 0, noise: float = 6.0, px_per_mm: float = 2.0):
+        self.layout = layout
+        self.pose = CameraPose.random(layout, seed)
+        self.noise = noise
+        self.px_per_mm = px_per_mm
+        self.rng = np.random.default_rng(seed)
+        total_w, total_h = canvas_size_mm(layout)
+        src = np.array([[0, 0], [total_w, 0], [total_w, total_h], [0, total_h]], np.float32)
+        self.homography = cv2.getPerspectiveTransform(src * px_per_mm, self.pose.corners)
+        yy, xx = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+        light_x = random.Random(seed).uniform(0.2, 0.8) * FRAME_W
+        # uneven light: brighter under the lamp, falling off by a fifth at the far corner
+        dist = np.sqrt((xx - light_x) ** 2 + (yy - FRAME_H * 0.3) ** 2) / math.hypot(FRAME_W, FRAME_H)
+        self.light = (1.08 - 0.35 * dist)[..., None].astype(np.float32)
+        self.background = np.full((FRAME_H, FRAME_W, 3), TABLE_BGR, np.uint8)
+        # a few sensor-noise fields drawn once and cycled: fresh noise every frame costs more
+        # than the reader it is meant to test
+        self._noise = [self.rng.normal(0, noise, (FRAME_H, FRAME_W, 3)).astype(np.float32)
+                       for _ in range(3)] if noise else []
+        self._count = 0
+        self._cache: tuple[tuple, np.ndarray] | None = None
+
+    def frame(self, view: BoardView, hand: float | None = None) -> np.ndarray:
+        """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep."""
+        key = tuple(sorted(view.items()))
+        if self._cache is not None and self._cache[0] == key:
+            warped = self._cache[1]
+        else:
+            top = render_topdown(self.layout, view, self.px_per_mm)
+            warped = cv2.warpPerspective(top, self.homography, (FRAME_W, FRAME_H),
+                                         dst=self.background.copy(), borderMode=cv2.BORDER_TRANSPARENT)
+            self._cache = (key, warped)
+        frame = warped.copy()
+        if hand is not None:
+            self._draw_arm(frame, hand)
+        lit = frame.astype(np.float32) * self.light
+        if self._noise:
+            self._count += 1
+            lit += self._noise[self._count % len(self._noise)]
+        return np.clip(lit, 0, 255).astype(np.uint8)
+
+    def _draw_arm(self, frame: np.ndarray, sweep: float) -> None:
+        """An arm from the bottom edge reaching to a point that moves with ``sweep``."""
+        tip_x = int(FRAME_W * (0.2 + 0.6 * sweep))
+        tip_y = int(FRAME_H * 0.35)
+        base_x = int(FRAME_W * (0.45 + 0.2 * sweep))
+        arm = np.array([[base_x - 90, FRAME_H], [base_x + 90, FRAME_H],
+                        [tip_x + 45, tip_y], [tip_x - 45, tip_y]], np.int32)
+        cv2.fillConvexPoly(frame, arm, SKIN_BGR, cv2.LINE_AA)
+        cv2.circle(frame, (tip_x, tip_y), 60, SKIN_BGR, -1, cv2.LINE_AA)
