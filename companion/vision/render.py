@@ -34,7 +34,10 @@ def piece_slots(n: int, w: float, h: float) -> list[tuple[float, float, float]]:
     """Centres and radius (relative to the spot, in its units) for ``n`` pieces side by side."""
     if n <= 0:
         return []
-    cols = math.ceil(math.sqrt(n * w / h)) if w >= h else max(1, math.ceil(n / math.ceil(math.sqrt(n * h / w))))
+    if w >= h:
+        cols = math.ceil(math.sqrt(n * w / h))
+    else:
+        cols = math.ceil(n / math.ceil(math.sqrt(n * h / w)))
     cols = max(1, min(n, cols))
     rows = math.ceil(n / cols)
     cell_w, cell_h = w / cols, h / rows
