@@ -1,0 +1,68 @@
+"""The Pi's own pins through gpiozero: the turn button, a status LED and a buzzer.
+
+gpiozero picks its pin factory from ``GPIOZERO_PIN_FACTORY``; off a Pi (the
+demo, the tests) it is the mock factory and the simulated table "presses" the
+button by driving the mock pin, exactly as a finger closes the circuit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import LED, Button, Buzzer, Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+
+@dataclass(frozen=True)
+class GpioPins:
+    button: int = 17
+    status_led: int = 27
+    buzzer: int = 22
+
+
+def use_mock_pins_off_the_pi() -> None:
+    """Off a Pi with no factory chosen, use gpiozero's mock pins instead of failing."""
+    if os.environ.get("GPIOZERO_PIN_FACTORY"):
+        return
+    if not os.path.exists("/proc/device-tree/model"):
+        Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+
+
+class TableGpio:
+    """Turn button (pressed: "record my move"), status LED (blinks while a prompt
+    waits, steady while the game runs, off when over) and buzzer (a short beep when a
+    move is refused)."""
+
+    def __init__(self, on_press: Callable[[], None], pins: GpioPins | None = None) -> None:
+        self.pins = pins or GpioPins()
+        self.button = Button(self.pins.button, pull_up=True, bounce_time=None)
+        self.button.when_pressed = lambda: on_press()
+        self.led = LED(self.pins.status_led)
+        self.buzzer = Buzzer(self.pins.buzzer)
+        self.mode = "off"
+
+    def show(self, public: dict) -> None:
+        """Set LED and buzzer from the tablet state (called after each logged change)."""
+        if public.get("over"):
+            mode = "off"
+        elif any(p["kind"] in ("warning", "choice") for p in public.get("prompts", [])):
+            mode = "blink"
+        else:
+            mode = "on"
+        if mode != self.mode:
+            self.mode = mode
+            if mode == "blink":
+                self.led.blink(on_time=0.25, off_time=0.25)
+            elif mode == "on":
+                self.led.on()
+            else:
+                self.led.off()
+
+    def beep(self) -> None:
+        self.buzzer.beep(on_time=0.1, off_time=0.1, n=2)
+
+    def close(self) -> None:
+        for device in (self.button, self.led, self.buzzer):
+            device.close()

@@ -1,0 +1,194 @@
+"""The Pi's side of the table device link, over pyserial's threaded reader.
+
+Frames are parsed by a :class:`serial.threaded.Packetizer` (zero-delimited
+COBS, CRC-16 checked; see firmware/PROTOCOL.md).  A supervisor thread opens the
+port, says hello, watches the heartbeat and reopens the port after an unplug.
+A garbled frame is counted and reported, never acted on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+import serial.threaded
+
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_TIMEOUT_S = 3.5
+
+
+@dataclass
+class LinkHealth:
+    connected: bool = False
+    version: str = ""
+    readers: int = 0
+    seats: int = 0
+    bad_frames: int = 0
+    device_errors: int = 0
+    last_heartbeat: float = 0.0
+    reconnects: int = 0
+    problem: str = "not connected yet"
+
+
+class _FrameProtocol(serial.threaded.Packetizer):
+    TERMINATOR = b"\x00"
+
+    def __init__(self, link: SerialLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def handle_packet(self, packet: bytes) -> None:
+        if packet:
+            self.link._on_frame(packet)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        # the unplug path: no traceback, the supervisor reopens the port
+        self.transport = None
+        self.link._on_lost(exc)
+
+
+class SerialLink:
+    """Keeps a link to the table device and turns its frames into callbacks.
+
+    ``on_tag(reader, uid_hex)``, ``on_button(seat, pressed)`` and
+    ``on_health(LinkHealth)`` run on the reader thread; keep them short.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        on_tag: Callable[[int, str], None],
+        on_button: Callable[[int, bool], None],
+        on_health: Callable[[LinkHealth], None] = lambda h: None,
+        baudrate: int = 115200,
+        retry_s: float = 1.0,
+    ) -> None:
+        self.url = url
+        self.on_tag = on_tag
+        self.on_button = on_button
+        self.on_health = on_health
+        self.baudrate = baudrate
+        self.retry_s = retry_s
+        self.health = LinkHealth()
+        self._reader: serial.threaded.ReaderThread | None = None
+        self._lost = threading.Event()
+        self._stop = threading.Event()
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self._write_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> SerialLink:
+        self._thread = threading.Thread(target=self._supervise, name="serial-link", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._lost.set()
+        reader = self._reader
+        if reader is not None:
+            reader.close()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+
+    def wait_connected(self, timeout: float = 5.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.health.connected and self.health.version:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def _supervise(self) -> None:
+        while not self._stop.is_set():
+            try:
+                port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.2)
+            except (serial.SerialException, OSError, ValueError) as err:
+                self._set(connected=False, problem=f"cannot open {self.url}: {err}")
+                self._stop.wait(self.retry_s)
+                continue
+            self._lost.clear()
+            self._reader = serial.threaded.ReaderThread(port, lambda: _FrameProtocol(self))
+            self._reader.start()
+            self._reader.connect()
+            self._set(connected=True, problem="waiting for the device to say hello")
+            self.send(protocol.PING)
+            opened = time.monotonic()
+            while not self._stop.is_set() and not self._lost.wait(0.25):
+                now = time.monotonic()
+                if not self.health.version and now - opened > 1.0:
+                    self.send(protocol.PING)  # the hello may have been lost: ask again
+                    opened = now
+                last = self.health.last_heartbeat
+                if self.health.version and last and now - last > HEARTBEAT_TIMEOUT_S:
+                    self._set(problem=f"device silent for {now - last:.0f} s")
+            if self._reader is not None and self._reader.alive:
+                self._reader.close()
+            self._reader = None
+            if not self._stop.is_set():
+                self.health.reconnects += 1
+                self._stop.wait(self.retry_s)
+
+    def _set(self, **changes: object) -> None:
+        for key, value in changes.items():
+            setattr(self.health, key, value)
+        self.on_health(self.health)
+
+    # ------------------------------------------------------------------ traffic
+    def send(self, msg_type: int, body: bytes = b"") -> bool:
+        """Send one frame; False when the device is not there."""
+        reader = self._reader
+        if reader is None or not reader.alive:
+            return False
+        with self._write_lock:
+            self._seq = (self._seq + 1) & 0xFF
+            try:
+                reader.write(protocol.encode(msg_type, self._seq, body))
+            except (serial.SerialException, OSError):
+                return False
+        return True
+
+    def set_led(self, seat: int, mode: int) -> bool:
+        return self.send(protocol.LED, bytes([seat, mode]))
+
+    def _on_lost(self, exc: BaseException | None) -> None:
+        self._set(connected=False, version="", problem=f"device unplugged ({exc or 'closed'})")
+        self._lost.set()
+
+    def _on_frame(self, frame: bytes) -> None:
+        try:
+            msg_type, _seq, body = protocol.decode(frame)
+        except ValueError as err:
+            self.health.bad_frames += 1
+            log.warning("ignored a garbled frame from the device: %s", err)
+            self._set(problem=f"garbled frame ignored ({err})")
+            return
+        if msg_type == protocol.HELLO and len(body) >= 2:
+            self._set(connected=True, readers=body[0], seats=body[1],
+                      version=body[2:].decode(errors="replace"), problem="",
+                      last_heartbeat=time.monotonic())
+        elif msg_type == protocol.HEARTBEAT:
+            was_silent = self.health.problem.startswith("device silent")
+            self.health.last_heartbeat = time.monotonic()
+            if was_silent:
+                self._set(problem="")
+        elif msg_type == protocol.TAG and len(body) >= 2:
+            self.on_tag(body[0], body[1:].hex())
+        elif msg_type == protocol.BUTTON and len(body) >= 2:
+            self.on_button(body[0], bool(body[1]))
+        elif msg_type == protocol.ERROR:
+            self.health.device_errors += 1
+            log.warning("device reports: %s", body.decode(errors="replace"))
+        elif msg_type == protocol.ACK:
+            pass
+        else:
+            self.health.bad_frames += 1
+            self._set(problem=f"unknown message type {msg_type:#x} ignored")

@@ -1,0 +1,103 @@
+"""The device's main loop, independent of the hardware it runs on.
+
+Runs on the Pico with real MFRC522 readers, buttons and LEDs (see main.py),
+and under CPython with fake ones: in the tests and in the device emulator that
+the simulated table talks to over a pseudo-terminal.  Written for MicroPython:
+no dataclasses, no typing, no f-string formatting specifiers the port lacks.
+"""
+
+try:
+    from firmware import protocol
+except ImportError:  # on the Pico the files sit side by side
+    import protocol
+
+VERSION = b"tc-1.0"
+HEARTBEAT_MS = 1000
+DEBOUNCE_MS = 30
+ABSENT_POLLS = 3  # a card must be gone this many polls before the same card counts again
+
+
+class App:
+    """One device: ``readers`` (objects with read_uid() -> bytes or None), ``buttons``
+    (objects with value() -> 0 pressed / 1 released, pulled up), ``leds`` (objects with
+    value(v)), ``uart`` (read() -> bytes or None, write(bytes)), ``ticks_ms`` a clock."""
+
+    def __init__(self, uart, readers, buttons, leds, ticks_ms):
+        self.uart = uart
+        self.readers = readers
+        self.buttons = buttons
+        self.leds = leds
+        self.ticks_ms = ticks_ms
+        self.splitter = protocol.FrameSplitter()
+        self.seq = 0
+        self.last_uid = [None] * len(readers)
+        self.absent = [0] * len(readers)
+        self.button_state = [1] * len(buttons)
+        self.button_since = [0] * len(buttons)
+        self.led_mode = [protocol.LED_OFF] * len(leds)
+        self.last_heartbeat = ticks_ms()
+        self.bad_frames = 0
+
+    def send(self, msg_type, body=b""):
+        self.seq = (self.seq + 1) & 0xFF
+        self.uart.write(protocol.encode(msg_type, self.seq, body))
+
+    def hello(self):
+        self.send(protocol.HELLO, bytes([len(self.readers), len(self.buttons)]) + VERSION)
+
+    def poll(self):
+        """One pass of the loop: host commands, readers, buttons, LEDs, heartbeat."""
+        now = self.ticks_ms()
+        data = self.uart.read()
+        if data:
+            for frame in self.splitter.feed(data):
+                self.handle(frame)
+        for i, reader in enumerate(self.readers):
+            uid = reader.read_uid()
+            if uid:
+                self.absent[i] = 0
+                if uid != self.last_uid[i]:
+                    self.last_uid[i] = uid
+                    self.send(protocol.TAG, bytes([i]) + uid)
+            else:
+                self.absent[i] += 1
+                if self.absent[i] >= ABSENT_POLLS:
+                    self.last_uid[i] = None
+        for i, button in enumerate(self.buttons):
+            level = button.value()
+            if level != self.button_state[i]:
+                if self.button_since[i] == 0:
+                    self.button_since[i] = now or 1
+                elif now - self.button_since[i] >= DEBOUNCE_MS:
+                    self.button_state[i] = level
+                    self.button_since[i] = 0
+                    self.send(protocol.BUTTON, bytes([i, 1 if level == 0 else 0]))
+            else:
+                self.button_since[i] = 0
+        blink_on = (now // 250) % 2 == 0
+        for i, led in enumerate(self.leds):
+            mode = self.led_mode[i]
+            led.value(1 if mode == protocol.LED_ON or (mode == protocol.LED_BLINK and blink_on) else 0)
+        if now - self.last_heartbeat >= HEARTBEAT_MS:
+            self.last_heartbeat = now
+            self.send(protocol.HEARTBEAT, bytes([(now >> 24) & 0xFF, (now >> 16) & 0xFF,
+                                                 (now >> 8) & 0xFF, now & 0xFF]))
+
+    def handle(self, frame):
+        try:
+            msg_type, seq, body = protocol.decode(frame)
+        except ValueError as err:
+            self.bad_frames += 1
+            self.send(protocol.ERROR, str(err).encode()[:40])
+            return
+        if msg_type == protocol.PING:
+            self.hello()
+        elif msg_type == protocol.LED:
+            if len(body) < 2 or body[0] >= len(self.leds) or body[1] > protocol.LED_BLINK:
+                self.send(protocol.ERROR, b"bad led command")
+                return
+            self.led_mode[body[0]] = body[1]
+        else:
+            self.send(protocol.ERROR, b"unknown message")
+            return
+        self.send(protocol.ACK, bytes([seq]))
