@@ -90,6 +90,10 @@ class World(ABC):
     def finished(self) -> bool:
         """True when the world's game is over (by its own truth)."""
 
+    def board(self) -> BoardView | None:
+        """The real board now, so a restarted demo can show the camera the table again."""
+        return None
+
     def truth(self) -> dict[str, Any]:
         """The world's own view of the result, for tests comparing it to the tablet:
         at least ``{"scores": [...], "winners": [...]}`` once finished."""

@@ -1,0 +1,239 @@
+"""The ``companion`` command: serve, demo, replay, bench, calibrate."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from companion.games import GAMES, load_game
+
+GAME_CHOICE = click.Choice(sorted(GAMES))
+
+
+def shared_options(func: Any) -> Any:
+    """Options every game shares, on serve and demo alike."""
+    options = [
+        click.option("--game", type=GAME_CHOICE, default="times_square", show_default=True),
+        click.option("--players", type=int, default=None, help="Number of players."),
+        click.option("--variant", default=None, help="Variant name (see 'companion games')."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--port", type=int, default=8000, show_default=True),
+        click.option("--host", default="127.0.0.1", show_default=True),
+        click.option("--data", "data_dir", type=click.Path(path_type=Path), default=None,
+                     help="Where the log lives; the same DIR resumes the unfinished game."),
+        click.option("--pin", default=None, help="Table PIN (random when not given)."),
+        click.option("--phase-limit", "phase_limits", multiple=True, metavar="PHASE=SECONDS",
+                     help="A time limit for a phase (e.g. placement=90); off by default."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def parse_limits(items: tuple[str, ...]) -> dict[str, float]:
+    limits = {}
+    for item in items:
+        name, _, seconds = item.partition("=")
+        try:
+            limits[name] = float(seconds)
+        except ValueError:
+            raise click.BadParameter(f"{item!r}: use PHASE=SECONDS") from None
+    return limits
+
+
+@click.group()
+@click.option("-v", "--verbose", is_flag=True, help="Log more.")
+def main(verbose: bool) -> None:
+    """Table Companion: the referee and scorekeeper beside your board game."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+def games() -> None:
+    """List the games, their player counts and variants."""
+    for name in GAMES:
+        game = load_game(name)
+        click.echo(f"{name:14} {game.title:34} {game.min_players}-{game.max_players} players  "
+                   f"variants: {', '.join(game.variants)}")
+
+
+def _banner(service: Any) -> None:
+    click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
+    click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
+
+
+@main.command()
+@shared_options
+@click.option("--config", "config_file", type=click.Path(exists=True, path_type=Path),
+              help="A TOML file with the same settings (see docs/config.example.toml).")
+@click.option("--camera", default=None, help="camera:N, video:PATH or folder:PATH.")
+@click.option("--serial", default=None, help="Serial port or pyserial URL of the table device.")
+@click.option("--no-gpio", is_flag=True, help="Do not use the Pi's GPIO.")
+@click.option("--colours", type=click.Path(path_type=Path), default=None)
+@click.option("--tags", type=click.Path(path_type=Path), default=None)
+def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
+          colours: Path | None, tags: Path | None, **opts: Any) -> None:
+    """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
+    from companion.service import Service, ServiceConfig
+
+    settings: dict[str, Any] = {}
+    if config_file:
+        settings = tomllib.loads(config_file.read_text()).get("table", {})
+    cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
+           "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
+           "camera": camera, "serial": serial, "colours": colours, "tags": tags}
+    for key, value in cli.items():
+        if value is not None:
+            settings[key] = value
+    settings["data_dir"] = Path(opts["data_dir"] or settings.get("data_dir", "companion-data"))
+    settings["gpio"] = not no_gpio and settings.get("gpio", True)
+    settings["phase_limits"] = settings.get("phase_limits", {}) | parse_limits(opts["phase_limits"])
+    for key in ("colours", "tags"):
+        if settings.get(key):
+            settings[key] = Path(settings[key])
+    try:
+        config = ServiceConfig(**settings)
+        service = Service(config).start()
+    except (ValueError, OSError, TypeError) as err:
+        raise click.ClickException(str(err)) from err
+    _banner(service)
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        service.stop()
+
+
+@main.command()
+@shared_options
+@click.option("--speed", type=float, default=1.0, show_default=True,
+              help="How fast the simulated players act (0 = as fast as it can go).")
+@click.option("--exit-when-over", is_flag=True, help="Stop when the game ends.")
+@click.option("--max-steps", type=int, default=5000, show_default=True)
+def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> None:
+    """Play a whole game on the simulated table into the live dashboard."""
+    from companion.sim.demo import run_demo
+
+    data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
+    try:
+        result = run_demo(
+            game=opts["game"], players=opts["players"], variant=opts["variant"],
+            seed=opts["seed"], port=opts["port"], host=opts["host"], data_dir=data_dir,
+            pin=opts["pin"], speed=speed, exit_when_over=exit_when_over, max_steps=max_steps,
+            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner,
+        )
+    except (ValueError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    tablet = result.tablet
+    names = [p["name"] for p in tablet["players"]]
+    winners = ", ".join(names[w] for w in tablet["winner"] or []) or "nobody"
+    click.echo(f"Game over: {tablet['over']}  winner: {winners}  ({tablet['reason']})")
+    click.echo(f"Scores: {dict(zip(names, tablet['scores'], strict=True))}")
+    click.echo(f"Steps: {result.steps}  not recorded: {result.stalls}  "
+               f"refused declarations: {len(result.refusals)}  time: {result.seconds:.1f} s")
+    truth = result.truth.get("winners")
+    if truth is not None:
+        agree = sorted(truth) == sorted(tablet["winner"] or [])
+        click.echo(f"The simulated table's own result: winners {truth} -> "
+                   f"{'companion agrees' if agree else 'COMPANION DISAGREES'}")
+    if not tablet["over"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--game", type=GAME_CHOICE, required=True)
+@click.option("--players", type=int, default=None)
+@click.option("--variant", default=None)
+@click.option("--seed", type=int, default=0)
+@click.argument("script", type=click.File("r"))
+def replay(game: str, players: int | None, variant: str | None, seed: int, script: Any) -> None:
+    """Feed a .jsonl file of actions (as POST /api/actions takes them) through the tracker.
+
+    Prints, per line, applied or refused with the reason, then the final state as JSON.
+    Lines may also be {"meta": {"players": N, "variant": "...", "seed": N}} first.
+    """
+    from companion.replay import run_replay
+
+    lines = script.read().splitlines()
+    try:
+        outcome = run_replay(game, lines, players, variant, seed,
+                             progress=tqdm(total=len(lines), disable=len(lines) < 500,
+                                           unit="line", file=sys.stderr))
+    except ValueError as err:
+        raise click.ClickException(str(err)) from err
+    for line in outcome.report:
+        click.echo(line)
+    click.echo(json.dumps(outcome.final, indent=1, sort_keys=True))
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks: each prints a table, or one JSON object with --json."""
+
+
+@bench.command("vision")
+@click.option("--game", type=GAME_CHOICE, default="times_square")
+@click.option("--frames", type=int, default=200, show_default=True)
+@click.option("--players", type=int, default=None)
+@click.option("--json", "as_json", is_flag=True)
+def bench_vision(game: str, frames: int, players: int | None, as_json: bool) -> None:
+    """ms per frame of the board reader on rendered frames, and its accuracy."""
+    from companion.bench import vision_benchmark
+
+    _print_bench(vision_benchmark(game, frames, players), as_json)
+
+
+@bench.command("serial")
+@click.option("--taps", type=int, default=200, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bench_serial(taps: int, as_json: bool) -> None:
+    """Tap-to-host latency over the emulated device's pseudo-terminal."""
+    from companion.bench import serial_benchmark
+
+    _print_bench(serial_benchmark(taps), as_json)
+
+
+@bench.command("sse")
+@click.option("--clients", type=int, default=50, show_default=True)
+@click.option("--events", type=int, default=40, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bench_sse(clients: int, events: int, as_json: bool) -> None:
+    """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
+    from companion.bench import sse_benchmark
+
+    _print_bench(sse_benchmark(clients, events), as_json)
+
+
+@bench.command("replay")
+@click.option("--game", type=GAME_CHOICE, default="times_square")
+@click.option("--games", "count", type=int, default=20, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def bench_replay(game: str, count: int, as_json: bool) -> None:
+    """Whole simulated games through the table (headless): games and actions per second."""
+    from companion.bench import replay_benchmark
+
+    _print_bench(replay_benchmark(game, count), as_json)
+
+
+def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        shown = f"{value:.2f}" if isinstance(value, float) else str(value)
+        click.echo(f"{key:<{width}}  {shown}")
+
+
+from companion.calibration import calibrate  # noqa: E402  (registers its commands)
+
+main.add_command(calibrate)

@@ -1,0 +1,176 @@
+"""The companion service: one table, its inputs, its outputs and the dashboard.
+
+``companion serve`` runs this on real parts (a camera, the serial device, the
+Pi's GPIO); ``companion demo`` runs the very same service with the simulated
+table plugged into those inputs (a synthetic camera source, the device
+emulator's pseudo-terminal, gpiozero's mock pins).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from waitress.server import create_server
+
+from companion.games.base import Prompt
+from companion.sensors.gpio import GpioPins, TableGpio, use_mock_pins_off_the_pi
+from companion.sensors.serial_link import LinkHealth, SerialLink
+from companion.sensors.tags import TagRegistry
+from companion.table import Table, TableOptions
+from companion.vision.pipeline import VisionLoop
+from companion.vision.reader import BoardReader, ColourProfile
+from companion.vision.sources import FrameSource, open_source
+from companion.web.app import create_app
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ServiceConfig:
+    """Everything ``companion serve`` can be told, by options or a TOML config file."""
+
+    game: str = "times_square"
+    players: int | None = None
+    variant: str | None = None
+    seed: int = 0
+    data_dir: Path = Path("companion-data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    pin: str | None = None
+    camera: str | None = None  # camera:N, video:PATH, folder:PATH; None: no camera
+    serial: str | None = None  # a port (/dev/ttyACM0) or a pyserial URL; None: no device
+    shared_reader: int = 6  # the device's reader for cards not tied to a seat
+    gpio: bool = True
+    gpio_pins: GpioPins = field(default_factory=GpioPins)
+    fps: float = 8.0
+    stable_frames: int = 3
+    colours: Path | None = None  # calibrated colour profile
+    tags: Path | None = None  # registered card tags
+    phase_limits: dict[str, float] = field(default_factory=dict)
+    resume: bool = True
+
+
+class Service:
+    def __init__(self, config: ServiceConfig, frame_source: FrameSource | None = None) -> None:
+        self.config = config
+        self.pin = config.pin or f"{secrets.randbelow(10000):04d}"
+        self.table = Table.open(
+            config.game, config.data_dir, config.players, config.variant, config.seed,
+            resume=config.resume, options=TableOptions(dict(config.phase_limits)),
+        )
+        self.registry = TagRegistry(config.game, self.table.game.card_ids(), config.tags)
+        self.frame_source = frame_source
+        self.vision: VisionLoop | None = None
+        self.link: SerialLink | None = None
+        self.gpio: TableGpio | None = None
+        self._server: Any = None
+        self._server_thread: threading.Thread | None = None
+        self._last_leds: dict[int, int] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.config.host}:{self.port}"
+
+    @property
+    def port(self) -> int:
+        if self._server is not None:
+            return int(self._server.effective_port)
+        return self.config.port
+
+    # ------------------------------------------------------------------ start and stop
+    def start(self) -> Service:
+        cfg = self.config
+        if self.frame_source is None and cfg.camera:
+            self.frame_source = open_source(cfg.camera)
+        if self.frame_source is not None:
+            profile = ColourProfile.load(cfg.colours) if cfg.colours else ColourProfile.default()
+            layout = self.table.game.layout(self.table.state)
+            colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
+            reader = BoardReader(layout, profile, colours=colours)
+            self.vision = VisionLoop(self.table, self.frame_source, reader, cfg.fps,
+                                     cfg.stable_frames).start()
+        if cfg.serial:
+            self.link = SerialLink(cfg.serial, self._on_tag, self._on_button, self._on_health).start()
+        if cfg.gpio:
+            use_mock_pins_off_the_pi()
+            self.gpio = TableGpio(self._on_turn_button, cfg.gpio_pins)
+        self.table.add_listener(self._on_change)
+        self._on_change("start", self.table.public())
+        app = create_app(self.table, self.pin)
+        self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
+                                     connection_limit=200, channel_timeout=30)
+        self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)
+        self._server_thread.start()
+        return self
+
+    def _serve(self) -> None:
+        try:
+            self._server.run()
+        except OSError:  # closed while stopping
+            pass
+
+    def stop(self) -> None:
+        if self.vision is not None:
+            self.vision.stop()
+        if self.link is not None:
+            self.link.stop()
+        if self.gpio is not None:
+            self.gpio.close()
+        if self._server is not None:
+            self._server.close()
+        if self._server_thread is not None:
+            self._server_thread.join(timeout=3)
+        if self.frame_source is not None:
+            self.frame_source.close()
+        self.table.log.close()
+
+    # ------------------------------------------------------------------ inputs
+    def _on_tag(self, reader: int, uid: str) -> None:
+        card = self.registry.card(uid)
+        seat = None if reader == self.config.shared_reader else reader
+        if card is None:
+            self.table.notice("tag", Prompt(
+                f"Unknown card tag {uid} on reader {reader}: register it with "
+                "'companion calibrate cards' or take it off.", "warning"))
+            return
+        self.table.notice("tag", None)
+        self.table.tap(card, seat)
+
+    def _on_button(self, seat: int, pressed: bool) -> None:
+        if pressed:
+            self.table.button(seat)
+
+    def _on_turn_button(self) -> None:
+        self.table.button(None)
+
+    def _on_health(self, health: LinkHealth) -> None:
+        if health.problem:
+            self.table.notice("device", Prompt(f"Table device: {health.problem}", "warning"))
+        else:
+            self.table.notice("device", None)
+
+    # ------------------------------------------------------------------ outputs
+    def _on_change(self, kind: str, public: dict[str, Any]) -> None:
+        """LEDs and buzzer follow the log: called only after a change was stored."""
+        if self.gpio is not None:
+            self.gpio.show(public)
+            if kind == "prompt" and any(p["kind"] == "warning" for p in public["prompts"]):
+                self.gpio.beep()
+        if self.link is not None and self.link.health.connected:
+            waiting = any(p["kind"] in ("warning", "choice") for p in public["prompts"])
+            for seat in range(len(public["players"])):
+                if public["over"]:
+                    mode = protocol.LED_BLINK if seat in (public["winner"] or []) else protocol.LED_OFF
+                elif seat == public["turn"]:
+                    mode = protocol.LED_BLINK if waiting else protocol.LED_ON
+                else:
+                    mode = protocol.LED_OFF
+                if self._last_leds.get(seat) != mode:
+                    self._last_leds[seat] = mode
+                    self.link.set_led(seat, mode)

@@ -1,0 +1,104 @@
+"""Where frames come from, picked by a spec string the way pyserial picks a port by URL.
+
+``camera:0`` (a USB/CSI camera through OpenCV), ``video:PATH`` (a recorded
+video), ``folder:PATH`` (a folder of still images, in name order, looping) and
+``synthetic`` (frames drawn by the renderer from whatever the simulated table
+shows; only the simulator can set what is on it).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.games.base import BoardView
+from companion.vision.render import Camera
+
+
+class FrameSource(Protocol):
+    def read(self) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+
+class OpenCVSource:
+    """A camera or a video file through cv2.VideoCapture."""
+
+    def __init__(self, target: int | str) -> None:
+        self.capture = cv2.VideoCapture(target)
+        if not self.capture.isOpened():
+            raise OSError(f"cannot open camera or video {target!r}")
+
+    def read(self) -> np.ndarray | None:
+        ok, frame = self.capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class FolderSource:
+    """Still images from a folder, in name order, round and round."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.paths = sorted(p for p in Path(folder).iterdir()
+                            if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+        if not self.paths:
+            raise OSError(f"no images in {folder}")
+        self.index = 0
+
+    def read(self) -> np.ndarray | None:
+        path = self.paths[self.index % len(self.paths)]
+        self.index += 1
+        return cv2.imread(str(path))
+
+    def close(self) -> None:
+        pass
+
+
+class SyntheticSource:
+    """The simulated table's camera: renders what the world put on the board."""
+
+    def __init__(self, camera: Camera) -> None:
+        self.camera = camera
+        self._lock = threading.Lock()
+        self._view: BoardView = {}
+        self._hand_frames = 0
+        self._sweep = 0.0
+
+    def show(self, view: BoardView) -> None:
+        with self._lock:
+            self._view = dict(view)
+
+    def hand_over(self, frames: int) -> None:
+        with self._lock:
+            self._hand_frames = frames
+
+    def read(self) -> np.ndarray | None:
+        with self._lock:
+            view = self._view
+            hand = None
+            if self._hand_frames > 0:
+                self._hand_frames -= 1
+                self._sweep = (self._sweep + 0.17) % 1.0
+                hand = self._sweep
+        return self.camera.frame(view, hand)
+
+    def close(self) -> None:
+        pass
+
+
+def open_source(spec: str) -> FrameSource:
+    """A frame source from ``camera:N``, ``video:PATH`` or ``folder:PATH``."""
+    kind, _, arg = spec.partition(":")
+    if kind == "camera":
+        return OpenCVSource(int(arg or 0))
+    if kind == "video":
+        return OpenCVSource(arg)
+    if kind == "folder":
+        return FolderSource(arg)
+    raise ValueError(f"unknown camera source {spec!r}: use camera:N, video:PATH or folder:PATH")

@@ -1,0 +1,1 @@
+"""The tablet dashboard: Flask app factory, JSON API and Server-Sent Events."""
