@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Debian's Chromium for the browser test, a venv with
+# the package and its test extras) and run the whole suite. Used by README and .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+PY="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+
+.venv/bin/ruff check companion firmware tests calibration
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -1,0 +1,111 @@
+"""The host opens the emulated device's pseudo-terminal with pyserial, as a real port."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from companion.sensors.serial_link import LinkHealth, SerialLink
+from companion.sim.device import DeviceEmulator
+from firmware import protocol
+
+
+def wait_until(check, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.tags: list[tuple[int, str]] = []
+        self.buttons: list[tuple[int, bool]] = []
+        self.health: list[LinkHealth] = []
+        self.lock = threading.Lock()
+
+    def tag(self, reader: int, uid: str) -> None:
+        self.tags.append((reader, uid))
+
+    def button(self, seat: int, pressed: bool) -> None:
+        self.buttons.append((seat, pressed))
+
+
+def test_taps_buttons_and_leds_cross_the_pty() -> None:
+    device = DeviceEmulator().start()
+    rec = Recorder()
+    link = SerialLink(device.port, rec.tag, rec.button).start()
+    try:
+        assert link.wait_connected(5)
+        assert link.health.version == "tc-1.0" and link.health.readers == 7
+        device.lay_card(3, bytes.fromhex("0a0b0c0d"))
+        assert wait_until(lambda: rec.tags == [(3, "0a0b0c0d")])
+        device.press(2)
+        assert wait_until(lambda: rec.buttons == [(2, True), (2, False)])
+        link.set_led(1, protocol.LED_ON)
+        assert wait_until(lambda: device.led(1) == 1)
+    finally:
+        link.stop()
+        device.stop()
+
+
+def test_garbled_bytes_are_counted_and_ignored() -> None:
+    device = DeviceEmulator().start()
+    rec = Recorder()
+    link = SerialLink(device.port, rec.tag, rec.button).start()
+    try:
+        assert link.wait_connected(5)
+        frame = bytearray(protocol.encode(protocol.TAG, 1, b"\x00\x01\x02\x03\x04"))
+        frame[3] ^= 0x10
+        os.write(device.master, bytes(frame) + b"\x37\x91\x00")
+        assert wait_until(lambda: link.health.bad_frames >= 2)
+        assert rec.tags == []
+        device.lay_card(0, b"\x01\x02\x03\x04")  # the link still works afterwards
+        assert wait_until(lambda: rec.tags == [(0, "01020304")])
+    finally:
+        link.stop()
+        device.stop()
+
+
+def test_unplug_then_replug_reconnects(tmp_path: Path) -> None:
+    """The port path is a symlink, as /dev/serial/by-id is on a Pi; replugging repoints it."""
+    port = tmp_path / "ttyTABLE"
+    first = DeviceEmulator().start()
+    port.symlink_to(first.port)
+    rec = Recorder()
+    states: list[bool] = []
+    link = SerialLink(str(port), rec.tag, rec.button, lambda h: states.append(h.connected),
+                      retry_s=0.2).start()
+    second = None
+    try:
+        assert link.wait_connected(5)
+        first.stop()  # unplugged
+        assert wait_until(lambda: not link.health.connected, 5)
+        assert "unplugged" in link.health.problem or "cannot open" in link.health.problem
+        second = DeviceEmulator().start()
+        port.unlink()
+        port.symlink_to(second.port)
+        assert wait_until(lambda: link.health.connected and bool(link.health.version), 8)
+        second.lay_card(1, b"\xaa\xbb\xcc\xdd")
+        assert wait_until(lambda: rec.tags[-1:] == [(1, "aabbccdd")])
+        assert link.health.reconnects >= 1
+    finally:
+        link.stop()
+        if second is not None:
+            second.stop()
+
+
+def test_loop_url_parses_frames_without_a_device() -> None:
+    rec = Recorder()
+    link = SerialLink("loop://", rec.tag, rec.button).start()
+    try:
+        assert wait_until(lambda: link._reader is not None and link._reader.alive)
+        # loop:// sends our own bytes back: a tag frame written is a tag frame read
+        link.send(protocol.TAG, b"\x05\x11\x22\x33\x44")
+        assert wait_until(lambda: rec.tags == [(5, "11223344")])
+    finally:
+        link.stop()
