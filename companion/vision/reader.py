@@ -224,8 +224,9 @@ class BoardReader:
                 if not self._min_area[spot] <= area <= self._max_area[spot]:
                     continue
                 x, y, w, h = stats[k, :4]
-                crop = top[2 * y:2 * (y + h) + 2, 2 * x:2 * (x + w) + 2].astype(np.float32)
-                local = cv2.resize(gain[y:y + h + 1, x:x + w + 1], (crop.shape[1], crop.shape[0]))
+                y0, x0 = max(0, 2 * y - 4), max(0, 2 * x - 4)
+                crop = top[y0:2 * (y + h) + 4, x0:2 * (x + w) + 4].astype(np.float32)
+                local = cv2.resize(gain[y0 // 2:y + h + 2, x0 // 2:x + w + 2], (crop.shape[1], crop.shape[0]))
                 pips = self._count_pips(np.clip(crop * local, 0, 255).astype(np.uint8), index)
                 pieces.setdefault(spot, []).append(Piece(name, pips))
         return Reading(make_view(pieces), markers_found=4)
@@ -257,10 +258,15 @@ class BoardReader:
         body = max(contours, key=cv2.contourArea)
         filled = np.zeros_like(mask)
         cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
-        filled = cv2.erode(filled, np.ones((3, 3), np.uint8))
+        body_area = cv2.contourArea(body)
+        # pips sit well inside the piece: shave the rim, where edge pixels blur into the board
+        rim = max(1, int(round(0.06 * np.sqrt(body_area))))
+        filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
+                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
         holes = (filled & (1 - mask)).astype(np.uint8)
+        holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-        min_area = max(2.0, 0.002 * cv2.contourArea(body))
+        min_area = max(2.0, 0.004 * body_area)
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area))
 
     def _light_gain(self, top: np.ndarray) -> np.ndarray:

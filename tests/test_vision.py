@@ -1,0 +1,90 @@
+"""The camera path: rendered frames of real boards read back exactly; hands, garbage and
+lost markers give no board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.bench import sample_boards
+from companion.games import GAMES, load_game
+from companion.games.base import Piece, make_view
+from companion.vision.reader import BoardReader, Reading
+from companion.vision.render import Camera
+from companion.vision.stabiliser import Stabiliser
+
+
+def reader_for(game_name: str, players: int | None = None) -> tuple[BoardReader, Camera, object]:
+    game = load_game(game_name)
+    layout = game.layout(game.setup(players or game.min_players, None, 0))
+    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
+    return BoardReader(layout, colours=colours), Camera(layout, seed=5), layout
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_boards_from_real_play_are_read_exactly(game_name: str) -> None:
+    reader, camera, _ = reader_for(game_name)
+    boards = sample_boards(game_name, None, 12, seed=2)
+    wrong = []
+    for i, view in enumerate(boards):
+        reading = reader.read(camera.frame(view))
+        if reading.view != view:
+            wrong.append((i, view, reading.view, reading.problem))
+    assert not wrong, wrong[:2]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_camera_pose_and_light_reads_the_same(seed: int) -> None:
+    game = load_game("times_square")
+    state = game.setup(2, None, 0)
+    layout = game.layout(state)
+    view = game.board_view(state)
+    camera = Camera(layout, seed=seed, noise=9.0)
+    reader = BoardReader(layout)
+    assert reader.read(camera.frame(view)).view == view
+
+
+def test_pips_are_counted_on_dice() -> None:
+    game = load_game("baron_voodoo")
+    layout = game.layout(game.setup(2, None, 0))
+    spots = [s.id for s in layout.spots][:6]
+    view = make_view({spot: [Piece(colour, pips)] for spot, colour, pips in
+                      zip(spots, ["white", "red", "blue", "yellow", "purple", "white"], range(1, 7),
+                          strict=True)})
+    reader = BoardReader(layout)
+    assert reader.read(Camera(layout, seed=1).frame(view)).view == view
+
+
+def test_a_hand_over_the_board_gives_no_board() -> None:
+    reader, camera, _ = reader_for("times_square")
+    game = load_game("times_square")
+    view = game.board_view(game.setup(2, None, 0))
+    for sweep in (0.0, 0.3, 0.6, 0.9):
+        reading = reader.read(camera.frame(view, hand=sweep))
+        assert reading.view is None and reading.problem
+
+
+@pytest.mark.parametrize("frame", [
+    None,
+    np.zeros((10, 10, 3), np.uint8),
+    np.zeros((480, 640), np.uint8),
+    np.zeros((480, 640, 3), np.float32),
+    np.random.default_rng(0).integers(0, 255, (720, 1280, 3), dtype=np.uint8),
+    "not a frame",
+])
+def test_garbled_frames_are_refused_with_a_reason(frame: object) -> None:
+    reader, _, _ = reader_for("times_square")
+    reading = reader.read(frame)  # type: ignore[arg-type]
+    assert reading.view is None and reading.problem
+
+
+def test_stabiliser_commits_only_a_board_that_held_still_without_a_hand() -> None:
+    a = make_view({"x": [Piece("red")]})
+    b = make_view({"y": [Piece("red")]})
+    stab = Stabiliser(frames_needed=3)
+    assert [stab.feed(Reading(a)) for _ in range(3)] == [None, None, a]
+    assert stab.feed(Reading(b)) is None
+    assert stab.feed(Reading(None, hand=True)) is None  # the hand resets the count
+    assert stab.feed(Reading(b)) is None and stab.feed(Reading(b)) is None
+    assert stab.feed(Reading(b)) == b
+    assert stab.feed(Reading(b)) is None  # committed once
