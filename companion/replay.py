@@ -53,7 +53,7 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
             report.append(f"line {number}: refused: not JSON ({err.msg})")
             refused += 1
             continue
-        action = data.get("action", data) if isinstance(data, dict) else data
+        action = data.get("action", data) if isinstance(data, dict) and "type" not in data else data
         try:
             entry = table.declare(action, "replay")
         except RuleError as err:

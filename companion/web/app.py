@@ -90,7 +90,11 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
         given = request.headers.get("X-Table-Pin") or body.get("pin")
         if not isinstance(given, str) or not hmac.compare_digest(given, pin):
             return error(403, "the table PIN is required to change the game (shown at start-up)")
-        action = body.get("action", {k: v for k, v in body.items() if k != "pin"})
+        # a bare action has its "type"; otherwise the action is wrapped as {"action": ...}
+        if "type" in body:
+            action = {k: v for k, v in body.items() if k != "pin"}
+        else:
+            action = body.get("action")
         try:
             entry = table.declare(action, "tablet")
         except MalformedAction as err:

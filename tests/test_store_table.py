@@ -1,0 +1,141 @@
+"""The log is the truth: durable settings, replay after restart, undo as an event, and a
+service killed with SIGKILL restarts into the same game."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.games.base import RuleError
+from companion.store import EventLog, effective_events
+from companion.table import NothingToUndo, Table
+
+
+def first_legal(table: Table) -> dict:
+    return table.game.legal_actions(table.state)[0]
+
+
+def test_log_is_wal_with_full_sync(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "log.sqlite")
+    assert log._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert log._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_undo_is_an_event_and_replay_skips_what_it_took_back(tmp_path: Path) -> None:
+    table = Table.open("times_square", tmp_path, 2, None, 0)
+    a1 = first_legal(table)
+    table.declare(a1)
+    after_one = table.state
+    a2 = first_legal(table)
+    table.declare(a2)
+    table.undo()
+    assert table.state == after_one
+    kinds = [e.kind for e in table.log.events(table.record.id)]
+    assert kinds == ["action", "action", "undo"]
+    assert [u for _, u in effective_events(table.log.events(table.record.id))] == [False, True]
+    again = Table.open("times_square", tmp_path, 2, None, 0)
+    assert again.record.id == table.record.id and again.state == after_one
+    assert [h.undone for h in again.history] == [False, True]
+
+
+def test_nothing_to_undo_and_refusals_change_nothing(tmp_path: Path) -> None:
+    table = Table.open("times_square", tmp_path, 2, None, 0)
+    with pytest.raises(NothingToUndo):
+        table.undo()
+    table.declare(first_legal(table))  # the set-up
+    before = table.state
+    bad = dict(first_legal(table), player=1 - table.game.current_player(table.state))
+    with pytest.raises(RuleError):
+        table.declare(bad)
+    assert table.state == before and len(table.log.events(table.record.id)) == 1
+    assert table.public()["prompts"][0]["kind"] == "warning"
+
+
+def test_unknown_card_tap_is_a_prompt_and_changes_nothing() -> None:
+    table = Table.open("times_square", None, 2, None, 0)
+    table.tap("no-such-card", 0)
+    assert table.taps == [] and "Unknown card" in table.public()["prompts"][0]["text"]
+
+
+def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
+    from companion.sim.headless import deliver
+    from companion.sim.world import load_world
+
+    table = Table.open("times_square", tmp_path, 2, None, 3)
+    world = load_world("times_square", table.game, 2, None, 3)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(500):
+        if world.finished():
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, [])
+    assert table.public()["over"]
+    assert Table.open("times_square", tmp_path, 2, None, 3).record.id != table.record.id
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_state(port: int) -> dict:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def post(port: int, action: dict, pin: str = "2468") -> int:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/actions",
+                                 data=json.dumps(action).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "X-Table-Pin": pin})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return r.status
+
+
+def start_serve(data: Path, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--game", "times_square", "--data", str(data),
+         "--port", str(port), "--pin", "2468", "--no-gpio"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            get_state(port)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(proc.stdout.read().decode() if proc.stdout else "serve did not start")
+
+
+def test_kill_9_then_restart_resumes_the_same_state(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start_serve(tmp_path, port)
+    try:
+        for _ in range(4):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/legal", timeout=5) as r:
+                action = json.loads(r.read())["actions"][0]
+            assert post(port, action) == 200
+        acknowledged = get_state(port)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert len(acknowledged["history"]) == 4
+    proc = start_serve(tmp_path, port)
+    try:
+        resumed = get_state(port)
+    finally:
+        proc.terminate()
+        proc.wait()
+    for key in ("game_id", "history", "board", "turn", "scores", "summary", "over"):
+        assert resumed[key] == acknowledged[key], key
