@@ -1,0 +1,95 @@
+"""Every game keeps the contract the rest of the companion relies on."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from companion.games import GAMES, load_game
+from companion.games.base import Game, MalformedAction, RuleError, check_json
+from companion.sim.headless import play
+from companion.vision.palette import PIECE_COLOURS
+
+
+def configurations() -> list[tuple[str, int, str]]:
+    out = []
+    for name in sorted(GAMES):
+        game = load_game(name)
+        for players in range(game.min_players, game.max_players + 1):
+            for variant in game.variants:
+                try:
+                    game.setup(players, variant, 0)
+                except ValueError:
+                    continue  # e.g. a team variant only at 4
+                out.append((name, players, variant))
+    return out
+
+
+CONFIGS = configurations()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_identity_and_bad_setups(name: str) -> None:
+    game = load_game(name)
+    assert game.name == name and game.title and game.variants
+    with pytest.raises(ValueError):
+        game.setup(game.max_players + 1, None, 0)
+    with pytest.raises(ValueError):
+        game.setup(game.min_players, "no-such-variant", 0)
+
+
+@pytest.mark.parametrize("name, players, variant", CONFIGS)
+def test_states_are_plain_json_and_moves_never_mutate(name: str, players: int, variant: str) -> None:
+    game: Game = load_game(name)
+    state = game.setup(players, variant, 0)
+    rng = random.Random(f"{name}{players}{variant}")
+    for _ in range(25):
+        check_json(state)
+        assert len(game.scores(state)) == players == len(game.player_names(state))
+        if game.outcome(state) is not None:
+            break
+        assert any(p.kind in ("turn", "choice") for p in game.prompts(state)), game.prompts(state)
+        actions = game.legal_actions(state)
+        assert actions, "no legal action in a running game"
+        action = rng.choice(actions)
+        json.dumps(action)
+        frozen = copy.deepcopy(state)
+        assert isinstance(game.describe(state, action), str)
+        try:
+            new_state = game.apply(state, action)
+        except (RuleError, MalformedAction) as err:
+            pytest.fail(f"legal_actions offered {action} but apply refused it: {err}")
+        assert state == frozen, "apply() changed its input"
+        state = new_state
+
+
+@pytest.mark.parametrize("name, players, variant", CONFIGS)
+def test_layout_fits_the_camera(name: str, players: int, variant: str) -> None:
+    game = load_game(name)
+    state = game.setup(players, variant, 0)
+    layout = game.layout(state)
+    assert layout.width <= 700 and layout.height <= 500
+    ids = [s.id for s in layout.spots]
+    assert len(ids) == len(set(ids))
+    for spot in layout.spots:
+        assert min(spot.w, spot.h) >= 15, spot
+        assert 0 <= spot.x and spot.x + spot.w <= layout.width + 0.01, spot
+        assert 0 <= spot.y and spot.y + spot.h <= layout.height + 0.01, spot
+    for spot_id, pieces in game.board_view(state).items():
+        assert spot_id in ids
+        for piece in pieces:
+            assert piece.colour in PIECE_COLOURS and 0 <= piece.pips <= 7
+
+
+@pytest.mark.parametrize("name, players, variant", CONFIGS)
+def test_a_simulated_game_ends_and_the_companion_agrees_with_the_table(
+        name: str, players: int, variant: str) -> None:
+    result = play(name, players, variant, seed=11, max_steps=3000)
+    tablet = result.tablet
+    assert tablet["over"], (result.steps, tablet["prompts"][:3])
+    truth = result.world_truth.get("winners")
+    assert truth is not None and sorted(truth) == sorted(tablet["winner"])
+    assert result.refusals == [], result.refusals[:3]
