@@ -120,15 +120,15 @@ class SimulatedTable:
         elif isinstance(event, CardTap):
             reader = self.shared_reader if event.seat is None else event.seat
             self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)))
-            self.wait_for(moved_on, 5.0)
+            self.wait_for(moved_on, 30.0)
         elif isinstance(event, SeatButton):
             self.device.press(event.seat)
-            self.wait_for(moved_on, 5.0)
+            self.wait_for(moved_on, 30.0)
         elif isinstance(event, TurnButton):
             self.button_pin.drive_low()
             time.sleep(0.03)
             self.button_pin.drive_high()
-            self.wait_for(moved_on, 5.0)
+            self.wait_for(moved_on, 30.0)
         elif isinstance(event, Declare):
             status, body = self.tablet.declare(event.action)
             if status != 200:
