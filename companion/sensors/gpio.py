@@ -8,6 +8,7 @@ button by driving the mock pin, exactly as a finger closes the circuit.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ class TableGpio:
         self.led = LED(self.pins.status_led)
         self.buzzer = Buzzer(self.pins.buzzer)
         self.mode = "off"
+        self._lock = threading.Lock()  # gpiozero's blink() is not safe to call from two threads
 
     def show(self, public: dict) -> None:
         """Set LED and buzzer from the tablet state (called after each logged change)."""
@@ -51,6 +53,10 @@ class TableGpio:
             mode = "blink"
         else:
             mode = "on"
+        with self._lock:
+            self._set_mode(mode)
+
+    def _set_mode(self, mode: str) -> None:
         if mode != self.mode:
             self.mode = mode
             if mode == "blink":

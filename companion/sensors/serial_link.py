@@ -45,8 +45,12 @@ class _FrameProtocol(serial.threaded.Packetizer):
         self.link = link
 
     def handle_packet(self, packet: bytes) -> None:
-        if packet:
+        if not packet:
+            return
+        try:
             self.link._on_frame(packet)
+        except Exception:  # a failing listener must not look like an unplugged device
+            log.exception("handling a frame from the device failed")
 
     def connection_lost(self, exc: BaseException | None) -> None:
         # the unplug path: no traceback, the supervisor reopens the port

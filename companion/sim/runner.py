@@ -92,7 +92,7 @@ class SimulatedTable:
         if self.speed > 0:
             time.sleep(HUMAN_PAUSE_S * factor / self.speed)
 
-    def wait_for(self, check: Any, timeout: float = 8.0) -> dict[str, Any]:
+    def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Poll the tablet until ``check(state)`` holds (bounded)."""
         deadline = time.monotonic() + timeout
         state = self.tablet.state()
