@@ -116,15 +116,23 @@ class DeviceEmulator:
 
     # --- what the simulated players do --------------------------------------------------
     def lay_card(self, reader: int, uid: bytes, hold_s: float = 0.05) -> None:
-        """Lay a card on a reader long enough to be read, then lift it."""
+        """Lay a card on a reader until the firmware has read it (as a player waits for the
+        reader's beep, at most 3 s), then lift it."""
         self.readers[reader].uid = uid
         time.sleep(max(hold_s, 3 * self.poll_s))
+        deadline = time.monotonic() + 3.0
+        while self.app.last_uid[reader] != uid and time.monotonic() < deadline:
+            time.sleep(self.poll_s)
         self.readers[reader].uid = None
         time.sleep((firmware_app.ABSENT_POLLS + 1) * self.poll_s)
 
     def press(self, seat: int, hold_s: float = 0.06) -> None:
+        """Hold a seat button until the firmware has registered it (at most 3 s)."""
         self.buttons[seat].level = 0
         time.sleep(max(hold_s, firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s))
+        deadline = time.monotonic() + 3.0
+        while self.app.button_state[seat] != 0 and time.monotonic() < deadline:
+            time.sleep(self.poll_s)
         self.buttons[seat].level = 1
         time.sleep(firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s)
 

@@ -1,0 +1,1115 @@
+"""Swinging Jivecat Voodoo Lounge: every rule, the rulebook's examples, playouts."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import load_game
+from companion.games.base import (
+    MalformedAction,
+    Piece,
+    RuleError,
+    Tap,
+    check_json,
+    make_view,
+)
+from companion.games.jivecat import GAME_CLASS, JivecatGame
+from companion.games.jivecat.rules import DATA_PATH, R, expression, find_signs, snake
+from companion.reconcile import reconcile
+from companion.sim.headless import play
+from companion.sim.players.jivecat import WORLD_CLASS
+
+GAME = JivecatGame()
+RED, BLUE, YELLOW, GREEN, PURPLE = range(5)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def started(n: int = 3, first: int = 0) -> dict[str, Any]:
+    """A game after set-up: two starting chips each, rows filled with the first cards."""
+    s = GAME.setup(n)
+    if first:
+        s = GAME.apply(s, {"type": "first_player", "player": first})
+    starters = sorted(k for k, v in GAME.board.lizards.items() if v.kind == "starter")
+    for seat in snake(first, n):
+        s = GAME.apply(s, {"type": "place_starter", "player": seat, "spot": starters.pop(0)})
+    for i in (1, 2, 3):
+        s = GAME.apply(s, {"type": "reveal", "row": "skull", "card": f"skull-{i:02d}"})
+    for i in (1, 2, 3):
+        s = GAME.apply(s, {"type": "reveal", "row": "trend", "card": f"trend-{i:02d}"})
+    return s
+
+
+def arrange(s: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A copy of ``s`` with fields replaced (a scenario the rulebook describes)."""
+    s = copy.deepcopy(s)
+    for key, value in changes.items():
+        s[key] = copy.deepcopy(value)
+    if "skulls" in changes and "supply" not in changes:
+        s["supply"] = 25 - sum(s["skulls"])
+    return s
+
+
+def zombie(card: str, used: bool = False) -> dict[str, Any]:
+    return {"card": card, "used": used}
+
+
+def refused(s: dict[str, Any], action: dict[str, Any], rule_key: str, text: str = "") -> RuleError:
+    before = copy.deepcopy(s)
+    with pytest.raises(RuleError) as err:
+        GAME.apply(s, action)
+    assert s == before, "a refused action must change nothing"
+    assert err.value.rule.startswith(R[rule_key]) or R[rule_key] in err.value.rule
+    assert text.lower() in err.value.reason.lower()
+    return err.value
+
+
+def view_with(s: dict[str, Any], add: dict[str, str] | None = None,
+              remove: tuple[str, ...] = ()) -> Any:
+    """The board the camera would see after chips were added or taken away."""
+    items = {k: list(v) for k, v in GAME.board_view(s).items()}
+    for spot in remove:
+        items.pop(spot)
+    for spot, colour in (add or {}).items():
+        items.setdefault(spot, []).append(Piece(colour))
+    return make_view(items)
+
+
+def chips(s: dict[str, Any], seat: Any) -> list[str]:
+    return sorted(k for k, v in s["board"].items() if v == seat)
+
+
+# --------------------------------------------------------------------------- data and layout
+
+
+def test_data_is_a_marked_replaceable_reconstruction(tmp_path: Path) -> None:
+    raw = json.loads(DATA_PATH.read_text())
+    assert "reconstruction" in raw["_note"].lower()
+    assert "reconstruction" in raw["board"]["_note"].lower()
+    assert "reconstruction" in raw["cards"]["_note"].lower()
+    assert len(GAME.board.lizards) == 116
+    assert len(GAME.clique) == 54 and len(GAME.skull_cards) == 16 and len(GAME.trend_cards) == 24
+    assert {c.suit for c in GAME.clique.values()} == {"zombie", "rada", "voodoo", "cheval",
+                                                       "jivecat"}
+    counts = {suit: sum(1 for c in GAME.clique.values() if c.suit == suit)
+              for suit in ("zombie", "rada", "voodoo", "cheval", "jivecat")}
+    assert len(set(counts.values())) > 1, "some suits have more cards than others"
+    kinds = {v.kind for v in GAME.board.lizards.values()}
+    assert kinds == {"typical", "starter", "hipster", "jivecat"}
+    for liz in GAME.board.lizards.values():
+        if liz.kind == "hipster":
+            assert liz.number in (2, 10)
+        if liz.kind == "typical":
+            assert 3 <= liz.number <= 9
+        if liz.kind == "jivecat":
+            assert liz.number is None and liz.glass in ("blue", "yellow", "pink")
+    # a user's own mapping replaces the file
+    raw["board"]["lizards"][0]["number"] = 10
+    raw["board"]["lizards"][0]["kind"] = "hipster"
+    own = tmp_path / "my_board.json"
+    own.write_text(json.dumps(raw))
+    mine = GAME_CLASS(data_path=own)
+    first = raw["board"]["lizards"][0]["id"]
+    assert mine.board.lizards[first].number == 10
+    raw["board"]["lizards"][0]["adjacent"] = ["nowhere"]
+    own.write_text(json.dumps(raw))
+    with pytest.raises(ValueError, match="unknown"):
+        GAME_CLASS(data_path=own)
+
+
+def test_layout_fits_the_table_and_every_spot_is_readable() -> None:
+    s = started(3)
+    layout = GAME.layout(s)
+    assert layout.width <= 600 and layout.height <= 420
+    ids = [sp.id for sp in layout.spots]
+    assert len(ids) == len(set(ids))
+    assert set(GAME.board.lizards) <= set(ids)
+    assert set(GAME.board.staff) <= set(ids) and set(GAME.board.portals) <= set(ids)
+    for sp in layout.spots:
+        assert min(sp.w, sp.h) >= 18
+        assert 0 <= sp.x and sp.x + sp.w <= layout.width
+        assert 0 <= sp.y and sp.y + sp.h <= layout.height
+        assert sp.fill in ("board", "light_fill", "dark_fill")
+    for a in layout.spots:  # no two spots overlap: the camera reads each alone
+        for b in layout.spots:
+            if a.id < b.id:
+                apart = (a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y
+                         or b.y + b.h <= a.y)
+                assert apart, (a.id, b.id)
+    assert set(layout.pieces) == {"red", "blue", "yellow", "white"}
+    assert "white" not in GAME.layout(started(4)).pieces
+    assert len(set(GAME.layout(started(5)).pieces)) == 5
+
+
+def test_card_ids_cover_the_three_decks_and_load_game_finds_the_module() -> None:
+    assert load_game("jivecat").name == "jivecat"
+    ids = GAME.card_ids()
+    assert len(ids) == len(set(ids)) == 54 + 16 + 24
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def test_setup_counts_variants_and_json() -> None:
+    for bad in (1, 6, "3"):
+        with pytest.raises(ValueError):
+            GAME.setup(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        GAME.setup(3, "advanced")
+    for n in range(2, 6):
+        s = GAME.setup(n)
+        check_json(s)
+        assert s["players"] == n and s["variant"] == "standard"
+        assert s["hand"] == [4] * n and s["skulls"] == [3] * n
+        assert s["deck"] == 54 - 4 * n and s["supply"] == 25 - 3 * n
+        assert (s["staff"] is not None) == (n <= 3)
+
+
+def test_snake_placement_of_starter_chips() -> None:
+    s = GAME.setup(3)
+    assert s["setup_queue"] == [0, 1, 2, 2, 1, 0]
+    s = GAME.apply(s, {"type": "first_player", "player": 1})
+    assert s["setup_queue"] == [1, 2, 0, 0, 2, 1]
+    refused(s, {"type": "place_starter", "player": 0, "spot": "C24"}, "starter", "blue's turn")
+    refused(s, {"type": "place_starter", "player": 1, "spot": "C04"}, "starter",
+            "not a starter")
+    s = GAME.apply(s, {"type": "place_starter", "player": 1, "spot": "C24"})
+    refused(s, {"type": "place_starter", "player": 2, "spot": "C24"}, "one_chip")
+    refused(s, {"type": "first_player", "player": 0}, "first")
+    full = started(3, first=1)
+    assert full["phase"] == "play" and full["turn"] == 1
+    assert all(len(chips(full, q)) == 2 for q in range(3))
+    assert all(GAME.board.lizards[x].kind == "starter" for x in full["board"])
+
+
+def test_rows_are_revealed_by_taps_and_checked() -> None:
+    s = GAME.setup(2)
+    assert s["refill"] == {"skull": [2, 1, 0], "trend": [2, 1, 0]}
+    acts = GAME.explain(s, GAME.board_view(s), [Tap("skull-05", None)], "tap")
+    assert acts == [{"type": "reveal", "row": "skull", "card": "skull-05"}]
+    s = GAME.apply(s, acts[0])
+    assert s["skull_row"] == [None, None, "skull-05"] and s["skull_deck"] == 15
+    refused(s, {"type": "reveal", "row": "skull", "card": "skull-05"}, "public")
+    refused(s, {"type": "reveal", "row": "skull", "card": "skull-06", "slot": 2}, "rows")
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "reveal", "row": "skull", "card": "trend-01"})
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "reveal", "row": "dice", "card": "skull-01"})
+
+
+# --------------------------------------------------------------------------- buying drinks
+
+
+def test_davids_eight_adjacent_to_his_cocoa_six_but_not_the_tiki_eight() -> None:
+    s = started(3)
+    lz = GAME.board.lizards
+    assert lz["C17"].lounge == "cocoa" and lz["C17"].number == 6
+    assert lz["C11"].lounge == "cocoa" and lz["C11"].number == 8
+    assert lz["T05"].lounge == "tiki" and lz["T05"].number == 8
+    s = arrange(s, board={"C17": BLUE, "C24": BLUE, "N01": RED, "L04": YELLOW}, turn=BLUE)
+    ok = GAME.apply(s, {"type": "buy", "player": BLUE, "cards": ["voodoo-8"], "spot": "C11"})
+    assert ok["board"]["C11"] == BLUE and "voodoo-8" in ok["discard"] and ok["hand"][BLUE] == 3
+    err = refused(s, {"type": "buy", "player": BLUE, "cards": ["voodoo-8"], "spot": "T05"},
+                  "adjacent", "not adjacent to your clique")
+    assert "Tiki 8" in err.reason
+    # the same refusal when the camera sees the chip: nothing applied, the rule in the prompt
+    seen = view_with(s, add={"T05": "blue"})
+    verdict = reconcile(GAME, s, seen, [Tap("voodoo-8", BLUE)], "button")
+    assert verdict.action is None and verdict.prompt is not None
+    assert "not adjacent to your Clique" in verdict.prompt.text
+    assert R["adjacent"] in verdict.prompt.text
+    seen = view_with(s, add={"C11": "blue"})
+    verdict = reconcile(GAME, s, seen, [Tap("voodoo-8", BLUE)], "button")
+    assert verdict.action == {"type": "buy", "player": BLUE, "cards": ["voodoo-8"], "signs": [1],
+                              "spot": "C11", "portal": False}
+
+
+def test_seven_plus_five_minus_two_and_seven_minus_five_plus_two() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "L04": YELLOW})
+    cards = ["cheval-7", "voodoo-5", "zombie-2"]
+    assert GAME.board.lizards["C22"].number == 10 and GAME.board.lizards["C22"].kind == "hipster"
+    assert GAME.board.lizards["C13"].number == 4
+    ten = GAME.apply(s, {"type": "buy", "player": RED, "cards": cards, "signs": [1, 1, -1],
+                         "spot": "C22"})
+    assert ten["board"]["C22"] == RED and ten["mp"][RED] == 1 and ten["hand"][RED] == 1
+    four = GAME.apply(s, {"type": "buy", "player": RED, "cards": cards, "signs": [1, -1, 1],
+                          "spot": "C13"})
+    assert four["board"]["C13"] == RED and four["mp"][RED] == 0
+    err = refused(s, {"type": "buy", "player": RED, "cards": cards, "signs": [1, 1, 1],
+                      "spot": "C22"}, "buy")
+    assert "7+5+2 = 14" in err.reason
+    assert expression([1, 1, -1], [7, 5, 2]) == "7+5-2"
+    assert find_signs([7, 5, 2], 10) == [1, 1, -1] and find_signs([7, 5, 2], 4) == [1, -1, 1]
+    assert find_signs([7, 5], 3) is None
+    # from the table: the chip and the three taps, the signs found by the companion
+    acts = GAME.explain(s, view_with(s, add={"C13": "red"}),
+                        [Tap(c, RED) for c in cards], "button")
+    assert acts[0]["signs"] == [1, -1, 1]
+    assert GAME.apply(s, acts[0])["board"]["C13"] == RED
+
+
+def test_one_chip_per_spot_staff_spaces_and_portals_are_not_lizards() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "C11": BLUE, "N01": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    refused(s, {"type": "buy", "player": RED, "cards": ["voodoo-8"], "spot": "C11"}, "one_chip")
+    refused(s, {"type": "buy", "player": RED, "cards": ["voodoo-8"], "spot": "S1"}, "staff_space")
+    refused(s, {"type": "buy", "player": RED, "cards": ["voodoo-8"], "spot": "PC"}, "not_lizard")
+    refused(s, {"type": "buy", "player": RED, "cards": [], "spot": "C13"}, "buy")
+    refused(s, {"type": "buy", "player": RED, "cards": ["jivecat-3"], "spot": "C12"},
+            "jivecat_number")
+    verdict = reconcile(GAME, s, view_with(s, add={"S1": "red"}), [Tap("voodoo-8", RED)],
+                        "button")
+    assert verdict.action is None and "Chips may never be placed on Staff spaces" in \
+        verdict.prompt.text
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "buy", "player": RED, "cards": ["nope-1"], "spot": "C13"})
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "buy", "player": RED, "cards": ["rada-4"], "spot": "X99"})
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "buy", "player": RED, "cards": ["rada-4"], "spot": "C13",
+                       "signs": [2]})
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "teleport", "player": RED})
+    refused(s, {"type": "buy", "player": BLUE, "cards": ["rada-4"], "spot": "C13"}, "turn",
+            "red's turn")
+    refused(s, {"type": "buy", "player": RED, "cards": ["rada-4", "rada-4"], "spot": "C13"},
+            "one_use")
+
+
+def test_staff_spaces_break_adjacency_and_private_parties_act_as_one_spotlight() -> None:
+    b = GAME.board
+    assert ["C01", "C02"] == b.staff["S1"]["next_to"]
+    assert "C02" not in b.adj["C01"] and "C01" not in b.adj["C02"]
+    s = arrange(started(3), board={"C01": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    refused(s, {"type": "buy", "player": RED, "cards": ["rada-8"], "spot": "C02"}, "adjacent")
+    party = b.parties["party-cocoa"]
+    blue_jivecat = next(m for m in party["members"] if b.lizards[m].kind == "jivecat")
+    assert b.lizards[blue_jivecat].glass == "blue"
+    for other in party["members"] + party["touching"]:
+        if other != blue_jivecat:
+            assert other in b.adj[blue_jivecat]
+    # a chip touching the party reaches a lizard touching the party's far side
+    far = next(t for t in party["touching"] if t != "C07" and t not in b.adj["C07"]
+               and t not in b.adj["C24"] and b.lizards[t].number)
+    liz = b.lizards[far]
+    s = arrange(s, board={"C07": RED, "C24": RED, "N01": BLUE, "N02": BLUE, "L04": YELLOW,
+                          "L05": YELLOW})
+    assert far not in GAME.board.adj["C07"]
+    card = next(c for c, info in GAME.clique.items() if info.value == liz.number)
+    refused(s, {"type": "buy", "player": RED, "cards": [card], "spot": far}, "adjacent")
+    s = arrange(s, board={**s["board"], "C13": RED})
+    assert GAME.apply(s, {"type": "buy", "player": RED, "cards": [card],
+                          "spot": far})["board"][far] == RED
+
+
+def test_voodoo_portal_costs_a_skull_and_closes_after_use() -> None:
+    b = GAME.board
+    assert "C02" in b.portals["PC"]["adjacent"] and "T05" in b.portals["PT"]["adjacent"]
+    s = arrange(started(3), board={"C02": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    assert GAME.board.lizards["T05"].number == 8
+    refused(s, {"type": "buy", "player": RED, "cards": ["rada-8"], "spot": "T05"}, "adjacent")
+    via = GAME.apply(s, {"type": "buy", "player": RED, "cards": ["rada-8"], "spot": "T05",
+                         "portal": True})
+    assert via["skulls"][RED] == 2 and via["supply"] == s["supply"] + 1
+    assert any("supply" in n for n in via["notices"])
+    acts = GAME.explain(s, view_with(s, add={"T05": "red"}), [Tap("rada-8", RED)], "button")
+    assert acts[0]["portal"] is True
+    broke = arrange(s, skulls=[0, 3, 3])
+    refused(broke, {"type": "buy", "player": RED, "cards": ["rada-8"], "spot": "T05",
+                    "portal": True}, "pay")
+    # closes after use: the next trip through pays again
+    other = next(x for x in GAME.board.portals["PT"]["adjacent"]
+                 if x not in via["board"] and GAME.reach(via, RED, x) == 1)
+    card = next(c for c, i in GAME.clique.items() if i.value == GAME.board.lizards[other].number
+                and c != "rada-8")
+    again = GAME.apply(via, {"type": "buy", "player": RED, "cards": [card], "spot": other,
+                             "portal": True})
+    assert again["skulls"][RED] == 1
+    refused(s, {"type": "buy", "player": RED, "cards": ["rada-8"], "spot": "N01",
+                "portal": True}, "one_chip")
+
+
+def test_chips_come_from_the_glass_and_never_fewer_than_two() -> None:
+    lizards = [k for k, v in GAME.board.lizards.items() if v.lounge == "cocoa"]
+    board = {x: RED for x in lizards[:15]}
+    board.update({"N01": BLUE, "N02": BLUE, "L04": YELLOW, "L05": YELLOW})
+    s = arrange(started(3), board=board)
+    free = next(x for c in lizards for x in sorted(GAME.board.adj[c]) if x not in board
+                and GAME.board.lizards[x].number)
+    card = next(c for c, i in GAME.clique.items() if i.value == GAME.board.lizards[free].number)
+    refused(s, {"type": "buy", "player": RED, "cards": [card], "spot": free}, "glass")
+
+
+# --------------------------------------------------------------------------- Zombie and Rada
+
+
+def test_zombie_lay_use_twist_maximum_and_discard() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    laid = GAME.apply(s, {"type": "lay_zombie", "player": RED, "card": "zombie-6"})
+    assert laid["skulls"][RED] == 2 and laid["hand"][RED] == 3
+    assert laid["tableau"][RED] == [zombie("zombie-6")]
+    refused(s, {"type": "lay_zombie", "player": RED, "card": "rada-6"}, "suit")
+    two = arrange(laid, tableau=[[zombie("zombie-6"), zombie("zombie-2")], [], []])
+    refused(two, {"type": "lay_zombie", "player": RED, "card": "zombie-3"}, "zombie_max")
+    # use from the tableau: 1 Skull to the supply, twisted, once a turn
+    assert GAME.board.lizards["C11"].number == 8
+    used = GAME.apply(two, {"type": "buy", "player": RED, "cards": ["zombie-6", "zombie-2"],
+                            "spot": "C11"})
+    assert used["skulls"][RED] == two["skulls"][RED] - 2 and used["hand"][RED] == 3
+    assert all(t["used"] for t in used["tableau"][RED])
+    eight = next(x for x, liz in GAME.board.lizards.items() if liz.number == 8
+                 and x not in used["board"] and GAME.reach(used, RED, x) == 0)
+    refused(used, {"type": "buy", "player": RED, "cards": ["zombie-6", "zombie-2"],
+                   "spot": eight}, "zombie_use")
+    refused(used, {"type": "discard_tableau", "player": RED, "card": "zombie-6"},
+            "zombie_discard")
+    ended = GAME.apply(used, {"type": "end_turn", "player": RED})
+    assert not any(t["used"] for t in ended["tableau"][RED])
+    assert any("twist zombie-6 back" in n for n in ended["notices"])
+    dropped = GAME.apply(two, {"type": "discard_tableau", "player": RED, "card": "zombie-2"})
+    assert dropped["tableau"][RED] == [zombie("zombie-6")] and "zombie-2" in dropped["discard"]
+    refused(two, {"type": "discard_tableau", "player": RED, "card": "zombie-9"},
+            "zombie_discard")
+    # a Zombie card tapped with nothing moved is laid
+    acts = GAME.explain(s, GAME.board_view(s), [Tap("zombie-6", RED)], "button")
+    assert acts == [{"type": "lay_zombie", "player": RED, "card": "zombie-6"}]
+
+
+def test_james_zombie_two_under_a_rada_two() -> None:
+    s = arrange(started(3), turn=BLUE,
+                board={"C08": BLUE, "C24": BLUE, "N01": RED, "N02": RED, "L04": YELLOW,
+                       "L05": YELLOW},
+                tableau=[[zombie("rada-2")], [zombie("zombie-2")], []])
+    assert GAME.board.lizards["C09"].number == 2 and GAME.board.lizards["C09"].kind == "hipster"
+    after = GAME.apply(s, {"type": "buy", "player": BLUE, "cards": ["zombie-2"], "spot": "C09"})
+    assert after["skulls"][BLUE] == 1, "one Skull for the Rada, one to activate the Zombie"
+    assert after["skulls"][RED] == 4 and after["supply"] == s["supply"] + 1
+    assert after["mp"][BLUE] == 1
+    assert "Blue pays 1 Skull to Red (Rada 2 for zombie-2)." in after["notices"]
+    assert "Blue pays 1 Skull to the supply (Zombie zombie-2)." in after["notices"]
+    poor = arrange(s, skulls=[3, 1, 3])
+    refused(poor, {"type": "buy", "player": BLUE, "cards": ["zombie-2"], "spot": "C09"}, "pay")
+    broke = arrange(s, skulls=[3, 0, 3])
+    refused(broke, {"type": "buy", "player": BLUE, "cards": ["zombie-2"], "spot": "C09"},
+            "rada_pay", "cannot pay the rada")
+    # the Rada's owner does not pay their own Rada
+    own = arrange(s, turn=RED, board={**s["board"], "C08": RED},
+                  tableau=[[zombie("rada-2")], [], []])
+    paid = GAME.apply(own, {"type": "buy", "player": RED, "cards": ["cheval-2"], "spot": "C09"})
+    assert paid["skulls"][RED] == 3
+
+
+def test_saras_cheval_two_pays_the_rada_first() -> None:
+    s = arrange(started(3), turn=YELLOW,
+                board={"C17": YELLOW, "C24": YELLOW, "N01": RED, "N02": RED, "L04": BLUE,
+                       "L05": BLUE},
+                tableau=[[zombie("rada-2")], [], []])
+    dst = next(x for x, liz in GAME.board.lizards.items() if liz.kind in ("typical", "hipster")
+               and x not in s["board"] and x not in GAME.board.adj["C17"]
+               and GAME.jump_cost("C17", x) == 0)
+    after = GAME.apply(s, {"type": "cheval", "player": YELLOW, "card": "cheval-2",
+                           "from": "C17", "to": dst})
+    assert after["board"][dst] == YELLOW and "C17" not in after["board"]
+    assert after["skulls"][YELLOW] == 2 and after["skulls"][RED] == 4
+    broke = arrange(s, skulls=[3, 3, 0])
+    refused(broke, {"type": "cheval", "player": YELLOW, "card": "cheval-2", "from": "C17",
+                    "to": dst}, "rada_pay")
+    # the camera sees the jump; the tapped Cheval card makes it a spell
+    seen = view_with(s, add={dst: "yellow"}, remove=("C17",))
+    acts = GAME.explain(s, seen, [Tap("cheval-2", YELLOW)], "button")
+    assert acts == [{"type": "cheval", "player": YELLOW, "card": "cheval-2", "from": "C17",
+                     "to": dst, "portals": 0}]
+
+
+def test_cheval_destinations() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "C11": BLUE, "N01": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    lz = GAME.board.lizards
+    jive = next(x for x in lz if lz[x].kind == "jivecat" and GAME.jump_cost("C17", x) == 0)
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17", "to": jive},
+            "cheval", "typical or hipster")
+    starter = next(x for x in lz if lz[x].kind == "starter" and x not in s["board"]
+                   and GAME.jump_cost("C17", x) == 0)
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17",
+                "to": starter}, "cheval")
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17", "to": "C11"},
+            "cheval", "not empty")
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "N01", "to": "C02"},
+            "cheval", "no chip")
+    far = "N29"
+    assert GAME.jump_cost("C17", far) is None
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17", "to": far},
+            "cheval", "two adjacent")
+    refused(s, {"type": "cheval", "player": RED, "card": "voodoo-5", "from": "C17", "to": "C27"},
+            "suit")
+    # jumping over the whole Private Party: C07 touches it, C22 touches it too
+    assert "C22" not in GAME.board.adj["C07"]
+    party = arrange(s, board={**s["board"], "C07": RED})
+    assert GAME.apply(party, {"type": "cheval", "player": RED, "card": "cheval-5",
+                              "from": "C07", "to": "C22"})["board"]["C22"] == RED
+    # through a Portal: pay one Skull for the step
+    portal_dst = next(x for x in lz if lz[x].kind == "typical" and x not in s["board"]
+                      and GAME.jump_cost("C17", x) == 1)
+    refused(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17",
+                "to": portal_dst}, "cheval", "without a portal")
+    jumped = GAME.apply(s, {"type": "cheval", "player": RED, "card": "cheval-5", "from": "C17",
+                            "to": portal_dst, "portals": 1})
+    assert jumped["skulls"][RED] == 2
+
+
+def test_jons_jivecat_two_under_a_rada_two() -> None:
+    s = arrange(started(4), turn=GREEN,
+                board={"T11": GREEN, "C24": GREEN, "L04": GREEN, "N01": RED, "N02": RED,
+                       "L05": BLUE, "L10": BLUE, "C28": YELLOW, "C29": YELLOW},
+                tableau=[[zombie("rada-2")], [], [], []])
+    after = GAME.apply(s, {"type": "jivecat", "player": GREEN, "card": "jivecat-2",
+                           "spot": "T12", "remove": ["C24", "L04"]})
+    assert after["skulls"][GREEN] == 2 and after["skulls"][RED] == 4
+    assert after["mp"][GREEN] == 2 and chips(after, GREEN) == ["T11", "T12"]
+    broke = arrange(s, skulls=[3, 3, 3, 0])
+    refused(broke, {"type": "jivecat", "player": GREEN, "card": "jivecat-2", "spot": "T12",
+                    "remove": ["C24", "L04"]}, "rada_pay")
+
+
+def test_tiki_jivecat_removes_chips_from_the_other_lounges_only() -> None:
+    lz = GAME.board.lizards
+    assert lz["T12"].kind == "jivecat" and lz["T12"].lounge == "tiki"
+    s = arrange(started(3), board={"T11": RED, "T20": RED, "C24": RED, "L04": RED,
+                                   "N01": BLUE, "N02": BLUE, "L05": YELLOW, "L10": YELLOW})
+    refused(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                "remove": ["T20", "C24"]}, "jivecat_lounge", "tiki lounge")
+    ok = GAME.apply(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                        "remove": ["C24", "L04"]})
+    assert ok["mp"][RED] == 2 and chips(ok, RED) == ["T11", "T12", "T20"]
+    refused(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                "remove": ["C24"]}, "jivecat", "exactly two")
+    refused(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T13",
+                "remove": ["C24", "L04"]}, "jivecat", "not a jivecat")
+    far = arrange(s, board={"T20": RED, "C24": RED, "L04": RED, "N01": BLUE, "N02": BLUE,
+                            "L05": YELLOW, "L10": YELLOW})
+    refused(far, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                  "remove": ["C24", "L04"]}, "adjacent")
+    two = arrange(s, board={"T11": RED, "C24": RED, "N01": BLUE, "N02": BLUE, "L05": YELLOW,
+                            "L10": YELLOW})
+    refused(two, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                  "remove": ["C24", "T11"]}, "jivecat_lounge")
+    # both removed chips on Jivecats: three Monkey Points
+    cats = arrange(s, board={"T11": RED, "C12": RED, "L13": RED, "N01": BLUE, "N02": BLUE,
+                             "L05": YELLOW, "L10": YELLOW})
+    three = GAME.apply(cats, {"type": "jivecat", "player": RED, "card": "jivecat-5",
+                              "spot": "T12", "remove": ["C12", "L13"]})
+    assert three["mp"][RED] == 3
+    # from the table: chip on the Jivecat, two chips gone, the Jivecat card tapped
+    seen = view_with(s, add={"T12": "red"}, remove=("C24", "L04"))
+    acts = GAME.explain(s, seen, [Tap("jivecat-5", RED)], "button")
+    assert acts == [{"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "T12",
+                     "remove": ["C24", "L04"], "portal": False}]
+    # the chip on the Jivecat without the removals is refused with the rule
+    verdict = reconcile(GAME, s, view_with(s, add={"T12": "red"}), [Tap("jivecat-5", RED)],
+                        "button")
+    assert verdict.action is None and "remove two of your chips" in verdict.prompt.text
+
+
+def test_jivecat_spell_keeps_two_chips_on_the_board() -> None:
+    s = arrange(started(3), board={"C02": RED, "L04": RED, "N01": BLUE, "N02": BLUE,
+                                   "L05": YELLOW, "L10": YELLOW})
+    # through the Portals to the Neptune Jivecat, dropping both chips would leave one
+    assert GAME.board.lizards["N27"].kind == "jivecat" and GAME.reach(s, RED, "N27") == 1
+    refused(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "N27",
+                "remove": ["C02", "L04"], "portal": True}, "two_chips")
+    three = arrange(s, board={**s["board"], "C24": RED})
+    ok = GAME.apply(three, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "N27",
+                            "remove": ["C02", "L04"], "portal": True})
+    assert chips(ok, RED) == ["C24", "N27"] and ok["skulls"][RED] == 2 and ok["mp"][RED] == 2
+    refused(s, {"type": "jivecat", "player": RED, "card": "jivecat-5", "spot": "N27",
+                "remove": ["C02", "C02"], "portal": True}, "jivecat", "exactly two")
+
+
+def test_voodoo_spell_three_effects_and_payments() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "C11": RED, "N01": BLUE, "N02": BLUE,
+                                   "N03": BLUE, "L04": YELLOW, "L05": YELLOW, "T02": "staff"},
+                tableau=[[], [zombie("zombie-3"), zombie("rada-4")], []])
+    hit = GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "chip",
+                         "spot": "N03"})
+    assert "N03" not in hit["board"] and hit["skulls"][RED] == 2 and hit["skulls"][BLUE] == 4
+    own = GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "chip",
+                         "spot": "C11"})
+    assert own["skulls"][RED] == 2 and own["supply"] == s["supply"] + 1
+    staff = GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6",
+                           "effect": "chip", "spot": "T02"})
+    assert "T02" not in staff["board"] and staff["supply"] == s["supply"] + 1
+    refused(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "chip",
+                "spot": "L04"}, "two_chips")
+    z = GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "zombie",
+                       "target": BLUE, "victim": "zombie-3"})
+    assert z["tableau"][BLUE] == [zombie("rada-4")] and "zombie-3" in z["discard"]
+    r = GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "rada",
+                       "target": BLUE, "victim": "rada-4"})
+    assert r["tableau"][BLUE] == [zombie("zombie-3")] and r["skulls"][BLUE] == 4
+    refused(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "rada",
+                "target": BLUE, "victim": "zombie-3"}, "voodoo")
+    refused(arrange(s, skulls=[0, 3, 3]), {"type": "voodoo", "player": RED, "card": "voodoo-6",
+                                           "effect": "chip", "spot": "N03"}, "pay")
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "curse"})
+    # a tapped Voodoo card with a chip gone; a tapped Voodoo card alone offers the victims
+    acts = GAME.explain(s, view_with(s, remove=("N03",)), [Tap("voodoo-6", RED)], "button")
+    assert acts == [{"type": "voodoo", "player": RED, "card": "voodoo-6", "effect": "chip",
+                     "spot": "N03"}]
+    verdict = reconcile(GAME, s, GAME.board_view(s), [Tap("voodoo-6", RED)], "button")
+    assert verdict.prompt is not None and verdict.prompt.kind == "choice"
+    assert len(verdict.prompt.options) == 2
+
+
+def test_rada_only_one_discard_to_make_way_and_discards_without_paying() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW},
+                tableau=[[zombie("rada-4")], [zombie("rada-9")], []])
+    refused(s, {"type": "lay_rada", "player": RED, "card": "rada-6"}, "rada_one")
+    refused(s, {"type": "buy", "player": RED, "cards": ["rada-9"], "spot": "C16"}, "public",
+            "blue's tableau")
+    gone = GAME.apply(s, {"type": "discard_tableau", "player": RED, "card": "rada-4"})
+    laid = GAME.apply(gone, {"type": "lay_rada", "player": RED, "card": "rada-6"})
+    assert laid["tableau"][RED] == [zombie("rada-6")]
+    # playing a 9 (here laying a Zombie 9) under Blue's Rada 9 pays Blue
+    payer = arrange(s, tableau=[[], [zombie("rada-9")], []])
+    nine = next(c for c, i in GAME.clique.items() if i.value == 9 and i.suit == "zombie")
+    paid = GAME.apply(payer, {"type": "lay_zombie", "player": RED, "card": nine})
+    assert paid["skulls"][BLUE] == 4 and paid["skulls"][RED] == 1
+    # discarding a matching card at the end of the turn costs nothing
+    ended = GAME.apply(payer, {"type": "end_turn", "player": RED, "discard": [nine]})
+    assert ended["skulls"][RED] == 3 and ended["skulls"][BLUE] == 3
+    prompts = [p.text for p in GAME.prompts(s)]
+    assert any("Rada 9 (Blue)" in t for t in prompts)
+
+
+# --------------------------------------------------------------------------- Skull cards
+
+
+def test_skull_cards_pay_by_position_and_slide_at_the_next_turn() -> None:
+    s = started(3)
+    assert s["skull_row"] == ["skull-03", "skull-02", "skull-01"]  # Mambo, Houngan, Bokor
+    bokor = GAME.skull_cards["skull-01"]
+    assert bokor["number"] == 3 and bokor["lounges"] == ["cocoa", "lava"]
+    s = arrange(s, board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE, "L04": YELLOW,
+                          "L05": YELLOW})
+    three = next(x for x in GAME.board.adj["C17"] if GAME.board.lizards[x].number == 3)
+    after = GAME.apply(s, {"type": "buy", "player": RED, "cards": ["rada-3"], "spot": three})
+    assert after["skulls"][RED] == 6 and after["skull_row"] == ["skull-03", "skull-02", None]
+    assert after["skull_discard"] == ["skull-01"]
+    assert any("Bokor Skull card" in n for n in after["notices"])
+    ended = GAME.apply(after, {"type": "end_turn", "player": RED})
+    assert ended["skulls"][RED] == 5 and ended["supply"] == after["supply"] + 1
+    assert any("return 1 Skull" in n for n in ended["notices"])
+    s2 = GAME.apply(ended, {"type": "staff_flip", "player": RED, "card": "cheval-10"})
+    assert s2["phase"] == "play" or s2["staff"]["pending"]
+    if s2["staff"]["pending"]:
+        s2 = GAME.apply(s2, {"type": "staff_place", "player": RED,
+                             "spot": s2["staff"]["pending"]["spots"][0]})
+    assert s2["turn"] == BLUE
+    assert s2["skull_row"] == [None, "skull-03", "skull-02"] and s2["refill"]["skull"] == [0]
+    chores = [p.text for p in GAME.prompts(s2) if p.kind == "chore"]
+    assert any("Slide Skull card skull-03 from Mambo down to Houngan" in c for c in chores)
+    assert any("Refill Mambo" in c for c in chores)
+    assert any("draw 1 Clique card" in c for c in chores), "the end-of-turn chores stay shown"
+    refused(s2, {"type": "end_turn", "player": BLUE}, "rows")
+    s3 = GAME.apply(s2, {"type": "reveal", "row": "skull", "card": "skull-09"})
+    assert s3["skull_row"] == ["skull-09", "skull-03", "skull-02"] and s3["skull_deck"] == 12
+
+
+def test_skull_deck_is_rebuilt_from_its_discards() -> None:
+    s = arrange(started(4), skull_deck=0, skull_discard=["skull-01", "skull-07"],
+                skull_row=["skull-03", None, "skull-02"], turn=RED)
+    ended = GAME.apply(s, {"type": "end_turn", "player": RED})
+    assert ended["skull_deck"] == 2 and ended["skull_discard"] == []
+    assert ended["skull_row"] == [None, "skull-03", "skull-02"]
+    assert any("Shuffle the Skull discards" in n for n in ended["row_notes"])
+    empty = arrange(s, trend_deck=0, trend_row=[None, "trend-01", None])
+    ended = GAME.apply(empty, {"type": "end_turn", "player": RED})
+    assert ended["trend_row"] == [None, None, "trend-01"] and ended["refill"]["trend"] == []
+
+
+# --------------------------------------------------------------------------- Trends
+
+
+def test_trend_claim_points_by_position_and_configuration() -> None:
+    s = started(3)
+    assert s["trend_row"] == ["trend-03", "trend-02", "trend-01"]  # Vogue, Passe, Retro
+    assert GAME.trend_cards["trend-01"]["config"] == {"kind": "lounges", "n": 3}
+    s = arrange(s, board={"C24": RED, "N01": RED, "L04": RED, "N02": BLUE, "T20": BLUE,
+                          "L05": YELLOW, "L10": YELLOW})
+    claimed = GAME.apply(s, {"type": "claim_trend", "player": RED, "card": "trend-01"})
+    assert claimed["mp"][RED] == 2 and claimed["trend_row"][2] is None
+    assert claimed["trends"][RED] == [{"card": "trend-01", "active": True, "used": False}]
+    refused(s, {"type": "claim_trend", "player": RED, "card": "trend-02"}, "trend_claim",
+            "configuration")
+    refused(s, {"type": "claim_trend", "player": RED, "card": "trend-09"}, "trend_claim",
+            "not face up")
+    passe = arrange(s, trend_row=["trend-03", "trend-01", "trend-02"])
+    assert GAME.apply(passe, {"type": "claim_trend", "player": RED,
+                              "card": "trend-01"})["mp"][RED] == 1
+    acts = GAME.explain(s, GAME.board_view(s), [Tap("trend-01", RED)], "tap")
+    assert acts == [{"type": "claim_trend", "player": RED, "card": "trend-01"}]
+
+
+def test_trend_inactive_when_broken_reactivated_on_own_turn_and_end_bonus() -> None:
+    s = arrange(started(3), board={"C24": RED, "N01": RED, "L04": RED, "N02": BLUE, "T20": BLUE,
+                                   "N06": BLUE, "L05": YELLOW, "L10": YELLOW})
+    s = GAME.apply(s, {"type": "claim_trend", "player": RED, "card": "trend-01"})
+    blue = arrange(s, turn=BLUE, phase="play")
+    hit = GAME.apply(blue, {"type": "voodoo", "player": BLUE, "card": "voodoo-2",
+                            "effect": "chip", "spot": "L04"})
+    assert hit["trends"][RED][0]["active"] is False and hit["mp"][RED] == 2
+    assert any("sideways" in n for n in hit["notices"])
+    red_again = arrange(hit, turn=RED, board={**hit["board"], "L04": RED})
+    power = {"type": "trend_power", "player": RED, "trend": "trend-01"}
+    refused(arrange(hit, turn=RED), power, "trend_power", "inactive")
+    revived = GAME.apply(red_again, {"type": "buy", "player": RED, "cards": ["rada-10"],
+                                     "spot": "C19"})
+    assert revived["trends"][RED][0]["active"] is True
+    assert revived["mp"][RED] == 3, "only the Hipster scores: reactivation pays nothing"
+    # the end bonus: each active Trend card earns 1
+    over = arrange(revived, final_from=BLUE)
+    over = GAME.apply(over, {"type": "end_turn", "player": RED})
+    assert over["phase"] == "over" and over["bonus"] == [1, 0, 0] and over["mp"][RED] == 4
+
+
+def test_trend_powers_once_a_turn() -> None:
+    base = arrange(started(3), board={"C24": RED, "N01": RED, "L04": RED, "C17": RED,
+                                      "N02": BLUE, "T20": BLUE, "N06": BLUE, "L05": YELLOW,
+                                      "L10": YELLOW, "T02": "staff"},
+                   mp=[1, 4, 0], skulls=[3, 2, 0], discard=["rada-7"])
+
+    def with_trend(card: str) -> dict[str, Any]:
+        return arrange(base, trends=[[{"card": card, "active": True, "used": False}], [], []])
+
+    def use(trend: str, **extra: Any) -> dict[str, Any]:
+        return GAME.apply(with_trend(trend), {"type": "trend_power", "player": RED,
+                                              "trend": trend, **extra})
+
+    kinds = {c: t["power"]["kind"] for c, t in GAME.trend_cards.items()}
+    by = {k: next(c for c, kk in kinds.items() if kk == k) for k in set(kinds.values())}
+    drew = use(by["draw"])
+    assert drew["hand"][RED] == 5 and drew["deck"] == base["deck"] - 1 and drew["skulls"][RED] == 2
+    refused(drew, {"type": "trend_power", "player": RED, "trend": by["draw"]}, "trend_power",
+            "already used")
+    assert use(by["skull"])["skulls"][RED] == 4
+    stolen = use(by["steal_skull"], target=BLUE)
+    assert stolen["skulls"] == [4, 1, 0]
+    refused(with_trend(by["steal_skull"]), {"type": "trend_power", "player": RED,
+                                            "trend": by["steal_skull"], "target": YELLOW},
+            "trend_power", "no skull")
+    dst = next(x for x in sorted(GAME.board.adj["C17"]) if x not in base["board"]
+               and GAME.board.lizards[x].kind == "typical")
+    moved = use(by["move"], **{"from": "C17", "to": dst})
+    assert moved["board"][dst] == RED and moved["skulls"][RED] == 2
+    gone = use(by["skull_card"], slot=0)
+    assert gone["skull_row"][0] is None and gone["skull_discard"] == ["skull-03"]
+    gone = use(by["trend_discard"], slot=1)
+    assert gone["trend_row"][1] is None and gone["trend_discard"] == ["trend-02"]
+    assert "T02" in GAME.board.staff["S3"]["next_to"]
+    refused(with_trend(by["staff_remove"]), {"type": "trend_power", "player": RED,
+                                             "trend": by["staff_remove"], "spot": "T02"},
+            "trend_power", "not adjacent")
+    near = arrange(with_trend(by["staff_remove"]), board={**base["board"], "T03": RED})
+    cleared = GAME.apply(near, {"type": "trend_power", "player": RED,
+                                "trend": by["staff_remove"], "spot": "T02"})
+    assert "T02" not in cleared["board"]
+    hurt = use(by["undermine"], target=BLUE)
+    assert hurt["mp"][BLUE] == 3 and hurt["skulls"][RED] == 1
+    refused(with_trend(by["undermine"]), {"type": "trend_power", "player": RED,
+                                          "trend": by["undermine"], "target": YELLOW},
+            "trend_power", "more monkey points")
+    cashed = use(by["cash_in"])
+    assert cashed["mp"][RED] == 0 and cashed["skulls"][RED] == 5
+    back = use(by["recover"], card="rada-7")
+    assert back["hand"][RED] == 5 and back["discard"] == []
+    refused(with_trend(by["recover"]), {"type": "trend_power", "player": RED,
+                                        "trend": by["recover"], "card": "rada-8"},
+            "trend_power", "top card")
+    refused(base, {"type": "trend_power", "player": RED, "trend": by["draw"]}, "trend_power",
+            "not in your tableau")
+    # a Trend move seen on the board, no card tapped
+    seen = view_with(base, add={dst: "red"}, remove=("C17",))
+    acts = GAME.explain(with_trend(by["move"]), seen, [], "button")
+    assert acts == [{"type": "trend_power", "player": RED, "trend": by["move"], "from": "C17",
+                     "to": dst}]
+
+
+def test_every_trend_configuration_is_checked_on_the_board() -> None:
+    s = started(3)
+    board = {"C12": RED, "C13": RED, "C17": RED, "C22": RED, "C19": RED, "C24": RED,
+             "T20": RED, "T15": RED, "N01": RED, "L04": RED, "C02": RED, "C11": RED}
+    s = arrange(s, board=board)
+    met = {kind: GAME.config_met(s, RED, {"kind": kind, "n": n}) for kind, n in [
+        ("lounges", 4), ("one_lounge", 8), ("hipsters", 3), ("jivecats", 1),
+        ("starters", 4), ("party", 3), ("chain", 5), ("same_number", 2), ("run", 2),
+        ("portals", 1), ("staff", 1)]}
+    assert all(met.values()), met
+    assert not GAME.config_met(s, RED, {"kind": "each_lounge", "n": 2})
+    assert not GAME.config_met(s, RED, {"kind": "chain", "n": 6})
+    assert not GAME.config_met(s, RED, {"kind": "run", "n": 9})
+    assert not GAME.config_met(s, RED, {"kind": "portals", "n": 2})
+    assert not GAME.config_met(s, BLUE, {"kind": "chain", "n": 1})
+    with pytest.raises(MalformedAction):
+        GAME.config_met(s, RED, {"kind": "moonwalk", "n": 1})
+
+
+# --------------------------------------------------------------------------- end of turn
+
+
+def test_end_turn_refills_the_hand_and_reshuffles_the_discards() -> None:
+    s = arrange(started(4), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW, "T20": GREEN, "T25": GREEN})
+    s = GAME.apply(s, {"type": "buy", "player": RED, "cards": ["voodoo-8"], "spot": "C11"})
+    ended = GAME.apply(s, {"type": "end_turn", "player": RED, "discard": ["rada-1"]})
+    assert ended["hand"][RED] == 4 and ended["deck"] == s["deck"] - 2
+    assert ended["discard"] == ["voodoo-8", "rada-1"] and ended["turn"] == BLUE
+    assert any("draw 2 Clique card" in n for n in ended["notices"])
+    refused(s, {"type": "end_turn", "player": RED, "discard": ["voodoo-8"]}, "public")
+    refused(s, {"type": "end_turn", "player": RED,
+                "discard": ["rada-1", "rada-2", "rada-3", "rada-4"]}, "hand")
+    low = arrange(s, deck=0, discard=["voodoo-8", "cheval-1", "cheval-2"])
+    ended = GAME.apply(low, {"type": "end_turn", "player": RED})
+    assert ended["reshuffles"] == 1 and ended["discard"] == [] and ended["deck"] == 2
+    assert ended["hand"][RED] == 4
+    assert any("shuffle the discards" in n for n in ended["notices"])
+    acts = GAME.explain(s, GAME.board_view(s), [], "button")
+    assert acts == [{"type": "end_turn", "player": RED}]
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "end_turn", "player": RED, "discard": ["joker"]})
+
+
+def test_fifteen_chip_rule_and_no_arbitrary_removal() -> None:
+    lizards = [k for k, v in GAME.board.lizards.items() if v.lounge == "cocoa"][:15]
+    board = {x: RED for x in lizards}
+    board.update({"N01": BLUE, "N02": BLUE, "L04": YELLOW, "L05": YELLOW, "T20": GREEN,
+                  "T25": GREEN})
+    s = arrange(started(4), board=board)
+    refused(s, {"type": "end_turn", "player": RED}, "fifteen", "remove five")
+    refused(s, {"type": "end_turn", "player": RED, "remove": lizards[:4]}, "fifteen")
+    ended = GAME.apply(s, {"type": "end_turn", "player": RED, "remove": lizards[:5]})
+    assert len(chips(ended, RED)) == 10
+    seen = view_with(s, remove=tuple(lizards[:5]))
+    assert GAME.explain(s, seen, [], "button") == [
+        {"type": "end_turn", "player": RED, "remove": sorted(lizards[:5])}]
+    prompts = [p.text for p in GAME.prompts(s)]
+    assert any("all 15 chips" in t for t in prompts)
+    fewer = arrange(s, board={**{x: RED for x in lizards[:6]}, "N01": BLUE, "N02": BLUE,
+                              "L04": YELLOW, "L05": YELLOW, "T20": GREEN, "T25": GREEN})
+    refused(fewer, {"type": "end_turn", "player": RED, "remove": lizards[:5]}, "no_remove")
+
+
+# --------------------------------------------------------------------------- the Staff
+
+
+def test_staff_flip_names_the_legal_spots_and_checks_the_placement() -> None:
+    s = started(3)
+    ended = GAME.apply(s, {"type": "end_turn", "player": RED})
+    assert ended["phase"] == "staff" and ended["staff"]["flips_left"] == 1
+    assert GAME.current_player(ended) == RED
+    assert GAME.explain(ended, GAME.board_view(ended), [Tap("zombie-7", None)], "tap") == [
+        {"type": "staff_flip", "player": RED, "card": "zombie-7"}]
+    flipped = GAME.apply(ended, {"type": "staff_flip", "player": RED, "card": "zombie-7"})
+    spots = flipped["staff"]["pending"]["spots"]
+    assert spots == GAME.staff_spots(ended, 7) and spots
+    for x in spots:
+        liz = GAME.board.lizards[x]
+        assert liz.number == 7 and x in GAME.board.staff_next
+    prompt = GAME.prompts(flipped)[0]
+    assert prompt.kind == "turn" and all(x in prompt.text for x in spots)
+    wrong = next(x for x, v in GAME.board.lizards.items() if v.number == 7 and x not in spots)
+    refused(flipped, {"type": "staff_place", "player": RED, "spot": wrong}, "staff_place",
+            "goes on one of")
+    seen = view_with(flipped, add={spots[0]: "white"})
+    acts = GAME.explain(flipped, seen, [], "button")
+    assert acts == [{"type": "staff_place", "player": RED, "spot": spots[0]}]
+    placed = GAME.apply(flipped, acts[0])
+    assert placed["board"][spots[0]] == "staff" and placed["turn"] == BLUE
+    assert placed["phase"] == "play"
+    # the next Staff chip may also go next to an existing Staff chip
+    beside = next(x for x in sorted(GAME.board.adj[spots[0]])
+                  if x not in GAME.board.staff_next and x not in placed["board"])
+    liz = GAME.board.lizards[beside]
+    assert beside in GAME.staff_spots(placed, liz.number or 1)
+    assert beside not in GAME.staff_spots(ended, liz.number or 1)
+
+
+def test_staff_one_goes_to_a_jivecat_and_no_spot_means_no_chip() -> None:
+    s = started(2)
+    ended = GAME.apply(s, {"type": "end_turn", "player": RED})
+    assert ended["staff"]["flips_left"] == 2
+    ones = GAME.staff_spots(ended, 1)
+    assert ones == ["T01"] and GAME.board.lizards["T01"].kind == "jivecat"
+    placed = GAME.apply(GAME.apply(ended, {"type": "staff_flip", "player": RED,
+                                           "card": "jivecat-1"}),
+                        {"type": "staff_place", "player": RED, "spot": "T01"})
+    assert placed["phase"] == "staff" and placed["staff"]["flips_left"] == 1
+    # with T01 taken no Jivecat is next to a Staff icon or chip: no Staff chip is placed
+    assert GAME.staff_spots(placed, 1) == []
+    skipped = GAME.apply(placed, {"type": "staff_flip", "player": RED, "card": "zombie-1"})
+    assert skipped["phase"] == "play" and skipped["turn"] == BLUE
+    assert any("no Staff chip is placed" in n for n in skipped["notices"])
+    refused(skipped, {"type": "staff_flip", "player": BLUE, "card": "zombie-2"}, "staff_flip")
+
+
+def test_fifteenth_staff_chip_makes_the_lowest_score_remove_five() -> None:
+    s = started(3)
+    staff_spots = [x for x, v in GAME.board.lizards.items()
+                   if v.lounge == "lava" and x not in s["board"]][:14]
+    s = arrange(s, board={**s["board"], **{x: "staff" for x in staff_spots}}, mp=[4, 1, 1],
+                phase="staff", staff={"flips_left": 1, "pending": None, "purge_by": None})
+    value = next(v for v in range(2, 11) if GAME.staff_spots(s, v))
+    card = next(c for c, i in GAME.clique.items() if i.value == value)
+    s = GAME.apply(s, {"type": "staff_flip", "player": RED, "card": card})
+    s = GAME.apply(s, {"type": "staff_place", "player": RED,
+                       "spot": s["staff"]["pending"]["spots"][0]})
+    assert s["staff"]["purge_by"] == BLUE, "Blue and Yellow tie: Blue comes first after Red"
+    assert GAME.current_player(s) == BLUE
+    assert any("15th Staff chip" in n for n in s["notices"])
+    refused(s, {"type": "staff_remove", "player": YELLOW, "spots": staff_spots[:5]},
+            "staff_15")
+    refused(s, {"type": "staff_remove", "player": BLUE, "spots": staff_spots[:4]}, "staff_15")
+    seen = view_with(s, remove=tuple(staff_spots[:5]))
+    acts = GAME.explain(s, seen, [], "button")
+    assert acts == [{"type": "staff_remove", "player": BLUE, "spots": sorted(staff_spots[:5])}]
+    done = GAME.apply(s, acts[0])
+    assert sum(1 for v in done["board"].values() if v == "staff") == 10
+    assert done["phase"] == "play" and done["turn"] == BLUE
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def test_fifteen_points_give_everyone_else_one_more_turn() -> None:
+    s = arrange(started(4), mp=[0, 15, 3, 2], turn=BLUE)
+    s = GAME.apply(s, {"type": "end_turn", "player": BLUE})
+    assert s["final_from"] == BLUE and s["phase"] == "play"
+    assert any("one more turn" in n for n in s["notices"])
+    for seat in (YELLOW, GREEN, RED):
+        assert GAME.outcome(s) is None
+        for slot in list(s["refill"]["skull"]):
+            s = GAME.apply(s, {"type": "reveal", "row": "skull", "card": "skull-1" + str(slot)})
+        s = GAME.apply(s, {"type": "end_turn", "player": seat})
+    assert s["phase"] == "over"
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winners == (BLUE,)
+    assert "15 Monkey Points" in outcome.reason
+    refused(s, {"type": "end_turn", "player": BLUE}, "over")
+    assert GAME.current_player(s) is None and GAME.legal_actions(s) == []
+
+
+def over_with(**fields: Any) -> dict[str, Any]:
+    s = arrange(started(3), phase="over", **fields)
+    return s
+
+
+def test_tie_breakers_in_order() -> None:
+    trend = [{"card": "trend-01", "active": True, "used": False}]
+    dead = [{"card": "trend-02", "active": False, "used": False}]
+    s = over_with(mp=[16, 16, 10], trends=[dead, trend, []])
+    o = GAME.outcome(s)
+    assert o.winners == (BLUE,) and "most active Trend cards" in o.reason
+    s = over_with(mp=[16, 16, 10], skulls=[2, 4, 0])
+    o = GAME.outcome(s)
+    assert o.winners == (BLUE,) and "most Skull tokens" in o.reason
+    board = dict(started(3)["board"])
+    board["C11"] = RED
+    s = over_with(mp=[16, 16, 10], skulls=[3, 3, 0], board=board)
+    o = GAME.outcome(s)
+    assert o.winners == (BLUE,) and "fewest chips" in o.reason
+    s = over_with(mp=[16, 16, 10], skulls=[3, 3, 0])
+    o = GAME.outcome(s)
+    assert o.winners == (RED, BLUE) and "share" in o.reason
+
+
+# --------------------------------------------------------------------------- table and tablet
+
+
+def test_prompts_summary_and_history_lines() -> None:
+    s = started(3)
+    prompts = GAME.prompts(s)
+    assert prompts[0].kind == "turn" and prompts[0].player == RED
+    summary = GAME.summary(s)
+    check_json(summary)
+    assert [p["monkey_points"] for p in summary["players"]] == [0, 0, 0]
+    assert summary["skull_row"][2]["position"] == "Bokor" and summary["skull_row"][2]["skulls"] == 3
+    assert summary["trend_row"][0]["position"] == "Vogue" and summary["trend_row"][0]["needs"]
+    assert summary["staff"]["in_supply"] == 15 and summary["decks"]["clique"] == 42
+    assert "hands" not in json.dumps(summary)
+    assert GAME.summary(started(4))["staff"] is None
+    line = GAME.describe(s, {"type": "buy", "player": RED, "cards": ["cheval-7", "voodoo-5",
+                                                                    "zombie-2"],
+                             "signs": [1, -1, 1], "spot": "C13"})
+    assert line == "Red buys a drink (7-5+2) for Cocoa 4 (C13)"
+    assert "Jivecat" in GAME.describe(s, {"type": "jivecat", "player": RED, "card": "jivecat-2",
+                                          "spot": "T12", "remove": ["C24", "L04"]})
+    assert GAME.describe(s, {"type": "buy", "player": 9}) .startswith("table")
+    assert GAME.player_names(s) == ["Red", "Blue", "Yellow"]
+    assert GAME.scores(s) == [0.0, 0.0, 0.0]
+
+
+def test_wrong_colour_or_wrong_turn_is_refused_with_the_rule() -> None:
+    s = started(3)
+    spot = next(x for x in GAME.board.adj["C24"] if x not in s["board"])
+    verdict = reconcile(GAME, s, view_with(s, add={spot: "blue"}), [], "button")
+    assert verdict.action is None and "Red's turn" in verdict.prompt.text
+    verdict = reconcile(GAME, s, GAME.board_view(s), [], "board")
+    assert verdict.action is None and verdict.prompt is None
+
+
+def test_legal_actions_apply_and_cover_every_action_type() -> None:
+    s = arrange(started(3), tableau=[[zombie("zombie-5")], [zombie("rada-3")], []],
+                trends=[[{"card": "trend-07", "active": True, "used": False}], [], []],
+                board={"C24": RED, "C17": RED, "C19": RED, "L10": RED, "N06": RED,
+                       "T20": BLUE, "N01": BLUE, "L04": YELLOW, "L05": YELLOW, "C11": BLUE})
+    acts = GAME.legal_actions(s)
+    kinds = {a["type"] for a in acts}
+    assert {"end_turn", "buy", "lay_zombie", "lay_rada", "voodoo", "cheval", "jivecat",
+            "discard_tableau", "trend_power"} <= kinds
+    for a in acts:
+        GAME.apply(s, a)
+    assert GAME.legal_actions(GAME.setup(2))[0]["type"] == "first_player"
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def test_replay_script_with_a_refused_line() -> None:
+    """The ACTIONS.md script: every line applies but the two that break a rule."""
+    script = """
+{"type": "first_player", "player": 1}
+{"type": "place_starter", "player": 1, "spot": "C24"}
+{"type": "place_starter", "player": 0, "spot": "T20"}
+{"type": "place_starter", "player": 0, "spot": "C04"}
+{"type": "place_starter", "player": 0, "spot": "N01"}
+{"type": "place_starter", "player": 1, "spot": "L04"}
+{"type": "reveal", "row": "skull", "card": "skull-01"}
+{"type": "reveal", "row": "skull", "card": "skull-02"}
+{"type": "reveal", "row": "skull", "card": "skull-03"}
+{"type": "reveal", "row": "trend", "card": "trend-01"}
+{"type": "reveal", "row": "trend", "card": "trend-02"}
+{"type": "reveal", "row": "trend", "card": "trend-03"}
+{"type": "buy", "player": 1, "cards": ["voodoo-8"], "spot": "T05"}
+{"type":"buy","player":1,"cards":["cheval-7","voodoo-5","zombie-2"],"signs":[1,1,-1],"spot":"C19"}
+{"type": "end_turn", "player": 1}
+""".strip().splitlines()
+    s = GAME.setup(2)
+    results = []
+    for line in script:
+        try:
+            s = GAME.apply(s, json.loads(line))
+            results.append("applied")
+        except RuleError as err:
+            results.append(f"refused: {err.reason}")
+    refusals = {i + 1: r for i, r in enumerate(results) if r != "applied"}
+    assert refusals == {
+        4: "refused: Cocoa 6 (C04) is not a Starter Lounge Lizard.",
+        13: "refused: Blue chip on Tiki 8 (T05) is not adjacent to your Clique.",
+    }
+    assert s["mp"] == [0, 1] and s["phase"] == "staff", "2 players: the Staff card is next"
+    assert script[0] in (Path(DATA_PATH).parent.parent / "ACTIONS.md").read_text()
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def check_invariants(game: JivecatGame, before: dict[str, Any], action: dict[str, Any],
+                     after: dict[str, Any]) -> None:
+    """What must hold after every recorded action of a whole game."""
+    check_json(after)
+    n = after["players"]
+    for spot, owner in after["board"].items():
+        assert spot in game.board.lizards, "chips stand only on Lounge Lizards"
+        assert owner == "staff" or 0 <= owner < n
+    for q in range(n):
+        on = sum(1 for v in after["board"].values() if v == q)
+        assert on <= 15
+        if after["phase"] != "setup" or not after["setup_queue"]:
+            assert on >= 2, "never fewer than two chips"
+    assert sum(1 for v in after["board"].values() if v == "staff") <= 15
+    assert sum(after["skulls"]) + after["supply"] == 25 and min(after["skulls"]) >= 0
+    assert after["supply"] >= 0
+    if action["type"] == "end_turn":
+        p = action["player"]
+        assert after["skulls"][p] <= 5, "the five-Skull cap at the end of the turn"
+        assert sum(1 for v in after["board"].values() if v == p) < 15
+    for q in range(n):
+        if after["mp"][q] < before["mp"][q]:
+            assert action["type"] == "trend_power", "scores fall only by a Trend power"
+    tableau = sum(len(t) for t in after["tableau"])
+    assert after["deck"] + len(after["discard"]) + sum(after["hand"]) + tableau == 54
+    assert min(after["hand"]) >= 0 and after["deck"] >= 0
+
+
+def replay_checked(game: JivecatGame, players: int, history: list[dict[str, Any]]) -> None:
+    s = game.setup(players)
+    for entry in history:
+        after = game.apply(s, entry["action"])
+        check_invariants(game, s, entry["action"], after)
+        s = after
+    assert game.outcome(s) is not None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_headless_games_end_with_the_worlds_winner(players: int) -> None:
+    for seed in range(3):
+        result = play("jivecat", players, None, seed)
+        tablet = result.tablet
+        assert tablet["over"], (players, seed)
+        assert result.stalls == 0 and result.refusals == []
+        assert tablet["winner"] == result.world_truth["winners"]
+        assert tablet["scores"] == result.world_truth["scores"]
+        assert max(tablet["scores"]) >= 15
+        kinds = {h["action"]["type"] for h in tablet["history"]}
+        assert {"place_starter", "reveal", "buy", "end_turn"} <= kinds
+        if players <= 3:
+            assert {"staff_flip"} <= kinds
+        assert tablet["summary"]["players"][0]["colour"] == "red"
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(min_value=2, max_value=5), seed=st.integers(0, 10_000))
+def test_playouts_keep_the_invariants(players: int, seed: int) -> None:
+    result = play("jivecat", players, None, seed)
+    assert result.tablet["over"] and result.stalls == 0 and not result.refusals
+    assert result.tablet["winner"] == result.world_truth["winners"]
+    replay_checked(GAME, players, result.tablet["history"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(min_value=2, max_value=5), data=st.data())
+def test_random_legal_actions_never_crash(players: int, data: st.DataObject) -> None:
+    """The tracker alone, fed random actions from its own legal list."""
+    s = GAME.setup(players)
+    for _ in range(100):
+        acts = GAME.legal_actions(s)
+        if not acts:
+            break
+        action = data.draw(st.sampled_from(acts))
+        after = GAME.apply(s, action)
+        check_invariants(GAME, s, action, after)
+        GAME.prompts(after)
+        GAME.summary(after)
+        s = after
+
+
+def test_world_keeps_its_own_truth() -> None:
+    world = WORLD_CLASS(GAME, 3, None, 7)
+    world.start()
+    for _ in range(40):
+        world.step({})
+    truth = world.truth()
+    assert sum(len(h) for h in truth["hands"]) == sum(world.state["hand"])
+    assert len(world.deck) == world.state["deck"]
