@@ -125,6 +125,9 @@ class DeviceEmulator:
             time.sleep(self.poll_s)
         self.readers[reader].uid = None
         time.sleep((firmware_app.ABSENT_POLLS + 1) * self.poll_s)
+        deadline = time.monotonic() + 3.0
+        while self.app.last_uid[reader] is not None and time.monotonic() < deadline:
+            time.sleep(self.poll_s)
 
     def press(self, seat: int, hold_s: float = 0.06) -> None:
         """Hold a seat button until the firmware has registered it (at most 3 s)."""
