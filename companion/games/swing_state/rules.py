@@ -1,0 +1,1484 @@
+"""Swing State Steal: the rules tracker, with the companion as the vote banker.
+
+One player is the Incumbent (seat 0); the others are Swing States (seats 1..5, each
+named by its colour).  The companion keeps the bank: the pot (per State colour),
+each State's own votes and the Incumbent's separate pile per State, which never
+mix.  Every transfer is said as a chore ("Incumbent: hand 3 blue votes to Blue")
+so the chips on the table match the bank.
+
+What the tracker sees: pawns on the rings and the die on its tray (camera), News
+cards drawn (shared reader), Cheat cards played (seat readers), Evidence cards
+played in Round 4, and declarations (the Incumbent's choice of colours, the
+Black Wild cards kept for Round 4).  It never sees a hand: Cheat and Evidence
+draws are counted, and a played card is checked only against what is public.
+
+Order of this file (OpenSpiel's): facts as data, the Game class, helpers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    Layout,
+    MalformedAction,
+    Outcome,
+    Piece,
+    Prompt,
+    RuleError,
+    Spot,
+    State,
+    Tap,
+    Trigger,
+    diff_views,
+    json_copy,
+    make_view,
+    require,
+)
+
+# --------------------------------------------------------------------------- facts as data
+
+DATA_PATH = Path(__file__).parent / "data" / "swing_state.json"
+
+RED_OPS = {
+    "gain",
+    "gain_each",
+    "lose",
+    "lose_each",
+    "take_each",
+    "give_each",
+    "gain_roll",
+    "gain_roll_each",
+    "evidence",
+    "skip",
+    "news",
+}
+BLUE_OPS = {"gain", "lose", "take", "give", "gain_roll", "cheat", "skip", "double", "news"}
+
+ACTION_TYPES = (
+    "pick_up_die",
+    "roll",
+    "move",
+    "cheat",
+    "draw_news",
+    "allocate",
+    "pass",
+    "keep_wilds",
+    "advance",
+    "evidence",
+    "respond",
+)
+
+# The rulebook's sentences that refusals quote.
+R_TURN = "Players take turns with the Incumbent going first and then proceed clock-wise around the table."
+R_ROLL = "Each player rolls the single die and advances that many spaces along their respective tracks."
+R_WAIT = (
+    "When the player rolls past the end of the round, that player advances to the starting "
+    "location of the next round and waits for the other players to catch up."
+)
+R_WAIT_SKIP = (
+    "If a State has completed a round and is waiting for other players to catch up, that State "
+    "must skip its turn and may not play any more Cheat Cards until the next round begins."
+)
+R_WAIT_CHEAT = (
+    "If a State has completed a round and is waiting for other players to complete the round, "
+    "the State can still use its turn to play a Cheat Card but cannot roll to advance to the "
+    "next round until all the other players have completed the round."
+)
+R_CHEAT_STATE = "Each Cheat Card is color coded by round and can only be drawn by a State."
+R_CHEAT_ROUND = (
+    "A State may play a Cheat Card that is color coded for the round he/she is currently in, or "
+    "any previous round. Cheat Cards for future rounds may be kept but cannot be played until "
+    "the State is in that round."
+)
+R_CHEAT_BEFORE = (
+    "If the State chooses to play a Cheat Card, it must be played at the beginning of a State's "
+    "turn, before the die is rolled."
+)
+R_CHEAT_ONE = "States can play only one cheat per turn."
+R_CHEAT_ONCE = "A Cheat Card may only be played once."
+R_CHEAT_EMPTY = (
+    "When the Incumbent's pile for one State is exhausted, the State cannot cheat the "
+    "Incumbent of any more Vs."
+)
+R_CHEAT_DRAW = (
+    "When a State lands on a Cheat Card space (marked with a 'C'), he draws and keeps a Cheat "
+    "Card from the deck."
+)
+R_BLACK = "Black Cheat Cards are WILD and saved for Round 4. States can only use Black Wild Cards in round 4."
+R_NO_STEAL_R4 = "Alas, the States can no longer take Vs from the Incumbent in Round 4."
+R_NEWS = (
+    "If a player lands on a News Card (marked with an 'N'), the player draws the top card from the News Deck."
+)
+R_NEWS_BOTTOM = "News Cards are discarded to the bottom of the News Deck after play."
+R_CHOOSE = (
+    "Unless specifically instructed otherwise, the Incumbent can choose any color(s) to take "
+    "or put in the pot."
+)
+R_PILES = (
+    "If an Incumbent's pile of V chips for a particular Swing State is empty, he cannot transfer "
+    "any more Vs to that State even if he has Vs stored for other states. The piles remain "
+    "separate."
+)
+R_POT = "When a Swing State takes Vs from the pot, he takes them in his color only."
+R_EVIDENCE_HOLD = (
+    "When the Incumbent lands on an Evidence Card space (marked with an 'E'), he draws an "
+    "Evidence Card and holds it for Round 4. (States do not get Evidence Cards)"
+)
+R4_KEEP = (
+    "Before Round 4 starts, all States keep only the face-up Cheat Cards they have already "
+    "played and any Black Wild Cards they may have accumulated. All other unused Cheat cards "
+    "are discarded."
+)
+R4_ADVANCE = (
+    "The pawn is simply a marker that traverses the round one space at a time after each card "
+    "hand is played. To keep the Incumbent honest, the banker advances the pawn one space at "
+    "the start of each turn. There is no dice roll."
+)
+R4_FIRST = (
+    "For the First Turn Only: The Incumbent may choose to use this turn to roll for additional "
+    "Evidence Cards instead of playing an Evidence Card."
+)
+R4_EVIDENCE = "The Incumbent plays an Evidence Card. He can choose any Evidence Card in his hand to play."
+R4_PLAY = "Each State then plays either a Cheat Card, or a Black Wild Card if they have one to play."
+R4_MATCH = (
+    "States must play a Cheat Card that matches the color of one of the colors on the "
+    "Incumbent's Evidence Card."
+)
+R4_WILD_MUST = (
+    "If he has one, a State has the option of playing a Black Wild Card on any turn instead of a "
+    "matching Cheat Card. However, if the State lacks a matching Cheat Card they MUST play any "
+    "Black Wild Card they have in their hand."
+)
+R4_TRUMP = (
+    "If the Incumbent plays a Trump Card, all States must play either a Cheat Card of their "
+    "choice or a Black Wild Card."
+)
+R4_DISCARD = "At the end of each turn, all cards are discarded to their respective decks."
+R_OVER = (
+    "Play is over after the Jan 6th space is reached and the last hand is played, or the "
+    "Incumbent runs out of Evidence Cards."
+)
+
+
+def load_data(path: str | Path | None = None) -> dict[str, Any]:
+    """The board, decks and tables; a user's own mapping may replace the default file."""
+    with open(path or DATA_PATH, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class SwingStateGame(Game):
+    """Swing State Steal for 2-6 players: seat 0 is the Incumbent, seats 1.. are States."""
+
+    name = "swing_state"
+    title = "Swing State Steal"
+    min_players = 2
+    max_players = 6
+    variants = ("standard", "waiting_skips")
+
+    def __init__(
+        self,
+        data_path: str | Path | None = None,
+        starting_votes: dict[int, int] | None = None,
+    ) -> None:
+        data = load_data(data_path)
+        self.data = data
+        table = {int(k): int(v) for k, v in data["starting_votes"].items()}
+        if starting_votes is not None:
+            table.update({int(k): int(v) for k, v in starting_votes.items()})
+        self.starting_votes = table
+        self.majority = {int(k): int(v) for k, v in data["majority"].items()}
+        self.supply = int(data["bank_votes_per_colour"])
+        self.incumbent_colour = str(data["incumbent_colour"])
+        self.state_colours = [str(c) for c in data["state_colours"]]
+        self.die_colour = str(data["die_colour"])
+        self.news = {c["id"]: c for c in data["news"]}
+        self.news_order = [c["id"] for c in data["news"]]
+        self.cheats = {c["id"]: c for c in data["cheats"]}
+        self.evidence_cards = {c["id"]: c for c in data["evidence"]}
+        self.rounds = {int(r["round"]): r for r in data["rounds"]}
+        self.blacks = [cid for cid, c in self.cheats.items() if c["colour"] == "black"]
+        self._build_board()
+
+    # --- static board -------------------------------------------------------------------
+    def _build_board(self) -> None:
+        """Lay every ring out as spots and record each track's spot order."""
+        spots: list[Spot] = []
+        self.spaces: dict[str, dict[str, Any]] = {}
+        self.tracks: dict[int, dict[str, list[str]]] = {}
+        for rnd in (1, 2, 3):
+            ring = self.rounds[rnd]
+            cells = _ring_cells(ring)
+            positions = ring["positions"]
+            if len(positions) != len(cells):
+                raise ValueError(f"ring {rnd}: {len(positions)} positions for {len(cells)} cells")
+            red: list[str] = []
+            blue: list[str] = []
+            for idx, (pos, (x, y, w, h, side)) in enumerate(zip(positions, cells, strict=True)):
+                base = f"r{rnd}-{idx:02d}"
+                if pos["track"] == "shared":
+                    _check_ops(pos.get("red", []), RED_OPS, base)
+                    _check_ops(pos.get("blue", []), BLUE_OPS, base)
+                    self.spaces[base] = {
+                        "label": pos["label"],
+                        "short": pos["short"],
+                        "round": rnd,
+                        "red": pos.get("red", []),
+                        "blue": pos.get("blue", []),
+                    }
+                    spots.append(Spot(base, x, y, w, h, pos["short"], "board"))
+                    red.append(base)
+                    blue.append(base)
+                    continue
+                if side == "corner":
+                    raise ValueError(f"{base}: corner spaces must be shared")
+                (rx, ry, rw, rh), (bx, by, bw, bh) = _split_cell(x, y, w, h, side)
+                for track, rect, fill, out in (
+                    ("red", (rx, ry, rw, rh), "dark_fill", red),
+                    ("blue", (bx, by, bw, bh), "light_fill", blue),
+                ):
+                    sid = f"{base}-{track}"
+                    space = pos[track]
+                    _check_ops(space["ops"], RED_OPS if track == "red" else BLUE_OPS, sid)
+                    self.spaces[sid] = {
+                        "label": space["label"],
+                        "short": space["short"],
+                        "round": rnd,
+                        track: space["ops"],
+                    }
+                    spots.append(Spot(sid, *rect, space["short"], fill))
+                    out.append(sid)
+            self.tracks[rnd] = {"red": red, "blue": blue}
+        ring4 = self.rounds[4]
+        cells = _ring_cells(ring4)
+        if len(cells) != len(ring4["weeks"]):
+            raise ValueError("ring 4: one week label per space")
+        self.r4_spots: list[str] = []
+        for idx, ((x, y, w, h, _side), label) in enumerate(zip(cells, ring4["weeks"], strict=True)):
+            sid = f"r4-{idx:02d}"
+            self.spaces[sid] = {"label": label, "short": label.split(":")[0], "round": 4}
+            spots.append(Spot(sid, x, y, w, h, label.split(":")[0], "board"))
+            self.r4_spots.append(sid)
+        die = self.data["board"]["die_spot"]
+        self.die_spot = str(die["id"])
+        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
+        self.spots = tuple(spots)
+
+    def _start_spot(self, rnd: int) -> str:
+        return self.r4_spots[0] if rnd == 4 else self.tracks[rnd]["red"][0]
+
+    # --- set-up and turn structure -------------------------------------------------------
+    def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Swing State Steal is for 2-6 players, not {players!r}")
+        variant = variant or self.variants[0]
+        if variant not in self.variants:
+            raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(self.variants)}")
+        n_states = players - 1
+        if n_states not in self.starting_votes:
+            raise ValueError(f"no starting votes for {n_states} States in the table")
+        start = self.starting_votes[n_states]
+        if start > self.supply:
+            raise ValueError("the bank's supply per colour is smaller than the starting pile")
+        colours = self.state_colours[:n_states]
+        return {
+            "players": players,
+            "variant": variant,
+            "phase": "round1",
+            "round": 1,
+            "turn": 0,
+            "step": "start",
+            "colours": [self.incumbent_colour, *colours],
+            "pawn": [self._start_spot(1)] * players,
+            "progress": [0] * players,
+            "finished": [False] * players,
+            "skip": [False] * players,
+            "double": [False] * players,
+            "double_now": False,
+            "cheated": False,
+            "die": None,
+            "roll": None,
+            "dest": None,
+            "pending": [],
+            "await": None,
+            "pot": {c: self.supply - start for c in colours},
+            "piles": {c: start for c in colours},
+            "votes": {c: 0 for c in colours},
+            "cheat_held": [0] * players,
+            "cheat_deck": len(self.cheats),
+            "evidence_held": 0,
+            "evidence_deck": len(self.evidence_cards),
+            "played": [[] for _ in range(players)],
+            "news_drawn": [],
+            "news_card": None,
+            "r4": None,
+            "over": None,
+            "last": {"transfers": [], "notes": [f"Round 1: {self.rounds[1]['name']} begins."]},
+        }
+
+    def player_names(self, state: State) -> list[str]:
+        return ["Incumbent"] + [c.capitalize() for c in state["colours"][1:]]
+
+    def current_player(self, state: State) -> int | None:
+        if state["over"]:
+            return None
+        if state["round"] <= 3:
+            return int(state["turn"])
+        r4 = state["r4"]
+        if state["step"] == "wilds":
+            return _first_pending(r4["declared"])
+        if state["step"] == "respond":
+            return _first_pending(r4["responded"])
+        return 0
+
+    def phase(self, state: State) -> str:
+        return str(state["phase"])
+
+    # --- moves ---------------------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> State:
+        if not isinstance(action, dict):
+            raise MalformedAction("an action is a JSON object with a 'type'")
+        kind = require(action, "type", str)
+        if kind not in ACTION_TYPES:
+            raise MalformedAction(f"unknown action type {kind!r}; see ACTIONS.md")
+        player = require(action, "player", int)
+        if not 0 <= player < state["players"]:
+            raise MalformedAction(f"no seat {player} at a {state['players']}-player table")
+        if state["over"]:
+            raise RuleError("The game is over.", R_OVER)
+        st = json_copy(state)
+        st["last"] = {"transfers": [], "notes": []}
+        getattr(self, f"_do_{kind}")(st, action, player)
+        return st
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every legal action given what is public.  Card plays offer every card that could
+        still be in the hand; allocations offer a representative list (each colour first,
+        and an even spread)."""
+        if state["over"]:
+            return []
+        out: list[Action] = []
+        rnd = state["round"]
+        step = state["step"]
+        if rnd <= 3:
+            p = state["turn"]
+            if step in ("start", "waiting"):
+                out += [{"type": "cheat", "player": p, "card": c} for c in self._cheats_possible(state, p)]
+            if step == "waiting":
+                out.append({"type": "pass", "player": p})
+            if step == "move":
+                out.append({"type": "move", "player": p, "to": state["dest"]})
+            if step == "effects" and state["await"]:
+                kind = state["await"]["kind"]
+                if kind == "news":
+                    out += [{"type": "draw_news", "player": p, "card": c} for c in self._news_possible(state)]
+                if kind == "allocate":
+                    out += [{"type": "allocate", "player": 0, "piles": a} for a in self._allocations(state)]
+        else:
+            r4 = state["r4"]
+            if step == "wilds":
+                p = _first_pending(r4["declared"])
+                for count in range(self._max_wilds(state, p) + 1):
+                    out.append({"type": "keep_wilds", "player": p, "count": count})
+            if step == "advance":
+                out.append({"type": "advance", "player": 0, "to": self.r4_spots[r4["space"] + 1]})
+            if step == "evidence" and state["evidence_held"] > 0:
+                out += [
+                    {"type": "evidence", "player": 0, "card": c}
+                    for c in self.evidence_cards
+                    if c not in r4["evidence_played"]
+                ]
+            if step == "respond":
+                for seat in range(1, state["players"]):
+                    if not r4["responded"][seat]:
+                        out += [
+                            {"type": "respond", "player": seat, "card": c}
+                            for c in self._responses_possible(state, seat)
+                        ]
+        due = self._roll_due(state)
+        if due:
+            roller = self._roller(state)
+            if state["die"] is not None:
+                out.append({"type": "pick_up_die", "player": roller})
+            out += [{"type": "roll", "player": roller, "value": v} for v in range(1, 7)]
+        return out
+
+    # ---- handlers: the die and the pawns
+    def _do_pick_up_die(self, st: State, action: Action, p: int) -> None:
+        """The die left its tray: the next landing is a roll even if it shows the same face."""
+        if not self._roll_due(st):
+            raise RuleError("No roll is due now: leave the die on its tray.", R_ROLL)
+        self._check_roller(st, p)
+        if st["die"] is None:
+            raise RuleError("The die is not on its tray.", R_ROLL)
+        st["die"] = None
+
+    def _do_roll(self, st: State, action: Action, p: int) -> None:
+        value = require(action, "value", int)
+        if not 1 <= value <= 6:
+            raise MalformedAction(f"a d6 shows 1..6, not {value}")
+        due = self._roll_due(st)
+        if not due:
+            raise RuleError("No roll is due now.", R_ROLL)
+        self._check_roller(st, p)
+        st["die"] = value
+        name = self.player_names(st)[p]
+        if due == "move":
+            st["roll"] = value
+            st["dest"] = self._destination(st, p, value)
+            st["step"] = "move"
+            return
+        if due == "amount":
+            op = st["pending"].pop(0)
+            st["await"] = None
+            concrete = "gain_each" if op["op"] == "gain_roll_each" else "gain"
+            st["pending"].insert(0, {"op": concrete, "amount": value})
+            st["last"]["notes"].append(f"{name} rolled {value}.")
+            self._resolve(st)
+            return
+        # Round 4, first turn: roll for extra Evidence cards instead of playing one.
+        drawn = min(value, st["evidence_deck"])
+        st["evidence_deck"] -= drawn
+        st["evidence_held"] += drawn
+        st["r4"]["rolled"] = True
+        st["last"]["notes"].append(
+            f"Incumbent: draw {drawn} Evidence card{_s(drawn)} (rolled {value})"
+            + ("" if drawn == value else f"; the deck had only {drawn}")
+            + "."
+        )
+        self._end_hand(st)
+
+    def _do_move(self, st: State, action: Action, p: int) -> None:
+        to = require(action, "to", str)
+        if st["round"] > 3:
+            raise RuleError("Round 4 has no dice: the banker advances the Incumbent's pawn.", R4_ADVANCE)
+        if p != st["turn"]:
+            raise RuleError(f"It is {self.player_names(st)[st['turn']]}'s turn.", R_TURN)
+        if st["step"] != "move":
+            raise RuleError("Roll the die before moving your pawn.", R_ROLL)
+        if to != st["dest"]:
+            raise RuleError(
+                f"{self.player_names(st)[p]} rolled {st['roll']}: the pawn goes to "
+                f"{self._spot_name(st['dest'])}, not {self._spot_name(to)}.",
+                R_ROLL,
+            )
+        rnd = st["round"]
+        ring = self.rounds[rnd]
+        length = len(self.tracks[rnd]["red"])
+        st["progress"][p] += st["roll"]
+        st["pawn"][p] = to
+        st["roll"] = None
+        st["dest"] = None
+        name = self.player_names(st)[p]
+        if st["progress"][p] >= length * ring["laps"]:
+            st["finished"][p] = True
+            st["last"]["notes"].append(
+                f"{name} completes Round {rnd} and waits at the start of Round {rnd + 1}."
+            )
+            self._end_turn(st)
+            return
+        space = self.spaces[to]
+        side = "red" if p == 0 else "blue"
+        st["step"] = "effects"
+        st["pending"] = [dict(op) for op in space.get(side, [])]
+        self._resolve(st)
+
+    # ---- handlers: cards of rounds 1-3
+    def _do_cheat(self, st: State, action: Action, p: int) -> None:
+        card_id = require(action, "card", str)
+        card = self.cheats.get(card_id)
+        if card is None:
+            raise MalformedAction(f"{card_id!r} is not a Cheat card")
+        names = self.player_names(st)
+        if st["round"] > 3:
+            raise RuleError("Cheats no longer steal votes in Round 4.", R_NO_STEAL_R4)
+        if p == 0:
+            raise RuleError("The Incumbent cannot cheat.", R_CHEAT_STATE)
+        if p != st["turn"]:
+            raise RuleError(f"It is {names[st['turn']]}'s turn.", R_TURN)
+        if st["step"] == "waiting" and st["variant"] == "waiting_skips":
+            raise RuleError(f"{names[p]} is waiting for the next round.", R_WAIT_SKIP)
+        if st["step"] not in ("start", "waiting"):
+            raise RuleError("A Cheat card comes before the die is rolled.", R_CHEAT_BEFORE)
+        if st["cheated"]:
+            raise RuleError(f"{names[p]} already cheated this turn.", R_CHEAT_ONE)
+        if card["colour"] == "black":
+            raise RuleError(f"{card['title']} is a Black Wild card.", R_BLACK)
+        if card["round"] > st["round"]:
+            raise RuleError(
+                f"{card['title']} is a Round {card['round']} ({card['colour']}) cheat; this is "
+                f"Round {st['round']}.",
+                R_CHEAT_ROUND,
+            )
+        if any(card_id in stack for stack in st["played"]):
+            raise RuleError(f"{card['title']} ({card_id}) was played already.", R_CHEAT_ONCE)
+        if st["cheat_held"][p] <= 0:
+            raise RuleError(f"{names[p]} holds no Cheat cards.", R_CHEAT_DRAW)
+        colour = st["colours"][p]
+        if st["piles"][colour] <= 0:
+            raise RuleError(f"The Incumbent's {names[p]} pile is empty.", R_CHEAT_EMPTY)
+        value = card["value"] * (2 if st["double_now"] else 1)
+        st["cheat_held"][p] -= 1
+        st["played"][p].append(card_id)
+        st["cheated"] = True
+        got = self._transfer(st, "pile", "state", colour, value)
+        st["last"]["notes"].append(
+            f"{names[p]} cheats: {card['title']} (Round {card['round']}, {card['value']} V"
+            + (", doubled after Stop Counting" if st["double_now"] else "")
+            + f"); steals {got} V. Keep the card face up for Round 4."
+        )
+        if st["step"] == "waiting":
+            self._end_turn(st)
+
+    def _do_draw_news(self, st: State, action: Action, p: int) -> None:
+        card_id = require(action, "card", str)
+        card = self.news.get(card_id)
+        if card is None:
+            raise MalformedAction(f"{card_id!r} is not a News card")
+        if st["round"] > 3 or not st["await"] or st["await"]["kind"] != "news":
+            raise RuleError("Nobody is on a News space now.", R_NEWS)
+        if p != st["turn"]:
+            raise RuleError(f"{self.player_names(st)[st['turn']]} draws this News card.", R_NEWS)
+        drawn = st["news_drawn"]
+        size = len(self.news_order)
+        if len(drawn) < size:
+            if card_id in drawn:
+                raise RuleError(
+                    f"{card['title']} was drawn already and went to the bottom of the deck.",
+                    R_NEWS_BOTTOM,
+                )
+        elif card_id != drawn[len(drawn) - size]:
+            top = self.news[drawn[len(drawn) - size]]["title"]
+            raise RuleError(f"The top of the News deck is {top}, not {card['title']}.", R_NEWS_BOTTOM)
+        drawn.append(card_id)
+        st["news_card"] = card_id
+        st["pending"].pop(0)
+        st["await"] = None
+        side = "red" if p == 0 else "blue"
+        st["pending"][0:0] = [dict(op) for op in card[side]["ops"]]
+        st["last"]["notes"].append(
+            f"News: {card['title']}. {card['text']} {self.player_names(st)[p]} follows the "
+            f"{side} paragraph: {card[side]['text']} Then put the card at the bottom of the deck."
+        )
+        self._resolve(st)
+
+    def _do_allocate(self, st: State, action: Action, p: int) -> None:
+        piles = require(action, "piles", dict)
+        pending = st["await"]
+        if st["round"] > 3 or not pending or pending["kind"] != "allocate":
+            raise RuleError("No choice of colours is due now.", R_CHOOSE)
+        if p != 0:
+            raise RuleError("Only the Incumbent chooses colours.", R_CHOOSE)
+        source = "pot" if pending["dir"] == "gain" else "piles"
+        total = 0
+        for colour, amount in piles.items():
+            if colour not in st["piles"]:
+                raise MalformedAction(f"{colour!r} is not a State colour at this table")
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                raise MalformedAction(f"piles[{colour!r}] must be a whole number >= 0")
+            if amount > st[source][colour]:
+                where = "the pot has" if source == "pot" else "the pile holds"
+                raise RuleError(f"Only {st[source][colour]} {colour} V: {where} no more.", R_PILES)
+            total += amount
+        if total != pending["amount"]:
+            raise RuleError(f"Choose exactly {pending['amount']} V, not {total}.", R_CHOOSE)
+        for colour in st["piles"]:
+            amount = piles.get(colour, 0)
+            if amount:
+                if pending["dir"] == "gain":
+                    self._transfer(st, "pot", "pile", colour, amount)
+                else:
+                    self._transfer(st, "pile", "pot", colour, amount)
+        st["await"] = None
+        self._resolve(st)
+
+    def _do_pass(self, st: State, action: Action, p: int) -> None:
+        if st["round"] > 3 or st["step"] != "waiting":
+            raise RuleError("Only a State waiting for the next round may pass its turn.", R_WAIT)
+        if p != st["turn"]:
+            raise RuleError(f"It is {self.player_names(st)[st['turn']]}'s turn.", R_TURN)
+        st["last"]["notes"].append(f"{self.player_names(st)[p]} waits.")
+        self._end_turn(st)
+
+    # ---- handlers: round 4
+    def _do_keep_wilds(self, st: State, action: Action, p: int) -> None:
+        count = require(action, "count", int)
+        if st["round"] != 4 or st["step"] != "wilds":
+            raise RuleError("Black Wild cards are declared as Round 4 begins.", R4_KEEP)
+        r4 = st["r4"]
+        if p == 0 or r4["declared"][p]:
+            raise RuleError("Each State declares its Black Wild cards once.", R4_KEEP)
+        if p != _first_pending(r4["declared"]):
+            raise RuleError("States declare in turn order.", R_TURN)
+        if count < 0:
+            raise MalformedAction("count must be >= 0")
+        most = self._max_wilds(st, p)
+        if count > most:
+            raise RuleError(
+                f"{self.player_names(st)[p]} can hold at most {most} Black Wild card{_s(most)}.",
+                R4_KEEP,
+            )
+        self._declare_wilds(st, p, count)
+        self._after_wilds(st)
+
+    def _do_advance(self, st: State, action: Action, p: int) -> None:
+        to = require(action, "to", str)
+        if st["round"] != 4 or st["step"] != "advance":
+            raise RuleError("The pawn advances at the start of a Round 4 turn.", R4_ADVANCE)
+        if p != 0:
+            raise RuleError("Only the Incumbent's pawn is used in Round 4.", R4_ADVANCE)
+        r4 = st["r4"]
+        expected = self.r4_spots[r4["space"] + 1]
+        if to != expected:
+            raise RuleError(f"One space only: to {self._spot_name(expected)}.", R4_ADVANCE)
+        r4["space"] += 1
+        st["pawn"][0] = to
+        st["step"] = "evidence"
+
+    def _do_evidence(self, st: State, action: Action, p: int) -> None:
+        card_id = require(action, "card", str)
+        card = self.evidence_cards.get(card_id)
+        if card is None:
+            raise MalformedAction(f"{card_id!r} is not an Evidence card")
+        if st["round"] != 4:
+            raise RuleError("Evidence cards are held for Round 4.", R_EVIDENCE_HOLD)
+        if p != 0:
+            raise RuleError("Only the Incumbent plays Evidence cards.", R_EVIDENCE_HOLD)
+        if st["step"] != "evidence":
+            raise RuleError(
+                "The Incumbent plays one Evidence card per turn, after the pawn advances.", R4_EVIDENCE
+            )
+        r4 = st["r4"]
+        if st["evidence_held"] <= 0:
+            raise RuleError("The Incumbent holds no Evidence cards.", R_OVER)
+        if card_id in r4["evidence_played"]:
+            raise RuleError(f"{card['title']} ({card_id}) was played already this round.", R4_DISCARD)
+        st["evidence_held"] -= 1
+        r4["evidence_played"].append(card_id)
+        r4["evidence"] = card_id
+        r4["responses"] = {}
+        r4["responded"] = [True] + [False] * (st["players"] - 1)
+        st["step"] = "respond"
+        st["last"]["notes"].append(f"Incumbent plays {self._evidence_text(card)}.")
+        for seat in range(1, st["players"]):
+            if self._responses_possible(st, seat) == [None]:
+                self._record_response(st, seat, None)
+        if all(r4["responded"]):
+            self._settle_hand(st)
+
+    def _do_respond(self, st: State, action: Action, p: int) -> None:
+        if "card" not in action:
+            raise MalformedAction("action 'respond' needs field 'card' (a card id or null)")
+        card_id = action["card"]
+        if card_id is not None and not isinstance(card_id, str):
+            raise MalformedAction("field 'card' must be a card id or null")
+        if card_id is not None and card_id not in self.cheats:
+            raise MalformedAction(f"{card_id!r} is not a Cheat card")
+        if st["round"] != 4 or st["step"] != "respond":
+            raise RuleError("States answer once the Incumbent has played an Evidence card.", R4_PLAY)
+        r4 = st["r4"]
+        if p == 0 or r4["responded"][p]:
+            raise RuleError("Each State plays one card per hand.", R4_PLAY)
+        self._check_response(st, p, card_id)
+        self._record_response(st, p, card_id)
+        if all(r4["responded"]):
+            self._settle_hand(st)
+
+    # --- scores and the end ----------------------------------------------------------------
+    def scores(self, state: State) -> list[float]:
+        """The Incumbent: the V in all his piles; a State: its own V."""
+        colours = state["colours"][1:]
+        return [float(sum(state["piles"].values()))] + [float(state["votes"][c]) for c in colours]
+
+    def outcome(self, state: State) -> Outcome | None:
+        over = state["over"]
+        if not over:
+            return None
+        return Outcome(tuple(over["winners"]), over["reason"])
+
+    def final_result(self, state: State) -> dict[str, Any]:
+        """The final tally: the Incumbent against each State (he wins ties), the majority."""
+        names = self.player_names(state)
+        n_states = state["players"] - 1
+        beaten = []
+        for seat in range(1, state["players"]):
+            colour = state["colours"][seat]
+            if state["piles"][colour] >= state["votes"][colour]:
+                beaten.append(seat)
+        need = self.majority[n_states]
+        if len(beaten) >= need:
+            return {
+                "winners": [0],
+                "reason": (
+                    f"The Incumbent defeats {len(beaten)} of {n_states} State{_s(n_states)} "
+                    f"(needs {need}; he wins ties): {', '.join(names[s] for s in beaten)}."
+                ),
+            }
+        ranking = sorted(range(1, state["players"]), key=lambda s: (-state["votes"][state["colours"][s]], s))
+        order = ", ".join(f"{names[s]} {state['votes'][state['colours'][s]]} V" for s in ranking)
+        return {
+            "winners": ranking,
+            "reason": (
+                f"The Incumbent defeats only {len(beaten)} of {n_states} State{_s(n_states)} "
+                f"(needs {need}). The States win, ranked by retained votes: {order}."
+            ),
+        }
+
+    def prompts(self, state: State) -> list[Prompt]:
+        out: list[Prompt] = []
+        names = self.player_names(state)
+        for tr in state["last"]["transfers"]:
+            out.append(Prompt(self._transfer_text(state, tr), "chore", _transfer_player(state, tr)))
+        chore_heads = tuple(f"{n}:" for n in [*names, "Banker", "States", "News"])
+        for note in state["last"]["notes"]:
+            out.append(Prompt(note, "chore" if note.startswith(chore_heads) else "info"))
+        if state["over"]:
+            out.append(Prompt("Game over. " + state["over"]["reason"], "info"))
+            return out
+        p = self.current_player(state)
+        who = names[p] if p is not None else "table"
+        rnd = state["round"]
+        step = state["step"]
+        due = self._roll_due(state)
+        if due and due != "evidence" and state["die"] is not None:
+            out.append(Prompt(f"{who}: pick up the die, then roll it onto its tray.", "chore", p))
+        if rnd <= 3:
+            lap = self._lap(state, p)
+            head = f"Round {rnd} ({self.rounds[rnd]['name']}), {who}'s turn"
+            head += f", lap {lap}" if self.rounds[rnd]["laps"] > 1 else ""
+            if step == "start":
+                text = head + ": " + ("play one Cheat card (tap it) or " if p else "") + "roll the die."
+                if state["double_now"] and p:
+                    text += " A Cheat played now counts double (Stop Counting)."
+            elif step == "waiting":
+                text = (
+                    head + ": waiting for the others; play a Cheat card (tap it) or press the button to pass."
+                )
+            elif step == "move":
+                text = head + f": rolled {state['roll']}, move your pawn."
+                out.append(
+                    Prompt(
+                        f"{who}: move your pawn {state['roll']} space{_s(state['roll'])} to "
+                        f"{self._spot_name(state['dest'])}, then press the button.",
+                        "chore",
+                        p,
+                    )
+                )
+            else:
+                pending = state["await"] or {}
+                kind = pending.get("kind")
+                if kind == "news":
+                    text = head + ": draw the top News card and tap it on the shared reader."
+                elif kind == "roll":
+                    text = head + ": roll the die for votes."
+                else:
+                    text = head + ": the Incumbent chooses colours."
+                    options = [
+                        {"type": "allocate", "player": 0, "piles": a} for a in self._allocations(state)
+                    ]
+                    verb = "take from the pot" if pending.get("dir") == "gain" else "return to the pot"
+                    out.append(
+                        Prompt(
+                            f"Incumbent: choose which piles' colours to {verb}: "
+                            f"{pending.get('amount')} V in all.",
+                            "choice",
+                            0,
+                            options,
+                        )
+                    )
+            out.append(Prompt(text, "turn", p))
+            return out
+        r4 = state["r4"]
+        head = f"Round 4 (The Challenge), week {r4['space']}"
+        if step == "wilds":
+            most = self._max_wilds(state, p)
+            options = [{"type": "keep_wilds", "player": p, "count": c} for c in range(most + 1)]
+            out.append(
+                Prompt(
+                    f"{who}: discard every unplayed Cheat card except Black Wild cards, then say how "
+                    "many Black Wild cards you keep.",
+                    "choice",
+                    p,
+                    options,
+                )
+            )
+            out.append(Prompt(f"{head}: {who} declares Black Wild cards.", "turn", p))
+        elif step == "advance":
+            out.append(
+                Prompt(
+                    f"Banker: advance the Incumbent's pawn one space to "
+                    f"{self._spot_name(self.r4_spots[r4['space'] + 1])}.",
+                    "chore",
+                    0,
+                )
+            )
+            out.append(Prompt(f"{head}: the banker advances the Incumbent's pawn.", "turn", 0))
+        elif step == "evidence":
+            extra = " or roll the die for extra Evidence cards (first turn only)" if due else ""
+            out.append(Prompt(f"{head}: the Incumbent plays an Evidence card (tap it){extra}.", "turn", 0))
+        else:
+            card = self.evidence_cards[r4["evidence"]]
+            out.append(
+                Prompt(
+                    f"{head}: {who} answers {self._evidence_text(card)} with a Cheat card or a "
+                    "Black Wild card (tap it).",
+                    "turn",
+                    p,
+                )
+            )
+        return out
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The dashboard panel, kept shallow so a generic table shows it: the Incumbent's pile
+        per State against that State's votes and who is ahead there, the round and laps, and
+        card counts (never a hidden card)."""
+        names = self.player_names(state)
+        rnd = state["round"]
+        ring = self.rounds[rnd]
+        piles: dict[str, str] = {}
+        beaten = 0
+        for seat in range(1, state["players"]):
+            colour = state["colours"][seat]
+            pile, votes = state["piles"][colour], state["votes"][colour]
+            ahead = "Incumbent" if pile >= votes else names[seat]
+            beaten += ahead == "Incumbent"
+            piles[names[seat]] = f"{pile} : {votes}, {ahead} ahead"
+        if rnd <= 3:
+            laps = {
+                names[seat]: f"{self._lap(state, seat)}/{ring['laps']}"
+                + (" waiting" if state["finished"][seat] else "")
+                for seat in range(state["players"])
+            }
+        else:
+            week = state["r4"]["space"]
+            label = self.spaces[state["pawn"][0]]["label"]
+            laps = {"Incumbent": f"week {week} of {len(self.r4_spots) - 1} ({label})"}
+        held = {"Incumbent": f"{state['evidence_held']} Evidence"}
+        for seat in range(1, state["players"]):
+            kind = "Black Wild" if state["r4"] else "Cheat"
+            held[names[seat]] = f"{state['cheat_held'][seat]} {kind}"
+        need = self.majority[state["players"] - 1]
+        return {
+            "round": f"{rnd}: {ring['name']}",
+            "laps": laps,
+            "pile : votes": piles,
+            "Incumbent beats": f"{beaten} of {state['players'] - 1} (needs {need})",
+            "cards held": held,
+            "face-up cheats": {names[s]: len(state["played"][s]) for s in range(1, state["players"])},
+            "decks": (
+                f"News {len(state['news_drawn'])} drawn, Cheat {state['cheat_deck']} left, "
+                f"Evidence {state['evidence_deck']} left"
+            ),
+        }
+
+    # --- the physical table ------------------------------------------------------------------
+    def layout(self, state: State) -> Layout:
+        names = self.player_names(state)
+        pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
+        pieces[self.die_colour] = "the die (pips = the face up)"
+        shapes = {colour: "disc" for colour in state["colours"]}
+        shapes[self.die_colour] = "square"
+        board = self.data["board"]
+        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes)
+
+    def board_view(self, state: State) -> BoardView:
+        items: dict[str, list[Piece]] = {}
+        for seat, spot in enumerate(state["pawn"]):
+            items.setdefault(spot, []).append(Piece(state["colours"][seat], 0))
+        if state["die"] is not None:
+            items.setdefault(self.die_spot, []).append(Piece(self.die_colour, int(state["die"])))
+        return make_view(items)
+
+    def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
+        if state["over"]:
+            return []
+        out: list[Action] = []
+        roller = self._roller(state)
+        who = roller if roller is not None else self.current_player(state)
+        if trigger in ("board", "button"):
+            dice = [p for p in seen.get(self.die_spot, ()) if p.colour == self.die_colour and p.pips > 0]
+            if len(dice) == 1 and dice[0].pips != state["die"]:
+                out.append({"type": "roll", "player": who, "value": dice[0].pips})
+            elif not dice and state["die"] is not None:
+                out.append({"type": "pick_up_die", "player": who})
+            seat_of = {c: i for i, c in enumerate(state["colours"])}
+            for move in diff_views(self.board_view(state), seen):
+                if move.piece.pips or move.piece.colour not in seat_of or not move.target:
+                    continue
+                seat = seat_of[move.piece.colour]
+                if state["round"] == 4:
+                    out.append({"type": "advance", "player": seat, "to": move.target})
+                elif trigger == "button":
+                    out.append({"type": "move", "player": seat, "to": move.target})
+        if trigger in ("tap", "button"):
+            for tap in taps:
+                out.append(self._tap_action(state, tap))
+        if trigger == "button" and not out and not taps and self.board_view(state) == seen:
+            if state["round"] <= 3 and state["step"] == "waiting":
+                out.append({"type": "pass", "player": state["turn"]})
+            if state["round"] == 4 and state["step"] == "respond":
+                out.append({"type": "respond", "player": self.current_player(state), "card": None})
+        return out
+
+    def describe(self, state: State, action: Action) -> str:
+        names = self.player_names(state)
+        who = action.get("player")
+        name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "table"
+        kind = action.get("type")
+        card = action.get("card")
+        if kind == "pick_up_die":
+            return f"{name} picks up the die"
+        if kind == "roll":
+            return f"{name} rolls {action.get('value')}"
+        if kind in ("move", "advance"):
+            return f"{name} moves to {self._spot_name(str(action.get('to')))}"
+        if kind in ("cheat", "respond") and isinstance(card, str) and card in self.cheats:
+            c = self.cheats[card]
+            worth = (
+                f"wild, protects {'all States' if c.get('wild') == 'all' else 'itself'}"
+                if c.get("wild")
+                else f"{c['value']} V"
+            )
+            return f"{name} plays {c['title']} ({c['colour']}, {worth})"
+        if kind == "respond" and card is None:
+            return f"{name} has no card to play"
+        if kind == "draw_news" and isinstance(card, str) and card in self.news:
+            return f"{name} draws News: {self.news[card]['title']}"
+        if kind == "evidence" and isinstance(card, str) and card in self.evidence_cards:
+            return f"Incumbent plays {self._evidence_text(self.evidence_cards[card])}"
+        if kind == "allocate" and isinstance(action.get("piles"), dict):
+            parts = ", ".join(f"{v} {k}" for k, v in action["piles"].items() if v)
+            return f"Incumbent chooses {parts or 'nothing'}"
+        if kind == "keep_wilds":
+            return f"{name} keeps {action.get('count')} Black Wild card(s)"
+        if kind == "pass":
+            return f"{name} waits (passes)"
+        return super().describe(state, action)
+
+    def card_ids(self) -> list[str]:
+        return [*self.news_order, *self.cheats, *self.evidence_cards]
+
+    # --- helpers: turn order -----------------------------------------------------------------
+    def _end_turn(self, st: State) -> None:
+        """Close the turn; start the next round when everyone has finished this one."""
+        st["cheated"] = False
+        st["double_now"] = False
+        st["roll"] = None
+        st["dest"] = None
+        st["pending"] = []
+        st["await"] = None
+        st["news_card"] = None
+        if all(st["finished"]):
+            self._start_round(st, st["round"] + 1)
+            return
+        self._begin_turn(st, (st["turn"] + 1) % st["players"])
+
+    def _begin_turn(self, st: State, seat: int) -> None:
+        """Hand the turn on clockwise, skipping lost turns and waiting players who cannot act."""
+        names = self.player_names(st)
+        n = st["players"]
+        for _ in range(2 * n + 2):
+            st["turn"] = seat
+            if st["skip"][seat]:
+                st["skip"][seat] = False
+                st["last"]["notes"].append(f"{names[seat]} loses this turn.")
+                seat = (seat + 1) % n
+                continue
+            if st["finished"][seat]:
+                colour = st["colours"][seat]
+                if (
+                    seat == 0
+                    or st["variant"] == "waiting_skips"
+                    or st["cheat_held"][seat] == 0
+                    or st["piles"][colour] == 0
+                ):
+                    seat = (seat + 1) % n
+                    continue
+                st["step"] = "waiting"
+                return
+            st["double_now"] = st["double"][seat]
+            st["double"][seat] = False
+            st["step"] = "start"
+            return
+        raise AssertionError("no player can take a turn")  # pragma: no cover
+
+    def _start_round(self, st: State, rnd: int) -> None:
+        st["round"] = rnd
+        st["phase"] = f"round{rnd}"
+        st["progress"] = [0] * st["players"]
+        st["finished"] = [False] * st["players"]
+        st["double"] = [False] * st["players"]
+        st["last"]["notes"].append(f"Round {rnd}: {self.rounds[rnd]['name']} begins.")
+        if rnd <= 3:
+            self._begin_turn(st, 0)
+            return
+        st["skip"] = [False] * st["players"]
+        st["turn"] = 0
+        st["step"] = "wilds"
+        st["r4"] = {
+            "space": 0,
+            "hand": 1,
+            "rolled": False,
+            "declared": [True] + [False] * (st["players"] - 1),
+            "wilds": [0] * st["players"],
+            "evidence": None,
+            "evidence_played": [],
+            "responses": {},
+            "responded": [True] * st["players"],
+            "used": [],
+        }
+        st["last"]["notes"].append(
+            "States: keep only your face-up played Cheat cards and your Black Wild cards; "
+            "discard every other Cheat card."
+        )
+        for seat in range(1, st["players"]):
+            if st["cheat_held"][seat] == 0:
+                self._declare_wilds(st, seat, 0)
+        self._after_wilds(st)
+
+    def _declare_wilds(self, st: State, seat: int, count: int) -> None:
+        r4 = st["r4"]
+        discarded = st["cheat_held"][seat] - count
+        r4["declared"][seat] = True
+        r4["wilds"][seat] = count
+        st["cheat_held"][seat] = count
+        if discarded:
+            st["last"]["notes"].append(
+                f"{self.player_names(st)[seat]}: discard {discarded} unplayed Cheat card{_s(discarded)}; "
+                f"keep {count} Black Wild card{_s(count)}."
+            )
+
+    def _after_wilds(self, st: State) -> None:
+        if all(st["r4"]["declared"]):
+            st["step"] = "advance"
+
+    def _end_hand(self, st: State) -> None:
+        """End of a Round 4 turn: discard, then Jan 6th or no Evidence ends the game."""
+        r4 = st["r4"]
+        if r4["evidence"]:
+            st["evidence_deck"] += 1
+        r4["evidence"] = None
+        r4["responses"] = {}
+        r4["responded"] = [True] * st["players"]
+        if r4["space"] >= len(self.r4_spots) - 1 or st["evidence_held"] == 0:
+            st["over"] = self.final_result(st)
+            st["phase"] = "over"
+            st["step"] = "over"
+            return
+        r4["hand"] += 1
+        st["step"] = "advance"
+
+    # --- helpers: the die and the tracks ------------------------------------------------------
+    def _roll_due(self, state: State) -> str | None:
+        """What a roll now would be for: "move", "amount" (a die's worth of V), "evidence"."""
+        if state["over"]:
+            return None
+        if state["round"] <= 3:
+            if state["step"] == "start":
+                return "move"
+            if state["step"] == "effects" and state["await"] and state["await"]["kind"] == "roll":
+                return "amount"
+            return None
+        r4 = state["r4"]
+        if state["step"] == "evidence" and r4["hand"] == 1 and not r4["rolled"]:
+            return "evidence"
+        return None
+
+    def _roller(self, state: State) -> int | None:
+        return self.current_player(state) if self._roll_due(state) else None
+
+    def _check_roller(self, st: State, p: int) -> None:
+        roller = self._roller(st)
+        if p != roller:
+            names = self.player_names(st)
+            raise RuleError(f"It is {names[roller] if roller is not None else 'nobody'}'s roll.", R_TURN)
+
+    def _destination(self, st: State, p: int, roll: int) -> str:
+        rnd = st["round"]
+        track = self.tracks[rnd]["red" if p == 0 else "blue"]
+        target = st["progress"][p] + roll
+        if target >= len(track) * self.rounds[rnd]["laps"]:
+            return self._start_spot(rnd + 1)
+        return track[target % len(track)]
+
+    def _lap(self, state: State, seat: int | None) -> int:
+        if seat is None or state["round"] > 3:
+            return 0
+        length = len(self.tracks[state["round"]]["red"])
+        laps = self.rounds[state["round"]]["laps"]
+        return min(state["progress"][seat] // length + 1, laps)
+
+    def _spot_name(self, spot: str | None) -> str:
+        if spot is None or spot not in self.spaces:
+            return str(spot)
+        return f"{self.spaces[spot]['label']} ({spot})"
+
+    # --- helpers: effects and the bank ------------------------------------------------------
+    def _resolve(self, st: State) -> None:
+        """Carry out the pending effects until one needs the table (a card, a roll, a choice)."""
+        p = st["turn"]
+        names = self.player_names(st)
+        name = names[p]
+        colour = st["colours"][p]
+        while st["pending"] and st["await"] is None:
+            op = st["pending"][0]
+            kind = op["op"]
+            amount = int(op.get("amount", 0))
+            if kind == "news":
+                st["await"] = {"kind": "news"}
+                break
+            if kind in ("gain_roll", "gain_roll_each"):
+                st["await"] = {"kind": "roll"}
+                break
+            st["pending"].pop(0)
+            if kind in ("gain", "lose") and p == 0:
+                self._incumbent_choice(st, kind, amount)
+            elif kind == "gain":
+                got = self._transfer(st, "pot", "state", colour, amount)
+                if got < amount:
+                    st["last"]["notes"].append(f"The pot has no more {colour} V ({got} of {amount} paid).")
+            elif kind == "lose":
+                self._transfer(st, "state", "pot", colour, amount)
+            elif kind == "take":
+                self._transfer(st, "pile", "state", colour, amount)
+            elif kind == "give":
+                self._transfer(st, "state", "pile", colour, amount)
+            elif kind in ("gain_each", "lose_each", "take_each", "give_each"):
+                src, dst = {
+                    "gain_each": ("pot", "pile"),
+                    "lose_each": ("pile", "pot"),
+                    "take_each": ("state", "pile"),
+                    "give_each": ("pile", "state"),
+                }[kind]
+                for c in st["piles"]:
+                    self._transfer(st, src, dst, c, amount)
+            elif kind == "evidence":
+                drawn = min(amount, st["evidence_deck"])
+                st["evidence_deck"] -= drawn
+                st["evidence_held"] += drawn
+                them = "them" if drawn > 1 else "it"
+                st["last"]["notes"].append(
+                    f"Incumbent: draw {drawn} Evidence card{_s(drawn)} and keep {them} hidden for Round 4."
+                    if drawn
+                    else "The Evidence deck is empty: nothing to draw."
+                )
+            elif kind == "cheat":
+                drawn = min(amount, st["cheat_deck"])
+                st["cheat_deck"] -= drawn
+                st["cheat_held"][p] += drawn
+                them = "them" if drawn > 1 else "it"
+                st["last"]["notes"].append(
+                    f"{name}: draw {drawn} Cheat card{_s(drawn)} and keep {them} hidden."
+                    if drawn
+                    else "The Cheat deck is empty: nothing to draw."
+                )
+            elif kind == "skip":
+                st["skip"][p] = True
+                st["last"]["notes"].append(f"{name} will lose the next turn.")
+            elif kind == "double":
+                st["double"][p] = True
+                st["last"]["notes"].append(
+                    f"Stop Counting: a Cheat card {name} plays next turn yields twice its value."
+                )
+        if not st["pending"] and st["await"] is None and st["step"] == "effects":
+            self._end_turn(st)
+
+    def _incumbent_choice(self, st: State, kind: str, amount: int) -> None:
+        """The Incumbent picks the colours, unless the bank leaves only one way to do it."""
+        source = "pot" if kind == "gain" else "piles"
+        limits = {c: st[source][c] for c in st["piles"]}
+        total = min(amount, sum(limits.values()))
+        if total == 0:
+            return
+        open_colours = [c for c, v in limits.items() if v > 0]
+        if total == sum(limits.values()) or len(open_colours) == 1:
+            for c in open_colours:
+                take = min(limits[c], total)
+                total -= take
+                if kind == "gain":
+                    self._transfer(st, "pot", "pile", c, take)
+                else:
+                    self._transfer(st, "pile", "pot", c, take)
+            return
+        st["await"] = {"kind": "allocate", "dir": kind, "amount": total}
+
+    def _allocations(self, state: State) -> list[dict[str, int]]:
+        """A representative set of legal colour choices: each colour first, then an even spread."""
+        pending = state["await"] or {}
+        if pending.get("kind") != "allocate":
+            return []
+        source = "pot" if pending["dir"] == "gain" else "piles"
+        colours = list(state["piles"])
+        limits = {c: state[source][c] for c in colours}
+        options: list[dict[str, int]] = []
+        for first in colours:
+            order = [first] + [c for c in colours if c != first]
+            options.append(_fill(order, limits, pending["amount"]))
+        spread: dict[str, int] = {c: 0 for c in colours}
+        left = pending["amount"]
+        while left:
+            for c in colours:
+                if left and spread[c] < limits[c]:
+                    spread[c] += 1
+                    left -= 1
+        options.append({c: v for c, v in spread.items() if v})
+        unique: list[dict[str, int]] = []
+        for option in options:
+            if option not in unique:
+                unique.append(option)
+        return unique
+
+    def _transfer(self, st: State, src: str, dst: str, colour: str, amount: int) -> int:
+        """Move up to ``amount`` V of one colour between the pot, a pile and a State; say so."""
+        key = {"pot": "pot", "pile": "piles", "state": "votes"}
+        have = st[key[src]][colour]
+        moved = min(amount, have)
+        if moved <= 0:
+            return 0
+        st[key[src]][colour] -= moved
+        st[key[dst]][colour] += moved
+        st["last"]["transfers"].append({"from": src, "to": dst, "colour": colour, "amount": moved})
+        return moved
+
+    def _transfer_text(self, state: State, tr: dict[str, Any]) -> str:
+        colour = tr["colour"]
+        state_name = colour.capitalize()
+        n = tr["amount"]
+        chips = f"{n} {colour} vote{_s(n)}"
+        pile = f"the Incumbent's {state_name} pile"
+        return {
+            ("pot", "state"): f"Banker: pay {chips} from the pot to {state_name}",
+            ("pot", "pile"): f"Banker: pay {chips} from the pot to {pile}",
+            ("pile", "state"): f"Incumbent: hand {chips} to {state_name}",
+            ("state", "pile"): f"{state_name}: hand {chips} to {pile}",
+            ("pile", "pot"): f"Incumbent: return {chips} from the {state_name} pile to the pot",
+            ("state", "pot"): f"{state_name}: return {chips} to the pot",
+        }[(tr["from"], tr["to"])]
+
+    # --- helpers: what could be in a hand --------------------------------------------------
+    def _cheats_possible(self, state: State, p: int) -> list[str]:
+        """Cheat cards a State could legally play now (rounds 1-3), from what is public."""
+        if (
+            p == 0
+            or state["cheated"]
+            or state["cheat_held"][p] <= 0
+            or state["piles"][state["colours"][p]] <= 0
+            or (state["step"] == "waiting" and state["variant"] == "waiting_skips")
+        ):
+            return []
+        played = {c for stack in state["played"] for c in stack}
+        return [
+            cid
+            for cid, c in self.cheats.items()
+            if c["colour"] != "black" and c["round"] <= state["round"] and cid not in played
+        ]
+
+    def _news_possible(self, state: State) -> list[str]:
+        drawn = state["news_drawn"]
+        size = len(self.news_order)
+        if len(drawn) >= size:
+            return [drawn[len(drawn) - size]]
+        return [c for c in self.news_order if c not in drawn]
+
+    def _max_wilds(self, state: State, p: int | None) -> int:
+        if p is None:
+            return 0
+        claimed = sum(state["r4"]["wilds"])
+        return max(0, min(state["cheat_held"][p], len(self.blacks) - claimed))
+
+    def _matching(self, state: State, p: int) -> list[str]:
+        r4 = state["r4"]
+        card = self.evidence_cards[r4["evidence"]]
+        return [
+            cid
+            for cid in state["played"][p]
+            if cid not in r4["used"] and (card.get("trump") or self.cheats[cid]["round"] in card["rounds"])
+        ]
+
+    def _responses_possible(self, state: State, p: int) -> list[str | None]:
+        r4 = state["r4"]
+        options: list[str | None] = list(self._matching(state, p))
+        if r4["wilds"][p] > 0:
+            options += [b for b in self.blacks if b not in r4["used"]]
+        return options or [None]
+
+    def _check_response(self, st: State, p: int, card_id: str | None) -> None:
+        r4 = st["r4"]
+        name = self.player_names(st)[p]
+        evidence = self.evidence_cards[r4["evidence"]]
+        matching = self._matching(st, p)
+        if card_id is None:
+            if matching:
+                raise RuleError(f"{name} holds a matching face-up Cheat card and must play one.", R4_PLAY)
+            if r4["wilds"][p] > 0:
+                raise RuleError(
+                    f"{name} has no matching Cheat card and must play a Black Wild card.", R4_WILD_MUST
+                )
+            return
+        card = self.cheats[card_id]
+        if card_id in r4["used"]:
+            raise RuleError(f"{card['title']} was played already this round.", R4_DISCARD)
+        if card["colour"] == "black":
+            if r4["wilds"][p] <= 0:
+                raise RuleError(f"{name} declared no Black Wild cards.", R4_KEEP)
+            return
+        if card_id not in st["played"][p]:
+            raise RuleError(f"{card['title']} is not among {name}'s face-up played Cheat cards.", R4_KEEP)
+        if card_id not in matching:
+            rule = R4_TRUMP if evidence.get("trump") else R4_MATCH
+            raise RuleError(
+                f"{card['title']} is a Round {card['round']} ({card['colour']}) cheat; "
+                f"{evidence['title']} is valid for {_rounds_text(evidence)}.",
+                rule,
+            )
+
+    def _record_response(self, st: State, p: int, card_id: str | None) -> None:
+        r4 = st["r4"]
+        r4["responses"][str(p)] = card_id
+        r4["responded"][p] = True
+        if card_id is not None:
+            r4["used"].append(card_id)
+
+    def _settle_hand(self, st: State) -> None:
+        """Returns of the hand: lesser/equal cheats return their value, greater ones the difference;
+        a Black Wild protects its State (or every State, unless Trump)."""
+        r4 = st["r4"]
+        evidence = self.evidence_cards[r4["evidence"]]
+        trump = bool(evidence.get("trump"))
+        names = self.player_names(st)
+        cards = {int(k): v for k, v in r4["responses"].items()}
+        shield = next((names[s] for s, c in cards.items() if c and self.cheats[c].get("wild") == "all"), None)
+        for seat in sorted(cards):
+            card_id = cards[seat]
+            if card_id is None:
+                continue
+            card = self.cheats[card_id]
+            colour = st["colours"][seat]
+            if card["colour"] == "black":
+                r4["wilds"][seat] -= 1
+                st["cheat_held"][seat] -= 1
+                st["last"]["notes"].append(f"{names[seat]}'s {card['title']} defeats the Evidence.")
+                continue
+            st["played"][seat].remove(card_id)
+            if shield and not trump:
+                st["last"]["notes"].append(f"{names[seat]} is protected by {shield}'s Black Wild card.")
+                continue
+            value = card["value"]
+            owed = value if trump or value <= evidence["value"] else value - evidence["value"]
+            got = self._transfer(st, "state", "pile", colour, owed)
+            st["last"]["notes"].append(
+                f"{names[seat]}'s {card['title']} ({value}) against {evidence['title']} "
+                f"({'Trump' if trump else evidence['value']}): return {owed} V"
+                + ("" if got == owed else f" (has only {got})")
+                + "."
+            )
+        st["last"]["notes"].append("End of the hand: all cards played go to their decks' discards.")
+        self._end_hand(st)
+
+    def _evidence_text(self, card: dict[str, Any]) -> str:
+        if card.get("trump"):
+            return f"{card['title']} (Trump)"
+        return f"{card['title']} ({card['value']}, {_rounds_text(card)})"
+
+    def _tap_action(self, state: State, tap: Tap) -> Action:
+        """A card on a reader: a News draw, a cheat, an Evidence play or a Round 4 answer."""
+        current = self.current_player(state)
+        seat = tap.seat if tap.seat is not None else current
+        if tap.card in self.news:
+            return {"type": "draw_news", "player": current, "card": tap.card}
+        if tap.card in self.evidence_cards:
+            return {"type": "evidence", "player": 0 if tap.seat is None else tap.seat, "card": tap.card}
+        if state["round"] == 4:
+            return {"type": "respond", "player": seat, "card": tap.card}
+        return {"type": "cheat", "player": seat, "card": tap.card}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _s(n: int | None) -> str:
+    return "" if n == 1 else "s"
+
+
+def _first_pending(flags: list[bool]) -> int | None:
+    for seat, done in enumerate(flags):
+        if not done:
+            return seat
+    return None
+
+
+def _transfer_player(state: State, tr: dict[str, Any]) -> int | None:
+    """Who hands the chips over for a transfer (None: the banker)."""
+    if tr["from"] == "pile":
+        return 0
+    if tr["from"] == "state":
+        return state["colours"].index(tr["colour"])
+    return None
+
+
+def _rounds_text(card: dict[str, Any]) -> str:
+    names = {1: "Round 1 (green)", 2: "Round 2 (blue)", 3: "Round 3 (purple)"}
+    return " or ".join(names[r] for r in card["rounds"]) or "no round"
+
+
+def _fill(order: list[str], limits: dict[str, int], amount: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for colour in order:
+        take = min(limits[colour], amount)
+        if take:
+            out[colour] = take
+            amount -= take
+    return out
+
+
+def _check_ops(ops: list[dict[str, Any]], allowed: set[str], where: str) -> None:
+    for op in ops:
+        if op.get("op") not in allowed:
+            raise ValueError(f"{where}: op {op.get('op')!r} does not fit this track")
+
+
+def _ring_cells(ring: dict[str, Any]) -> list[tuple[float, float, float, float, str]]:
+    """The cells of a rectangular ring, clockwise from the lower-left corner.
+
+    Each cell is (x, y, w, h, side) with side "corner", "left", "top", "right" or "bottom".
+    A ring may list its cells instead ([x, y, w, h] or [x, y, w, h, side]; no side means a
+    space both tracks share).
+    """
+    if "cells" in ring:
+        return [
+            (float(c[0]), float(c[1]), float(c[2]), float(c[3]), str(c[4]) if len(c) > 4 else "corner")
+            for c in ring["cells"]
+        ]
+    x0, y0, x1, y1 = (float(v) for v in ring["rect"])
+    band = float(ring["band"])
+    nt, ns = int(ring["top_cells"]), int(ring["side_cells"])
+    cw = (x1 - x0 - 2 * band) / nt
+    ch = (y1 - y0 - 2 * band) / ns
+    cells: list[tuple[float, float, float, float, str]] = [(x0, y1 - band, band, band, "corner")]
+    cells += [(x0, y1 - band - (i + 1) * ch, band, ch, "left") for i in range(ns)]
+    cells.append((x0, y0, band, band, "corner"))
+    cells += [(x0 + band + i * cw, y0, cw, band, "top") for i in range(nt)]
+    cells.append((x1 - band, y0, band, band, "corner"))
+    cells += [(x1 - band, y0 + band + i * ch, band, ch, "right") for i in range(ns)]
+    cells.append((x1 - band, y1 - band, band, band, "corner"))
+    cells += [(x1 - band - (i + 1) * cw, y1 - band, cw, band, "bottom") for i in range(nt)]
+    return cells
+
+
+def _split_cell(
+    x: float, y: float, w: float, h: float, side: str
+) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+    """Split a cell of a ring into its outer (red) and inner (blue) halves."""
+    if side in ("top", "bottom"):
+        top, bottom = (x, y, w, h / 2), (x, y + h / 2, w, h / 2)
+        return (top, bottom) if side == "top" else (bottom, top)
+    left, right = (x, y, w / 2, h), (x + w / 2, y, w / 2, h)
+    return (left, right) if side == "left" else (right, left)

@@ -1,0 +1,304 @@
+"""The simulated King of Clubs table: the truth and scripted players.
+
+The world knows every Dancer's place, the Nightclub pile and the Moves pile in
+order, and every hand.  It reaches the companion only as a table would: the
+board the camera sees (Nightclubs laid, cards face down, flips, Move cards laid
+on a Dancer), Move cards tapped on a seat's reader, the passing player's seat
+button, and a tablet declaration for the one thing no camera sees (a swap of
+two face-down cards).  It uses the rules module's pure helpers (comparisons,
+the night's tie-breakers, the reveal order) as players know the rules, and
+keeps its own score from its own truth.  Its state is plain attributes (no
+generators), so a demo can pickle it beside the log and resume.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import BoardView, Game, Piece, make_view
+from companion.games.king_of_clubs.rules import (
+    ALL_SLOTS,
+    BACKUP,
+    SKILLS,
+    SLOTS,
+    compare_lowest_first,
+    lead_after_night,
+    make_dances,
+    night_winner,
+)
+from companion.sim.world import (
+    BoardChange,
+    CardTap,
+    Declare,
+    PhysicalEvent,
+    SeatButton,
+    World,
+)
+
+Step = list[PhysicalEvent]
+
+MAX_MOVES_ON_A_DANCER = 4  # a card slot shows a Dancer and up to four Moves legibly
+
+
+class KingOfClubsWorld(World):
+    """Two players, or four in teams (seats 0+2 against 1+3), playing whole games."""
+
+    def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
+        super().__init__(game, players, variant, seed)
+        self.variant = variant or game.variants[0]
+        self.data: dict[str, Any] = game.data  # type: ignore[attr-defined]
+        self.colours: dict[str, str] = self.data["colours"]
+        self.rules: dict[str, Any] = self.data["rules"]
+        self.draw_value = {int(d["skill"]): int(d["draw"]) for d in self.data["dancers"]}
+        self.club_pile = [int(c["value"]) for c in self.data["nightclubs"]]
+        self.move_pile = [m["id"] for m in self.data["moves"]]
+        self.rng.shuffle(self.move_pile)
+        self.discard: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.points = [0, 0]
+        self.lead: int | None = None
+        self.night = 1
+        self.night_winners: list[int | None] = []
+        self.winners: list[int] = []
+        self.reason = ""
+        # where the night stands: plain data, so the world pickles beside a demo's log
+        self.stage = "clubs"
+        self.cursor = 0
+        self.dances: list[dict[str, Any]] = []
+        self.prestige = [0, 0]
+        self.exchange: dict[str, Any] | None = None
+        self.clubs: list[int] = []
+        self.placed: dict[int, dict[str, int]] = {}
+        self.face_up: set[tuple[int, str]] = set()
+        self.boost: dict[tuple[int, str], list[str]] = {}
+        self.moves_played = [0, 0]
+
+    # --- the World contract --------------------------------------------------------------
+    def start(self) -> list[PhysicalEvent]:
+        """The table starts empty: Nightclub and Moves piles shuffled beside it."""
+        return []
+
+    def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """One recordable thing the players do; the truth is settled before returning, so
+        :meth:`finished` is true right after the step that ends the game."""
+        if self.winners:
+            return []
+        return getattr(self, f"_stage_{self.stage}")()
+
+    def finished(self) -> bool:
+        return bool(self.winners)
+
+    def board(self) -> BoardView:
+        return self._view()
+
+    def truth(self) -> dict[str, Any]:
+        scores = [self.points[self._side(p)] for p in range(self.players)]
+        return {"scores": scores, "winners": list(self.winners), "points": list(self.points),
+                "nights": self.night, "night_winners": list(self.night_winners),
+                "reason": self.reason, "hands": [len(h) for h in self.hands],
+                "pile": len(self.move_pile), "discard": len(self.discard)}
+
+    # --- the night, stage by stage ----------------------------------------------------------
+    def _stage_clubs(self) -> Step:
+        pile = list(self.club_pile)
+        self.rng.shuffle(pile)
+        self.clubs = pile[:4]
+        self.dances = make_dances(self.clubs, str(self.rules.get("reveal_order", "solo_first")))
+        self.stage, self.cursor = "place", 0
+        return [BoardChange(self._view())]
+
+    def _stage_place(self) -> Step:
+        self.placed[self.cursor] = self._choose_places()
+        self.cursor += 1
+        if self.cursor == self.players:
+            self.stage = "lead_reveal" if self.lead is not None else "reveal"
+            self.cursor = 0
+        return [BoardChange(self._view())]
+
+    def _stage_lead_reveal(self) -> Step:
+        assert self.lead is not None
+        self.face_up.add((self._seats(self.lead)[0], self.rng.choice(SLOTS)))
+        self.stage = "swap"
+        return [BoardChange(self._view())]
+
+    def _stage_swap(self) -> Step:
+        assert self.lead is not None
+        opp = self._seats(1 - self.lead)[0]
+        self.stage, self.cursor = "reveal", 0
+        if self.rng.random() < 0.5:
+            a, b = self.rng.sample(SLOTS, 2)
+            self.placed[opp][a], self.placed[opp][b] = self.placed[opp][b], self.placed[opp][a]
+            return [Declare({"type": "swap", "player": opp, "slots": [a, b]})]
+        return [SeatButton(opp)]
+
+    def _stage_reveal(self) -> Step:
+        dance = self.dances[self.cursor]
+        for p in range(self.players):
+            for c in dance["clubs"]:
+                self.face_up.add((p, SLOTS[c]))
+        events: Step = [BoardChange(self._view())]
+        if self.variant == "advanced":
+            turn = self.lead if self.lead is not None else 0
+            self.exchange = {"turn": turn, "passed": [False, False], "played": 0}
+            self.stage = "exchange"
+            self._settle_exchange()
+        else:
+            self._resolve()
+        return events
+
+    def _stage_exchange(self) -> Step:
+        """Raise your weakest Dancer while not ahead (mostly), else pass; Lead first."""
+        ex = self.exchange
+        assert ex is not None
+        dance = self.dances[self.cursor]
+        turn = ex["turn"]
+        mine = self._side_skills(turn, dance)
+        behind = compare_lowest_first(mine, self._side_skills(1 - turn, dance)) <= 0
+        target = min(((p, SLOTS[c]) for p in self._seats(turn) for c in dance["clubs"]),
+                     key=lambda ps: self._skill(*ps))
+        room = len(self.boost.get(target, [])) < MAX_MOVES_ON_A_DANCER
+        if behind and room and self.rng.random() < 0.85:
+            seat = max(self._seats(turn), key=lambda p: len(self.hands[p]))
+            card = self.hands[seat].pop(0)
+            self.boost.setdefault(target, []).append(card)
+            self.moves_played[turn] += 1
+            ex["played"] += 1
+            events: Step = [BoardChange(self._view()), CardTap(card, seat)]
+        else:
+            if ex["played"] == 0 or ex["passed"][1 - turn]:
+                ex["passed"][turn] = True
+            ex["turn"], ex["played"] = 1 - turn, 0
+            events = [SeatButton(self._seats(turn)[0])]
+        self._settle_exchange()
+        return events
+
+    def _stage_backups(self) -> Step:
+        self.face_up.update((p, BACKUP) for p in range(self.players))
+        self._resolve()
+        return [BoardChange(self._view())]
+
+    def _stage_clear(self) -> Step:
+        self.clubs, self.placed, self.face_up, self.boost = [], {}, set(), {}
+        self.moves_played, self.prestige = [0, 0], [0, 0]
+        self.night += 1
+        self.stage = "clubs"
+        return [BoardChange(self._view())]
+
+    def _settle_exchange(self) -> None:
+        """As the rules say: a side with no Moves is out; both out ends the exchange."""
+        ex = self.exchange
+        assert ex is not None
+        for side in (0, 1):
+            if not any(self.hands[p] for p in self._seats(side)):
+                ex["passed"][side] = True
+        if all(ex["passed"]):
+            self.exchange = None
+            self._resolve()
+        elif ex["passed"][ex["turn"]]:
+            ex["turn"], ex["played"] = 1 - ex["turn"], 0
+
+    def _resolve(self) -> None:
+        """Compare the dance from the truth; Basic ties need the Backups flipped first."""
+        dance = self.dances[self.cursor]
+        cmp = compare_lowest_first(self._side_skills(0, dance), self._side_skills(1, dance))
+        if cmp == 0 and self.variant == "basic":
+            if any((p, BACKUP) not in self.face_up for p in range(self.players)):
+                self.stage = "backups"
+                return
+            backups = [[self.placed[p][BACKUP] for p in self._seats(s)] for s in (0, 1)]
+            cmp = compare_lowest_first(backups[0], backups[1])
+        if cmp:
+            self.prestige[0 if cmp > 0 else 1] += dance["prestige"]
+        self.cursor += 1
+        if self.cursor < len(self.dances):
+            self.stage = "reveal"
+        else:
+            self._score_night()
+
+    def _score_night(self) -> None:
+        backups = [[self.placed[p][BACKUP] for p in self._seats(s)] for s in (0, 1)]
+        winner, _ = night_winner(self.prestige, backups, self.moves_played, self.lead)
+        self.night_winners.append(winner)
+        self.stage = "clear"
+        if winner is not None:
+            self.points[winner] += 1
+            if self.points[winner] >= int(self.rules["points_to_win"]):
+                self._end(winner, "five points")
+                return
+        if self.night >= int(self.rules["max_nights"]):
+            best = max(self.points)
+            leaders = [s for s in (0, 1) if self.points[s] == best]
+            self._end(leaders[0] if len(leaders) == 1 else winner, "nine nights")
+            return
+        self.lead = lead_after_night(self.points, winner, self.lead)
+        self._new_night_draws()
+
+    def _end(self, side: int | None, reason: str) -> None:
+        self.winners = list(range(self.players)) if side is None else self._seats(side)
+        self.reason = reason
+
+    def _new_night_draws(self) -> None:
+        """Advanced: played Moves to the discard pile, draw by Backup Dancer, hand limit."""
+        if self.variant != "advanced":
+            return
+        for cards in self.boost.values():
+            self.discard += cards
+        limit = int(self.rules["hand_limit"])
+        first = self.lead if self.lead is not None else 0
+        for p in [(first + i) % self.players for i in range(self.players)]:
+            for _ in range(self.draw_value[self.placed[p][BACKUP]]):
+                if not self.move_pile:
+                    if not self.discard:
+                        break
+                    self.move_pile, self.discard = self.discard, []
+                    self.rng.shuffle(self.move_pile)
+                self.hands[p].append(self.move_pile.pop())
+            while len(self.hands[p]) > limit:
+                self.discard.append(self.hands[p].pop(self.rng.randrange(len(self.hands[p]))))
+
+    # --- the players' choices ----------------------------------------------------------------
+    def _choose_places(self) -> dict[str, int]:
+        """A Backup Dancer, then the strongest Dancers at the richest dances (with noise)."""
+        skills = list(SKILLS)
+        backup = self.rng.choice([1, 5, self.rng.choice(SKILLS)])
+        skills.remove(backup)
+        if self.rng.random() < 0.4:
+            self.rng.shuffle(skills)
+            order = list(range(4))
+        else:
+            skills.sort()
+            clubs = sorted(range(4), key=lambda c: (self.clubs[c], self.rng.random()))
+            order = clubs
+        places = {SLOTS[c]: s for c, s in zip(order, skills, strict=True)}
+        places[BACKUP] = backup
+        return places
+
+    # --- what the camera sees ----------------------------------------------------------------
+    def _view(self) -> BoardView:
+        items: dict[str, list[Piece]] = {}
+        for i, value in enumerate(self.clubs):
+            items[f"club{i}"] = [Piece(self.colours["nightclub"], value)]
+        styles = self.data["dancer_styles"]
+        for p, places in self.placed.items():
+            for slot in ALL_SLOTS:
+                card = (Piece(styles[p]["colour"], places[slot]) if (p, slot) in self.face_up
+                        else Piece(self.colours["face_down"], 0))
+                moves = [Piece(self.colours["move"], 1)] * len(self.boost.get((p, slot), []))
+                items[f"p{p}_{slot}"] = [card, *moves]
+        return make_view(items)
+
+    # --- small helpers ---------------------------------------------------------------------
+    def _side(self, seat: int) -> int:
+        return seat % 2
+
+    def _seats(self, side: int) -> list[int]:
+        return [side] if self.players == 2 else [side, side + 2]
+
+    def _skill(self, seat: int, slot: str) -> int:
+        return self.placed[seat][slot] + len(self.boost.get((seat, slot), []))
+
+    def _side_skills(self, side: int, dance: dict[str, Any]) -> list[int]:
+        return sorted(self._skill(p, SLOTS[c]) for p in self._seats(side) for c in dance["clubs"])
+
+
+WORLD_CLASS = KingOfClubsWorld

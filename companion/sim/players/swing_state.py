@@ -1,0 +1,285 @@
+"""Swing State Steal's simulated table: shuffled decks, hidden hands, pawns, the die.
+
+The world holds the truth: the News deck's order (a queue: a drawn card goes to the
+bottom), the Cheat and Evidence decks, each State's hidden Cheat cards, the
+Incumbent's Evidence cards, where every pawn stands and what the die shows.  Its
+scripted players know the rules (they keep their own copy of the public game in
+``self.public``, as players keep the bank in their heads) and reach the companion
+only through physical events: the die picked up and landing, pawns moved with the
+turn button, cards tapped on the readers, and declarations on the tablet.
+
+Players' heuristics: a State cheats with its best playable card whenever it can
+(doubled after Stop Counting is best); the Incumbent gives its colour choices to the
+piles furthest behind and takes losses from the piles furthest ahead; in Round 4 he
+rolls for Evidence on the first turn when he holds fewer than three, and plays his
+strongest card first; a State answers with the card that returns the fewest votes and
+spends a Black Wild card when a hand would cost it 3 V or more.
+
+Like people at a table, the players glance at the tablet: when its history shows that the
+last move was not recorded (the camera had not settled when the button was pressed), they
+show the board and press the button again, tap the card again or declare again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import Action, BoardView, Game, Piece, make_view
+from companion.sim.world import (
+    BoardChange,
+    CardTap,
+    Declare,
+    PhysicalEvent,
+    TurnButton,
+    World,
+)
+
+
+class SwingStateWorld(World):
+    """The table's truth and its players, deterministic from the seed."""
+
+    def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
+        super().__init__(game, players, variant, seed)
+        self.public = game.setup(players, variant, seed)
+        g: Any = game
+        self.rules = g
+        self.news_deck = list(g.news_order)
+        self.cheat_deck = list(g.cheats)
+        self.evidence_deck = list(g.evidence_cards)
+        self.rng.shuffle(self.news_deck)
+        self.rng.shuffle(self.cheat_deck)
+        self.rng.shuffle(self.evidence_deck)
+        self.cheat_hand: list[list[str]] = [[] for _ in range(players)]
+        self.evidence_hand: list[str] = []
+        self.pawn: list[str] = list(self.public["pawn"])
+        self.die: int | None = None
+        self.colours: list[str] = list(self.public["colours"])
+        self.sent = 0  # actions the players have made, each one step
+        self.last_events: list[PhysicalEvent] = []
+        self.retries = 0
+
+    # --- the physical table --------------------------------------------------------------
+    def view(self) -> BoardView:
+        items: dict[str, list[Piece]] = {}
+        for seat, spot in enumerate(self.pawn):
+            items.setdefault(spot, []).append(Piece(self.colours[seat], 0))
+        if self.die is not None:
+            items.setdefault(self.rules.die_spot, []).append(Piece(self.rules.die_colour, self.die))
+        return make_view(items)
+
+    def start(self) -> list[PhysicalEvent]:
+        return [BoardChange(self.view())]
+
+    def board(self) -> BoardView | None:
+        return self.view()
+
+    def finished(self) -> bool:
+        return self.game.outcome(self.public) is not None
+
+    def truth(self) -> dict[str, Any]:
+        outcome = self.game.outcome(self.public)
+        return {
+            "scores": self.game.scores(self.public),
+            "winners": list(outcome.winners) if outcome else [],
+            "reason": outcome.reason if outcome else None,
+            "piles": dict(self.public["piles"]),
+            "votes": dict(self.public["votes"]),
+            "pot": dict(self.public["pot"]),
+            "cheat_hands": [list(h) for h in self.cheat_hand],
+            "evidence_hand": list(self.evidence_hand),
+        }
+
+    def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The next move; or, when the tablet shows the last one was not recorded (the camera
+        had not settled, a button press came too early), do it again as players would."""
+        history = tablet.get("history") if isinstance(tablet, dict) else None
+        if isinstance(history, list) and self.last_events and len(history) < self.sent:
+            self.retries += 1
+            return self.again()
+        if self.finished():
+            return []
+        action = self.choose()
+        events = self.enact(action)
+        before = self.public
+        self.public = self.game.apply(before, action)
+        self.settle_hidden(before, action)
+        self.sent += 1
+        self.last_events = events
+        return events
+
+    def again(self) -> list[PhysicalEvent]:
+        """Show the table again and press the button; tap the card or declare once more."""
+        events: list[PhysicalEvent] = [
+            BoardChange(self.view()) if isinstance(e, BoardChange) else e for e in self.last_events
+        ]
+        moved = any(isinstance(e, BoardChange) for e in events)
+        if moved and not any(isinstance(e, TurnButton) for e in events):
+            events.append(TurnButton())  # the board may already be seen: explain it now
+        return events
+
+    # --- what the players do -----------------------------------------------------------------
+    def choose(self) -> Action:
+        """The next action by the players' heuristics, always legal by the rules they know."""
+        st = self.public
+        g = self.rules
+        if g._roll_due(st) and self.wants_roll(st):
+            roller = g._roller(st)
+            if self.die is not None:
+                return {"type": "pick_up_die", "player": roller}
+            return {"type": "roll", "player": roller, "value": self.rng.randint(1, 6)}
+        rnd, step = st["round"], st["step"]
+        if rnd <= 3:
+            p = st["turn"]
+            if step in ("start", "waiting"):
+                card = self.best_cheat(st, p)
+                if card:
+                    return {"type": "cheat", "player": p, "card": card}
+                return {"type": "pass", "player": p}
+            if step == "move":
+                return {"type": "move", "player": p, "to": st["dest"]}
+            kind = st["await"]["kind"]
+            if kind == "news":
+                return {"type": "draw_news", "player": p, "card": self.news_deck[0]}
+            return {"type": "allocate", "player": 0, "piles": self.allocation(st)}
+        r4 = st["r4"]
+        if step == "wilds":
+            p = g.current_player(st)
+            return {"type": "keep_wilds", "player": p, "count": len(self.wilds_in_hand(p))}
+        if step == "advance":
+            return {"type": "advance", "player": 0, "to": g.r4_spots[r4["space"] + 1]}
+        if step == "evidence":
+            return {"type": "evidence", "player": 0, "card": self.best_evidence()}
+        p = g.current_player(st)
+        return {"type": "respond", "player": p, "card": self.best_response(st, p)}
+
+    def wants_roll(self, st: dict[str, Any]) -> bool:
+        """Rolls are due on every move; in Round 4 the first-turn roll is a choice."""
+        if st["round"] <= 3:
+            if st["step"] == "start" and st["turn"] != 0:
+                return self.best_cheat(st, st["turn"]) is None
+            return True
+        return len(self.evidence_hand) < 3
+
+    def best_cheat(self, st: dict[str, Any], p: int) -> str | None:
+        g = self.rules
+        if p == 0 or st["cheated"] or st["round"] > 3:
+            return None
+        if st["step"] == "waiting" and st["variant"] == "waiting_skips":
+            return None
+        if st["piles"][self.colours[p]] <= 0:
+            return None
+        playable = [
+            c
+            for c in self.cheat_hand[p]
+            if g.cheats[c]["colour"] != "black" and g.cheats[c]["round"] <= st["round"]
+        ]
+        if not playable:
+            return None
+        return max(playable, key=lambda c: (g.cheats[c]["value"], c))
+
+    def allocation(self, st: dict[str, Any]) -> dict[str, int]:
+        """Gains to the piles furthest behind their State; losses from the piles furthest ahead."""
+        pending = st["await"]
+        piles = dict(st["piles"])
+        pot = dict(st["pot"])
+        out: dict[str, int] = {}
+        for _ in range(pending["amount"]):
+            if pending["dir"] == "gain":
+                options = [c for c in piles if pot[c] > 0]
+                colour = max(options, key=lambda c: (st["votes"][c] - piles[c], c))
+                pot[colour] -= 1
+                piles[colour] += 1
+            else:
+                options = [c for c in piles if piles[c] > 0]
+                colour = max(options, key=lambda c: (piles[c] - st["votes"][c], c))
+                piles[colour] -= 1
+            out[colour] = out.get(colour, 0) + 1
+        return out
+
+    def wilds_in_hand(self, p: int) -> list[str]:
+        return [c for c in self.cheat_hand[p] if self.rules.cheats[c]["colour"] == "black"]
+
+    def best_evidence(self) -> str:
+        g = self.rules
+        return max(
+            self.evidence_hand,
+            key=lambda c: (bool(g.evidence_cards[c].get("trump")), g.evidence_cards[c]["value"], c),
+        )
+
+    def best_response(self, st: dict[str, Any], p: int) -> str | None:
+        """The card that returns the fewest votes; a Black Wild when a hand would cost 3 V+."""
+        g = self.rules
+        evidence = g.evidence_cards[st["r4"]["evidence"]]
+        matching = g._matching(st, p)
+        wilds = self.wilds_in_hand(p)
+
+        def cost(card_id: str) -> int:
+            value = g.cheats[card_id]["value"]
+            if evidence.get("trump") or value <= evidence["value"]:
+                return value
+            return value - evidence["value"]
+
+        best = min(matching, key=lambda c: (cost(c), c)) if matching else None
+        if wilds and (best is None or cost(best) >= 3):
+            return max(wilds, key=lambda c: (g.cheats[c].get("wild") == "all", c))
+        return best
+
+    # --- physical events and the hidden truth --------------------------------------------------
+    def enact(self, action: Action) -> list[PhysicalEvent]:
+        """Change the real table for ``action`` and say what the companion's channels get."""
+        kind = action["type"]
+        if kind == "pick_up_die":
+            self.die = None
+            return [BoardChange(self.view())]
+        if kind == "roll":
+            self.die = action["value"]
+            return [BoardChange(self.view())]
+        if kind == "move":
+            self.pawn[action["player"]] = action["to"]
+            return [BoardChange(self.view()), TurnButton()]
+        if kind == "advance":
+            self.pawn[0] = action["to"]
+            return [BoardChange(self.view())]
+        if kind == "pass":
+            return [TurnButton()]
+        if kind == "draw_news":
+            return [CardTap(action["card"], None)]
+        if kind in ("cheat", "respond") and action.get("card"):
+            return [CardTap(action["card"], action["player"])]
+        if kind == "evidence":
+            return [CardTap(action["card"], 0)]
+        return [Declare(dict(action))]
+
+    def settle_hidden(self, before: dict[str, Any], action: Action) -> None:
+        """Draw, play and discard the real cards the public record says moved."""
+        after = self.public
+        kind = action["type"]
+        if kind == "draw_news":
+            self.news_deck.append(self.news_deck.pop(0))
+        if kind == "cheat":
+            self.cheat_hand[action["player"]].remove(action["card"])
+        if kind == "evidence":
+            self.evidence_hand.remove(action["card"])
+            self.evidence_deck.append(action["card"])
+        if kind == "respond" and action.get("card") in self.cheat_hand[action["player"]]:
+            self.cheat_hand[action["player"]].remove(action["card"])
+        if kind == "keep_wilds" or (before["r4"] is None and after["r4"] is not None):
+            for seat in range(1, self.players):
+                declared = after["r4"]["declared"][seat] and not (
+                    before["r4"] and before["r4"]["declared"][seat]
+                )
+                if declared:
+                    self.cheat_hand[seat] = self.wilds_in_hand(seat)
+        for seat in range(1, self.players):
+            drawn = after["cheat_held"][seat] - before["cheat_held"][seat]
+            if kind in ("cheat", "keep_wilds", "respond", "evidence") or drawn <= 0:
+                continue
+            for _ in range(drawn):
+                self.cheat_hand[seat].append(self.cheat_deck.pop(0))
+        drawn = after["evidence_held"] - before["evidence_held"]
+        if kind != "evidence" and drawn > 0:
+            for _ in range(drawn):
+                self.evidence_hand.append(self.evidence_deck.pop(0))
+
+
+WORLD_CLASS = SwingStateWorld
