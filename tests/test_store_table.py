@@ -139,3 +139,15 @@ def test_kill_9_then_restart_resumes_the_same_state(tmp_path: Path) -> None:
         proc.wait()
     for key in ("game_id", "history", "board", "turn", "scores", "summary", "over"):
         assert resumed[key] == acknowledged[key], key
+
+
+def test_a_phase_time_limit_prompts_when_it_runs_out() -> None:
+    from companion.table import TableOptions
+
+    plain = Table.open("king_of_clubs", None, 2, None, 0, resume=False)
+    phase = plain.game.phase(plain.state)
+    assert not any("Time is up" in p.text for p in plain.prompts())  # off by default
+    timed = Table.open("king_of_clubs", None, 2, None, 0, resume=False,
+                       options=TableOptions({phase: 0.0}))
+    time.sleep(0.01)
+    assert timed.prompts()[0].text == f"Time is up for {phase}."
