@@ -152,8 +152,10 @@ class Service:
     def _on_health(self, health: LinkHealth) -> None:
         if health.problem:
             self.table.notice("device", Prompt(f"Table device: {health.problem}", "warning"))
+            self._last_leds.clear()  # a replugged device starts with its LEDs off
         else:
             self.table.notice("device", None)
+            self._on_change("device", self.table.public())
 
     # ------------------------------------------------------------------ outputs
     def _on_change(self, kind: str, public: dict[str, Any]) -> None:
