@@ -1,0 +1,74 @@
+"""The service wired to its parts: the device's taps and seats reach the table, unknown
+tags are refused with a prompt, seat LEDs follow the turn, the camera feeds the board."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.sensors.tags import factory_uid
+from companion.service import Service, ServiceConfig
+from companion.sim.device import DeviceEmulator
+from companion.vision.render import Camera
+from companion.vision.sources import SyntheticSource
+
+
+def wait_until(check, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[Service, DeviceEmulator, SyntheticSource]]:
+    device = DeviceEmulator().start()
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="9999",
+                           serial=device.port, fps=20)
+    service = Service(config)
+    source = SyntheticSource(Camera(service.table.game.layout(service.table.state), seed=2))
+    source.show(service.table.game.board_view(service.table.state))
+    service.frame_source = source
+    service.start()
+    assert service.link is not None and service.link.wait_connected(10)
+    yield service, device, source
+    service.stop()
+    device.stop()
+
+
+def test_device_and_camera_reach_the_table(running) -> None:  # noqa: ANN001
+    service, device, source = running
+    table = service.table
+    assert wait_until(lambda: table.seen == table.game.board_view(table.state))
+    table.declare(table.game.legal_actions(table.state)[0])  # the set-up, declared
+    seat = table.game.current_player(table.state)
+    assert wait_until(lambda: device.led(seat) == 1 and device.led(1 - seat) == 0)
+    card = table.game.card_ids()[0]
+    device.lay_card(seat, bytes.fromhex(factory_uid("times_square", card)))
+    assert wait_until(lambda: [t.card for t in table.taps] == [card])
+    assert table.taps[0].seat == seat
+    device.lay_card(2, bytes.fromhex("00112233"))
+    assert wait_until(lambda: "Unknown card tag 00112233" in table.public()["prompts"][0]["text"])
+    assert len(table.taps) == 1  # the unknown tag changed nothing
+    history = len(table.history)
+    device.press(seat)  # nothing moved on the board: the table says so and records nothing
+    assert wait_until(lambda: any(p["text"].startswith(("Nothing to record", "The table does not"))
+                                  for p in table.public()["prompts"]))
+    assert len(table.history) == history
+
+
+def test_a_hand_over_the_board_is_shown_and_commits_nothing(running) -> None:  # noqa: ANN001
+    service, _, source = running
+    table = service.table
+    assert wait_until(lambda: table.seen is not None)
+    source.hand_over(400)
+    assert wait_until(lambda: any("Hand over the board" in p["text"]
+                                  for p in table.public()["prompts"]))
+    source.hand_over(0)
+    assert wait_until(lambda: not any("Hand over" in p["text"] for p in table.public()["prompts"]))
+    assert table.history == []
