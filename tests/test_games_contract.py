@@ -81,7 +81,7 @@ def test_layout_fits_the_camera(name: str, players: int, variant: str) -> None:
     for spot_id, pieces in game.board_view(state).items():
         assert spot_id in ids
         for piece in pieces:
-            assert piece.colour in PIECE_COLOURS and 0 <= piece.pips <= 7
+            assert piece.colour in PIECE_COLOURS and 0 <= piece.pips <= 9
 
 
 @pytest.mark.parametrize("name, players, variant", CONFIGS)
