@@ -23,6 +23,7 @@ from tqdm import tqdm
 
 from companion.games import GAMES, load_game
 from companion.games.base import Layout
+from companion.vision.faces import FaceTemplates
 from companion.vision.geometry import (
     MARGIN_MM,
     aruco_dictionary,
@@ -101,6 +102,22 @@ def learn_colours(layout: Layout, photo: np.ndarray, placements: dict[str, str])
         patch = lab[cy - r:cy + r, cx - r:cx + r].reshape(-1, 3)
         profile.pieces[colour] = np.median(patch, axis=0).astype(float).tolist()
     return profile
+
+
+def learn_faces(layout: Layout, photo: np.ndarray, placements: dict[str, int],
+                profile: ColourProfile | None = None) -> FaceTemplates:
+    """Templates from a photo with one die showing each face on the spot ``placements`` names."""
+    reader = BoardReader(layout, profile or ColourProfile.default(), keep_masks=True)
+    reading = reader.read(photo)
+    if reading.view is None:
+        raise ValueError(f"the board was not read: {reading.problem}")
+    faces = FaceTemplates()
+    for spot_id, face in placements.items():
+        found = reader.masks.get(spot_id)
+        if not found:
+            raise ValueError(f"no die found on {spot_id} (face {face} was to lie there)")
+        faces.learn(face, found[0][1])
+    return faces
 
 
 @click.group()
@@ -182,6 +199,30 @@ def colours(game: str, players: int | None, photo: Path, out: Path) -> None:
         raise click.ClickException(str(err)) from err
     profile.save(out)
     click.echo(f"wrote {out} from: " + ", ".join(f"{c} on {s}" for c, s in placements.items()))
+
+
+@calibrate.command()
+@click.option("--game", type=click.Choice(sorted(GAMES)), required=True)
+@click.option("--players", type=int, default=None)
+@click.argument("photo", type=click.Path(exists=True, path_type=Path))
+@click.option("--faces", "count", type=int, default=6, show_default=True,
+              help="How many faces: face N lies on the N-th spot of the layout.")
+@click.option("--colours", type=click.Path(exists=True, path_type=Path), default=None)
+@click.option("--out", type=click.Path(path_type=Path), default=Path("faces.json"), show_default=True)
+def faces(game: str, players: int | None, photo: Path, count: int, colours: Path | None,
+          out: Path) -> None:
+    """Learn die face icons: a die showing face 1 on the first spot, face 2 on the second..."""
+    layout = _layout(game, players)
+    image = cv2.imread(str(photo))
+    if image is None:
+        raise click.ClickException(f"{photo} is not an image")
+    placements = {spot.id: n for n, spot in enumerate(layout.spots[:count], 1)}
+    profile = ColourProfile.load(colours) if colours else None
+    try:
+        learn_faces(layout, image, placements, profile).save(out)
+    except ValueError as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"wrote {out}: faces " + ", ".join(f"{n} on {s}" for s, n in placements.items()))
 
 
 @calibrate.command()

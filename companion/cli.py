@@ -80,8 +80,9 @@ def _banner(service: Any) -> None:
 @click.option("--no-gpio", is_flag=True, help="Do not use the Pi's GPIO.")
 @click.option("--colours", type=click.Path(path_type=Path), default=None)
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
+@click.option("--faces", type=click.Path(path_type=Path), default=None)
 def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
-          colours: Path | None, tags: Path | None, **opts: Any) -> None:
+          colours: Path | None, tags: Path | None, faces: Path | None, **opts: Any) -> None:
     """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
     from companion.service import Service, ServiceConfig
 
@@ -90,14 +91,14 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
         settings = tomllib.loads(config_file.read_text()).get("table", {})
     cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
            "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
-           "camera": camera, "serial": serial, "colours": colours, "tags": tags}
+           "camera": camera, "serial": serial, "colours": colours, "tags": tags, "faces": faces}
     for key, value in cli.items():
         if value is not None:
             settings[key] = value
     settings["data_dir"] = Path(opts["data_dir"] or settings.get("data_dir", "companion-data"))
     settings["gpio"] = not no_gpio and settings.get("gpio", True)
     settings["phase_limits"] = settings.get("phase_limits", {}) | parse_limits(opts["phase_limits"])
-    for key in ("colours", "tags"):
+    for key in ("colours", "tags", "faces"):
         if settings.get(key):
             settings[key] = Path(settings[key])
     try:

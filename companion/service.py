@@ -22,6 +22,7 @@ from companion.sensors.gpio import GpioPins, TableGpio, use_mock_pins_off_the_pi
 from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sensors.tags import TagRegistry
 from companion.table import Table, TableOptions
+from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
 from companion.vision.sources import FrameSource, open_source
@@ -52,6 +53,7 @@ class ServiceConfig:
     stable_frames: int = 3
     colours: Path | None = None  # calibrated colour profile
     tags: Path | None = None  # registered card tags
+    faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
     phase_limits: dict[str, float] = field(default_factory=dict)
     resume: bool = True
 
@@ -92,7 +94,8 @@ class Service:
             profile = ColourProfile.load(cfg.colours) if cfg.colours else ColourProfile.default()
             layout = self.table.game.layout(self.table.state)
             colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
-            reader = BoardReader(layout, profile, colours=colours)
+            faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
+            reader = BoardReader(layout, profile, colours=colours, faces=faces)
             self.vision = VisionLoop(self.table, self.frame_source, reader, cfg.fps,
                                      cfg.stable_frames).start()
         if cfg.serial:

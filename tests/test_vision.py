@@ -88,3 +88,38 @@ def test_stabiliser_commits_only_a_board_that_held_still_without_a_hand() -> Non
     assert stab.feed(Reading(b)) is None and stab.feed(Reading(b)) is None
     assert stab.feed(Reading(b)) == b
     assert stab.feed(Reading(b)) is None  # committed once
+
+
+def test_faces_learnt_in_calibration_name_the_dice() -> None:
+    """Learn six faces from one photo, then read other dice under another camera."""
+    from companion.calibration import learn_faces
+
+    game = load_game("baron_voodoo")
+    layout = game.layout(game.setup(2, None, 0))
+    spots = [s.id for s in layout.spots]
+    colours = ["yellow", "blue", "red", "purple", "white", "yellow"]
+    photo_view = make_view({spots[i]: [Piece(colours[i], i + 1)] for i in range(6)})
+    placements = {spots[i]: i + 1 for i in range(6)}
+    faces = learn_faces(layout, Camera(layout, seed=1).frame(photo_view), placements)
+    assert sorted(faces.templates) == [1, 2, 3, 4, 5, 6]
+    test_view = make_view({spots[10 + i]: [Piece(c, 6 - i % 6)] for i, c in
+                           enumerate(["white", "red", "blue", "purple", "yellow", "white", "red"])})
+    reader = BoardReader(layout, faces=faces)
+    assert reader.read(Camera(layout, seed=7).frame(test_view)).view == test_view
+
+
+def test_face_templates_survive_a_save_and_load(tmp_path) -> None:  # noqa: ANN001
+    from companion.vision.faces import FaceTemplates
+
+    mask = np.zeros((40, 40), np.uint8)
+    mask[5:35, 5:35] = 1
+    mask[10:14, 10:14] = 0
+    faces = FaceTemplates()
+    faces.learn(1, mask)
+    faces.save(tmp_path / "faces.json")
+    again = FaceTemplates.load(tmp_path / "faces.json")
+    assert again.classify(mask) == 1
+    assert again.classify(np.rot90(mask).copy()) == 1  # a die lands any way round
+    plain = np.zeros((40, 40), np.uint8)
+    plain[5:35, 5:35] = 1
+    assert again.classify(plain) == 0  # no icon we know: 0, and the tracker asks

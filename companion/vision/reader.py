@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView, Layout, Piece, make_view
+from companion.vision.faces import FaceTemplates
 from companion.vision.geometry import (
     MARGIN_MM,
     MARKER_IDS,
@@ -84,6 +85,8 @@ class BoardReader:
     profile: ColourProfile = field(default_factory=ColourProfile.default)
     px_per_mm: float = 2.0
     colours: tuple[str, ...] | None = None  # piece colours this game uses (all if None)
+    faces: FaceTemplates | None = None  # learnt icons; None: marks are counted as pips
+    keep_masks: bool = False  # calibration: keep each piece's colour mask by spot
 
     def __post_init__(self) -> None:
         params = cv2.aruco.DetectorParameters()
@@ -91,6 +94,7 @@ class BoardReader:
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
         self._last: dict[int, np.ndarray] | None = None
         self._homography: np.ndarray | None = None
+        self.masks: dict[str, list[tuple[str, np.ndarray]]] = {}
         total_w, total_h = canvas_size_mm(self.layout)
         self._size = (int(total_w * self.px_per_mm), int(total_h * self.px_per_mm))
         self._small_size = (self._size[0] // 2, self._size[1] // 2)
@@ -267,8 +271,12 @@ class BoardReader:
                 crop = crop_full(max(0, x0), max(0, y0), x1, y1).astype(np.float32)
                 local = cv2.resize(gain[max(0, y0) // 2:y1 // 2 + 1, max(0, x0) // 2:x1 // 2 + 1],
                                    (crop.shape[1], crop.shape[0]))
-                pips = self._count_pips(np.clip(crop * local, 0, 255).astype(np.uint8), index)
+                lit = np.clip(crop * local, 0, 255).astype(np.uint8)
+                pips = self._count_pips(lit, index)
                 pieces.setdefault(spot, []).append(Piece(self._piece_names[index], pips))
+                if self.keep_masks:
+                    self.masks.setdefault(spot, []).append(
+                        (self._piece_names[index], (self._classify(lit) == index).astype(np.uint8)))
         return Reading(make_view(pieces), markers_found=4)
 
     def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray) -> list:
@@ -305,6 +313,8 @@ class BoardReader:
         if crop.size == 0:
             return 0
         mask = (self._classify(crop) == index).astype(np.uint8)
+        if self.faces is not None:
+            return self.faces.classify(mask)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:
             return 0
