@@ -21,7 +21,14 @@ from companion.games.base import (
     make_view,
 )
 from companion.games.jivecat import GAME_CLASS, JivecatGame
-from companion.games.jivecat.rules import DATA_PATH, R, expression, find_signs, snake
+from companion.games.jivecat.rules import (
+    CODE_COLOURS,
+    DATA_PATH,
+    R,
+    expression,
+    find_signs,
+    snake,
+)
 from companion.reconcile import reconcile
 from companion.sim.headless import play
 from companion.sim.players.jivecat import WORLD_CLASS
@@ -144,9 +151,20 @@ def test_layout_fits_the_table_and_every_spot_is_readable() -> None:
                 apart = (a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y
                          or b.y + b.h <= a.y)
                 assert apart, (a.id, b.id)
-    assert set(layout.pieces) == {"red", "blue", "yellow", "white"}
+    chips = {c for c, shape in layout.shapes.items() if shape == "disc"}
+    assert chips == {"red", "blue", "yellow", "white"}
+    assert set(layout.pieces) - chips == set(CODE_COLOURS)
+    assert all(layout.shapes[c] == "square" for c in CODE_COLOURS)
     assert "white" not in GAME.layout(started(4)).pieces
-    assert len(set(GAME.layout(started(5)).pieces)) == 5
+    five = GAME.layout(started(5))
+    assert len({c for c, shape in five.shapes.items() if shape == "disc"}) == 5
+    for seat in range(5):  # three card positions per tableau, each at least 30 x 40 mm
+        for k in range(3):
+            spot = five.spot(f"tableau-{seat}-{k}")
+            assert spot.w >= 30 and spot.h >= 40
+    for row in ("skull", "trend"):
+        assert all(min(five.spot(f"{row}-{i}").w, five.spot(f"{row}-{i}").h) >= 30
+                   for i in range(3))
 
 
 def test_card_ids_cover_the_three_decks_and_load_game_finds_the_module() -> None:
@@ -358,7 +376,7 @@ def test_zombie_lay_use_twist_maximum_and_discard() -> None:
                                    "L04": YELLOW, "L05": YELLOW})
     laid = GAME.apply(s, {"type": "lay_zombie", "player": RED, "card": "zombie-6"})
     assert laid["skulls"][RED] == 2 and laid["hand"][RED] == 3
-    assert laid["tableau"][RED] == [zombie("zombie-6")]
+    assert laid["tableau"][RED] == [{**zombie("zombie-6"), "slot": 0}]
     refused(s, {"type": "lay_zombie", "player": RED, "card": "rada-6"}, "suit")
     two = arrange(laid, tableau=[[zombie("zombie-6"), zombie("zombie-2")], [], []])
     refused(two, {"type": "lay_zombie", "player": RED, "card": "zombie-3"}, "zombie_max")
@@ -581,7 +599,7 @@ def test_rada_only_one_discard_to_make_way_and_discards_without_paying() -> None
             "blue's tableau")
     gone = GAME.apply(s, {"type": "discard_tableau", "player": RED, "card": "rada-4"})
     laid = GAME.apply(gone, {"type": "lay_rada", "player": RED, "card": "rada-6"})
-    assert laid["tableau"][RED] == [zombie("rada-6")]
+    assert laid["tableau"][RED] == [{**zombie("rada-6"), "slot": 0}]
     # playing a 9 (here laying a Zombie 9) under Blue's Rada 9 pays Blue
     payer = arrange(s, tableau=[[], [zombie("rada-9")], []])
     nine = next(c for c, i in GAME.clique.items() if i.value == 9 and i.suit == "zombie")
@@ -1113,3 +1131,240 @@ def test_world_keeps_its_own_truth() -> None:
     truth = world.truth()
     assert sum(len(h) for h in truth["hands"]) == sum(world.state["hand"])
     assert len(world.deck) == world.state["deck"]
+
+
+# --------------------------------------------------------------------------- the camera reads cards
+
+
+def code(card: str) -> Piece:
+    return GAME.code_of[card]
+
+
+def with_cards(s: dict[str, Any], add: dict[str, Piece] | None = None,
+               remove: tuple[str, ...] = ()) -> Any:
+    """The board the camera would see after cards were laid on or taken off positions."""
+    items = {k: list(v) for k, v in GAME.board_view(s).items()}
+    for spot in remove:
+        items.pop(spot)
+    for spot, piece in (add or {}).items():
+        items[spot] = [piece]
+    return make_view(items)
+
+
+def before_rows(n: int = 3) -> dict[str, Any]:
+    """Set-up with every starting chip placed and the six row positions still empty."""
+    s = GAME.setup(n)
+    starters = sorted(k for k, v in GAME.board.lizards.items() if v.kind == "starter")
+    for seat in snake(0, n):
+        s = GAME.apply(s, {"type": "place_starter", "player": seat, "spot": starters.pop(0)})
+    return s
+
+
+def test_face_codes_are_unique_per_deck_and_in_the_data_file() -> None:
+    raw = json.loads(DATA_PATH.read_text())
+    assert "face code" in raw["_note"].lower()
+    clique = [tuple(c["face_code"]) for c in raw["cards"]["clique"]]
+    rows = [tuple(c["face_code"]) for c in raw["cards"]["skull"] + raw["cards"]["trend"]]
+    assert len(set(clique)) == len(clique) == 54 and len(set(rows)) == len(rows) == 40
+    assert all(c in CODE_COLOURS and 0 <= p <= 9 for c, p in clique + rows)
+    broken = copy.deepcopy(raw)
+    broken["cards"]["skull"][1]["face_code"] = broken["cards"]["skull"][0]["face_code"]
+    path = Path(__file__).parent / "_jivecat_dup_codes.json"
+    try:
+        path.write_text(json.dumps(broken))
+        with pytest.raises(ValueError, match="face code"):
+            JivecatGame(data_path=path)
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def test_board_view_shows_row_and_tableau_cards_by_face_code() -> None:
+    s = arrange(started(3), tableau=[[zombie("zombie-6"), zombie("rada-2")], [], []])
+    view = GAME.board_view(s)
+    assert view["skull-0"] == (code(s["skull_row"][0]),)
+    assert view["trend-2"] == (code(s["trend_row"][2]),)
+    assert view["tableau-0-0"] == (code("zombie-6"),) and view["tableau-0-1"] == (code("rada-2"),)
+    assert not any(k.startswith("tableau-1") for k in view)
+    layout = GAME.layout(s)
+    for spot in view:
+        layout.spot(spot)  # every position the view names is drawn
+
+
+def test_reveal_from_the_camera_and_from_a_tap() -> None:
+    s = before_rows()
+    assert s["refill"]["skull"] == [2, 1, 0]
+    # the camera: a card lies face up on an empty position (a stable board change)
+    seen = with_cards(s, add={"skull-1": code("skull-05")})
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action == {"type": "reveal", "row": "skull", "card": "skull-05", "slot": 1}
+    s2 = verdict.state
+    assert s2["skull_row"][1] == "skull-05" and s2["refill"]["skull"] == [2, 0]
+    assert GAME.board_view(s2) == seen
+    # the shared reader still works: the tap names the card, the top empty position takes it
+    verdict = reconcile(GAME, s2, GAME.board_view(s2), [Tap("skull-07")], "tap")
+    assert verdict.action == {"type": "reveal", "row": "skull", "card": "skull-07"}
+    assert verdict.state["skull_row"][2] == "skull-07"
+    # the button with a Trend card on its position is the same reveal
+    seen = with_cards(s2, add={"trend-0": code("trend-04")})
+    verdict = reconcile(GAME, s2, seen, [], "button")
+    assert verdict.action == {"type": "reveal", "row": "trend", "card": "trend-04", "slot": 0}
+    # all six by camera starts the first turn
+    t = s
+    for row, slot, card in (("skull", 2, "skull-01"), ("skull", 1, "skull-02"),
+                            ("skull", 0, "skull-03"), ("trend", 2, "trend-01"),
+                            ("trend", 1, "trend-02"), ("trend", 0, "trend-03")):
+        verdict = reconcile(GAME, t, with_cards(t, add={f"{row}-{slot}": code(card)}), [], "board")
+        assert verdict.action is not None, verdict.prompt
+        t = verdict.state
+    assert t["phase"] == "play" and t["turn"] == 0
+
+
+def test_a_wrong_card_code_on_a_row_is_refused_with_the_rule() -> None:
+    s = before_rows()
+    # a Trend card laid in the Skull row
+    seen = with_cards(s, add={"skull-2": code("trend-05")})
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action is None and verdict.prompt is not None
+    assert verdict.prompt.kind == "warning"
+    assert "trend-05" in verdict.prompt.text and R["rows"] in verdict.prompt.text
+    # a code no Skull or Trend card carries (the plain grey Clique card)
+    seen = with_cards(s, add={"trend-2": Piece("grey", 0)})
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action is None and "No Trend card shows face code grey 0" in verdict.prompt.text
+    refused(s, {"type": "reveal", "row": "skull", "code": ["grey", 0], "slot": 2}, "rows",
+            "no skull card")
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "reveal", "row": "skull", "code": "grey", "slot": 2})
+    # a card already face up cannot come off the deck again
+    one = GAME.apply(s, {"type": "reveal", "row": "skull", "card": "skull-05", "slot": 2})
+    verdict = reconcile(GAME, one, with_cards(one, add={"skull-1": code("skull-05")}), [], "board")
+    assert verdict.action is None and "already face up" in verdict.prompt.text
+    # a card on a row position when no position waits for one (mid-turn)
+    p = started(3)
+    empty = arrange(p, skull_row=[None] + p["skull_row"][1:])
+    verdict = reconcile(GAME, empty, with_cards(empty, add={"skull-0": code("skull-09")}), [],
+                        "board")
+    assert verdict.action is None and "No Skull position is waiting" in verdict.prompt.text
+    assert R["rows"] in verdict.prompt.text
+
+
+def test_lay_zombie_and_lay_rada_from_the_board() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW})
+    seen = with_cards(s, add={"tableau-0-0": code("zombie-6")})
+    # a stable board alone waits for the button
+    assert reconcile(GAME, s, seen, [], "board").action is None
+    # the card on the tableau position plus its tap, then the button
+    verdict = reconcile(GAME, s, seen, [Tap("zombie-6", RED)], "button")
+    assert verdict.action == {"type": "lay_zombie", "player": RED, "slot": 0, "card": "zombie-6"}
+    laid = verdict.state
+    assert laid["skulls"][RED] == 2 and GAME.board_view(laid) == seen
+    # a Rada laid without a tap: the camera alone names it
+    seen2 = with_cards(laid, add={"tableau-0-2": code("rada-4")})
+    verdict = reconcile(GAME, laid, seen2, [], "button")
+    assert verdict.action == {"type": "lay_rada", "player": RED, "slot": 2, "card": "rada-4"}
+    assert GAME.board_view(verdict.state) == seen2
+    # the tap naming another card than the one on the table: nothing is guessed
+    assert GAME.explain(s, seen, [Tap("zombie-2", RED)], "button") == []
+    # the tap path alone still lays the card on the first free position
+    tapped = reconcile(GAME, s, GAME.board_view(s), [Tap("zombie-6", RED)], "button")
+    assert tapped.action == {"type": "lay_zombie", "player": RED, "card": "zombie-6"}
+    assert GAME.board_view(tapped.state)["tableau-0-0"] == (code("zombie-6"),)
+
+
+def test_tableau_cards_where_the_rules_forbid_them_are_refused() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW},
+                tableau=[[zombie("zombie-6"), zombie("zombie-2")], [], []])
+    # a third Zombie
+    verdict = reconcile(GAME, s, with_cards(s, add={"tableau-0-2": code("zombie-9")}), [],
+                        "button")
+    assert verdict.action is None and R["zombie_max"] in verdict.prompt.text
+    # a Cheval card is no tableau card
+    verdict = reconcile(GAME, s, with_cards(s, add={"tableau-0-2": code("cheval-5")}), [],
+                        "button")
+    assert verdict.action is None and R["suit"] in verdict.prompt.text
+    # a card in another player's tableau on Red's turn
+    verdict = reconcile(GAME, s, with_cards(s, add={"tableau-1-0": code("zombie-9")}), [],
+                        "button")
+    assert verdict.action is None and "Red's turn" in verdict.prompt.text
+    # a face code no Clique card carries (brown 8 is left out of every deck)
+    acts = GAME.explain(s, with_cards(s, add={"tableau-0-2": Piece("brown", 8)}), [], "button")
+    assert acts == [{"type": "lay_zombie", "player": RED, "slot": 2, "code": ["brown", 8]}]
+    refused(s, acts[0], "tableau", "no clique card shows face code brown 8")
+    # a second Rada
+    r = arrange(s, tableau=[[zombie("rada-2")], [], []])
+    verdict = reconcile(GAME, r, with_cards(r, add={"tableau-0-1": code("rada-4")}), [],
+                        "button")
+    assert verdict.action is None and R["rada_one"] in verdict.prompt.text
+    # a card on a taken position is refused too
+    refused(r, {"type": "lay_zombie", "player": RED, "card": "zombie-9", "slot": 0}, "tableau",
+            "not free")
+
+
+def test_tableau_cards_taken_away_are_explained_from_the_board() -> None:
+    s = arrange(started(3), board={"C17": RED, "C24": RED, "N01": BLUE, "N02": BLUE,
+                                   "L04": YELLOW, "L05": YELLOW},
+                tableau=[[zombie("zombie-6"), zombie("zombie-2")], [zombie("rada-4")], []])
+    # the owner takes an unused Zombie away and presses the button: discard_tableau
+    verdict = reconcile(GAME, s, with_cards(s, remove=("tableau-0-1",)), [], "button")
+    assert verdict.action == {"type": "discard_tableau", "player": RED, "card": "zombie-2"}
+    # the positions do not shift: the other Zombie stays where it lies
+    assert GAME.board_view(verdict.state)["tableau-0-0"] == (code("zombie-6"),)
+    # Blue's Rada gone with Red's Voodoo tapped: the Voodoo Spell on that card
+    verdict = reconcile(GAME, s, with_cards(s, remove=("tableau-1-0",)), [Tap("voodoo-6", RED)],
+                        "button")
+    assert verdict.action == {"type": "voodoo", "player": RED, "card": "voodoo-6",
+                              "effect": "rada", "target": BLUE, "victim": "rada-4"}
+    # Blue's card gone without a Voodoo: nothing to explain, the players are told the mismatch
+    verdict = reconcile(GAME, s, with_cards(s, remove=("tableau-1-0",)), [], "button")
+    assert verdict.action is None and "missing from tableau-1-0" in verdict.prompt.text
+    # a used Zombie may not be discarded: refused with the rule
+    used = arrange(s, tableau=[[zombie("zombie-6", True), zombie("zombie-2")], [], []])
+    verdict = reconcile(GAME, used, with_cards(used, remove=("tableau-0-0",)), [], "button")
+    assert verdict.action is None and R["zombie_discard"] in verdict.prompt.text
+
+
+def test_every_face_code_is_read_by_the_real_renderer_and_reader() -> None:
+    from companion.vision.reader import BoardReader
+    from companion.vision.render import Camera
+
+    s = GAME.setup(5)
+    layout = GAME.layout(s)
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    spots = [sp.id for sp in layout.spots if sp.id.startswith(("skull", "trend", "tableau"))]
+    assert len(spots) == 6 + 5 * 3
+    codes = list(GAME.clique_by_code) + list(GAME.row_by_code)
+    for start in range(0, len(codes), len(spots)):
+        view = make_view({spot: [c] for spot, c in zip(spots, codes[start:start + len(spots)],
+                                                         strict=False)})
+        view.update(GAME.board_view(started(5)))  # chips beside the cards
+        reading = reader.read(Camera(layout, seed=start).frame(view))
+        assert reading.view == view, reading.problem
+
+
+def test_headless_table_reads_rows_and_tableaux_by_camera_and_ends_in_agreement() -> None:
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange
+    from companion.table import Table
+
+    for players, seed in ((2, 3), (5, 6)):  # seeds with Zombies, Radas and a Voodoo on one
+        table = Table.open("jivecat", None, players, None, seed, resume=False)
+        world = WORLD_CLASS(table.game, players, None, seed)
+        refusals: list[str] = []
+        for event in world.start():
+            deliver(table, event, refusals)
+        laid = 0
+        while not world.finished():
+            events = world.step(table.public())
+            laid += sum(1 for e in events if isinstance(e, BoardChange)
+                        and any(k.startswith("tableau") for k in e.view))
+            for event in events:
+                deliver(table, event, refusals)
+            # after every move the tracker's table is the real one
+            assert table.game.board_view(table.state) == world.board()
+        assert not refusals and table.seen == world.board()
+        sources = {(h.action["type"], h.source) for h in table.history}
+        assert ("reveal", "camera") in sources and ("reveal", "cards") not in sources
+        assert table.game.outcome(table.state).winners == tuple(world.truth()["winners"])
+        assert laid

@@ -1,8 +1,9 @@
 """Swinging Jivecat Voodoo Lounge: the rules tracker.
 
-The companion sees chips on Lounge Lizard spots (camera), Clique cards tapped on
-the seat readers, Skull and Trend cards tapped on the shared reader as they are
-flipped face up, and declarations on the tablet.  It never knows a hand: it
+The companion sees chips on Lounge Lizard spots (camera), the face-up Skull and
+Trend rows and every tableau's Zombie and Rada cards by their face codes (camera;
+a tap of a row card on the shared reader works too), Clique cards tapped on the
+seat readers, and declarations on the tablet.  It never knows a hand: it
 counts the Clique deck, the discard pile and every hand's size, knows the
 tableaux (Zombies, Radas, Trends) because they are face up, and computes the
 chores (slides, refills, Rada payments, Staff chips, hand refills, the Skull
@@ -63,6 +64,9 @@ ROWS = ("skull", "trend")
 QUIET = ("reveal", "staff_flip", "staff_place", "staff_remove")
 """Table chores between turns: they keep the ending player's chores (draw, cap) on show."""
 MAX_NOTICES = 8
+CODE_COLOURS = ("orange", "cyan", "pink", "brown", "black", "grey")
+"""Face-code colours of the cards: none is a chip colour, so cards are drawn and read as squares."""
+MAX_CODE_PIPS = 9
 
 R = {
     "turn": "The first player takes his/her turn and play proceeds clockwise, thereafter.",
@@ -137,6 +141,8 @@ R = {
     "staff_15": "When you place the 15th Staff chip on the board, the player with the lowest "
     "score immediately removes five Staff chips from the board and then play resumes.",
     "over": "The game is over.",
+    "tableau": "Zombie and Rada cards are placed face-up on the table in front of you (your "
+    "tableau); you may have at most two Zombies and one Rada there.",
 }
 
 TIE_BREAKERS = ("most active Trend cards", "most Skull tokens", "fewest chips on the game board")
@@ -251,6 +257,12 @@ class BoardData:
         self.staff_next: frozenset[str] = frozenset(
             x for s in self.staff.values() for x in s["next_to"])
         self.rows: dict[str, list[dict[str, Any]]] = raw["rows"]
+        tab = raw["tableau"]
+        self.tab_w = float(tab["w"])
+        self.tab_h = float(tab["h"])
+        self.tab_seats: list[list[tuple[float, float]]] = [
+            [(float(x), float(y)) for x, y in seat] for seat in tab["seats"]]
+        self.tab_slots = min(len(seat) for seat in self.tab_seats)
         self.portal_reach: dict[str, frozenset[str]] = {
             a: frozenset(b for b in self.lizards if b != a and self.portal_linked(a, b))
             if self.portals_near[a] else frozenset() for a in self.lizards}
@@ -322,6 +334,18 @@ class JivecatGame(Game):
         all_ids = list(self.clique) + list(self.skull_cards) + list(self.trend_cards)
         if len(set(all_ids)) != len(all_ids):
             raise ValueError("card data: card ids must be unique across the three decks")
+        self.code_of: dict[str, Piece] = {}
+        self.clique_by_code: dict[Piece, str] = {}
+        self.row_by_code: dict[Piece, str] = {}
+        for deck, by_code in ((cards["clique"], self.clique_by_code),
+                              (cards["skull"] + cards["trend"], self.row_by_code)):
+            for c in deck:
+                code = face_code(c)
+                if code in by_code:
+                    raise ValueError(f"card data: {c['id']} repeats the face code of "
+                                     f"{by_code[code]}")
+                by_code[code] = c["id"]
+                self.code_of[c["id"]] = code
         self.handlers = {
             "first_player": self._a_first_player,
             "place_starter": self._a_place_starter,
@@ -375,8 +399,8 @@ class JivecatGame(Game):
             "trend_deck": len(self.trend_cards),
             "trend_discard": [],
             "refill": {"skull": [2, 1, 0], "trend": [2, 1, 0]},
-            "row_notes": ["Deal three Skull cards and three Trend cards along the edges; flip "
-                          "each face up and tap it on the shared reader."],
+            "row_notes": ["Deal three Skull cards and three Trend cards along the edges: flip "
+                          "each face up onto its position (or tap it on the shared reader)."],
             "staff": {"flips_left": 0, "pending": None, "purge_by": None} if n <= 3 else None,
             "final_from": None,
             "bonus": None,
@@ -453,8 +477,9 @@ class JivecatGame(Game):
         row = require(a, "row", str)
         if row not in ROWS:
             raise MalformedAction("field 'row' must be 'skull' or 'trend'")
-        card = require(a, "card", str)
         known = self.skull_cards if row == "skull" else self.trend_cards
+        card = a["card"] if "card" in a or "code" not in a else self._card_by_code(a, row)
+        card = require({**a, "card": card}, "card", str)
         if card not in known:
             raise MalformedAction(f"{card!r} is not a {row.title()} card")
         pending = s["refill"][row]
@@ -536,28 +561,30 @@ class JivecatGame(Game):
     # --- spells
     def _a_lay_zombie(self, s: State, a: Action) -> None:
         p = self._actor(s, a)
-        card = self._card(a, "card")
+        card = self._laid_card(a)
         self._need_suit(card, "zombie")
         sources = self._sources(s, p, [card], allow_tableau=False)
         zombies = [t for t in s["tableau"][p] if self.clique[t["card"]].suit == "zombie"]
         if len(zombies) >= MAX_ZOMBIES:
             raise RuleError("You already have two Zombie cards in your tableau; discard an "
                             "unused one first.", R["zombie_max"])
+        slot = self._tableau_slot(s, p, a)
         self._charge(s, p, [card], sources, supply=1, supply_why=f"laying Zombie {card}")
         s["hand"][p] -= 1
-        s["tableau"][p].append({"card": card, "used": False})
+        s["tableau"][p].append({"card": card, "used": False, "slot": slot})
 
     def _a_lay_rada(self, s: State, a: Action) -> None:
         p = self._actor(s, a)
-        card = self._card(a, "card")
+        card = self._laid_card(a)
         self._need_suit(card, "rada")
         sources = self._sources(s, p, [card], allow_tableau=False)
         if any(self.clique[t["card"]].suit == "rada" for t in s["tableau"][p]):
             raise RuleError("You already have a Rada card in your tableau; discard it first.",
                             R["rada_one"])
+        slot = self._tableau_slot(s, p, a)
         self._charge(s, p, [card], sources)
         s["hand"][p] -= 1
-        s["tableau"][p].append({"card": card, "used": False})
+        s["tableau"][p].append({"card": card, "used": False, "slot": slot})
         value = self.clique[card].value
         s["notices"].append(f"Rada {value} ({self._name(s, p)}): every opponent pays "
                             f"{self._name(s, p)} 1 Skull to play or use a {value}.")
@@ -977,7 +1004,7 @@ class JivecatGame(Game):
             s["refill"][row] = pending
             if pending:
                 notes.append(f"Refill {', '.join(names[i] for i in pending)} from the "
-                             f"{row.title()} deck: flip each card and tap it on the shared reader.")
+                             f"{row.title()} deck: flip each card face up onto its position.")
         s["row_notes"] = notes
 
     def _finish(self, s: State) -> None:
@@ -1071,6 +1098,60 @@ class JivecatGame(Game):
         if target == p:
             raise RuleError("The target must be an opponent.", R["trend_power"])
         return target
+
+    def _card_by_code(self, a: Action, row: str | None) -> str:
+        """The card whose face code the camera read (``row`` None: the Clique deck)."""
+        raw = a.get("code")
+        if (not isinstance(raw, list) or len(raw) != 2 or not isinstance(raw[0], str)
+                or not isinstance(raw[1], int) or isinstance(raw[1], bool)):
+            raise MalformedAction("field 'code' must be [colour, pips]")
+        code = Piece(raw[0], raw[1])
+        deck = "Clique" if row is None else row.title()
+        if row is None:
+            found = self.clique_by_code.get(code)
+            rule = R["tableau"]
+        else:
+            found = self.row_by_code.get(code)
+            known = self.skull_cards if row == "skull" else self.trend_cards
+            rule = R["rows"]
+            if found is not None and found not in known:
+                other = "Skull" if found in self.skull_cards else "Trend"
+                raise RuleError(f"The card showing face code {code.colour} {code.pips} is the "
+                                f"{other} card {found}, not a {deck} card.", rule)
+        if found is None:
+            raise RuleError(f"No {deck} card shows face code {code.colour} {code.pips}.", rule)
+        return found
+
+    def _laid_card(self, a: Action) -> str:
+        """A tableau card named by id (tablet, tap) or by the face code the camera read."""
+        if "card" not in a and "code" in a:
+            return self._card_by_code(a, None)
+        return self._card(a, "card")
+
+    def tableau_slots(self, s: State, p: int) -> dict[int, str]:
+        """Tableau position -> card; entries without a recorded position take the first free."""
+        out: dict[int, str] = {}
+        loose = []
+        for t in s["tableau"][p]:
+            slot = t.get("slot")
+            if isinstance(slot, int) and slot not in out:
+                out[slot] = t["card"]
+            else:
+                loose.append(t["card"])
+        for card in loose:
+            out[next(i for i in range(len(out) + 1) if i not in out)] = card
+        return out
+
+    def _tableau_slot(self, s: State, p: int, a: Action) -> int:
+        """Where the laid card lies: the position the camera saw, or the first free one."""
+        taken = self.tableau_slots(s, p)
+        free = [i for i in range(self.board.tab_slots) if i not in taken]
+        slot = a.get("slot", free[0] if free else 0)
+        if not isinstance(slot, int) or isinstance(slot, bool):
+            raise MalformedAction("field 'slot' must be an int")
+        if slot not in free:
+            raise RuleError(f"Tableau position {slot + 1} is not free.", R["tableau"])
+        return slot
 
     def _need_suit(self, card: str, suit: str) -> None:
         if self.clique[card].suit != suit:
@@ -1494,8 +1575,8 @@ class JivecatGame(Game):
                 out.append(Prompt(f"{name}: put a chip on an empty Starter Lounge Lizard "
                                   "(white balloon), then press the turn button.", "turn", p))
             else:
-                out.append(Prompt("Flip the Skull and Trend cards face up and tap each on the "
-                                  "shared reader.", "turn", p))
+                out.append(Prompt("Flip the Skull and Trend cards face up onto their positions, "
+                                  "one at a time.", "turn", p))
         elif phase == "staff":
             staff = s["staff"]
             if staff["purge_by"] is not None:
@@ -1631,30 +1712,62 @@ class JivecatGame(Game):
             for i, slot in enumerate(b.rows[row]):
                 spots.append(Spot(f"{row}-{i}", slot["x"], slot["y"], slot["w"], slot["h"],
                                   slot["name"], "light_fill"))
+        names = self.player_names(state)
+        for q in range(state["players"]):
+            for k, (x, y) in enumerate(b.tab_seats[q][: b.tab_slots]):
+                spots.append(Spot(tableau_spot(q, k), x, y, b.tab_w, b.tab_h,
+                                  names[q] if k == 0 else "", "light_fill"))
         pieces = {c: f"{c.title()} player's chips" for c in COLOURS[: state["players"]]}
         if state["players"] <= 3:
             pieces[STAFF_COLOUR] = "Staff chips"
-        return Layout(b.width, b.height, tuple(spots), pieces,
-                      {c: "disc" for c in pieces})
+        shapes = {c: "disc" for c in pieces}
+        for c in CODE_COLOURS:
+            pieces[c] = "face code of a card in a row or a tableau (colour and pips)"
+            shapes[c] = "square"
+        return Layout(b.width, b.height, tuple(spots), pieces, shapes)
 
     def board_view(self, state: State) -> BoardView:
-        return make_view({spot: [Piece(STAFF_COLOUR if owner == STAFF else COLOURS[owner])]
-                          for spot, owner in state["board"].items()})
+        s = state
+        items: dict[str, list[Piece]] = {
+            spot: [Piece(STAFF_COLOUR if owner == STAFF else COLOURS[owner])]
+            for spot, owner in s["board"].items()}
+        for row in ROWS:
+            for i, card in enumerate(s[f"{row}_row"]):
+                if card is not None:
+                    items[f"{row}-{i}"] = [self.code_of[card]]
+        for q in range(s["players"]):
+            for k, card in self.tableau_slots(s, q).items():
+                items[tableau_spot(q, k)] = [self.code_of[card]]
+        return make_view(items)
 
     def explain(self, state: State, seen: BoardView, taps: list[Tap],
                 trigger: Trigger) -> list[Action]:
         s = state
         phase = s["phase"]
-        if phase == "over" or trigger == "board":
+        if phase == "over":
             return []
+        expected = self.board_view(s)
+        cards_came, cards_gone = self._card_changes(s, expected, seen)
+        if trigger == "board":
+            return self._explain_rows(s, cards_came)
         if trigger == "tap":
             return self._explain_tap(s, taps)
         p = self.current_player(s)
+        if any(k.startswith(ROWS) for k in cards_came):
+            return self._explain_rows(s, cards_came)
+        if phase == "play" and cards_came:
+            return self._explain_lay(s, p, cards_came, cards_gone, taps)
+        if phase == "play" and not cards_came and len(cards_gone) == 1:
+            spot = next(iter(cards_gone))
+            if spot.startswith("tableau-"):
+                return self._explain_tableau_gone(s, p, spot, taps)
         colour = {COLOURS[q]: q for q in range(s["players"])}
         colour[STAFF_COLOUR] = STAFF
         added: list[tuple[Any, str]] = []
         removed: list[tuple[Any, str]] = []
-        for move in diff_views(self.board_view(s), seen):
+        chips_before = {k: v for k, v in expected.items() if not is_card_spot(k)}
+        chips_seen = {k: v for k, v in seen.items() if not is_card_spot(k)}
+        for move in diff_views(chips_before, chips_seen):
             who = colour.get(move.piece.colour, move.piece.colour)
             if move.source is not None:
                 removed.append((who, move.source))
@@ -1678,6 +1791,82 @@ class JivecatGame(Game):
                 return [{"type": "staff_place", "player": p, "spot": added[0][1]}]
             return []
         return self._explain_play(s, p, added, removed, cards)
+
+    def _card_changes(self, s: State, expected: BoardView, seen: BoardView
+                      ) -> tuple[dict[str, Piece], dict[str, Piece]]:
+        """Cards that appeared on / left a row or tableau position, spot by spot.
+
+        A position holds one card, so a card is compared per position, never paired
+        across spots (a Clique code may equal a row card's code).
+        """
+        came: dict[str, Piece] = {}
+        gone: dict[str, Piece] = {}
+        for spot in sorted(set(expected) | set(seen)):
+            if not is_card_spot(spot):
+                continue
+            old = expected.get(spot, ())
+            new = seen.get(spot, ())
+            if old == new:
+                continue
+            if old:
+                gone[spot] = old[0]
+            if new:
+                came[spot] = new[-1]
+        return came, gone
+
+    def _explain_rows(self, s: State, came: dict[str, Piece]) -> list[Action]:
+        """A stable board with a card on an empty row position: that card was flipped up."""
+        for spot, piece in came.items():
+            row, _, index = spot.partition("-")
+            if row not in ROWS:
+                continue
+            if s[f"{row}_row"][int(index)] is not None:
+                continue  # a card swapped for another: wait for the button or a correction
+            code = [piece.colour, piece.pips]
+            card = self.row_by_code.get(piece)
+            known = self.skull_cards if row == "skull" else self.trend_cards
+            if card is not None and card in known:
+                return [{"type": "reveal", "row": row, "card": card, "slot": int(index)}]
+            return [{"type": "reveal", "row": row, "code": code, "slot": int(index)}]
+        return []
+
+    def _explain_lay(self, s: State, p: int, came: dict[str, Piece], gone: dict[str, Piece],
+                     taps: list[Tap]) -> list[Action]:
+        """A Zombie or Rada laid on a tableau position (with its tap, or none)."""
+        if len(came) != 1 or gone:
+            return []
+        spot, piece = next(iter(came.items()))
+        seat, slot = tableau_seat(spot)
+        card = self.clique_by_code.get(piece)
+        base: Action = {"player": seat, "slot": slot}
+        if card is None:
+            return [{"type": "lay_zombie", **base, "code": [piece.colour, piece.pips]}]
+        tapped = [t.card for t in taps if t.card in self.clique]
+        if tapped and tapped[-1] != card:
+            return []  # the tap names another card: ask, do not guess
+        suit = self.clique[card].suit
+        if suit == "rada":
+            return [{"type": "lay_rada", **base, "card": card}]
+        if suit == "zombie":
+            return [{"type": "lay_zombie", **base, "card": card}]
+        return [{"type": "lay_zombie", **base, "card": card},
+                {"type": "lay_rada", **base, "card": card}]
+
+    def _explain_tableau_gone(self, s: State, p: int, spot: str, taps: list[Tap]
+                              ) -> list[Action]:
+        """A tableau card left the table: its owner discarded it, or a Voodoo Spell did."""
+        seat, slot = tableau_seat(spot)
+        card = self.tableau_slots(s, seat).get(slot)
+        if card is None:
+            return []
+        voodoo = [t.card for t in taps if t.card in self.clique
+                  and self.clique[t.card].suit == "voodoo" and t.seat in (None, p)]
+        if seat == p and not voodoo:
+            return [{"type": "discard_tableau", "player": p, "card": card}]
+        if seat != p and len(set(voodoo)) == 1:
+            return [{"type": "voodoo", "player": p, "card": voodoo[0],
+                     "effect": self.clique[card].suit, "target": seat, "victim": card}]
+        return []
 
     def _explain_tap(self, s: State, taps: list[Tap]) -> list[Action]:
         if not taps:
@@ -1794,12 +1983,13 @@ class JivecatGame(Game):
             return f"{name} starts on {spot(a['spot'])}"
         if kind == "first_player":
             return f"{name} goes first"
+        card = a.get("card") or "showing code {} {}".format(*a.get("code", ["?", "?"]))
         if kind == "reveal":
-            return f"{a['row'].title()} card {a['card']} flipped face up"
+            return f"{a['row'].title()} card {card} flipped face up"
         if kind == "lay_zombie":
-            return f"{name} lays Zombie {a['card']}"
+            return f"{name} lays Zombie {card}"
         if kind == "lay_rada":
-            return f"{name} lays Rada {a['card']}"
+            return f"{name} lays Rada {card}"
         if kind == "discard_tableau":
             return f"{name} discards {a['card']} from the tableau"
         if kind == "voodoo":
@@ -1832,6 +2022,31 @@ class JivecatGame(Game):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def face_code(card: dict[str, Any]) -> Piece:
+    """The [colour, pips] printed (or stuck) on a card, checked against the palette."""
+    raw = card.get("face_code")
+    if (not isinstance(raw, list) or len(raw) != 2 or raw[0] not in CODE_COLOURS
+            or not isinstance(raw[1], int) or not 0 <= raw[1] <= MAX_CODE_PIPS):
+        raise ValueError(f"card data: {card.get('id')} needs a face_code [colour, 0-"
+                         f"{MAX_CODE_PIPS}] with a colour of {CODE_COLOURS}")
+    return Piece(raw[0], raw[1])
+
+
+def tableau_spot(seat: int, slot: int) -> str:
+    return f"tableau-{seat}-{slot}"
+
+
+def tableau_seat(spot: str) -> tuple[int, int]:
+    """(seat, position) of a tableau spot id."""
+    _, seat, slot = spot.split("-")
+    return int(seat), int(slot)
+
+
+def is_card_spot(spot: str) -> bool:
+    """Row and tableau positions hold cards (read by face code), not chips."""
+    return spot.startswith(("skull-", "trend-", "tableau-"))
 
 
 def snake(first: int, n: int) -> list[int]:

@@ -5,10 +5,14 @@ The world keeps the public game state by applying its own moves with the rules
 the order of the Clique, Skull and Trend decks.  It reaches the companion only
 through physical events: a chip put on a Lounge Lizard is a BoardChange, a
 Clique card played is a CardTap on the player's seat reader, a Skull or Trend
-card flipped face up is a CardTap on the shared reader, a Trend claimed is the
-Trend card tapped on the seat reader, and each step ends with the turn button.
-What the camera cannot see (a Voodoo Spell that discards a tableau card, a Trend
-power, cards discarded at the end of a turn) is declared on the tablet.
+card flipped face up onto its row position is a BoardChange (the camera reads
+its face code), a Zombie or Rada laid in (or taken from) a tableau is a
+BoardChange plus its tap, a Trend claimed is the Trend card taken off its row
+and tapped on the seat reader, and each step ends with the turn button.  Table
+chores the tracker computes (sliding the rows down at a turn's start, a Skull
+card collected) follow as a last BoardChange once the move is recorded.  What
+the camera cannot see (a Trend power, cards discarded at the end of a turn) is
+declared on the tablet.
 
 The scripted players are simple and greedy: set a Trend when they can, cast a
 Jivecat Spell when it pays, buy Hipsters and Skull-card lizards, otherwise grow
@@ -35,10 +39,12 @@ from companion.games.jivecat.rules import (
     CHIPS,
     COLOURS,
     HAND_SIZE,
+    ROWS,
     STAFF,
     STAFF_COLOUR,
     JivecatGame,
     find_signs,
+    tableau_spot,
 )
 from companion.sim.world import (
     BoardChange,
@@ -72,6 +78,9 @@ class JivecatWorld(World):
         self.rng.shuffle(self.trend_deck)
         self.moves = 0
         self.tried: set[str] = set()
+        self.rows_shown: State = self.state
+        """The state whose Skull and Trend rows lie on the table until the move is recorded."""
+        self.shown: BoardView = {}
 
     # ------------------------------------------------------------------ the contract
     def start(self) -> list[PhysicalEvent]:
@@ -85,7 +94,7 @@ class JivecatWorld(World):
 
     def board(self) -> BoardView:
         """The real board now (a restarted demo shows it to the camera again)."""
-        return self.view()
+        return self.view(full=True)
 
     def truth(self) -> dict[str, Any]:
         outcome = self.rules.outcome(self.state)
@@ -98,8 +107,21 @@ class JivecatWorld(World):
         }
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """One move's events, then the row chores it caused as a last BoardChange."""
         if self.finished():
             return []
+        self.rows_shown = self.state
+        events = self._step()
+        for event in events:
+            if isinstance(event, BoardChange):
+                self.shown = event.view
+        real = self.view(full=True)
+        if real != self.shown:
+            events.append(BoardChange(real))
+            self.shown = real
+        return events
+
+    def _step(self) -> list[PhysicalEvent]:
         s = self.state
         if s["phase"] == "setup":
             if s["setup_queue"]:
@@ -124,9 +146,22 @@ class JivecatWorld(World):
             return False
         return True
 
-    def view(self) -> BoardView:
-        return make_view({spot: [Piece(STAFF_COLOUR if o == STAFF else COLOURS[o])]
-                          for spot, o in self.state["board"].items()})
+    def view(self, full: bool = False) -> BoardView:
+        """The table: chips, tableau cards and (until the move is recorded, unless ``full``)
+        the rows as they lay before it, since sliding them is a chore that follows."""
+        s = self.state
+        rows = s if full else self.rows_shown
+        items: dict[str, list[Piece]] = {
+            spot: [Piece(STAFF_COLOUR if o == STAFF else COLOURS[o])]
+            for spot, o in s["board"].items()}
+        for row in ROWS:
+            for i, card in enumerate(rows[f"{row}_row"]):
+                if card is not None:
+                    items[f"{row}-{i}"] = [self.rules.code_of[card]]
+        for q in range(self.players):
+            for t in s["tableau"][q]:
+                items[tableau_spot(q, t["slot"])] = [self.rules.code_of[t["card"]]]
+        return make_view(items)
 
     def _take(self, pile: list[str]) -> str | None:
         """The top Clique card; shuffle ``pile`` (the public discards) in when the deck is out."""
@@ -156,8 +191,8 @@ class JivecatWorld(World):
             self.rng.shuffle(extra)
             deck[:0] = extra
         card = deck.pop()
-        self._commit({"type": "reveal", "row": row, "card": card})
-        return [CardTap(card, None)]
+        self._commit({"type": "reveal", "row": row, "card": card, "slot": s["refill"][row][0]})
+        return [BoardChange(self.view(full=True))]
 
     def _staff(self) -> list[PhysicalEvent]:
         s = self.state
@@ -197,7 +232,7 @@ class JivecatWorld(World):
             action = {"type": "claim_trend", "player": p, "card": card}
             if self._legal(action):
                 self._commit(action)
-                return [CardTap(card, p)]
+                return [BoardChange(self.view(full=True)), CardTap(card, p)]
         return []
 
     def _powers(self, p: int) -> list[PhysicalEvent]:
@@ -236,14 +271,14 @@ class JivecatWorld(World):
             for action in options:
                 if self._legal(action):
                     self.tried.add(t["card"])
-                    before = dict(s["board"])
+                    before = self.view(full=True)
                     self._commit(action)
                     if kind == "recover":
                         self.hands[p].append(action["card"])
                     elif kind == "draw":
                         self._draw(p, 1, list(s["discard"]))
-                    if self.state["board"] != before:
-                        return [BoardChange(self.view()), Declare(action)]
+                    if self.view(full=True) != before:
+                        return [BoardChange(self.view(full=True)), Declare(action)]
                     return [Declare(action)]
         return []
 
@@ -379,7 +414,7 @@ class JivecatWorld(World):
         for card in hand:
             suit = rules.clique[card].suit
             action: Action | None = None
-            events: list[PhysicalEvent] = []
+            tap = True
             own = [t["card"] for t in s["tableau"][p] if rules.clique[t["card"]].suit == suit
                    and not t["used"]]
             if suit in ("zombie", "rada") and roll < 0.25 and (
@@ -387,29 +422,23 @@ class JivecatWorld(World):
                 action = {"type": "discard_tableau", "player": p, "card": own[0]}
                 if self._legal(action):
                     self._commit(action)
-                    return [Declare(action)]
+                    return [BoardChange(self.view()), TurnButton()]
             if suit == "zombie" and s["skulls"][p] >= 3 and roll < 0.5:
                 action = {"type": "lay_zombie", "player": p, "card": card}
-                events = [CardTap(card, p), TurnButton()]
             elif suit == "rada" and roll < 0.5 and not any(
                     rules.clique[t["card"]].suit == "rada" for t in s["tableau"][p]):
                 action = {"type": "lay_rada", "player": p, "card": card}
-                events = [CardTap(card, p), TurnButton()]
+                tap = roll >= 0.25  # otherwise laid without a tap: the camera alone sees it
             elif suit == "voodoo" and s["skulls"][p] >= 2:
                 action = self._voodoo(p, card)
-                if action is not None and action["effect"] == "chip":
-                    events = []  # filled after the commit: the board changes
-                elif action is not None:
-                    events = [Declare(action)]
             elif suit == "cheval" and roll < 0.7:
                 action = self._cheval(p, card)
             if action is None or not self._legal(action):
                 continue
             self._commit(action)
             self.hands[p].remove(card)
-            if not events:
-                events = [BoardChange(self.view()), CardTap(card, p), TurnButton()]
-            return events
+            return [BoardChange(self.view())] + ([CardTap(card, p)] if tap else []) + [
+                TurnButton()]
         return []
 
     def _voodoo(self, p: int, card: str) -> Action | None:
