@@ -244,8 +244,11 @@ class BoardReader:
             if n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > (40 * scale) ** 2:
                 return Reading(None, hand=True, markers_found=4, problem="a hand is over the board")
         n_pieces = len(self._piece_names)
-        mask = cv2.morphologyEx((labels < n_pieces).astype(np.uint8), cv2.MORPH_OPEN,
-                                np.ones((3, 3), np.uint8))
+        # close first, so that a row of pips cannot cut a small card in two; then open, so
+        # that printed lines and noise do not count as pieces
+        kernel = np.ones((3, 3), np.uint8)
+        mask = cv2.morphologyEx((labels < n_pieces).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         n, components, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
         pieces: dict[str, list[Piece]] = {}
         for k in range(1, n):
