@@ -28,6 +28,7 @@ from companion.games.jivecat.rules import (
     expression,
     find_signs,
     snake,
+    trend_pile,
 )
 from companion.reconcile import reconcile
 from companion.sim.headless import play
@@ -1333,7 +1334,7 @@ def test_every_face_code_is_read_by_the_real_renderer_and_reader() -> None:
     layout = GAME.layout(s)
     reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
     spots = [sp.id for sp in layout.spots if sp.id.startswith(("skull", "trend", "tableau"))]
-    assert len(spots) == 6 + 5 * 3
+    assert len(spots) == 6 + 5 * 3 + 5  # rows, three tableau positions and a Trend pile each
     codes = list(GAME.clique_by_code) + list(GAME.row_by_code)
     for start in range(0, len(codes), len(spots)):
         view = make_view({spot: [c] for spot, c in zip(spots, codes[start:start + len(spots)],
@@ -1368,3 +1369,140 @@ def test_headless_table_reads_rows_and_tableaux_by_camera_and_ends_in_agreement(
         assert ("reveal", "camera") in sources and ("reveal", "cards") not in sources
         assert table.game.outcome(table.state).winners == tuple(world.truth()["winners"])
         assert laid
+
+
+# --------------------------------------------------------------------------- claimed Trend piles
+
+
+def code_list(card: str) -> list[Any]:
+    """A card's face code as an action's 'code' field."""
+    return [code(card).colour, code(card).pips]
+
+
+def red_can_claim() -> dict[str, Any]:
+    """Red shows three Lounges: Retro's trend-01 (chips in 3 different Lounges) is claimable."""
+    return arrange(started(3), board={"C24": RED, "N01": RED, "L04": RED, "N02": BLUE,
+                                      "T20": BLUE, "L05": YELLOW, "L10": YELLOW})
+
+
+def test_trend_piles_fit_the_table_and_show_the_newest_claim() -> None:
+    for n in (2, 3, 4, 5):
+        layout = GAME.layout(started(n))
+        for seat in range(n):
+            pile = layout.spot(trend_pile(seat))
+            assert pile.w >= 40 and pile.h >= 40  # 9 pips read reliably at this size
+            assert 0 <= pile.x and pile.x + pile.w <= 600 and pile.y + pile.h <= 420
+        assert not any(sp.id == trend_pile(n) for sp in layout.spots)
+    s = red_can_claim()
+    assert trend_pile(RED) not in GAME.board_view(s)
+    one = GAME.apply(s, {"type": "claim_trend", "player": RED, "card": "trend-01"})
+    assert GAME.board_view(one)[trend_pile(RED)] == (code("trend-01"),)
+    assert "trend-2" not in GAME.board_view(one)
+    # a second claim goes on top: the camera sees only the newest card
+    two = arrange(one, trends=[[{"card": "trend-01", "active": True, "used": False},
+                                {"card": "trend-07", "active": True, "used": False}], [], []])
+    assert GAME.board_view(two)[trend_pile(RED)] == (code("trend-07"),)
+
+
+def test_claim_trend_from_the_camera_alone() -> None:
+    s = red_can_claim()
+    seen = with_cards(s, add={trend_pile(RED): code("trend-01")}, remove=("trend-2",))
+    for trigger in ("board", "button"):
+        verdict = reconcile(GAME, s, seen, [], trigger)
+        assert verdict.action == {"type": "claim_trend", "player": RED, "card": "trend-01",
+                                  "code": code_list("trend-01")}, verdict.prompt
+        claimed = verdict.state
+        assert claimed["mp"][RED] == 2 and claimed["trend_row"][2] is None
+        assert GAME.board_view(claimed) == seen
+    # a later tap of the same card on the seat reader only confirms it: nothing more happens
+    assert GAME.explain(claimed, seen, [Tap("trend-01", RED)], "tap") == []
+    assert reconcile(GAME, claimed, seen, [Tap("trend-01", RED)], "tap").prompt is None
+    # a second claim later lands on top of the first
+    more = arrange(claimed, trend_row=["trend-03", "trend-02", "trend-22"])
+    assert GAME.config_met(more, RED, GAME.trend_cards["trend-22"]["config"])  # 2 Starters
+    seen2 = with_cards(more, add={trend_pile(RED): code("trend-22")}, remove=("trend-2",))
+    verdict = reconcile(GAME, more, seen2, [], "board")
+    assert verdict.action is not None and verdict.action["card"] == "trend-22", verdict.prompt
+    assert [t["card"] for t in verdict.state["trends"][RED]] == ["trend-01", "trend-22"]
+    assert GAME.board_view(verdict.state) == seen2
+
+
+def test_claim_trend_with_the_seat_tap_and_the_tap_path_alone() -> None:
+    s = red_can_claim()
+    seen = with_cards(s, add={trend_pile(RED): code("trend-01")}, remove=("trend-2",))
+    verdict = reconcile(GAME, s, seen, [Tap("trend-01", RED)], "button")
+    assert verdict.action == {"type": "claim_trend", "player": RED, "card": "trend-01",
+                              "code": code_list("trend-01")}
+    assert GAME.board_view(verdict.state) == seen
+    # a tap naming another face-up Trend card than the one that moved: nothing is guessed
+    assert GAME.explain(s, seen, [Tap("trend-02", RED)], "button") == []
+    # the tap path with no camera: the tap alone claims, the pile then shows the card
+    tapped = reconcile(GAME, s, GAME.board_view(s), [Tap("trend-01", RED)], "tap")
+    assert tapped.action == {"type": "claim_trend", "player": RED, "card": "trend-01"}
+    assert GAME.board_view(tapped.state) == seen
+    # the camera then seeing the card on the pile is no new move
+    assert reconcile(GAME, tapped.state, seen, [], "board").action is None
+    # a claim of a configuration Red does not show is refused whatever the camera sees
+    bad = with_cards(s, add={trend_pile(RED): code("trend-02")}, remove=("trend-1",))
+    verdict = reconcile(GAME, s, bad, [], "board")
+    assert verdict.action is None and R["trend_claim"] in verdict.prompt.text
+
+
+def test_a_wrong_card_on_the_trend_pile_is_refused_with_the_rule() -> None:
+    s = red_can_claim()
+    # Retro's trend-01 left the row but another Trend card lies on Red's pile
+    seen = with_cards(s, add={trend_pile(RED): code("trend-09")}, remove=("trend-2",))
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action is None and verdict.prompt.kind == "warning"
+    assert R["trend_place"] in verdict.prompt.text and "trend-09" in verdict.prompt.text
+    # a Skull card's code on the pile
+    seen = with_cards(s, add={trend_pile(RED): code("skull-07")}, remove=("trend-2",))
+    verdict = reconcile(GAME, s, seen, [], "button")
+    assert verdict.action is None and "the Skull card skull-07" in verdict.prompt.text
+    assert R["trend_place"] in verdict.prompt.text
+    # a Clique-only code (the plain grey card) on the pile with no row card gone
+    seen = with_cards(s, add={trend_pile(RED): Piece("grey", 0)})
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action is None and "no Trend card left the Trend row" in verdict.prompt.text
+    assert R["trend_place"] in verdict.prompt.text
+    refused(s, {"type": "claim_trend", "player": RED, "code": code_list("trend-01")},
+            "trend_place", "no trend card left")
+    refused(s, {"type": "claim_trend", "player": RED, "card": "trend-01",
+                "code": code_list("trend-02")}, "trend_place", "put trend-01 there")
+    with pytest.raises(MalformedAction):
+        GAME.apply(s, {"type": "claim_trend", "player": RED, "card": "trend-01", "code": "x"})
+    # another seat's pile on Red's turn is out of turn
+    seen = with_cards(s, add={trend_pile(BLUE): code("trend-01")}, remove=("trend-2",))
+    verdict = reconcile(GAME, s, seen, [], "board")
+    assert verdict.action is None and "Red's turn" in verdict.prompt.text
+
+
+def test_headless_claims_by_camera_keep_the_tracker_on_the_real_board() -> None:
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, CardTap
+    from companion.table import Table
+
+    claims = {"camera": 0, "tapped": 0}
+    for players, seed in ((2, 1), (4, 0), (5, 2)):
+        table = Table.open("jivecat", None, players, None, seed, resume=False)
+        world = WORLD_CLASS(table.game, players, None, seed)
+        refusals: list[str] = []
+        for event in world.start():
+            deliver(table, event, refusals)
+        while not world.finished():
+            events = world.step(table.public())
+            for event in events:
+                deliver(table, event, refusals)
+            piles = [e for e in events if isinstance(e, BoardChange)
+                     and any(k.startswith("trends-") for k in e.view)]
+            if piles and table.history and table.history[-1].action["type"] == "claim_trend":
+                tapped = any(isinstance(e, CardTap) for e in events)
+                claims["tapped" if tapped else "camera"] += 1
+            # after every move the tracker's table is the real one
+            assert table.game.board_view(table.state) == world.board()
+        assert not refusals and table.seen == world.board()
+        assert table.state["phase"] == "over"
+        assert table.game.outcome(table.state).winners == tuple(world.truth()["winners"])
+        assert any(h.action["type"] == "claim_trend" and h.source == "camera"
+                   for h in table.history)
+    assert claims["camera"] and claims["tapped"]

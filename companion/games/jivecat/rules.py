@@ -141,6 +141,7 @@ R = {
     "staff_15": "When you place the 15th Staff chip on the board, the player with the lowest "
     "score immediately removes five Staff chips from the board and then play resumes.",
     "over": "The game is over.",
+    "trend_place": "Place the claimed card face-up in your tableau.",
     "tableau": "Zombie and Rada cards are placed face-up on the table in front of you (your "
     "tableau); you may have at most two Zombies and one Rada there.",
 }
@@ -263,6 +264,9 @@ class BoardData:
         self.tab_seats: list[list[tuple[float, float]]] = [
             [(float(x), float(y)) for x, y in seat] for seat in tab["seats"]]
         self.tab_slots = min(len(seat) for seat in self.tab_seats)
+        self.trend_piles: list[tuple[float, float]] = [
+            (float(x), float(y)) for x, y in tab.get("trends", [])]
+        """Per seat, where its claimed Trend cards are stacked (an older file may lack them)."""
         self.portal_reach: dict[str, frozenset[str]] = {
             a: frozenset(b for b in self.lizards if b != a and self.portal_linked(a, b))
             if self.portals_near[a] else frozenset() for a in self.lizards}
@@ -718,11 +722,20 @@ class JivecatGame(Game):
     # --- Trends
     def _a_claim_trend(self, s: State, a: Action) -> None:
         p = self._actor(s, a)
+        seen = self._code_field(a) if "code" in a else None
+        if "card" not in a and seen is not None:
+            raise RuleError(f"A card showing face code {seen.colour} {seen.pips}"
+                            f"{self._row_code_name(seen)} lies on your Trend pile, but no Trend "
+                            "card left the Trend row.", R["trend_place"] + " " + R["trend_claim"])
         card = require(a, "card", str)
         if card not in self.trend_cards:
             raise MalformedAction(f"{card!r} is not a Trend card")
         if card not in s["trend_row"]:
             raise RuleError(f"{card} is not face up in the Trend row.", R["trend_claim"])
+        if seen is not None and seen != self.code_of[card]:
+            raise RuleError(f"{card} left the Trend row, but the card on your Trend pile shows "
+                            f"face code {seen.colour} {seen.pips}{self._row_code_name(seen)}: "
+                            f"put {card} there.", R["trend_place"])
         info = self.trend_cards[card]
         if not self.config_met(s, p, info["config"]):
             raise RuleError(f"Your chips do not show {info['name']}'s configuration "
@@ -1121,6 +1134,22 @@ class JivecatGame(Game):
         if found is None:
             raise RuleError(f"No {deck} card shows face code {code.colour} {code.pips}.", rule)
         return found
+
+    def _code_field(self, a: Action) -> Piece:
+        """The face code [colour, pips] the camera read, from an action's 'code' field."""
+        raw = a.get("code")
+        if (not isinstance(raw, list) or len(raw) != 2 or not isinstance(raw[0], str)
+                or not isinstance(raw[1], int) or isinstance(raw[1], bool)):
+            raise MalformedAction("field 'code' must be [colour, pips]")
+        return Piece(raw[0], raw[1])
+
+    def _row_code_name(self, code: Piece) -> str:
+        """' (the Skull card skull-03)' for a code a row card carries, '' otherwise."""
+        card = self.row_by_code.get(code)
+        if card is None:
+            return " (no Trend card)"
+        deck = "Skull" if card in self.skull_cards else "Trend"
+        return f" (the {deck} card {card})"
 
     def _laid_card(self, a: Action) -> str:
         """A tableau card named by id (tablet, tap) or by the face code the camera read."""
@@ -1717,6 +1746,10 @@ class JivecatGame(Game):
             for k, (x, y) in enumerate(b.tab_seats[q][: b.tab_slots]):
                 spots.append(Spot(tableau_spot(q, k), x, y, b.tab_w, b.tab_h,
                                   names[q] if k == 0 else "", "light_fill"))
+            if q < len(b.trend_piles):
+                x, y = b.trend_piles[q]
+                spots.append(Spot(trend_pile(q), x, y, b.tab_w, b.tab_h, "Trends",
+                                  "light_fill"))
         pieces = {c: f"{c.title()} player's chips" for c in COLOURS[: state["players"]]}
         if state["players"] <= 3:
             pieces[STAFF_COLOUR] = "Staff chips"
@@ -1738,6 +1771,8 @@ class JivecatGame(Game):
         for q in range(s["players"]):
             for k, card in self.tableau_slots(s, q).items():
                 items[tableau_spot(q, k)] = [self.code_of[card]]
+            if s["trends"][q] and q < len(self.board.trend_piles):
+                items[trend_pile(q)] = [self.code_of[s["trends"][q][-1]["card"]]]
         return make_view(items)
 
     def explain(self, state: State, seen: BoardView, taps: list[Tap],
@@ -1748,12 +1783,15 @@ class JivecatGame(Game):
             return []
         expected = self.board_view(s)
         cards_came, cards_gone = self._card_changes(s, expected, seen)
-        if trigger == "board":
-            return self._explain_rows(s, cards_came)
         if trigger == "tap":
             return self._explain_tap(s, taps)
+        claim = self._explain_claim(s, cards_came, cards_gone, taps)
+        if claim is not None:
+            return claim
+        if trigger == "board":
+            return self._explain_rows(s, cards_came)
         p = self.current_player(s)
-        if any(k.startswith(ROWS) for k in cards_came):
+        if any(k.startswith(("skull-", "trend-")) for k in cards_came):
             return self._explain_rows(s, cards_came)
         if phase == "play" and cards_came:
             return self._explain_lay(s, p, cards_came, cards_gone, taps)
@@ -1813,6 +1851,31 @@ class JivecatGame(Game):
             if new:
                 came[spot] = new[-1]
         return came, gone
+
+    def _explain_claim(self, s: State, came: dict[str, Piece], gone: dict[str, Piece],
+                       taps: list[Tap]) -> list[Action] | None:
+        """A card newly on top of a seat's Trend pile: that seat claims the card that left
+        the Trend row (the pile's code must be that card's).  None: no pile changed."""
+        piles = [k for k in came if k.startswith("trends-")]
+        if not piles:
+            return None
+        if len(piles) != 1 or s["phase"] != "play":
+            return []
+        spot = piles[0]
+        seat = int(spot.split("-")[1])
+        piece = came[spot]
+        code = [piece.colour, piece.pips]
+        left = [k for k in gone if k.startswith("trend-")]
+        if len(left) > 1:
+            return []
+        if not left:
+            return [{"type": "claim_trend", "player": seat, "code": code}]
+        card = s["trend_row"][int(left[0].split("-")[1])]
+        tapped = [t.card for t in taps if t.card in self.trend_cards and t.seat in (None, seat)
+                  and t.card in s["trend_row"]]  # a tap confirming an earlier claim is stale
+        if card is None or (tapped and tapped[-1] != card):
+            return []  # the tap names another Trend card: ask, do not guess
+        return [{"type": "claim_trend", "player": seat, "card": card, "code": code}]
 
     def _explain_rows(self, s: State, came: dict[str, Piece]) -> list[Action]:
         """A stable board with a card on an empty row position: that card was flipped up."""
@@ -1879,6 +1942,8 @@ class JivecatGame(Game):
                 return [{"type": "reveal", "row": row, "card": card}]
         if card in self.trend_cards and phase == "play":
             seat = tap.seat if tap.seat is not None else s["turn"]
+            if 0 <= seat < s["players"] and any(t["card"] == card for t in s["trends"][seat]):
+                return []  # the tap confirms a claim the camera already recorded
             return [{"type": "claim_trend", "player": seat, "card": card}]
         if (card in self.clique and phase == "staff" and s["staff"]["purge_by"] is None
                 and not s["staff"]["pending"] and tap.seat in (None, s["turn"])):
@@ -2002,6 +2067,8 @@ class JivecatGame(Game):
         if kind == "jivecat":
             rem = " and ".join(spot(x) for x in a.get("remove", []))
             return f"{name} casts Jivecat {a['card']} onto {spot(a['spot'])}, dropping {rem}"
+        if kind == "claim_trend" and "card" not in a:
+            return f"{name} puts a card {card} on the Trend pile"
         if kind == "claim_trend":
             return f"{name} sets the Trend {self.trend_cards[a['card']]['name']}"
         if kind == "trend_power":
@@ -2038,6 +2105,11 @@ def tableau_spot(seat: int, slot: int) -> str:
     return f"tableau-{seat}-{slot}"
 
 
+def trend_pile(seat: int) -> str:
+    """The spot where ``seat`` stacks its claimed Trend cards (top card face up)."""
+    return f"trends-{seat}"
+
+
 def tableau_seat(spot: str) -> tuple[int, int]:
     """(seat, position) of a tableau spot id."""
     _, seat, slot = spot.split("-")
@@ -2046,7 +2118,7 @@ def tableau_seat(spot: str) -> tuple[int, int]:
 
 def is_card_spot(spot: str) -> bool:
     """Row and tableau positions hold cards (read by face code), not chips."""
-    return spot.startswith(("skull-", "trend-", "tableau-"))
+    return spot.startswith(("skull-", "trend-", "tableau-", "trends-"))
 
 
 def snake(first: int, n: int) -> list[int]:

@@ -8,7 +8,8 @@ Clique card played is a CardTap on the player's seat reader, a Skull or Trend
 card flipped face up onto its row position is a BoardChange (the camera reads
 its face code), a Zombie or Rada laid in (or taken from) a tableau is a
 BoardChange plus its tap, a Trend claimed is the Trend card taken off its row
-and tapped on the seat reader, and each step ends with the turn button.  Table
+and laid on the player's Trend pile in one BoardChange (every other claim also
+tapped on the seat reader), and each step ends with the turn button.  Table
 chores the tracker computes (sliding the rows down at a turn's start, a Skull
 card collected) follow as a last BoardChange once the move is recorded.  What
 the camera cannot see (a Trend power, cards discarded at the end of a turn) is
@@ -45,6 +46,7 @@ from companion.games.jivecat.rules import (
     JivecatGame,
     find_signs,
     tableau_spot,
+    trend_pile,
 )
 from companion.sim.world import (
     BoardChange,
@@ -161,6 +163,8 @@ class JivecatWorld(World):
         for q in range(self.players):
             for t in s["tableau"][q]:
                 items[tableau_spot(q, t["slot"])] = [self.rules.code_of[t["card"]]]
+            if s["trends"][q] and q < len(self.rules.board.trend_piles):
+                items[trend_pile(q)] = [self.rules.code_of[s["trends"][q][-1]["card"]]]
         return make_view(items)
 
     def _take(self, pile: list[str]) -> str | None:
@@ -231,7 +235,12 @@ class JivecatWorld(World):
                 continue
             action = {"type": "claim_trend", "player": p, "card": card}
             if self._legal(action):
+                claimed = sum(len(t) for t in self.state["trends"])
                 self._commit(action)
+                # the card goes from its row position onto the seat's Trend pile in one
+                # change the camera sees; every other claim is also tapped on the seat reader
+                if claimed % 2:
+                    return [BoardChange(self.view(full=True))]
                 return [BoardChange(self.view(full=True)), CardTap(card, p)]
         return []
 
