@@ -4,21 +4,13 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from pathlib import Path
+
+from waiting import wait_until
 
 from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sim.device import DeviceEmulator
 from firmware import protocol
-
-
-def wait_until(check, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 class Recorder:

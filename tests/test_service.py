@@ -3,11 +3,12 @@ tags are refused with a prompt, seat LEDs follow the turn, the camera feeds the 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
+from waiting import wait_until as wait_briefly
 
 from companion.sensors.tags import factory_uid
 from companion.service import Service, ServiceConfig
@@ -15,14 +16,7 @@ from companion.sim.device import DeviceEmulator
 from companion.vision.render import Camera
 from companion.vision.sources import SyntheticSource
 
-
-def wait_until(check, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
+wait_until = partial(wait_briefly, timeout=10.0)  # a service under load catches up slower
 
 
 @pytest.fixture
