@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS game (
     variant TEXT NOT NULL,
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    options TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS event (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,6 +49,9 @@ class GameRecord:
     seed: int
     created: float
     finished: bool
+    options: dict[str, Any] = field(default_factory=dict)
+    """Set-up chosen for this game: ``house_rules`` (id -> value), and the table's names,
+    colours and seats where the set-up gave them."""
 
 
 @dataclass(frozen=True)
@@ -74,17 +78,23 @@ class EventLog:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
+        if "options" not in columns:  # a log written before set-up options were kept
+            self._db.execute("ALTER TABLE game ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     # --- games -------------------------------------------------------------------------------
-    def new_game(self, name: str, players: int, variant: str, seed: int) -> GameRecord:
+    def new_game(self, name: str, players: int, variant: str, seed: int,
+                 options: dict[str, Any] | None = None) -> GameRecord:
         with self._lock:
             cur = self._db.execute(
-                "INSERT INTO game (name, players, variant, seed, created) VALUES (?, ?, ?, ?, ?)",
-                (name, players, variant, seed, self.clock()),
+                "INSERT INTO game (name, players, variant, seed, created, options)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (name, players, variant, seed, self.clock(),
+                 json.dumps(options or {}, sort_keys=True, allow_nan=False)),
             )
             game_id = int(cur.lastrowid or 0)
         return self.game(game_id)
@@ -92,12 +102,13 @@ class EventLog:
     def game(self, game_id: int) -> GameRecord:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, name, players, variant, seed, created, finished FROM game WHERE id=?",
+                "SELECT id, name, players, variant, seed, created, finished, options"
+                " FROM game WHERE id=?",
                 (game_id,),
             ).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in {self.path}")
-        return GameRecord(*row[:6], bool(row[6]))
+        return GameRecord(*row[:6], bool(row[6]), json.loads(row[7] or "{}"))
 
     def unfinished(self, name: str) -> GameRecord | None:
         """The newest unfinished game of ``name``: what a restart resumes."""

@@ -116,8 +116,13 @@ class Table:
         resume: bool = True,
         options: TableOptions | None = None,
         log: EventLog | None = None,
+        house_rules: dict[str, str] | None = None,
     ) -> Table:
-        """Resume the unfinished game of ``game_name`` in ``data_dir``, or start a new one."""
+        """Resume the unfinished game of ``game_name`` in ``data_dir``, or start a new one.
+
+        ``house_rules`` apply to a new game only; a resumed game keeps the ones it was
+        logged with.
+        """
         game = load_game(game_name)
         if log is None:
             path = ":memory:" if data_dir is None else Path(data_dir) / "companion.sqlite"
@@ -126,14 +131,17 @@ class Table:
         if record is None:
             count = players if players is not None else game.min_players
             chosen = variant or game.variants[0]
-            game.setup(count, chosen, seed)  # validates count and variant before logging
-            record = log.new_game(game_name, count, chosen, seed)
+            rules = game.resolve_house_rules(house_rules)
+            game.start(count, chosen, seed, rules)  # validates everything before logging
+            setup = {"house_rules": rules} if rules else {}
+            record = log.new_game(game_name, count, chosen, seed, setup)
         return cls(game, log, record, options)
 
     def _replay(self) -> None:
         """Rebuild the state as the replay of the log (also after undo or restart)."""
         rec = self.record
-        state = self.game.setup(rec.players, rec.variant, rec.seed)
+        state = self.game.start(rec.players, rec.variant, rec.seed,
+                                rec.options.get("house_rules"))
         self._frames = [_Frame(state, None, rec.created)]
         self.history = []
         self.player_seconds = [0.0] * rec.players
@@ -229,6 +237,8 @@ class Table:
                 "turn": turn,
                 "turn_name": names[turn] if turn is not None else None,
                 "phase": game.phase(state),
+                "phase_label": game.phase_label(state),
+                "house_rules": self.record.options.get("house_rules", {}),
                 "phase_s": round(self.phase_seconds(), 1),
                 "scores": scores,
                 "prompts": [p.to_json() for p in self.prompts()],

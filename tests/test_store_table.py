@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.base import RuleError
+from companion.games.times_square import TimesSquare
 from companion.store import EventLog, effective_events
 from companion.table import NothingToUndo, Table
 
@@ -151,3 +152,27 @@ def test_a_phase_time_limit_prompts_when_it_runs_out() -> None:
                        options=TableOptions({phase: 0.0}))
     time.sleep(0.01)
     assert timed.prompts()[0].text == f"Time is up for {phase}."
+
+
+def test_house_rules_are_checked_logged_with_the_game_and_resumed(tmp_path: Path) -> None:
+    from companion.games.base import HouseRule
+
+    class WithRules(TimesSquare):  # the contract on a real game, with one house rule
+        house_rules = (HouseRule("zero_trade", "A trade of no cards", {"no": "not allowed",
+                                 "yes": "allowed (a pass)"}, "no", "Trade cards ..."),)
+
+    game = WithRules()
+    with pytest.raises(ValueError, match="no house rule 'nope'"):
+        game.resolve_house_rules({"nope": "x"})
+    with pytest.raises(ValueError, match="one of no, yes"):
+        game.resolve_house_rules({"zero_trade": "maybe"})
+    state = game.start(2, None, 0, {"zero_trade": "yes"})
+    assert game.house_rule(state, "zero_trade") == "yes"
+    assert game.house_rule(game.setup(2, None, 0), "zero_trade") == "no"
+
+    log = EventLog(tmp_path / "log.sqlite")
+    record = log.new_game("times_square", 2, "standard", 0, {"house_rules": {"zero_trade": "yes"}})
+    log.close()
+    again = EventLog(tmp_path / "log.sqlite")
+    assert again.game(record.id).options == {"house_rules": {"zero_trade": "yes"}}
+    again.close()

@@ -207,6 +207,57 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason}
 
 
+# --------------------------------------------------------------------------- house rules and forms
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A place where the rulebook honestly reads two ways; the table picks one at set-up.
+
+    ``choices`` maps each value to its label in the game's words; ``default`` is the
+    reading the rulebook's text supports best; ``sentence`` quotes the rulebook sentence
+    the choice rests on (in the rulebook's own language), shown beside the choice.
+    """
+
+    id: str
+    title: str
+    choices: dict[str, str]
+    default: str
+    sentence: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FieldForm:
+    """One field of an action as the tablet asks for it (its choices come from the legal actions)."""
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
+class ActionForm:
+    """How the tablet offers one action type, in the game's words.
+
+    The choices for each field are never listed here: the page narrows the legal
+    actions of the moment field by field, so only what is legal now can be tapped.
+    ``declared`` is False for what the table itself senses (camera, card readers,
+    the turn button): the tablet offers those only as corrections.
+    """
+
+    type: str
+    label: str
+    fields: tuple[FieldForm, ...] = ()
+    declared: bool = True
+    hint: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "label": self.label, "declared": self.declared,
+                "hint": self.hint, "fields": [asdict(f) for f in self.fields]}
+
+
 # --------------------------------------------------------------------------- the contract
 
 
@@ -219,11 +270,48 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     variants: ClassVar[tuple[str, ...]] = ("standard",)
+    house_rules: ClassVar[tuple[HouseRule, ...]] = ()
 
     # --- set-up and turn structure -------------------------------------------------------
     @abstractmethod
     def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:
         """The state before the first action; raise ``ValueError`` for a bad count or variant."""
+
+    def start(self, players: int, variant: str | None = None, seed: int = 0,
+              house_rules: dict[str, str] | None = None) -> State:
+        """:meth:`setup` with the table's house rules resolved into ``state["house_rules"]``.
+
+        Raises ``ValueError`` for an unknown house rule or choice.  Games without house
+        rules get the plain set-up, so their states are unchanged.
+        """
+        chosen = self.resolve_house_rules(house_rules)
+        state = self.setup(players, variant, seed)
+        if chosen:
+            state["house_rules"] = chosen
+        return state
+
+    def resolve_house_rules(self, house_rules: dict[str, str] | None) -> dict[str, str]:
+        """Every house rule of this game with its chosen value (the default where not chosen)."""
+        given = dict(house_rules or {})
+        known = {rule.id: rule for rule in self.house_rules}
+        for rule_id, value in given.items():
+            if rule_id not in known:
+                raise ValueError(f"{self.title} has no house rule {rule_id!r} "
+                                 f"(known: {', '.join(known) or 'none'})")
+            if value not in known[rule_id].choices:
+                raise ValueError(f"house rule {rule_id!r} is one of "
+                                 f"{', '.join(known[rule_id].choices)}, not {value!r}")
+        return {rule_id: given.get(rule_id, rule.default) for rule_id, rule in known.items()}
+
+    def house_rule(self, state: State, rule_id: str) -> str:
+        """The value of a house rule in this game (its default when the state names none)."""
+        chosen = state.get("house_rules") or {}
+        if rule_id in chosen:
+            return str(chosen[rule_id])
+        for rule in self.house_rules:
+            if rule.id == rule_id:
+                return rule.default
+        raise KeyError(f"{self.name} has no house rule {rule_id!r}")
 
     @abstractmethod
     def player_names(self, state: State) -> list[str]:
@@ -236,6 +324,10 @@ class Game(ABC):
     def phase(self, state: State) -> str:
         """A short name of the current phase, for the phase clock."""
         return str(state.get("phase", "play"))
+
+    def phase_label(self, state: State) -> str:
+        """The current phase in the game's words, for the dashboard ("Round 1", "Night 3")."""
+        return self.phase(state).replace("_", " ").capitalize()
 
     # --- moves ---------------------------------------------------------------------------
     @abstractmethod
@@ -264,6 +356,31 @@ class Game(ABC):
         who = action.get("player")
         name = self.player_names(state)[who] if isinstance(who, int) else "table"
         return f"{name}: {action.get('type')} {fields}".strip()
+
+    # --- the tablet's forms ------------------------------------------------------------------
+    def action_forms(self) -> dict[str, ActionForm]:
+        """Every action type by name, described once in the game's words for the tablet."""
+        return {}
+
+    def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
+        """A field's value in the game's words ("Tiki 8", "Mami Wata", "Cocoa 6")."""
+        if isinstance(value, int) and not isinstance(value, bool) and field_name == "player":
+            names = self.player_names(state)
+            if 0 <= value < len(names):
+                return names[value]
+        return str(value)
+
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """Each action type with the fields it may carry: the strict schema at the web edge.
+
+        Derived from :meth:`action_forms` ("type" and "player" always allowed); a game
+        whose actions carry fields the tablet never asks for overrides this.  An empty
+        mapping means the game describes no schema and only generic checks apply.
+        """
+        return {
+            name: frozenset({"type", "player"} | {f.name for f in form.fields})
+            for name, form in self.action_forms().items()
+        }
 
     # --- scores and the end ------------------------------------------------------------------
     @abstractmethod
