@@ -155,20 +155,31 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
 @click.option("--players", type=int, default=None)
 @click.option("--variant", default=None)
 @click.option("--seed", type=int, default=0)
+@click.option("--house-rule", "house_rules", multiple=True, metavar="RULE=CHOICE",
+              help="A house rule's choice (see the game's ACTIONS.md); repeatable.")
 @click.argument("script", type=click.File("r"))
-def replay(game: str, players: int | None, variant: str | None, seed: int, script: Any) -> None:
+def replay(game: str, players: int | None, variant: str | None, seed: int,
+           house_rules: tuple[str, ...], script: Any) -> None:
     """Feed a .jsonl file of actions (as POST /api/actions takes them) through the tracker.
 
     Prints, per line, applied or refused with the reason, then the final state as JSON.
-    Lines may also be {"meta": {"players": N, "variant": "...", "seed": N}} first.
+    Lines may also be {"meta": {"players": N, "variant": "...", "seed": N,
+    "house_rules": {"rule": "choice"}}} first.
     """
+    chosen = {}
+    for item in house_rules:
+        rule, sep, value = item.partition("=")
+        if not sep or not rule or not value:
+            raise click.BadParameter(f"{item!r}: use RULE=CHOICE", param_hint="--house-rule")
+        chosen[rule] = value
     from companion.replay import run_replay
 
     lines = script.read().splitlines()
     try:
         outcome = run_replay(game, lines, players, variant, seed,
                              progress=tqdm(total=len(lines), disable=len(lines) < 500,
-                                           unit="line", file=sys.stderr))
+                                           unit="line", file=sys.stderr),
+                             house_rules=chosen)
     except ValueError as err:
         raise click.ClickException(str(err)) from err
     for line in outcome.report:

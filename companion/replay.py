@@ -2,7 +2,8 @@
 
 A script is JSON lines: each an action exactly as ``POST /api/actions`` takes
 it (or ``{"action": ...}``); a first line ``{"meta": {...}}`` may set players,
-variant and seed.  The same Table code path runs (undo and corrections too),
+variant, seed and ``house_rules`` (id -> choice; the options given to the command win).
+The same Table code path runs (undo and corrections too),
 on a log in memory.
 """
 
@@ -25,7 +26,8 @@ class ReplayOutcome:
 
 
 def run_replay(game: str, lines: list[str], players: int | None = None,
-               variant: str | None = None, seed: int = 0, progress: Any = None) -> ReplayOutcome:
+               variant: str | None = None, seed: int = 0, progress: Any = None,
+               house_rules: dict[str, str] | None = None) -> ReplayOutcome:
     meta: dict[str, Any] = {}
     body = list(enumerate(lines, 1))
     for index, (_, line) in enumerate(body):
@@ -39,7 +41,8 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
                 body = body[index + 1:]
             break
     table = Table.open(game, None, players if players is not None else meta.get("players"),
-                       variant or meta.get("variant"), int(meta.get("seed", seed)), resume=False)
+                       variant or meta.get("variant"), int(meta.get("seed", seed)), resume=False,
+                       house_rules=dict(meta.get("house_rules") or {}) | dict(house_rules or {}))
     report: list[str] = []
     applied = refused = 0
     for number, line in body:

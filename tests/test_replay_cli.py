@@ -44,3 +44,15 @@ def test_games_lists_all_five() -> None:
     assert result.exit_code == 0
     for name in ("times_square", "jivecat", "baron_voodoo", "king_of_clubs", "swing_state"):
         assert name in result.output
+
+
+def test_replay_refuses_an_unknown_house_rule_clearly(tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"type": "undo"}\n')
+    result = CliRunner().invoke(main, ["replay", "--game", "times_square",
+                                       "--house-rule", "no_such_rule=yes", str(script)])
+    assert result.exit_code != 0
+    assert "no house rule 'no_such_rule'" in result.output
+    bad = CliRunner().invoke(main, ["replay", "--game", "times_square", "--house-rule", "oops",
+                                    str(script)])
+    assert bad.exit_code != 0 and "use RULE=CHOICE" in bad.output
