@@ -21,7 +21,7 @@ from companion.games.base import (
     make_view,
 )
 from companion.games.jivecat import GAME_CLASS, JivecatGame
-from companion.games.jivecat.rules import (
+from companion.games.jivecat.facts import (
     CODE_COLOURS,
     DATA_PATH,
     R,

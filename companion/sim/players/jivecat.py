@@ -36,14 +36,14 @@ from companion.games.base import (
     State,
     make_view,
 )
-from companion.games.jivecat.rules import (
+from companion.games.jivecat import JivecatGame
+from companion.games.jivecat.facts import (
     CHIPS,
     COLOURS,
     HAND_SIZE,
     ROWS,
     STAFF,
     STAFF_COLOUR,
-    JivecatGame,
     find_signs,
     tableau_spot,
     trend_pile,
