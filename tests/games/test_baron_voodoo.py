@@ -15,13 +15,9 @@ from hypothesis import strategies as st
 
 from companion.games import load_game
 from companion.games.baron_voodoo import GAME_CLASS, BaronVoodoo
-from companion.games.baron_voodoo.rules import (
-    DATA_PATH,
-    best_plan,
-    captures,
-    group_error,
-    valid_groups,
-)
+from companion.games.baron_voodoo.facts import DATA_PATH
+from companion.games.baron_voodoo.groups import best_plan, group_error, valid_groups
+from companion.games.baron_voodoo.powers import captures
 from companion.games.base import MalformedAction, Piece, RuleError, check_json, make_view
 from companion.reconcile import reconcile
 from companion.sim.world import BoardChange, Declare, HandOver, TurnButton, load_world
@@ -848,7 +844,7 @@ def test_summary_is_public_and_json() -> None:
 
 
 def test_replay_script_in_actions_md_with_its_refused_line() -> None:
-    text = (Path(GAME.__module__.replace(".", "/")).parent / "ACTIONS.md")
+    text = (DATA_PATH.parent.parent / "ACTIONS.md")
     doc = (Path(__file__).resolve().parents[2] / text).read_text(encoding="utf-8")
     block = doc.split("```jsonl", 1)[1].split("```", 1)[0]
     state = GAME.setup(2)

@@ -22,13 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.baron_voodoo.rules import (
-    BaronVoodoo,
-    best_plan,
-    captures,
-    power_options,
-    valid_groups,
-)
+from companion.games.baron_voodoo import BaronVoodoo
+from companion.games.baron_voodoo.groups import best_plan, valid_groups
+from companion.games.baron_voodoo.powers import captures, power_options
 from companion.games.base import Action, BoardView, Game, State
 from companion.reconcile import reconcile
 from companion.sim.world import (
