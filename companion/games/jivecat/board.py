@@ -319,7 +319,7 @@ class JivecatBoard:
         if len(own_added) == 1 and len(own_removed) == 1 and len(added) == 1 and len(removed) == 1:
             src, dst = own_removed[0], own_added[0]
             if cards:
-                need = self.jump_cost(src, dst)
+                need = self.jump_cost(src, dst, s)
                 return [{"type": "cheval", "player": p, "card": cards[0], "from": src, "to": dst,
                          "portals": need or 0}]
             return [{"type": "trend_power", "player": p, "trend": t["card"], "from": src,

@@ -9,6 +9,7 @@ other module of the game reads its facts from here.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ MAX_NOTICES = 8
 CODE_COLOURS = ("orange", "cyan", "pink", "brown", "black", "grey")
 """Face-code colours of the cards: none is a chip colour, so cards are drawn and read as squares."""
 MAX_CODE_PIPS = 9
+LINE_COS = 0.85
+"""cos 30 degrees-ish: a Cheval jump that turns less than this runs on in a line."""
 
 R = {
     "turn": "The first player takes his/her turn and play proceeds clockwise, thereafter.",
@@ -90,6 +93,9 @@ R = {
     "cheval": "Play a Cheval card to move one of your chips already on the board to an empty "
     "Typical or Hipster Lounge Lizard that is two adjacent Lounge Lizards away from its original "
     "position.",
+    "cheval_portal": "As usual, you may activate a Voodoo Portal (by paying 1 Skull) to create a "
+    "temporary adjacency to the Lounge Lizard you are jumping over, or to the Lounge Lizard you "
+    "are landing on.",
     "jivecat": "You may use a Jivecat Spell to place a chip on any unclaimed Jivecat Lounge "
     "Lizard on the board that is adjacent to any of your other chips on the board. You must then "
     "remove two of your chips from the board.",
@@ -254,16 +260,41 @@ class BoardData:
         out.update({b: 0 for b in self.adj[a]})
         return out
 
-    def jumps(self, src: str) -> dict[str, int]:
-        """Lizards two steps from ``src`` (a Cheval jump) with the fewest Portals needed."""
-        if src not in self._jumps:
+    def jumps(self, src: str, line: bool = False) -> dict[str, int]:
+        """Lizards two steps from ``src`` (a Cheval jump) with the fewest Portals needed.
+
+        ``line``: the house rule that reads the jump as one over a single Lounge Lizard, in a
+        line away from the start; two plain steps must then run on (see :meth:`in_line`), a
+        step through a Portal has no direction on the board and is not held to it.
+        """
+        key = f"{src}|{'line' if line else 'path'}"
+        if key not in self._jumps:
             best: dict[str, int] = {}
             for mid, c1 in self.steps(src).items():
                 for dst, c2 in self.steps(mid).items():
-                    if dst != src and c1 + c2 < best.get(dst, 3):
-                        best[dst] = c1 + c2
-            self._jumps[src] = best
-        return self._jumps[src]
+                    if dst == src or c1 + c2 >= best.get(dst, 3):
+                        continue
+                    if line and c1 == 0 and c2 == 0 and not self.in_line(src, mid, dst):
+                        continue
+                    best[dst] = c1 + c2
+            self._jumps[key] = best
+        return self._jumps[key]
+
+    def in_line(self, src: str, mid: str, dst: str) -> bool:
+        """Does ``src`` -> ``mid`` -> ``dst`` run on in one direction, away from ``src``?
+
+        On the board's staggered rows the six neighbour directions are about 60 degrees
+        apart, so a turn of under ~30 degrees is straight on.  A jump over a Private Party
+        (every lizard touching it is adjacent to its members) only has to land beyond it.
+        """
+        a, m, d = self.lizards[src], self.lizards[mid], self.lizards[dst]
+        ux, uy = m.x - a.x, m.y - a.y
+        vx, vy = d.x - m.x, d.y - m.y
+        if mid in self.party_of:
+            return ux * (d.x - a.x) + uy * (d.y - a.y) > 0 and \
+                math.hypot(d.x - a.x, d.y - a.y) > math.hypot(ux, uy)
+        norm = math.hypot(ux, uy) * math.hypot(vx, vy)
+        return norm > 0 and (ux * vx + uy * vy) / norm >= LINE_COS
 
     def hop(self, a: str, b: str) -> int | None:
         """Skulls to step from ``a`` to ``b``: 0 adjacent, 1 through a Portal, None never."""

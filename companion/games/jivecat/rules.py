@@ -25,6 +25,7 @@ from typing import Any
 from companion.games.base import (
     Action,
     Game,
+    HouseRule,
     MalformedAction,
     Outcome,
     Piece,
@@ -64,6 +65,52 @@ from companion.games.jivecat.facts import (
 )
 from companion.games.jivecat.spells import JivecatSpells
 
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "cheval_path",
+        "Cheval: what \"two adjacent Lounge Lizards away\" means",
+        {"any_path": "Any two steps from Lounge Lizard to adjacent Lounge Lizard",
+         "line_jump": "A jump over one Lounge Lizard, in a line away from the start"},
+        "any_path",
+        "Play a Cheval card to move one of your chips already on the board to an empty Typical "
+        "or Hipster Lounge Lizard that is two adjacent Lounge Lizards away from its original "
+        "position.",
+    ),
+    HouseRule(
+        "moved_hipster",
+        "Cheval: a chip moved onto a Hipster",
+        {"no_point": "Scores nothing: only a chip placed from your glass scores",
+         "scores": "Scores the Hipster's Monkey Point"},
+        "no_point",
+        "A Hipster Lounge Lizard (numbered 2 and 10) scores 1 Monkey Point when you place a chip "
+        "on it.",
+    ),
+    HouseRule(
+        "skull_cards_pay",
+        "Skull cards pay for",
+        {"drink": "A bought drink only",
+         "any_chip": "Any chip of yours that lands on the number (a Cheval or a Trend's move "
+                     "too)"},
+        "drink",
+        "Skull tokens are earned when you buy a drink for the specific Lounge Lizards in one of "
+        "the Lounges noted on the face-up Skull cards along the left edge of the game board.",
+    ),
+    HouseRule(
+        "cheval_portals",
+        "Cheval: Voodoo Portals on one jump",
+        {"one": "One Portal, for the Lounge Lizard jumped over or the one landed on",
+         "two": "Up to two Portals, one for each step"},
+        "one",
+        "As usual, you may activate a Voodoo Portal (by paying 1 Skull) to create a temporary "
+        "adjacency to the Lounge Lizard you are jumping over, or to the Lounge Lizard you are "
+        "landing on.",
+    ),
+)
+"""Where the rulebook reads two ways; each default is argued in ACTIONS.md."""
+
+
 
 class JivecatRules(JivecatSpells, Game):
     """The Swinging Jivecat Voodoo Lounge tracker (2-5 players, Staff chips at 2-3)."""
@@ -73,6 +120,7 @@ class JivecatRules(JivecatSpells, Game):
     min_players = 2
     max_players = 5
     variants = ("standard",)
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         raw = json.loads(Path(data_path or DATA_PATH).read_text())
@@ -699,11 +747,30 @@ class JivecatRules(JivecatSpells, Game):
                             "Clique" + (" (even through a Voodoo Portal)" if portal else "") + ".",
                             R["adjacent"] + (" " + R["portal"] if portal else ""))
 
-    def jump_cost(self, src: str, dst: str) -> int | None:
-        """Fewest Portal openings for a Cheval jump src -> (any lizard) -> dst, or None."""
+    def jump_cost(self, src: str, dst: str, state: State | None = None) -> int | None:
+        """Fewest Portal openings for a Cheval jump src -> (a lizard) -> dst, or None.
+
+        With a state, its house rules decide what a jump is (``cheval_path``); without one,
+        the default reading.
+        """
         if src not in self.board.lizards or dst not in self.board.lizards:
             return None
-        return self.board.jumps(src).get(dst)
+        line = state is not None and self.house_rule(state, "cheval_path") == "line_jump"
+        return self.board.jumps(src, line=line).get(dst)
+
+    def max_portals(self, state: State) -> int:
+        """How many Voodoo Portals one Cheval may open (house rule ``cheval_portals``)."""
+        return 2 if self.house_rule(state, "cheval_portals") == "two" else 1
+
+    def _landed(self, s: State, p: int, spot: str) -> None:
+        """A chip of ``p`` moved onto ``spot``: what the house rules say it earns."""
+        liz = self.board.lizards[spot]
+        if liz.kind == "hipster" and self.house_rule(s, "moved_hipster") == "scores":
+            s["mp"][p] += 1
+            s["notices"].append(f"{self._name(s, p)} scores 1 Monkey Point for the Hipster "
+                                f"{liz.label()} (house rule): hang an orange Monkey on the glass.")
+        if self.house_rule(s, "skull_cards_pay") == "any_chip":
+            self._collect_skull_cards(s, p, liz)
 
     def _sources(self, s: State, p: int, cards: list[str],
                  allow_tableau: bool = True) -> list[str]:

@@ -137,16 +137,24 @@ class JivecatSpells:
                             R["cheval"])
         if dst in s["board"]:
             raise RuleError(f"{liz.label()} is not empty.", R["cheval"])
-        need = self.jump_cost(src, dst)
+        need = self.jump_cost(src, dst, s)
+        most = self.max_portals(s)
+        how = ("a jump over one Lounge Lizard in a line"
+               if self.house_rule(s, "cheval_path") == "line_jump" else "two adjacent steps")
         if need is None or need > portals:
             why = "even through the Voodoo Portals" if need is None else "without a Portal"
             raise RuleError(f"{liz.label()} is not two adjacent Lounge Lizards away from "
-                            f"{self._spot_label(src)} {why}.", R["cheval"] + " " + R["portal"])
+                            f"{self._spot_label(src)} ({how}) {why}.",
+                            R["cheval"] + " " + R["cheval_portal"])
+        if portals > most:
+            raise RuleError(f"This table's house rule opens at most one Voodoo Portal on a "
+                            f"Cheval; {liz.label()} needs {need}.", R["cheval_portal"])
         self._charge(s, p, [card], sources, portal=portals)
         del s["board"][src]
         s["board"][dst] = p
         s["hand"][p] -= 1
         s["discard"].append(card)
+        self._landed(s, p, dst)
 
     def _a_jivecat(self, s: State, a: Action) -> None:
         p = self._actor(s, a)
@@ -267,6 +275,7 @@ class JivecatSpells:
             self._pay(s, p, {"supply": cost})
             del s["board"][src]
             s["board"][dst] = p
+            self._landed(s, p, dst)
         elif power == "skull_card":
             slot = self._slot(a, s["skull_row"], "Skull")
             self._pay(s, p, {"supply": cost})
@@ -331,10 +340,11 @@ class JivecatSpells:
     def _cheval_options(self, s: State, p: int, card: str) -> list[Action]:
         out = []
         for src in self.chips_of(s, p):
-            for dst, need in sorted(self.board.jumps(src).items()):
+            line = self.house_rule(s, "cheval_path") == "line_jump"
+            for dst, need in sorted(self.board.jumps(src, line=line).items()):
                 if dst in s["board"] or self.board.lizards[dst].kind not in ("typical", "hipster"):
                     continue
-                if need is not None:
+                if need <= self.max_portals(s):
                     out.append({"type": "cheval", "player": p, "card": card, "from": src,
                                 "to": dst, "portals": need})
         return out
