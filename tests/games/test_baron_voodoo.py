@@ -117,7 +117,7 @@ def test_data_file_is_a_consistent_reconstruction() -> None:
 def test_data_path_override(tmp_path: Path) -> None:
     raw = json.loads(DATA_PATH.read_text(encoding="utf-8"))
     raw["thresholds"]["2"] = 9
-    raw["readings"]["legba_line"] = "row"
+    raw["readings"]["power_must_move"] = False
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(raw), encoding="utf-8")
     game = GAME_CLASS(data_path=path)
@@ -126,9 +126,10 @@ def test_data_path_override(tmp_path: Path) -> None:
     assert GAME.threshold(state) == 18
     state = game.apply(state, {"type": "setup", "layout": "balanced"})
     state = on_board(state, {"A1": [("yellow", "vp")]})
+    idle = {"type": "power", "player": 0, "deity": "mami_wata", "line": "1", "edge": "left"}
+    assert game.apply(state, idle)["board"]["A1"] == [["yellow", "vp"]], "the file's reading"
     with pytest.raises(RuleError):
-        game.apply(state, {"type": "power", "player": 0, "deity": "papa_legba",
-                           "from": "A1", "to": "A5"})
+        GAME.apply(state, idle)
 
 
 def test_thresholds_by_player_count() -> None:
@@ -307,8 +308,8 @@ def test_papa_legba_moves_one_die_to_an_empty_space_in_its_line() -> None:
     new = act(state, type="power", player=2, deity="papa_legba", **{"from": "B2", "to": "G2"})
     assert new["board"]["G2"] == [["red", "vp"]] and new["board"]["B2"] == [["white", "vp"]]
     assert new["offerings"][2] == 3, "own power is free"
-    assert act(state, type="power", player=2, deity="papa_legba",
-               **{"from": "B2", "to": "B7"})["board"]["B7"] == [["red", "vp"]]
+    refused(state, "same row", type="power", player=2, deity="papa_legba",
+            **{"from": "B2", "to": "B7"})  # its column: see the house rule legba_line
     refused(state, "same row", type="power", player=2, deity="papa_legba",
             **{"from": "B2", "to": "C3"})
     refused(state, "not an empty", type="power", player=2, deity="papa_legba",
@@ -353,8 +354,11 @@ def test_power_costs_and_the_baron_samedi_token() -> None:
                                  "C5": [("blue", "vp")] * 2, "E5": [("white", "vp")]})
     paid = act(state, type="power", player=0, deity="gran_bwa", **{"from": "C5", "to": "E5"})
     assert paid["offerings"][0] == 2 and paid["supply"] == state["supply"] + 1
-    refused(state, "no player has Papa Legba", type="power", player=0, deity="papa_legba",
+    in_play = {**state, "house_rules": {"other_powers": "in_play"}}
+    refused(in_play, "no player has Papa Legba", type="power", player=0, deity="papa_legba",
             **{"from": "B3", "to": "G3"})
+    unplayed = act(state, type="power", player=0, deity="papa_legba", **{"from": "B3", "to": "G3"})
+    assert unplayed["offerings"][0] == 2, "by default any other Deity's power costs 1 Offering"
     broke = json.loads(json.dumps(state))
     broke["offerings"][0] = 0
     refused(broke, "costs 1 Offering", type="power", player=0, deity="gran_bwa",
@@ -473,6 +477,7 @@ def test_steal_moves_a_die_and_the_baron_samedi_token() -> None:
     state = after_capture("steal")
     state["underworld"][1] = [["white", "vp"], ["blue", "vp"]]
     state["samedi"] = 1
+    state["house_rules"] = {"samedi_goes_to": "held"}
     new = act(state, type="effect", player=0, victim=1, die=["white", "vp"])
     assert new["caught"][0][-1] == ["white", "vp"]
     assert new["underworld"][1] == [["blue", "vp"]]
@@ -559,6 +564,7 @@ def test_baron_samedi_follows_the_most_white_dice() -> None:
     state = after_capture("vp", players=3)
     state["caught"][0] = [["white", "vp"], ["white", "swap"], ["red", "vp"]]
     state["underworld"][1] = [["white", "offering"]]
+    state["white_sent"] = [0, 1, 0]
     state["samedi"] = 1
     tie = act(state, type="send", player=0, dice=[["white", "vp"], ["red", "vp"]])
     assert tie["samedi"] == 1, "a tied holder keeps the token"

@@ -125,7 +125,8 @@ class BaronVoodooBoard:
                              to: board[to] + [board[frm][-1]]}
                     yield ({"type": "capture", "player": seat, "from": frm, "over": mid,
                             "to": to}, cells)
-        if turn["power_used"] or len(changed) == 0:
+        if not self.power_open(state, turn["actor"] if turn["actor"] is not None
+                               else turn["default"]) or len(changed) == 0:
             return
         for deity in POWERS:
             seat = by_colour.get(f.power_colour[deity], turn["actor"] if turn["actor"]

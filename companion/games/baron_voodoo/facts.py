@@ -50,6 +50,8 @@ RULES: dict[str, str] = {
     "in A, at the end of the turn",
     "power_cost": "A: use your own Deity's power, or spend 1 Offering token to use another "
     "Deity's power; the Baron Samedi holder uses every Deity's power without paying",
+    "samedi_powers": "Baron Samedi: the holder wields the powers of all Deities and may use them "
+    "in steps A or D of the turn without paying Offering tokens ('podczas kroków A lub D')",
     "power_in_play": "Spend 1 Offering token to use the power of another Deity (another "
     "player's); only the Baron Samedi holder commands all four Deities",
     "power_moves": "A Deity power moves one or more Soul Dice on the main board",

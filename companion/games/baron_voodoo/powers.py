@@ -40,8 +40,9 @@ class BaronVoodooPowers:
         params = self._power_params(deity, action)
         self._check_actor(state, seat)
         turn = state["turn"]
-        if turn["power_used"]:
-            raise RuleError("a Deity power was already used this turn", RULES["power_once"])
+        if not self.power_open(state, seat):
+            raise RuleError("a Deity power was already used this turn", RULES["power_once"]
+                            + "; " + RULES["samedi_powers"])
         if turn["step"] == "B":
             raise RuleError("a power at the start of the turn comes before the capture; the "
                             "next one may come only at the end of the turn", RULES["power_once"])
@@ -50,7 +51,8 @@ class BaronVoodooPowers:
         if state["offerings"][side] < cost:
             raise RuleError(f"another Deity's power costs {cost} Offering token; you have "
                             f"{state['offerings'][side]}", RULES["pay"])
-        changes = power_result(state["board"], self.facts, deity, params)
+        changes = power_result(state["board"], self.facts, deity, params,
+                               self.house_rule(state, "legba_line"))
         state["board"].update(changes)
         state["offerings"][side] -= cost
         state["supply"] += cost
@@ -66,15 +68,15 @@ class BaronVoodooPowers:
 
     # --- queries the dashboard and the world use ----------------------------------------------
     def power_cost(self, state: State, seat: int, deity: str) -> int:
-        """0 for one's own Deity or for the Baron Samedi holder, else 1 (refused if the
-        Deity is not another player's, per the data file's reading)."""
+        """0 for one's own Deity or for the Baron Samedi holder, else 1 (refused for a Deity
+        no player has under the house rule ``other_powers`` = ``in_play``)."""
         colour = state["colours"][seat]
         if self.facts.deities[colour]["power"] == deity:
             return 0
         if not state["team"] and state["samedi"] == seat:
             return 0
         dcolour = self.facts.power_colour[deity]
-        if self.facts.readings.get("other_powers") == "in_play" and dcolour not in \
+        if self.house_rule(state, "other_powers") == "in_play" and dcolour not in \
                 state["colours"]:
             raise RuleError(f"no player has {self.facts.deities[dcolour]['name']}",
                             RULES["power_in_play"])
@@ -93,6 +95,18 @@ class BaronVoodooPowers:
                 out.append(deity)
         return out
 
+    def power_open(self, state: State, seat: int) -> bool:
+        """May ``seat`` still use a Deity power this turn?  One per turn (A, or D if none in
+        A); under the house rule ``samedi_powers`` = ``step`` the Baron Samedi holder may use
+        one in A and another in D."""
+        turn = state["turn"]
+        if turn is None:
+            return False
+        if not turn["power_used"]:
+            return True
+        return (turn["step"] == "C" and not state["team"] and state["samedi"] == seat
+                and self.house_rule(state, "samedi_powers") == "step")
+
     def capture_way(self, state: State, seat: int) -> str | None:
         """A way for ``seat`` to capture now (directly or after a power), or None: stuck."""
         f = self.facts
@@ -106,7 +120,8 @@ class BaronVoodooPowers:
             return None
         protected = {c for c, on in state["protection"].items() if on}
         for deity in self.usable_powers(state, seat):
-            for params, changes in power_options(state["board"], f, deity):
+            for params, changes in power_options(state["board"], f, deity,
+                                                 self.house_rule(state, "legba_line")):
                 board = {**state["board"], **changes}
                 if captures_on(board, f, colour, protected):
                     name = f.deities[f.power_colour[deity]]["name"]
@@ -135,7 +150,8 @@ class BaronVoodooPowers:
     def _power_actions(self, state: State, seat: int) -> list[Action]:
         out = []
         for deity in self.usable_powers(state, seat):
-            for params, _ in power_options(state["board"], self.facts, deity):
+            for params, _ in power_options(state["board"], self.facts, deity,
+                                           self.house_rule(state, "legba_line")):
                 out.append({"type": "power", "player": seat, "deity": deity, **params})
         return out
 
@@ -190,15 +206,16 @@ def _isolated(board: dict[str, list], f: Facts, cell: str) -> bool:
     return all(not board[n] for n in f.neighbours(cell))
 
 
-def _same_line(f: Facts, a: str, b: str) -> bool:
+def _same_line(f: Facts, a: str, b: str, legba: str = "row") -> bool:
+    """Papa Legba's line: the same row, or (house rule ``legba_line``) row or column."""
     (ra, ca), (rb, cb) = f.coord[a], f.coord[b]
-    if f.readings.get("legba_line") == "row":
+    if legba == "row":
         return ra == rb
     return ra == rb or ca == cb
 
 
 def power_result(board: dict[str, list], f: Facts, deity: str,
-                 params: dict[str, str]) -> dict[str, list]:
+                 params: dict[str, str], legba: str = "row") -> dict[str, list]:
     """The cells a power changes (cell -> new stack), or RuleError citing the power."""
     rule = RULES[deity]
     if deity == "mami_wata":
@@ -216,8 +233,9 @@ def power_result(board: dict[str, list], f: Facts, deity: str,
             raise RuleError(f"there is no die on {frm}", rule)
         if board[to]:
             raise RuleError(f"{to} is not an empty space", rule)
-        if frm == to or not _same_line(f, frm, to):
-            raise RuleError(f"{to} is not in the same row as {frm}", rule)
+        if frm == to or not _same_line(f, frm, to, legba):
+            line = "row" if legba == "row" else "row or column"
+            raise RuleError(f"{to} is not in the same {line} as {frm}", rule)
         return {frm: [list(d) for d in board[frm][:-1]], to: [list(board[frm][-1])]}
     if deity == "gran_bwa":
         frm, to = params["from"], params["to"]
@@ -249,12 +267,13 @@ def power_result(board: dict[str, list], f: Facts, deity: str,
             b: [list(d) for d in board[b][:-1]] + [list(board[a][-1])]}
 
 
-def power_options(board: dict[str, list], f: Facts,
-                  deity: str) -> Iterator[tuple[dict[str, str], dict[str, list]]]:
-    """Every legal use of a Deity's power on ``board`` (parameters, changed cells)."""
-    for params in _power_params_space(board, f, deity, None):
+def power_options(board: dict[str, list], f: Facts, deity: str,
+                  legba: str = "row") -> Iterator[tuple[dict[str, str], dict[str, list]]]:
+    """Every legal use of a Deity's power on ``board`` (parameters, changed cells);
+    ``legba`` is the table's reading of Papa Legba's line (house rule ``legba_line``)."""
+    for params in _power_params_space(board, f, deity, None, legba):
         try:
-            yield params, power_result(board, f, deity, params)
+            yield params, power_result(board, f, deity, params, legba)
         except RuleError:
             continue
 
@@ -268,7 +287,7 @@ def physical_power_options(board: dict[str, list], f: Facts, deity: str,
 
 
 def _power_params_space(board: dict[str, list], f: Facts, deity: str,
-                        changed: set[str] | None) -> Iterator[dict[str, str]]:
+                        changed: set[str] | None, legba: str = "row") -> Iterator[dict[str, str]]:
     occupied = [c for c in f.cells if board[c]]
     if deity == "mami_wata":
         for line in f.row_labels():
@@ -281,7 +300,7 @@ def _power_params_space(board: dict[str, list], f: Facts, deity: str,
         if changed is None:
             for frm in occupied:
                 for to in f.cells:
-                    if not board[to] and to != frm and _same_line(f, frm, to):
+                    if not board[to] and to != frm and _same_line(f, frm, to, legba):
                         yield {"from": frm, "to": to}
         else:
             for to in changed:

@@ -48,6 +48,7 @@ from companion.games.baron_voodoo.powers import (
 from companion.games.base import (
     Action,
     Game,
+    HouseRule,
     MalformedAction,
     Outcome,
     RuleError,
@@ -55,6 +56,67 @@ from companion.games.base import (
     json_copy,
     require,
 )
+
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "other_powers",
+        "Paying 1 Offering for another Deity's power",
+        {"any": "Any of the four Deities, played or not",
+         "in_play": "Only a Deity another player has"},
+        "any",
+        "Na początku swojej tury gracz może użyć mocy swojego Bóstwa lub wydać 1 (oddaje go do "
+        "wspólnej puli), aby użyć mocy innego Bóstwa.",
+    ),
+    HouseRule(
+        "legba_line",
+        "Papa Legba moves a die within",
+        {"row": "Its row", "row_or_column": "Its row or its column"},
+        "row",
+        "Przenieś 1 wybraną Kość Duszy na dowolne, puste miejsce w tym samym rzędzie na planszy "
+        "głównej.",
+    ),
+    HouseRule(
+        "white_majority",
+        "White dice in the colour majorities at the end",
+        {"no": "No: white dice are jokers; the most white dice earn Baron Samedi (team: 3 VP)",
+         "yes": "Yes: white is a colour too (3 VP for the most, 1 VP each on a tie)"},
+        "no",
+        "Porównajcie liczbę zgromadzonych Kości Dusz we wszystkich kolorach u każdego z graczy. "
+        "Gracz, który zgromadzi najwięcej Kości w danym kolorze, otrzymuje 3 Punkty Zwycięstwa "
+        "za każdy kolor.",
+    ),
+    HouseRule(
+        "samedi_powers",
+        "Baron Samedi's holder uses a power",
+        {"turn": "Once a turn: in step A, or in step D if none was used in A",
+         "step": "Once a step: one in step A and another in step D"},
+        "turn",
+        "Gracz posiadający znacznik Barona Samedi włada mocami wszystkich Bóstw. Może je "
+        "wykorzystać podczas kroków A lub D w swojej turze, bez konieczności uiszczenia opłaty "
+        "w formie Znaczników Ofiarowania.",
+    ),
+    HouseRule(
+        "team_protection",
+        "Team game: a steal from the shared Deity board is blocked by",
+        {"either": "Either team-mate's active Protection",
+         "both": "Only both team-mates' Protection (one player's never covers the other)"},
+        "either",
+        "Do następnej Twojej tury nie można przechwycić Kości Duszy w Twoim kolorze na planszy "
+        "głównej oraz nie można ukraść Ci kości z planszeczki Bóstwa.",
+    ),
+    HouseRule(
+        "samedi_goes_to",
+        "The Baron Samedi token goes to the player who",
+        {"sent": "Has sent the most white dice to the Underworld (a steal takes none back)",
+         "held": "Holds the most white dice in the Underworld now"},
+        "sent",
+        "Gracz, który wysła najwięcej Białych Kości Dusz do Zaświatów, zdobywa znacznik Barona "
+        "Samedi i zdobywa jego moce.",
+    ),
+)
+"""Where the Polish rulebook reads two ways; each default is argued in ACTIONS.md."""
 
 
 class BaronVoodooRules(BaronVoodooPowers, Game):
@@ -66,6 +128,7 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
     min_players = 2
     max_players = 4
     variants = ("standard", "team", "balanced", "chaos")
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: Path | str | None = None) -> None:
         self.facts = load_facts(data_path)
@@ -112,6 +175,7 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
             "end": None,
             "final_done": [False] * sides,
             "bonuses": [],
+            "white_sent": [0] * sides,
             "notes": [],
         }
 
@@ -184,7 +248,7 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
         seat = turn["actor"]
         for action in self._c_actions(state, seat):
             out.append(action)
-        if not turn["power_used"]:
+        if self.power_open(state, seat):
             out += self._power_actions(state, seat)
         out.append({"type": "end_turn", "player": seat})
         return out
@@ -497,7 +561,7 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
         if dice:
             self._move_group(state, side, dice, RULES["final"])
             state["vp"][side] += self.facts.group_vp[len(dice)]
-        state["underworld"][side] += state["caught"][side]
+        self._to_underworld(state, side, state["caught"][side])
         state["caught"][side] = []
         state["final_done"][side] = True
         state["notes"].append("Move every die of the Caught Souls zone to the Underworld")
@@ -558,7 +622,10 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
         f = self.facts
         names = self.side_names(state)
         bonuses: list[dict[str, Any]] = []
-        for colour in f.majority_colours:
+        colours = list(f.majority_colours)
+        if self.house_rule(state, "white_majority") == "yes":
+            colours.append(WHITE)
+        for colour in colours:
             counts = [sum(1 for d in zone if d[0] == colour) for zone in state["underworld"]]
             top = max(counts)
             if top == 0:
@@ -621,8 +688,7 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
     def _side_protected(self, state: State, side: int) -> bool:
         seats = self._side_seats(state, side)
         active = [state["protection"][state["colours"][s]] for s in seats]
-        if state["team"] and self.facts.readings.get("team_protection_blocks_steal") != \
-                "any_member":
+        if state["team"] and self.house_rule(state, "team_protection") == "both":
             return all(active)
         return any(active)
 
@@ -736,15 +802,25 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
         if error:
             raise RuleError(error, RULES["group"])
         state["caught"][side] = zone
-        state["underworld"][side] += dice
+        self._to_underworld(state, side, dice)
         state["notes"].append(f"Move {describe_dice(dice)} to the Underworld")
 
+    def _to_underworld(self, state: State, side: int, dice: list[list[str]]) -> None:
+        """Dice a side sends to its Underworld; white ones count towards Baron Samedi."""
+        state["underworld"][side] += dice
+        sent = state.setdefault("white_sent", [0] * state["sides"])
+        sent[side] += sum(1 for d in dice if d[0] == WHITE)
+
     def _update_samedi(self, state: State) -> None:
-        """The token goes to the one player with the most white dice in their Underworld;
-        on a tie for most it stays with a tied holder, otherwise goes back to the supply."""
+        """The token goes to the one player with the most white dice, counted as the house
+        rule ``samedi_goes_to`` says (sent to the Underworld so far, or held there now); on a
+        tie for most it stays with a tied holder, otherwise goes back to the supply."""
         if state["team"]:
             return
-        whites = [sum(1 for d in zone if d[0] == WHITE) for zone in state["underworld"]]
+        if self.house_rule(state, "samedi_goes_to") == "sent":
+            whites = list(state.get("white_sent") or [0] * state["sides"])
+        else:
+            whites = [sum(1 for d in zone if d[0] == WHITE) for zone in state["underworld"]]
         top = max(whites)
         leaders = [s for s, n in enumerate(whites) if n == top]
         holder = state["samedi"]

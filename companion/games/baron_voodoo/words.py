@@ -94,7 +94,7 @@ class BaronVoodooWords:
             text = (f"{who}: after the capture of {turn['captured'][0]} "
                     f"({self.facts.face_names[turn['captured'][1]]}): C1-C5 in order on the "
                     f"tablet")
-            if not turn["power_used"]:
+            if self.power_open(state, seat):
                 text += ", a Deity power at the end (D)"
             text += ", then press the button to end the turn"
             out.append(Prompt(text, "turn", seat))
@@ -159,11 +159,12 @@ class BaronVoodooWords:
                 if turn["step"] != "C":
                     legal_captures += [{"player": seat, "from": a, "over": b, "to": c}
                                        for a, b, c in captures(state, f, state["colours"][seat])]
-                if turn["step"] != "B" and not turn["power_used"]:
+                if turn["step"] != "B" and self.power_open(state, seat):
                     for deity in self.usable_powers(state, seat):
                         if deity in power_targets:
                             continue
-                        options = [p for p, _ in power_options(board, f, deity)]
+                        options = [p for p, _ in power_options(
+                            board, f, deity, self.house_rule(state, "legba_line"))]
                         power_targets[deity] = {"cost": self.power_cost(state, seat, deity),
                                                 "count": len(options), "first": options[:12]}
         return {
