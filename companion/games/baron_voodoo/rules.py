@@ -95,7 +95,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "turn",
         "Gracz posiadający znacznik Barona Samedi włada mocami wszystkich Bóstw. Może je "
         "wykorzystać podczas kroków A lub D w swojej turze, bez konieczności uiszczenia opłaty "
-        "w formie Znaczników Ofiarowania.",
+        "w formie Znaczników Ofiarowania ☞.",
     ),
     HouseRule(
         "team_protection",
