@@ -918,7 +918,11 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
             out += self._power_options(s, p, t["card"])
         if self.chip_count(s, p) >= CHIPS:
             out[0]["remove"] = self.chips_of(s, p)[:5]
-        return [a for a in out if self.is_legal(s, a)]
+        out = [a for a in out if self.is_legal(s, a)]
+        if out and out[0]["type"] == "end_turn" and s["hand"][p] > 0:
+            # discarding one card that may be in the hand: legal whenever ending is
+            out[1:1] = [{**out[0], "discard": [c]} for c in hand_cards]
+        return out
 
     def _reveal_options(self, s: State) -> list[Action]:
         out = []

@@ -10,18 +10,20 @@ from typing import Any
 
 from companion.games.base import (
     Action,
+    ActionForm,
+    FieldForm,
     Prompt,
     State,
 )
 from companion.games.jivecat.facts import (
     CHIPS,
-    COLOURS,
     STAFF,
     STAFF_CHIPS,
     WIN_MP,
     config_text,
     expression,
     power_text,
+    skulls,
 )
 
 
@@ -73,8 +75,8 @@ class JivecatWords:
                 out.append(Prompt(
                     f"{name}'s turn: buy drinks (chip on the board + tap the cards), cast spells "
                     "(tap the card), claim Trends (tap the Trend card); press the turn button "
-                    "after each; press it with nothing new to end the turn (declare end_turn to "
-                    "discard cards).", "turn", p))
+                    "after each; press it with nothing new to end the turn (or end it on the "
+                    "tablet to discard cards).", "turn", p))
         for note in s["row_notes"]:
             out.append(Prompt(note, "chore", p))
         for note in s["notices"]:
@@ -94,69 +96,216 @@ class JivecatWords:
         return out
 
     def summary(self, state: State) -> dict[str, Any]:
+        """The Details panel, shallow and in words (as Swing State's): where everyone stands,
+        the two rows, the decks and the Staff; never a hand."""
         s = state
-        players = []
-        for q in range(s["players"]):
-            players.append({
-                "seat": q,
-                "name": self._name(s, q),
-                "colour": COLOURS[q],
-                "monkey_points": s["mp"][q],
-                "skulls": s["skulls"][q],
-                "hand": s["hand"][q],
-                "chips_on_board": self.chip_count(s, q),
-                "chips_in_glass": CHIPS - self.chip_count(s, q),
-                "tableau": [{"card": t["card"], "suit": self.clique[t["card"]].suit,
-                             "value": self.clique[t["card"]].value, "twisted": t["used"]}
-                            for t in s["tableau"][q]],
-                "trends": [{"card": t["card"], "name": self.trend_cards[t["card"]]["name"],
-                            "active": t["active"], "used": t["used"]} for t in s["trends"][q]],
-                "active_trends": sum(1 for t in s["trends"][q] if t["active"]),
-                "bonus": s["bonus"][q] if s["bonus"] else None,
-            })
-        skull_row = []
+        names = [self._name(s, q) for q in range(s["players"])]
+        out: dict[str, Any] = {}
+        if s["phase"] == "over":
+            o = self.outcome(s)
+            out["Result"] = o.reason if o else "Game over."
+        else:
+            out["Now"] = self.phase_label(s)
+        standing: dict[str, str] = {}
+        tableaux: dict[str, str] = {}
+        trends: dict[str, str] = {}
+        for q, name in enumerate(names):
+            on = self.chip_count(s, q)
+            standing[name] = (f"{s['mp'][q]} Monkey Points, {skulls(s['skulls'][q])}, "
+                              f"{s['hand'][q]} cards in hand, {on} chips on the board "
+                              f"({CHIPS - on} in the glass)")
+            cards = [self.card_name(t["card"]) + (" (twisted)" if t["used"] else "")
+                     for t in s["tableau"][q]]
+            tableaux[name] = ", ".join(cards) or "empty"
+            held = []
+            for t in s["trends"][q]:
+                state_word = "active" if t["active"] else "inactive"
+                if t["used"]:
+                    state_word += ", power used this turn"
+                held.append(f"{self.trend_cards[t['card']]['name']} ({state_word})")
+            trends[name] = ", ".join(held) or "none"
+        out["Players"] = standing
+        out["Tableaux"] = tableaux
+        out["Trend cards set"] = trends
+        skull_row: dict[str, str] = {}
         for i, c in enumerate(s["skull_row"]):
-            info = self.skull_cards.get(c) if c else None
-            skull_row.append({"position": self.board.rows["skull"][i]["name"],
-                              "skulls": self.board.rows["skull"][i]["skulls"], "card": c,
-                              "number": info["number"] if info else None,
-                              "lounges": info["lounges"] if info else None})
-        trend_row = []
+            pos = self.board.rows["skull"][i]
+            skull_row[f"{pos['name']} ({skulls(pos['skulls'])})"] = (
+                self.card_name(c) if c else "empty")
+        trend_row: dict[str, str] = {}
         for i, c in enumerate(s["trend_row"]):
-            info = self.trend_cards.get(c) if c else None
-            trend_row.append({"position": self.board.rows["trend"][i]["name"],
-                              "points": self.board.rows["trend"][i]["points"], "card": c,
-                              "name": info["name"] if info else None,
-                              "needs": config_text(info["config"]) if info else None,
-                              "power": power_text(info["power"]) if info else None})
-        staff = None
+            pos = self.board.rows["trend"][i]
+            key = f"{pos['name']} ({pos['points']} point{'s' if pos['points'] != 1 else ''})"
+            if c:
+                info = self.trend_cards[c]
+                trend_row[key] = (f"{info['name']}: needs {config_text(info['config'])}; "
+                                  f"{power_text(info['power'])}")
+            else:
+                trend_row[key] = "empty"
+        out["Skull row"] = skull_row
+        out["Trend row"] = trend_row
+        top = f", top {self.card_name(s['discard'][-1])}" if s["discard"] else ""
+        again = f", reshuffled {s['reshuffles']} times" if s["reshuffles"] else ""
+        out["Decks"] = (f"Clique {s['deck']} left, {len(s['discard'])} discarded{top}{again}; "
+                        f"Skull {s['skull_deck']} left; Trend {s['trend_deck']} left")
+        out["Skull supply"] = skulls(s["supply"])
         if s["staff"] is not None:
             on = self.chip_count(s, STAFF)
             st = s["staff"]
-            staff = {"on_board": on, "in_supply": STAFF_CHIPS - on,
-                     "flips_left": st["flips_left"],
-                     "flip_card": st["pending"]["card"] if st["pending"] else None,
-                     "wants": st["pending"]["value"] if st["pending"] else None,
-                     "legal_spots": list(st["pending"]["spots"]) if st["pending"] else [],
-                     "purge_by": (self._name(s, st["purge_by"])
-                                  if st["purge_by"] is not None else None)}
-        chores = [p.text for p in self.prompts(s) if p.kind == "chore"]
-        return {
-            "players": players,
-            "turn": self._name(s, s["turn"]) if s["phase"] != "over" else None,
-            "turn_no": s["turn_no"],
-            "phase": s["phase"],
-            "skull_row": skull_row,
-            "trend_row": trend_row,
-            "decks": {"clique": s["deck"], "clique_discard": len(s["discard"]),
-                      "clique_discard_top": s["discard"][-1] if s["discard"] else None,
-                      "reshuffles": s["reshuffles"], "skull": s["skull_deck"],
-                      "trend": s["trend_deck"]},
-            "skull_supply": s["supply"],
-            "staff": staff,
-            "chores": chores,
-            "final_round": s["final_from"] is not None,
-        }
+            text = f"{on} Staff chips on the board, {STAFF_CHIPS - on} left"
+            if st["purge_by"] is not None:
+                text += f"; {self._name(s, st['purge_by'])} removes five"
+            elif st["pending"]:
+                where = ", ".join(self._spot_label(x) for x in st["pending"]["spots"])
+                text += f"; a chip for the {st['pending']['value']} goes on {where}"
+            elif s["phase"] == "staff":
+                text += f"; {st['flips_left']} card(s) to flip"
+            out["The Staff"] = text
+        if s["final_from"] is not None and s["phase"] != "over":
+            out["Last round"] = (f"{self._name(s, s['final_from'])} reached {WIN_MP} Monkey "
+                                 "Points: everyone else has one more turn")
+        if s["bonus"]:
+            out["End bonus"] = {names[q]: f"+{b} for active Trend cards"
+                                for q, b in enumerate(s["bonus"])}
+        out["House rules"] = {
+            rule.title: rule.choices[self.house_rule(s, rule.id)] for rule in self.house_rules}
+        return out
+
+    # ------------------------------------------------------------------ the tablet's forms
+    def phase_label(self, state: State) -> str:
+        s = state
+        phase = s["phase"]
+        if phase == "over":
+            return "Game over"
+        if phase == "setup":
+            return "Set-up: starting chips and the rows"
+        who = self._name(s, self.current_player(s))
+        if phase == "staff":
+            return f"The Staff, after {self._name(s, s['turn'])}'s turn" if \
+                s["staff"]["purge_by"] is None else f"The Staff: {who} removes five chips"
+        last = "Last round, " if s["final_from"] is not None else ""
+        return f"{last}turn {s['turn_no']}: {who}"
+
+    def action_forms(self) -> dict[str, ActionForm]:
+        who = FieldForm("player", "Who")
+        return {f.type: f for f in (
+            ActionForm("first_player", "First player", (who,),
+                       hint="Chosen any way you like, before the first chip is placed."),
+            ActionForm("place_starter", "Starting chip", (who, FieldForm("spot", "On")),
+                       declared=False),
+            ActionForm("reveal", "Card flipped onto a row",
+                       (FieldForm("row", "Row"), FieldForm("card", "Card"),
+                        FieldForm("slot", "Position")), declared=False),
+            ActionForm("buy", "Buy a drink",
+                       (who, FieldForm("spot", "For"), FieldForm("cards", "With"),
+                        FieldForm("signs", "Sums"), FieldForm("portal", "Reach")),
+                       declared=False,
+                       hint="Seen by the camera and the readers; one-card drinks are offered "
+                            "(a combined drink is read from the taps)."),
+            ActionForm("lay_zombie", "Lay a Zombie", (who, FieldForm("card", "Card")),
+                       declared=False),
+            ActionForm("lay_rada", "Lay a Rada", (who, FieldForm("card", "Card")),
+                       declared=False),
+            ActionForm("discard_tableau", "Discard from the tableau",
+                       (who, FieldForm("card", "Card")), declared=False),
+            ActionForm("voodoo", "Voodoo Spell",
+                       (who, FieldForm("effect", "Spell"), FieldForm("spot", "Chip"),
+                        FieldForm("target", "Opponent"), FieldForm("victim", "Their card"),
+                        FieldForm("card", "Voodoo card")), declared=False),
+            ActionForm("cheval", "Cheval Spell",
+                       (who, FieldForm("from", "Move the chip on"), FieldForm("to", "To"),
+                        FieldForm("portals", "Voodoo Portals"), FieldForm("card", "Cheval card")),
+                       declared=False),
+            ActionForm("jivecat", "Jivecat Spell",
+                       (who, FieldForm("spot", "Jivecat"), FieldForm("remove", "Chips removed"),
+                        FieldForm("portal", "Reach"), FieldForm("card", "Jivecat card")),
+                       declared=False),
+            ActionForm("claim_trend", "Set a Trend", (who, FieldForm("card", "Trend card")),
+                       declared=False),
+            ActionForm("trend_power", "Use a Trend card's power",
+                       (who, FieldForm("trend", "Trend card"), FieldForm("target", "Opponent"),
+                        FieldForm("from", "Move the chip on"), FieldForm("to", "To"),
+                        FieldForm("slot", "Row position"), FieldForm("spot", "Staff chip"),
+                        FieldForm("card", "Card taken")),
+                       hint="Once a turn per active Trend card."),
+            ActionForm("end_turn", "End the turn",
+                       (who, FieldForm("discard", "Discard"), FieldForm("remove", "Chips back "
+                                                                         "to the glass")),
+                       hint="The turn button ends a turn without discarding; here you may "
+                            "discard one card (each choice is the whole list)."),
+            ActionForm("staff_flip", "Staff card flipped", (who, FieldForm("card", "Card")),
+                       declared=False),
+            ActionForm("staff_place", "Staff chip placed", (who, FieldForm("spot", "On")),
+                       declared=False),
+            ActionForm("staff_remove", "Five Staff chips removed",
+                       (who, FieldForm("spots", "From")), declared=False),
+        )}
+
+    def action_fields(self) -> dict[str, frozenset[str]]:
+        """The forms' fields and what the camera adds: face codes and positions it read."""
+        fields = super().action_fields()  # type: ignore[misc]
+        extra = {"reveal": {"code"}, "lay_zombie": {"code", "slot"},
+                 "lay_rada": {"code", "slot"}, "claim_trend": {"code"}}
+        return {k: v | extra.get(k, set()) for k, v in fields.items()}
+
+    def card_name(self, card: str) -> str:
+        """A card as the players call it: "Cheval 5", "Skull card 3 (Cocoa or Lava)", a Trend's
+        name."""
+        if card in self.clique:
+            info = self.clique[card]
+            twin = " (second)" if card.endswith("-b") else ""
+            return f"{info.suit.title()} {info.value}{twin}"
+        if card in self.skull_cards:
+            info = self.skull_cards[card]
+            lounges = " or ".join(x.title() for x in info["lounges"])
+            return f"Skull card {info['number']} ({lounges})"
+        if card in self.trend_cards:
+            return f"Trend {self.trend_cards[card]['name']}"
+        return f"card {card}"
+
+    def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
+        s = state
+        try:
+            return self._value_label(s, action_type, field_name, value)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return str(value)
+
+    def _value_label(self, s: State, kind: str, name: str, value: Any) -> str:
+        if name in ("player", "target") and isinstance(value, int):
+            return self._name(s, value)
+        if name in ("spot", "from", "to"):
+            return self._spot_label(value)
+        if name in ("remove", "spots"):
+            return " and ".join(self._spot_label(x) for x in value) or "none"
+        if name == "discard":
+            return ("Discard " + ", ".join(self.card_name(c) for c in value)) if value \
+                else "Keep every card"
+        if name == "cards":
+            return " + ".join(self.card_name(c) for c in value)
+        if name == "signs":
+            return " ".join("plus" if x > 0 else "minus" for x in value)
+        if name in ("card", "victim", "trend"):
+            return self.card_name(value)
+        if name == "portal":
+            return "Through a Voodoo Portal (1 Skull)" if value else "Adjacent to your chips"
+        if name == "portals":
+            return "No Portal" if not value else f"{value} Portal{'s' if value > 1 else ''} " \
+                                                 f"({skulls(value)})"
+        if name == "effect":
+            return {"chip": "Remove a chip", "zombie": "Discard a Zombie",
+                    "rada": "Discard a Rada"}[value]
+        if name == "row":
+            return f"{value.title()} row"
+        if name == "slot" and kind == "reveal":
+            return self.board.rows["skull"][value]["name"] + " / " + \
+                self.board.rows["trend"][value]["name"]
+        if name == "slot":
+            rows = [f"{self.board.rows[r][value]['name']}: {self.card_name(c)}"
+                    for r in ("skull", "trend") if (c := s[f"{r}_row"][value])]
+            return "; ".join(rows) or f"position {value + 1}"
+        if name == "code":
+            return f"a card showing {value[0]} {value[1]}"
+        return str(value)
 
     def describe(self, state: State, action: Action) -> str:
         try:
