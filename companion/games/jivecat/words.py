@@ -223,11 +223,12 @@ class JivecatWords:
             ActionForm("claim_trend", "Set a Trend", (who, FieldForm("card", "Trend card")),
                        declared=False),
             ActionForm("trend_power", "Use a Trend card's power",
-                       (who, FieldForm("trend", "Trend card"), FieldForm("target", "Opponent"),
-                        FieldForm("from", "Move the chip on"), FieldForm("to", "To"),
-                        FieldForm("slot", "Row position"), FieldForm("spot", "Staff chip"),
-                        FieldForm("card", "Card taken")),
-                       hint="Once a turn per active Trend card."),
+                       (who, FieldForm("to", "Move a chip to"), FieldForm("from", "From"),
+                        FieldForm("target", "Opponent"), FieldForm("slot", "Row card"),
+                        FieldForm("spot", "Staff chip"), FieldForm("card", "Card taken"),
+                        FieldForm("trend", "Trend card")),
+                       hint="Once a turn per active Trend card. Tap what the power does; the "
+                            "Trend card is asked only when two could do it."),
             ActionForm("end_turn", "End the turn",
                        (who, FieldForm("discard", "Discard"), FieldForm("remove", "Chips back "
                                                                          "to the glass")),
