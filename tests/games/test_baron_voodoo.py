@@ -229,10 +229,9 @@ def test_rulebook_capture_example() -> None:
     options = captures(state, F, "yellow")
     assert sorted(options) == [("C4", "C3", "C2"), ("C4", "D4", "E4")]
     shown = GAME.summary(state)
-    assert sorted((c["from"], c["to"]) for c in shown["legal_captures"]) == [
-        ("C4", "C2"), ("C4", "E4")]
-    assert shown["power_targets"]["mami_wata"]["cost"] == 0
-    assert shown["power_targets"]["gran_bwa"]["cost"] == 1
+    assert shown["Captures now"] == "C4 over C3 to C2; C4 over D4 to E4"
+    assert shown["Powers now"]["Mami Wata's power"].startswith("free")
+    assert shown["Powers now"]["Gran Bwa's power"].startswith("1 Offering")
     refused(state, "nothing to jump", type="capture", player=0, **{"from": "F6", "to": "F4"})
     refused(state, "not your colour", type="capture", player=0, **{"from": "A6", "to": "A4"})
     refused(state, "is not a space|jump", type="capture", player=0, **{"from": "G2", "to": "G3"})
@@ -648,8 +647,7 @@ def test_x20_marker_on_the_dashboard() -> None:
     state = after_capture("vp")
     state["vp"][0] = 19
     new = act(state, type="effect", player=0)
-    side = GAME.summary(new)["sides"][0]
-    assert (side["vp"], side["x20"], side["track"]) == (20, 1, 0)
+    assert GAME.summary(new)["Victory Points"]["Mami Wata"] == "20 (x20 marker, 0 on the track)"
     assert any("x20" in p.text for p in GAME.prompts(new))
 
 
@@ -841,12 +839,12 @@ def test_summary_is_public_and_json() -> None:
     state = after_capture("vp")
     summary = GAME.summary(state)
     json.dumps(summary)
-    assert summary["sides"][0]["caught"] == [["red", "vp"]]
-    assert summary["supply"] == state["supply"] and summary["threshold"] == 18
-    assert summary["dice_on_board"] == 2 and summary["heights"]["A3"] == 1
-    assert {"vp", "offerings", "protection", "underworld", "best_group", "x20"} <= \
-        set(summary["sides"][0])
-    assert summary["baron_samedi"] is None
+    assert summary["Caught Souls"] == {"Mami Wata": "red VP", "Gran Bwa": "empty"}
+    assert summary["Offering supply"] == f"{state['supply']} tokens"
+    assert summary["The end comes at"] == "18 VP" and summary["Dice"] == "2 on the grid"
+    assert summary["Protection"] == {"Mami Wata": "not active", "Gran Bwa": "not active"}
+    assert summary["Baron Samedi"] == "in the supply"
+    assert summary["Now"] == "Round 1, Mami Wata: after the capture"
 
 
 def test_replay_script_in_actions_md_with_its_refused_line() -> None:

@@ -23,6 +23,8 @@ from companion.games.baron_voodoo.powers import (
 )
 from companion.games.base import (
     Action,
+    ActionForm,
+    FieldForm,
     Prompt,
     RuleError,
     State,
@@ -45,7 +47,8 @@ class BaronVoodooWords:
                 "button. Deities: " + ", ".join(f"seat {i + 1} {n}" for i, n in
                                                 enumerate(names)), "turn", None))
             return out
-        out += [Prompt(note, "chore", self.current_player(state)) for note in state["notes"]]
+        kind = "info" if phase == "over" else "chore"  # the scoring is said, nothing is left to do
+        out += [Prompt(note, kind, self.current_player(state)) for note in state["notes"]]
         if phase == "over":
             result = self.outcome(state)
             assert result is not None
@@ -122,74 +125,195 @@ class BaronVoodooWords:
         return out
 
     def summary(self, state: State) -> dict[str, Any]:
+        """The Details panel, shallow and in words (as Swing State's): each side's VP, tokens
+        and dice, the Baron Samedi token, what may be done now and the house rules."""
         f = self.facts
         names = self.side_names(state)
-        sides = []
+        out: dict[str, Any] = {}
+        if state["phase"] == "over":
+            result = self.outcome(state)
+            out["Result"] = result.reason if result else "Game over"
+        else:
+            out["Now"] = self.phase_label(state)
+        threshold = self.threshold(state)
+        out["Victory Points"] = {
+            names[s]: str(vp) + (f" (x{vp // 20 * 20} marker, {vp % 20} on the track)"
+                                 if vp >= 20 else "")
+            for s, vp in enumerate(state["vp"])}
+        out["The end comes at"] = f"{threshold} VP"
+        out["Offering tokens"] = {names[s]: state["offerings"][s] for s in range(state["sides"])}
+        out["Offering supply"] = f"{state['supply']} tokens"
+        seats = self.player_names(state)
+        out["Protection"] = {seats[x]: "active" if state["protection"][state["colours"][x]]
+                             else "not active" for x in range(state["players"])}
+        caught: dict[str, str] = {}
+        underworld: dict[str, str] = {}
+        best: dict[str, str] = {}
         for s in range(state["sides"]):
-            seats = self._side_seats(state, s)
-            caught = state["caught"][s]
-            groups = valid_groups(caught, f)
-            best = groups[0] if groups else []
-            vp = state["vp"][s]
-            sides.append({
-                "side": s,
-                "name": names[s],
-                "seats": seats,
-                "deities": [f.deities[state["colours"][x]]["name"] for x in seats],
-                "colours": [state["colours"][x] for x in seats],
-                "vp": vp,
-                "x20": vp // 20,
-                "track": vp % 20,
-                "offerings": state["offerings"][s],
-                "protection": {state["colours"][x]: state["protection"][state["colours"][x]]
-                               for x in seats},
-                "caught": caught,
-                "underworld": state["underworld"][s],
-                "white_in_underworld": sum(1 for d in state["underworld"][s] if d[0] == WHITE),
-                "best_group": {"dice": best, "vp": f.group_vp[len(best)] if best else 0},
-                "best_plan_vp": best_plan(caught, f),
-                "groups_possible": len(groups),
-            })
-        board = state["board"]
-        turn = state["turn"]
-        legal_captures: list[dict[str, Any]] = []
-        power_targets: dict[str, dict[str, Any]] = {}
+            zone = state["caught"][s]
+            caught[names[s]] = self.dice_text(zone) or "empty"
+            under = state["underworld"][s]
+            whites = sum(1 for d in under if d[0] == WHITE)
+            underworld[names[s]] = (f"{len(under)} dice, {whites} white" if under else "empty")
+            groups = valid_groups(zone, f)
+            if groups:
+                best[names[s]] = (f"{self.dice_text(groups[0])} = "
+                                  f"{f.group_vp[len(groups[0])]} VP (all groups: up to "
+                                  f"{best_plan(zone, f)} VP)")
+        out["Caught Souls"] = caught
+        out["Underworld"] = underworld
+        if best:
+            out["Best group to send"] = best
+        if not state["team"]:
+            holder = state["samedi"]
+            counted = ("sent to the Underworld"
+                       if self.house_rule(state, "samedi_goes_to") == "sent" else
+                       "in the Underworld")
+            out["Baron Samedi"] = (f"{seats[holder]} (most white dice {counted})"
+                                   if holder is not None else "in the supply")
         if state["phase"] == "play":
+            turn = state["turn"]
+            ways: list[str] = []
+            powers: dict[str, str] = {}
             for seat in self._possible_actors(state):
                 if turn["step"] != "C":
-                    legal_captures += [{"player": seat, "from": a, "over": b, "to": c}
-                                       for a, b, c in captures(state, f, state["colours"][seat])]
+                    ways += [f"{a} over {b} to {c}"
+                             for a, b, c in captures(state, f, state["colours"][seat])]
                 if turn["step"] != "B" and self.power_open(state, seat):
                     for deity in self.usable_powers(state, seat):
-                        if deity in power_targets:
+                        name = f"{self.deity_name(deity)}'s power"
+                        if name in powers:
                             continue
-                        options = [p for p, _ in power_options(
-                            board, f, deity, self.house_rule(state, "legba_line"))]
-                        power_targets[deity] = {"cost": self.power_cost(state, seat, deity),
-                                                "count": len(options), "first": options[:12]}
-        return {
-            "legal_captures": legal_captures,
-            "power_targets": power_targets,
-            "variant": state["variant"],
-            "layout": state["layout"],
-            "phase": self.phase(state),
-            "round": state["round"],
-            "threshold": self.threshold(state),
-            "sides": sides,
-            "supply": state["supply"],
-            "baron_samedi": state["samedi"],
-            "baron_samedi_name": (self.player_names(state)[state["samedi"]]
-                                  if state["samedi"] is not None else None),
-            "end": state["end"],
-            "bonuses": state["bonuses"],
-            "turn": None if turn is None else {
-                "side": turn["side"], "actor": turn["actor"], "step": turn["step"],
-                "power_used": turn["power_used"], "captured": turn["captured"],
-                "c_step": turn["c_step"], "extra": turn["extra"]},
-            "grid": {cell: board[cell] for cell in f.cells if board[cell]},
-            "heights": {cell: len(board[cell]) for cell in f.cells if board[cell]},
-            "dice_on_board": sum(len(v) for v in board.values()),
-        }
+                        count = sum(1 for _ in power_options(
+                            state["board"], f, deity, self.house_rule(state, "legba_line")))
+                        cost = self.power_cost(state, seat, deity)
+                        powers[name] = (f"{'free' if cost == 0 else '1 Offering'}, "
+                                        f"{count} way{'s' if count != 1 else ''}")
+            if turn["step"] != "C":
+                out["Captures now"] = "; ".join(ways[:8]) + (" ..." if len(ways) > 8 else "") \
+                    if ways else "none on the board as it stands"
+            if powers:
+                out["Powers now"] = powers
+        if state["end"] is not None and state["phase"] != "over":
+            by = seats[state["end"]["by"]]
+            why = ("reached the VP threshold" if state["end"]["reason"] == "threshold"
+                   else "could not capture")
+            out["End"] = f"triggered by {by} ({why}): finish the round, then final scoring"
+        if state["bonuses"]:
+            out["End bonuses"] = {f"{names[b['side']]}, {b['why']}": f"+{b['vp']} VP"
+                                  for b in state["bonuses"]}
+        layout = state["layout"]
+        out["Dice"] = (f"{sum(len(v) for v in state['board'].values())} on the grid"
+                       + (f", {layout} layout" if layout and layout != "random" else ""))
+        out["House rules"] = {rule.title: rule.choices[self.house_rule(state, rule.id)]
+                              for rule in self.house_rules}
+        return out
+
+    # --- the tablet's forms -------------------------------------------------------------------
+    def phase_label(self, state: State) -> str:
+        phase = state["phase"]
+        if phase == "setup":
+            return "Set-up: Deities and the dice"
+        if phase == "final":
+            return "Final scoring"
+        if phase == "over":
+            return "Game over"
+        turn = state["turn"]
+        who = self.player_names(state)[self.current_player(state)]
+        step = {"A": "a Deity power or the capture", "B": "the capture",
+                "C": "after the capture"}[turn["step"]]
+        return f"Round {state['round']}, {who}: {step}"
+
+    def action_forms(self) -> dict[str, ActionForm]:
+        who = FieldForm("player", "Who")
+        whole = " Each choice is a whole group: tap it."
+        return {f.type: f for f in (
+            ActionForm("deities", "Deities at the table", (FieldForm("colours", "Seats"),),
+                       hint="Each choice names every seat's Deity, seat 1 first."),
+            ActionForm("setup", "Dice set up", (FieldForm("layout", "Layout"),
+                                                 FieldForm("board", "Dice")), declared=False),
+            ActionForm("capture", "Capture", (who, FieldForm("to", "Land on"),
+                                               FieldForm("from", "Jump from"),
+                                               FieldForm("over", "Over")), declared=False),
+            ActionForm("power", "Deity power",
+                       (who, FieldForm("deity", "Power"), FieldForm("line", "Line"),
+                        FieldForm("edge", "To the edge"), FieldForm("from", "Move the die on"),
+                        FieldForm("to", "To"), FieldForm("a", "Swap the die on"),
+                        FieldForm("b", "With the die on")), declared=False),
+            ActionForm("stuck", "No capture possible", (who,), declared=False,
+                       hint="Triggers the end of the game."),
+            ActionForm("take_offering", "C1: take an Offering token", (who,),
+                       hint="The captured die is your Deity's colour."),
+            ActionForm("change_face", "C2: turn the captured die (1 Offering)",
+                       (who, FieldForm("face", "To")),),
+            ActionForm("effect", "C3: the captured die's effect",
+                       (who, FieldForm("victim", "Steal from"), FieldForm("a", "Swap between"),
+                        FieldForm("b", "And"), FieldForm("die", "Die"),
+                        FieldForm("new_face", "Turn it to"), FieldForm("a_die", "Their die"),
+                        FieldForm("b_die", "For the die")),
+                       hint="Only the fields the captured face needs are asked; each die "
+                            "choice is one die."),
+            ActionForm("extra_turn", "C4: another turn (2 Offerings)", (who,)),
+            ActionForm("send", "C5: send a group to the Underworld",
+                       (who, FieldForm("dice", "Group")), hint="Scores 1, 3 or 5 VP." + whole),
+            ActionForm("end_turn", "End the turn", (who,), declared=False),
+            ActionForm("final_group", "Final scoring: the one group that scores",
+                       (who, FieldForm("dice", "Group")), hint="Or no group." + whole),
+        )}
+
+    def deity_name(self, power: str) -> str:
+        f = self.facts
+        return str(f.deities[f.power_colour[power]]["name"])
+
+    def die_text(self, die: list[str]) -> str:
+        """A die as the players say it: "white VP", "red Change face"."""
+        return f"{die[0]} {self.facts.face_names.get(die[1], die[1])}"
+
+    def dice_text(self, dice: list[list[str]]) -> str:
+        return " + ".join(self.die_text(d) for d in dice)
+
+    def cell_text(self, state: State, cell: str) -> str:
+        """A space with what lies on top: "C4 (yellow Offering, 2 high)", "D4 (empty)"."""
+        stack = state["board"].get(cell) or []
+        if not stack:
+            return f"{cell} (empty)"
+        high = f", {len(stack)} high" if len(stack) > 1 else ""
+        return f"{cell} ({self.die_text(stack[-1])}{high})"
+
+    def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
+        try:
+            return self._value_label(state, action_type, field_name, value)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return str(value)
+
+    def _value_label(self, state: State, kind: str, name: str, value: Any) -> str:
+        f = self.facts
+        seats = self.player_names(state)
+        if name in ("player", "victim") or (kind == "effect" and name in ("a", "b")):
+            return seats[value]
+        if name in ("from", "to", "over", "a", "b"):
+            return self.cell_text(state, value)
+        if name == "deity":
+            return f"{self.deity_name(value)}'s power"
+        if name == "line":
+            return f"Row {value}" if value in f.row_labels() else f"Column {value}"
+        if name == "edge":
+            return {"left": "Left", "right": "Right", "top": "Top", "bottom": "Bottom"}[value]
+        if name in ("face", "new_face"):
+            return f.face_names[value]
+        if name in ("die", "a_die", "b_die"):
+            return self.die_text(value)
+        if name == "dice":
+            if not value:
+                return "No group"
+            return f"{self.dice_text(value)} ({f.group_vp[len(value)]} VP)"
+        if name == "colours":
+            return ", ".join(f"{i + 1}: {f.deities[c]['name']}" for i, c in enumerate(value))
+        if name == "layout":
+            return "Rolled at random" if value == "random" else f"{value.title()} layout"
+        if name == "board":
+            return f"{sum(len(v) for v in value.values())} dice on the grid"
+        return str(value)
 
     # --- descriptions ---------------------------------------------------------------------------
     def describe(self, state: State, action: Action) -> str:
