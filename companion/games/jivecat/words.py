@@ -60,7 +60,8 @@ class JivecatWords:
                 pend = staff["pending"]
                 where = ", ".join(self._spot_label(x) for x in pend["spots"])
                 out.append(Prompt(f"{name}: place a Staff chip for the {pend['value']} "
-                                  f"({pend['card']}) on one of: {where}; then press the turn "
+                                  f"({self.card_name(pend['card'])}) on one of: {where}; then "
+                                  "press the turn "
                                   "button.", "turn", p))
             else:
                 total = 2 if s["players"] == 2 else 1
@@ -330,25 +331,26 @@ class JivecatWords:
             return f"{name} starts on {spot(a['spot'])}"
         if kind == "first_player":
             return f"{name} goes first"
-        card = a.get("card") or "showing code {} {}".format(*a.get("code", ["?", "?"]))
+        card = self.card_name(a["card"]) if a.get("card") else \
+            "showing code {} {}".format(*a.get("code", ["?", "?"]))
         if kind == "reveal":
-            return f"{a['row'].title()} card {card} flipped face up"
+            return f"{card} flipped face up onto the {a['row'].title()} row"
         if kind == "lay_zombie":
-            return f"{name} lays Zombie {card}"
+            return f"{name} lays {card}" if a.get("card") else f"{name} lays a Zombie {card}"
         if kind == "lay_rada":
-            return f"{name} lays Rada {card}"
+            return f"{name} lays {card}" if a.get("card") else f"{name} lays a Rada {card}"
         if kind == "discard_tableau":
-            return f"{name} discards {a['card']} from the tableau"
+            return f"{name} discards {card} from the tableau"
         if kind == "voodoo":
             if a["effect"] == "chip":
-                return f"{name} casts Voodoo {a['card']}: chip off {spot(a['spot'])}"
-            return (f"{name} casts Voodoo {a['card']}: {self._name(s, a['target'])} discards "
-                    f"{a['victim']}")
+                return f"{name} casts {card}: chip off {spot(a['spot'])}"
+            return (f"{name} casts {card}: {self._name(s, a['target'])} discards "
+                    f"{self.card_name(a['victim'])}")
         if kind == "cheval":
-            return f"{name} casts Cheval {a['card']}: {spot(a['from'])} -> {spot(a['to'])}"
+            return f"{name} casts {card}: {spot(a['from'])} -> {spot(a['to'])}"
         if kind == "jivecat":
             rem = " and ".join(spot(x) for x in a.get("remove", []))
-            return f"{name} casts Jivecat {a['card']} onto {spot(a['spot'])}, dropping {rem}"
+            return f"{name} casts {card} onto {spot(a['spot'])}, dropping {rem}"
         if kind == "claim_trend" and "card" not in a:
             return f"{name} puts a card {card} on the Trend pile"
         if kind == "claim_trend":
@@ -359,7 +361,7 @@ class JivecatWords:
             extra = f", discarding {len(a['discard'])}" if a.get("discard") else ""
             return f"{name} ends the turn{extra}"
         if kind == "staff_flip":
-            return f"Staff card {a['card']} ({self.clique[a['card']].value}) flipped"
+            return f"Staff card {card} flipped"
         if kind == "staff_place":
             return f"Staff chip placed on {spot(a['spot'])}"
         if kind == "staff_remove":
