@@ -13,7 +13,6 @@ from companion.games.baron_voodoo.facts import (
 )
 from companion.games.baron_voodoo.groups import (
     best_plan,
-    describe_dice,
     valid_groups,
 )
 from companion.games.baron_voodoo.powers import (
@@ -63,7 +62,7 @@ class BaronVoodooWords:
             text = (f"Final scoring: {self.side_names(state)[side]} moves the Caught Souls to "
                     f"the Underworld and scores one group")
             if best:
-                text += f" (best: {describe_dice(best)} = {self.facts.group_vp[len(best)]} VP)"
+                text += f" (best: {self.dice_text(best)} = {self.facts.group_vp[len(best)]} VP)"
             out.append(Prompt(text, "turn", seat))
             out.append(Prompt("Declare the group that scores (or none)", "choice", seat, options))
             return out
@@ -362,24 +361,24 @@ class BaronVoodooWords:
             face = state["turn"]["captured"][1] if state.get("turn") else "?"
             text = f"{who} applies {fn.get(face, face)}"
             if face == "change":
-                text += f": {describe_dice([action['die']])} -> {fn[action['new_face']]}"
+                text += f": {self.dice_text([action['die']])} -> {fn[action['new_face']]}"
             elif face == "steal":
-                text += f": {describe_dice([action['die']])} from {names[action['victim']]}"
+                text += f": {self.dice_text([action['die']])} from {names[action['victim']]}"
             elif face == "swap":
-                text += (f": {names[action['a']]}'s {describe_dice([action['a_die']])} <-> "
-                         f"{names[action['b']]}'s {describe_dice([action['b_die']])}")
+                text += (f": {names[action['a']]}'s {self.dice_text([action['a_die']])} <-> "
+                         f"{names[action['b']]}'s {self.dice_text([action['b_die']])}")
             return text
         if kind == "extra_turn":
             return f"{who} pays 2 Offerings for another turn"
         if kind == "send":
             dice = action["dice"]
             vp = self.facts.group_vp.get(len(dice), 0)
-            return f"{who} sends {describe_dice(dice)} to the Underworld: +{vp} VP"
+            return f"{who} sends {self.dice_text(dice)} to the Underworld: +{vp} VP"
         if kind == "final_group":
             dice = action["dice"]
             if not dice:
                 return f"{who}: final scoring, no group"
-            return f"{who}: final group {describe_dice(dice)} +" \
+            return f"{who}: final group {self.dice_text(dice)} +" \
                    f"{self.facts.group_vp.get(len(dice), 0)} VP"
         if kind == "end_turn":
             return f"{who} ends the turn"
