@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from companion.games import load_game
 from companion.games.base import MalformedAction, Piece, RuleError, Tap, check_json
 from companion.games.times_square import GAME_CLASS
+from companion.games.times_square import board as ts_board
 from companion.games.times_square import rules as ts
 from companion.reconcile import reconcile
 from companion.sim.world import (
@@ -48,7 +49,7 @@ def example_start() -> dict[str, Any]:
 def seen_after(state: dict[str, Any], **pos: int) -> Any:
     moved = dict(state["pos"])
     moved.update(pos)
-    return ts.view_of(GAME.data, moved)
+    return ts_board.view_of(GAME.data, moved)
 
 
 def one(state: dict[str, Any], cid: str, figure: str, direction: int | None = None,
@@ -138,7 +139,7 @@ def test_setup_explained_from_the_board(hal_player):
 
 def test_setup_with_figures_misplaced_is_not_explained():
     fresh = GAME.setup(2)
-    seen = ts.view_of(GAME.data, {**started(0)["pos"], "hal": 3})
+    seen = ts_board.view_of(GAME.data, {**started(0)["pos"], "hal": 3})
     assert GAME.explain(fresh, seen, [], "button") == []
     result = reconcile(GAME, fresh, seen, [], "button")
     assert result.prompt is not None and "blue" in result.prompt.text

@@ -23,21 +23,12 @@ from typing import Any
 
 from companion.games.base import (
     Action,
-    BoardView,
     Game,
-    Layout,
     MalformedAction,
     Outcome,
-    Piece,
-    Prompt,
     RuleError,
-    Spot,
     State,
-    Tap,
-    Trigger,
-    diff_views,
     json_copy,
-    make_view,
     require,
 )
 
@@ -175,7 +166,7 @@ def load_data(path: str | Path | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the game
 
 
-class SwingStateGame(Game):
+class SwingStateRules(Game):
     """Swing State Steal for 2-6 players: seat 0 is the Incumbent, seats 1.. are States."""
 
     name = "swing_state"
@@ -209,68 +200,6 @@ class SwingStateGame(Game):
         self._build_board()
 
     # --- static board -------------------------------------------------------------------
-    def _build_board(self) -> None:
-        """Lay every ring out as spots and record each track's spot order."""
-        spots: list[Spot] = []
-        self.spaces: dict[str, dict[str, Any]] = {}
-        self.tracks: dict[int, dict[str, list[str]]] = {}
-        for rnd in (1, 2, 3):
-            ring = self.rounds[rnd]
-            cells = _ring_cells(ring)
-            positions = ring["positions"]
-            if len(positions) != len(cells):
-                raise ValueError(f"ring {rnd}: {len(positions)} positions for {len(cells)} cells")
-            red: list[str] = []
-            blue: list[str] = []
-            for idx, (pos, (x, y, w, h, side)) in enumerate(zip(positions, cells, strict=True)):
-                base = f"r{rnd}-{idx:02d}"
-                if pos["track"] == "shared":
-                    _check_ops(pos.get("red", []), RED_OPS, base)
-                    _check_ops(pos.get("blue", []), BLUE_OPS, base)
-                    self.spaces[base] = {
-                        "label": pos["label"],
-                        "short": pos["short"],
-                        "round": rnd,
-                        "red": pos.get("red", []),
-                        "blue": pos.get("blue", []),
-                    }
-                    spots.append(Spot(base, x, y, w, h, pos["short"], "board"))
-                    red.append(base)
-                    blue.append(base)
-                    continue
-                if side == "corner":
-                    raise ValueError(f"{base}: corner spaces must be shared")
-                (rx, ry, rw, rh), (bx, by, bw, bh) = _split_cell(x, y, w, h, side)
-                for track, rect, fill, out in (
-                    ("red", (rx, ry, rw, rh), "dark_fill", red),
-                    ("blue", (bx, by, bw, bh), "light_fill", blue),
-                ):
-                    sid = f"{base}-{track}"
-                    space = pos[track]
-                    _check_ops(space["ops"], RED_OPS if track == "red" else BLUE_OPS, sid)
-                    self.spaces[sid] = {
-                        "label": space["label"],
-                        "short": space["short"],
-                        "round": rnd,
-                        track: space["ops"],
-                    }
-                    spots.append(Spot(sid, *rect, space["short"], fill))
-                    out.append(sid)
-            self.tracks[rnd] = {"red": red, "blue": blue}
-        ring4 = self.rounds[4]
-        cells = _ring_cells(ring4)
-        if len(cells) != len(ring4["weeks"]):
-            raise ValueError("ring 4: one week label per space")
-        self.r4_spots: list[str] = []
-        for idx, ((x, y, w, h, _side), label) in enumerate(zip(cells, ring4["weeks"], strict=True)):
-            sid = f"r4-{idx:02d}"
-            self.spaces[sid] = {"label": label, "short": label.split(":")[0], "round": 4}
-            spots.append(Spot(sid, x, y, w, h, label.split(":")[0], "board"))
-            self.r4_spots.append(sid)
-        die = self.data["board"]["die_spot"]
-        self.die_spot = str(die["id"])
-        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
-        self.spots = tuple(spots)
 
     def _start_spot(self, rnd: int) -> str:
         return self.r4_spots[0] if rnd == 4 else self.tracks[rnd]["red"][0]
@@ -732,236 +661,8 @@ class SwingStateGame(Game):
             ),
         }
 
-    def prompts(self, state: State) -> list[Prompt]:
-        out: list[Prompt] = []
-        names = self.player_names(state)
-        for tr in state["last"]["transfers"]:
-            out.append(Prompt(self._transfer_text(state, tr), "chore", _transfer_player(state, tr)))
-        chore_heads = tuple(f"{n}:" for n in [*names, "Banker", "States", "News"])
-        for note in state["last"]["notes"]:
-            out.append(Prompt(note, "chore" if note.startswith(chore_heads) else "info"))
-        if state["over"]:
-            out.append(Prompt("Game over. " + state["over"]["reason"], "info"))
-            return out
-        p = self.current_player(state)
-        who = names[p] if p is not None else "table"
-        rnd = state["round"]
-        step = state["step"]
-        due = self._roll_due(state)
-        if due and due != "evidence" and state["die"] is not None:
-            out.append(Prompt(f"{who}: pick up the die, then roll it onto its tray.", "chore", p))
-        if rnd <= 3:
-            lap = self._lap(state, p)
-            head = f"Round {rnd} ({self.rounds[rnd]['name']}), {who}'s turn"
-            head += f", lap {lap}" if self.rounds[rnd]["laps"] > 1 else ""
-            if step == "start":
-                text = head + ": " + ("play one Cheat card (tap it) or " if p else "") + "roll the die."
-                if state["double_now"] and p:
-                    text += " A Cheat played now counts double (Stop Counting)."
-            elif step == "waiting":
-                text = (
-                    head + ": waiting for the others; play a Cheat card (tap it) or press the button to pass."
-                )
-            elif step == "move":
-                text = head + f": rolled {state['roll']}, move your pawn."
-                out.append(
-                    Prompt(
-                        f"{who}: move your pawn {state['roll']} space{_s(state['roll'])} to "
-                        f"{self._spot_name(state['dest'])}, then press the button.",
-                        "chore",
-                        p,
-                    )
-                )
-            else:
-                pending = state["await"] or {}
-                kind = pending.get("kind")
-                if kind == "news":
-                    text = head + ": draw the top News card and tap it on the shared reader."
-                elif kind == "roll":
-                    text = head + ": roll the die for votes."
-                else:
-                    text = head + ": the Incumbent chooses colours."
-                    options = [
-                        {"type": "allocate", "player": 0, "piles": a} for a in self._allocations(state)
-                    ]
-                    verb = "take from the pot" if pending.get("dir") == "gain" else "return to the pot"
-                    out.append(
-                        Prompt(
-                            f"Incumbent: choose which piles' colours to {verb}: "
-                            f"{pending.get('amount')} V in all.",
-                            "choice",
-                            0,
-                            options,
-                        )
-                    )
-            out.append(Prompt(text, "turn", p))
-            return out
-        r4 = state["r4"]
-        head = f"Round 4 (The Challenge), week {r4['space']}"
-        if step == "wilds":
-            most = self._max_wilds(state, p)
-            options = [{"type": "keep_wilds", "player": p, "count": c} for c in range(most + 1)]
-            out.append(
-                Prompt(
-                    f"{who}: discard every unplayed Cheat card except Black Wild cards, then say how "
-                    "many Black Wild cards you keep.",
-                    "choice",
-                    p,
-                    options,
-                )
-            )
-            out.append(Prompt(f"{head}: {who} declares Black Wild cards.", "turn", p))
-        elif step == "advance":
-            out.append(
-                Prompt(
-                    f"Banker: advance the Incumbent's pawn one space to "
-                    f"{self._spot_name(self.r4_spots[r4['space'] + 1])}.",
-                    "chore",
-                    0,
-                )
-            )
-            out.append(Prompt(f"{head}: the banker advances the Incumbent's pawn.", "turn", 0))
-        elif step == "evidence":
-            extra = " or roll the die for extra Evidence cards (first turn only)" if due else ""
-            out.append(Prompt(f"{head}: the Incumbent plays an Evidence card (tap it){extra}.", "turn", 0))
-        else:
-            card = self.evidence_cards[r4["evidence"]]
-            out.append(
-                Prompt(
-                    f"{head}: {who} answers {self._evidence_text(card)} with a Cheat card or a "
-                    "Black Wild card (tap it).",
-                    "turn",
-                    p,
-                )
-            )
-        return out
-
-    def summary(self, state: State) -> dict[str, Any]:
-        """The dashboard panel, kept shallow so a generic table shows it: the Incumbent's pile
-        per State against that State's votes and who is ahead there, the round and laps, and
-        card counts (never a hidden card)."""
-        names = self.player_names(state)
-        rnd = state["round"]
-        ring = self.rounds[rnd]
-        piles: dict[str, str] = {}
-        beaten = 0
-        for seat in range(1, state["players"]):
-            colour = state["colours"][seat]
-            pile, votes = state["piles"][colour], state["votes"][colour]
-            ahead = "Incumbent" if pile >= votes else names[seat]
-            beaten += ahead == "Incumbent"
-            piles[names[seat]] = f"{pile} : {votes}, {ahead} ahead"
-        if rnd <= 3:
-            laps = {
-                names[seat]: f"{self._lap(state, seat)}/{ring['laps']}"
-                + (" waiting" if state["finished"][seat] else "")
-                for seat in range(state["players"])
-            }
-        else:
-            week = state["r4"]["space"]
-            label = self.spaces[state["pawn"][0]]["label"]
-            laps = {"Incumbent": f"week {week} of {len(self.r4_spots) - 1} ({label})"}
-        held = {"Incumbent": f"{state['evidence_held']} Evidence"}
-        for seat in range(1, state["players"]):
-            kind = "Black Wild" if state["r4"] else "Cheat"
-            held[names[seat]] = f"{state['cheat_held'][seat]} {kind}"
-        need = self.majority[state["players"] - 1]
-        return {
-            "round": f"{rnd}: {ring['name']}",
-            "laps": laps,
-            "pile : votes": piles,
-            "Incumbent beats": f"{beaten} of {state['players'] - 1} (needs {need})",
-            "cards held": held,
-            "face-up cheats": {names[s]: len(state["played"][s]) for s in range(1, state["players"])},
-            "decks": (
-                f"News {len(state['news_drawn'])} drawn, Cheat {state['cheat_deck']} left, "
-                f"Evidence {state['evidence_deck']} left"
-            ),
-        }
-
     # --- the physical table ------------------------------------------------------------------
-    def layout(self, state: State) -> Layout:
-        names = self.player_names(state)
-        pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
-        pieces[self.die_colour] = "the die (pips = the face up)"
-        shapes = {colour: "disc" for colour in state["colours"]}
-        shapes[self.die_colour] = "square"
-        board = self.data["board"]
-        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes)
 
-    def board_view(self, state: State) -> BoardView:
-        items: dict[str, list[Piece]] = {}
-        for seat, spot in enumerate(state["pawn"]):
-            items.setdefault(spot, []).append(Piece(state["colours"][seat], 0))
-        if state["die"] is not None:
-            items.setdefault(self.die_spot, []).append(Piece(self.die_colour, int(state["die"])))
-        return make_view(items)
-
-    def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
-        if state["over"]:
-            return []
-        out: list[Action] = []
-        roller = self._roller(state)
-        who = roller if roller is not None else self.current_player(state)
-        if trigger in ("board", "button"):
-            dice = [p for p in seen.get(self.die_spot, ()) if p.colour == self.die_colour and p.pips > 0]
-            if len(dice) == 1 and dice[0].pips != state["die"]:
-                out.append({"type": "roll", "player": who, "value": dice[0].pips})
-            elif not dice and state["die"] is not None:
-                out.append({"type": "pick_up_die", "player": who})
-            seat_of = {c: i for i, c in enumerate(state["colours"])}
-            for move in diff_views(self.board_view(state), seen):
-                if move.piece.pips or move.piece.colour not in seat_of or not move.target:
-                    continue
-                seat = seat_of[move.piece.colour]
-                if state["round"] == 4:
-                    out.append({"type": "advance", "player": seat, "to": move.target})
-                elif trigger == "button":
-                    out.append({"type": "move", "player": seat, "to": move.target})
-        if trigger in ("tap", "button"):
-            for tap in taps:
-                out.append(self._tap_action(state, tap))
-        if trigger == "button" and not out and not taps and self.board_view(state) == seen:
-            if state["round"] <= 3 and state["step"] == "waiting":
-                out.append({"type": "pass", "player": state["turn"]})
-            if state["round"] == 4 and state["step"] == "respond":
-                out.append({"type": "respond", "player": self.current_player(state), "card": None})
-        return out
-
-    def describe(self, state: State, action: Action) -> str:
-        names = self.player_names(state)
-        who = action.get("player")
-        name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "table"
-        kind = action.get("type")
-        card = action.get("card")
-        if kind == "pick_up_die":
-            return f"{name} picks up the die"
-        if kind == "roll":
-            return f"{name} rolls {action.get('value')}"
-        if kind in ("move", "advance"):
-            return f"{name} moves to {self._spot_name(str(action.get('to')))}"
-        if kind in ("cheat", "respond") and isinstance(card, str) and card in self.cheats:
-            c = self.cheats[card]
-            worth = (
-                f"wild, protects {'all States' if c.get('wild') == 'all' else 'itself'}"
-                if c.get("wild")
-                else f"{c['value']} V"
-            )
-            return f"{name} plays {c['title']} ({c['colour']}, {worth})"
-        if kind == "respond" and card is None:
-            return f"{name} has no card to play"
-        if kind == "draw_news" and isinstance(card, str) and card in self.news:
-            return f"{name} draws News: {self.news[card]['title']}"
-        if kind == "evidence" and isinstance(card, str) and card in self.evidence_cards:
-            return f"Incumbent plays {self._evidence_text(self.evidence_cards[card])}"
-        if kind == "allocate" and isinstance(action.get("piles"), dict):
-            parts = ", ".join(f"{v} {k}" for k, v in action["piles"].items() if v)
-            return f"Incumbent chooses {parts or 'nothing'}"
-        if kind == "keep_wilds":
-            return f"{name} keeps {action.get('count')} Black Wild card(s)"
-        if kind == "pass":
-            return f"{name} waits (passes)"
-        return super().describe(state, action)
 
     def card_ids(self) -> list[str]:
         return [*self.news_order, *self.cheats, *self.evidence_cards]
@@ -1248,21 +949,6 @@ class SwingStateGame(Game):
         st["last"]["transfers"].append({"from": src, "to": dst, "colour": colour, "amount": moved})
         return moved
 
-    def _transfer_text(self, state: State, tr: dict[str, Any]) -> str:
-        colour = tr["colour"]
-        state_name = colour.capitalize()
-        n = tr["amount"]
-        chips = f"{n} {colour} vote{_s(n)}"
-        pile = f"the Incumbent's {state_name} pile"
-        return {
-            ("pot", "state"): f"Banker: pay {chips} from the pot to {state_name}",
-            ("pot", "pile"): f"Banker: pay {chips} from the pot to {pile}",
-            ("pile", "state"): f"Incumbent: hand {chips} to {state_name}",
-            ("state", "pile"): f"{state_name}: hand {chips} to {pile}",
-            ("pile", "pot"): f"Incumbent: return {chips} from the {state_name} pile to the pot",
-            ("state", "pot"): f"{state_name}: return {chips} to the pot",
-        }[(tr["from"], tr["to"])]
-
     # --- helpers: what could be in a hand --------------------------------------------------
     def _cheats_possible(self, state: State, p: int) -> list[str]:
         """Cheat cards a State could legally play now (rounds 1-3), from what is public."""
@@ -1388,18 +1074,6 @@ class SwingStateGame(Game):
             return f"{card['title']} (Trump)"
         return f"{card['title']} ({card['value']}, {_rounds_text(card)})"
 
-    def _tap_action(self, state: State, tap: Tap) -> Action:
-        """A card on a reader: a News draw, a cheat, an Evidence play or a Round 4 answer."""
-        current = self.current_player(state)
-        seat = tap.seat if tap.seat is not None else current
-        if tap.card in self.news:
-            return {"type": "draw_news", "player": current, "card": tap.card}
-        if tap.card in self.evidence_cards:
-            return {"type": "evidence", "player": 0 if tap.seat is None else tap.seat, "card": tap.card}
-        if state["round"] == 4:
-            return {"type": "respond", "player": seat, "card": tap.card}
-        return {"type": "cheat", "player": seat, "card": tap.card}
-
 
 # --------------------------------------------------------------------------- helpers
 
@@ -1412,15 +1086,6 @@ def _first_pending(flags: list[bool]) -> int | None:
     for seat, done in enumerate(flags):
         if not done:
             return seat
-    return None
-
-
-def _transfer_player(state: State, tr: dict[str, Any]) -> int | None:
-    """Who hands the chips over for a transfer (None: the banker)."""
-    if tr["from"] == "pile":
-        return 0
-    if tr["from"] == "state":
-        return state["colours"].index(tr["colour"])
     return None
 
 
@@ -1445,40 +1110,3 @@ def _check_ops(ops: list[dict[str, Any]], allowed: set[str], where: str) -> None
             raise ValueError(f"{where}: op {op.get('op')!r} does not fit this track")
 
 
-def _ring_cells(ring: dict[str, Any]) -> list[tuple[float, float, float, float, str]]:
-    """The cells of a rectangular ring, clockwise from the lower-left corner.
-
-    Each cell is (x, y, w, h, side) with side "corner", "left", "top", "right" or "bottom".
-    A ring may list its cells instead ([x, y, w, h] or [x, y, w, h, side]; no side means a
-    space both tracks share).
-    """
-    if "cells" in ring:
-        return [
-            (float(c[0]), float(c[1]), float(c[2]), float(c[3]), str(c[4]) if len(c) > 4 else "corner")
-            for c in ring["cells"]
-        ]
-    x0, y0, x1, y1 = (float(v) for v in ring["rect"])
-    band = float(ring["band"])
-    nt, ns = int(ring["top_cells"]), int(ring["side_cells"])
-    cw = (x1 - x0 - 2 * band) / nt
-    ch = (y1 - y0 - 2 * band) / ns
-    cells: list[tuple[float, float, float, float, str]] = [(x0, y1 - band, band, band, "corner")]
-    cells += [(x0, y1 - band - (i + 1) * ch, band, ch, "left") for i in range(ns)]
-    cells.append((x0, y0, band, band, "corner"))
-    cells += [(x0 + band + i * cw, y0, cw, band, "top") for i in range(nt)]
-    cells.append((x1 - band, y0, band, band, "corner"))
-    cells += [(x1 - band, y0 + band + i * ch, band, ch, "right") for i in range(ns)]
-    cells.append((x1 - band, y1 - band, band, band, "corner"))
-    cells += [(x1 - band - (i + 1) * cw, y1 - band, cw, band, "bottom") for i in range(nt)]
-    return cells
-
-
-def _split_cell(
-    x: float, y: float, w: float, h: float, side: str
-) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
-    """Split a cell of a ring into its outer (red) and inner (blue) halves."""
-    if side in ("top", "bottom"):
-        top, bottom = (x, y, w, h / 2), (x, y + h / 2, w, h / 2)
-        return (top, bottom) if side == "top" else (bottom, top)
-    left, right = (x, y, w / 2, h), (x + w / 2, y, w / 2, h)
-    return (left, right) if side == "left" else (right, left)

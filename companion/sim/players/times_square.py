@@ -20,13 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Action, Game, MalformedAction, RuleError, State, Tap
-from companion.games.times_square.rules import (
-    FIGURES,
-    LURABLE,
-    Card,
-    TimesSquare,
-    view_of,
-)
+from companion.games.times_square import TimesSquare
+from companion.games.times_square.board import view_of
+from companion.games.times_square.rules import FIGURES, LURABLE, Card
 from companion.sim.world import (
     BoardChange,
     CardTap,
