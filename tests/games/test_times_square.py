@@ -357,7 +357,6 @@ def test_schema_errors_are_malformed():
                                                  "direction": 1}]},
         {"type": "play", "player": True, "steps": [{"cards": ["hal-1a"], "figure": "hal",
                                                     "direction": 1}]},
-        {"type": "trade", "player": 0, "cards": []},
         {"type": "lure", "player": 0, "figure": "moon"},
         {"type": "play", "player": 0, "charlie": "two", "steps": [
             {"cards": ["hal-1a"], "figure": "hal", "direction": 1}]},
@@ -669,8 +668,10 @@ def test_summary_is_public_and_json():
     state = at(0)
     summary = GAME.summary(state)
     json.dumps(summary)
-    assert summary["hands"] == [8, 8] and summary["supply"] == 39
-    assert summary["positions"]["sue"] == 8 and summary["charlie_if_now"] == 0
+    assert summary["hands"] == {"A": "8 cards", "B": "8 cards"}
+    assert summary["supply"] == "39 cards, not run out yet"
+    assert summary["figures"]["Saucy Sue"] == "space 8, the middle (sewer)"
+    assert summary["Champagne Charlie"] == "would move 0 spaces toward A if the turn ended now"
 
 
 # --------------------------------------------------------------------------- explaining the table
@@ -740,7 +741,7 @@ def test_explain_trade_with_charlie_move():
 def test_legal_actions_are_legal_and_cover_every_type():
     state = example_start()
     actions = GAME.legal_actions(state)
-    assert {a["type"] for a in actions} == {"play", "lure", "trade"}
+    assert {a["type"] for a in actions} == {"play", "lure", "trade", "pass"}
     for action in actions:
         GAME.apply(state, action)
     assert any(s["figure"] == "group" for a in actions if a["type"] == "play"

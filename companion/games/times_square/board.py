@@ -270,7 +270,8 @@ def _search(game: TimesSquareRules, state: State, player: int, cards: list[Card]
         for figure, used in options(i, lock):
             for direction in ((None,) if used[0].sewer else (-1, 1)):
                 try:
-                    new, new_lock = game.move(pos, lock, player, figure, direction, used, check)
+                    new, new_lock = game.move(pos, lock, player, figure, direction, used, check,
+                                                 game.deb_on_sue_between(state))
                 except RuleError:
                     continue
                 if check and i + len(used) < n and game.entrance_owner(new["sue"]) is not None:

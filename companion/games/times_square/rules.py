@@ -19,6 +19,7 @@ from typing import Any
 from companion.games.base import (
     Action,
     Game,
+    HouseRule,
     MalformedAction,
     Outcome,
     RuleError,
@@ -42,6 +43,8 @@ COLOURS = ("sue", "hal", "deb", "bodyguard")
 """Card colours = the figure type a card moves."""
 
 LURABLE = ("sue", "bodyguard_left", "bodyguard_right")
+
+ACTION_TYPES = ("setup", "play", "lure", "trade", "pass", "charlie")
 
 SIDE_NAMES = ("A", "B")
 MAX_SEARCH_NODES = 20_000
@@ -142,6 +145,37 @@ R_END = "The game ends immediately when a player moves either Champagne Charlie 
         "to one of his 2 entrance spaces. This player wins the game."
 R_END_SUPPLY = "If no player manages this before the card supply is twice exhausted, the game " \
                "ends then."
+R_WINNER = "The winner will be the player who is best at attracting the famous!"
+
+
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "zero_trade", "A trade of no cards (a pass)",
+        {"allowed": "Allowed: a player may trade no cards and so pass",
+         "refused": "Refused: a trade discards at least one card"},
+        "allowed",
+        "Instead of playing card(s) or moving a Saucy Sue or one of her Bodyguards to Handsome "
+        "Hal, a player may discard any number of cards face-up on the discard stack."),
+    HouseRule(
+        "deb_on_sue", "Dancing Deb on Saucy Sue's space",
+        {"not_between": "Not between: Deb on Sue's space cannot be used as a joker",
+         "between": "Between: Deb on Sue's space may be used as a joker"},
+        "not_between",
+        "Dancing Deb must be between Saucy Sue and the player's end of the board to use this "
+        "function."),
+    HouseRule(
+        "supply_end", "The winner when the supply runs out twice",
+        {"sue_side": "Saucy Sue's side of the middle wins (Sue on the middle: Champagne "
+                     "Charlie's side; both on the middle: a draw)",
+         "charlie_side": "Champagne Charlie's side of the middle wins (Charlie on the middle: "
+                         "Saucy Sue's side; both on the middle: a draw)",
+         "draw": "Nobody wins: a draw"},
+        "sue_side",
+        "If no player manages this before the card supply is twice exhausted, the game ends "
+        "then. (The winner will be the player who is best at attracting the famous!)"),
+)
 
 
 # --------------------------------------------------------------------------- the game
@@ -156,6 +190,7 @@ class TimesSquareRules(Game):
     min_players = 2
     max_players = 2
     variants = ("standard",)
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         self.data = BoardData.load(Path(data_path) if data_path else DATA_PATH)
@@ -210,11 +245,11 @@ class TimesSquareRules(Game):
         kind = require(action, "type", str)
         handler = {
             "setup": self._apply_setup, "play": self._apply_play, "lure": self._apply_lure,
-            "trade": self._apply_trade, "charlie": self._apply_charlie,
+            "trade": self._apply_trade, "pass": self._apply_pass, "charlie": self._apply_charlie,
         }.get(kind)
         if handler is None:
-            raise MalformedAction(f"unknown action type {kind!r}; Times Square knows setup, "
-                                  "play, lure, trade, charlie")
+            raise MalformedAction(f"unknown action type {kind!r}; Times Square knows "
+                                  f"{', '.join(ACTION_TYPES)}")
         if state["phase"] == "over":
             raise RuleError("the game is over", R_END)
         new = handler(state, action)
@@ -297,14 +332,19 @@ class TimesSquareRules(Game):
     def _apply_trade(self, state: State, action: Action) -> State:
         player = self._start_turn_action(state, action)
         ids = require(action, "cards", list)
-        if not ids:
-            raise MalformedAction("a trade discards at least one card")
+        if not ids and self.house_rule(state, "zero_trade") == "refused":
+            raise RuleError("a trade discards at least one card: this table plays without "
+                            "passing (house rule)", R_TRADE)
         self._check_cards(state, player, ids, same_colour=False)
         new = json_copy(state)
         new["hands"][player] -= len(ids)
         new["discard"] += ids
         self._draw(new, player)
         return self._charlie_step(new, action, player)
+
+    def _apply_pass(self, state: State, action: Action) -> State:
+        """A trade of no cards: the turn passes to Charlie's move (if the house rule allows)."""
+        return self._apply_trade(state, {**action, "type": "trade", "cards": []})
 
     def _apply_charlie(self, state: State, action: Action) -> State:
         player = require(action, "player", int)
@@ -381,19 +421,21 @@ class TimesSquareRules(Game):
                                 R_END)
             cards = [self.data.cards[c] for c in step["cards"]]
             pos, lock = self.move(pos, lock, player, step["figure"], step["direction"], cards,
-                                  check)
+                                  check, self.deb_on_sue_between(state))
             winner = self.entrance_owner(pos["sue"])
         return pos, lock, winner
 
     def move(
         self, pos: dict[str, int], lock: str | None, player: int, figure: str,
         direction: int | None, cards: list[Card], check: bool = True,
+        on_sue_between: bool = False,
     ) -> tuple[dict[str, int], str | None]:
         """One step: one card (or two Sue cards as a group) moving ``figure``.
 
         Returns the new positions and the player's Deb joker choice; raises RuleError
         naming the rule.  ``check=False`` only does the arithmetic (for explain's
-        fallback, whose candidates apply() then refuses with the rule).
+        fallback, whose candidates apply() then refuses with the rule).  ``on_sue_between``:
+        the house rule that counts Deb on Sue's space as between Sue and the player's end.
         """
         pos = dict(pos)
         card = cards[0]
@@ -416,7 +458,7 @@ class TimesSquareRules(Game):
                 if lock is not None and lock != kind:
                     raise RuleError(f"{SIDE_NAMES[player]} chose Dancing Deb as a joker for "
                                     f"{_type_name(lock)}", R_DEB_LOCK)
-                if not self._deb_between(pos, player):
+                if not self._deb_between(pos, player, on_sue_between):
                     raise RuleError(f"Dancing Deb is not between Saucy Sue and "
                                     f"{SIDE_NAMES[player]}'s end of the board", R_DEB_POSITION)
             lock = kind
@@ -440,7 +482,7 @@ class TimesSquareRules(Game):
         if check:
             if kind in ("sue", "bodyguard"):
                 _check_spacing(pos)
-            if card.colour == "deb" and kind == "sue" and not self._deb_between(pos, player):
+            if card.colour == "deb" and kind == "sue" and not self._deb_between(pos, player, on_sue_between):
                 raise RuleError("Saucy Sue would pass Dancing Deb", R_DEB_SUE)
         return pos, lock
 
@@ -451,9 +493,16 @@ class TimesSquareRules(Game):
                             f"space{'s' if value != 1 else ''} toward {side}: the strip ends",
                             R_COMPLETE)
 
-    def _deb_between(self, pos: dict[str, int], player: int) -> bool:
-        """Deb strictly between Sue and the player's end (A's end is space 0)."""
+    def _deb_between(self, pos: dict[str, int], player: int, on_sue_between: bool = False) -> bool:
+        """Deb between Sue and the player's end (A's end is space 0): strictly, or with Deb
+        on Sue's space counting too under the house rule."""
+        if on_sue_between and pos["deb"] == pos["sue"]:
+            return True
         return pos["deb"] < pos["sue"] if player == 0 else pos["deb"] > pos["sue"]
+
+    def deb_on_sue_between(self, state: State) -> bool:
+        """The table's house rule: does Deb on Sue's space count as between?"""
+        return self.house_rule(state, "deb_on_sue") == "between"
 
     # --- draw, Charlie and the end ------------------------------------------------------------
 
@@ -543,11 +592,25 @@ class TimesSquareRules(Game):
         return new
 
     def _finish_by_supply(self, new: State) -> None:
-        """Second exhaustion: Sue's side decides, then Charlie's; both in the middle: a draw."""
+        """Second exhaustion, decided by the house rule: Sue's side then Charlie's (the
+        default), Charlie's side then Sue's, or a draw."""
         mid = self.data.middle
         sue_side = _side(mid, new["pos"]["sue"])
         charlie_side = _side(mid, new["pos"]["charlie"])
-        if sue_side is not None:
+        rule = self.house_rule(new, "supply_end")
+        if rule == "draw":
+            sue_side = charlie_side = None
+        if rule == "charlie_side" and charlie_side is not None:
+            result = {"winners": [charlie_side], "reason": "the supply ran out twice; Champagne "
+                      f"Charlie stands on {SIDE_NAMES[charlie_side]}'s side"}
+        elif rule == "charlie_side" and sue_side is not None:
+            result = {"winners": [sue_side], "reason": "the supply ran out twice; Champagne "
+                      "Charlie is on the middle space and Saucy Sue on "
+                      f"{SIDE_NAMES[sue_side]}'s side"}
+        elif rule == "draw":
+            result = {"winners": [0, 1], "reason": "the supply ran out twice: a draw (house "
+                      "rule: nobody wins)"}
+        elif sue_side is not None:
             result = {"winners": [sue_side], "reason": "the supply ran out twice; Saucy Sue "
                       f"stands on {SIDE_NAMES[sue_side]}'s side"}
         elif charlie_side is not None:
@@ -596,7 +659,13 @@ class TimesSquareRules(Game):
         for card in kinds.values():
             action = {"type": "trade", "player": player, "cards": [card.id]}
             actions += self._with_charlie(state, action)
+        actions += self._with_charlie(state, {"type": "pass", "player": player})
         return actions
+
+    def phase(self, state: State) -> str:
+        """The step of the turn, for the turn timer: "setup", "cards" (play, lure, trade or
+        pass), "charlie" (his move is due), "over"."""
+        return {"play": "cards"}.get(state["phase"], str(state["phase"]))
 
     def _kinds_in_play(self, state: State) -> dict[tuple[str, int | None, bool], Card]:
         public = set(state["discard"])

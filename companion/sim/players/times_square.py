@@ -119,10 +119,10 @@ class TimesSquareWorld(World):
     def _recover(self, tablet: dict[str, Any]) -> list[PhysicalEvent] | None:
         """If the tablet does not show our last move, answer its choice or declare it once."""
         summary = tablet.get("summary") or {}
-        if self.last is None or "positions" not in summary:
+        if self.last is None or "figures" not in summary:
             return None
-        agrees = summary["positions"] == self.rules_state["pos"] and \
-            summary.get("supply") == self.rules_state["supply"]
+        mine = self.rules.summary(self.rules_state)
+        agrees = summary["figures"] == mine["figures"] and summary.get("supply") == mine["supply"]
         if agrees:
             return None
         before, action = self.last
