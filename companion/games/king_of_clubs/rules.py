@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.base import (
     Action,
     Game,
+    HouseRule,
     MalformedAction,
     Outcome,
     RuleError,
@@ -81,6 +82,30 @@ R_NEW_NIGHT = (
     "the Nightclub pile."
 )
 R_OVER = "Once a player earns five points, they are declared the King of Clubs."
+R_NIGHTS = "King of Clubs is played in up to nine nights (rounds) of dance competitions."
+
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "reveal_order", "The order of the dances",
+        {"solo_first": "All Solo Dances first, lowest prestige up, then the Couples (Line) "
+                       "Dances",
+         "by_value": "Strictly by prestige, lowest first; a Solo Dance before a Couples "
+                     "(Line) Dance of equal prestige"},
+        "solo_first",
+        "This phase is repeated for each remaining Nightclub in increasing prestige value "
+        "order, Solo Dances before Couples Dances, until all dance competitions are complete."),
+    HouseRule(
+        "nine_nights", "The winner after nine nights",
+        {"last_night": "The side with more points; equal points: the side that won the ninth "
+                       "night",
+         "draw": "The side with more points; equal points: nobody is crowned (a draw)",
+         "five_only": "Nobody: only five points crown a King (a draw)"},
+        "last_night",
+        "King of Clubs is played in up to nine nights (rounds) of dance competitions. ... "
+        "Once a player earns five points, they are declared the King of Clubs."),
+)
 
 PHASES = ("scene", "placement", "lead_reveal", "swap", "reveal", "moves", "backups",
           "night_over", "over")
@@ -107,6 +132,7 @@ class KingOfClubsRules(Game):
     min_players = 2
     max_players = 4
     variants = ("basic", "advanced")
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         self.data = load_data(data_path)
@@ -121,7 +147,6 @@ class KingOfClubsRules(Game):
         self.points_to_win = int(rules["points_to_win"])
         self.max_nights = int(rules["max_nights"])
         self.hand_limit = int(rules["hand_limit"])
-        self.reveal_order = str(rules.get("reveal_order", "solo_first"))
 
     # --- set-up and turn structure -------------------------------------------------------
     def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:
@@ -149,6 +174,7 @@ class KingOfClubsRules(Game):
             "over": False,
             "winners": None,
             "reason": "",
+            "actor": _night_actors(players, 1),
             **_fresh_night(players),
         }
 
@@ -160,15 +186,18 @@ class KingOfClubsRules(Game):
         return " & ".join(LETTERS[s] for s in _seats(state, side))
 
     def current_player(self, state: State) -> int | None:
-        """The acting seat; for a team the first seat of the team (either teammate may act)."""
+        """The seat that acts now for its side.  With teams either teammate may act: the
+        seat named is the one that acted for the team last tonight, else the teammates take
+        the first action of a night in turn (A and B on odd nights, C and D on even ones),
+        so every seat's clock runs."""
         phase = state["phase"]
-        if phase == "lead_reveal":
-            return state["lead"]
-        if phase == "swap":
-            return 1 - state["lead"]
-        if phase == "moves":
-            return state["exchange"]["turn"]
-        return None
+        side = (state["lead"] if phase == "lead_reveal" else
+                1 - state["lead"] if phase == "swap" else
+                state["exchange"]["turn"] if phase == "moves" else None)
+        if side is None:
+            return None
+        actor = state.get("actor") or _night_actors(state["players"], state["night"])
+        return int(actor[side])
 
     # --- moves ---------------------------------------------------------------------------
     def legal_actions(self, state: State) -> list[Action]:
@@ -233,6 +262,8 @@ class KingOfClubsRules(Game):
             raise RuleError("the game is over", R_OVER)
         new = json_copy(state)
         handler(new, action)
+        if kind in ("lead_reveal", "swap", "pass", "move") and "actor" in new:
+            new["actor"][_side(new, action["player"])] = action["player"]
         return new
 
     # --- scores and the end ------------------------------------------------------------------
@@ -444,11 +475,12 @@ class KingOfClubsRules(Game):
         night = state["night"] + 1
         state.update(_fresh_night(state["players"]))
         state["night"] = night
+        state["actor"] = _night_actors(state["players"], night)
         state["phase"] = "scene"
 
     # --- the night's flow ---------------------------------------------------------------------
     def _dances(self, state: State, values: list[int]) -> list[dict[str, Any]]:
-        return make_dances(values, self.reveal_order)
+        return make_dances(values, self.house_rule(state, "reveal_order"))
 
     def _start_dance(self, state: State) -> None:
         """Go to the reveal of the current dance (or straight on if nothing is face down)."""
@@ -540,7 +572,12 @@ class KingOfClubsRules(Game):
             best = max(points)
             leaders = [s for s in (0, 1) if points[s] == best]
             top = leaders[0] if len(leaders) == 1 else winner
-            if top is None:
+            rule = self.house_rule(state, "nine_nights")
+            if rule == "five_only" or (rule == "draw" and len(leaders) > 1):
+                self._finish(state, None, f"{self.max_nights} nights danced "
+                             f"({points[0]}-{points[1]}) and nobody earned "
+                             f"{self.points_to_win} points: nobody is crowned (house rule).")
+            elif top is None:
                 self._finish(state, None, f"{self.max_nights} nights danced, points tied.")
             else:
                 self._finish(state, top,
@@ -738,6 +775,14 @@ def _fresh_night(players: int) -> dict[str, Any]:
         "moves_played": [0] * players,
         "in_play": [],
     }
+
+
+def _night_actors(players: int, night: int) -> list[int]:
+    """The seat that first acts for each side on this night: with teams, A and B on odd
+    nights, C and D on even ones."""
+    if players == 2:
+        return [0, 1]
+    return [0, 1] if night % 2 else [2, 3]
 
 
 def _side(state: State, seat: int) -> int:

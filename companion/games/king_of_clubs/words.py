@@ -6,6 +6,8 @@ from typing import Any
 
 from companion.games.base import (
     Action,
+    ActionForm,
+    FieldForm,
     Prompt,
     State,
 )
@@ -16,7 +18,6 @@ from companion.games.king_of_clubs.rules import (
     _dance_name,
     _effective,
     _seats,
-    _side,
     _side_skills,
 )
 
@@ -77,9 +78,9 @@ class KingOfClubsWords:
         out: list[Prompt] = []
         phase = state["phase"]
         cur = self.current_player(state)
-        if phase == "over":
+        if phase == "over":  # the game is over: what is left to do is said, not a chore
             out.append(Prompt(state["reason"], "info"))
-            out += [Prompt(text, "chore") for text in state["chores"]]
+            out += [Prompt(text, "info") for text in state["chores"]]
             return out
         if phase == "scene":
             out.append(Prompt(
@@ -135,64 +136,141 @@ class KingOfClubsWords:
         return out
 
     def summary(self, state: State) -> dict[str, Any]:
-        """Points, nights won, tonight's prestige, Lead Dancer, whose move; only revealed cards."""
-        sides = []
+        """The Details panel in words: points and nights won per side, the Lead Dancer,
+        tonight's dances with the Dancers the table has revealed and their results, last
+        night's point, the Moves counted and the house rules (never a face-down card)."""
+        names = [self.side_name(state, side) for side in (0, 1)]
+        points = {}
         for side in (0, 1):
-            sides.append({
-                "name": self.side_name(state, side),
-                "seats": _seats(state, side),
-                "points": state["points"][side],
-                "nights_won": sum(1 for w in state["night_winners"] if w == side),
-                "prestige": state["prestige"][side],
-                "moves_played": sum(state["moves_played"][p] for p in _seats(state, side)),
-            })
-        dances = []
+            won = sum(1 for w in state["night_winners"] if w == side)
+            points[names[side]] = (f"{_n(state['points'][side], 'point')}, "
+                                   f"{_n(won, 'night')} won")
+        dances: dict[str, str] = {}
         for i, dance in enumerate(state["dances"]):
-            shown: dict[str, list[int]] = {}
+            shown = []
             for p in range(state["players"]):
                 vals = [_effective(state, p, SLOTS[c]) for c in dance["clubs"]
                         if SLOTS[c] in state["revealed"][p]]
                 if vals:
-                    shown[LETTERS[p]] = vals
-            result = None
+                    shown.append(f"{LETTERS[p]} {' and '.join(map(str, vals))}")
+            text = ", ".join(shown) if shown else "face down"
             if i < len(state["results"]):
                 res = state["results"][i]
-                result = (self.side_name(state, res["winner"]) if res["winner"] is not None
-                          else res["by"])
-            dances.append({"name": _dance_name(state, dance), "prestige": dance["prestige"],
-                           "dancers": shown, "result": result,
-                           "current": i == state["dance"] and state["phase"] in
-                           ("reveal", "moves", "backups")})
-        cur = self.current_player(state)
-        whose = (self.side_name(state, _side(state, cur)) if cur is not None
-                 else "everyone" if state["phase"] in ("placement", "reveal", "backups")
-                 else None if state["over"] else "table")
+                text += ": " + (f"{names[res['winner']]} wins {dance['prestige']} prestige"
+                                + (" (Backup Dancers)" if res["by"] == "backup" else "")
+                                if res["winner"] is not None else
+                                "a draw, nobody wins" if res["by"] == "draw" else
+                                "tied, nobody wins")
+            elif i == state["dance"] and state["phase"] in ("reveal", "moves", "backups"):
+                text += " (now)"
+            dances[f"{_dance_name(state, dance)} ({self._clubs_label(state, dance)})"] = text
         out: dict[str, Any] = {
-            "night": state["night"],
-            "max_nights": self.max_nights,
-            "points_to_win": self.points_to_win,
-            "phase": state["phase"],
-            "sides": sides,
-            "night_winners": [None if w is None else self.side_name(state, w)
-                              for w in state["night_winners"]],
-            "lead_dancer": None if state["lead"] is None else self.side_name(state, state["lead"]),
-            "whose_move": whose,
-            "nightclubs": list(state["clubs"]),
-            "placed": [LETTERS[p] for p in range(state["players"]) if state["placed"][p]],
-            "dances": dances,
-            "backups_shown": {LETTERS[p]: state["revealed"][p][BACKUP]
-                              for p in range(state["players"]) if BACKUP in state["revealed"][p]},
+            "night": f"{state['night']} of at most {self.max_nights} "
+                     f"({self.points_to_win} points win)",
+            "now": self.phase_label(state),
+            "points": points,
+            "Lead Dancer": (names[state["lead"]] if state["lead"] is not None
+                            else "nobody yet"),
         }
+        if dances:
+            out["tonight's dances"] = dances
+            out["prestige tonight"] = {names[side]: str(state["prestige"][side])
+                                       for side in (0, 1)}
+        backups = {LETTERS[p]: str(state["revealed"][p][BACKUP])
+                   for p in range(state["players"]) if BACKUP in state["revealed"][p]}
+        if backups:
+            out["Backup Dancers shown"] = backups
         last = state["last_night"]
         if last is not None:
-            out["last_night"] = {
-                "prestige": list(last["prestige"]),
-                "winner": None if last["winner"] is None else self.side_name(state, last["winner"]),
-                "by": last["by"]}
+            score = f"prestige {last['prestige'][0]} to {last['prestige'][1]}"
+            out["last night"] = (f"nobody earned the point ({score})" if last["winner"] is None
+                                 else f"{names[last['winner']]} earned the point "
+                                      f"({_BY[last['by']]}; {score})")
         if state["variant"] == "advanced":
-            out["moves"] = {"hands": list(state["hands"]), "pile": state["deck"],
-                            "discard": state["discard"], "reshuffles": state["reshuffles"]}
+            out["Moves in hand"] = {LETTERS[p]: str(state["hands"][p])
+                                    for p in range(state["players"])}
+            out["Moves pile"] = (f"{state['deck']} in the pile, {state['discard']} discarded"
+                                 + (f", reshuffled {_n(state['reshuffles'], 'time')}"
+                                    if state["reshuffles"] else ""))
+        out["house rules"] = {rule.title: rule.choices[self.house_rule(state, rule.id)]
+                              for rule in self.house_rules}
         return out
+
+    # --- the tablet's forms ------------------------------------------------------------------
+
+    def phase_label(self, state: State) -> str:
+        phase = state["phase"]
+        if phase == "over":
+            return "Game over"
+        night = f"Night {state['night']}"
+        cur = self.current_player(state)
+        who = LETTERS[cur] if cur is not None else ""
+        dance = (_dance_name(state, state["dances"][state["dance"]])
+                 if state["dances"] and state["dance"] < len(state["dances"]) else "")
+        return {
+            "scene": f"{night}: lay out the Nightclubs",
+            "placement": f"{night}: place Dancers face down",
+            "lead_reveal": f"{night}: {who} (Lead Dancer) reveals a Dancer",
+            "swap": f"{night}: {who} may swap two Dancers",
+            "reveal": f"{night}: reveal {dance}",
+            "moves": f"{night}: {who} plays Moves at {dance}",
+            "backups": f"{night}: Backup Dancers for {dance}",
+            "night_over": f"{night} is over: clear the table",
+        }.get(phase, night)
+
+    def action_forms(self) -> dict[str, ActionForm]:
+        seat = FieldForm("player", "Who")
+        forms = (
+            ActionForm("nightclubs", "Nightclubs laid out", (FieldForm("values", "Nightclubs, "
+                                                                      "slot by slot"),),
+                       declared=False, hint="The camera reads the four Nightclubs."),
+            ActionForm("place", "Dancers placed face down", (seat,), declared=False,
+                       hint="The camera sees five face-down cards in front of a seat."),
+            ActionForm("lead_reveal", "The Lead Dancer's reveal",
+                       (seat, FieldForm("slot", "At which Nightclub"),
+                        FieldForm("skill", "Which Dancer")), declared=False,
+                       hint="The camera reads the flipped Dancer."),
+            ActionForm("swap", "Swap two Dancers",
+                       (seat, FieldForm("slots", "Which two Dancers")),
+                       hint="The camera cannot see a swap of face-down cards: declare it here "
+                            "(each pair of Nightclubs is one button)."),
+            ActionForm("pass", "Pass", (seat,), declared=False,
+                       hint="The turn button: no swap, or no more Moves now."),
+            ActionForm("reveal", "Dancers revealed", (FieldForm("cards", "Dancers shown"),),
+                       declared=False, hint="The camera reads the flipped Dancers."),
+            ActionForm("move", "Play a Move",
+                       (seat, FieldForm("card", "Which Move"),
+                        FieldForm("target", "On whose Dancer"),
+                        FieldForm("slot", "At which Nightclub")), declared=False,
+                       hint="Tap the Move on your reader and lay it on the Dancer."),
+            ActionForm("clear", "Table cleared", (), declared=False,
+                       hint="The camera sees the table empty after the night."),
+        )
+        return {form.type: form for form in forms}
+
+    def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
+        n = state["players"]
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if field_name in ("player", "target") and is_int and 0 <= value < n:
+            return self.player_names(state)[value]
+        if field_name == "slot" and value in (*SLOTS, BACKUP):
+            return "Backup Dancer" if value == BACKUP else self._club_label(state, value)
+        if field_name == "skill" and is_int:
+            return f"Dancer {value}"
+        if field_name == "slots" and isinstance(value, list) and len(value) == 2:
+            return " and ".join(self.value_label(state, action_type, "slot", v) for v in value)
+        if field_name == "card" and isinstance(value, str):
+            return self.move_names.get(value, "an unknown Move card")
+        if field_name == "values" and isinstance(value, list):
+            return ", ".join(map(str, value))
+        if field_name == "cards" and isinstance(value, list):
+            try:
+                return ", ".join(
+                    f"{LETTERS[c['player']]} Dancer {c['skill']} at "
+                    f"{self.value_label(state, action_type, 'slot', c['slot'])}" for c in value)
+            except (KeyError, TypeError, IndexError):
+                return "Dancers revealed"
+        return super().value_label(state, action_type, field_name, value)
 
     def _pair_word(self, state: State) -> str:
         return "Line" if state["players"] == 4 else "Couples"
@@ -205,3 +283,12 @@ class KingOfClubsWords:
         dance = state["dances"][state["dance"]]
         parts = [f"{self.side_name(state, s)} {_side_skills(state, s, dance)}" for s in (0, 1)]
         return f"{_dance_name(state, dance)} now: " + " vs ".join(parts)
+
+
+_BY = {"prestige": "most prestige", "backup": "tie broken by the higher Backup Dancer",
+       "moves": "tie broken by fewer Moves played", "not_lead": "tie broken: not the Lead Dancer",
+       "tie": "tied"}
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
