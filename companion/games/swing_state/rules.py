@@ -24,6 +24,7 @@ from typing import Any
 from companion.games.base import (
     Action,
     Game,
+    HouseRule,
     MalformedAction,
     Outcome,
     RuleError,
@@ -163,6 +164,19 @@ def load_data(path: str | Path | None = None) -> dict[str, Any]:
         return json.load(fh)
 
 
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "waiting", "May a waiting State cheat?",
+        {"cheat": "Yes: on its turn a waiting State may still play a Cheat card (it cannot "
+                  "roll)",
+         "skip": "No: a waiting State skips its turns and plays no Cheat card"},
+        "cheat",
+        R_WAIT_CHEAT + " (Elsewhere: " + R_WAIT_SKIP + ")"),
+)
+
+
 # --------------------------------------------------------------------------- the game
 
 
@@ -174,6 +188,8 @@ class SwingStateRules(Game):
     min_players = 2
     max_players = 6
     variants = ("standard", "waiting_skips")
+    """``waiting_skips`` is the house rule ``waiting=skip`` by its old name (older logs)."""
+    house_rules = HOUSE_RULES
 
     def __init__(
         self,
@@ -252,6 +268,18 @@ class SwingStateRules(Game):
             "over": None,
             "last": {"transfers": [], "notes": [f"Round 1: {self.rounds[1]['name']} begins."]},
         }
+
+    def start(self, players: int, variant: str | None = None, seed: int = 0,
+              house_rules: dict[str, str] | None = None) -> State:
+        """The base set-up; the old variant ``waiting_skips`` still means ``waiting=skip``."""
+        state = super().start(players, variant, seed, house_rules)
+        if state["variant"] == "waiting_skips":
+            state["house_rules"]["waiting"] = "skip"
+        return state
+
+    def waiting_skips(self, state: State) -> bool:
+        """The table's house rule (or the old variant): a waiting State skips its turns."""
+        return state["variant"] == "waiting_skips" or self.house_rule(state, "waiting") == "skip"
 
     def player_names(self, state: State) -> list[str]:
         return ["Incumbent"] + [c.capitalize() for c in state["colours"][1:]]
@@ -431,9 +459,11 @@ class SwingStateRules(Game):
             raise RuleError("Cheats no longer steal votes in Round 4.", R_NO_STEAL_R4)
         if p == 0:
             raise RuleError("The Incumbent cannot cheat.", R_CHEAT_STATE)
+        if st["finished"][p] and self.waiting_skips(st):
+            raise RuleError(f"{names[p]} is waiting for the next round.", R_WAIT_SKIP)
         if p != st["turn"]:
             raise RuleError(f"It is {names[st['turn']]}'s turn.", R_TURN)
-        if st["step"] == "waiting" and st["variant"] == "waiting_skips":
+        if st["step"] == "waiting" and self.waiting_skips(st):
             raise RuleError(f"{names[p]} is waiting for the next round.", R_WAIT_SKIP)
         if st["step"] not in ("start", "waiting"):
             raise RuleError("A Cheat card comes before the die is rolled.", R_CHEAT_BEFORE)
@@ -697,7 +727,7 @@ class SwingStateRules(Game):
                 colour = st["colours"][seat]
                 if (
                     seat == 0
-                    or st["variant"] == "waiting_skips"
+                    or self.waiting_skips(st)
                     or st["cheat_held"][seat] == 0
                     or st["piles"][colour] == 0
                 ):
@@ -957,7 +987,7 @@ class SwingStateRules(Game):
             or state["cheated"]
             or state["cheat_held"][p] <= 0
             or state["piles"][state["colours"][p]] <= 0
-            or (state["step"] == "waiting" and state["variant"] == "waiting_skips")
+            or (state["step"] == "waiting" and self.waiting_skips(state))
         ):
             return []
         played = {c for stack in state["played"] for c in stack}

@@ -6,6 +6,8 @@ from typing import Any
 
 from companion.games.base import (
     Action,
+    ActionForm,
+    FieldForm,
     Prompt,
     State,
 )
@@ -20,11 +22,12 @@ class SwingStateWords:
     def prompts(self, state: State) -> list[Prompt]:
         out: list[Prompt] = []
         names = self.player_names(state)
+        chore = "info" if state["over"] else "chore"  # after the end nothing is left as a chore
         for tr in state["last"]["transfers"]:
-            out.append(Prompt(self._transfer_text(state, tr), "chore", _transfer_player(state, tr)))
+            out.append(Prompt(self._transfer_text(state, tr), chore, _transfer_player(state, tr)))
         chore_heads = tuple(f"{n}:" for n in [*names, "Banker", "States", "News"])
         for note in state["last"]["notes"]:
-            out.append(Prompt(note, "chore" if note.startswith(chore_heads) else "info"))
+            out.append(Prompt(note, chore if note.startswith(chore_heads) else "info"))
         if state["over"]:
             out.append(Prompt("Game over. " + state["over"]["reason"], "info"))
             return out
@@ -162,7 +165,79 @@ class SwingStateWords:
                 f"News {len(state['news_drawn'])} drawn, Cheat {state['cheat_deck']} left, "
                 f"Evidence {state['evidence_deck']} left"
             ),
+            "house rules": {rule.title: rule.choices[self.house_rule(state, rule.id)]
+                            for rule in self.house_rules},
         }
+
+    # --- the tablet's forms ------------------------------------------------------------------
+
+    def phase_label(self, state: State) -> str:
+        if state["over"]:
+            return "Game over"
+        rnd = state["round"]
+        head = f"Round {rnd}: {self.rounds[rnd]['name']}"
+        p = self.current_player(state)
+        if rnd <= 3 and p is not None:
+            return f"{head}, {self.player_names(state)[p]}'s turn"
+        step = {"wilds": "Black Wild cards kept", "advance": "the Incumbent advances",
+                "evidence": "the Incumbent plays Evidence",
+                "respond": "the States answer"}.get(state["step"], "")
+        return f"{head}, {step}" if step else head
+
+    def action_forms(self) -> dict[str, ActionForm]:
+        seat = FieldForm("player", "Who")
+        card = FieldForm("card", "Which card")
+        forms = (
+            ActionForm("pick_up_die", "Pick up the die", (seat,), declared=False,
+                       hint="The camera sees the die leave its tray."),
+            ActionForm("roll", "Roll", (seat, FieldForm("value", "The die shows")),
+                       declared=False, hint="The camera reads the die on its tray."),
+            ActionForm("move", "Move the pawn", (seat, FieldForm("to", "To")), declared=False,
+                       hint="The camera reads the pawn when the button is pressed."),
+            ActionForm("pass", "Wait (pass the turn)", (seat,), declared=False,
+                       hint="The turn button: a waiting State plays no Cheat card."),
+            ActionForm("cheat", "Play a Cheat card", (seat, card), declared=False,
+                       hint="Tap the card on your seat's reader."),
+            ActionForm("draw_news", "News card drawn", (seat, card), declared=False,
+                       hint="Tap the News card on the shared reader."),
+            ActionForm("allocate", "The Incumbent's colours",
+                       (seat, FieldForm("piles", "Votes per colour")),
+                       hint="Each listed split of the votes is one button."),
+            ActionForm("keep_wilds", "Black Wild cards kept",
+                       (seat, FieldForm("count", "How many to keep"))),
+            ActionForm("advance", "Advance the Incumbent", (seat, FieldForm("to", "To")),
+                       declared=False, hint="The camera reads the Incumbent's pawn."),
+            ActionForm("evidence", "Play an Evidence card", (seat, card), declared=False,
+                       hint="Tap the card on a reader."),
+            ActionForm("respond", "Answer the Evidence", (seat, card), declared=False,
+                       hint="Tap the card on your seat's reader; the button says you have "
+                            "nothing to play."),
+        )
+        return {form.type: form for form in forms}
+
+    def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
+        if field_name == "card":
+            if value is None:
+                return "nothing to play"
+            if isinstance(value, str) and value in self.cheats:
+                c = self.cheats[value]
+                worth = "wild" if c.get("wild") else f"{c['value']} V"
+                return f"{c['title']} ({c['colour']}, {worth})"
+            if isinstance(value, str) and value in self.news:
+                return self.news[value]["title"]
+            if isinstance(value, str) and value in self.evidence_cards:
+                return self._evidence_text(self.evidence_cards[value])
+            return "an unknown card"
+        if field_name == "to" and isinstance(value, str) and value in self.spaces:
+            return str(self.spaces[value]["label"]) or "the next space"
+        if field_name == "piles" and isinstance(value, dict):
+            parts = [f"{n} {colour.capitalize()}" for colour, n in value.items() if n]
+            return ", ".join(parts) or "nothing"
+        if field_name == "count" and isinstance(value, int) and not isinstance(value, bool):
+            return f"keep {value}"
+        if field_name == "value" and isinstance(value, int) and not isinstance(value, bool):
+            return f"rolled {value}"
+        return super().value_label(state, action_type, field_name, value)
 
     def describe(self, state: State, action: Action) -> str:
         names = self.player_names(state)
