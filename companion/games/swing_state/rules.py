@@ -52,6 +52,9 @@ RED_OPS = {
 }
 BLUE_OPS = {"gain", "lose", "take", "give", "gain_roll", "cheat", "skip", "double", "news"}
 
+ALL_SPLITS_UP_TO = 24
+"""The tablet lists every split of the Incumbent's votes up to this many (one button each)."""
+
 ACTION_TYPES = (
     "pick_up_die",
     "roll",
@@ -825,7 +828,8 @@ class SwingStateRules(Game):
         st["await"] = {"kind": "allocate", "dir": kind, "amount": total}
 
     def _allocations(self, state: State) -> list[dict[str, int]]:
-        """A representative set of legal colour choices: each colour first, then an even spread."""
+        """The legal colour choices for the tablet: each colour first, an even spread, then
+        every other split when there are at most ``ALL_SPLITS_UP_TO`` of them."""
         pending = state["await"] or {}
         if pending.get("kind") != "allocate":
             return []
@@ -844,6 +848,7 @@ class SwingStateRules(Game):
                     spread[c] += 1
                     left -= 1
         options.append({c: v for c, v in spread.items() if v})
+        options += _splits(colours, limits, pending["amount"], ALL_SPLITS_UP_TO)
         unique: list[dict[str, int]] = []
         for option in options:
             if option not in unique:
@@ -910,6 +915,27 @@ def _first_pending(flags: list[bool]) -> int | None:
 def _rounds_text(card: dict[str, Any]) -> str:
     names = {1: "Round 1 (green)", 2: "Round 2 (blue)", 3: "Round 3 (purple)"}
     return " or ".join(names[r] for r in card["rounds"]) or "no round"
+
+
+def _splits(colours: list[str], limits: dict[str, int], amount: int,
+            most: int) -> list[dict[str, int]]:
+    """Every way to take ``amount`` V from the colours within their limits (zeros left out),
+    or [] when there are more than ``most`` of them."""
+    found: list[dict[str, int]] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> bool:
+        if len(found) > most:
+            return False
+        if i == len(colours):
+            if left == 0:
+                found.append({c: v for c, v in chosen.items() if v})
+            return True
+        for take in range(min(left, limits[colours[i]]), -1, -1):
+            if not walk(i + 1, left - take, {**chosen, colours[i]: take}):
+                return False
+        return True
+
+    return found if walk(0, amount, {}) and len(found) <= most else []
 
 
 def _fill(order: list[str], limits: dict[str, int], amount: int) -> dict[str, int]:

@@ -228,11 +228,11 @@ class TimesSquareWords:
                 f"{who} leaves Champagne Charlie where he is"
         if kind == "lure":
             return f"{who} lures {_figure_name(action['figure'])} to Handsome Hal{tail}"
+        if kind == "pass" or (kind == "trade" and not action["cards"]):
+            return f"{who} passes (trades no cards){tail}"
         if kind == "trade":
             labels = ", ".join(self.data.cards[c].label() for c in action["cards"])
             return f"{who} trades {len(action['cards'])} card(s): {labels}{tail}"
-        if kind == "pass":
-            return f"{who} passes (trades no cards){tail}"
         return f"{who} plays " + "; ".join(self._step_words(step) for step in action["steps"]) \
             + tail
 
