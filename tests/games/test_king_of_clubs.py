@@ -177,13 +177,15 @@ def test_data_file_is_marked_and_card_ids_are_the_moves() -> None:
 
 def test_data_path_override(tmp_path: Any) -> None:
     data = json.loads(json.dumps(G.data))
-    data["rules"]["reveal_order"] = "by_value"
+    data["rules"]["max_nights"] = 7
     data["dancers"] = [{"skill": s, "draw": 1} for s in range(1, 6)]
     path = tmp_path / "my_copy.json"
     path.write_text(json.dumps(data))
     game = GAME_CLASS(data_path=path)
-    state = game.apply(game.setup(2), {"type": "nightclubs", "values": COUPLES_CLUBS})
+    state = game.apply(game.start(2, house_rules={"reveal_order": "by_value"}),
+                       {"type": "nightclubs", "values": COUPLES_CLUBS})
     assert [d["prestige"] for d in state["dances"]] == [4, 5, 7]
+    assert game.max_nights == 7
     assert game.draw_value == {s: 1 for s in range(1, 6)}
 
 
@@ -390,7 +392,7 @@ def test_moves_go_back_and_forth_from_the_lead_dancer() -> None:
     assert G.current_player(state) == 0 and state["exchange"]["passed"] == [False, True]
     state = apply(state, {"type": "move", "player": 0, "card": "move-robot"})
     state = apply(state, {"type": "move", "player": 0, "card": "move-worm"})
-    assert G.summary(state)["dances"][0]["dancers"] == {"A": [5], "B": [4]}
+    assert G.summary(state)["tonight's dances"]["Solo 5 (Nightclub 2)"] == "A 5, B 4 (now)"
     refused(state, {"type": "move", "player": 0, "card": "move-robot"}, R_CARD)
     state = apply(state, {"type": "pass", "player": 0})  # B passed: A's pass ends the dance
     assert state["results"][0] == {"winner": 0, "by": "skill", "skills": [[5], [4]]}
@@ -446,7 +448,7 @@ def test_teams_take_turns_and_teammates_continue_each_others_moves() -> None:
     truth = places((1, 2, 5, 3, 4), (1, 3, 2, 4, 5), (1, 1, 4, 5, 3), (4, 2, 5, 1, 3))
     truth[2]["d1"] = 2
     state = reveal_now(state, truth)  # Solo 6: A&C 2, 2 against B&D 3, 2
-    assert G.current_player(state) == 0
+    assert G.current_player(state) == 2  # C made the Lead's reveal: C acts for A & C
     refused(state, {"type": "move", "player": 1, "card": "move-robot", "target": 1,
                     "slot": "d1"}, R_TEAM_MOVES)
     refused(state, {"type": "move", "player": 0, "card": "move-robot", "target": 1,
@@ -456,7 +458,7 @@ def test_teams_take_turns_and_teammates_continue_each_others_moves() -> None:
     state = apply(state, {"type": "move", "player": 2, "card": "move-worm", "target": 0,
                           "slot": "d1"})
     # both A and C are out of Moves: the team is passed and B&D act
-    assert G.current_player(state) == 1 and state["hands"] == [0, 1, 0, 1]
+    assert G.current_player(state) == 3 and state["hands"] == [0, 1, 0, 1]  # D passed the swap
     state = apply(state, {"type": "move", "player": 3, "card": "move-twist", "target": 3,
                           "slot": "d1"})
     state = apply(state, {"type": "pass", "player": 1})
@@ -565,9 +567,9 @@ def test_lead_dancer_hand_over_in_play() -> None:
     state = play_night(apply(state, {"type": "clear"}), [4, 5, 6, 7], a_wins)
     assert state["lead"] == 0
     summary = G.summary(state)
-    assert summary["lead_dancer"] == "A" and summary["night_winners"] == ["A", "B", "A"]
-    assert summary["last_night"] == {"prestige": [22, 0], "winner": "A", "by": "prestige"}
-    assert [s["nights_won"] for s in summary["sides"]] == [2, 1]
+    assert summary["Lead Dancer"] == "A"
+    assert summary["points"] == {"A": "2 points, 2 nights won", "B": "1 point, 1 night won"}
+    assert summary["last night"] == "A earned the point (most prestige; prestige 22 to 0)"
 
 
 def test_first_to_five_points_is_the_king_of_clubs() -> None:
@@ -790,18 +792,21 @@ def test_layout_fits_the_table_and_names_every_spot_the_view_uses() -> None:
 def test_summary_shows_only_what_the_table_has_revealed() -> None:
     state = begin(mid_game(variant="basic", hands=0), COUPLES_CLUBS)
     summary = G.summary(state)
-    assert all(not d["dancers"] for d in summary["dances"])
-    assert summary["lead_dancer"] == "A" and summary["whose_move"] == "A"
-    assert summary["sides"][0]["points"] == 1 and summary["sides"][0]["nights_won"] == 1
+    assert set(summary["tonight's dances"].values()) == {"face down"}
+    assert summary["Lead Dancer"] == "A" and summary["now"].endswith("A (Lead Dancer) reveals "
+                                                                     "a Dancer")
+    assert summary["points"]["A"] == "1 point, 1 night won"
     state = apply(state, {"type": "lead_reveal", "player": 0, "slot": "d3", "skill": 4})
     summary = G.summary(state)
-    assert [d["dancers"] for d in summary["dances"]] == [{}, {"A": [4]}, {}]
-    assert summary["backups_shown"] == {} and summary["whose_move"] == "B"
+    assert list(summary["tonight's dances"].values()) == ["face down", "A 4", "face down"]
+    assert "Backup Dancers shown" not in summary and summary["now"].endswith("B may swap two "
+                                                                             "Dancers")
     state = apply(state, {"type": "pass", "player": 1})
     state = reveal_now(state, places((1, 2, 3, 4, 5), (2, 5, 3, 1, 4)))
     summary = G.summary(state)
-    assert summary["sides"][1]["prestige"] == 5 and summary["dances"][0]["result"] == "B"
-    assert summary["whose_move"] == "everyone"
+    assert summary["prestige tonight"]["B"] == "5"
+    assert list(summary["tonight's dances"].values())[0] == "A 2, B 5: B wins 5 prestige"
+    assert summary["now"].startswith("Night 2: reveal")
     json.dumps(summary)
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from companion.games import load_game
 from companion.games.base import MalformedAction, Piece, RuleError, Tap, check_json
 from companion.games.times_square import GAME_CLASS
+from companion.games.times_square import board as ts_board
 from companion.games.times_square import rules as ts
 from companion.reconcile import reconcile
 from companion.sim.world import (
@@ -48,7 +49,7 @@ def example_start() -> dict[str, Any]:
 def seen_after(state: dict[str, Any], **pos: int) -> Any:
     moved = dict(state["pos"])
     moved.update(pos)
-    return ts.view_of(GAME.data, moved)
+    return ts_board.view_of(GAME.data, moved)
 
 
 def one(state: dict[str, Any], cid: str, figure: str, direction: int | None = None,
@@ -138,7 +139,7 @@ def test_setup_explained_from_the_board(hal_player):
 
 def test_setup_with_figures_misplaced_is_not_explained():
     fresh = GAME.setup(2)
-    seen = ts.view_of(GAME.data, {**started(0)["pos"], "hal": 3})
+    seen = ts_board.view_of(GAME.data, {**started(0)["pos"], "hal": 3})
     assert GAME.explain(fresh, seen, [], "button") == []
     result = reconcile(GAME, fresh, seen, [], "button")
     assert result.prompt is not None and "blue" in result.prompt.text
@@ -356,7 +357,6 @@ def test_schema_errors_are_malformed():
                                                  "direction": 1}]},
         {"type": "play", "player": True, "steps": [{"cards": ["hal-1a"], "figure": "hal",
                                                     "direction": 1}]},
-        {"type": "trade", "player": 0, "cards": []},
         {"type": "lure", "player": 0, "figure": "moon"},
         {"type": "play", "player": 0, "charlie": "two", "steps": [
             {"cards": ["hal-1a"], "figure": "hal", "direction": 1}]},
@@ -668,8 +668,10 @@ def test_summary_is_public_and_json():
     state = at(0)
     summary = GAME.summary(state)
     json.dumps(summary)
-    assert summary["hands"] == [8, 8] and summary["supply"] == 39
-    assert summary["positions"]["sue"] == 8 and summary["charlie_if_now"] == 0
+    assert summary["hands"] == {"A": "8 cards", "B": "8 cards"}
+    assert summary["supply"] == "39 cards, not run out yet"
+    assert summary["figures"]["Saucy Sue"] == "space 8, the middle (sewer)"
+    assert summary["Champagne Charlie"] == "would move 0 spaces toward A if the turn ended now"
 
 
 # --------------------------------------------------------------------------- explaining the table
@@ -739,7 +741,7 @@ def test_explain_trade_with_charlie_move():
 def test_legal_actions_are_legal_and_cover_every_type():
     state = example_start()
     actions = GAME.legal_actions(state)
-    assert {a["type"] for a in actions} == {"play", "lure", "trade"}
+    assert {a["type"] for a in actions} == {"play", "lure", "trade", "pass"}
     for action in actions:
         GAME.apply(state, action)
     assert any(s["figure"] == "group" for a in actions if a["type"] == "play"

@@ -19,20 +19,13 @@ from typing import Any
 
 from companion.games.base import (
     Action,
-    BoardView,
     Game,
-    Layout,
+    HouseRule,
     MalformedAction,
     Outcome,
-    Piece,
-    Prompt,
     RuleError,
-    Spot,
     State,
-    Tap,
-    Trigger,
     json_copy,
-    make_view,
     require,
 )
 
@@ -89,6 +82,30 @@ R_NEW_NIGHT = (
     "the Nightclub pile."
 )
 R_OVER = "Once a player earns five points, they are declared the King of Clubs."
+R_NIGHTS = "King of Clubs is played in up to nine nights (rounds) of dance competitions."
+
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "reveal_order", "The order of the dances",
+        {"solo_first": "All Solo Dances first, lowest prestige up, then the Couples (Line) "
+                       "Dances",
+         "by_value": "Strictly by prestige, lowest first; a Solo Dance before a Couples "
+                     "(Line) Dance of equal prestige"},
+        "solo_first",
+        "This phase is repeated for each remaining Nightclub in increasing prestige value "
+        "order, Solo Dances before Couples Dances, until all dance competitions are complete."),
+    HouseRule(
+        "nine_nights", "The winner after nine nights",
+        {"last_night": "The side with more points; equal points: the side that won the ninth "
+                       "night",
+         "draw": "The side with more points; equal points: nobody is crowned (a draw)",
+         "five_only": "Nobody: only five points crown a King (a draw)"},
+        "last_night",
+        "King of Clubs is played in up to nine nights (rounds) of dance competitions. ... "
+        "Once a player earns five points, they are declared the King of Clubs."),
+)
 
 PHASES = ("scene", "placement", "lead_reveal", "swap", "reveal", "moves", "backups",
           "night_over", "over")
@@ -107,7 +124,7 @@ def load_data(path: str | Path | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the game
 
 
-class KingOfClubs(Game):
+class KingOfClubsRules(Game):
     """King of Clubs, 2 players or 4 in two teams (seats 0+2 against 1+3)."""
 
     name = "king_of_clubs"
@@ -115,6 +132,7 @@ class KingOfClubs(Game):
     min_players = 2
     max_players = 4
     variants = ("basic", "advanced")
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         self.data = load_data(data_path)
@@ -129,7 +147,6 @@ class KingOfClubs(Game):
         self.points_to_win = int(rules["points_to_win"])
         self.max_nights = int(rules["max_nights"])
         self.hand_limit = int(rules["hand_limit"])
-        self.reveal_order = str(rules.get("reveal_order", "solo_first"))
 
     # --- set-up and turn structure -------------------------------------------------------
     def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:
@@ -157,6 +174,7 @@ class KingOfClubs(Game):
             "over": False,
             "winners": None,
             "reason": "",
+            "actor": _night_actors(players, 1),
             **_fresh_night(players),
         }
 
@@ -168,15 +186,18 @@ class KingOfClubs(Game):
         return " & ".join(LETTERS[s] for s in _seats(state, side))
 
     def current_player(self, state: State) -> int | None:
-        """The acting seat; for a team the first seat of the team (either teammate may act)."""
+        """The seat that acts now for its side.  With teams either teammate may act: the
+        seat named is the one that acted for the team last tonight, else the teammates take
+        the first action of a night in turn (A and B on odd nights, C and D on even ones),
+        so every seat's clock runs."""
         phase = state["phase"]
-        if phase == "lead_reveal":
-            return state["lead"]
-        if phase == "swap":
-            return 1 - state["lead"]
-        if phase == "moves":
-            return state["exchange"]["turn"]
-        return None
+        side = (state["lead"] if phase == "lead_reveal" else
+                1 - state["lead"] if phase == "swap" else
+                state["exchange"]["turn"] if phase == "moves" else None)
+        if side is None:
+            return None
+        actor = state.get("actor") or _night_actors(state["players"], state["night"])
+        return int(actor[side])
 
     # --- moves ---------------------------------------------------------------------------
     def legal_actions(self, state: State) -> list[Action]:
@@ -241,55 +262,9 @@ class KingOfClubs(Game):
             raise RuleError("the game is over", R_OVER)
         new = json_copy(state)
         handler(new, action)
+        if kind in ("lead_reveal", "swap", "pass", "move") and "actor" in new:
+            new["actor"][_side(new, action["player"])] = action["player"]
         return new
-
-    def describe(self, state: State, action: Action) -> str:
-        kind = action.get("type")
-        names = [LETTERS[s] for s in range(state["players"])]
-        who = action.get("player")
-        name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "?"
-        try:
-            if kind == "nightclubs":
-                vals = action["values"]
-                dances = ", ".join(_dance_name(state, d) for d in self._dances(state, vals))
-                return f"Night {state['night']}: Nightclubs {', '.join(map(str, vals))} ({dances})"
-            if kind == "place":
-                return f"{name} placed their Dancers face down"
-            if kind == "lead_reveal":
-                return (f"{name} (Lead Dancer) reveals a {action['skill']} at "
-                        f"{self._club_label(state, action['slot'])}")
-            if kind == "swap":
-                a, b = action["slots"]
-                return (f"{name} swaps their Dancers at {self._club_label(state, a)} and "
-                        f"{self._club_label(state, b)}")
-            if kind == "pass":
-                if state["phase"] == "swap":
-                    return f"{name} keeps their Dancers where they are"
-                ex = state.get("exchange") or {}
-                if ex.get("played") and not ex["passed"][1 - ex["turn"]]:
-                    return f"{name} hands over to the other side"
-                return f"{name} passes (no more Moves at this dance)"
-            if kind == "reveal":
-                parts = [f"{names[c['player']]} {c['skill']}"
-                         + ("" if c["slot"] != BACKUP else " (Backup)")
-                         for c in action["cards"]]
-                where = ("Backup Dancers" if state["phase"] == "backups"
-                         else _dance_name(state, state["dances"][state["dance"]])
-                         if state["dances"] and state["dance"] < len(state["dances"])
-                         else "reveal")
-                return f"{where}: " + ", ".join(parts)
-            if kind == "move":
-                card = self.move_names.get(action["card"], action["card"])
-                target = action.get("target", who)
-                whose = "their" if target == who else f"{names[target]}'s"
-                where = (self._club_label(state, action["slot"]) if "slot" in action
-                         else "the Nightclub")
-                return f"{name} plays {card} (+1) on {whose} Dancer at {where}"
-            if kind == "clear":
-                return f"Table cleared after night {state['night']}"
-        except (KeyError, TypeError, IndexError, ValueError):
-            pass
-        return super().describe(state, action)
 
     # --- scores and the end ------------------------------------------------------------------
     def scores(self, state: State) -> list[float]:
@@ -300,205 +275,8 @@ class KingOfClubs(Game):
             return None
         return Outcome(tuple(state["winners"]), state["reason"])
 
-    def prompts(self, state: State) -> list[Prompt]:
-        """Whose turn and what they may do; reveal order; Moves exchange; chores."""
-        out: list[Prompt] = []
-        phase = state["phase"]
-        cur = self.current_player(state)
-        if phase == "over":
-            out.append(Prompt(state["reason"], "info"))
-            out += [Prompt(text, "chore") for text in state["chores"]]
-            return out
-        if phase == "scene":
-            out.append(Prompt(
-                f"Night {state['night']}: lay the top four Nightclubs face up in the four "
-                "Nightclub slots (equal values pair into a "
-                f"{'Line' if state['players'] == 4 else 'Couples'} Dance).", "turn"))
-            out += [Prompt(text, "chore") for text in state["chores"]]
-        elif phase == "placement":
-            waiting = [LETTERS[p] for p in range(state["players"]) if not state["placed"][p]]
-            out.append(Prompt(
-                "Everyone: secretly place one Dancer face down facing each Nightclub (two at a "
-                f"{self._pair_word(state)} Dance) and one Backup Dancer face down. Waiting for: "
-                + ", ".join(waiting) + ".", "turn"))
-            out.append(Prompt(self._order_text(state), "info"))
-        elif phase == "lead_reveal":
-            out.append(Prompt(
-                f"{self.side_name(state, state['lead'])} (Lead Dancer): reveal one of your "
-                "non-Backup Dancers.", "turn", cur))
-        elif phase == "swap":
-            opp = 1 - state["lead"]
-            out.append(Prompt(
-                f"{self.side_name(state, opp)}: you may swap two of your own face-down Dancers "
-                "(declare which) or pass.", "turn", cur))
-            out.append(Prompt(
-                "The camera cannot see a swap of face-down cards: declare it, or pass.",
-                "choice", cur, self.legal_actions(state)))
-        elif phase == "reveal":
-            dance = state["dances"][state["dance"]]
-            out.append(Prompt(
-                f"Everyone: reveal your Dancers at {_dance_name(state, dance)} "
-                f"({self._clubs_label(state, dance)}).", "turn"))
-            out.append(Prompt(self._order_text(state), "info"))
-        elif phase == "backups":
-            out.append(Prompt(
-                f"Tie at {_dance_name(state, state['dances'][state['dance']])}: everyone reveal "
-                "your Backup Dancer.", "turn"))
-        elif phase == "moves":
-            ex = state["exchange"]
-            side = ex["turn"]
-            dance = state["dances"][state["dance"]]
-            held = sum(state["hands"][p] for p in _seats(state, side))
-            verb = "play more Moves or pass to hand over" if ex["played"] else "play Moves or pass"
-            out.append(Prompt(
-                f"{self.side_name(state, side)}: {verb} at {_dance_name(state, dance)} (tap each "
-                f"Move and lay it on the Dancer it raises). {held} Move(s) in hand.",
-                "turn", cur, [{"type": "pass", "player": cur}]))
-            out.append(Prompt(self._standing_text(state), "info"))
-        elif phase == "night_over":
-            out.append(Prompt(
-                "Night over: take every card off the table (Dancers back to hands, Nightclubs "
-                "shuffled back into the pile).", "turn"))
-            out += [Prompt(text, "chore") for text in state["chores"]]
-        return out
-
-    def summary(self, state: State) -> dict[str, Any]:
-        """Points, nights won, tonight's prestige, Lead Dancer, whose move; only revealed cards."""
-        sides = []
-        for side in (0, 1):
-            sides.append({
-                "name": self.side_name(state, side),
-                "seats": _seats(state, side),
-                "points": state["points"][side],
-                "nights_won": sum(1 for w in state["night_winners"] if w == side),
-                "prestige": state["prestige"][side],
-                "moves_played": sum(state["moves_played"][p] for p in _seats(state, side)),
-            })
-        dances = []
-        for i, dance in enumerate(state["dances"]):
-            shown: dict[str, list[int]] = {}
-            for p in range(state["players"]):
-                vals = [_effective(state, p, SLOTS[c]) for c in dance["clubs"]
-                        if SLOTS[c] in state["revealed"][p]]
-                if vals:
-                    shown[LETTERS[p]] = vals
-            result = None
-            if i < len(state["results"]):
-                res = state["results"][i]
-                result = (self.side_name(state, res["winner"]) if res["winner"] is not None
-                          else res["by"])
-            dances.append({"name": _dance_name(state, dance), "prestige": dance["prestige"],
-                           "dancers": shown, "result": result,
-                           "current": i == state["dance"] and state["phase"] in
-                           ("reveal", "moves", "backups")})
-        cur = self.current_player(state)
-        whose = (self.side_name(state, _side(state, cur)) if cur is not None
-                 else "everyone" if state["phase"] in ("placement", "reveal", "backups")
-                 else None if state["over"] else "table")
-        out: dict[str, Any] = {
-            "night": state["night"],
-            "max_nights": self.max_nights,
-            "points_to_win": self.points_to_win,
-            "phase": state["phase"],
-            "sides": sides,
-            "night_winners": [None if w is None else self.side_name(state, w)
-                              for w in state["night_winners"]],
-            "lead_dancer": None if state["lead"] is None else self.side_name(state, state["lead"]),
-            "whose_move": whose,
-            "nightclubs": list(state["clubs"]),
-            "placed": [LETTERS[p] for p in range(state["players"]) if state["placed"][p]],
-            "dances": dances,
-            "backups_shown": {LETTERS[p]: state["revealed"][p][BACKUP]
-                              for p in range(state["players"]) if BACKUP in state["revealed"][p]},
-        }
-        last = state["last_night"]
-        if last is not None:
-            out["last_night"] = {
-                "prestige": list(last["prestige"]),
-                "winner": None if last["winner"] is None else self.side_name(state, last["winner"]),
-                "by": last["by"]}
-        if state["variant"] == "advanced":
-            out["moves"] = {"hands": list(state["hands"]), "pile": state["deck"],
-                            "discard": state["discard"], "reshuffles": state["reshuffles"]}
-        return out
-
     # --- the physical table ------------------------------------------------------------------
-    def layout(self, state: State) -> Layout:
-        """Four Nightclub slots in a middle row; per seat a row of four Dancer slots, each
-        facing its Nightclub, and a Backup slot at the row's left; 600 x 400 mm."""
-        n = state["players"]
-        col_x = [150.0 + 100.0 * i for i in range(4)]
-        backup_x = 30.0
-        w, h = 40.0, 56.0
-        if n == 2:
-            rows = {1: 40.0, "clubs": 172.0, 0: 304.0}
-        else:
-            rows = {1: 20.0, 3: 96.0, "clubs": 172.0, 2: 248.0, 0: 324.0}
-        spots = [Spot(f"club{i}", col_x[i], rows["clubs"], w, h, f"Nightclub {i + 1}",
-                      "dark_fill") for i in range(4)]
-        for p in range(n):
-            y = rows[p]
-            spots.append(Spot(f"p{p}_{BACKUP}", backup_x, y, w, h, f"{LETTERS[p]} Backup",
-                              "board"))
-            for i in range(4):
-                spots.append(Spot(f"p{p}_{SLOTS[i]}", col_x[i], y, w, h,
-                                  f"{LETTERS[p]} at Nightclub {i + 1}", "light_fill"))
-        pieces = {self.colours["nightclub"]: "Nightclub (pips: prestige value)",
-                  self.colours["face_down"]: "a face-down card",
-                  self.colours["move"]: "a Move card played on a Dancer (+1)"}
-        for p in range(n):
-            pieces[self.styles[p]["colour"]] = (
-                f"{LETTERS[p]}'s {self.styles[p]['name']} Dancer (pips: skill)")
-        return Layout(600.0, 400.0, tuple(spots), pieces, {c: "square" for c in pieces})
 
-    def board_view(self, state: State) -> BoardView:
-        items: dict[str, list[Piece]] = {}
-        if state["phase"] == "scene":
-            return {}
-        for i, value in enumerate(state["clubs"]):
-            items[f"club{i}"] = [Piece(self.colours["nightclub"], value)]
-        for p in range(state["players"]):
-            if not state["placed"][p]:
-                continue
-            for slot in ALL_SLOTS:
-                skill = state["revealed"][p].get(slot)
-                card = (Piece(self.colours["face_down"], 0) if skill is None
-                        else Piece(self.styles[p]["colour"], skill))
-                boosts = state["boost"][p].get(slot, 0)
-                items[f"p{p}_{slot}"] = [card] + [Piece(self.colours["move"], 1)] * boosts
-        return make_view(items)
-
-    def explain(
-        self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
-    ) -> list[Action]:
-        """Nightclubs laid, a seat's five cards down, flips, Moves tapped/laid, passes, clear."""
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "scene":
-            return self._explain_scene(state, seen)
-        if phase == "night_over":
-            return [{"type": "clear"}] if not any(seen.values()) else []
-        if phase == "placement":
-            for p in range(state["players"]):
-                if not state["placed"][p] and all(
-                    seen.get(f"p{p}_{slot}") == (Piece(self.colours["face_down"], 0),)
-                    for slot in ALL_SLOTS
-                ):
-                    return [{"type": "place", "player": p}]
-            return []
-        if phase == "moves":
-            return self._explain_moves_phase(state, seen, taps, trigger)
-        flips = self._flips(state, seen)
-        if flips:
-            return self._explain_flips(state, flips, trigger)
-        if taps and trigger == "tap":  # a Move tapped when no Move may be played: refused
-            tap = taps[-1]
-            player = tap.seat if tap.seat is not None else self.current_player(state) or 0
-            return [{"type": "move", "player": player, "card": tap.card}]
-        if trigger == "button" and phase == "swap" and not self._added_moves(state, seen):
-            return [{"type": "pass", "player": self.current_player(state)}]
-        return []
 
     def card_ids(self) -> list[str]:
         return list(self.move_names)
@@ -697,11 +475,12 @@ class KingOfClubs(Game):
         night = state["night"] + 1
         state.update(_fresh_night(state["players"]))
         state["night"] = night
+        state["actor"] = _night_actors(state["players"], night)
         state["phase"] = "scene"
 
     # --- the night's flow ---------------------------------------------------------------------
     def _dances(self, state: State, values: list[int]) -> list[dict[str, Any]]:
-        return make_dances(values, self.reveal_order)
+        return make_dances(values, self.house_rule(state, "reveal_order"))
 
     def _start_dance(self, state: State) -> None:
         """Go to the reveal of the current dance (or straight on if nothing is face down)."""
@@ -793,7 +572,12 @@ class KingOfClubs(Game):
             best = max(points)
             leaders = [s for s in (0, 1) if points[s] == best]
             top = leaders[0] if len(leaders) == 1 else winner
-            if top is None:
+            rule = self.house_rule(state, "nine_nights")
+            if rule == "five_only" or (rule == "draw" and len(leaders) > 1):
+                self._finish(state, None, f"{self.max_nights} nights danced "
+                             f"({points[0]}-{points[1]}) and nobody earned "
+                             f"{self.points_to_win} points: nobody is crowned (house rule).")
+            elif top is None:
                 self._finish(state, None, f"{self.max_nights} nights danced, points tied.")
             else:
                 self._finish(state, top,
@@ -859,89 +643,6 @@ class KingOfClubs(Game):
         state["exchange"] = None
 
     # --- explaining the table --------------------------------------------------------------
-    def _explain_scene(self, state: State, seen: BoardView) -> list[Action]:
-        if any(pieces and not k.startswith("club") for k, pieces in seen.items()):
-            return []
-        values = []
-        for i in range(4):
-            pieces = seen.get(f"club{i}", ())
-            if len(pieces) != 1 or pieces[0].colour != self.colours["nightclub"]:
-                return []
-            values.append(pieces[0].pips)
-        return [{"type": "nightclubs", "values": values}]
-
-    def _flips(self, state: State, seen: BoardView) -> list[dict[str, Any]]:
-        """Face-down cards the camera now sees face up: {player, slot, skill}."""
-        flips = []
-        for p in range(state["players"]):
-            if not state["placed"][p]:
-                continue
-            for slot in ALL_SLOTS:
-                if slot in state["revealed"][p]:
-                    continue
-                faces = [pc for pc in seen.get(f"p{p}_{slot}", ())
-                         if pc.colour not in (self.colours["face_down"], self.colours["move"])]
-                if len(faces) == 1:
-                    flips.append({"player": p, "slot": slot, "skill": faces[0].pips})
-        return flips
-
-    def _added_moves(self, state: State, seen: BoardView) -> list[tuple[int, str]]:
-        """Dancer slots where the camera sees more Move cards than recorded."""
-        added = []
-        for p in range(state["players"]):
-            for slot in SLOTS:
-                count = sum(1 for pc in seen.get(f"p{p}_{slot}", ())
-                            if pc.colour == self.colours["move"])
-                if count > state["boost"][p].get(slot, 0):
-                    added.append((p, slot))
-        return added
-
-    def _explain_flips(self, state: State, flips: list[dict[str, Any]],
-                       trigger: Trigger) -> list[Action]:
-        phase = state["phase"]
-        if phase == "lead_reveal" and len(flips) == 1:
-            return [{"type": "lead_reveal", **flips[0]}]
-        if phase in ("reveal", "backups"):
-            expected = set(self._expected_reveal(state))
-            got = {(f["player"], f["slot"]) for f in flips}
-            if got < expected and trigger != "button":
-                return []
-        return [{"type": "reveal", "cards": flips}]
-
-    def _explain_moves_phase(self, state: State, seen: BoardView, taps: list[Tap],
-                             trigger: Trigger) -> list[Action]:
-        """A tap (with the card laid on a Dancer), a pass by button, or an early flip.
-
-        Only the newest tap counts: an older one is still listed only if it was
-        refused.  On the button, a tap that fits no legal Move is ignored and the
-        press is a pass."""
-        added = self._added_moves(state, seen)
-        if taps and (trigger == "tap" or added or trigger == "button"):
-            candidates = self._explain_move(state, seen, taps[-1], trigger)
-            if trigger != "button" or any(self.is_legal(state, c) for c in candidates):
-                return candidates
-        flips = self._flips(state, seen)
-        if flips:
-            return [{"type": "reveal", "cards": flips}]
-        if trigger == "button" and not added:
-            return [{"type": "pass", "player": self.current_player(state)}]
-        return []
-
-    def _explain_move(self, state: State, seen: BoardView, tap: Tap,
-                      trigger: Trigger) -> list[Action]:
-        player = tap.seat if tap.seat is not None else self.current_player(state)
-        base = {"type": "move", "player": player, "card": tap.card}
-        added = self._added_moves(state, seen)
-        if added:
-            return [{**base, "target": t, "slot": s} for t, s in added]
-        dance = state["dances"][state["dance"]]
-        side = _side(state, player) if player is not None else 0
-        targets = [(t, SLOTS[c]) for t in _seats(state, side) for c in dance["clubs"]]
-        if len(targets) == 1:
-            return [{**base, "target": targets[0][0], "slot": targets[0][1]}]
-        if trigger == "button":
-            return [{**base, "target": t, "slot": s} for t, s in targets]
-        return []
 
     def _expected_reveal(self, state: State) -> list[tuple[int, str]]:
         """The face-down cards that must flip now."""
@@ -983,18 +684,6 @@ class KingOfClubs(Game):
 
     def _clubs_label(self, state: State, dance: dict[str, Any]) -> str:
         return " + ".join(f"Nightclub {c + 1}" for c in dance["clubs"])
-
-    def _pair_word(self, state: State) -> str:
-        return "Line" if state["players"] == 4 else "Couples"
-
-    def _order_text(self, state: State) -> str:
-        names = [_dance_name(state, d) for d in state["dances"][state["dance"]:]]
-        return "Reveal order: " + " -> ".join(names) if names else "All dances revealed."
-
-    def _standing_text(self, state: State) -> str:
-        dance = state["dances"][state["dance"]]
-        parts = [f"{self.side_name(state, s)} {_side_skills(state, s, dance)}" for s in (0, 1)]
-        return f"{_dance_name(state, dance)} now: " + " vs ".join(parts)
 
 
 ACTION_TYPES = ("nightclubs", "place", "lead_reveal", "swap", "pass", "reveal", "move", "clear")
@@ -1086,6 +775,14 @@ def _fresh_night(players: int) -> dict[str, Any]:
         "moves_played": [0] * players,
         "in_play": [],
     }
+
+
+def _night_actors(players: int, night: int) -> list[int]:
+    """The seat that first acts for each side on this night: with teams, A and B on odd
+    nights, C and D on even ones."""
+    if players == 2:
+        return [0, 1]
+    return [0, 1] if night % 2 else [2, 3]
 
 
 def _side(state: State, seat: int) -> int:

@@ -23,21 +23,13 @@ from typing import Any
 
 from companion.games.base import (
     Action,
-    BoardView,
     Game,
-    Layout,
+    HouseRule,
     MalformedAction,
     Outcome,
-    Piece,
-    Prompt,
     RuleError,
-    Spot,
     State,
-    Tap,
-    Trigger,
-    diff_views,
     json_copy,
-    make_view,
     require,
 )
 
@@ -59,6 +51,9 @@ RED_OPS = {
     "news",
 }
 BLUE_OPS = {"gain", "lose", "take", "give", "gain_roll", "cheat", "skip", "double", "news"}
+
+ALL_SPLITS_UP_TO = 24
+"""The tablet lists every split of the Incumbent's votes up to this many (one button each)."""
 
 ACTION_TYPES = (
     "pick_up_die",
@@ -172,10 +167,23 @@ def load_data(path: str | Path | None = None) -> dict[str, Any]:
         return json.load(fh)
 
 
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "waiting", "May a waiting State cheat?",
+        {"cheat": "Yes: on its turn a waiting State may still play a Cheat card (it cannot "
+                  "roll)",
+         "skip": "No: a waiting State skips its turns and plays no Cheat card"},
+        "cheat",
+        R_WAIT_CHEAT + " (Elsewhere: " + R_WAIT_SKIP + ")"),
+)
+
+
 # --------------------------------------------------------------------------- the game
 
 
-class SwingStateGame(Game):
+class SwingStateRules(Game):
     """Swing State Steal for 2-6 players: seat 0 is the Incumbent, seats 1.. are States."""
 
     name = "swing_state"
@@ -183,6 +191,8 @@ class SwingStateGame(Game):
     min_players = 2
     max_players = 6
     variants = ("standard", "waiting_skips")
+    """``waiting_skips`` is the house rule ``waiting=skip`` by its old name (older logs)."""
+    house_rules = HOUSE_RULES
 
     def __init__(
         self,
@@ -209,68 +219,6 @@ class SwingStateGame(Game):
         self._build_board()
 
     # --- static board -------------------------------------------------------------------
-    def _build_board(self) -> None:
-        """Lay every ring out as spots and record each track's spot order."""
-        spots: list[Spot] = []
-        self.spaces: dict[str, dict[str, Any]] = {}
-        self.tracks: dict[int, dict[str, list[str]]] = {}
-        for rnd in (1, 2, 3):
-            ring = self.rounds[rnd]
-            cells = _ring_cells(ring)
-            positions = ring["positions"]
-            if len(positions) != len(cells):
-                raise ValueError(f"ring {rnd}: {len(positions)} positions for {len(cells)} cells")
-            red: list[str] = []
-            blue: list[str] = []
-            for idx, (pos, (x, y, w, h, side)) in enumerate(zip(positions, cells, strict=True)):
-                base = f"r{rnd}-{idx:02d}"
-                if pos["track"] == "shared":
-                    _check_ops(pos.get("red", []), RED_OPS, base)
-                    _check_ops(pos.get("blue", []), BLUE_OPS, base)
-                    self.spaces[base] = {
-                        "label": pos["label"],
-                        "short": pos["short"],
-                        "round": rnd,
-                        "red": pos.get("red", []),
-                        "blue": pos.get("blue", []),
-                    }
-                    spots.append(Spot(base, x, y, w, h, pos["short"], "board"))
-                    red.append(base)
-                    blue.append(base)
-                    continue
-                if side == "corner":
-                    raise ValueError(f"{base}: corner spaces must be shared")
-                (rx, ry, rw, rh), (bx, by, bw, bh) = _split_cell(x, y, w, h, side)
-                for track, rect, fill, out in (
-                    ("red", (rx, ry, rw, rh), "dark_fill", red),
-                    ("blue", (bx, by, bw, bh), "light_fill", blue),
-                ):
-                    sid = f"{base}-{track}"
-                    space = pos[track]
-                    _check_ops(space["ops"], RED_OPS if track == "red" else BLUE_OPS, sid)
-                    self.spaces[sid] = {
-                        "label": space["label"],
-                        "short": space["short"],
-                        "round": rnd,
-                        track: space["ops"],
-                    }
-                    spots.append(Spot(sid, *rect, space["short"], fill))
-                    out.append(sid)
-            self.tracks[rnd] = {"red": red, "blue": blue}
-        ring4 = self.rounds[4]
-        cells = _ring_cells(ring4)
-        if len(cells) != len(ring4["weeks"]):
-            raise ValueError("ring 4: one week label per space")
-        self.r4_spots: list[str] = []
-        for idx, ((x, y, w, h, _side), label) in enumerate(zip(cells, ring4["weeks"], strict=True)):
-            sid = f"r4-{idx:02d}"
-            self.spaces[sid] = {"label": label, "short": label.split(":")[0], "round": 4}
-            spots.append(Spot(sid, x, y, w, h, label.split(":")[0], "board"))
-            self.r4_spots.append(sid)
-        die = self.data["board"]["die_spot"]
-        self.die_spot = str(die["id"])
-        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
-        self.spots = tuple(spots)
 
     def _start_spot(self, rnd: int) -> str:
         return self.r4_spots[0] if rnd == 4 else self.tracks[rnd]["red"][0]
@@ -323,6 +271,18 @@ class SwingStateGame(Game):
             "over": None,
             "last": {"transfers": [], "notes": [f"Round 1: {self.rounds[1]['name']} begins."]},
         }
+
+    def start(self, players: int, variant: str | None = None, seed: int = 0,
+              house_rules: dict[str, str] | None = None) -> State:
+        """The base set-up; the old variant ``waiting_skips`` still means ``waiting=skip``."""
+        state = super().start(players, variant, seed, house_rules)
+        if state["variant"] == "waiting_skips":
+            state["house_rules"]["waiting"] = "skip"
+        return state
+
+    def waiting_skips(self, state: State) -> bool:
+        """The table's house rule (or the old variant): a waiting State skips its turns."""
+        return state["variant"] == "waiting_skips" or self.house_rule(state, "waiting") == "skip"
 
     def player_names(self, state: State) -> list[str]:
         return ["Incumbent"] + [c.capitalize() for c in state["colours"][1:]]
@@ -502,9 +462,11 @@ class SwingStateGame(Game):
             raise RuleError("Cheats no longer steal votes in Round 4.", R_NO_STEAL_R4)
         if p == 0:
             raise RuleError("The Incumbent cannot cheat.", R_CHEAT_STATE)
+        if st["finished"][p] and self.waiting_skips(st):
+            raise RuleError(f"{names[p]} is waiting for the next round.", R_WAIT_SKIP)
         if p != st["turn"]:
             raise RuleError(f"It is {names[st['turn']]}'s turn.", R_TURN)
-        if st["step"] == "waiting" and st["variant"] == "waiting_skips":
+        if st["step"] == "waiting" and self.waiting_skips(st):
             raise RuleError(f"{names[p]} is waiting for the next round.", R_WAIT_SKIP)
         if st["step"] not in ("start", "waiting"):
             raise RuleError("A Cheat card comes before the die is rolled.", R_CHEAT_BEFORE)
@@ -608,90 +570,6 @@ class SwingStateGame(Game):
         st["last"]["notes"].append(f"{self.player_names(st)[p]} waits.")
         self._end_turn(st)
 
-    # ---- handlers: round 4
-    def _do_keep_wilds(self, st: State, action: Action, p: int) -> None:
-        count = require(action, "count", int)
-        if st["round"] != 4 or st["step"] != "wilds":
-            raise RuleError("Black Wild cards are declared as Round 4 begins.", R4_KEEP)
-        r4 = st["r4"]
-        if p == 0 or r4["declared"][p]:
-            raise RuleError("Each State declares its Black Wild cards once.", R4_KEEP)
-        if p != _first_pending(r4["declared"]):
-            raise RuleError("States declare in turn order.", R_TURN)
-        if count < 0:
-            raise MalformedAction("count must be >= 0")
-        most = self._max_wilds(st, p)
-        if count > most:
-            raise RuleError(
-                f"{self.player_names(st)[p]} can hold at most {most} Black Wild card{_s(most)}.",
-                R4_KEEP,
-            )
-        self._declare_wilds(st, p, count)
-        self._after_wilds(st)
-
-    def _do_advance(self, st: State, action: Action, p: int) -> None:
-        to = require(action, "to", str)
-        if st["round"] != 4 or st["step"] != "advance":
-            raise RuleError("The pawn advances at the start of a Round 4 turn.", R4_ADVANCE)
-        if p != 0:
-            raise RuleError("Only the Incumbent's pawn is used in Round 4.", R4_ADVANCE)
-        r4 = st["r4"]
-        expected = self.r4_spots[r4["space"] + 1]
-        if to != expected:
-            raise RuleError(f"One space only: to {self._spot_name(expected)}.", R4_ADVANCE)
-        r4["space"] += 1
-        st["pawn"][0] = to
-        st["step"] = "evidence"
-
-    def _do_evidence(self, st: State, action: Action, p: int) -> None:
-        card_id = require(action, "card", str)
-        card = self.evidence_cards.get(card_id)
-        if card is None:
-            raise MalformedAction(f"{card_id!r} is not an Evidence card")
-        if st["round"] != 4:
-            raise RuleError("Evidence cards are held for Round 4.", R_EVIDENCE_HOLD)
-        if p != 0:
-            raise RuleError("Only the Incumbent plays Evidence cards.", R_EVIDENCE_HOLD)
-        if st["step"] != "evidence":
-            raise RuleError(
-                "The Incumbent plays one Evidence card per turn, after the pawn advances.", R4_EVIDENCE
-            )
-        r4 = st["r4"]
-        if st["evidence_held"] <= 0:
-            raise RuleError("The Incumbent holds no Evidence cards.", R_OVER)
-        if card_id in r4["evidence_played"]:
-            raise RuleError(f"{card['title']} ({card_id}) was played already this round.", R4_DISCARD)
-        st["evidence_held"] -= 1
-        r4["evidence_played"].append(card_id)
-        r4["evidence"] = card_id
-        r4["responses"] = {}
-        r4["responded"] = [True] + [False] * (st["players"] - 1)
-        st["step"] = "respond"
-        st["last"]["notes"].append(f"Incumbent plays {self._evidence_text(card)}.")
-        for seat in range(1, st["players"]):
-            if self._responses_possible(st, seat) == [None]:
-                self._record_response(st, seat, None)
-        if all(r4["responded"]):
-            self._settle_hand(st)
-
-    def _do_respond(self, st: State, action: Action, p: int) -> None:
-        if "card" not in action:
-            raise MalformedAction("action 'respond' needs field 'card' (a card id or null)")
-        card_id = action["card"]
-        if card_id is not None and not isinstance(card_id, str):
-            raise MalformedAction("field 'card' must be a card id or null")
-        if card_id is not None and card_id not in self.cheats:
-            raise MalformedAction(f"{card_id!r} is not a Cheat card")
-        if st["round"] != 4 or st["step"] != "respond":
-            raise RuleError("States answer once the Incumbent has played an Evidence card.", R4_PLAY)
-        r4 = st["r4"]
-        if p == 0 or r4["responded"][p]:
-            raise RuleError("Each State plays one card per hand.", R4_PLAY)
-        self._check_response(st, p, card_id)
-        self._record_response(st, p, card_id)
-        if all(r4["responded"]):
-            self._settle_hand(st)
-
     # --- scores and the end ----------------------------------------------------------------
     def scores(self, state: State) -> list[float]:
         """The Incumbent: the V in all his piles; a State: its own V."""
@@ -732,236 +610,7 @@ class SwingStateGame(Game):
             ),
         }
 
-    def prompts(self, state: State) -> list[Prompt]:
-        out: list[Prompt] = []
-        names = self.player_names(state)
-        for tr in state["last"]["transfers"]:
-            out.append(Prompt(self._transfer_text(state, tr), "chore", _transfer_player(state, tr)))
-        chore_heads = tuple(f"{n}:" for n in [*names, "Banker", "States", "News"])
-        for note in state["last"]["notes"]:
-            out.append(Prompt(note, "chore" if note.startswith(chore_heads) else "info"))
-        if state["over"]:
-            out.append(Prompt("Game over. " + state["over"]["reason"], "info"))
-            return out
-        p = self.current_player(state)
-        who = names[p] if p is not None else "table"
-        rnd = state["round"]
-        step = state["step"]
-        due = self._roll_due(state)
-        if due and due != "evidence" and state["die"] is not None:
-            out.append(Prompt(f"{who}: pick up the die, then roll it onto its tray.", "chore", p))
-        if rnd <= 3:
-            lap = self._lap(state, p)
-            head = f"Round {rnd} ({self.rounds[rnd]['name']}), {who}'s turn"
-            head += f", lap {lap}" if self.rounds[rnd]["laps"] > 1 else ""
-            if step == "start":
-                text = head + ": " + ("play one Cheat card (tap it) or " if p else "") + "roll the die."
-                if state["double_now"] and p:
-                    text += " A Cheat played now counts double (Stop Counting)."
-            elif step == "waiting":
-                text = (
-                    head + ": waiting for the others; play a Cheat card (tap it) or press the button to pass."
-                )
-            elif step == "move":
-                text = head + f": rolled {state['roll']}, move your pawn."
-                out.append(
-                    Prompt(
-                        f"{who}: move your pawn {state['roll']} space{_s(state['roll'])} to "
-                        f"{self._spot_name(state['dest'])}, then press the button.",
-                        "chore",
-                        p,
-                    )
-                )
-            else:
-                pending = state["await"] or {}
-                kind = pending.get("kind")
-                if kind == "news":
-                    text = head + ": draw the top News card and tap it on the shared reader."
-                elif kind == "roll":
-                    text = head + ": roll the die for votes."
-                else:
-                    text = head + ": the Incumbent chooses colours."
-                    options = [
-                        {"type": "allocate", "player": 0, "piles": a} for a in self._allocations(state)
-                    ]
-                    verb = "take from the pot" if pending.get("dir") == "gain" else "return to the pot"
-                    out.append(
-                        Prompt(
-                            f"Incumbent: choose which piles' colours to {verb}: "
-                            f"{pending.get('amount')} V in all.",
-                            "choice",
-                            0,
-                            options,
-                        )
-                    )
-            out.append(Prompt(text, "turn", p))
-            return out
-        r4 = state["r4"]
-        head = f"Round 4 (The Challenge), week {r4['space']}"
-        if step == "wilds":
-            most = self._max_wilds(state, p)
-            options = [{"type": "keep_wilds", "player": p, "count": c} for c in range(most + 1)]
-            out.append(
-                Prompt(
-                    f"{who}: discard every unplayed Cheat card except Black Wild cards, then say how "
-                    "many Black Wild cards you keep.",
-                    "choice",
-                    p,
-                    options,
-                )
-            )
-            out.append(Prompt(f"{head}: {who} declares Black Wild cards.", "turn", p))
-        elif step == "advance":
-            out.append(
-                Prompt(
-                    f"Banker: advance the Incumbent's pawn one space to "
-                    f"{self._spot_name(self.r4_spots[r4['space'] + 1])}.",
-                    "chore",
-                    0,
-                )
-            )
-            out.append(Prompt(f"{head}: the banker advances the Incumbent's pawn.", "turn", 0))
-        elif step == "evidence":
-            extra = " or roll the die for extra Evidence cards (first turn only)" if due else ""
-            out.append(Prompt(f"{head}: the Incumbent plays an Evidence card (tap it){extra}.", "turn", 0))
-        else:
-            card = self.evidence_cards[r4["evidence"]]
-            out.append(
-                Prompt(
-                    f"{head}: {who} answers {self._evidence_text(card)} with a Cheat card or a "
-                    "Black Wild card (tap it).",
-                    "turn",
-                    p,
-                )
-            )
-        return out
-
-    def summary(self, state: State) -> dict[str, Any]:
-        """The dashboard panel, kept shallow so a generic table shows it: the Incumbent's pile
-        per State against that State's votes and who is ahead there, the round and laps, and
-        card counts (never a hidden card)."""
-        names = self.player_names(state)
-        rnd = state["round"]
-        ring = self.rounds[rnd]
-        piles: dict[str, str] = {}
-        beaten = 0
-        for seat in range(1, state["players"]):
-            colour = state["colours"][seat]
-            pile, votes = state["piles"][colour], state["votes"][colour]
-            ahead = "Incumbent" if pile >= votes else names[seat]
-            beaten += ahead == "Incumbent"
-            piles[names[seat]] = f"{pile} : {votes}, {ahead} ahead"
-        if rnd <= 3:
-            laps = {
-                names[seat]: f"{self._lap(state, seat)}/{ring['laps']}"
-                + (" waiting" if state["finished"][seat] else "")
-                for seat in range(state["players"])
-            }
-        else:
-            week = state["r4"]["space"]
-            label = self.spaces[state["pawn"][0]]["label"]
-            laps = {"Incumbent": f"week {week} of {len(self.r4_spots) - 1} ({label})"}
-        held = {"Incumbent": f"{state['evidence_held']} Evidence"}
-        for seat in range(1, state["players"]):
-            kind = "Black Wild" if state["r4"] else "Cheat"
-            held[names[seat]] = f"{state['cheat_held'][seat]} {kind}"
-        need = self.majority[state["players"] - 1]
-        return {
-            "round": f"{rnd}: {ring['name']}",
-            "laps": laps,
-            "pile : votes": piles,
-            "Incumbent beats": f"{beaten} of {state['players'] - 1} (needs {need})",
-            "cards held": held,
-            "face-up cheats": {names[s]: len(state["played"][s]) for s in range(1, state["players"])},
-            "decks": (
-                f"News {len(state['news_drawn'])} drawn, Cheat {state['cheat_deck']} left, "
-                f"Evidence {state['evidence_deck']} left"
-            ),
-        }
-
     # --- the physical table ------------------------------------------------------------------
-    def layout(self, state: State) -> Layout:
-        names = self.player_names(state)
-        pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
-        pieces[self.die_colour] = "the die (pips = the face up)"
-        shapes = {colour: "disc" for colour in state["colours"]}
-        shapes[self.die_colour] = "square"
-        board = self.data["board"]
-        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes)
-
-    def board_view(self, state: State) -> BoardView:
-        items: dict[str, list[Piece]] = {}
-        for seat, spot in enumerate(state["pawn"]):
-            items.setdefault(spot, []).append(Piece(state["colours"][seat], 0))
-        if state["die"] is not None:
-            items.setdefault(self.die_spot, []).append(Piece(self.die_colour, int(state["die"])))
-        return make_view(items)
-
-    def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
-        if state["over"]:
-            return []
-        out: list[Action] = []
-        roller = self._roller(state)
-        who = roller if roller is not None else self.current_player(state)
-        if trigger in ("board", "button"):
-            dice = [p for p in seen.get(self.die_spot, ()) if p.colour == self.die_colour and p.pips > 0]
-            if len(dice) == 1 and dice[0].pips != state["die"]:
-                out.append({"type": "roll", "player": who, "value": dice[0].pips})
-            elif not dice and state["die"] is not None:
-                out.append({"type": "pick_up_die", "player": who})
-            seat_of = {c: i for i, c in enumerate(state["colours"])}
-            for move in diff_views(self.board_view(state), seen):
-                if move.piece.pips or move.piece.colour not in seat_of or not move.target:
-                    continue
-                seat = seat_of[move.piece.colour]
-                if state["round"] == 4:
-                    out.append({"type": "advance", "player": seat, "to": move.target})
-                elif trigger == "button":
-                    out.append({"type": "move", "player": seat, "to": move.target})
-        if trigger in ("tap", "button"):
-            for tap in taps:
-                out.append(self._tap_action(state, tap))
-        if trigger == "button" and not out and not taps and self.board_view(state) == seen:
-            if state["round"] <= 3 and state["step"] == "waiting":
-                out.append({"type": "pass", "player": state["turn"]})
-            if state["round"] == 4 and state["step"] == "respond":
-                out.append({"type": "respond", "player": self.current_player(state), "card": None})
-        return out
-
-    def describe(self, state: State, action: Action) -> str:
-        names = self.player_names(state)
-        who = action.get("player")
-        name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "table"
-        kind = action.get("type")
-        card = action.get("card")
-        if kind == "pick_up_die":
-            return f"{name} picks up the die"
-        if kind == "roll":
-            return f"{name} rolls {action.get('value')}"
-        if kind in ("move", "advance"):
-            return f"{name} moves to {self._spot_name(str(action.get('to')))}"
-        if kind in ("cheat", "respond") and isinstance(card, str) and card in self.cheats:
-            c = self.cheats[card]
-            worth = (
-                f"wild, protects {'all States' if c.get('wild') == 'all' else 'itself'}"
-                if c.get("wild")
-                else f"{c['value']} V"
-            )
-            return f"{name} plays {c['title']} ({c['colour']}, {worth})"
-        if kind == "respond" and card is None:
-            return f"{name} has no card to play"
-        if kind == "draw_news" and isinstance(card, str) and card in self.news:
-            return f"{name} draws News: {self.news[card]['title']}"
-        if kind == "evidence" and isinstance(card, str) and card in self.evidence_cards:
-            return f"Incumbent plays {self._evidence_text(self.evidence_cards[card])}"
-        if kind == "allocate" and isinstance(action.get("piles"), dict):
-            parts = ", ".join(f"{v} {k}" for k, v in action["piles"].items() if v)
-            return f"Incumbent chooses {parts or 'nothing'}"
-        if kind == "keep_wilds":
-            return f"{name} keeps {action.get('count')} Black Wild card(s)"
-        if kind == "pass":
-            return f"{name} waits (passes)"
-        return super().describe(state, action)
 
     def card_ids(self) -> list[str]:
         return [*self.news_order, *self.cheats, *self.evidence_cards]
@@ -996,7 +645,7 @@ class SwingStateGame(Game):
                 colour = st["colours"][seat]
                 if (
                     seat == 0
-                    or st["variant"] == "waiting_skips"
+                    or self.waiting_skips(st)
                     or st["cheat_held"][seat] == 0
                     or st["piles"][colour] == 0
                 ):
@@ -1043,38 +692,6 @@ class SwingStateGame(Game):
             if st["cheat_held"][seat] == 0:
                 self._declare_wilds(st, seat, 0)
         self._after_wilds(st)
-
-    def _declare_wilds(self, st: State, seat: int, count: int) -> None:
-        r4 = st["r4"]
-        discarded = st["cheat_held"][seat] - count
-        r4["declared"][seat] = True
-        r4["wilds"][seat] = count
-        st["cheat_held"][seat] = count
-        if discarded:
-            st["last"]["notes"].append(
-                f"{self.player_names(st)[seat]}: discard {discarded} unplayed Cheat card{_s(discarded)}; "
-                f"keep {count} Black Wild card{_s(count)}."
-            )
-
-    def _after_wilds(self, st: State) -> None:
-        if all(st["r4"]["declared"]):
-            st["step"] = "advance"
-
-    def _end_hand(self, st: State) -> None:
-        """End of a Round 4 turn: discard, then Jan 6th or no Evidence ends the game."""
-        r4 = st["r4"]
-        if r4["evidence"]:
-            st["evidence_deck"] += 1
-        r4["evidence"] = None
-        r4["responses"] = {}
-        r4["responded"] = [True] * st["players"]
-        if r4["space"] >= len(self.r4_spots) - 1 or st["evidence_held"] == 0:
-            st["over"] = self.final_result(st)
-            st["phase"] = "over"
-            st["step"] = "over"
-            return
-        r4["hand"] += 1
-        st["step"] = "advance"
 
     # --- helpers: the die and the tracks ------------------------------------------------------
     def _roll_due(self, state: State) -> str | None:
@@ -1211,7 +828,8 @@ class SwingStateGame(Game):
         st["await"] = {"kind": "allocate", "dir": kind, "amount": total}
 
     def _allocations(self, state: State) -> list[dict[str, int]]:
-        """A representative set of legal colour choices: each colour first, then an even spread."""
+        """The legal colour choices for the tablet: each colour first, an even spread, then
+        every other split when there are at most ``ALL_SPLITS_UP_TO`` of them."""
         pending = state["await"] or {}
         if pending.get("kind") != "allocate":
             return []
@@ -1230,6 +848,7 @@ class SwingStateGame(Game):
                     spread[c] += 1
                     left -= 1
         options.append({c: v for c, v in spread.items() if v})
+        options += _splits(colours, limits, pending["amount"], ALL_SPLITS_UP_TO)
         unique: list[dict[str, int]] = []
         for option in options:
             if option not in unique:
@@ -1248,21 +867,6 @@ class SwingStateGame(Game):
         st["last"]["transfers"].append({"from": src, "to": dst, "colour": colour, "amount": moved})
         return moved
 
-    def _transfer_text(self, state: State, tr: dict[str, Any]) -> str:
-        colour = tr["colour"]
-        state_name = colour.capitalize()
-        n = tr["amount"]
-        chips = f"{n} {colour} vote{_s(n)}"
-        pile = f"the Incumbent's {state_name} pile"
-        return {
-            ("pot", "state"): f"Banker: pay {chips} from the pot to {state_name}",
-            ("pot", "pile"): f"Banker: pay {chips} from the pot to {pile}",
-            ("pile", "state"): f"Incumbent: hand {chips} to {state_name}",
-            ("state", "pile"): f"{state_name}: hand {chips} to {pile}",
-            ("pile", "pot"): f"Incumbent: return {chips} from the {state_name} pile to the pot",
-            ("state", "pot"): f"{state_name}: return {chips} to the pot",
-        }[(tr["from"], tr["to"])]
-
     # --- helpers: what could be in a hand --------------------------------------------------
     def _cheats_possible(self, state: State, p: int) -> list[str]:
         """Cheat cards a State could legally play now (rounds 1-3), from what is public."""
@@ -1271,7 +875,7 @@ class SwingStateGame(Game):
             or state["cheated"]
             or state["cheat_held"][p] <= 0
             or state["piles"][state["colours"][p]] <= 0
-            or (state["step"] == "waiting" and state["variant"] == "waiting_skips")
+            or (state["step"] == "waiting" and self.waiting_skips(state))
         ):
             return []
         played = {c for stack in state["played"] for c in stack}
@@ -1288,117 +892,10 @@ class SwingStateGame(Game):
             return [drawn[len(drawn) - size]]
         return [c for c in self.news_order if c not in drawn]
 
-    def _max_wilds(self, state: State, p: int | None) -> int:
-        if p is None:
-            return 0
-        claimed = sum(state["r4"]["wilds"])
-        return max(0, min(state["cheat_held"][p], len(self.blacks) - claimed))
-
-    def _matching(self, state: State, p: int) -> list[str]:
-        r4 = state["r4"]
-        card = self.evidence_cards[r4["evidence"]]
-        return [
-            cid
-            for cid in state["played"][p]
-            if cid not in r4["used"] and (card.get("trump") or self.cheats[cid]["round"] in card["rounds"])
-        ]
-
-    def _responses_possible(self, state: State, p: int) -> list[str | None]:
-        r4 = state["r4"]
-        options: list[str | None] = list(self._matching(state, p))
-        if r4["wilds"][p] > 0:
-            options += [b for b in self.blacks if b not in r4["used"]]
-        return options or [None]
-
-    def _check_response(self, st: State, p: int, card_id: str | None) -> None:
-        r4 = st["r4"]
-        name = self.player_names(st)[p]
-        evidence = self.evidence_cards[r4["evidence"]]
-        matching = self._matching(st, p)
-        if card_id is None:
-            if matching:
-                raise RuleError(f"{name} holds a matching face-up Cheat card and must play one.", R4_PLAY)
-            if r4["wilds"][p] > 0:
-                raise RuleError(
-                    f"{name} has no matching Cheat card and must play a Black Wild card.", R4_WILD_MUST
-                )
-            return
-        card = self.cheats[card_id]
-        if card_id in r4["used"]:
-            raise RuleError(f"{card['title']} was played already this round.", R4_DISCARD)
-        if card["colour"] == "black":
-            if r4["wilds"][p] <= 0:
-                raise RuleError(f"{name} declared no Black Wild cards.", R4_KEEP)
-            return
-        if card_id not in st["played"][p]:
-            raise RuleError(f"{card['title']} is not among {name}'s face-up played Cheat cards.", R4_KEEP)
-        if card_id not in matching:
-            rule = R4_TRUMP if evidence.get("trump") else R4_MATCH
-            raise RuleError(
-                f"{card['title']} is a Round {card['round']} ({card['colour']}) cheat; "
-                f"{evidence['title']} is valid for {_rounds_text(evidence)}.",
-                rule,
-            )
-
-    def _record_response(self, st: State, p: int, card_id: str | None) -> None:
-        r4 = st["r4"]
-        r4["responses"][str(p)] = card_id
-        r4["responded"][p] = True
-        if card_id is not None:
-            r4["used"].append(card_id)
-
-    def _settle_hand(self, st: State) -> None:
-        """Returns of the hand: lesser/equal cheats return their value, greater ones the difference;
-        a Black Wild protects its State (or every State, unless Trump)."""
-        r4 = st["r4"]
-        evidence = self.evidence_cards[r4["evidence"]]
-        trump = bool(evidence.get("trump"))
-        names = self.player_names(st)
-        cards = {int(k): v for k, v in r4["responses"].items()}
-        shield = next((names[s] for s, c in cards.items() if c and self.cheats[c].get("wild") == "all"), None)
-        for seat in sorted(cards):
-            card_id = cards[seat]
-            if card_id is None:
-                continue
-            card = self.cheats[card_id]
-            colour = st["colours"][seat]
-            if card["colour"] == "black":
-                r4["wilds"][seat] -= 1
-                st["cheat_held"][seat] -= 1
-                st["last"]["notes"].append(f"{names[seat]}'s {card['title']} defeats the Evidence.")
-                continue
-            st["played"][seat].remove(card_id)
-            if shield and not trump:
-                st["last"]["notes"].append(f"{names[seat]} is protected by {shield}'s Black Wild card.")
-                continue
-            value = card["value"]
-            owed = value if trump or value <= evidence["value"] else value - evidence["value"]
-            got = self._transfer(st, "state", "pile", colour, owed)
-            st["last"]["notes"].append(
-                f"{names[seat]}'s {card['title']} ({value}) against {evidence['title']} "
-                f"({'Trump' if trump else evidence['value']}): return {owed} V"
-                + ("" if got == owed else f" (has only {got})")
-                + "."
-            )
-        st["last"]["notes"].append("End of the hand: all cards played go to their decks' discards.")
-        self._end_hand(st)
-
     def _evidence_text(self, card: dict[str, Any]) -> str:
         if card.get("trump"):
             return f"{card['title']} (Trump)"
         return f"{card['title']} ({card['value']}, {_rounds_text(card)})"
-
-    def _tap_action(self, state: State, tap: Tap) -> Action:
-        """A card on a reader: a News draw, a cheat, an Evidence play or a Round 4 answer."""
-        current = self.current_player(state)
-        seat = tap.seat if tap.seat is not None else current
-        if tap.card in self.news:
-            return {"type": "draw_news", "player": current, "card": tap.card}
-        if tap.card in self.evidence_cards:
-            return {"type": "evidence", "player": 0 if tap.seat is None else tap.seat, "card": tap.card}
-        if state["round"] == 4:
-            return {"type": "respond", "player": seat, "card": tap.card}
-        return {"type": "cheat", "player": seat, "card": tap.card}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1415,18 +912,30 @@ def _first_pending(flags: list[bool]) -> int | None:
     return None
 
 
-def _transfer_player(state: State, tr: dict[str, Any]) -> int | None:
-    """Who hands the chips over for a transfer (None: the banker)."""
-    if tr["from"] == "pile":
-        return 0
-    if tr["from"] == "state":
-        return state["colours"].index(tr["colour"])
-    return None
-
-
 def _rounds_text(card: dict[str, Any]) -> str:
     names = {1: "Round 1 (green)", 2: "Round 2 (blue)", 3: "Round 3 (purple)"}
     return " or ".join(names[r] for r in card["rounds"]) or "no round"
+
+
+def _splits(colours: list[str], limits: dict[str, int], amount: int,
+            most: int) -> list[dict[str, int]]:
+    """Every way to take ``amount`` V from the colours within their limits (zeros left out),
+    or [] when there are more than ``most`` of them."""
+    found: list[dict[str, int]] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> bool:
+        if len(found) > most:
+            return False
+        if i == len(colours):
+            if left == 0:
+                found.append({c: v for c, v in chosen.items() if v})
+            return True
+        for take in range(min(left, limits[colours[i]]), -1, -1):
+            if not walk(i + 1, left - take, {**chosen, colours[i]: take}):
+                return False
+        return True
+
+    return found if walk(0, amount, {}) and len(found) <= most else []
 
 
 def _fill(order: list[str], limits: dict[str, int], amount: int) -> dict[str, int]:
@@ -1445,40 +954,3 @@ def _check_ops(ops: list[dict[str, Any]], allowed: set[str], where: str) -> None
             raise ValueError(f"{where}: op {op.get('op')!r} does not fit this track")
 
 
-def _ring_cells(ring: dict[str, Any]) -> list[tuple[float, float, float, float, str]]:
-    """The cells of a rectangular ring, clockwise from the lower-left corner.
-
-    Each cell is (x, y, w, h, side) with side "corner", "left", "top", "right" or "bottom".
-    A ring may list its cells instead ([x, y, w, h] or [x, y, w, h, side]; no side means a
-    space both tracks share).
-    """
-    if "cells" in ring:
-        return [
-            (float(c[0]), float(c[1]), float(c[2]), float(c[3]), str(c[4]) if len(c) > 4 else "corner")
-            for c in ring["cells"]
-        ]
-    x0, y0, x1, y1 = (float(v) for v in ring["rect"])
-    band = float(ring["band"])
-    nt, ns = int(ring["top_cells"]), int(ring["side_cells"])
-    cw = (x1 - x0 - 2 * band) / nt
-    ch = (y1 - y0 - 2 * band) / ns
-    cells: list[tuple[float, float, float, float, str]] = [(x0, y1 - band, band, band, "corner")]
-    cells += [(x0, y1 - band - (i + 1) * ch, band, ch, "left") for i in range(ns)]
-    cells.append((x0, y0, band, band, "corner"))
-    cells += [(x0 + band + i * cw, y0, cw, band, "top") for i in range(nt)]
-    cells.append((x1 - band, y0, band, band, "corner"))
-    cells += [(x1 - band, y0 + band + i * ch, band, ch, "right") for i in range(ns)]
-    cells.append((x1 - band, y1 - band, band, band, "corner"))
-    cells += [(x1 - band - (i + 1) * cw, y1 - band, cw, band, "bottom") for i in range(nt)]
-    return cells
-
-
-def _split_cell(
-    x: float, y: float, w: float, h: float, side: str
-) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
-    """Split a cell of a ring into its outer (red) and inner (blue) halves."""
-    if side in ("top", "bottom"):
-        top, bottom = (x, y, w, h / 2), (x, y + h / 2, w, h / 2)
-        return (top, bottom) if side == "top" else (bottom, top)
-    left, right = (x, y, w / 2, h), (x + w / 2, y, w / 2, h)
-    return (left, right) if side == "left" else (right, left)

@@ -12,28 +12,20 @@ the rule quotes refusals cite, the Game class, then helpers.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import (
     Action,
-    BoardView,
     Game,
-    Layout,
+    HouseRule,
     MalformedAction,
     Outcome,
-    Piece,
-    Prompt,
     RuleError,
-    Spot,
     State,
-    Tap,
-    Trigger,
     check_json,
     json_copy,
-    make_view,
     require,
 )
 
@@ -51,6 +43,8 @@ COLOURS = ("sue", "hal", "deb", "bodyguard")
 """Card colours = the figure type a card moves."""
 
 LURABLE = ("sue", "bodyguard_left", "bodyguard_right")
+
+ACTION_TYPES = ("setup", "play", "lure", "trade", "pass", "charlie")
 
 SIDE_NAMES = ("A", "B")
 MAX_SEARCH_NODES = 20_000
@@ -151,12 +145,43 @@ R_END = "The game ends immediately when a player moves either Champagne Charlie 
         "to one of his 2 entrance spaces. This player wins the game."
 R_END_SUPPLY = "If no player manages this before the card supply is twice exhausted, the game " \
                "ends then."
+R_WINNER = "The winner will be the player who is best at attracting the famous!"
+
+
+# --------------------------------------------------------------------------- house rules
+
+HOUSE_RULES = (
+    HouseRule(
+        "zero_trade", "A trade of no cards (a pass)",
+        {"allowed": "Allowed: a player may trade no cards and so pass",
+         "refused": "Refused: a trade discards at least one card"},
+        "allowed",
+        "Instead of playing card(s) or moving a Saucy Sue or one of her Bodyguards to Handsome "
+        "Hal, a player may discard any number of cards face-up on the discard stack."),
+    HouseRule(
+        "deb_on_sue", "Dancing Deb on Saucy Sue's space",
+        {"not_between": "Not between: Deb on Sue's space cannot be used as a joker",
+         "between": "Between: Deb on Sue's space may be used as a joker"},
+        "not_between",
+        "Dancing Deb must be between Saucy Sue and the player's end of the board to use this "
+        "function."),
+    HouseRule(
+        "supply_end", "The winner when the supply runs out twice",
+        {"sue_side": "Saucy Sue's side of the middle wins (Sue on the middle: Champagne "
+                     "Charlie's side; both on the middle: a draw)",
+         "charlie_side": "Champagne Charlie's side of the middle wins (Charlie on the middle: "
+                         "Saucy Sue's side; both on the middle: a draw)",
+         "draw": "Nobody wins: a draw"},
+        "sue_side",
+        "If no player manages this before the card supply is twice exhausted, the game ends "
+        "then. (The winner will be the player who is best at attracting the famous!)"),
+)
 
 
 # --------------------------------------------------------------------------- the game
 
 
-class TimesSquare(Game):
+class TimesSquareRules(Game):
     """Referee of a Times Square table: validates plays card by card, counts the supply,
     computes Charlie's move and both ends of the game."""
 
@@ -165,6 +190,7 @@ class TimesSquare(Game):
     min_players = 2
     max_players = 2
     variants = ("standard",)
+    house_rules = HOUSE_RULES
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         self.data = BoardData.load(Path(data_path) if data_path else DATA_PATH)
@@ -219,11 +245,11 @@ class TimesSquare(Game):
         kind = require(action, "type", str)
         handler = {
             "setup": self._apply_setup, "play": self._apply_play, "lure": self._apply_lure,
-            "trade": self._apply_trade, "charlie": self._apply_charlie,
+            "trade": self._apply_trade, "pass": self._apply_pass, "charlie": self._apply_charlie,
         }.get(kind)
         if handler is None:
-            raise MalformedAction(f"unknown action type {kind!r}; Times Square knows setup, "
-                                  "play, lure, trade, charlie")
+            raise MalformedAction(f"unknown action type {kind!r}; Times Square knows "
+                                  f"{', '.join(ACTION_TYPES)}")
         if state["phase"] == "over":
             raise RuleError("the game is over", R_END)
         new = handler(state, action)
@@ -306,14 +332,19 @@ class TimesSquare(Game):
     def _apply_trade(self, state: State, action: Action) -> State:
         player = self._start_turn_action(state, action)
         ids = require(action, "cards", list)
-        if not ids:
-            raise MalformedAction("a trade discards at least one card")
+        if not ids and self.house_rule(state, "zero_trade") == "refused":
+            raise RuleError("a trade discards at least one card: this table plays without "
+                            "passing (house rule)", R_TRADE)
         self._check_cards(state, player, ids, same_colour=False)
         new = json_copy(state)
         new["hands"][player] -= len(ids)
         new["discard"] += ids
         self._draw(new, player)
         return self._charlie_step(new, action, player)
+
+    def _apply_pass(self, state: State, action: Action) -> State:
+        """A trade of no cards: the turn passes to Charlie's move (if the house rule allows)."""
+        return self._apply_trade(state, {**action, "type": "trade", "cards": []})
 
     def _apply_charlie(self, state: State, action: Action) -> State:
         player = require(action, "player", int)
@@ -390,19 +421,21 @@ class TimesSquare(Game):
                                 R_END)
             cards = [self.data.cards[c] for c in step["cards"]]
             pos, lock = self.move(pos, lock, player, step["figure"], step["direction"], cards,
-                                  check)
+                                  check, self.deb_on_sue_between(state))
             winner = self.entrance_owner(pos["sue"])
         return pos, lock, winner
 
     def move(
         self, pos: dict[str, int], lock: str | None, player: int, figure: str,
         direction: int | None, cards: list[Card], check: bool = True,
+        on_sue_between: bool = False,
     ) -> tuple[dict[str, int], str | None]:
         """One step: one card (or two Sue cards as a group) moving ``figure``.
 
         Returns the new positions and the player's Deb joker choice; raises RuleError
         naming the rule.  ``check=False`` only does the arithmetic (for explain's
-        fallback, whose candidates apply() then refuses with the rule).
+        fallback, whose candidates apply() then refuses with the rule).  ``on_sue_between``:
+        the house rule that counts Deb on Sue's space as between Sue and the player's end.
         """
         pos = dict(pos)
         card = cards[0]
@@ -425,7 +458,7 @@ class TimesSquare(Game):
                 if lock is not None and lock != kind:
                     raise RuleError(f"{SIDE_NAMES[player]} chose Dancing Deb as a joker for "
                                     f"{_type_name(lock)}", R_DEB_LOCK)
-                if not self._deb_between(pos, player):
+                if not self._deb_between(pos, player, on_sue_between):
                     raise RuleError(f"Dancing Deb is not between Saucy Sue and "
                                     f"{SIDE_NAMES[player]}'s end of the board", R_DEB_POSITION)
             lock = kind
@@ -449,7 +482,7 @@ class TimesSquare(Game):
         if check:
             if kind in ("sue", "bodyguard"):
                 _check_spacing(pos)
-            if card.colour == "deb" and kind == "sue" and not self._deb_between(pos, player):
+            if card.colour == "deb" and kind == "sue" and not self._deb_between(pos, player, on_sue_between):
                 raise RuleError("Saucy Sue would pass Dancing Deb", R_DEB_SUE)
         return pos, lock
 
@@ -460,9 +493,16 @@ class TimesSquare(Game):
                             f"space{'s' if value != 1 else ''} toward {side}: the strip ends",
                             R_COMPLETE)
 
-    def _deb_between(self, pos: dict[str, int], player: int) -> bool:
-        """Deb strictly between Sue and the player's end (A's end is space 0)."""
+    def _deb_between(self, pos: dict[str, int], player: int, on_sue_between: bool = False) -> bool:
+        """Deb between Sue and the player's end (A's end is space 0): strictly, or with Deb
+        on Sue's space counting too under the house rule."""
+        if on_sue_between and pos["deb"] == pos["sue"]:
+            return True
         return pos["deb"] < pos["sue"] if player == 0 else pos["deb"] > pos["sue"]
+
+    def deb_on_sue_between(self, state: State) -> bool:
+        """The table's house rule: does Deb on Sue's space count as between?"""
+        return self.house_rule(state, "deb_on_sue") == "between"
 
     # --- draw, Charlie and the end ------------------------------------------------------------
 
@@ -552,11 +592,25 @@ class TimesSquare(Game):
         return new
 
     def _finish_by_supply(self, new: State) -> None:
-        """Second exhaustion: Sue's side decides, then Charlie's; both in the middle: a draw."""
+        """Second exhaustion, decided by the house rule: Sue's side then Charlie's (the
+        default), Charlie's side then Sue's, or a draw."""
         mid = self.data.middle
         sue_side = _side(mid, new["pos"]["sue"])
         charlie_side = _side(mid, new["pos"]["charlie"])
-        if sue_side is not None:
+        rule = self.house_rule(new, "supply_end")
+        if rule == "draw":
+            sue_side = charlie_side = None
+        if rule == "charlie_side" and charlie_side is not None:
+            result = {"winners": [charlie_side], "reason": "the supply ran out twice; Champagne "
+                      f"Charlie stands on {SIDE_NAMES[charlie_side]}'s side"}
+        elif rule == "charlie_side" and sue_side is not None:
+            result = {"winners": [sue_side], "reason": "the supply ran out twice; Champagne "
+                      "Charlie is on the middle space and Saucy Sue on "
+                      f"{SIDE_NAMES[sue_side]}'s side"}
+        elif rule == "draw":
+            result = {"winners": [0, 1], "reason": "the supply ran out twice: a draw (house "
+                      "rule: nobody wins)"}
+        elif sue_side is not None:
             result = {"winners": [sue_side], "reason": "the supply ran out twice; Saucy Sue "
                       f"stands on {SIDE_NAMES[sue_side]}'s side"}
         elif charlie_side is not None:
@@ -605,7 +659,13 @@ class TimesSquare(Game):
         for card in kinds.values():
             action = {"type": "trade", "player": player, "cards": [card.id]}
             actions += self._with_charlie(state, action)
+        actions += self._with_charlie(state, {"type": "pass", "player": player})
         return actions
+
+    def phase(self, state: State) -> str:
+        """The step of the turn, for the turn timer: "setup", "cards" (play, lure, trade or
+        pass), "charlie" (his move is due), "over"."""
+        return {"play": "cards"}.get(state["phase"], str(state["phase"]))
 
     def _kinds_in_play(self, state: State) -> dict[tuple[str, int | None, bool], Card]:
         public = set(state["discard"])
@@ -661,305 +721,16 @@ class TimesSquare(Game):
             return None
         return Outcome(tuple(result["winners"]), result["reason"])
 
-    def prompts(self, state: State) -> list[Prompt]:
-        phase = state["phase"]
-        out: list[Prompt] = []
-        if phase == "over":
-            result = state["result"]
-            who = " and ".join(SIDE_NAMES[w] for w in result["winners"])
-            verdict = "Draw" if len(result["winners"]) == 2 else f"{who} wins"
-            return [Prompt(f"Game over: {verdict} ({result['reason']}).", "info")]
-        if phase == "setup":
-            total = len(self.data.cards)
-            rest = total - 2 * self.data.hand_size
-            out.append(Prompt(
-                "Set up: Saucy Sue on the sewer-cover space, Champagne Charlie beside her on the "
-                "dark edge, a Bodyguard two spaces either side of Sue. One player hides Handsome "
-                "Hal and Dancing Deb in his fists, the other picks one; each places his figure "
-                "between Sue and the Bodyguard on his side. Shuffle, deal 8 cards each, "
-                f"{rest} stay as the supply. Then press the button.", "turn"))
-            out.append(Prompt("Who holds Handsome Hal (he begins)?", "choice", None,
-                              self.legal_actions(state)))
-            return out
-        player = int(state["turn"])
-        name = SIDE_NAMES[player]
-        out += self._draw_chores(state)
-        if phase == "charlie":
-            due = state["charlie_due"]
-            target = state["pos"]["charlie"] + due * _toward(player)
-            out.append(Prompt(
-                f"{name}: move Champagne Charlie {due} space{'s' if due != 1 else ''} toward "
-                f"{name} (to space {target}), then press the button; press without moving him "
-                "to decline.", "chore", player))
-            out.append(Prompt(f"{name}'s turn: move Champagne Charlie.", "turn", player))
-            return out
-        lock = state["joker"][player]
-        deb = ("Deb cards move " + _type_name(lock)) if lock else "Deb cards move Deb or a joker"
-        deb += " (joker usable now)" if self._deb_between(state["pos"], player) \
-            else " (joker not usable now: Deb is not between Sue and your end)"
-        out.append(Prompt(
-            f"{name}'s turn: play cards of one colour one at a time on your reader and move the "
-            "figures, or lure Sue or a Bodyguard to Hal, or tap cards to trade on the shared "
-            f"reader; then draw back to 8, move Charlie if due, press the button. {deb}.",
-            "turn", player))
-        return out
-
-    def _draw_chores(self, state: State) -> list[Prompt]:
-        last = state.get("last")
-        if not last or (not last["drawn"] and not last["reshuffled"]):
-            return []
-        who = SIDE_NAMES[last["player"]]
-        if last["reshuffled"]:
-            text = (f"{who}: draw {last['drawn']} card{'s' if last['drawn'] != 1 else ''}; the "
-                    f"supply is then empty: shuffle the discard stack ({last['reshuffled']} "
-                    "cards) face-down as the new supply")
-            if last["after_reshuffle"]:
-                text += f" and draw {last['after_reshuffle']} more"
-            text += f" ({state['supply']} left)."
-        else:
-            text = (f"{who}: draw {last['drawn']} card{'s' if last['drawn'] != 1 else ''} to "
-                    f"hold 8 again ({state['supply']} left in the supply).")
-        return [Prompt(text, "chore", last["player"])]
-
-    def summary(self, state: State) -> dict[str, Any]:
-        pos = state["pos"]
-        player = state["turn"]
-        return {
-            "positions": dict(pos),
-            "middle": self.data.middle,
-            "entrances": {SIDE_NAMES[i]: list(e) for i, e in enumerate(self.data.entrances)},
-            "hands": list(state["hands"]),
-            "supply": state["supply"],
-            "discard": len(state["discard"]),
-            "supply_exhausted": state["exhausted"],
-            "deb_joker": {SIDE_NAMES[i]: state["joker"][i] for i in range(2)},
-            "charlie_due": state["charlie_due"],
-            "charlie_if_now": (self.charlie_due(pos, player)
-                               if state["phase"] == "play" else 0),
-            "scores_mean": "spaces Sue and Charlie stand on each side of the middle",
-        }
-
     # --- the physical table -------------------------------------------------------------------
 
-    def layout(self, state: State) -> Layout:
-        geo = self.data.layout
-        margin, w, h = geo["margin_mm"], geo["space_w_mm"], geo["space_h_mm"]
-        gap, ch, row_gap = geo["gap_mm"], geo["charlie_row_h_mm"], geo["row_gap_mm"]
-        spots: list[Spot] = []
-        for i in range(self.data.spaces):
-            x = margin + i * (w + gap)
-            label = str(i)
-            if i in self.data.entrances[0]:
-                label = "A"
-            elif i in self.data.entrances[1]:
-                label = "B"
-            elif i == self.data.middle:
-                label = "sewer"
-            spots.append(Spot(space_spot(i), x, margin, w, h, label, "light_fill"))
-        for i in range(self.data.spaces):
-            x = margin + i * (w + gap)
-            spots.append(Spot(charlie_spot(i), x, margin + h + row_gap, w, ch, "", "dark_fill"))
-        width = 2 * margin + self.data.spaces * (w + gap) - gap
-        height = 2 * margin + h + row_gap + ch
-        colours = self.data.pieces
-        pieces = {colours["sue"]: "Saucy Sue", colours["hal"]: "Handsome Hal",
-                  colours["deb"]: "Dancing Deb", colours["bodyguard"]: "Bodyguard (two)",
-                  colours["charlie"]: "Champagne Charlie"}
-        shapes = {c: "disc" for c in pieces}
-        return Layout(width, height, tuple(spots), pieces, shapes)
-
-    def board_view(self, state: State) -> BoardView:
-        return view_of(self.data, state["pos"])
-
-    def explain(
-        self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
-    ) -> list[Action]:
-        """Set-up and whole turns are explained on the turn button only (figures are moved by
-        hand one after another; a stable board in between is not yet a move)."""
-        if trigger != "button" or state["phase"] == "over":
-            return []
-        after = read_view(self.data, seen)
-        if after is None:
-            return []
-        if state["phase"] == "setup":
-            return self._explain_setup(state, after)
-        if after["hal"] is None or after["deb"] is None:
-            return []
-        player = int(state["turn"])
-        before = state["pos"]
-        ids = list(dict.fromkeys(t.card for t in taps))
-        moved = [f for f in FIGURES if after[f] != before[f]]
-        charlie = (after["charlie"] - before["charlie"]) * _toward(player)
-        extra = {"charlie": charlie} if charlie else {}
-        if state["phase"] == "charlie":
-            if moved or ids:
-                return []
-            return [{"type": "charlie", "player": player, "spaces": charlie}]
-        if not moved:
-            if not ids:
-                return []
-            return [{"type": "trade", "player": player, "cards": ids, **extra}]
-        if not ids:
-            return self._explain_lure(before, after, player, extra)
-        return self._explain_play(state, after, player, ids, extra)
-
-    def _explain_setup(self, state: State, after: dict[str, Any]) -> list[Action]:
-        out = []
-        for hal_player in (0, 1):
-            action = {"type": "setup", "hal_player": hal_player}
-            if self.board_view(self._apply_setup(state, action)) == view_of(self.data, after):
-                out.append(action)
-        return out
-
-    def _explain_lure(self, before: dict[str, Any], after: dict[str, Any], player: int,
-                      extra: dict[str, int]) -> list[Action]:
-        if after["hal"] != before["hal"] or after["deb"] != before["deb"]:
-            return []
-        if after["sue"] != before["sue"]:
-            if [after[f] for f in LURABLE[1:]] != [before[f] for f in LURABLE[1:]]:
-                return []
-            figure = "sue"
-        else:
-            old = Counter([before["bodyguard_left"], before["bodyguard_right"]])
-            new = Counter([after["bodyguard_left"], after["bodyguard_right"]])
-            gone, came = list((old - new).elements()), list((new - old).elements())
-            if len(gone) != 1 or came != [before["hal"]]:
-                return []
-            figure = "bodyguard_left" if gone[0] == before["bodyguard_left"] \
-                else "bodyguard_right"
-        if figure == "sue" and after["sue"] != before["hal"]:
-            return []
-        return [{"type": "lure", "player": player, "figure": figure, **extra}]
-
-    def _explain_play(self, state: State, after: dict[str, Any], player: int, ids: list[str],
-                      extra: dict[str, int]) -> list[Action]:
-        """Find card-by-card moves from the tracked board to the seen one, in tap order."""
-        try:
-            self._check_cards(state, player, ids, same_colour=True)
-        except MalformedAction:
-            return [{"type": "play", "player": player,
-                     "steps": [{"cards": [c], "figure": "sue", "direction": 1} for c in ids]}]
-        except RuleError:
-            return [self._naive_play(player, ids, extra)]
-        cards = [self.data.cards[c] for c in ids]
-        target = {f: after[f] for f in FIGURES}
-        found = _search(self, state, player, cards, target, check=True)
-        if not found:
-            found = _search(self, state, player, cards, target, check=False)
-            found = dict(list(found.items())[:1])
-        return [{"type": "play", "player": player, "steps": steps, **extra}
-                for steps in found.values()]
-
-    def _naive_play(self, player: int, ids: list[str], extra: dict[str, int]) -> Action:
-        """A candidate that apply() refuses before looking at the board (colour, discard, hand)."""
-        steps = []
-        for cid in ids:
-            card = self.data.cards[cid]
-            figure = "bodyguard_left" if card.colour == "bodyguard" else card.colour
-            step: dict[str, Any] = {"cards": [cid], "figure": figure}
-            if not card.sewer:
-                step["direction"] = _toward(player)
-            steps.append(step)
-        return {"type": "play", "player": player, "steps": steps, **extra}
 
     def card_ids(self) -> list[str]:
         return list(self.data.cards)
 
     # --- words ----------------------------------------------------------------------------------
 
-    def describe(self, state: State, action: Action) -> str:
-        try:
-            return self._describe(action)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return super().describe(state, action)
-
-    def _describe(self, action: Action) -> str:
-        kind = action["type"]
-        if kind == "setup":
-            hal = SIDE_NAMES[action["hal_player"]]
-            return f"Set-up: {hal} holds Handsome Hal and begins"
-        who = SIDE_NAMES[action["player"]]
-        tail = ""
-        if action.get("charlie"):
-            n = action["charlie"]
-            tail = f"; Charlie {n} space{'s' if n != 1 else ''} toward {who}"
-        if kind == "charlie":
-            n = action["spaces"]
-            return f"{who} moves Champagne Charlie {n} toward {who}" if n else \
-                f"{who} leaves Champagne Charlie where he is"
-        if kind == "lure":
-            return f"{who} lures {_figure_name(action['figure'])} to Handsome Hal{tail}"
-        if kind == "trade":
-            labels = ", ".join(self.data.cards[c].label() for c in action["cards"])
-            return f"{who} trades {len(action['cards'])} card(s): {labels}{tail}"
-        parts = []
-        for step in action["steps"]:
-            cards = [self.data.cards[c] for c in step["cards"]]
-            figure = step["figure"]
-            if figure == "group":
-                what = "Sue+Sue: Sue and both Bodyguards"
-            else:
-                what = cards[0].label()
-                if cards[0].colour == "deb" and figure != "deb":
-                    what += " as joker"
-                what += f": {_figure_name(figure)}"
-            if cards[0].sewer:
-                what += " to the middle"
-            else:
-                what += f" toward {SIDE_NAMES[0 if step['direction'] < 0 else 1]}"
-            parts.append(what)
-        return f"{who} plays " + "; ".join(parts) + tail
-
 
 # --------------------------------------------------------------------------- helpers
-
-
-def space_spot(i: int) -> str:
-    """Spot id of strip space ``i`` (0 = A's end)."""
-    return f"s{i}"
-
-
-def charlie_spot(i: int) -> str:
-    """Spot id of Charlie's dark-edge spot beside strip space ``i``."""
-    return f"c{i}"
-
-
-def view_of(data: BoardData, pos: dict[str, Any]) -> BoardView:
-    """What the camera sees for these positions (Bodyguards look alike)."""
-    colours = data.pieces
-    items: dict[str, list[Piece]] = {}
-    for figure in FIGURES:
-        where = pos.get(figure)
-        if where is not None:
-            colour = colours[_figure_type(figure)]
-            items.setdefault(space_spot(where), []).append(Piece(colour))
-    if pos.get("charlie") is not None:
-        items.setdefault(charlie_spot(pos["charlie"]), []).append(Piece(colours["charlie"]))
-    return make_view(items)
-
-
-def read_view(data: BoardData, seen: BoardView) -> dict[str, Any] | None:
-    """Positions from a seen board, or None if it is not a Times Square board
-    (a figure missing or doubled, a piece off its strip, an unknown colour)."""
-    by_colour = {v: k for k, v in data.pieces.items()}
-    found: dict[str, list[int]] = {k: [] for k in data.pieces}
-    for spot_id, pieces in seen.items():
-        row, number = spot_id[:1], spot_id[1:]
-        if row not in ("s", "c") or not number.isdigit() or int(number) >= data.spaces:
-            return None
-        for piece in pieces:
-            kind = by_colour.get(piece.colour)
-            if kind is None or (row == "c") != (kind == "charlie"):
-                return None
-            found[kind].append(int(number))
-    if len(found["sue"]) != 1 or len(found["charlie"]) != 1 or len(found["bodyguard"]) != 2:
-        return None
-    if len(found["hal"]) > 1 or len(found["deb"]) > 1:
-        return None
-    left, right = sorted(found["bodyguard"])
-    return {"sue": found["sue"][0], "hal": (found["hal"] or [None])[0],
-            "deb": (found["deb"] or [None])[0], "bodyguard_left": left,
-            "bodyguard_right": right, "charlie": found["charlie"][0]}
 
 
 def _check_spacing(pos: dict[str, int]) -> None:
@@ -996,97 +767,3 @@ def _side(middle: int, where: int | None) -> int | None:
     return 0 if where < middle else 1
 
 
-def _search(game: TimesSquare, state: State, player: int, cards: list[Card],
-            target: dict[str, int], check: bool) -> dict[str | None, list[dict[str, Any]]]:
-    """Depth-first search for step lists (in tap order) that turn the tracked strip into
-    ``target``.  Only figures that moved are tried; each figure's remaining distance, the
-    total distance and its parity bound the search.  Returns the first step list found,
-    keyed by the Deb joker choice it leaves (empty if none within the node budget)."""
-    start = {f: state["pos"][f] for f in FIGURES}
-    moved = {f for f in FIGURES if start[f] != target[f]}
-    colour = cards[0].colour
-    jokers = {_figure_type(f) for f in moved} - {"deb"}
-    if colour == "deb" and len(jokers) > 1:
-        return {}
-    n = len(cards)
-    inf = 10 * game.data.spaces
-    cap = [{f: 0 for f in FIGURES} for _ in range(n + 1)]
-    total = [0.0] * (n + 1)
-    parity = [0] * (n + 1)  # -1: a sewer or Sue card ahead makes the parity unknowable
-    for i in range(n - 1, -1, -1):
-        card = cards[i]
-        reach = inf if card.sewer else int(card.value or 0)
-        cap[i] = dict(cap[i + 1])
-        for f in _movable(card, jokers):
-            cap[i][f] += reach
-        total[i] = total[i + 1] + (1.5 if card.colour == "sue" else reach)
-        known = parity[i + 1] >= 0 and not card.sewer and card.colour != "sue"
-        parity[i] = (parity[i + 1] + reach) % 2 if known else -1
-    results: dict[str | None, list[dict[str, Any]]] = {}
-    nodes = 0
-
-    def options(i: int, lock: str | None) -> list[tuple[str, list[Card]]]:
-        card = cards[i]
-        figs = [f for f in _movable(card, jokers) if f in moved]
-        if card.colour == "sue":
-            guards = {"bodyguard_left", "bodyguard_right"} <= moved
-            found = [("sue", [card])] if "sue" in moved or guards else []
-            if guards and i + 1 < n and cards[i + 1].colour == "sue":
-                found.append(("group", [card, cards[i + 1]]))
-            return found
-        if check and card.colour == "deb" and lock is not None:
-            figs = [f for f in figs if _figure_type(f) == lock]
-        return [(f, [card]) for f in figs]
-
-    def dfs(i: int, pos: dict[str, int], lock: str | None, steps: list[dict[str, Any]]) -> bool:
-        """True once a step list is found: the resulting joker choice is fixed by which
-        figures moved, so every other list leads to the same state."""
-        nonlocal nodes
-        nodes += 1
-        if nodes > MAX_SEARCH_NODES:
-            return True
-        if i == n:
-            if pos == target:
-                results[lock] = list(steps)
-                return True
-            return False
-        gaps = [abs(target[f] - pos[f]) for f in FIGURES]
-        if any(g > cap[i][f] for g, f in zip(gaps, FIGURES, strict=True)):
-            return False
-        if sum(gaps) > total[i] or (parity[i] >= 0 and sum(gaps) % 2 != parity[i]):
-            return False
-        tries = []
-        for figure, used in options(i, lock):
-            for direction in ((None,) if used[0].sewer else (-1, 1)):
-                try:
-                    new, new_lock = game.move(pos, lock, player, figure, direction, used, check)
-                except RuleError:
-                    continue
-                if check and i + len(used) < n and game.entrance_owner(new["sue"]) is not None:
-                    continue
-                dist = sum(abs(target[f] - new[f]) for f in FIGURES)
-                step = {"cards": [c.id for c in used], "figure": figure}
-                if direction is not None:
-                    step["direction"] = direction
-                tries.append((dist, len(tries), step, new, new_lock, len(used)))
-        for _, _, step, new, new_lock, used_n in sorted(tries, key=lambda t: t[:2]):
-            if dfs(i + used_n, new, new_lock, steps + [step]):
-                return True
-        return False
-
-    dfs(0, start, state["joker"][player], [])
-    return results
-
-
-def _movable(card: Card, jokers: set[str]) -> list[str]:
-    """Figures a card may move (Deb: herself or the one joker type that moved)."""
-    if card.colour == "sue":
-        return ["sue", "bodyguard_left", "bodyguard_right"]
-    if card.colour == "bodyguard":
-        return ["bodyguard_left", "bodyguard_right"]
-    if card.colour == "hal":
-        return ["hal"]
-    figs = ["deb"]
-    for kind in jokers:
-        figs += ["bodyguard_left", "bodyguard_right"] if kind == "bodyguard" else [kind]
-    return figs

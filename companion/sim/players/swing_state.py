@@ -164,7 +164,7 @@ class SwingStateWorld(World):
         g = self.rules
         if p == 0 or st["cheated"] or st["round"] > 3:
             return None
-        if st["step"] == "waiting" and st["variant"] == "waiting_skips":
+        if st["step"] == "waiting" and g.waiting_skips(st):
             return None
         if st["piles"][self.colours[p]] <= 0:
             return None

@@ -20,13 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Action, Game, MalformedAction, RuleError, State, Tap
-from companion.games.times_square.rules import (
-    FIGURES,
-    LURABLE,
-    Card,
-    TimesSquare,
-    view_of,
-)
+from companion.games.times_square import TimesSquare
+from companion.games.times_square.board import view_of
+from companion.games.times_square.rules import FIGURES, LURABLE, Card
 from companion.sim.world import (
     BoardChange,
     CardTap,
@@ -123,10 +119,10 @@ class TimesSquareWorld(World):
     def _recover(self, tablet: dict[str, Any]) -> list[PhysicalEvent] | None:
         """If the tablet does not show our last move, answer its choice or declare it once."""
         summary = tablet.get("summary") or {}
-        if self.last is None or "positions" not in summary:
+        if self.last is None or "figures" not in summary:
             return None
-        agrees = summary["positions"] == self.rules_state["pos"] and \
-            summary.get("supply") == self.rules_state["supply"]
+        mine = self.rules.summary(self.rules_state)
+        agrees = summary["figures"] == mine["figures"] and summary.get("supply") == mine["supply"]
         if agrees:
             return None
         before, action = self.last

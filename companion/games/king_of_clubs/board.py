@@ -1,0 +1,191 @@
+"""King of Clubs: what the table shows (Nightclub slots, each seat's Dancer slots, Moves
+laid on Dancers) and how a change seen on it is explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Layout,
+    Piece,
+    Spot,
+    State,
+    Tap,
+    Trigger,
+    make_view,
+)
+from companion.games.king_of_clubs.rules import (
+    ALL_SLOTS,
+    BACKUP,
+    LETTERS,
+    SLOTS,
+    _seats,
+    _side,
+)
+
+
+class KingOfClubsBoard:
+    """Mixin of the game class; see ``__init__.py``."""
+
+    def layout(self, state: State) -> Layout:
+        """Four Nightclub slots in a middle row; per seat a row of four Dancer slots, each
+        facing its Nightclub, and a Backup slot at the row's left; 600 x 400 mm."""
+        n = state["players"]
+        col_x = [150.0 + 100.0 * i for i in range(4)]
+        backup_x = 30.0
+        w, h = 40.0, 56.0
+        if n == 2:
+            rows = {1: 40.0, "clubs": 172.0, 0: 304.0}
+        else:
+            rows = {1: 20.0, 3: 96.0, "clubs": 172.0, 2: 248.0, 0: 324.0}
+        spots = [Spot(f"club{i}", col_x[i], rows["clubs"], w, h, f"Nightclub {i + 1}",
+                      "dark_fill") for i in range(4)]
+        for p in range(n):
+            y = rows[p]
+            spots.append(Spot(f"p{p}_{BACKUP}", backup_x, y, w, h, f"{LETTERS[p]} Backup",
+                              "board"))
+            for i in range(4):
+                spots.append(Spot(f"p{p}_{SLOTS[i]}", col_x[i], y, w, h,
+                                  f"{LETTERS[p]} at Nightclub {i + 1}", "light_fill"))
+        pieces = {self.colours["nightclub"]: "Nightclub (pips: prestige value)",
+                  self.colours["face_down"]: "a face-down card",
+                  self.colours["move"]: "a Move card played on a Dancer (+1)"}
+        for p in range(n):
+            pieces[self.styles[p]["colour"]] = (
+                f"{LETTERS[p]}'s {self.styles[p]['name']} Dancer (pips: skill)")
+        return Layout(600.0, 400.0, tuple(spots), pieces, {c: "square" for c in pieces})
+
+    def board_view(self, state: State) -> BoardView:
+        items: dict[str, list[Piece]] = {}
+        if state["phase"] == "scene":
+            return {}
+        for i, value in enumerate(state["clubs"]):
+            items[f"club{i}"] = [Piece(self.colours["nightclub"], value)]
+        for p in range(state["players"]):
+            if not state["placed"][p]:
+                continue
+            for slot in ALL_SLOTS:
+                skill = state["revealed"][p].get(slot)
+                card = (Piece(self.colours["face_down"], 0) if skill is None
+                        else Piece(self.styles[p]["colour"], skill))
+                boosts = state["boost"][p].get(slot, 0)
+                items[f"p{p}_{slot}"] = [card] + [Piece(self.colours["move"], 1)] * boosts
+        return make_view(items)
+
+    def explain(
+        self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
+    ) -> list[Action]:
+        """Nightclubs laid, a seat's five cards down, flips, Moves tapped/laid, passes, clear."""
+        phase = state["phase"]
+        if phase == "over":
+            return []
+        if phase == "scene":
+            return self._explain_scene(state, seen)
+        if phase == "night_over":
+            return [{"type": "clear"}] if not any(seen.values()) else []
+        if phase == "placement":
+            for p in range(state["players"]):
+                if not state["placed"][p] and all(
+                    seen.get(f"p{p}_{slot}") == (Piece(self.colours["face_down"], 0),)
+                    for slot in ALL_SLOTS
+                ):
+                    return [{"type": "place", "player": p}]
+            return []
+        if phase == "moves":
+            return self._explain_moves_phase(state, seen, taps, trigger)
+        flips = self._flips(state, seen)
+        if flips:
+            return self._explain_flips(state, flips, trigger)
+        if taps and trigger == "tap":  # a Move tapped when no Move may be played: refused
+            tap = taps[-1]
+            player = tap.seat if tap.seat is not None else self.current_player(state) or 0
+            return [{"type": "move", "player": player, "card": tap.card}]
+        if trigger == "button" and phase == "swap" and not self._added_moves(state, seen):
+            return [{"type": "pass", "player": self.current_player(state)}]
+        return []
+
+    def _explain_scene(self, state: State, seen: BoardView) -> list[Action]:
+        if any(pieces and not k.startswith("club") for k, pieces in seen.items()):
+            return []
+        values = []
+        for i in range(4):
+            pieces = seen.get(f"club{i}", ())
+            if len(pieces) != 1 or pieces[0].colour != self.colours["nightclub"]:
+                return []
+            values.append(pieces[0].pips)
+        return [{"type": "nightclubs", "values": values}]
+
+    def _flips(self, state: State, seen: BoardView) -> list[dict[str, Any]]:
+        """Face-down cards the camera now sees face up: {player, slot, skill}."""
+        flips = []
+        for p in range(state["players"]):
+            if not state["placed"][p]:
+                continue
+            for slot in ALL_SLOTS:
+                if slot in state["revealed"][p]:
+                    continue
+                faces = [pc for pc in seen.get(f"p{p}_{slot}", ())
+                         if pc.colour not in (self.colours["face_down"], self.colours["move"])]
+                if len(faces) == 1:
+                    flips.append({"player": p, "slot": slot, "skill": faces[0].pips})
+        return flips
+
+    def _added_moves(self, state: State, seen: BoardView) -> list[tuple[int, str]]:
+        """Dancer slots where the camera sees more Move cards than recorded."""
+        added = []
+        for p in range(state["players"]):
+            for slot in SLOTS:
+                count = sum(1 for pc in seen.get(f"p{p}_{slot}", ())
+                            if pc.colour == self.colours["move"])
+                if count > state["boost"][p].get(slot, 0):
+                    added.append((p, slot))
+        return added
+
+    def _explain_flips(self, state: State, flips: list[dict[str, Any]],
+                       trigger: Trigger) -> list[Action]:
+        phase = state["phase"]
+        if phase == "lead_reveal" and len(flips) == 1:
+            return [{"type": "lead_reveal", **flips[0]}]
+        if phase in ("reveal", "backups"):
+            expected = set(self._expected_reveal(state))
+            got = {(f["player"], f["slot"]) for f in flips}
+            if got < expected and trigger != "button":
+                return []
+        return [{"type": "reveal", "cards": flips}]
+
+    def _explain_moves_phase(self, state: State, seen: BoardView, taps: list[Tap],
+                             trigger: Trigger) -> list[Action]:
+        """A tap (with the card laid on a Dancer), a pass by button, or an early flip.
+
+        Only the newest tap counts: an older one is still listed only if it was
+        refused.  On the button, a tap that fits no legal Move is ignored and the
+        press is a pass."""
+        added = self._added_moves(state, seen)
+        if taps and (trigger == "tap" or added or trigger == "button"):
+            candidates = self._explain_move(state, seen, taps[-1], trigger)
+            if trigger != "button" or any(self.is_legal(state, c) for c in candidates):
+                return candidates
+        flips = self._flips(state, seen)
+        if flips:
+            return [{"type": "reveal", "cards": flips}]
+        if trigger == "button" and not added:
+            return [{"type": "pass", "player": self.current_player(state)}]
+        return []
+
+    def _explain_move(self, state: State, seen: BoardView, tap: Tap,
+                      trigger: Trigger) -> list[Action]:
+        player = tap.seat if tap.seat is not None else self.current_player(state)
+        base = {"type": "move", "player": player, "card": tap.card}
+        added = self._added_moves(state, seen)
+        if added:
+            return [{**base, "target": t, "slot": s} for t, s in added]
+        dance = state["dances"][state["dance"]]
+        side = _side(state, player) if player is not None else 0
+        targets = [(t, SLOTS[c]) for t in _seats(state, side) for c in dance["clubs"]]
+        if len(targets) == 1:
+            return [{**base, "target": targets[0][0], "slot": targets[0][1]}]
+        if trigger == "button":
+            return [{**base, "target": t, "slot": s} for t, s in targets]
+        return []

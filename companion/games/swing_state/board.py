@@ -1,0 +1,193 @@
+"""Swing State Steal: what the table shows (the rings of spaces, pawns, V piles, the die)
+and how a change seen on it or a card tapped is explained."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Layout,
+    Piece,
+    Spot,
+    State,
+    Tap,
+    Trigger,
+    diff_views,
+    make_view,
+)
+from companion.games.swing_state.rules import (
+    BLUE_OPS,
+    RED_OPS,
+    _check_ops,
+)
+
+
+class SwingStateBoard:
+    """Mixin of the game class; see ``__init__.py``."""
+
+    def _build_board(self) -> None:
+        """Lay every ring out as spots and record each track's spot order."""
+        spots: list[Spot] = []
+        self.spaces: dict[str, dict[str, Any]] = {}
+        self.tracks: dict[int, dict[str, list[str]]] = {}
+        for rnd in (1, 2, 3):
+            ring = self.rounds[rnd]
+            cells = _ring_cells(ring)
+            positions = ring["positions"]
+            if len(positions) != len(cells):
+                raise ValueError(f"ring {rnd}: {len(positions)} positions for {len(cells)} cells")
+            red: list[str] = []
+            blue: list[str] = []
+            for idx, (pos, (x, y, w, h, side)) in enumerate(zip(positions, cells, strict=True)):
+                base = f"r{rnd}-{idx:02d}"
+                if pos["track"] == "shared":
+                    _check_ops(pos.get("red", []), RED_OPS, base)
+                    _check_ops(pos.get("blue", []), BLUE_OPS, base)
+                    self.spaces[base] = {
+                        "label": pos["label"],
+                        "short": pos["short"],
+                        "round": rnd,
+                        "red": pos.get("red", []),
+                        "blue": pos.get("blue", []),
+                    }
+                    spots.append(Spot(base, x, y, w, h, pos["short"], "board"))
+                    red.append(base)
+                    blue.append(base)
+                    continue
+                if side == "corner":
+                    raise ValueError(f"{base}: corner spaces must be shared")
+                (rx, ry, rw, rh), (bx, by, bw, bh) = _split_cell(x, y, w, h, side)
+                for track, rect, fill, out in (
+                    ("red", (rx, ry, rw, rh), "dark_fill", red),
+                    ("blue", (bx, by, bw, bh), "light_fill", blue),
+                ):
+                    sid = f"{base}-{track}"
+                    space = pos[track]
+                    _check_ops(space["ops"], RED_OPS if track == "red" else BLUE_OPS, sid)
+                    self.spaces[sid] = {
+                        "label": space["label"],
+                        "short": space["short"],
+                        "round": rnd,
+                        track: space["ops"],
+                    }
+                    spots.append(Spot(sid, *rect, space["short"], fill))
+                    out.append(sid)
+            self.tracks[rnd] = {"red": red, "blue": blue}
+        ring4 = self.rounds[4]
+        cells = _ring_cells(ring4)
+        if len(cells) != len(ring4["weeks"]):
+            raise ValueError("ring 4: one week label per space")
+        self.r4_spots: list[str] = []
+        for idx, ((x, y, w, h, _side), label) in enumerate(zip(cells, ring4["weeks"], strict=True)):
+            sid = f"r4-{idx:02d}"
+            self.spaces[sid] = {"label": label, "short": label.split(":")[0], "round": 4}
+            spots.append(Spot(sid, x, y, w, h, label.split(":")[0], "board"))
+            self.r4_spots.append(sid)
+        die = self.data["board"]["die_spot"]
+        self.die_spot = str(die["id"])
+        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
+        self.spots = tuple(spots)
+
+    def layout(self, state: State) -> Layout:
+        names = self.player_names(state)
+        pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
+        pieces[self.die_colour] = "the die (pips = the face up)"
+        shapes = {colour: "disc" for colour in state["colours"]}
+        shapes[self.die_colour] = "square"
+        board = self.data["board"]
+        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes)
+
+    def board_view(self, state: State) -> BoardView:
+        items: dict[str, list[Piece]] = {}
+        for seat, spot in enumerate(state["pawn"]):
+            items.setdefault(spot, []).append(Piece(state["colours"][seat], 0))
+        if state["die"] is not None:
+            items.setdefault(self.die_spot, []).append(Piece(self.die_colour, int(state["die"])))
+        return make_view(items)
+
+    def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
+        if state["over"]:
+            return []
+        out: list[Action] = []
+        roller = self._roller(state)
+        who = roller if roller is not None else self.current_player(state)
+        if trigger in ("board", "button"):
+            dice = [p for p in seen.get(self.die_spot, ()) if p.colour == self.die_colour and p.pips > 0]
+            if len(dice) == 1 and dice[0].pips != state["die"]:
+                out.append({"type": "roll", "player": who, "value": dice[0].pips})
+            elif not dice and state["die"] is not None:
+                out.append({"type": "pick_up_die", "player": who})
+            seat_of = {c: i for i, c in enumerate(state["colours"])}
+            for move in diff_views(self.board_view(state), seen):
+                if move.piece.pips or move.piece.colour not in seat_of or not move.target:
+                    continue
+                seat = seat_of[move.piece.colour]
+                if state["round"] == 4:
+                    out.append({"type": "advance", "player": seat, "to": move.target})
+                elif trigger == "button":
+                    out.append({"type": "move", "player": seat, "to": move.target})
+        if trigger in ("tap", "button"):
+            for tap in taps:
+                out.append(self._tap_action(state, tap))
+        if trigger == "button" and not out and not taps and self.board_view(state) == seen:
+            if state["round"] <= 3 and state["step"] == "waiting":
+                out.append({"type": "pass", "player": state["turn"]})
+            if state["round"] == 4 and state["step"] == "respond":
+                out.append({"type": "respond", "player": self.current_player(state), "card": None})
+        return out
+
+    def _tap_action(self, state: State, tap: Tap) -> Action:
+        """A card on a reader: a News draw, a cheat, an Evidence play or a Round 4 answer."""
+        current = self.current_player(state)
+        seat = tap.seat if tap.seat is not None else current
+        if tap.card in self.news:
+            return {"type": "draw_news", "player": current, "card": tap.card}
+        if tap.card in self.evidence_cards:
+            return {"type": "evidence", "player": 0 if tap.seat is None else tap.seat, "card": tap.card}
+        if state["round"] == 4:
+            return {"type": "respond", "player": seat, "card": tap.card}
+        return {"type": "cheat", "player": seat, "card": tap.card}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _ring_cells(ring: dict[str, Any]) -> list[tuple[float, float, float, float, str]]:
+    """The cells of a rectangular ring, clockwise from the lower-left corner.
+
+    Each cell is (x, y, w, h, side) with side "corner", "left", "top", "right" or "bottom".
+    A ring may list its cells instead ([x, y, w, h] or [x, y, w, h, side]; no side means a
+    space both tracks share).
+    """
+    if "cells" in ring:
+        return [
+            (float(c[0]), float(c[1]), float(c[2]), float(c[3]), str(c[4]) if len(c) > 4 else "corner")
+            for c in ring["cells"]
+        ]
+    x0, y0, x1, y1 = (float(v) for v in ring["rect"])
+    band = float(ring["band"])
+    nt, ns = int(ring["top_cells"]), int(ring["side_cells"])
+    cw = (x1 - x0 - 2 * band) / nt
+    ch = (y1 - y0 - 2 * band) / ns
+    cells: list[tuple[float, float, float, float, str]] = [(x0, y1 - band, band, band, "corner")]
+    cells += [(x0, y1 - band - (i + 1) * ch, band, ch, "left") for i in range(ns)]
+    cells.append((x0, y0, band, band, "corner"))
+    cells += [(x0 + band + i * cw, y0, cw, band, "top") for i in range(nt)]
+    cells.append((x1 - band, y0, band, band, "corner"))
+    cells += [(x1 - band, y0 + band + i * ch, band, ch, "right") for i in range(ns)]
+    cells.append((x1 - band, y1 - band, band, band, "corner"))
+    cells += [(x1 - band - (i + 1) * cw, y1 - band, cw, band, "bottom") for i in range(nt)]
+    return cells
+
+
+def _split_cell(
+    x: float, y: float, w: float, h: float, side: str
+) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+    """Split a cell of a ring into its outer (red) and inner (blue) halves."""
+    if side in ("top", "bottom"):
+        top, bottom = (x, y, w, h / 2), (x, y + h / 2, w, h / 2)
+        return (top, bottom) if side == "top" else (bottom, top)
+    left, right = (x, y, w / 2, h), (x + w / 2, y, w / 2, h)
+    return (left, right) if side == "left" else (right, left)
