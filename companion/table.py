@@ -238,7 +238,7 @@ class Table:
                 "turn_name": names[turn] if turn is not None else None,
                 "phase": game.phase(state),
                 "phase_label": game.phase_label(state),
-                "house_rules": self.record.options.get("house_rules", {}),
+                "house_rules": {rule.id: game.house_rule(state, rule.id) for rule in game.house_rules},
                 "phase_s": round(self.phase_seconds(), 1),
                 "scores": scores,
                 "prompts": [p.to_json() for p in self.prompts()],

@@ -176,3 +176,11 @@ def test_house_rules_are_checked_logged_with_the_game_and_resumed(tmp_path: Path
     again = EventLog(tmp_path / "log.sqlite")
     assert again.game(record.id).options == {"house_rules": {"zero_trade": "yes"}}
     again.close()
+
+
+def test_public_house_rules_are_the_ones_the_game_plays_by(tmp_path: Path) -> None:
+    old = Table.open("swing_state", None, 3, "waiting_skips", 0)  # an old log's variant name
+    assert old.public()["house_rules"] == {"waiting": "skip"}
+    chosen = Table.open("swing_state", None, 3, None, 0, house_rules={"waiting": "skip"})
+    assert chosen.public()["house_rules"] == {"waiting": "skip"}
+    assert Table.open("swing_state", None, 3, None, 0).public()["house_rules"] == {"waiting": "cheat"}
