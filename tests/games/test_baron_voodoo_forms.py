@@ -9,60 +9,21 @@ import statistics
 from typing import Any
 
 import pytest
+from forms_checks import (
+    RAW,
+    declared_in_a_simulated_game,
+    legal_values_are_labelled,
+    raw_words,
+    taps,
+)
 
 from companion.games.baron_voodoo import BaronVoodoo
 from companion.games.baron_voodoo.rules import _HANDLERS
-from companion.games.base import Game
-from companion.sim.headless import deliver
-from companion.sim.world import Declare, load_world
-from companion.table import Table
 
 GAME = BaronVoodoo()
-RAW = re.compile(r"_|\bNone\b|\bTrue\b|\bFalse\b|\bnull\b|\btrue\b|\bfalse\b")
 CARD_ID = re.compile(r"\b(vp|mami|papa|gran|erzulie)\b|"
                      r"\b(white|red|blue|yellow|purple) (offering|steal|swap|protection|change)\b")
 """A face or a Deity by its internal name (the labels say "VP", "Offering", "Mami Wata")."""
-
-
-def taps(game: Game, state: dict[str, Any], action: dict[str, Any]) -> int | None:
-    """Taps to declare ``action`` from the legal actions: the type, one per field that still
-    has more than one choice when the page asks it (fields in form order), and the confirm.
-    None when the action is not among the legal ones."""
-    candidates = [a for a in game.legal_actions(state) if a["type"] == action["type"]]
-    count = 2
-    for form_field in game.action_forms()[action["type"]].fields:
-        name = form_field.name
-        values = {json.dumps(a[name], sort_keys=True) for a in candidates if name in a}
-        if len(values) > 1:
-            count += 1
-        candidates = [a for a in candidates if a.get(name) == action.get(name)]
-    return count if action in candidates else None
-
-
-def declared_in_a_simulated_game(name: str, players: int, seed: int
-                                 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(state before, action) for every action the simulated players declared on the tablet."""
-    table = Table.open(name, None, players, None, seed, resume=False)
-    world = load_world(name, table.game, players, None, seed)
-    out: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    refusals: list[str] = []
-
-    def send(events: list[Any]) -> None:
-        for event in events:
-            if isinstance(event, Declare):
-                out.append((table.state, event.action))
-            deliver(table, event, refusals)
-
-    send(world.start())
-    for _ in range(3000):
-        if world.finished():
-            break
-        events = world.step(table.public())
-        if not events:
-            break
-        send(events)
-    assert world.finished() and refusals == []
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -86,39 +47,21 @@ def test_every_action_type_has_a_form_in_the_games_words() -> None:
     assert fields["power"] >= {"deity", "line", "edge", "from", "to", "a", "b"}
 
 
-def legal_values_are_labelled(state: dict[str, Any]) -> int:
-    forms, schema = GAME.action_forms(), GAME.action_fields()
-    checked = 0
-    for action in GAME.legal_actions(state):
-        kind = action["type"]
-        asked = {f.name for f in forms[kind].fields}
-        assert set(action) - {"type"} <= asked, action
-        assert set(action) <= schema[kind], action
-        for name, value in action.items():
-            if name == "type":
-                continue
-            label = GAME.value_label(state, kind, name, value)
-            assert label and not RAW.search(label) and not CARD_ID.search(label), (action, label)
-            assert label != str(value), (action, name)
-            checked += 1
-    return checked
-
-
 def test_every_legal_value_of_a_played_game_has_a_label(
         played: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
     s = GAME.start(3)
-    assert legal_values_are_labelled(s)  # the Deities and the layouts
+    assert legal_values_are_labelled(GAME, s, CARD_ID)  # the Deities and the layouts
     checked = 0
     for state, _ in played[::3]:
-        checked += legal_values_are_labelled(state)
+        checked += legal_values_are_labelled(GAME, state, CARD_ID)
     assert checked > 100
 
 
 def test_details_in_words_and_no_chore_left_after_the_game(
         played: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
     for state, _ in played[::5]:
-        text = json.dumps(GAME.summary(state))
-        assert not RAW.search(text) and not CARD_ID.search(text), text
+        summary = GAME.summary(state)
+        assert not raw_words(summary) and not CARD_ID.search(json.dumps(summary)), summary
         assert not RAW.search(GAME.phase_label(state))
     last = played[-1][0]
     over = last

@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from test_times_square_forms import RAW, check_forms_over, play_out
+from forms_checks import RAW, check_forms_over, play_out
 
 from companion.games.swing_state import GAME_CLASS
 
