@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 
 from companion.games import GAMES, load_game
-from companion.venue.cli import mqtt_from_options, mqtt_options
+from companion.venue.cli import mqtt_from_options, mqtt_from_section, mqtt_options
 
 GAME_CHOICE = click.Choice(sorted(GAMES))
 
@@ -91,7 +91,10 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
     mqtt = mqtt_from_options(opts)
     settings: dict[str, Any] = {}
     if config_file:
-        settings = tomllib.loads(config_file.read_text()).get("table", {})
+        document = tomllib.loads(config_file.read_text())
+        settings = document.get("table", {})
+        if mqtt is None and "mqtt" in document:  # the table profile's [mqtt] section
+            mqtt = mqtt_from_section(document["mqtt"])
     cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
            "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
            "camera": camera, "serial": serial, "colours": colours, "tags": tags, "faces": faces}

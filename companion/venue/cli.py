@@ -42,6 +42,14 @@ def mqtt_from_options(opts: dict[str, Any]) -> MqttSettings | None:
         raise click.BadParameter(str(err), param_hint="--mqtt-url") from err
 
 
+def mqtt_from_section(section: Any) -> MqttSettings:
+    """A profile's ``[mqtt]`` section, or a clear error naming the bad key."""
+    try:
+        return MqttSettings.from_mapping(section)
+    except MqttSettingsError as err:
+        raise click.ClickException(f"config file: {err}") from err
+
+
 @click.command()
 @click.option("--mqtt-url", default="mqtt://127.0.0.1:1883", show_default=True,
               help="The venue's broker.")
