@@ -329,6 +329,7 @@ def test_broker_down_changes_nothing_for_play_and_everything_arrives_once(broker
         play(3)
         game = table.record.id
         assert wait_until(lambda: len(room.events_of("t2", game)) == 3, 5), "the first events"
+        assert wait_until(lambda: publisher.acked_seq == table.history[-1].seq, 5), "their PUBACKs"
         broker.stop()
         assert wait_until(lambda: not publisher.connected, 5), "the publisher notices"
         started = time.monotonic()
@@ -344,3 +345,51 @@ def test_broker_down_changes_nothing_for_play_and_everything_arrives_once(broker
         assert publisher.connections == 2
     finally:
         publisher.close()
+
+
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A throw-away CA and a server certificate for 127.0.0.1, made with openssl."""
+    ca_key, ca, key, csr, cert = (folder / n for n in ("ca.key", "ca.pem", "server.key", "server.csr",
+                                                       "server.pem"))
+    extensions = folder / "san.cnf"
+    extensions.write_text("subjectAltName=IP:127.0.0.1\n")
+
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca),
+        "-days", "2", "-subj", "/CN=venue test CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr),
+        "-subj", "/CN=127.0.0.1")
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(cert), "-days", "2", "-extfile", str(extensions))
+    return ca, cert, key
+
+
+def test_credentials_and_tls_reach_a_locked_broker_and_wrong_ones_change_nothing(tmp_path: Path) -> None:
+    ca, cert, key = make_certificates(tmp_path)
+    with LocalBroker(tmp_path / "broker", users={"venue": "v-pass", "t1": "t-pass"},
+                     tls=(ca, cert, key)) as broker:
+        url = f"mqtts://127.0.0.1:{broker.port}"
+        room = Room("cafe", League(tmp_path / "league.sqlite"))
+        venue = VenueSubscriber(room, MqttSettings.from_mapping(
+            {"url": url.replace("//", "//venue:v-pass@"), "venue": "cafe", "tls_ca": str(ca)})).start()
+        good_table, bad_table = played_table(2), played_table(2)
+        good = TablePublisher(good_table, MqttSettings.from_mapping(
+            {"url": url, "username": "t1", "password": "t-pass", "tls_ca": str(ca), "venue": "cafe",
+             "table": "t1"})).start()
+        bad = TablePublisher(bad_table, MqttSettings.from_mapping(
+            {"url": url, "username": "t1", "password": "wrong", "tls_ca": str(ca), "venue": "cafe",
+             "table": "t9"})).start()
+        bad_table.add_listener(bad)
+        try:
+            assert venue.connected.wait(10)
+            assert wait_until(lambda: room.events_of("t1", good_table.record.id) == [
+                h.seq for h in good_table.history], 10), "events over TLS with a password"
+            action = bad_table.game.legal_actions(bad_table.state)[0]
+            bad_table.declare(action, "tablet")  # a refused broker changes nothing for play
+            assert len(bad_table.history) == 3 and not bad.connected and "t9" not in room.tables
+        finally:
+            good.close(0.5)
+            bad.close(0.5)
+            venue.close()

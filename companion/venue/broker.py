@@ -8,6 +8,8 @@ for it while it was away).
 
 from __future__ import annotations
 
+import os
+import pwd
 import shutil
 import signal
 import socket
@@ -35,20 +37,35 @@ def free_port(host: str = "127.0.0.1") -> int:
 class LocalBroker:
     """One Mosquitto on 127.0.0.1; :meth:`stop` and :meth:`start` again keep its port and data."""
 
-    def __init__(self, folder: Path, port: int | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(self, folder: Path, port: int | None = None, host: str = "127.0.0.1",
+                 users: dict[str, str] | None = None,
+                 tls: tuple[Path, Path, Path] | None = None) -> None:
+        """``users``: name -> password, and no anonymous clients; ``tls``: (CA, cert, key)."""
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.host = host
         self.port = port or free_port(host)
         self.config = self.folder / "mosquitto.conf"
-        self.config.write_text(
-            f"listener {self.port} {host}\n"
-            "allow_anonymous true\n"
-            "persistence true\n"
-            f"persistence_location {self.folder}/\n"
-            f"log_dest file {self.folder}/mosquitto.log\n"
-            "max_queued_messages 10000\n"
-        )
+        lines = [f"listener {self.port} {host}",
+                 f"user {pwd.getpwuid(os.geteuid()).pw_name}",  # run as root, it would drop to mosquitto
+                 "persistence true",
+                 f"persistence_location {self.folder}/",
+                 f"log_dest file {self.folder}/mosquitto.log",
+                 "max_queued_messages 10000"]
+        if users:
+            passwords = self.folder / "passwords"
+            passwords.write_text("")
+            for name, password in users.items():
+                subprocess.run(["mosquitto_passwd", "-b", str(passwords), name, password], check=True,
+                               capture_output=True)
+            passwords.chmod(0o644)  # the broker may run as user mosquitto
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        if tls:
+            ca, cert, key = tls
+            lines += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}"]
+        self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
