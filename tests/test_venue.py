@@ -413,3 +413,35 @@ def test_venue_command_exports_the_league_and_demo_refuses_a_bad_broker_url(tmp_
     out = runner.invoke(main, ["demo", "--mqtt-url", "http://nowhere", "--data", str(tmp_path / "d")])
     assert out.exit_code == 2 and "mqtt://host" in out.output
     assert not (tmp_path / "d").exists()  # refused before anything started
+
+
+def test_a_table_started_before_its_broker_plays_on_and_catches_up(tmp_path: Path) -> None:
+    broker = LocalBroker(tmp_path / "broker")  # configured, not started: nobody listens yet
+    table = played_table(1)
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="early"))
+    started = time.monotonic()
+    publisher.start()
+    table.add_listener(publisher)
+    assert time.monotonic() - started < 0.5 and not publisher.connected
+    before = len(table.history)
+    action = table.game.legal_actions(table.state)[0]
+    table.declare(action, "tablet")
+    assert len(table.history) == before + 1  # play and the log go on without a broker
+    try:
+        broker.start()
+        room = Room("cafe", League(tmp_path / "league.sqlite"))
+        venue = VenueSubscriber(room, MqttSettings(port=broker.port, venue="cafe"), "late-venue").start()
+        try:
+            seqs = [e.seq for e in table.log.events(table.record.id)]
+            # the retained state and the events (republished from the log) reach a venue that came later
+            assert wait_until(lambda: room.tables.get("early") is not None
+                              and room.tables["early"].state is not None
+                              and room.tables["early"].state["last_seq"] == seqs[-1], 10)
+            assert room.tables["early"].status == "online"
+            # events published before the venue existed are not retained: the state's history fills them
+            assert room.events_of("early", table.record.id) == seqs and room.filled == len(seqs)
+        finally:
+            venue.close()
+    finally:
+        publisher.close(0.5)
+        broker.stop()
