@@ -54,7 +54,7 @@ class TablePublisher:
         self.acked_seq = 0  # every event of the game up to this seq reached the broker
         self._result_sent: int | None = None
         self.connections = 0
-        self.dropped_wakeups = 0
+        self.coalesced = 0  # changes folded into a flush already due
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{settings.table}", daemon=True)
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
                              client_id=f"companion-{settings.venue}-{settings.table}",
@@ -100,7 +100,7 @@ class TablePublisher:
     def __call__(self, kind: str, public: dict[str, Any]) -> None:
         """The table listener: never blocks, never raises, whatever the broker does."""
         if self._wake.is_set():
-            self.dropped_wakeups += 1  # coalesced: the next flush reads the log anyway
+            self.coalesced += 1  # the next flush reads the log anyway: nothing is lost
         self._latest = public
         self._wake.set()
 
