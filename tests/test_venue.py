@@ -444,3 +444,30 @@ def test_a_table_started_before_its_broker_plays_on_and_catches_up(tmp_path: Pat
     finally:
         publisher.close(0.5)
         broker.stop()
+
+
+def test_a_restarted_table_sends_only_what_the_broker_has_not_acknowledged(
+        broker: LocalBroker, room: Room, tmp_path: Path) -> None:
+    settings = MqttSettings(port=broker.port, venue="cafe", table="t5")
+
+    def run_table(actions: int) -> Table:
+        table = Table.open("times_square", tmp_path / "table", 2, None, 1)  # resumes the same game
+        publisher = TablePublisher(table, settings).start()
+        table.add_listener(publisher)
+        try:
+            for _ in range(actions):
+                table.declare(table.game.legal_actions(table.state)[0], "tablet")
+            seqs = [e.seq for e in table.log.events(table.record.id)]
+            assert wait_until(lambda: publisher.acked_seq == seqs[-1], 5), "acknowledged"
+        finally:
+            publisher.close()
+            table.log.close()
+        return table
+
+    first = run_table(2)
+    assert json.loads((tmp_path / "table" / "mqtt-cafe-t5.json").read_text()) == {
+        "game_id": first.record.id, "acked_seq": 2}
+    second = run_table(1)
+    assert second.record.id == first.record.id
+    assert wait_until(lambda: room.events_of("t5", first.record.id) == [1, 2, 3], 5)
+    assert room.duplicates == 0  # the restart did not send events 1 and 2 again

@@ -6,16 +6,19 @@ thread reads the *log* for events it has not handed to the broker yet, so the lo
 not memory, is the buffer while the broker is away.  Events are handed to paho only
 while connected, each exactly once, with its log sequence number; paho keeps every
 unacknowledged QoS 1 message and resends it (with DUP) after reconnecting, and the
-PUBACKs (``on_publish``) move :attr:`TablePublisher.acked_seq`.  After a reconnect
+PUBACKs (``on_publish``) move :attr:`TablePublisher.acked_seq`, noted beside the log so
+a restarted table does not send again what the broker already has.  After a reconnect
 the publisher marks the table online again, republishes its retained state and
 discovery, and hands over the events logged while the broker was gone.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -53,6 +56,8 @@ class TablePublisher:
         self._not_events: set[int] = set()  # mids of state, status, result, discovery
         self.acked_seq = 0  # every event of the game up to this seq reached the broker
         self._result_sent: int | None = None
+        self._saved_ack: tuple[int | None, int] = (None, 0)
+        self.ack_file = self._ack_file()
         self.connections = 0
         self.coalesced = 0  # changes folded into a flush already due
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{settings.table}", daemon=True)
@@ -69,8 +74,41 @@ class TablePublisher:
         self.client = client
 
     # ------------------------------------------------------------------ life
+    def _ack_file(self) -> Path | None:
+        """Beside the log: the newest seq the broker acknowledged, so a restart does not resend."""
+        if self.table.log.path == ":memory:":
+            return None
+        return Path(self.table.log.path).parent / f"mqtt-{self.settings.venue}-{self.settings.table}.json"
+
+    def _load_ack(self) -> None:
+        if self.ack_file is None or not self.ack_file.exists():
+            return
+        try:
+            saved = json.loads(self.ack_file.read_text())
+            game_id, seq = int(saved["game_id"]), int(saved["acked_seq"])
+        except (OSError, ValueError, KeyError, TypeError):
+            log.warning("ignored an unreadable %s: every event of the game is sent again", self.ack_file)
+            return
+        if game_id == self.table.record.id:
+            self._game_id, self._handed_seq, self.acked_seq = game_id, seq, seq
+            self._saved_ack = (game_id, seq)
+
+    def _save_ack(self) -> None:
+        with self._lock:
+            current = (self._game_id, self.acked_seq)
+        if self.ack_file is None or current == self._saved_ack or current[0] is None:
+            return
+        try:
+            tmp = self.ack_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"game_id": current[0], "acked_seq": current[1]}))
+            tmp.replace(self.ack_file)
+            self._saved_ack = current
+        except OSError as err:  # a full disk must not stop the table
+            log.warning("could not note the broker's acknowledgements in %s: %s", self.ack_file, err)
+
     def start(self) -> TablePublisher:
         """Connect in the background (a missing broker is retried, never waited for)."""
+        self._load_ack()
         self.client.connect_async(self.settings.host, self.settings.port, self.settings.keepalive)
         self.client.loop_start()
         self._thread.start()
@@ -89,6 +127,7 @@ class TablePublisher:
                 info.wait_for_publish(timeout)
             except (RuntimeError, ValueError):
                 pass
+        self._save_ack()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -162,6 +201,7 @@ class TablePublisher:
                     self._flush()
                 except Exception:  # noqa: BLE001 - the publisher must outlive any one bad flush
                     log.exception("publishing the table failed; retrying on the next change")
+            self._save_ack()
 
     def _flush(self) -> None:
         """Hand the events not handed yet (from the log), then the state, then a result."""
