@@ -14,6 +14,7 @@ import click
 from tqdm import tqdm
 
 from companion.games import GAMES, load_game
+from companion.venue.cli import mqtt_from_options, mqtt_from_section, mqtt_options
 
 GAME_CHOICE = click.Choice(sorted(GAMES))
 
@@ -81,14 +82,19 @@ def _banner(service: Any) -> None:
 @click.option("--colours", type=click.Path(path_type=Path), default=None)
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
 @click.option("--faces", type=click.Path(path_type=Path), default=None)
+@mqtt_options
 def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
           colours: Path | None, tags: Path | None, faces: Path | None, **opts: Any) -> None:
     """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
     from companion.service import Service, ServiceConfig
 
+    mqtt = mqtt_from_options(opts)
     settings: dict[str, Any] = {}
     if config_file:
-        settings = tomllib.loads(config_file.read_text()).get("table", {})
+        document = tomllib.loads(config_file.read_text())
+        settings = document.get("table", {})
+        if mqtt is None and "mqtt" in document:  # the table profile's [mqtt] section
+            mqtt = mqtt_from_section(document["mqtt"])
     cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
            "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
            "camera": camera, "serial": serial, "colours": colours, "tags": tags, "faces": faces}
@@ -102,7 +108,7 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
         if settings.get(key):
             settings[key] = Path(settings[key])
     try:
-        config = ServiceConfig(**settings)
+        config = ServiceConfig(**settings, mqtt=mqtt)
         service = Service(config).start()
     except (ValueError, OSError, TypeError) as err:
         raise click.ClickException(str(err)) from err
@@ -120,17 +126,19 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
               help="How fast the simulated players act (0 = as fast as it can go).")
 @click.option("--exit-when-over", is_flag=True, help="Stop when the game ends.")
 @click.option("--max-steps", type=int, default=5000, show_default=True)
+@mqtt_options
 def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> None:
     """Play a whole game on the simulated table into the live dashboard."""
     from companion.sim.demo import run_demo
 
+    mqtt = mqtt_from_options(opts)
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
     try:
         result = run_demo(
             game=opts["game"], players=opts["players"], variant=opts["variant"],
             seed=opts["seed"], port=opts["port"], host=opts["host"], data_dir=data_dir,
             pin=opts["pin"], speed=speed, exit_when_over=exit_when_over, max_steps=max_steps,
-            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner,
+            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner, mqtt=mqtt,
         )
     except (ValueError, OSError) as err:
         raise click.ClickException(str(err)) from err
@@ -249,3 +257,8 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
 from companion.calibration import calibrate  # noqa: E402  (registers its commands)
 
 main.add_command(calibrate)
+
+from companion.venue.cli import bench_venue, venue  # noqa: E402  (registers its commands)
+
+main.add_command(venue)
+bench.add_command(bench_venue)

@@ -22,6 +22,7 @@ from companion.sensors.gpio import GpioPins, TableGpio, use_mock_pins_off_the_pi
 from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sensors.tags import TagRegistry
 from companion.table import Table, TableOptions
+from companion.venue.settings import MqttSettings
 from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
@@ -56,6 +57,7 @@ class ServiceConfig:
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
     phase_limits: dict[str, float] = field(default_factory=dict)
     resume: bool = True
+    mqtt: MqttSettings | None = None  # publish to a venue's broker (companion.venue)
 
 
 class Service:
@@ -74,6 +76,7 @@ class Service:
         self._server: Any = None
         self._server_thread: threading.Thread | None = None
         self._last_leds: dict[int, int] = {}
+        self.publisher: Any = None
 
     @property
     def url(self) -> str:
@@ -105,6 +108,11 @@ class Service:
             self.gpio = TableGpio(self._on_turn_button, cfg.gpio_pins)
         self.table.add_listener(self._on_change)
         self._on_change("start", self.table.public())
+        if cfg.mqtt is not None:  # the table never waits for the broker: its own thread
+            from companion.venue.publish import TablePublisher
+
+            self.publisher = TablePublisher(self.table, cfg.mqtt).start()
+            self.table.add_listener(self.publisher)
         app = create_app(self.table, self.pin)
         self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
                                      connection_limit=200, channel_timeout=30)
@@ -131,6 +139,8 @@ class Service:
             self._server_thread.join(timeout=3)
         if self.frame_source is not None:
             self.frame_source.close()
+        if self.publisher is not None:
+            self.publisher.close()
         self.table.log.close()
 
     # ------------------------------------------------------------------ inputs

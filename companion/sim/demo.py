@@ -15,6 +15,7 @@ from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
 from companion.sim.runner import RunResult, SimulatedTable
 from companion.sim.world import World, load_world
+from companion.venue.settings import MqttSettings
 from companion.vision.render import Camera
 from companion.vision.sources import SyntheticSource
 
@@ -34,6 +35,7 @@ def run_demo(
     phase_limits: dict[str, float] | None = None,
     announce: Callable[[Service], None] | None = None,
     progress: bool = True,
+    mqtt: MqttSettings | None = None,
 ) -> RunResult:
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
@@ -42,7 +44,7 @@ def run_demo(
     config = ServiceConfig(
         game=game, players=players, variant=variant, seed=seed, data_dir=data_dir, host=host,
         port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else 8,
-        phase_limits=dict(phase_limits or {}),
+        phase_limits=dict(phase_limits or {}), mqtt=mqtt,
     )
     config.resume = world_file.exists()  # the table and its truth resume together, or neither
     service = Service(config)

@@ -1,0 +1,124 @@
+"""``companion venue`` and ``companion bench venue``, and the --mqtt options of serve/demo."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+
+from companion.venue.settings import MqttSettings, MqttSettingsError
+
+
+def mqtt_options(func: Any) -> Any:
+    """--mqtt-url, --venue, --table-name: publish this table to a venue's broker."""
+    options = [
+        click.option("--mqtt-url", default=None, metavar="mqtt://[USER:PASS@]HOST[:PORT]",
+                     help="Publish this table to a venue's MQTT broker."),
+        click.option("--venue", "mqtt_venue", default="venue", show_default=True,
+                     help="The venue's name in the topic tree."),
+        click.option("--table-name", "mqtt_table", default="table", show_default=True,
+                     help="This table's name in the topic tree."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def mqtt_from_options(opts: dict[str, Any]) -> MqttSettings | None:
+    """Pop the --mqtt options; settings when --mqtt-url was given, else None."""
+    url = opts.pop("mqtt_url", None)
+    venue = opts.pop("mqtt_venue", "venue")
+    table = opts.pop("mqtt_table", "table")
+    if url is None:
+        return None
+    try:
+        return MqttSettings.from_url(url, venue=venue, table=table)
+    except MqttSettingsError as err:
+        raise click.BadParameter(str(err), param_hint="--mqtt-url") from err
+
+
+def mqtt_from_section(section: Any) -> MqttSettings:
+    """A profile's ``[mqtt]`` section, or a clear error naming the bad key."""
+    try:
+        return MqttSettings.from_mapping(section)
+    except MqttSettingsError as err:
+        raise click.ClickException(f"config file: {err}") from err
+
+
+@click.command()
+@click.option("--mqtt-url", default="mqtt://127.0.0.1:1883", show_default=True,
+              help="The venue's broker.")
+@click.option("--venue", default="venue", show_default=True, help="The venue's name in the topic tree.")
+@click.option("--config", "config_file", type=click.Path(exists=True, path_type=Path),
+              help="A TOML file whose [mqtt] section gives the broker (credentials, TLS).")
+@click.option("--league", "league_db", type=click.Path(path_type=Path),
+              default=Path("companion-data/venue-league.sqlite"), show_default=True,
+              help="The league's SQLite store.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8100, show_default=True)
+@click.option("--export", type=click.Choice(["csv", "json"]), default=None,
+              help="Print the league (all evenings, or --evening) and exit.")
+@click.option("--evening", default=None, metavar="YYYY-MM-DD", help="One evening's league for --export.")
+def venue(mqtt_url: str, venue: str, config_file: Path | None, league_db: Path, host: str, port: int,
+          export: str | None, evening: str | None) -> None:
+    """The room's big screen: every table live from the broker, and the league."""
+    from companion.venue.app import VenueConfig, VenueService
+    from companion.venue.league import League
+
+    if export:
+        league = League(league_db)
+        try:
+            click.echo(league.export_csv(evening) if export == "csv" else league.export_json(evening),
+                       nl=False)
+        finally:
+            league.close()
+        return
+    try:
+        section: dict[str, Any] = {"url": mqtt_url, "venue": venue}
+        if config_file:
+            section = {**section, **tomllib.loads(config_file.read_text()).get("mqtt", {})}
+            section.pop("table", None)  # a table's own name means nothing to the venue
+        settings = MqttSettings.from_mapping(section)
+        service = VenueService(VenueConfig(settings, league_db, host, port)).start()
+    except (ValueError, OSError, tomllib.TOMLDecodeError) as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"Venue {settings.venue}: {service.url}   broker: {settings.host}:{settings.port}")
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        service.stop()
+
+
+@click.command("venue")
+@click.option("--tables", type=click.IntRange(1, 200), default=20, show_default=True)
+@click.option("--seconds", type=click.FloatRange(1, 120), default=8.0, show_default=True,
+              help="How long the tables play for the latency figures.")
+@click.option("--rate", type=click.FloatRange(1, 1000), default=40.0, show_default=True,
+              help="Table steps per second, all tables together.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_venue(tables: int, seconds: float, rate: float, as_json: bool) -> None:
+    """Tables publishing through one broker: latency to the venue page, broker-down recovery."""
+    from companion.venue.bench import venue_benchmark
+
+    def say(text: str) -> None:
+        if not as_json:
+            click.echo(f"… {text}", err=True)
+
+    try:
+        figures = venue_benchmark(tables, seconds, rate, progress=say)
+    except (OSError, FileNotFoundError) as err:
+        raise click.ClickException(str(err)) from err
+    if as_json:
+        click.echo(json.dumps(figures, sort_keys=True))
+        return
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        click.echo(f"{key:<{width}}  {value}")
+    if figures["recovery_s"] is None or figures["events_missing_at_end"]:
+        sys.exit(1)

@@ -1,0 +1,251 @@
+"""The table-side MQTT publisher: the table's public state and its logged events.
+
+The table never waits for the broker.  The table's listener only drops the newest
+public state into a one-slot mailbox and wakes this publisher's own thread; that
+thread reads the *log* for events it has not handed to the broker yet, so the log,
+not memory, is the buffer while the broker is away.  Events are handed to paho only
+while connected, each exactly once, with its log sequence number; paho keeps every
+unacknowledged QoS 1 message and resends it (with DUP) after reconnecting, and the
+PUBACKs (``on_publish``) move :attr:`TablePublisher.acked_seq`, noted beside the log so
+a restarted table does not send again what the broker already has.  After a reconnect
+the publisher marks the table online again, republishes its retained state and
+discovery, and hands over the events logged while the broker was gone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+
+from companion.table import Table
+from companion.venue import topics
+from companion.venue.settings import MqttSettings, configure_client
+
+log = logging.getLogger(__name__)
+
+RECONNECT_MIN_S = 0.2
+RECONNECT_MAX_S = 1  # recovery within ~1 s of the broker's return
+MAX_INFLIGHT = 200
+
+
+class TablePublisher:
+    """Publish one table to a broker; add it with ``table.add_listener(publisher)``."""
+
+    def __init__(self, table: Table, settings: MqttSettings, clock: Any = time.time) -> None:
+        self.table = table
+        self.settings = settings
+        self.clock = clock
+        self._latest: dict[str, Any] | None = None  # the one-slot mailbox
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._connected = threading.Event()
+        self._lock = threading.Lock()
+        self._game_id: int | None = None
+        self._handed_seq = 0  # newest event seq handed to paho for the current game
+        self._handed: list[int] = []  # handed, not yet acknowledged, in order
+        self._acked: set[int] = set()
+        self._inflight: dict[int, int] = {}  # paho mid -> event seq
+        self._early_acks: set[int] = set()  # mids acknowledged before they were noted
+        self._not_events: set[int] = set()  # mids of state, status, result, discovery
+        self.acked_seq = 0  # every event of the game up to this seq reached the broker
+        self._result_sent: int | None = None
+        self._saved_ack: tuple[int | None, int] = (None, 0)
+        self.ack_file = self._ack_file()
+        self.connections = 0
+        self.coalesced = 0  # changes folded into a flush already due
+        self._thread = threading.Thread(target=self._run, name=f"mqtt-{settings.table}", daemon=True)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                             client_id=f"companion-{settings.venue}-{settings.table}",
+                             protocol=mqtt.MQTTv311, clean_session=True)
+        client.will_set(topics.topic(settings, "status"), topics.OFFLINE, qos=1, retain=True)
+        configure_client(client, settings)
+        client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+        client.max_inflight_messages_set(MAX_INFLIGHT)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        self.client = client
+
+    # ------------------------------------------------------------------ life
+    def _ack_file(self) -> Path | None:
+        """Beside the log: the newest seq the broker acknowledged, so a restart does not resend."""
+        if self.table.log.path == ":memory:":
+            return None
+        return Path(self.table.log.path).parent / f"mqtt-{self.settings.venue}-{self.settings.table}.json"
+
+    def _load_ack(self) -> None:
+        if self.ack_file is None or not self.ack_file.exists():
+            return
+        try:
+            saved = json.loads(self.ack_file.read_text())
+            game_id, seq = int(saved["game_id"]), int(saved["acked_seq"])
+        except (OSError, ValueError, KeyError, TypeError):
+            log.warning("ignored an unreadable %s: every event of the game is sent again", self.ack_file)
+            return
+        if game_id == self.table.record.id:
+            self._game_id, self._handed_seq, self.acked_seq = game_id, seq, seq
+            self._saved_ack = (game_id, seq)
+
+    def _save_ack(self) -> None:
+        with self._lock:
+            current = (self._game_id, self.acked_seq)
+        if self.ack_file is None or current == self._saved_ack or current[0] is None:
+            return
+        try:
+            tmp = self.ack_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"game_id": current[0], "acked_seq": current[1]}))
+            tmp.replace(self.ack_file)
+            self._saved_ack = current
+        except OSError as err:  # a full disk must not stop the table
+            log.warning("could not note the broker's acknowledgements in %s: %s", self.ack_file, err)
+
+    def start(self) -> TablePublisher:
+        """Connect in the background (a missing broker is retried, never waited for)."""
+        self._load_ack()
+        self.client.connect_async(self.settings.host, self.settings.port, self.settings.keepalive)
+        self.client.loop_start()
+        self._thread.start()
+        self("start", self.table.public())
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Say offline (retained), let queued messages go for up to ``timeout``, disconnect."""
+        self._stopping.set()
+        self._wake.set()
+        self._thread.join(timeout=timeout)
+        if self._connected.is_set():
+            self._flush()
+            info = self._publish_other(topics.topic(self.settings, "status"), topics.OFFLINE, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):
+                pass
+        self._save_ack()
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    # ------------------------------------------------------------------ the table's side
+    def __call__(self, kind: str, public: dict[str, Any]) -> None:
+        """The table listener: never blocks, never raises, whatever the broker does."""
+        if self._wake.is_set():
+            self.coalesced += 1  # the next flush reads the log anyway: nothing is lost
+        self._latest = public
+        self._wake.set()
+
+    # ------------------------------------------------------------------ paho's callbacks
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
+            return
+        self.connections += 1
+        self._publish_other(topics.topic(self.settings, "status"), topics.ONLINE, retain=True)
+        for name, config in topics.discovery_messages(self.settings):
+            self._publish_other(name, topics.dumps(config), retain=True)
+        self._connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self._connected.clear()
+        if not self._stopping.is_set():
+            log.info("broker gone (%s); the table goes on and catches up on reconnect", reason)
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+        with self._lock:
+            if mid in self._not_events:
+                self._not_events.discard(mid)
+                return
+            seq = self._inflight.pop(mid, None)
+            if seq is None:
+                self._early_acks.add(mid)  # acknowledged before the publishing thread noted it
+                return
+            self._ack(seq)
+
+    def _publish_other(self, name: str, payload: bytes | str, retain: bool) -> Any:
+        """Publish a message that is not an event, so its PUBACK moves nothing."""
+        info = self.client.publish(name, payload, qos=1, retain=retain)
+        with self._lock:
+            if info.mid in self._early_acks:
+                self._early_acks.discard(info.mid)
+            else:
+                self._not_events.add(info.mid)
+        return info
+
+    def _ack(self, seq: int) -> None:
+        """Move acked_seq over every event acknowledged without a gap (call with the lock)."""
+        self._acked.add(seq)
+        while self._handed and self._handed[0] in self._acked:
+            done = self._handed.pop(0)
+            self._acked.discard(done)
+            self.acked_seq = done
+
+    # ------------------------------------------------------------------ the publisher's thread
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(timeout=1.0)
+            if self._stopping.is_set():
+                return
+            self._wake.clear()
+            if self._connected.is_set():
+                try:
+                    self._flush()
+                except Exception:  # noqa: BLE001 - the publisher must outlive any one bad flush
+                    log.exception("publishing the table failed; retrying on the next change")
+            self._save_ack()
+
+    def _flush(self) -> None:
+        """Hand the events not handed yet (from the log), then the state, then a result."""
+        public = self._latest
+        if public is None:
+            return
+        game_id = self.table.record.id
+        if game_id != self._game_id:
+            with self._lock:
+                self._game_id = game_id
+                self._handed_seq = 0
+                self._handed.clear()
+                self._acked.clear()
+                self.acked_seq = 0
+        settings = self.settings
+        events = [e for e in self.table.log.events(game_id) if e.seq > self._handed_seq]
+        if events:
+            texts = {h.seq: h.text for h in list(self.table.history)}
+            texts.update({h["seq"]: h["text"] for h in public.get("history") or []})
+        for event in events:
+            if not self._connected.is_set():
+                return  # the rest comes from the log after the reconnect
+            text = "Undo" if event.kind == "undo" else texts.get(event.seq, "")
+            payload = topics.event_payload(settings.table, game_id, event.seq, event.kind, text,
+                                           event.source, event.at)
+            # never hold our lock inside paho: its thread holds its own while calling on_publish
+            info = self.client.publish(topics.topic(settings, "events"), topics.dumps(payload), qos=1)
+            if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+                log.warning("event %s not handed to the broker (%s); retrying later", event.seq, info.rc)
+                return
+            # NO_CONN: paho keeps it and sends it after reconnecting, so it is handed.
+            with self._lock:
+                self._handed.append(event.seq)
+                self._handed_seq = event.seq
+                if info.mid in self._early_acks:  # the PUBACK beat us here
+                    self._early_acks.discard(info.mid)
+                    self._ack(event.seq)
+                else:
+                    self._inflight[info.mid] = event.seq
+        # every flush follows a change or a (re)connect: the retained state follows too
+        state = topics.state_payload(public, settings.table, self._handed_seq, self.clock())
+        self._publish_other(topics.topic(settings, "state"), topics.dumps(state), retain=True)
+        if public["over"] and self._result_sent != game_id:
+            result = topics.result_payload(public, settings.table, self.table.record.created, self.clock())
+            info = self._publish_other(topics.topic(settings, "result"), topics.dumps(result), retain=True)
+            if info.rc in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+                self._result_sent = game_id
