@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from waitress.server import create_server
 
+from companion.games import load_game
 from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key
 from companion.sim.world import load_world
 from companion.table import Table, TableOptions
@@ -163,6 +164,7 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     assert not page.locator("#prompts li.chore").count()  # chores cleared at game over
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(150)
         check_readable(page, f"{game} {width}x{height}")
         if SHOTS:
@@ -295,4 +297,48 @@ def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) ->
     page.click("#join-open")
     page.wait_for_selector("#sheet .qr svg", timeout=10000)
     assert url in page.inner_text("#sheet")
+    page.close()
+
+
+def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path: Path) -> None:
+    table = Table.open("times_square", tmp_path, 2, None, 5, resume=False)
+    world = load_world("times_square", table.game, 2, None, 5)
+    refusals: list[str] = []
+    from companion.sim.headless import deliver
+    for event in world.start():
+        deliver(table, event, refusals)
+    while not world.finished():
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    finished_id = table.record.id
+    url = serve(table)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{url}/setup")
+    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.click('[data-game="king_of_clubs"]')
+    assert "on" in page.get_attribute('[data-variant="basic"]', "class")  # the first, preselected
+    page.click('[data-players="2"]')
+    page.fill('[data-seat="0"] input', "Ann")
+    page.click('[data-seat="1"] [data-readers="3"]')
+    page.click("#start")
+    assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
+    page.wait_for_url(f"{url}/", timeout=15000)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
+    assert page.inner_text("#title") == load_game("king_of_clubs").title
+    page.wait_for_function("() => document.querySelector('#players .name').textContent === 'Ann'")
+    record = table.log.game(table.log.games()[0].id)
+    assert record.name == "king_of_clubs" and record.options["seats"]["readers"]["3"] == 1
+    # the archive: the finished game's chart and breakdown, its exports one tap away
+    page.goto(f"{url}/setup")
+    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.click(f'[data-archive="{finished_id}"]')
+    page.wait_for_selector("#chart canvas", timeout=15000)
+    assert "Final scores" in page.inner_text("#breakdown")
+    assert page.get_attribute(f'#finished [data-game-id="{finished_id}"] [data-export="csv"]', "href") \
+        == f"/api/archive/{finished_id}.csv"
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1]
+    assert '{"' not in page.inner_text("body")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "setup-390x844.png"), full_page=True)
     page.close()

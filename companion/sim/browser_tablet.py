@@ -58,7 +58,7 @@ class BrowserTablet(Tablet):
     url: str
     pin: str
     page: Any = None
-    timeout_ms: float = 15000
+    timeout_ms: float = 30000
     declarations: list[Declaration] = field(default_factory=list)
     unreachable: list[Action] = field(default_factory=list)
 

@@ -31,13 +31,29 @@ function renderValue(value) {
     if (value.length === 0) return document.createTextNode("none");
     if (value.every((v) => v === null || typeof v !== "object"))
       return document.createTextNode(value.map((v) => renderValue(v).textContent).join(", "));
-    const list = el("ul", { class: "values" });
-    for (const v of value) { const li = el("li"); li.append(renderValue(v)); list.append(li); }
+    const list = el("div", { class: "values" });
+    value.forEach((v, i) => {
+      const named = v && typeof v === "object" && !Array.isArray(v) ? (v.name || v.Name) : null;
+      list.append(el("p", { class: "value-head" }, named ? String(named) : `${i + 1}.`));
+      list.append(renderValue(v));
+    });
     return list;
   }
+  // nested objects go below their name, full width, so nothing is squeezed into a column
   const table = el("table", { class: "details" });
   for (const [k, v] of Object.entries(value)) {
+    const nested = v !== null && typeof v === "object" &&
+      !(Array.isArray(v) && v.every((x) => x === null || typeof x !== "object"));
     const tr = el("tr");
+    if (nested) {
+      tr.append(el("th", { colspan: 2, class: "sub" }, words(k)));
+      const below = el("tr");
+      const td = el("td", { colspan: 2, class: "nested" });
+      td.append(renderValue(v));
+      below.append(td);
+      table.append(tr, below);
+      continue;
+    }
     tr.append(el("th", {}, words(k)));
     const td = el("td");
     td.append(renderValue(v));

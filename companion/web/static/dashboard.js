@@ -33,8 +33,20 @@ async function loadForms(correcting = false) {
   return body;
 }
 
+// One forms request at a time: states that arrive meanwhile ask again once it is back.
+let formsDirty = false;
 async function refreshForms() {
   if (!latest) return;
+  if (formsLoading) { formsDirty = true; return; }
+  try {
+    await refreshFormsNow();
+  } finally {
+    formsLoading = null;
+    if (formsDirty) { formsDirty = false; refreshForms(); }
+  }
+}
+
+async function refreshFormsNow() {
   const key = stateKey(latest);
   if (forms && forms.correct) {
     if (forms.key === key) return;  // still replacing the same move
@@ -46,7 +58,9 @@ async function refreshForms() {
   const loading = loadForms(false);
   formsLoading = loading;
   const body = await loading;
-  if (formsLoading !== loading || !body) return;
+  // built for another state than the one shown: the next state's render asks again
+  if (!body || stateKey(latest) !== body.key) return;
+  if (form && form.sending) return;  // our own declaration moved the table: submit() finishes it
   if (form && !form.correcting && form.key !== body.key) {
     form = null;
     showResult("The table moved on: choose again.", "info");
@@ -198,17 +212,18 @@ function renderFormSteps() {
 
 async function submit(action, button) {
   if (!form || form.sending) return;  // a double tap sends once
+  const sent = form;
   form.sending = true;
   button.disabled = true;
-  const requestId = form.requestId;
-  const payload = form.correcting
+  const requestId = sent.requestId;
+  const payload = sent.correcting
     ? { action: { type: "correct", action }, request_id: requestId }
     : { action, request_id: requestId };
   const { status, body } = await postChange("/api/actions", payload);
   document.body.dataset.lastRequest = requestId;
   document.body.dataset.lastStatus = String(status);
   if (status === 200) {
-    const taps = form.taps;
+    const taps = sent.taps;
     window.tapLog = (window.tapLog || []).concat([{ type: action.type, taps }]);
     showResult(body.entry ? `Recorded: ${body.entry.text}` : "Recorded.", "ok");
     form = null;
@@ -217,7 +232,7 @@ async function submit(action, button) {
     if (body.state) render(body.state);
     refreshForms();
   } else {
-    form.sending = false;
+    sent.sending = false;
     button.disabled = false;
     showResult(refusal(body), "bad");
   }
@@ -322,6 +337,7 @@ function renderBanner(s) {
   banner.dataset.turn = s.turn ?? "";
   $("pause").textContent = s.paused ? "Resume clocks" : "Pause clocks";
   $("pause").dataset.clock = s.paused ? "resume" : "pause";
+  $("pause").hidden = Boolean(s.over) && !s.paused;  // nothing runs after the end
   document.body.dataset.paused = s.paused ? "1" : "0";
 }
 
@@ -422,18 +438,23 @@ function renderBoard(s) {
     svg.append(mk("rect", { x: spot.x, y: spot.y, width: spot.w, height: spot.h, fill: layout.colours[spot.fill] || "#ccc",
       stroke: differs ? "#ff2d2d" : "#555", "stroke-width": differs ? Math.max(1.5, spot.w * 0.06) : 0.5,
       "data-spot": spot.id, class: differs ? "mismatch" : "" }));
-    // the label takes a strip at the top of its spot; pieces stand below it, never over it
-    const labelH = spot.label ? Math.min(spot.h * 0.3, Math.max(3, spot.w * 0.22)) : 0;
-    if (spot.label) labels.push({ spot, labelH });
-    const top = spot.y + labelH;
-    const h = spot.h - labelH;
+    // the label takes a strip of its spot (the top one, or the left one of a tall narrow
+    // spot, written upwards); pieces stand beside it, never over it
+    const tall = spot.label && spot.h > spot.w * 1.6;
+    const labelH = spot.label ? (tall ? Math.min(spot.w * 0.35, Math.max(3, spot.h * 0.14))
+      : Math.min(spot.h * 0.3, Math.max(3, spot.w * 0.22))) : 0;
+    if (spot.label) labels.push({ spot, labelH, tall });
+    const left = tall ? spot.x + labelH : spot.x;
+    const w = tall ? spot.w - labelH : spot.w;
+    const top = tall ? spot.y : spot.y + labelH;
+    const h = tall ? spot.h : spot.h - labelH;
     const n = pieces.length;
-    const cols = Math.max(1, Math.ceil(Math.sqrt(n * spot.w / h)));
+    const cols = Math.max(1, Math.ceil(Math.sqrt(n * w / h)));
     const rows = Math.max(1, Math.ceil(n / cols));
     pieces.forEach(([colour, pips], i) => {
-      const cx = spot.x + ((i % cols) + 0.5) * spot.w / cols;
+      const cx = left + ((i % cols) + 0.5) * w / cols;
       const cy = top + (Math.floor(i / cols) + 0.5) * h / rows;
-      const r = 0.4 * Math.min(spot.w / cols, h / rows);
+      const r = 0.4 * Math.min(w / cols, h / rows);
       const fill = layout.colours[colour] || colour;
       const shape = layout.shapes[colour] === "square"
         ? mk("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour })
@@ -446,12 +467,16 @@ function renderBoard(s) {
       }
     });
   }
-  for (const { spot, labelH } of labels) {  // drawn last: on top of everything, fitted to the spot
-    const size = Math.min(labelH * 0.9, spot.w / Math.max(1, spot.label.length * 0.58));
-    const attrs = { x: spot.x + spot.w / 2, y: spot.y + labelH * 0.5, "font-size": Math.max(size, 1.5), fill: "#111",
-      "text-anchor": "middle", "dominant-baseline": "central", class: "spot-label", "data-label": spot.id };
-    if (spot.label.length * 0.58 * attrs["font-size"] > spot.w * 0.96) {
-      attrs.textLength = spot.w * 0.94;
+  for (const { spot, labelH, tall } of labels) {  // drawn last: on top, fitted to the spot
+    const room = tall ? spot.h : spot.w;
+    const size = Math.max(1.5, Math.min(labelH * 0.9, room / Math.max(1, spot.label.length * 0.58)));
+    const cx = tall ? spot.x + labelH * 0.5 : spot.x + spot.w / 2;
+    const cy = tall ? spot.y + spot.h / 2 : spot.y + labelH * 0.5;
+    const attrs = { x: cx, y: cy, "font-size": size, fill: "#111", "text-anchor": "middle",
+      "dominant-baseline": "central", class: "spot-label", "data-label": spot.id };
+    if (tall) attrs.transform = `rotate(-90 ${cx} ${cy})`;
+    if (spot.label.length * 0.58 * size > room * 0.96) {  // never clipped: squeezed to fit
+      attrs.textLength = room * 0.94;
       attrs.lengthAdjust = "spacingAndGlyphs";
     }
     const t = mk("text", attrs);
@@ -497,8 +522,17 @@ function render(s) {
   refreshForms();
 }
 
+// States can arrive faster than a tablet draws: draw only the newest, once per frame.
+let pending = null;
+function scheduleRender(s) {
+  const first = pending === null;
+  pending = s;
+  if (first) requestAnimationFrame(() => { const next = pending; pending = null; render(next); });
+}
+
 // A delta from the server: applied on top of the same revision, else the full state is fetched.
 async function applyDelta(d) {
+  if (pending) { const next = pending; pending = null; render(next); }
   if (!latest || latest.rev === undefined || d.base !== latest.rev) {
     render(await (await fetch("/api/state")).json());
     return;
@@ -572,7 +606,7 @@ async function start() {
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
   const source = new EventSource("/api/events");
-  source.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
   source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
   source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
   source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
