@@ -211,7 +211,9 @@ class Table:
             elapsed = max(0.0, now - self._mark)
             seat = self.game.current_player(self.state)
             if self.game.outcome(self.state) is None:
-                if seat is not None and 0 <= seat < len(self.player_seconds):
+                if seat is None:  # a step everyone takes at once: everyone's clock runs
+                    self.player_seconds = [s + elapsed for s in self.player_seconds]
+                elif 0 <= seat < len(self.player_seconds):
                     self.player_seconds[seat] += elapsed
                 self._turn_seconds += elapsed
         self._mark = now
@@ -363,8 +365,10 @@ class Table:
             scores = game.scores(state)
             turn = game.current_player(state)
             clocks = list(self.player_seconds)
-            if turn is not None and outcome is None and not self.paused:
-                clocks[turn] += max(0.0, self.clock() - self._mark)
+            if outcome is None and not self.paused:
+                running = max(0.0, self.clock() - self._mark)
+                for seat in range(len(clocks)) if turn is None else [turn]:
+                    clocks[seat] += running
             return {
                 "game": game.name,
                 "title": game.title,

@@ -107,9 +107,29 @@ def pairing_exists(url: str) -> bool:
     return True
 
 
+BOARD_LABELS = """
+const boardLabels = () => {  // every board label inside its own spot and under no piece
+  const box = (e) => e.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
+      && a.bottom <= b.bottom + 1;
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+      && b.top < a.bottom - 0.5;
+  const pieces = [...document.querySelectorAll('#board [data-piece]')].map(box);
+  const clipped = [], covered = [];
+  for (const t of document.querySelectorAll('#board text.spot-label')) {
+    const spot = document.querySelector(`#board rect[data-spot="${t.dataset.label}"]`);
+    const b = box(t);
+    if (!inside(b, box(spot))) clipped.push(t.textContent);
+    if (pieces.some((p) => meets(b, p))) covered.push(t.textContent);
+  }
+  return {clipped, covered};
+};
+"""
+
+
 def check_readable(page: Any, label: str) -> None:
     """At this size: no sideways scroll, no raw JSON, sizes readable across the table."""
-    sizes = page.evaluate("""() => {
+    sizes = page.evaluate(BOARD_LABELS + """() => {
       const px = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent)
           .map((e) => parseFloat(getComputedStyle(e).fontSize));
       const tall = [...document.querySelectorAll('button, a.button')].filter((e) => e.offsetParent)
@@ -119,12 +139,18 @@ def check_readable(page: Any, label: str) -> None:
               body: document.body.scrollWidth,
               scores: px('#players .score'), names: px('#players .name'), clocks: px('#players .clock'),
               banner: px('#banner-text'), turnClock: px('#turn-clock'), targets: tall,
+              seqs: [...document.querySelectorAll('#history .seq')].filter((e) => e.offsetParent)
+                  .filter((e) => e.scrollWidth > e.clientWidth + 1 ||
+                                 e.textContent !== e.closest('li').dataset.seq).length,
+              labels: boardLabels(),
               text: document.body.innerText};
     }""")
     assert sizes["scroll"] <= sizes["width"] and sizes["body"] <= sizes["width"], (label, sizes["scroll"])
     assert sizes["scores"] and min(sizes["scores"]) >= 40, (label, sizes["scores"])
     assert min(sizes["names"]) >= 24 and min(sizes["clocks"]) >= 24, (label, sizes["names"], sizes["clocks"])
     assert min(sizes["banner"]) >= 24
+    assert sizes["seqs"] == 0, label  # history numbers keep every digit (100 and on)
+    assert sizes["labels"]["clipped"] == [] and sizes["labels"]["covered"] == [], (label, sizes["labels"])
     small = [t for t in sizes["targets"] if t[0] < 44]
     assert not small, (label, small)
     assert '{"' not in sizes["text"] and "null" not in sizes["text"].split(), label

@@ -139,3 +139,13 @@ def test_an_old_log_learns_clock_events(tmp_path: Path) -> None:
     assert [e.kind for e in log.events(1)] == ["action", "clock"]
     table = Table(Table.open("times_square", None, 2, resume=False).game, log, log.game(1))
     assert table.paused and len(table.history) == 1
+
+
+def test_a_step_everyone_takes_at_once_runs_every_clock(tmp_path: Path) -> None:
+    clock = FakeClock()
+    log = EventLog(tmp_path / "log.sqlite", clock=clock)
+    table = Table.open("king_of_clubs", None, 4, "basic", 1, resume=False, log=log)
+    table.clock = clock
+    assert table.game.current_player(table.state) is None  # dancers are chosen together
+    clock.now += 10
+    assert [p["clock_s"] for p in table.public()["players"]] == [10.0] * 4

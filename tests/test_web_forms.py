@@ -110,13 +110,15 @@ def client(table: Table) -> FlaskClient:
 
 def test_forms_route_and_corrections(client: FlaskClient, table: Table) -> None:
     body = client.get("/api/forms").get_json()
-    assert body["key"] == state_key(table.history) == "0:0" and not body["correct"]
+    assert body["key"] == state_key(table.history) == "0" and not body["correct"]
     assert client.get("/api/forms?correct=1").status_code == 409  # nothing to correct yet
     first = table.game.legal_actions(table.state)[0]
     table.declare(first)
     corrected = client.get("/api/forms?correct=1").get_json()
     assert first in rebuild(corrected)  # the choices the newest move was made from
-    assert client.get("/api/forms").get_json()["key"] == f"1:{table.history[0].seq}"
+    assert client.get("/api/forms").get_json()["key"] == str(table.history[0].seq)
+    table.undo()
+    assert client.get("/api/forms").get_json()["key"] == "0"
 
 
 def test_no_forms_once_the_game_is_over() -> None:

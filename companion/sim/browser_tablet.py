@@ -37,11 +37,9 @@ def same_action(wanted: Action, offered: Action) -> bool:
 
 
 def state_key(public: dict[str, Any]) -> str:
-    """The page's state key (see dashboard.js ``stateKey``): history count and newest effective."""
-    history = public["history"]
-    total = public.get("history_total", len(history))
-    effective = [h["seq"] for h in history if not h["undone"]]
-    return f"{total}:{max(effective) if effective else 0}"
+    """The page's state key (see dashboard.js ``stateKey``): the newest effective entry."""
+    effective = [h["seq"] for h in public["history"] if not h["undone"]]
+    return str(max(effective) if effective else 0)
 
 
 @dataclass

@@ -47,10 +47,11 @@ def label_value(game: Game, state: State, action_type: str, field: str, value: A
 
 
 def state_key(history: list[Any]) -> str:
-    """Which state the forms were built for: the count of history entries and the newest
-    effective one (the page computes the same from its state and refetches on change)."""
+    """Which state the forms were built for: the newest effective history entry (a new
+    action has a new seq; an undo steps back to the previous one).  The page computes the
+    same from the history it shows and refetches the forms when it changes."""
     effective = [h.seq for h in history if not h.undone]
-    return f"{len(history)}:{effective[-1] if effective else 0}"
+    return str(effective[-1] if effective else 0)
 
 
 def build_forms(game: Game, state: State) -> dict[str, Any]:

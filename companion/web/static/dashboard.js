@@ -11,11 +11,10 @@ let form = null;         // the declaration being built: {type, chosen, requestI
 let gamesInfo = {};      // /api/games by name (house rule words)
 
 // ------------------------------------------------------------------ state and its key
-function stateKey(s) {
-  const total = s.history_total ?? s.history.length;
+function stateKey(s) {  // the newest effective entry names the state (as /api/forms does)
   let last = 0;
   for (const h of s.history) if (!h.undone && h.seq > last) last = h.seq;
-  return `${total}:${last}`;
+  return String(last);
 }
 
 function newestEffective(s) {
