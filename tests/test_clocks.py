@@ -149,3 +149,31 @@ def test_a_step_everyone_takes_at_once_runs_every_clock(tmp_path: Path) -> None:
     assert table.game.current_player(table.state) is None  # dancers are chosen together
     clock.now += 10
     assert [p["clock_s"] for p in table.public()["players"]] == [10.0] * 4
+
+
+def test_the_status_led_and_buzzer_follow_time_up(tmp_path: Path) -> None:
+    from waiting import wait_until
+
+    from companion.service import Service, ServiceConfig
+
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="1",
+                           resume=False, turn_limit=0.3)
+    service = Service(config).start()
+    try:
+        assert service.gpio is not None
+        beeps: list[str] = []
+        service.gpio.time_up = lambda: beeps.append("time up")  # type: ignore[method-assign]
+        table = service.table
+        table.declare(table.game.legal_actions(table.state)[0], "camera")
+        assert service.gpio.mode == "on" and not beeps
+        assert wait_until(lambda: beeps == ["time up"], 5.0)  # pushed by the clock watcher
+        assert service.gpio.mode == "blink"
+        assert any("Time is up" in p.text for p in table.prompts())
+        table.pause()
+        seat = table.game.current_player(table.state)
+        table.resume()
+        while table.game.current_player(table.state) == seat and not table.public()["over"]:
+            table.declare(table.game.legal_actions(table.state)[0], "camera")
+        assert service.gpio.mode == "on"  # a new turn: the alert is cleared
+    finally:
+        service.stop()
