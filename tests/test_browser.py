@@ -322,7 +322,8 @@ def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) ->
     page.click("#sheet-close")
     page.click("#join-open")
     page.wait_for_selector("#sheet .qr svg", timeout=10000)
-    assert url in page.inner_text("#sheet")
+    shown = page.inner_text("#sheet .address")
+    assert shown.startswith("http://") and shown.endswith(f":{url.rsplit(':', 1)[1]}/")
     page.close()
 
 

@@ -164,3 +164,10 @@ def test_the_service_switches_its_running_game(tmp_path: Path) -> None:
         assert service.table.record.id == old.record.id
     finally:
         service.stop()
+
+
+def test_the_joining_address_is_one_other_devices_can_use(client: FlaskClient) -> None:
+    reached = client.get("/api/address", base_url="http://192.168.1.20:8000").get_json()
+    assert reached["url"] == "http://192.168.1.20:8000/"
+    local = client.get("/api/address", base_url="http://127.0.0.1:8000").get_json()
+    assert local["local"] == "http://127.0.0.1:8000/" and local["url"].endswith(":8000/")

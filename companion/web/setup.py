@@ -157,6 +157,34 @@ def setup_page() -> str:
     return render_template("setup.html")
 
 
+def lan_address() -> str | None:
+    """This machine's address on the local network (a UDP "connect" sends nothing)."""
+    import socket
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+
+
+@bp.get("/api/address")
+def address() -> Response:
+    """The dashboard's address for the joining QR code: as this page was reached, unless that
+    was the machine itself (127.0.0.1, localhost), then the address other devices can use."""
+    url = request.host_url
+    host = request.host.rsplit(":", 1)[0].strip("[]")
+    if host in ("127.0.0.1", "localhost", "::1"):
+        lan = lan_address()
+        if lan and not lan.startswith("127."):
+            port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
+            return jsonify({"url": f"http://{lan}:{port}/", "local": url})
+    return jsonify({"url": url, "local": url})
+
+
 @bp.get("/api/games")
 def games() -> Response:
     """Every game with its player counts, variants, house rules and default colours."""

@@ -99,7 +99,7 @@ async function checkPin(pin) {
     const r = await fetch("/api/pair", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ pin }) });
     const body = await r.json().catch(() => ({}));
-    if (r.ok) { auth.paired = true; auth.pin = pin; return { ok: true }; }
+    if (r.ok) { auth.paired = true; auth.pin = pin; sessionStorage.setItem("tablePin", pin); return { ok: true }; }
     if (r.status === 429) return { ok: false, message: `Too many tries: wait ${Math.ceil(body.retry_after || 60)} s.`, locked: true };
     if (r.status === 404) { auth.mode = "header"; return checkPin(pin); }
     const left = body.attempts_left;

@@ -577,7 +577,8 @@ $("camera-open").addEventListener("click", () => {
 });
 
 $("join-open").addEventListener("click", async () => {
-  const address = `${location.origin}/`;
+  let address = `${location.origin}/`;
+  try { address = (await (await fetch("/api/address")).json()).url || address; } catch (e) { /* as reached */ }
   openSheet("Join this table", ["Scan to watch on your phone:"]);
   $("sheet-body").append(qrSvg(address), el("p", { class: "address" }, address));
   try {
