@@ -92,13 +92,17 @@ function rowLabel(info, row, skip = new Set()) {
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   const info = typeInfo(action.type);
-  if (!info) return words(action.type);
+  if (!info) {  // not offered as a form now: its type and values in words
+    const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
+      .map(([k, v]) => `${words(k)} ${Array.isArray(v) ? v.join(", ") : (v && typeof v === "object" ? Object.values(v).join(", ") : v)}`);
+    return [words(action.type), ...rest].join(": ");
+  }
   const parts = [info.label];
   for (const f of info.fields) {
     if (!(f.name in action) || f.name === "player") continue;
     const key = JSON.stringify(action[f.name]);
     const v = f.values.find((x) => JSON.stringify(x.v) === key);
-    parts.push(v ? v.label : words(String(action[f.name])));
+    parts.push(v ? v.label : renderValue(action[f.name]).textContent);
   }
   return parts.join(": ");
 }
