@@ -167,13 +167,23 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     url = serve(table)
     page = open_page(browser, url)
     tablet = BrowserTablet(url, PIN, page)
-    if pairing_exists(url):  # after the pairing routes: the PIN's answer comes at once
-        assert "Wrong PIN" in tablet.enter_pin("0000")
-    else:
-        assert "Wrong PIN" in tablet.enter_pin("0000")  # checked at once through the PIN header
+    # the PIN's answer comes at once (from /api/pair, or without it through the PIN header)
+    assert "Wrong PIN" in tablet.enter_pin("0000")
     assert tablet.enter_pin() == "accepted"
+    if pairing_exists(url):  # with the pairing routes the device is now paired by its cookie
+        assert page.evaluate("fetch('/api/whoami').then((r) => r.json()).then((b) => b.paired)")
+    on_step = None
+    if SHOTS:  # the game under way, and the first declaration at its confirmation
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        declaring = Path(SHOTS) / f"{game}-declaring-1024x768.png"
+        tablet.before_confirm = lambda p: p.screenshot(path=str(declaring))
+
+        def on_step(n: int) -> None:
+            if n == 6:
+                tablet.sync()
+                page.screenshot(path=str(Path(SHOTS) / f"{game}-playing-1024x768.png"))
     started = time.monotonic()
-    result = play_through_page(table, world, tablet)
+    result = play_through_page(table, world, tablet, on_step=on_step)
     seconds = time.monotonic() - started
     assert result.tablet["over"], result.tablet["prompts"]
     assert sorted(result.tablet["winner"]) == sorted(result.truth["winners"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,8 @@ class BrowserTablet(Tablet):
     timeout_ms: float = 30000
     declarations: list[Declaration] = field(default_factory=list)
     unreachable: list[Action] = field(default_factory=list)
+    before_confirm: Callable[[Any], None] | None = None
+    """Called with the page once, at the first confirmation (e.g. for a screenshot)."""
 
     # ------------------------------------------------------------------ joining
     def enter_pin(self, pin: str | None = None) -> str:
@@ -97,6 +100,9 @@ class BrowserTablet(Tablet):
         for _ in range(20):
             step = page.get_attribute("#form", "data-step") or ""
             if step == "confirm":
+                if self.before_confirm is not None:
+                    self.before_confirm(page)
+                    self.before_confirm = None
                 button = page.locator("#form [data-confirm]")
                 request_id = button.get_attribute("data-request")
                 button.click()
@@ -155,10 +161,11 @@ class PagePlayResult:
     refusals: list[str]
 
 
-def play_through_page(table: Table, world: World, tablet: BrowserTablet,
-                      max_steps: int = 3000) -> PagePlayResult:
+def play_through_page(table: Table, world: World, tablet: BrowserTablet, max_steps: int = 3000,
+                      on_step: Callable[[int], None] | None = None) -> PagePlayResult:
     """One whole game: the table's physical part delivered as the headless runner does
-    (the stabilised board, taps, buttons), every declaration tapped on the page."""
+    (the stabilised board, taps, buttons), every declaration tapped on the page.
+    ``on_step(n)`` is called after each step (e.g. to photograph the game under way)."""
     refusals: list[str] = []
 
     def deliver(event: Any) -> None:
@@ -182,4 +189,6 @@ def play_through_page(table: Table, world: World, tablet: BrowserTablet,
         steps += 1
         if len(table.history) == before:
             stalls += 1
+        if on_step is not None:
+            on_step(steps)
     return PagePlayResult(table.public(), world.truth(), steps, stalls, refusals)
