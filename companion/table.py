@@ -86,6 +86,24 @@ class ClockError(ValueError):
 DEFAULT_COLOURS = ("#e5484d", "#3e8ed0", "#f5c542", "#46a758", "#8e4ec6", "#f76b15")
 """A banner colour per seat when the set-up named none."""
 
+NAMED_COLOURS = {"red": "#e5484d", "blue": "#3e8ed0", "yellow": "#f5c542", "green": "#46a758",
+                 "purple": "#8e4ec6", "orange": "#f76b15", "white": "#d8dde6", "black": "#3a3f47",
+                 "pink": "#e93d82"}
+
+
+def seat_colours(names: list[str]) -> list[str]:
+    """A colour per seat: the one a seat's name says ("Red", "Blue (Salsa)"), else the next
+    palette colour no other seat has taken."""
+    said = []
+    for name in names:
+        found = [c for word, c in NAMED_COLOURS.items() if word in name.lower().replace("(", " ").split()]
+        said.append(found[0] if found else None)
+    spare = [c for c in DEFAULT_COLOURS if c not in said]
+    out = []
+    for colour in said:
+        out.append(colour or (spare.pop(0) if spare else DEFAULT_COLOURS[len(out) % len(DEFAULT_COLOURS)]))
+    return out
+
 
 class Table:
     """The running game (thread-safe).  Use :meth:`open` to start or resume one."""
@@ -339,9 +357,11 @@ class Table:
         return [str(chosen[i]) if i < len(chosen) and chosen[i] else n for i, n in enumerate(names)]
 
     def colours(self) -> list[str]:
+        """Each seat's banner colour: the set-up's, else the one its name says, else the palette's."""
         chosen = self.record.options.get("colours") or []
-        return [str(chosen[i]) if i < len(chosen) and chosen[i]
-                else DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)] for i in range(self.record.players)]
+        own = seat_colours(self.game.player_names(self.state))
+        return [str(chosen[i]) if i < len(chosen) and chosen[i] else own[i]
+                for i in range(self.record.players)]
 
     def phase_seconds(self) -> float:
         """Time since the current phase began (the newest action that changed it; paused

@@ -171,3 +171,14 @@ def test_the_joining_address_is_one_other_devices_can_use(client: FlaskClient) -
     assert reached["url"] == "http://192.168.1.20:8000/"
     local = client.get("/api/address", base_url="http://127.0.0.1:8000").get_json()
     assert local["local"] == "http://127.0.0.1:8000/" and local["url"].endswith(":8000/")
+
+
+def test_seats_take_the_colour_their_name_says(tmp_path: Path) -> None:
+    from companion.table import NAMED_COLOURS
+
+    table = Table.open("swing_state", tmp_path, 3, resume=False)
+    colours = [p["colour"] for p in table.public()["players"]]
+    names = [p["name"] for p in table.public()["players"]]
+    assert names[1:] == ["Red", "Blue"]
+    assert colours[1:] == [NAMED_COLOURS["red"], NAMED_COLOURS["blue"]]
+    assert colours[0] not in colours[1:]  # the Incumbent gets a colour nobody else has

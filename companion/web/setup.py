@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from companion.games import GAMES, load_game
 from companion.games.base import MalformedAction, RuleError
 from companion.store import EventLog, GameRecord
-from companion.table import DEFAULT_COLOURS, Table, TableOptions, check_setup
+from companion.table import DEFAULT_COLOURS, NAMED_COLOURS, Table, TableOptions, check_setup, seat_colours
 from companion.web.forms import authorised, refuse, words
 
 bp = Blueprint("setup", __name__)
@@ -195,8 +195,10 @@ def games() -> Response:
                     "max_players": game.max_players,
                     "variants": [{"value": v, "label": words(v)} for v in game.variants],
                     "house_rules": [r.to_json() for r in game.house_rules],
-                    "default_names": game.player_names(game.start(game.max_players, None, 0))})
-    return jsonify({"games": out, "colours": list(DEFAULT_COLOURS), "running": _table().record.id})
+                    "default_names": (names := game.player_names(game.start(game.max_players, None, 0))),
+                    "default_colours": seat_colours(names)})
+    swatches = list(dict.fromkeys([*DEFAULT_COLOURS, *NAMED_COLOURS.values()]))
+    return jsonify({"games": out, "colours": swatches, "running": _table().record.id})
 
 
 @bp.get("/api/log")

@@ -21,6 +21,7 @@ function choiceButtons(container, items, attr, onPick) {
 
 function chooseGame(name) {
   const game = catalogue.games.find((g) => g.name === name);
+  if (choice.game !== name) choice.colours = [];  // each game's own seat colours
   choice.game = name;
   choice.variant = game.variants[0].value;
   choice.players = game.min_players;
@@ -41,7 +42,7 @@ function renderSeats(game) {
   box.replaceChildren();
   choice.names = choice.names.slice(0, choice.players);
   for (let seat = 0; seat < choice.players; seat++) {
-    choice.colours[seat] = choice.colours[seat] || catalogue.colours[seat % catalogue.colours.length];
+    choice.colours[seat] = choice.colours[seat] || game.default_colours[seat] || catalogue.colours[seat % catalogue.colours.length];
     if (choice.readers[seat] === undefined) choice.readers[seat] = seat;
     if (choice.buttons[seat] === undefined) choice.buttons[seat] = seat;
     const card = el("div", { class: "seat", "data-seat": seat });
