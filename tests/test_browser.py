@@ -172,16 +172,25 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     assert tablet.enter_pin() == "accepted"
     if pairing_exists(url):  # with the pairing routes the device is now paired by its cookie
         assert page.evaluate("fetch('/api/whoami').then((r) => r.json()).then((b) => b.paired)")
-    on_step = None
-    if SHOTS:  # the game under way, and the first declaration at its confirmation
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        declaring = Path(SHOTS) / f"{game}-declaring-1024x768.png"
-        tablet.before_confirm = lambda p: p.screenshot(path=str(declaring))
+    def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too
+        for width, height in SIZES:
+            p.set_viewport_size({"width": width, "height": height})
+            p.evaluate("window.scrollTo(0, 0)")
+            check_readable(p, f"{game} declaring {width}x{height}")
+            if SHOTS and width == 1024:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                p.screenshot(path=str(Path(SHOTS) / f"{game}-declaring-1024x768.png"))
+        p.set_viewport_size({"width": 1024, "height": 768})
 
-        def on_step(n: int) -> None:
-            if n == 6:
-                tablet.sync()
+    def on_step(n: int) -> None:  # the game under way
+        if n == 6:
+            tablet.sync()
+            check_readable(page, f"{game} playing")
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(Path(SHOTS) / f"{game}-playing-1024x768.png"))
+
+    tablet.before_confirm = at_first_confirm
     started = time.monotonic()
     result = play_through_page(table, world, tablet, on_step=on_step)
     seconds = time.monotonic() - started
