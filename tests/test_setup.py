@@ -156,6 +156,7 @@ def test_the_service_switches_its_running_game(tmp_path: Path) -> None:
         table = service.new_game("king_of_clubs", 2, "basic", 0, None,
                                  {"seats": {"readers": {"4": 1}, "buttons": {"2": 0}}})
         assert service.table.current is table and table is not old
+        assert table._ticker is not None and old._ticker is None  # time-up alerts follow
         assert service.registry.game == "king_of_clubs"
         assert subscriber.get(timeout=2)["game"] == "king_of_clubs"  # dashboards follow
         assert service._seat("readers", 4) == 1 and service._seat("buttons", 2) == 0

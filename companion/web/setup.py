@@ -46,8 +46,9 @@ class TableRef:
             table._listeners.extend(old._listeners)
             old._listeners.clear()
             object.__setattr__(self, "current", table)
+        watched = old._ticker is not None
         old.close()
-        if old._ticker is not None or old._closed.is_set():
+        if watched:  # the clock watcher moves with the game
             table.watch_clocks()
         table._publish("game")
         return old
