@@ -388,3 +388,26 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "setup-390x844.png"), full_page=True)
     page.close()
+
+
+def test_deltas_apply_on_their_revision_and_refetch_otherwise(browser: Any, serve: Serve) -> None:
+    """The page applies a delta on top of the revision it names, else fetches /api/state."""
+    table = started_table()
+    url = serve(table)
+    page = open_page(browser, url)
+    names = [p["name"] for p in table.public()["players"]]
+    entry = {"seq": 999, "text": "A move from a delta", "action": {"type": "x"}, "source": "camera",
+             "at": time.time(), "undone": False}
+    page.evaluate("""([entry, names]) => { latest.rev = 5; return applyDelta({rev: 6, base: 5,
+        set: {players: names.map((n, i) => ({seat: i, name: n, score: 40 + i, clock_s: 0,
+                                             colour: '#123456'}))},
+        history: {add: [entry], undone: [latest.history[0].seq]}}); }""", [entry, names])
+    assert page.inner_text("#players li:first-child .score") == "40"
+    assert "A move from a delta" in page.inner_text("#history")
+    assert page.locator("#history li.undone").count() == 1
+    assert page.evaluate("latest.rev") == 6
+    page.evaluate("applyDelta({rev: 9, base: 8, set: {}})")  # not our revision: the full state again
+    page.wait_for_function("() => !document.querySelector('#history').textContent.includes('from a delta')")
+    score = table.public()["players"][0]["score"]
+    assert float(page.inner_text("#players li:first-child .score")) == score
+    page.close()
