@@ -28,6 +28,7 @@ from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
 from companion.vision.sources import FrameSource, open_source
 from companion.web.app import create_app
+from companion.web.setup import TableRef, TableSwitch
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class ServiceConfig:
     tags: Path | None = None  # registered card tags
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
     phase_limits: dict[str, float] = field(default_factory=dict)
+    turn_limit: float | None = None  # seconds for one player's turn; None: no limit
     resume: bool = True
     mqtt: MqttSettings | None = None  # publish to a venue's broker (companion.venue)
 
@@ -64,10 +66,12 @@ class Service:
     def __init__(self, config: ServiceConfig, frame_source: FrameSource | None = None) -> None:
         self.config = config
         self.pin = config.pin or f"{secrets.randbelow(10000):04d}"
-        self.table = Table.open(
+        self.table_options = TableOptions(dict(config.phase_limits), config.turn_limit)
+        self.table = TableRef(Table.open(
             config.game, config.data_dir, config.players, config.variant, config.seed,
-            resume=config.resume, options=TableOptions(dict(config.phase_limits)),
-        )
+            resume=config.resume, options=self.table_options,
+        ))
+        self._switch = TableSwitch(self.table, self.table_options)
         self.registry = TagRegistry(config.game, self.table.game.card_ids(), config.tags)
         self.frame_source = frame_source
         self.vision: VisionLoop | None = None
@@ -77,6 +81,7 @@ class Service:
         self._server_thread: threading.Thread | None = None
         self._last_leds: dict[int, int] = {}
         self.publisher: Any = None
+        self._time_up = False
 
     @property
     def url(self) -> str:
@@ -93,14 +98,7 @@ class Service:
         cfg = self.config
         if self.frame_source is None and cfg.camera:
             self.frame_source = open_source(cfg.camera)
-        if self.frame_source is not None:
-            profile = ColourProfile.load(cfg.colours) if cfg.colours else ColourProfile.default()
-            layout = self.table.game.layout(self.table.state)
-            colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
-            faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
-            reader = BoardReader(layout, profile, colours=colours, faces=faces)
-            self.vision = VisionLoop(self.table, self.frame_source, reader, cfg.fps,
-                                     cfg.stable_frames).start()
+        self._start_vision()
         if cfg.serial:
             self.link = SerialLink(cfg.serial, self._on_tag, self._on_button, self._on_health).start()
         if cfg.gpio:
@@ -113,12 +111,56 @@ class Service:
 
             self.publisher = TablePublisher(self.table, cfg.mqtt).start()
             self.table.add_listener(self.publisher)
-        app = create_app(self.table, self.pin)
+        self.table.watch_clocks()
+        app = create_app(self.table, self.pin, switcher=self)
         self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
                                      connection_limit=200, channel_timeout=30)
         self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)
         self._server_thread.start()
         return self
+
+    def _start_vision(self) -> None:
+        cfg = self.config
+        if self.frame_source is None:
+            return
+        profile = ColourProfile.load(cfg.colours) if cfg.colours else ColourProfile.default()
+        layout = self.table.game.layout(self.table.state)
+        colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
+        faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
+        reader = BoardReader(layout, profile, colours=colours, faces=faces)
+        # the loop gets the running table itself: after a switch it is rebuilt for the new one
+        self.vision = VisionLoop(self.table.current, self.frame_source, reader, cfg.fps,
+                                 cfg.stable_frames).start()
+
+    # ------------------------------------------------------------------ switching games
+    def new_game(self, game: str, players: int, variant: str | None, seed: int,
+                 house_rules: dict[str, str] | None, setup: dict[str, Any] | None) -> Table:
+        """Set-up on the tablet: log a new game and rebind readers, tags and the dashboard."""
+        return self._rebind(lambda: self._switch.new_game(game, players, variant, seed,
+                                                          house_rules, setup))
+
+    def resume(self, game_id: int) -> Table:
+        """Make an unfinished game of the log the running one again."""
+        return self._rebind(lambda: self._switch.resume(game_id))
+
+    def _rebind(self, switch: Any) -> Table:
+        if self.vision is not None:
+            self.vision.stop()
+            self.vision = None
+        try:
+            table = switch()
+        finally:
+            self.registry = TagRegistry(self.table.game.name, self.table.game.card_ids(),
+                                        self.config.tags)
+            self._last_leds.clear()
+            self._start_vision()
+        self._on_change("game", self.table.public())
+        return table
+
+    def _seat(self, kind: str, device: int) -> int:
+        """The seat a reader or seat button belongs to (set-up's mapping, else its number)."""
+        mapping = (self.table.record.options.get("seats") or {}).get(kind) or {}
+        return int(mapping.get(str(device), device))
 
     def _serve(self) -> None:
         try:
@@ -141,12 +183,13 @@ class Service:
             self.frame_source.close()
         if self.publisher is not None:
             self.publisher.close()
+        self.table.close()
         self.table.log.close()
 
     # ------------------------------------------------------------------ inputs
     def _on_tag(self, reader: int, uid: str) -> None:
         card = self.registry.card(uid)
-        seat = None if reader == self.config.shared_reader else reader
+        seat = None if reader == self.config.shared_reader else self._seat("readers", reader)
         if card is None:
             self.table.notice("tag", Prompt(
                 f"Unknown card tag {uid} on reader {reader}: register it with "
@@ -157,7 +200,7 @@ class Service:
 
     def _on_button(self, seat: int, pressed: bool) -> None:
         if pressed:
-            self.table.button(seat)
+            self.table.button(self._seat("buttons", seat))
 
     def _on_turn_button(self) -> None:
         self.table.button(None)
@@ -173,10 +216,14 @@ class Service:
     # ------------------------------------------------------------------ outputs
     def _on_change(self, kind: str, public: dict[str, Any]) -> None:
         """LEDs and buzzer follow the log: called only after a change was stored."""
+        time_up = bool(public.get("time_up"))
         if self.gpio is not None:
-            self.gpio.show(public)
+            self.gpio.show(public)  # a time-up prompt is a warning: the status LED blinks
             if kind == "prompt" and any(p["kind"] == "warning" for p in public["prompts"]):
                 self.gpio.beep()
+            elif time_up and not self._time_up:
+                self.gpio.time_up()
+        self._time_up = time_up
         if self.link is not None and self.link.health.connected:
             waiting = any(p["kind"] in ("warning", "choice") for p in public["prompts"])
             for seat in range(len(public["players"])):

@@ -17,6 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+EVENT_TABLE = """
+CREATE TABLE IF NOT EXISTS event (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES game(id),
+    kind TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'clock')),
+    action TEXT,
+    source TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS game (
     id INTEGER PRIMARY KEY,
@@ -28,14 +39,7 @@ CREATE TABLE IF NOT EXISTS game (
     finished INTEGER NOT NULL DEFAULT 0,
     options TEXT NOT NULL DEFAULT '{}'
 );
-CREATE TABLE IF NOT EXISTS event (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL REFERENCES game(id),
-    kind TEXT NOT NULL CHECK (kind IN ('action', 'undo')),
-    action TEXT,
-    source TEXT NOT NULL,
-    at REAL NOT NULL
-);
+""" + EVENT_TABLE + """
 CREATE INDEX IF NOT EXISTS event_game ON event(game_id, seq);
 """
 
@@ -56,7 +60,8 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class Event:
-    """One logged event: an applied action, or an undo of the last effective one."""
+    """One logged event: an applied action, an undo of the last effective one, or a clock
+    pause/resume (kind ``clock``, action ``{"clock": "pause"|"resume"}``)."""
 
     seq: int
     kind: str
@@ -81,6 +86,20 @@ class EventLog:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(game)")}
         if "options" not in columns:  # a log written before set-up options were kept
             self._db.execute("ALTER TABLE game ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
+        self._allow_clock_events()
+
+    def _allow_clock_events(self) -> None:
+        """A log written before clocks were paused refuses 'clock' rows: widen its CHECK."""
+        row = self._db.execute("SELECT sql FROM sqlite_master WHERE name='event'").fetchone()
+        if row is None or "'clock'" in row[0]:
+            return
+        self._db.executescript(
+            "BEGIN; ALTER TABLE event RENAME TO event_old;"
+            + EVENT_TABLE
+            + "INSERT INTO event SELECT seq, game_id, kind, action, source, at FROM event_old;"
+            " DROP TABLE event_old;"
+            " CREATE INDEX IF NOT EXISTS event_game ON event(game_id, seq); COMMIT;"
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -119,6 +138,12 @@ class EventLog:
             ).fetchone()
         return self.game(row[0]) if row else None
 
+    def games(self) -> list[GameRecord]:
+        """Every game in the log, newest first (set-up's resume list and the archive)."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM game ORDER BY id DESC")]
+        return [self.game(game_id) for game_id in ids]
+
     def mark_finished(self, game_id: int) -> None:
         with self._lock:
             self._db.execute("UPDATE game SET finished=1 WHERE id=?", (game_id,))
@@ -152,6 +177,6 @@ def effective_events(events: list[Event]) -> list[tuple[Event, bool]]:
     for index, event in enumerate(events):
         if event.kind == "action":
             stack.append(index)
-        elif stack:
+        elif event.kind == "undo" and stack:
             undone.add(stack.pop())
     return [(e, i in undone) for i, e in enumerate(events) if e.kind == "action"]

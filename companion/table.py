@@ -32,7 +32,7 @@ from companion.games.base import (
     view_to_json,
 )
 from companion.reconcile import reconcile
-from companion.store import EventLog, GameRecord, effective_events
+from companion.store import EventLog, GameRecord
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -72,9 +72,37 @@ class _Frame:
 
 @dataclass
 class TableOptions:
-    """Per-table settings: a phase time limit in seconds by phase name (off when absent)."""
+    """Per-table settings: a phase time limit in seconds by phase name and a limit for
+    one player's turn (both off when absent)."""
 
     phase_limits: dict[str, float] = field(default_factory=dict)
+    turn_limit: float | None = None
+
+
+class ClockError(ValueError):
+    """Pause asked while paused, or resume while running."""
+
+
+DEFAULT_COLOURS = ("#e5484d", "#3e8ed0", "#f5c542", "#46a758", "#8e4ec6", "#f76b15")
+"""A banner colour per seat when the set-up named none."""
+
+NAMED_COLOURS = {"red": "#e5484d", "blue": "#3e8ed0", "yellow": "#f5c542", "green": "#46a758",
+                 "purple": "#8e4ec6", "orange": "#f76b15", "white": "#d8dde6", "black": "#3a3f47",
+                 "pink": "#e93d82"}
+
+
+def seat_colours(names: list[str]) -> list[str]:
+    """A colour per seat: the one a seat's name says ("Red", "Blue (Salsa)"), else the next
+    palette colour no other seat has taken."""
+    said = []
+    for name in names:
+        found = [c for word, c in NAMED_COLOURS.items() if word in name.lower().replace("(", " ").split()]
+        said.append(found[0] if found else None)
+    spare = [c for c in DEFAULT_COLOURS if c not in said]
+    out = []
+    for colour in said:
+        out.append(colour or (spare.pop(0) if spare else DEFAULT_COLOURS[len(out) % len(DEFAULT_COLOURS)]))
+    return out
 
 
 class Table:
@@ -102,6 +130,12 @@ class Table:
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
         self.player_seconds: list[float] = [0.0] * record.players
+        self.paused = False
+        self._mark = record.created  # running time accrues from here (when not paused)
+        self._turn_seconds = 0.0  # running time of the current turn before ``_mark``
+        self._time_up = False
+        self._ticker: threading.Thread | None = None
+        self._closed = threading.Event()
         self._replay()
 
     # ------------------------------------------------------------------ opening and replay
@@ -117,11 +151,12 @@ class Table:
         options: TableOptions | None = None,
         log: EventLog | None = None,
         house_rules: dict[str, str] | None = None,
+        setup: dict[str, Any] | None = None,
     ) -> Table:
         """Resume the unfinished game of ``game_name`` in ``data_dir``, or start a new one.
 
         ``house_rules`` apply to a new game only; a resumed game keeps the ones it was
-        logged with.
+        logged with.  ``setup`` (names, colours, seats) is logged in the game's options.
         """
         game = load_game(game_name)
         if log is None:
@@ -133,41 +168,145 @@ class Table:
             chosen = variant or game.variants[0]
             rules = game.resolve_house_rules(house_rules)
             game.start(count, chosen, seed, rules)  # validates everything before logging
-            setup = {"house_rules": rules} if rules else {}
-            record = log.new_game(game_name, count, chosen, seed, setup)
+            options_logged = {**check_setup(setup, count), **({"house_rules": rules} if rules else {})}
+            record = log.new_game(game_name, count, chosen, seed, options_logged)
         return cls(game, log, record, options)
 
     def _replay(self) -> None:
-        """Rebuild the state as the replay of the log (also after undo or restart)."""
+        """Rebuild the state as the replay of the log (also after a restart).
+
+        Events are re-run in their order, exactly as they happened live: actions push,
+        undos pop, clock events pause and resume, so the clocks come back too.
+        """
         rec = self.record
         state = self.game.start(rec.players, rec.variant, rec.seed,
                                 rec.options.get("house_rules"))
         self._frames = [_Frame(state, None, rec.created)]
         self.history = []
         self.player_seconds = [0.0] * rec.players
-        for event, undone in effective_events(self.log.events(rec.id)):
+        self.paused = False
+        self._mark = rec.created
+        self._turn_seconds = 0.0
+        skipped: list[int] = []  # stack depths where a no-longer-valid action was skipped
+        for event in self.log.events(rec.id):
+            if event.kind == "clock":
+                self._clock_event(str((event.action or {}).get("clock")), event.at)
+                continue
+            if event.kind == "undo":
+                if skipped and skipped[-1] == len(self._frames):
+                    skipped.pop()  # the undo takes back the skipped action
+                elif len(self._frames) > 1:
+                    self._advance_clocks(event.at)
+                    before_turn = self.game.current_player(self.state)
+                    frame = self._frames.pop()
+                    assert frame.entry is not None
+                    frame.entry.undone = True
+                    self._turn_changed(before_turn)
+                continue
             assert event.action is not None
-            before = self._frames[-1].state
+            before = self.state
             try:
                 after = self.game.apply(before, event.action)
             except (RuleError, MalformedAction) as err:
                 self.notices["replay"] = Prompt(
                     f"Log event {event.seq} no longer applies and was skipped: {err}", "warning"
                 )
+                skipped.append(len(self._frames))
                 continue
             entry = HistoryEntry(
                 event.seq, self.game.describe(before, event.action), event.action,
-                event.source, event.at, undone,
+                event.source, event.at,
             )
             self.history.append(entry)
-            if not undone:
-                self._credit_clock(before, event.at - self._frames[-1].turn_started)
-                self._frames.append(_Frame(after, entry, event.at))
+            self._advance_clocks(event.at)
+            self._frames.append(_Frame(after, entry, event.at))
+            self._turn_changed(self.game.current_player(before))
 
-    def _credit_clock(self, before: State, seconds: float) -> None:
-        seat = self.game.current_player(before)
-        if seat is not None and 0 <= seat < len(self.player_seconds):
-            self.player_seconds[seat] += max(0.0, seconds)
+    # ------------------------------------------------------------------ clocks
+    def _advance_clocks(self, now: float) -> None:
+        """Credit running time since the mark to the seat whose turn it is."""
+        if not self.paused:
+            elapsed = max(0.0, now - self._mark)
+            seat = self.game.current_player(self.state)
+            if self.game.outcome(self.state) is None:
+                if seat is None:  # a step everyone takes at once: everyone's clock runs
+                    self.player_seconds = [s + elapsed for s in self.player_seconds]
+                elif 0 <= seat < len(self.player_seconds):
+                    self.player_seconds[seat] += elapsed
+                self._turn_seconds += elapsed
+        self._mark = now
+
+    def _turn_changed(self, seat_before: int | None) -> None:
+        """A new turn starts when the seat that must act changes (not only the phase)."""
+        if self.game.current_player(self.state) != seat_before:
+            self._turn_seconds = 0.0
+            self._time_up = False
+
+    def _clock_event(self, what: str, at: float) -> None:
+        if what == "pause" and not self.paused:
+            self._advance_clocks(at)
+            self.paused = True
+        elif what == "resume" and self.paused:
+            self.paused = False
+            self._mark = at
+
+    def turn_seconds(self) -> float:
+        """Running time of the current turn (paused time excluded)."""
+        running = 0.0 if self.paused or self.game.outcome(self.state) is not None else \
+            max(0.0, self.clock() - self._mark)
+        return self._turn_seconds + running
+
+    def time_up(self) -> bool:
+        limit = self.options.turn_limit
+        return (limit is not None and self.game.outcome(self.state) is None
+                and self.game.current_player(self.state) is not None
+                and self.turn_seconds() > limit)
+
+    def pause(self, source: str = "tablet") -> None:
+        """Stop every clock (logged, so a restart stays paused)."""
+        self._set_clock("pause", source)
+
+    def resume(self, source: str = "tablet") -> None:
+        """Start the clocks again from now (logged)."""
+        self._set_clock("resume", source)
+
+    def _set_clock(self, what: str, source: str) -> None:
+        with self._lock:
+            if (what == "pause") == self.paused:
+                raise ClockError("the clocks are already paused" if self.paused
+                                 else "the clocks are already running")
+            event = self.log.append(self.record.id, "clock", {"clock": what}, source)
+            self._clock_event(what, event.at)
+            self._publish("clock")
+
+    def tick(self) -> bool:
+        """Publish once when the turn's time runs out (called by the clock watcher)."""
+        with self._lock:
+            now_up = self.time_up()
+            if now_up == self._time_up:
+                return False
+            self._time_up = now_up
+            self._publish("time_up" if now_up else "clock")
+            return True
+
+    def watch_clocks(self, interval: float = 0.5) -> None:
+        """A daemon thread that pushes the time-up alert live (stopped by :meth:`close`)."""
+        if self._ticker is not None:
+            return
+
+        def run() -> None:
+            while not self._closed.wait(interval):
+                self.tick()
+
+        self._ticker = threading.Thread(target=run, name="table-clock", daemon=True)
+        self._ticker.start()
+
+    def close(self) -> None:
+        """Stop the clock watcher (the log stays open: its owner closes it)."""
+        self._closed.set()
+        if self._ticker is not None:
+            self._ticker.join(timeout=2)
+            self._ticker = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -197,14 +336,36 @@ class Table:
         if self.table_prompt is not None:
             out.append(self.table_prompt)
         out += list(self.notices.values())
-        out += self.game.prompts(self.state)
+        over = self.game.outcome(self.state) is not None
+        # at game over no chore, turn or choice is left to do: they are cleared
+        out += [p for p in self.game.prompts(self.state)
+                if not over or p.kind not in ("chore", "turn", "choice")]
+        if over:
+            return out
         limit = self.options.phase_limits.get(self.game.phase(self.state))
         if limit is not None and self.phase_seconds() > limit:
-            out.insert(0, Prompt(f"Time is up for {self.game.phase(self.state)}.", "warning"))
+            out.insert(0, Prompt(f"Time is up for {self.game.phase_label(self.state)}.", "warning"))
+        if self.time_up():
+            seat = self.game.current_player(self.state)
+            out.insert(0, Prompt(f"Time is up for {self.names()[seat]}'s turn.", "warning", seat))
         return out
 
+    def names(self) -> list[str]:
+        """Each seat's name: the set-up's where it gave one, else the game's."""
+        names = self.game.player_names(self.state)
+        chosen = self.record.options.get("names") or []
+        return [str(chosen[i]) if i < len(chosen) and chosen[i] else n for i, n in enumerate(names)]
+
+    def colours(self) -> list[str]:
+        """Each seat's banner colour: the set-up's, else the one its name says, else the palette's."""
+        chosen = self.record.options.get("colours") or []
+        own = seat_colours(self.game.player_names(self.state))
+        return [str(chosen[i]) if i < len(chosen) and chosen[i] else own[i]
+                for i in range(self.record.players)]
+
     def phase_seconds(self) -> float:
-        """Time since the current phase began (the newest action that changed it)."""
+        """Time since the current phase began (the newest action that changed it; paused
+        time is not taken out: a phase limit is a soft reminder, the turn timer is exact)."""
         phase = self.game.phase(self.state)
         started = self.record.created
         for frame in reversed(self._frames):
@@ -219,21 +380,29 @@ class Table:
             state = self.state
             game = self.game
             outcome = game.outcome(state)
-            names = game.player_names(state)
+            names = self.names()
+            colours = self.colours()
             scores = game.scores(state)
             turn = game.current_player(state)
             clocks = list(self.player_seconds)
-            if turn is not None and outcome is None:
-                clocks[turn] += max(0.0, self.clock() - self._frames[-1].turn_started)
+            if outcome is None and not self.paused:
+                running = max(0.0, self.clock() - self._mark)
+                for seat in range(len(clocks)) if turn is None else [turn]:
+                    clocks[seat] += running
             return {
                 "game": game.name,
                 "title": game.title,
                 "game_id": self.record.id,
                 "variant": self.record.variant,
                 "players": [
-                    {"seat": i, "name": n, "score": scores[i], "clock_s": round(clocks[i], 1)}
+                    {"seat": i, "name": n, "score": scores[i], "clock_s": round(clocks[i], 1),
+                     "colour": colours[i]}
                     for i, n in enumerate(names)
                 ],
+                "paused": self.paused,
+                "turn_s": round(self.turn_seconds(), 1),
+                "turn_limit_s": self.options.turn_limit,
+                "time_up": self.time_up(),
                 "turn": turn,
                 "turn_name": names[turn] if turn is not None else None,
                 "phase": game.phase(state),
@@ -269,9 +438,10 @@ class Table:
         before = self.state
         event = self.log.append(self.record.id, "action", action, source)
         entry = HistoryEntry(event.seq, self.game.describe(before, action), action, source, event.at)
-        self._credit_clock(before, event.at - self._frames[-1].turn_started)
+        self._advance_clocks(event.at)
         self.history.append(entry)
         self._frames.append(_Frame(new_state, entry, event.at))
+        self._turn_changed(self.game.current_player(before))
         self.taps = []
         self.table_prompt = None
         if self.game.outcome(new_state) is not None:
@@ -312,10 +482,13 @@ class Table:
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to undo")
-            self.log.append(self.record.id, "undo", None, source)
+            event = self.log.append(self.record.id, "undo", None, source)
+            self._advance_clocks(event.at)
+            seat_before = self.game.current_player(self.state)
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
+            self._turn_changed(seat_before)
             self.table_prompt = None
             self.taps = []
             self._publish("undo")
@@ -381,5 +554,58 @@ class Table:
                 self.notices[key] = prompt
             self._publish("notice")
 
+    def state_before_newest(self) -> State | None:
+        """The state a correction of the newest action starts from (None: nothing to correct)."""
+        with self._lock:
+            return self._frames[-2].state if len(self._frames) > 1 else None
+
     def state_json(self) -> str:
         return json.dumps(self.state, sort_keys=True)
+
+
+def check_setup(setup: dict[str, Any] | None, players: int) -> dict[str, Any]:
+    """Validate what set-up chose beside the rules: names, colours and seats.
+
+    ``names``/``colours``: one string per seat (empty: the game's own); ``seats``:
+    ``{"readers": {reader: seat}, "buttons": {button: seat}}`` (device numbers as strings),
+    which the service uses to map a card reader or a seat button to a player.
+    Raises ValueError with a clear message; returns only the keys that were given.
+    """
+    if not setup:
+        return {}
+    if not isinstance(setup, dict):
+        raise ValueError("set-up options are an object with names, colours and seats")
+    unknown = set(setup) - {"names", "colours", "seats"}
+    if unknown:
+        raise ValueError(f"unknown set-up option(s): {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {}
+    for key in ("names", "colours"):
+        if key in setup:
+            values = setup[key]
+            if (not isinstance(values, list) or len(values) != players
+                    or not all(isinstance(v, str) and len(v) <= 24 for v in values)):
+                raise ValueError(f"{key}: one text of at most 24 characters per player ({players})")
+            if key == "colours" and not all(v == "" or _is_hex_colour(v) for v in values):
+                raise ValueError("colours are written #rrggbb")
+            out[key] = [v.strip() for v in values]
+    if "seats" in setup:
+        seats = setup["seats"]
+        if not isinstance(seats, dict) or set(seats) - {"readers", "buttons"}:
+            raise ValueError('seats: {"readers": {reader: seat}, "buttons": {button: seat}}')
+        clean: dict[str, dict[str, int]] = {}
+        for kind, mapping in seats.items():
+            if not isinstance(mapping, dict):
+                raise ValueError(f"seats.{kind} maps a device number to a seat")
+            clean[kind] = {}
+            for device, seat in mapping.items():
+                if not str(device).isdigit() or isinstance(seat, bool) or not isinstance(seat, int) \
+                        or not 0 <= seat < players:
+                    raise ValueError(f"seats.{kind}: {device!r} -> {seat!r} is not a device "
+                                     f"number and a seat 0..{players - 1}")
+                clean[kind][str(int(device))] = seat
+        out["seats"] = clean
+    return out
+
+
+def _is_hex_colour(value: str) -> bool:
+    return len(value) == 7 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:])

@@ -1,21 +1,41 @@
-"""The dashboard in a real headless Chromium (Debian's), watching a move arrive live."""
+"""The dashboard in a real headless Chromium (Debian's), as players use it.
+
+One whole game of each of the five games in which every declaration is tapped on the page
+(the simulated table does its physical part: the stabilised board, card taps, buttons),
+with the page checked at three sizes: no sideways scroll, sizes readable at 1.5 m, no raw
+JSON.  Then the clocks' pause across a reload, a live time-up alert, a double tap that
+undoes once, a replacement chosen with the same form, and the PIN's immediate answer.
+
+Screenshots: set ``COMPANION_SCREENSHOTS=DIR`` (``scripts/screenshots.sh`` writes
+``docs/screenshots``); the taps per declaration land in ``DIR/taps.json`` too.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from waitress.server import create_server
 
-from companion.table import Table
+from companion.games import load_game
+from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key
+from companion.sim.world import load_world
+from companion.table import Table, TableOptions
 from companion.web.app import create_app
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PIN = "4321"
+SIZES = [(1024, 768), (768, 1024), (390, 844)]
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
 if not os.path.exists(CHROMIUM):
     if os.environ.get("CI"):
@@ -24,37 +44,370 @@ if not os.path.exists(CHROMIUM):
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
+# the shortest configurations, with seeds that end quickly and whose every declaration the
+# tracker lists as legal (so the page can offer it)
+GAMES = [
+    ("times_square", 2, None, 5),
+    ("king_of_clubs", 2, "basic", 2),
+    ("jivecat", 2, None, 5),
+    ("baron_voodoo", 2, None, 4),
+    ("swing_state", 2, None, 5),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+Serve = Callable[[Table], str]
+
 
 @pytest.fixture
-def served() -> Iterator[tuple[str, Table]]:
-    table = Table.open("times_square", None, 2, None, 0, resume=False)
-    srv = create_server(create_app(table, "4321", {"KEEPALIVE_S": 1.0}), host="127.0.0.1", port=0,
-                        threads=8)
-    threading.Thread(target=srv.run, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.effective_port}", table
-    srv.close()
+def serve() -> Iterator[Serve]:
+    servers: list[Any] = []
+    tables: list[Table] = []
+
+    def start(table: Table) -> str:
+        srv = create_server(create_app(table, PIN, {"KEEPALIVE_S": 1.0}), host="127.0.0.1",
+                            port=0, threads=8)
+        threading.Thread(target=srv.run, daemon=True).start()
+        servers.append(srv)
+        tables.append(table)
+        return f"http://127.0.0.1:{srv.effective_port}"
+
+    yield start
+    for srv in servers:
+        srv.close()
+    for table in tables:
+        table.close()
 
 
-def test_a_move_arrives_live_on_the_page(served: tuple[str, Table]) -> None:
-    url, table = served
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page()
-        page.goto(url)
-        page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
-        assert page.locator("#history li").count() == 0
-        action = table.game.legal_actions(table.state)[0]
-        table.declare(action, "camera")  # as if the table had recorded a move
-        page.wait_for_selector("#history li", timeout=10000)
-        text = page.locator("#history li").first.inner_text()
-        assert table.history[0].text in text
-        # the player list and prompts follow too
-        assert page.locator("#players li").count() == 2
-        assert page.locator("#prompts li").count() >= 1
-        # undo from the page with the PIN
-        page.fill("#pin", "4321")
-        page.dispatch_event("#pin", "change")
-        page.click("#undo")
-        page.wait_for_selector("#history li.undone", timeout=10000)
-        assert table.history[0].undone
-        browser.close()
+def open_page(browser: Any, url: str, width: int = 1024, height: int = 768) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
+    page.wait_for_function("() => document.body.dataset.formsKey !== undefined", timeout=15000)
+    return page
+
+
+def pairing_exists(url: str) -> bool:
+    import urllib.error
+    import urllib.request
+    try:
+        urllib.request.urlopen(f"{url}/api/whoami", timeout=5)
+    except urllib.error.HTTPError as err:
+        return err.code != 404
+    return True
+
+
+BOARD_LABELS = """
+const boardLabels = () => {  // every board label inside its own spot and under no piece
+  const box = (e) => e.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
+      && a.bottom <= b.bottom + 1;
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+      && b.top < a.bottom - 0.5;
+  const pieces = [...document.querySelectorAll('#board [data-piece]')].map(box);
+  const clipped = [], covered = [];
+  for (const t of document.querySelectorAll('#board text.spot-label')) {
+    const spot = document.querySelector(`#board rect[data-spot="${t.dataset.label}"]`);
+    const b = box(t);
+    if (!inside(b, box(spot))) clipped.push(t.textContent);
+    if (pieces.some((p) => meets(b, p))) covered.push(t.textContent);
+  }
+  return {clipped, covered};
+};
+"""
+
+
+def check_readable(page: Any, label: str) -> None:
+    """At this size: no sideways scroll, no raw JSON, sizes readable across the table."""
+    sizes = page.evaluate(BOARD_LABELS + """() => {
+      const px = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent)
+          .map((e) => parseFloat(getComputedStyle(e).fontSize));
+      const tall = [...document.querySelectorAll('button, a.button')].filter((e) => e.offsetParent)
+          .map((e) => { const r = e.getBoundingClientRect();
+                        return [Math.min(r.width, r.height), e.textContent]; });
+      return {scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+              body: document.body.scrollWidth,
+              scores: px('#players .score'), names: px('#players .name'), clocks: px('#players .clock'),
+              banner: px('#banner-text'), turnClock: px('#turn-clock'), targets: tall,
+              seqs: [...document.querySelectorAll('#history .seq')].filter((e) => e.offsetParent)
+                  .filter((e) => e.scrollWidth > e.clientWidth + 1 ||
+                                 e.textContent !== e.closest('li').dataset.seq).length,
+              labels: boardLabels(),
+              text: document.body.innerText};
+    }""")
+    assert sizes["scroll"] <= sizes["width"] and sizes["body"] <= sizes["width"], (label, sizes["scroll"])
+    assert sizes["scores"] and min(sizes["scores"]) >= 40, (label, sizes["scores"])
+    assert min(sizes["names"]) >= 24 and min(sizes["clocks"]) >= 24, (label, sizes["names"], sizes["clocks"])
+    assert min(sizes["banner"]) >= 24
+    assert sizes["seqs"] == 0, label  # history numbers keep every digit (100 and on)
+    assert sizes["labels"]["clipped"] == [] and sizes["labels"]["covered"] == [], (label, sizes["labels"])
+    small = [t for t in sizes["targets"] if t[0] < 44]
+    assert not small, (label, small)
+    assert '{"' not in sizes["text"] and "null" not in sizes["text"].split(), label
+    banner_colour = page.evaluate("getComputedStyle(document.querySelector('#banner')).backgroundColor")
+    assert banner_colour not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+@pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, game: str,
+                                                   players: int, variant: str | None,
+                                                   seed: int) -> None:
+    table = Table.open(game, None, players, variant, seed, resume=False)
+    world = load_world(game, table.game, players, variant, seed)
+    url = serve(table)
+    page = open_page(browser, url)
+    tablet = BrowserTablet(url, PIN, page)
+    # the PIN's answer comes at once (from /api/pair, or without it through the PIN header)
+    assert "Wrong PIN" in tablet.enter_pin("0000")
+    assert tablet.enter_pin() == "accepted"
+    if pairing_exists(url):  # with the pairing routes the device is now paired by its cookie
+        assert page.evaluate("fetch('/api/whoami').then((r) => r.json()).then((b) => b.paired)")
+    def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too
+        for width, height in SIZES:
+            p.set_viewport_size({"width": width, "height": height})
+            p.evaluate("window.scrollTo(0, 0)")
+            check_readable(p, f"{game} declaring {width}x{height}")
+            if SHOTS and width == 1024:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                p.screenshot(path=str(Path(SHOTS) / f"{game}-declaring-1024x768.png"))
+        p.set_viewport_size({"width": 1024, "height": 768})
+
+    def on_step(n: int) -> None:  # the game under way
+        if n == 6:
+            tablet.sync()
+            check_readable(page, f"{game} playing")
+            if SHOTS:
+                Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(Path(SHOTS) / f"{game}-playing-1024x768.png"))
+
+    tablet.before_confirm = at_first_confirm
+    started = time.monotonic()
+    result = play_through_page(table, world, tablet, on_step=on_step)
+    seconds = time.monotonic() - started
+    assert result.tablet["over"], result.tablet["prompts"]
+    assert sorted(result.tablet["winner"]) == sorted(result.truth["winners"])
+    assert result.refusals == [] and not tablet.unreachable
+    assert result.stalls == 0
+    assert all(d.status == 200 for d in tablet.declarations)
+    median = tablet.median_taps()
+    if median is not None:
+        assert median <= 3, [(d.type, d.taps) for d in tablet.declarations]
+    # the finished game as the page shows it, at three sizes
+    page.wait_for_function("k => document.body.dataset.stateKey === k",
+                           arg=state_key(table.public()), timeout=15000)
+    assert page.locator("#banner-text").inner_text().endswith(("wins!", "win!", "Game over"))
+    assert not page.locator("#prompts li.chore").count()  # chores cleared at game over
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(150)
+        check_readable(page, f"{game} {width}x{height}")
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / f"{game}-{width}x{height}.png"))
+    assert not page.errors, page.errors
+    if SHOTS:
+        taps_file = Path(SHOTS) / "taps.json"
+        taps = json.loads(taps_file.read_text()) if taps_file.exists() else {}
+        taps[game] = {"declarations": len(tablet.declarations), "median_taps": median,
+                      "taps": [d.taps for d in tablet.declarations], "seconds": round(seconds, 1)}
+        taps_file.write_text(json.dumps(taps, indent=1, sort_keys=True))
+    print(f"\n{game}: {len(tablet.declarations)} declarations by tapping, median taps {median},"
+          f" {seconds:.1f} s")
+    page.close()
+
+
+def started_table(game: str = "times_square", options: TableOptions | None = None,
+                  actions: int = 2) -> Table:
+    """A table a few moves in (so someone's turn is running)."""
+    table = Table.open(game, None, 2, None, 0, resume=False, options=options)
+    for _ in range(actions):
+        table.declare(table.game.legal_actions(table.state)[0], "camera")
+    return table
+
+
+def unlock(page: Any, url: str) -> None:
+    assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
+
+
+def test_pause_stops_a_clock_across_a_reload(browser: Any, serve: Serve) -> None:
+    table = started_table()
+    assert table.game.current_player(table.state) is not None
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    page.wait_for_timeout(1200)
+    page.click("#pause")
+    page.wait_for_selector('body[data-paused="1"]', timeout=10000)
+    assert table.paused and page.inner_text("#pause") == "Resume clocks"
+    assert [e.kind for e in table.log.events(table.record.id)][-1] == "clock"
+    shown = page.inner_text("#players li.turn .clock")
+    page.reload()
+    page.wait_for_selector('body[data-paused="1"]', timeout=15000)
+    page.wait_for_timeout(2200)
+    assert page.inner_text("#players li.turn .clock") == shown
+    assert "Paused" in page.inner_text("#turn-clock")
+    page.click("#pause")  # resume: the clock runs on from where it stopped
+    page.wait_for_selector('body[data-paused="0"]', timeout=10000)
+    page.wait_for_timeout(2200)
+    assert page.inner_text("#players li.turn .clock") != shown
+    page.close()
+
+
+def test_time_up_arrives_live_on_the_open_page(browser: Any, serve: Serve) -> None:
+    table = started_table(options=TableOptions(turn_limit=1.0))
+    table.watch_clocks(0.1)
+    url = serve(table)
+    page = open_page(browser, url)
+    assert not page.locator("#banner.time-up").count()
+    page.wait_for_selector("#banner.time-up", timeout=10000)  # no reload: pushed by the table
+    assert "Time is up" in page.inner_text("#prompts")
+    assert "Time is up" in page.inner_text("#turn-clock")
+    page.close()
+
+
+def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
+    table = started_table(actions=3)
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    newest = table.history[-1]
+    page.click(f'#history [data-entry="{newest.seq}"]')
+    assert newest.text in page.inner_text("#sheet")
+    page.click(f'[data-undo="{newest.seq}"]')
+    page.dblclick(f'[data-confirm-undo="{newest.seq}"]')
+    page.wait_for_selector(f'#history li.undone[data-seq="{newest.seq}"]', timeout=10000)
+    page.wait_for_timeout(500)
+    assert [h.undone for h in table.history] == [False, False, True]
+    # and a double tap on a declaration's confirm records it once
+    before = len(table.history)
+    tablet = BrowserTablet(url, PIN, page)
+    tablet.sync()
+    page.locator("#form [data-type]").first.click()
+    while page.get_attribute("#form", "data-step") != "confirm":
+        page.locator("#form [data-field], #form [data-action]").first.click()
+    page.dblclick("#form [data-confirm]")
+    page.wait_for_function("() => document.body.dataset.lastStatus === '200'", timeout=10000)
+    page.wait_for_timeout(500)
+    assert len(table.history) == before + 1
+    page.close()
+
+
+def test_an_entry_is_replaced_with_the_same_form(browser: Any, serve: Serve) -> None:
+    table = started_table(actions=1)
+    options = table.game.legal_actions(table.state)
+    table.declare(options[0], "camera")
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    wrong = table.history[-1]
+    page.click(f'#history [data-entry="{wrong.seq}"]')
+    page.click(f'[data-replace="{wrong.seq}"]')
+    page.wait_for_selector("[data-cancel-replace]", timeout=10000)
+    assert page.text_content("#declare-title").startswith("Replace move")
+    status, _ = BrowserTablet(url, PIN, page).declare(options[-1])
+    assert status == 200
+    effective = [h.action for h in table.history if not h.undone]
+    assert effective[-1] == options[-1] and len(effective) == 2 and wrong.undone
+    page.wait_for_function("() => document.querySelector('#declare-title').textContent === 'Declare'")
+    page.close()
+
+
+def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) -> None:
+    table = started_table()
+    url = serve(table)
+    page = open_page(browser, url)
+    assert page.get_attribute("#board", "data-mismatches") == "0"
+    view = dict(table.game.board_view(table.state))
+    spot = sorted(view)[0]
+    del view[spot]  # the camera no longer sees what stands on one spot
+    with table._lock:
+        table.seen = view
+        table._publish("board")
+    page.wait_for_selector(f'#board rect.mismatch[data-spot="{spot}"]', timeout=10000)
+    assert page.is_visible("#mismatch-note")
+    page.click("#camera-open")  # no camera on this table: said in words, not an error page
+    page.wait_for_selector("#sheet >> text=No camera picture", timeout=10000)
+    page.click("#sheet-close")
+    page.click("#join-open")
+    page.wait_for_selector("#sheet .qr svg", timeout=10000)
+    shown = page.inner_text("#sheet .address")
+    assert shown.startswith("http://") and shown.endswith(f":{url.rsplit(':', 1)[1]}/")
+    page.close()
+
+
+def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path: Path) -> None:
+    table = Table.open("times_square", tmp_path, 2, None, 5, resume=False)
+    world = load_world("times_square", table.game, 2, None, 5)
+    refusals: list[str] = []
+    from companion.sim.headless import deliver
+    for event in world.start():
+        deliver(table, event, refusals)
+    while not world.finished():
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    finished_id = table.record.id
+    url = serve(table)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{url}/setup")
+    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.click('[data-game="king_of_clubs"]')
+    assert "on" in page.get_attribute('[data-variant="basic"]', "class")  # the first, preselected
+    page.click('[data-players="2"]')
+    page.fill('[data-seat="0"] input', "Ann")
+    page.click('[data-seat="1"] [data-readers="3"]')
+    page.click("#start")
+    assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
+    page.wait_for_url(f"{url}/", timeout=15000)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
+    assert page.inner_text("#title") == load_game("king_of_clubs").title
+    page.wait_for_function("() => document.querySelector('#players .name').textContent === 'Ann'")
+    record = table.log.game(table.log.games()[0].id)
+    assert record.name == "king_of_clubs" and record.options["seats"]["readers"]["3"] == 1
+    # the archive: the finished game's chart and breakdown, its exports one tap away
+    page.goto(f"{url}/setup")
+    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.click(f'[data-archive="{finished_id}"]')
+    page.wait_for_selector("#chart canvas", timeout=15000)
+    assert "Final scores" in page.inner_text("#breakdown")
+    assert page.get_attribute(f'#finished [data-game-id="{finished_id}"] [data-export="csv"]', "href") \
+        == f"/api/archive/{finished_id}.csv"
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1]
+    assert '{"' not in page.inner_text("body")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "setup-390x844.png"), full_page=True)
+    page.close()
+
+
+def test_deltas_apply_on_their_revision_and_refetch_otherwise(browser: Any, serve: Serve) -> None:
+    """The page applies a delta on top of the revision it names, else fetches /api/state."""
+    table = started_table()
+    url = serve(table)
+    page = open_page(browser, url)
+    names = [p["name"] for p in table.public()["players"]]
+    entry = {"seq": 999, "text": "A move from a delta", "action": {"type": "x"}, "source": "camera",
+             "at": time.time(), "undone": False}
+    page.evaluate("""([entry, names]) => { latest.rev = 5; return applyDelta({rev: 6, base: 5,
+        set: {players: names.map((n, i) => ({seat: i, name: n, score: 40 + i, clock_s: 0,
+                                             colour: '#123456'}))},
+        history: {add: [entry], undone: [latest.history[0].seq]}}); }""", [entry, names])
+    assert page.inner_text("#players li:first-child .score") == "40"
+    assert "A move from a delta" in page.inner_text("#history")
+    assert page.locator("#history li.undone").count() == 1
+    assert page.evaluate("latest.rev") == 6
+    page.evaluate("applyDelta({rev: 9, base: 8, set: {}})")  # not our revision: the full state again
+    page.wait_for_function("() => !document.querySelector('#history').textContent.includes('from a delta')")
+    score = table.public()["players"][0]["score"]
+    assert float(page.inner_text("#players li:first-child .score")) == score
+    page.close()

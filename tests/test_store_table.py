@@ -151,7 +151,7 @@ def test_a_phase_time_limit_prompts_when_it_runs_out() -> None:
     timed = Table.open("king_of_clubs", None, 2, None, 0, resume=False,
                        options=TableOptions({phase: 0.0}))
     time.sleep(0.01)
-    assert timed.prompts()[0].text == f"Time is up for {phase}."
+    assert timed.prompts()[0].text == f"Time is up for {timed.game.phase_label(timed.state)}."
 
 
 def test_house_rules_are_checked_logged_with_the_game_and_resumed(tmp_path: Path) -> None:

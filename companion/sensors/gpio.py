@@ -69,6 +69,10 @@ class TableGpio:
     def beep(self) -> None:
         self.buzzer.beep(on_time=0.1, off_time=0.1, n=2)
 
+    def time_up(self) -> None:
+        """A turn ran out of time: three longer beeps (the LED blinks with the warning)."""
+        self.buzzer.beep(on_time=0.3, off_time=0.2, n=3)
+
     def close(self) -> None:
         for device in (self.button, self.led, self.buzzer):
             device.close()

@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
-from companion.sim.runner import RunResult, SimulatedTable
+from companion.sim.runner import RunResult, SimulatedTable, Tablet
 from companion.sim.world import World, load_world
 from companion.venue.settings import MqttSettings
 from companion.vision.render import Camera
@@ -36,6 +36,7 @@ def run_demo(
     announce: Callable[[Service], None] | None = None,
     progress: bool = True,
     mqtt: MqttSettings | None = None,
+    tablet: Callable[[Service], Tablet] | None = None,
 ) -> RunResult:
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
@@ -69,7 +70,9 @@ def run_demo(
         raise OSError("the emulated table device did not answer on its pseudo-terminal")
     bar: Any = tqdm(desc="moves", unit="move", disable=not progress, leave=False)
     try:
-        sim = SimulatedTable(service, world, source, device, speed, world_file, bar)
+        # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
+        sim = SimulatedTable(service, world, source, device, speed, world_file, bar,
+                             tablet(service) if tablet is not None else None)
         return sim.run(max_steps, exit_when_over)
     finally:
         bar.close()

@@ -75,13 +75,14 @@ class Tablet:
 class SimulatedTable:
     def __init__(self, service: Service, world: World, source: SyntheticSource,
                  device: DeviceEmulator, speed: float = 1.0, world_file: Path | None = None,
-                 progress: Any = None) -> None:
+                 progress: Any = None, tablet: Tablet | None = None) -> None:
         self.service = service
         self.world = world
         self.source = source
         self.device = device
         self.speed = speed
-        self.tablet = Tablet(service.url, service.pin)  # the PIN read off the start-up screen
+        # the PIN read off the start-up screen; a BrowserTablet taps the page instead of POSTing
+        self.tablet = tablet or Tablet(service.url, service.pin)
         self.world_file = world_file
         self.progress = progress
         self.refusals: list[str] = []

@@ -19,6 +19,9 @@ from flask import Flask, Response, jsonify, render_template, request
 from companion.games.base import MalformedAction, RuleError
 from companion.table import NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.forms import bp as forms_bp
+from companion.web.setup import Switcher, TableRef, TableSwitch
+from companion.web.setup import bp as setup_bp
 
 KEEPALIVE_S = 10.0
 
@@ -28,9 +31,14 @@ def _hex(bgr: tuple[int, int, int]) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | None = None,
+               switcher: Switcher | None = None) -> Flask:
     app = Flask(__name__)
-    app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024)
+    table = table if isinstance(table, TableRef) else TableRef(table)  # set-up swaps the game
+    app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024, TABLE=table,
+                      TABLE_PIN=pin, TABLE_SETUP=switcher or TableSwitch(table, table.options))
+    app.register_blueprint(forms_bp)
+    app.register_blueprint(setup_bp)
     if test_config:
         app.config.update(test_config)
     keepalive = float(app.config.get("KEEPALIVE_S", KEEPALIVE_S))

@@ -1,66 +1,373 @@
-// The tablet dashboard: one EventSource, re-rendering from each state snapshot.
+// The table view: one EventSource (full states, then deltas), the whose-turn banner, the
+// players' clocks, the tap-only declaration form built from GET /api/forms, the board, the
+// details in words and the history with undo and replace (confirmed, one request id each).
 "use strict";
-const $ = (id) => document.getElementById(id);
 let layout = null;
 let latest = null;
 let receivedAt = 0;
+let forms = null;        // the GET /api/forms answer for the current state
+let formsLoading = null;
+let form = null;         // the declaration being built: {type, chosen, requestId, correcting}
+let gamesInfo = {};      // /api/games by name (house rule words)
 
-const pinInput = $("pin");
-pinInput.value = localStorage.getItem("tablePin") || "";
-pinInput.addEventListener("change", () => localStorage.setItem("tablePin", pinInput.value.trim()));
-
-function fmtClock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const m = Math.floor(s / 60);
-  return `${m}:${String(s % 60).padStart(2, "0")}`;
+// ------------------------------------------------------------------ state and its key
+function stateKey(s) {  // the newest effective entry names the state (as /api/forms does)
+  let last = 0;
+  for (const h of s.history) if (!h.undone && h.seq > last) last = h.seq;
+  return String(last);
 }
 
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
+function newestEffective(s) {
+  let newest = null;
+  for (const h of s.history) if (!h.undone && (!newest || h.seq > newest.seq)) newest = h;
+  return newest;
 }
 
-async function send(action) {
-  const result = $("action-result");
-  const pin = pinInput.value.trim();
-  if (!pin) { result.className = "bad"; result.textContent = "Enter the table PIN first."; return; }
-  const response = await fetch("/api/actions", {
-    method: "POST", headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
-    body: JSON.stringify({ action }),
-  });
-  const body = await response.json().catch(() => ({ error: response.statusText }));
-  if (response.ok) { result.className = "ok"; result.textContent = "Recorded."; }
-  else {
-    result.className = "bad";
-    result.textContent = body.rule ? `Refused: ${body.error} (rule: ${body.rule})` : `Refused: ${body.error}`;
+// ------------------------------------------------------------------ forms
+async function loadForms(correcting = false) {
+  const url = correcting ? "/api/forms?correct=1" : "/api/forms";
+  const r = await fetch(url);
+  if (!r.ok) return null;
+  const body = await r.json();
+  return body;
+}
+
+// One forms request at a time: states that arrive meanwhile ask again once it is back.
+let formsDirty = false;
+async function refreshForms() {
+  if (!latest) return;
+  if (formsLoading) { formsDirty = true; return; }
+  try {
+    await refreshFormsNow();
+  } finally {
+    formsLoading = null;
+    if (formsDirty) { formsDirty = false; refreshForms(); }
   }
 }
 
-$("undo").addEventListener("click", () => send({ type: "undo" }));
-$("declare").addEventListener("click", () => {
-  let action;
-  try { action = JSON.parse($("declare-text").value); }
-  catch (e) { $("action-result").className = "bad"; $("action-result").textContent = "Not valid JSON."; return; }
-  send(action);
-});
+async function refreshFormsNow() {
+  const key = stateKey(latest);
+  if (forms && forms.correct) {
+    if (forms.key === key) return;  // still replacing the same move
+    form = null; forms = null;
+    $("declare-title").textContent = "Declare";
+    showResult("The table moved on: replacing was cancelled.", "info");
+  }
+  if (forms && forms.key === key) return;
+  const loading = loadForms(false);
+  formsLoading = loading;
+  const body = await loading;
+  // built for another state than the one shown: the next state's render asks again
+  if (!body || stateKey(latest) !== body.key) return;
+  if (form && form.sending) return;  // our own declaration moved the table: submit() finishes it
+  if (form && !form.correcting && form.key !== body.key) {
+    form = null;
+    showResult("The table moved on: choose again.", "info");
+  }
+  forms = body;
+  document.body.dataset.formsKey = body.key;
+  renderForm();
+}
+
+function typeInfo(type) { return forms && forms.types.find((t) => t.type === type); }
+
+function remainingRows(info, chosen) {
+  return info.rows.filter((row) => info.fields.every((f, i) => !(f.name in chosen) || row[i] === chosen[f.name]));
+}
+
+function actionOf(info, row) {
+  const action = { type: info.type };
+  info.fields.forEach((f, i) => { if (row[i] >= 0) action[f.name] = f.values[row[i]].v; });
+  return action;
+}
+
+function rowLabel(info, row, skip = new Set()) {
+  const parts = [];
+  info.fields.forEach((f, i) => {
+    if (row[i] >= 0 && !skip.has(f.name)) parts.push(`${f.label}: ${f.values[row[i]].label}`);
+  });
+  return parts.join(" · ") || info.label;
+}
+
+// The label of any action (a prompt's option) from the forms, else its type in words.
+function labelAction(action) {
+  const info = typeInfo(action.type);
+  if (!info) {  // not offered as a form now: its type and values in words
+    const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
+      .map(([k, v]) => `${words(k)} ${Array.isArray(v) ? v.join(", ") : (v && typeof v === "object" ? Object.values(v).join(", ") : v)}`);
+    return [words(action.type), ...rest].join(": ");
+  }
+  const parts = [info.label];
+  for (const f of info.fields) {
+    if (!(f.name in action) || f.name === "player") continue;
+    const key = JSON.stringify(action[f.name]);
+    const v = f.values.find((x) => JSON.stringify(x.v) === key);
+    parts.push(v ? v.label : renderValue(action[f.name]).textContent);
+  }
+  return parts.join(": ");
+}
+
+function startForm(type) {
+  form = { type, chosen: {}, key: forms.key, correcting: forms.correct, requestId: null, taps: 1 };
+  showResult("", "");
+  renderForm();
+}
+
+function bigButton(text, attrs, onClick, cls = "") {
+  const b = el("button", { ...attrs, class: `choice ${cls}`.trim() }, text);
+  b.addEventListener("click", () => { if (form) form.taps += 1; onClick(b); });
+  return b;
+}
+
+function renderForm() {
+  renderFormSteps();
+  if (forms && forms.correct) {
+    const cancel = el("button", { class: "secondary", "data-cancel-replace": "1" }, "Cancel replacing");
+    cancel.addEventListener("click", () => {
+      form = null; forms = null;
+      $("declare-title").textContent = "Declare";
+      showResult("", "");
+      refreshForms();
+    });
+    $("form").append(cancel);
+  }
+}
+
+function renderFormSteps() {
+  const box = $("form");
+  box.replaceChildren();
+  if (!forms) return;
+  if (latest && latest.over && !form) { box.dataset.step = "over"; return; }
+  if (!form) {
+    box.dataset.step = "types";
+    const declared = forms.types.filter((t) => t.declared);
+    const sensed = forms.types.filter((t) => !t.declared);
+    const grid = el("div", { class: "choices" });
+    for (const t of declared) {
+      const b = el("button", { class: "choice type", "data-type": t.type, title: t.hint || "" }, t.label);
+      b.addEventListener("click", () => startForm(t.type));
+      grid.append(b);
+    }
+    box.append(grid);
+    if (sensed.length) {
+      box.append(el("p", { class: "note" }, "Usually read by the table itself; declare only if it missed one:"));
+      const more = el("div", { class: "choices" });
+      for (const t of sensed) {
+        const b = el("button", { class: "choice type sensed", "data-type": t.type }, t.label);
+        b.addEventListener("click", () => startForm(t.type));
+        more.append(b);
+      }
+      box.append(more);
+    }
+    if (!forms.types.length) box.append(el("p", { class: "note" }, "Nothing to declare right now."));
+    return;
+  }
+  const info = typeInfo(form.type);
+  if (!info) { form = null; renderFormSteps(); return; }
+  const rows = remainingRows(info, form.chosen);
+  const head = el("p", { class: "form-head" }, form.correcting ? `Replace with: ${info.label}` : info.label);
+  if (info.hint) head.append(el("span", { class: "hint" }, ` — ${info.hint}`));
+  box.append(head);
+  // fill what has one remaining choice; ask the first field that still has several
+  let asking = null;
+  for (const [i, f] of info.fields.entries()) {
+    if (f.name in form.chosen) continue;
+    const distinct = [...new Set(rows.map((r) => r[i]))];
+    if (distinct.length === 1) { form.chosen[f.name] = distinct[0]; continue; }
+    asking = { f, i, distinct };
+    break;
+  }
+  const back = bigButton("Back", { "data-back": "1" }, () => { form = null; renderForm(); }, "secondary");
+  if (asking && rows.length <= 6 && info.fields.filter((f) => !(f.name in form.chosen)).length > 1) {
+    // few actions left: offer them whole (one tap instead of one per field)
+    box.dataset.step = "pick";
+    const fixed = new Set(Object.keys(form.chosen));
+    const grid = el("div", { class: "choices" });
+    for (const row of rows) {
+      grid.append(bigButton(rowLabel(info, row, fixed), { "data-action": JSON.stringify(actionOf(info, row)) },
+        () => { info.fields.forEach((f, i) => { form.chosen[f.name] = row[i]; }); renderForm(); }));
+    }
+    box.append(grid, back);
+    return;
+  }
+  if (asking) {
+    box.dataset.step = `field:${asking.f.name}`;
+    box.append(el("p", { class: "field-label" }, asking.f.label));
+    const grid = el("div", { class: "choices" });
+    for (const idx of asking.distinct) {
+      const v = idx >= 0 ? asking.f.values[idx] : { v: null, label: "none" };
+      grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v) },
+        () => { form.chosen[asking.f.name] = idx; renderForm(); }));
+    }
+    box.append(grid, back);
+    return;
+  }
+  // everything chosen: say it in words, then confirm
+  box.dataset.step = "confirm";
+  const row = rows[0];
+  const action = actionOf(info, row);
+  if (!form.requestId) form.requestId = newRequestId();  // one id per confirmed form, kept on retry
+  box.append(el("p", { class: "confirm-text" }, rowLabel(info, row)));
+  const confirm = bigButton(form.correcting ? "Replace" : "Confirm",
+    { "data-confirm": "1", "data-request": form.requestId }, (b) => submit(action, b), "primary");
+  box.append(el("div", { class: "row" }, ""), confirm, back);
+}
+
+async function submit(action, button) {
+  if (!form || form.sending) return;  // a double tap sends once
+  const sent = form;
+  form.sending = true;
+  button.disabled = true;
+  const requestId = sent.requestId;
+  const payload = sent.correcting
+    ? { action: { type: "correct", action }, request_id: requestId }
+    : { action, request_id: requestId };
+  const { status, body } = await postChange("/api/actions", payload);
+  document.body.dataset.lastRequest = requestId;
+  document.body.dataset.lastStatus = String(status);
+  if (status === 200) {
+    const taps = sent.taps;
+    window.tapLog = (window.tapLog || []).concat([{ type: action.type, taps }]);
+    showResult(body.entry ? `Recorded: ${body.entry.text}` : "Recorded.", "ok");
+    form = null;
+    forms = null;
+    $("declare-title").textContent = "Declare";
+    if (body.state) render(body.state);
+    refreshForms();
+  } else {
+    sent.sending = false;
+    button.disabled = false;
+    showResult(refusal(body), "bad");
+  }
+}
+
+function refusal(body) {
+  if (!body) return "Refused.";
+  return body.rule ? `Refused: ${body.error} (rule: ${body.rule})` : `Refused: ${body.error || "try again"}`;
+}
+
+function showResult(text, kind) {
+  const result = $("action-result");
+  result.className = kind;
+  result.textContent = text;
+}
+
+// ------------------------------------------------------------------ history, undo, replace
+function openSheet(title, lines) {
+  $("sheet-body").replaceChildren(el("h3", {}, title), ...lines.map((l) => el("p", {}, l)));
+  $("sheet-result").textContent = "";
+  $("sheet-buttons").replaceChildren();
+  if (!$("sheet").open) $("sheet").showModal();
+}
+
+function entryLines(h) {
+  const when = new Date(h.at * 1000).toLocaleTimeString();
+  const source = { tablet: "declared on the tablet", camera: "seen by the camera", cards: "read from a card",
+    table: "the table's button", script: "a replay script" }[h.source] || words(h.source);
+  return [h.text, `Move ${h.seq} · ${source} · ${when}${h.undone ? " · undone" : ""}`];
+}
+
+function openEntry(h) {
+  openSheet(`Move ${h.seq}`, entryLines(h));
+  const newest = latest && newestEffective(latest);
+  const buttons = $("sheet-buttons");
+  if (h.undone) { buttons.append(el("p", { class: "note" }, "This move was taken back.")); return; }
+  if (!newest || newest.seq !== h.seq) {
+    buttons.append(el("p", { class: "note" }, "Only the newest move can be undone or replaced: undo the later ones first."));
+    return;
+  }
+  const undo = el("button", { "data-undo": String(h.seq) }, "Undo this move…");
+  undo.addEventListener("click", () => confirmUndo(h));
+  const replace = el("button", { "data-replace": String(h.seq) }, "Replace it…");
+  replace.addEventListener("click", () => startReplace(h));
+  buttons.append(undo, replace);
+}
+
+function confirmUndo(h) {
+  openSheet("Undo this move?", entryLines(h));
+  const requestId = newRequestId();
+  let sending = false;
+  const yes = el("button", { class: "primary", "data-confirm-undo": String(h.seq) }, "Yes, undo it");
+  yes.addEventListener("click", async () => {
+    if (sending) return;  // a double tap undoes once
+    sending = true;
+    yes.disabled = true;
+    const { status, body } = await postChange("/api/actions", { action: { type: "undo" }, request_id: requestId });
+    if (status === 200) {
+      $("sheet").close();
+      showResult(body.duplicate ? "Already undone." : `Undone: ${h.text}`, "ok");
+      if (body.state) render(body.state);
+    } else {
+      sending = false;
+      yes.disabled = false;
+      $("sheet-result").className = "bad";
+      $("sheet-result").textContent = refusal(body);
+    }
+  });
+  $("sheet-buttons").replaceChildren(yes);
+}
+
+async function startReplace(h) {
+  const body = await loadForms(true);
+  $("sheet").close();
+  if (!body) { showResult("This move cannot be replaced now.", "bad"); return; }
+  forms = body;
+  form = null;
+  $("declare-title").textContent = `Replace move ${h.seq}`;
+  showResult(`Choose what happened instead of: ${h.text}`, "info");
+  renderForm();
+}
+
+// ------------------------------------------------------------------ rendering the state
+function renderBanner(s) {
+  const banner = $("banner");
+  const turnPlayer = s.turn !== null && s.turn !== undefined ? s.players[s.turn] : null;
+  let text;
+  if (s.over) {
+    const names = (s.winner || []).map((w) => s.players[w].name).join(" & ");
+    text = names ? `${names} ${s.winner.length > 1 ? "win" : "wins"}!` : "Game over";
+    banner.style.setProperty("--turn", s.winner && s.winner.length ? s.players[s.winner[0]].colour : "#555");
+  } else if (turnPlayer) {
+    text = `${turnPlayer.name}'s turn`;
+    banner.style.setProperty("--turn", turnPlayer.colour || "#f0b429");
+  } else {
+    text = s.phase_label || "Everyone";
+    banner.style.setProperty("--turn", "#555");
+  }
+  $("banner-text").textContent = text;
+  banner.classList.toggle("time-up", Boolean(s.time_up));
+  banner.classList.toggle("paused", Boolean(s.paused));
+  banner.dataset.turn = s.turn ?? "";
+  $("pause").textContent = s.paused ? "Resume clocks" : "Pause clocks";
+  $("pause").dataset.clock = s.paused ? "resume" : "pause";
+  $("pause").hidden = Boolean(s.over) && !s.paused;  // nothing runs after the end
+  document.body.dataset.paused = s.paused ? "1" : "0";
+}
+
+function turnClockText(s, extra) {
+  if (s.over || s.turn === null || s.turn === undefined) return s.paused ? "Paused" : "";
+  const used = (s.turn_s || 0) + extra;
+  if (s.paused) return `Paused · ${fmtClock(used)}`;
+  if (s.time_up) return `Time is up · ${fmtClock(used)}`;
+  if (s.turn_limit_s) return `${fmtClock(Math.max(0, s.turn_limit_s - used))} left`;
+  return fmtClock(used);
+}
 
 function renderPlayers(s) {
   const list = $("players");
   list.replaceChildren();
   for (const p of s.players) {
     const li = el("li", { "data-seat": p.seat });
+    li.style.setProperty("--seat", p.colour || "#888");
     if (s.turn === p.seat && !s.over) li.classList.add("turn");
-    li.append(el("span", { class: "name" }, p.name));
-    li.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
-    li.append(el("span", { class: "score" }, String(p.score)));
+    if (s.over && (s.winner || []).includes(p.seat)) li.classList.add("winner");
+    const who = el("div", { class: "who" });
+    who.append(el("span", { class: "name" }, p.name));
+    who.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
+    li.append(who, el("span", { class: "score" }, String(p.score)));
     list.append(li);
   }
-  if (s.over) {
-    const names = (s.winner || []).map((w) => s.players[w].name).join(" & ");
-    $("outcome").textContent = names ? `Winner: ${names}. ${s.reason || ""}` : `Game over: ${s.reason || "no winner"}`;
-  } else $("outcome").textContent = "";
+  $("outcome").textContent = s.over ? (s.reason || "") : "";
 }
 
 function renderPrompts(s) {
@@ -68,10 +375,20 @@ function renderPrompts(s) {
   list.replaceChildren();
   for (const p of s.prompts) {
     const li = el("li", { class: p.kind }, p.text);
-    for (const option of p.options || []) {
-      const b = el("button", {}, JSON.stringify(option));
-      b.addEventListener("click", () => send(option));
-      li.append(el("br"), b);
+    if (p.options && p.options.length) {
+      const grid = el("div", { class: "choices" });
+      for (const option of p.options) {
+        const b = el("button", { class: "choice", "data-option": JSON.stringify(option) }, labelAction(option));
+        b.addEventListener("click", async () => {
+          b.disabled = true;
+          const { status, body } = await postChange("/api/actions", { action: option, request_id: newRequestId() });
+          b.disabled = false;
+          showResult(status === 200 ? (body.entry ? `Recorded: ${body.entry.text}` : "Recorded.") : refusal(body),
+            status === 200 ? "ok" : "bad");
+        });
+        grid.append(b);
+      }
+      li.append(grid);
     }
     list.append(li);
   }
@@ -80,29 +397,30 @@ function renderPrompts(s) {
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
-  for (const h of [...s.history].reverse()) {
-    const li = el("li", { "data-seq": h.seq }, h.text + " ");
+  for (const h of [...s.history].sort((a, b) => b.seq - a.seq)) {
+    const li = el("li", { "data-seq": h.seq });
+    const b = el("button", { class: "entry", "data-entry": h.seq });
+    b.append(el("span", { class: "seq" }, String(h.seq)), el("span", { class: "text" }, h.text));
     if (h.undone) li.classList.add("undone");
-    li.append(el("span", { class: "src" }, `(${h.source})`));
+    b.addEventListener("click", () => openEntry(h));
+    li.append(b);
     list.append(li);
   }
   $("undo").disabled = !s.can_undo;
+  const total = s.history_total ?? s.history.length;
+  $("older").hidden = total <= s.history.length;
 }
 
-function renderValue(value) {
-  if (value === null || typeof value !== "object") return document.createTextNode(String(value));
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object"))
-    return document.createTextNode(value.join(", "));
-  const table = el("table");
-  for (const [k, v] of Object.entries(value)) {
-    const tr = el("tr");
-    tr.append(el("th", {}, k));
-    const td = el("td");
-    td.append(renderValue(v));
-    tr.append(td);
-    table.append(tr);
-  }
-  return table;
+async function loadOlder() {
+  if (!latest || !latest.history.length) return;
+  const oldest = Math.min(...latest.history.map((h) => h.seq));
+  const r = await fetch(`/api/history?before=${oldest}&limit=50`);
+  if (!r.ok) { $("older").hidden = true; return; }
+  const body = await r.json();
+  const entries = body.history || body.entries || [];
+  const known = new Set(latest.history.map((h) => h.seq));
+  latest.history = latest.history.concat(entries.filter((h) => !known.has(h.seq)));
+  renderHistory(latest);
 }
 
 function renderBoard(s) {
@@ -113,52 +431,187 @@ function renderBoard(s) {
   svg.replaceChildren();
   const mk = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
   svg.append(mk("rect", { x: 0, y: 0, width: layout.width, height: layout.height, fill: layout.colours.board }));
+  const seen = s.seen || null;
+  let mismatches = 0;
+  const labels = [];
   for (const spot of layout.spots) {
-    svg.append(mk("rect", { x: spot.x, y: spot.y, width: spot.w, height: spot.h, fill: layout.colours[spot.fill] || "#ccc", stroke: "#555", "stroke-width": 0.5, "data-spot": spot.id }));
-    if (spot.label) { const t = mk("text", { x: spot.x + 1, y: spot.y + spot.h - 1.5, "font-size": 5, fill: "#333" }); t.textContent = spot.label; svg.append(t); }
     const pieces = s.board[spot.id] || [];
+    const differs = seen !== null && JSON.stringify(seen[spot.id] || []) !== JSON.stringify(pieces);
+    if (differs) mismatches += 1;
+    svg.append(mk("rect", { x: spot.x, y: spot.y, width: spot.w, height: spot.h, fill: layout.colours[spot.fill] || "#ccc",
+      stroke: differs ? "#ff2d2d" : "#555", "stroke-width": differs ? Math.max(1.5, spot.w * 0.06) : 0.5,
+      "data-spot": spot.id, class: differs ? "mismatch" : "" }));
+    // the label takes a strip of its spot (the top one, or the left one of a tall narrow
+    // spot, written upwards); pieces stand beside it, never over it
+    const tall = spot.label && spot.h > spot.w * 1.6;
+    const labelH = spot.label ? (tall ? Math.min(spot.w * 0.35, Math.max(3, spot.h * 0.14))
+      : Math.min(spot.h * 0.3, Math.max(3, spot.w * 0.22))) : 0;
+    if (spot.label) labels.push({ spot, labelH, tall });
+    const left = tall ? spot.x + labelH : spot.x;
+    const w = tall ? spot.w - labelH : spot.w;
+    const top = tall ? spot.y : spot.y + labelH;
+    const h = tall ? spot.h : spot.h - labelH;
     const n = pieces.length;
-    const cols = Math.max(1, Math.ceil(Math.sqrt(n * spot.w / spot.h)));
+    const cols = Math.max(1, Math.ceil(Math.sqrt(n * w / h)));
     const rows = Math.max(1, Math.ceil(n / cols));
     pieces.forEach(([colour, pips], i) => {
-      const cx = spot.x + ((i % cols) + 0.5) * spot.w / cols;
-      const cy = spot.y + (Math.floor(i / cols) + 0.5) * spot.h / rows;
-      const r = 0.38 * Math.min(spot.w / cols, spot.h / rows);
+      const cx = left + ((i % cols) + 0.5) * w / cols;
+      const cy = top + (Math.floor(i / cols) + 0.5) * h / rows;
+      const r = 0.4 * Math.min(w / cols, h / rows);
+      const fill = layout.colours[colour] || colour;
       const shape = layout.shapes[colour] === "square"
-        ? mk("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill: layout.colours[colour] || colour, stroke: "#000", "stroke-width": 0.4, "data-piece": colour })
-        : mk("circle", { cx, cy, r, fill: layout.colours[colour] || colour, stroke: "#000", "stroke-width": 0.4, "data-piece": colour });
+        ? mk("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour })
+        : mk("circle", { cx, cy, r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour });
       svg.append(shape);
-      if (pips) { const t = mk("text", { x: cx - r * 0.35, y: cy + r * 0.4, "font-size": r, fill: "#000" }); t.textContent = pips; svg.append(t); }
+      if (pips) {
+        const t = mk("text", { x: cx, y: cy, "font-size": r * 1.1, fill: "#000", "text-anchor": "middle", "dominant-baseline": "central", "font-weight": 700 });
+        t.textContent = pips;
+        svg.append(t);
+      }
     });
+  }
+  for (const { spot, labelH, tall } of labels) {  // drawn last: on top, fitted to the spot
+    const room = tall ? spot.h : spot.w;
+    const size = Math.max(1.5, Math.min(labelH * 0.9, room / Math.max(1, spot.label.length * 0.58)));
+    const cx = tall ? spot.x + labelH * 0.5 : spot.x + spot.w / 2;
+    const cy = tall ? spot.y + spot.h / 2 : spot.y + labelH * 0.5;
+    const attrs = { x: cx, y: cy, "font-size": size, fill: "#111", "text-anchor": "middle",
+      "dominant-baseline": "central", class: "spot-label", "data-label": spot.id };
+    if (tall) attrs.transform = `rotate(-90 ${cx} ${cy})`;
+    if (spot.label.length * 0.58 * size > room * 0.96) {  // never clipped: squeezed to fit
+      attrs.textLength = room * 0.94;
+      attrs.lengthAdjust = "spacingAndGlyphs";
+    }
+    const t = mk("text", attrs);
+    t.textContent = spot.label;
+    svg.append(t);
+  }
+  $("mismatch-note").hidden = mismatches === 0;
+  svg.dataset.mismatches = String(mismatches);
+}
+
+function renderDetails(s) {
+  $("summary").replaceChildren(renderValue(s.summary && Object.keys(s.summary).length ? s.summary : { Details: "none yet" }));
+  const info = gamesInfo[s.game];
+  const box = $("house-rules");
+  box.replaceChildren();
+  const chosen = s.house_rules || {};
+  if (info && info.house_rules.length && Object.keys(chosen).length) {
+    box.append(el("h3", {}, "House rules"));
+    const rows = {};
+    for (const rule of info.house_rules) if (rule.id in chosen) rows[rule.title] = rule.choices[chosen[rule.id]] || chosen[rule.id];
+    box.append(renderValue(rows));
   }
 }
 
 function render(s) {
+  const gameChanged = latest && latest.game_id !== s.game_id;
   latest = s;
   receivedAt = performance.now();
   document.title = `${s.title} · Table Companion`;
-  $("variant").textContent = s.variant;
-  $("phase").textContent = `${s.phase} · ${fmtClock(s.phase_s)}`;
+  $("title").textContent = s.title;
+  $("phase").textContent = `${s.phase_label || words(s.phase)}${s.variant && s.variant !== "standard" ? " · " + words(s.variant) : ""}`;
+  renderBanner(s);
+  $("turn-clock").textContent = turnClockText(s, 0);
   renderPlayers(s);
   renderPrompts(s);
   renderHistory(s);
   renderBoard(s);
-  $("summary").replaceChildren(renderValue(s.summary));
-  document.body.dataset.historyLength = String(s.history.length);
+  renderDetails(s);
+  document.body.dataset.historyLength = String(s.history_total ?? s.history.length);
+  document.body.dataset.stateKey = stateKey(s);
+  document.body.dataset.over = s.over ? "1" : "0";
+  if (gameChanged) { loadLayout().then(() => renderBoard(latest)); forms = null; form = null; }
+  refreshForms();
 }
 
-setInterval(() => {  // clocks tick between snapshots
-  if (!latest || latest.over) return;
+// States can arrive faster than a tablet draws: draw only the newest, once per frame.
+let pending = null;
+function scheduleRender(s) {
+  const first = pending === null;
+  pending = s;
+  if (first) requestAnimationFrame(() => { const next = pending; pending = null; render(next); });
+}
+
+// A delta from the server: applied on top of the same revision, else the full state is fetched.
+async function applyDelta(d) {
+  if (pending) { const next = pending; pending = null; render(next); }
+  if (!latest || latest.rev === undefined || d.base !== latest.rev) {
+    render(await (await fetch("/api/state")).json());
+    return;
+  }
+  const s = { ...latest, ...(d.set || {}) };
+  const history = (d.set && d.set.history) ? d.set.history : [...latest.history];
+  if (d.history) {
+    const known = new Set(history.map((h) => h.seq));
+    for (const h of d.history.add || []) if (!known.has(h.seq)) history.push(h);
+    const undone = new Set(d.history.undone || []);
+    for (const h of history) if (undone.has(h.seq)) h.undone = true;
+  }
+  s.history = history;
+  s.rev = d.rev;
+  render(s);
+}
+
+setInterval(() => {  // clocks tick between snapshots (stopped while paused)
+  if (!latest || latest.over || latest.paused) return;
   const extra = (performance.now() - receivedAt) / 1000;
-  const turnLi = document.querySelector("#players li.turn .clock");
-  if (turnLi) turnLi.textContent = fmtClock(Number(turnLi.dataset.clock) + extra);
-  $("phase").textContent = `${latest.phase} · ${fmtClock(latest.phase_s + extra)}`;
+  const turnClock = document.querySelector("#players li.turn .clock");
+  if (turnClock) turnClock.textContent = fmtClock(Number(turnClock.dataset.clock) + extra);
+  $("turn-clock").textContent = turnClockText(latest, extra);
 }, 500);
 
+// ------------------------------------------------------------------ tools: pause, camera, join
+$("pause").addEventListener("click", async () => {
+  const what = $("pause").dataset.clock;
+  const { status, body } = await postChange("/api/clock", { clock: what });
+  if (status !== 200) showResult(refusal(body), "bad");
+  else if (latest) { latest.paused = body.paused; renderBanner(latest); }
+});
+
+$("camera-open").addEventListener("click", () => {
+  openSheet("What the camera sees", []);
+  const img = el("img", { id: "camera-img", class: "camera", alt: "the camera's view of the board" });
+  img.addEventListener("error", () => {
+    img.remove();
+    $("sheet-body").append(el("p", { class: "note" }, "No camera picture on this table right now."));
+  });
+  img.src = `/api/camera.jpg?t=${Date.now()}`;
+  $("sheet-body").append(img);
+});
+
+$("join-open").addEventListener("click", async () => {
+  let address = `${location.origin}/`;
+  try { address = (await (await fetch("/api/address")).json()).url || address; } catch (e) { /* as reached */ }
+  openSheet("Join this table", ["Scan to watch on your phone:"]);
+  $("sheet-body").append(qrSvg(address), el("p", { class: "address" }, address));
+  try {
+    const r = await fetch("/api/pairing");
+    if (r.ok) {
+      const body = await r.json();
+      if (body.url) {
+        $("sheet-body").append(el("p", {}, "Scan to join with changes allowed (no PIN needed):"), qrSvg(body.url));
+      }
+    }
+  } catch (e) { /* pairing codes come with the pairing routes */ }
+  const pinButton = el("button", { "data-pin-open": "1" }, authorised() ? "PIN entered on this device" : "Enter the PIN…");
+  pinButton.disabled = authorised();
+  pinButton.addEventListener("click", async () => { $("sheet").close(); await askPin(); });
+  $("sheet-buttons").replaceChildren(pinButton);
+});
+
+$("sheet-close").addEventListener("click", () => $("sheet").close());
+$("undo").addEventListener("click", () => { const h = latest && newestEffective(latest); if (h) confirmUndo(h); });
+$("older").addEventListener("click", loadOlder);
+
+async function loadLayout() { layout = await (await fetch("/api/layout")).json(); }
+
 async function start() {
-  layout = await (await fetch("/api/layout")).json();
+  await Promise.all([loadLayout(), loadAuth(),
+    fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
   const source = new EventSource("/api/events");
-  source.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
+  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
   source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
   source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
 }

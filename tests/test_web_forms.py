@@ -1,0 +1,139 @@
+"""GET /api/forms: every legal action of the moment, grouped by type, rebuilt exactly from
+the compact rows, labelled in words (never as data), described types first."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.games import GAMES, load_game
+from companion.games.base import ActionForm, FieldForm
+from companion.games.times_square import TimesSquare
+from companion.sim.headless import deliver
+from companion.sim.world import load_world
+from companion.table import Table
+from companion.web.app import create_app
+from companion.web.forms import build_forms, label_value, state_key
+
+PIN = "2468"
+
+
+def rebuild(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions the page can reach from the compact answer."""
+    out = []
+    for t in body["types"]:
+        for row in t["rows"]:
+            action = {"type": t["type"]}
+            for f, index in zip(t["fields"], row, strict=True):
+                if index >= 0:
+                    action[f["name"]] = f["values"][index]["v"]
+            out.append(action)
+    return out
+
+
+def mid_game(game: str, steps: int) -> Table:
+    table = Table.open(game, None, 2, None, 1, resume=False)
+    world = load_world(game, table.game, 2, None, 1)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(steps):
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    return table
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_forms_hold_exactly_the_legal_actions_in_words(game: str) -> None:
+    table = mid_game(game, 25)
+    body = build_forms(table.game, table.state)
+    legal = table.game.legal_actions(table.state)
+    key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
+    assert sorted(map(key, rebuild(body))) == sorted(map(key, legal))
+    assert body["count"] == len(legal)
+    for t in body["types"]:
+        assert t["label"] and "_" not in t["label"]
+        for f in t["fields"]:
+            assert f["label"] and "_" not in f["label"]
+            labels = [v["label"] for v in f["values"]]
+            assert all(isinstance(x, str) and x for x in labels)
+            assert not any(x.startswith(("{", "[")) or x in ("None", "True", "False") for x in labels)
+            assert len({key(v["v"]) for v in f["values"]}) == len(f["values"])  # each value once
+
+
+def test_compact_for_thousands_of_actions() -> None:
+    table = mid_game("baron_voodoo", 10)
+    legal = table.game.legal_actions(table.state)
+    body = build_forms(table.game, table.state)
+    assert len(json.dumps(body)) < len(json.dumps(legal)) + 2000
+
+
+def test_described_forms_lead_and_name_their_fields() -> None:
+    class Described(TimesSquare):
+        def action_forms(self) -> dict[str, ActionForm]:
+            return {"setup": ActionForm("setup", "Who plays Hal", (FieldForm("hal_player", "Hal is"),),
+                                        hint="the player with Hal's card")}
+
+        def value_label(self, state: Any, action_type: str, field: str, value: Any) -> str:
+            return f"seat {value + 1}" if field == "hal_player" else super().value_label(
+                state, action_type, field, value)
+
+    game = Described()
+    body = build_forms(game, game.start(2))
+    first = body["types"][0]
+    assert first["type"] == "setup" and first["label"] == "Who plays Hal" and first["described"]
+    assert first["fields"][0]["label"] == "Hal is"
+    assert [v["label"] for v in first["fields"][0]["values"]] == ["seat 1", "seat 2"]
+
+
+def test_values_without_words_are_still_words() -> None:
+    game = load_game("king_of_clubs")
+    state = game.start(2)
+    assert label_value(game, state, "swap", "slots", ["d0", "d2"]) == "d0, d2"
+    assert label_value(game, state, "x", "flag", True) == "yes"
+    assert label_value(game, state, "x", "thing", None) == "none"
+    assert label_value(game, state, "x", "player", 1) == game.player_names(state)[1]
+
+
+@pytest.fixture
+def table() -> Table:
+    return Table.open("times_square", None, 2, None, 0, resume=False)
+
+
+@pytest.fixture
+def client(table: Table) -> FlaskClient:
+    return create_app(table, PIN, {"TESTING": True}).test_client()
+
+
+def test_forms_route_and_corrections(client: FlaskClient, table: Table) -> None:
+    body = client.get("/api/forms").get_json()
+    assert body["key"] == state_key(table.history) == "0" and not body["correct"]
+    assert client.get("/api/forms?correct=1").status_code == 409  # nothing to correct yet
+    first = table.game.legal_actions(table.state)[0]
+    table.declare(first)
+    corrected = client.get("/api/forms?correct=1").get_json()
+    assert first in rebuild(corrected)  # the choices the newest move was made from
+    assert client.get("/api/forms").get_json()["key"] == str(table.history[0].seq)
+    table.undo()
+    assert client.get("/api/forms").get_json()["key"] == "0"
+
+
+def test_no_forms_once_the_game_is_over() -> None:
+    table = mid_game("times_square", 200)
+    assert table.public()["over"]
+    assert build_forms(table.game, table.state)["types"] == []
+
+
+def test_clock_route_needs_the_pin_and_a_clear_body(client: FlaskClient, table: Table) -> None:
+    assert client.post("/api/clock", json={"clock": "pause"}).status_code == 403
+    assert client.post("/api/clock", json={"clock": "stop"}, headers={"X-Table-Pin": PIN}).status_code == 400
+    assert client.post("/api/clock", json={"clock": "pause", "x": 1},
+                       headers={"X-Table-Pin": PIN}).status_code == 400
+    assert not table.paused
+    ok = client.post("/api/clock", json={"clock": "pause"}, headers={"X-Table-Pin": PIN})
+    assert ok.status_code == 200 and ok.get_json()["paused"] and table.paused
+    again = client.post("/api/clock", json={"clock": "pause"}, headers={"X-Table-Pin": PIN})
+    assert again.status_code == 409 and "already paused" in again.get_json()["error"]
