@@ -173,6 +173,7 @@ class Service:
             self.vision.stop()
         if self.link is not None:
             self.link.stop()
+        self.table.close()  # the clock watcher stops before the pins it drives are closed
         if self.gpio is not None:
             self.gpio.close()
         if self._server is not None:

@@ -92,7 +92,9 @@ def test_described_forms_lead_and_name_their_fields() -> None:
 def test_values_without_words_are_still_words() -> None:
     game = load_game("king_of_clubs")
     state = game.start(2)
-    assert label_value(game, state, "swap", "slots", ["d0", "d2"]) == "d0, d2"
+    assert label_value(game, state, "x", "things", ["d0", "d2"]) == "d0, d2"  # no words for it
+    assert label_value(game, state, "swap", "slots", ["d0", "d2"]) == game.value_label(
+        state, "swap", "slots", ["d0", "d2"])  # the game's own words win
     assert label_value(game, state, "x", "flag", True) == "yes"
     assert label_value(game, state, "x", "thing", None) == "none"
     assert label_value(game, state, "x", "player", 1) == game.player_names(state)[1]

@@ -44,6 +44,7 @@ class TableGpio:
         self.buzzer = Buzzer(self.pins.buzzer)
         self.mode = "off"
         self._lock = threading.Lock()  # gpiozero's blink() is not safe to call from two threads
+        self._closed = False  # a late listener (the clock watcher) may call after close()
 
     def show(self, public: dict) -> None:
         """Set LED and buzzer from the tablet state (called after each logged change)."""
@@ -54,7 +55,8 @@ class TableGpio:
         else:
             mode = "on"
         with self._lock:
-            self._set_mode(mode)
+            if not self._closed:
+                self._set_mode(mode)
 
     def _set_mode(self, mode: str) -> None:
         if mode != self.mode:
@@ -67,12 +69,24 @@ class TableGpio:
                 self.led.off()
 
     def beep(self) -> None:
-        self.buzzer.beep(on_time=0.1, off_time=0.1, n=2)
+        with self._lock:
+            if not self._closed:
+                self.buzzer.beep(on_time=0.1, off_time=0.1, n=2)
 
     def time_up(self) -> None:
         """A turn ran out of time: three longer beeps (the LED blinks with the warning)."""
-        self.buzzer.beep(on_time=0.3, off_time=0.2, n=3)
+        with self._lock:
+            if not self._closed:
+                self.buzzer.beep(on_time=0.3, off_time=0.2, n=3)
 
     def close(self) -> None:
-        for device in (self.button, self.led, self.buzzer):
-            device.close()
+        """Stop blinking and beeping first: off() joins gpiozero's blink thread, which would
+        otherwise write to a pin that close() has just released."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for output in (self.led, self.buzzer):
+                output.off()
+            for device in (self.button, self.led, self.buzzer):
+                device.close()
