@@ -6,7 +6,6 @@ import json
 import logging
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -73,36 +72,31 @@ def _banner(service: Any) -> None:
 
 @main.command()
 @shared_options
+@click.option("--profile", "profile_dir", type=click.Path(path_type=Path), default=None,
+              help="The table profile folder (table.toml and the calibration files).")
 @click.option("--config", "config_file", type=click.Path(exists=True, path_type=Path),
-              help="A TOML file with the same settings (see docs/config.example.toml).")
-@click.option("--camera", default=None, help="camera:N, video:PATH or folder:PATH.")
+              help="A lone table.toml (see docs/profile-example/table.toml).")
+@click.option("--camera", default=None, help="camera:N, picamera:N, video:PATH or folder:PATH.")
 @click.option("--serial", default=None, help="Serial port or pyserial URL of the table device.")
 @click.option("--no-gpio", is_flag=True, help="Do not use the Pi's GPIO.")
+@click.option("--gpio", "gpio_mode", type=click.Choice(["pi", "mock", "off"]), default=None,
+              help="pi: the Pi's pins; mock: pretend pins (rehearsal off a Pi); off: none.")
 @click.option("--colours", type=click.Path(path_type=Path), default=None)
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
 @click.option("--faces", type=click.Path(path_type=Path), default=None)
-def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
-          colours: Path | None, tags: Path | None, faces: Path | None, **opts: Any) -> None:
-    """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
-    from companion.service import Service, ServiceConfig
+@click.pass_context
+def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None, **opts: Any) -> None:
+    """Run the companion on real parts: camera, serial device, GPIO, dashboard.
 
-    settings: dict[str, Any] = {}
-    if config_file:
-        settings = tomllib.loads(config_file.read_text()).get("table", {})
-    cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
-           "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
-           "camera": camera, "serial": serial, "colours": colours, "tags": tags, "faces": faces}
-    for key, value in cli.items():
-        if value is not None:
-            settings[key] = value
-    settings["data_dir"] = Path(opts["data_dir"] or settings.get("data_dir", "companion-data"))
-    settings["gpio"] = not no_gpio and settings.get("gpio", True)
-    settings["phase_limits"] = settings.get("phase_limits", {}) | parse_limits(opts["phase_limits"])
-    for key in ("colours", "tags", "faces"):
-        if settings.get(key):
-            settings[key] = Path(settings[key])
+    Settings come from the profile; an option overrides it only when given.
+    """
+    from companion.profile import service_config
+    from companion.service import Service
+
+    given = {name for name in opts
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
     try:
-        config = ServiceConfig(**settings)
+        config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
         service = Service(config).start()
     except (ValueError, OSError, TypeError) as err:
         raise click.ClickException(str(err)) from err
@@ -111,6 +105,8 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
+        click.echo("stopping")
+    finally:
         service.stop()
 
 
