@@ -234,3 +234,9 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
 from companion.calibration import calibrate  # noqa: E402  (registers its commands)
 
 main.add_command(calibrate)
+from companion.emulate import emulate  # noqa: E402
+
+main.add_command(emulate)
+from companion.doctor import doctor  # noqa: E402
+
+main.add_command(doctor)
