@@ -117,33 +117,58 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
 @click.option("--exit-when-over", is_flag=True, help="Stop when the game ends.")
 @click.option("--max-steps", type=int, default=5000, show_default=True)
 def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> None:
-    """Play a whole game on the simulated table into the live dashboard."""
-    from companion.sim.demo import run_demo
+    """Play a whole game on the simulated table into the live dashboard.
+
+    The result is printed when the game ends, and on Ctrl-C (the table as it stood; exit
+    status 0). Exit status 1 only when the game did not end within --max-steps.
+    """
+    from companion.sim.demo import DemoInterrupted, run_demo
 
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
+    printed: list[Any] = []
+
+    def over(result: Any) -> None:
+        _print_result(result)
+        printed.append(result)
+        if not exit_when_over:
+            click.echo("The dashboard stays up; Ctrl-C to stop.")
+
     try:
         result = run_demo(
             game=opts["game"], players=opts["players"], variant=opts["variant"],
             seed=opts["seed"], port=opts["port"], host=opts["host"], data_dir=data_dir,
             pin=opts["pin"], speed=speed, exit_when_over=exit_when_over, max_steps=max_steps,
-            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner,
+            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner, on_over=over,
         )
+    except DemoInterrupted as stopped:
+        _print_result(stopped.result)
+        click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
+        return
     except (ValueError, OSError) as err:
         raise click.ClickException(str(err)) from err
+    if not printed:
+        _print_result(result)
+    if not result.tablet["over"]:
+        sys.exit(1)
+
+
+def _print_result(result: Any) -> None:
+    """The game's result as the dashboard shows it, and the simulated table's own."""
     tablet = result.tablet
     names = [p["name"] for p in tablet["players"]]
-    winners = ", ".join(names[w] for w in tablet["winner"] or []) or "nobody"
-    click.echo(f"Game over: {tablet['over']}  winner: {winners}  ({tablet['reason']})")
+    if tablet["over"]:
+        winners = ", ".join(names[w] for w in tablet["winner"] or []) or "nobody"
+        click.echo(f"Game over: True  winner: {winners}  ({tablet['reason']})")
+    else:
+        click.echo(f"Game over: False  (turn: {tablet.get('turn_name')}, phase: {tablet.get('phase_label')})")
     click.echo(f"Scores: {dict(zip(names, tablet['scores'], strict=True))}")
     click.echo(f"Steps: {result.steps}  not recorded: {result.stalls}  "
                f"refused declarations: {len(result.refusals)}  time: {result.seconds:.1f} s")
     truth = result.truth.get("winners")
-    if truth is not None:
+    if truth is not None and tablet["over"]:
         agree = sorted(truth) == sorted(tablet["winner"] or [])
         click.echo(f"The simulated table's own result: winners {truth} -> "
                    f"{'companion agrees' if agree else 'COMPANION DISAGREES'}")
-    if not tablet["over"]:
-        sys.exit(1)
 
 
 @main.command()
