@@ -121,10 +121,10 @@ def check_serial(port: str | None, timeout: float = 5.0) -> Check:
         return Check("device", FAIL, f"{port}: no hello ({problem})",
                      "plug the table device in (ls /dev/serial/by-id); if it is there but silent, "
                      "flash the firmware (deploy/flash.sh)")
-    firmware = getattr(health, "firmware", None)
-    detail = (f"{port}: hello {health.version!r}, firmware {firmware or 'not reported'}, "
+    firmware = getattr(health, "firmware", None)  # reported in the hello by newer firmware
+    detail = (f"{port}: hello {health.version!r}, firmware {firmware or health.version or 'not reported'}, "
               f"{health.readers} card readers, {health.seats} seat buttons")
-    if not firmware:
+    if not (firmware or health.version):
         return Check("device", WARN, detail, "the firmware does not report its version: reflash it "
                      "with deploy/flash.sh")
     return Check("device", OK, detail)

@@ -39,7 +39,7 @@ def test_ready_with_the_emulator_plugged_in_and_a_rendered_camera(tmp_path: Path
         device.close()
     assert checks["camera"].status == OK, checks["camera"]
     assert "frames/s, board markers seen [0, 1, 2, 3] (4 of 4)" in checks["camera"].detail
-    assert checks["device"].status in (OK, WARN)  # WARN: firmware without a version in its hello
+    assert checks["device"].status == OK, checks["device"]
     assert "hello 'tc-1.0'" in checks["device"].detail and "7 card readers, 6 seat buttons" in \
         checks["device"].detail
     assert checks["gpio"].status == WARN and "pretend pins" in checks["gpio"].detail
