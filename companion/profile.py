@@ -102,8 +102,8 @@ def _choice(options: tuple[str, ...]) -> Callable[[Any], str]:
 
 
 def _pin(value: Any) -> str:
-    if not isinstance(value, str) or not value.isdigit():
-        raise ValueError('must be digits in quotes, e.g. "482193"')
+    if not isinstance(value, str) or not value.isdigit() or len(value) < 6:
+        raise ValueError('must be 6 or more digits in quotes, e.g. "482193"')
     return value
 
 

@@ -60,7 +60,7 @@ colour = "red"
     assert "[table] game = 'chess': must be one of" in text
     assert "[table] port = 'eight thousand': must be a whole number from 0 to 65535" in text
     assert "[table] prot: unknown key" in text
-    assert "[table] pin = 1234: must be digits in quotes" in text
+    assert "[table] pin = 1234: must be 6 or more digits in quotes" in text
     assert "[gpio] button = 99: must be from 0 to 27" in text
     assert "[lights]: unknown section" in text
 
@@ -113,6 +113,21 @@ shared_reader = 4
     assert config.phase_limits == {"placement": 60.0}
     with pytest.raises(ValueError, match="not both"):
         service_config(folder, folder / "table.toml", defaults, set(), {})
+
+
+def test_the_lens_file_reaches_the_service_config_where_the_reader_can_use_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import dataclasses
+
+    from companion.service import ServiceConfig
+
+    folder = write(tmp_path / "p", '[table]\ngame = "times_square"\n')
+    (folder / "camera.json").write_text(json.dumps({"rms_px": 0.3, "matrix": [], "distortion": []}))
+    config = service_config(folder, None, {}, set(), {})
+    if "lens" in {f.name for f in dataclasses.fields(ServiceConfig)}:
+        assert config.lens == folder / "camera.json"
+    else:  # before the reader learns lens correction: said, not silently dropped
+        assert "lens is in the profile but this build cannot use it" in caplog.text
 
 
 def test_the_board_map_moves_the_spots_the_reader_looks_at(tmp_path: Path) -> None:
