@@ -45,7 +45,7 @@ def calibrate_camera(images: list[tuple[str, np.ndarray | None]]) -> dict[str, o
     detector = cv2.aruco.CharucoDetector(board)
     object_points, image_points, used, rejected = [], [], [], []
     size = None
-    for name, image in tqdm(images, desc="photos", unit="photo", leave=False):
+    for name, image in tqdm(images, desc="photos", unit="photo", leave=False, disable=None):
         if image is None:
             rejected.append(f"{name}: not an image")
             continue
@@ -264,7 +264,7 @@ def register_cards(taps: queue.Queue[str], cards: list[str], known: dict[str, st
     """
     mapping: dict[str, str] = {}
     missed: list[str] = []
-    for card in tqdm(cards, desc="cards", unit="card", leave=False):
+    for card in tqdm(cards, desc="cards", unit="card", leave=False, disable=None):
         while not taps.empty():  # a tap before the question is not an answer
             taps.get_nowait()
         say(f"tap: {card}")
