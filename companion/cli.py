@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 import time
 from pathlib import Path
@@ -97,10 +98,20 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
     try:
         config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
-        service = Service(config).start()
+        service = Service(config)
     except (ValueError, OSError, TypeError) as err:
         raise click.ClickException(str(err)) from err
+    try:
+        service.start()
+    except (ValueError, OSError, TypeError) as err:
+        service.stop()  # what started before the failure stops cleanly: no thread left behind
+        raise click.ClickException(str(err)) from err
     _banner(service)
+
+    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         while True:
             time.sleep(1)
