@@ -96,9 +96,11 @@ run mkdir -p "$PROFILE" "$DATA"
 if [ -e "$PROFILE/table.toml" ]; then
   echo "  $PROFILE/table.toml exists: kept as it is"
 else
-  echo "+ write $PROFILE/table.toml from docs/profile-example/table.toml (data_dir = $DATA)"
+  PIN="$(od -An -N4 -tu4 /dev/urandom | tr -d ' ' | tail -c 7 | sed 's/^0/1/')"  # this table's own
+  echo "+ write $PROFILE/table.toml from docs/profile-example/table.toml (data_dir = $DATA, a new 6-digit PIN)"
   if [ "$DRY" -eq 0 ]; then
-    sed "s|^data_dir = .*|data_dir = \"$DATA\"|" "$SRC/docs/profile-example/table.toml" > "$PROFILE/table.toml"
+    sed -e "s|^data_dir = .*|data_dir = \"$DATA\"|" -e "s|^pin = \"[0-9]*\"|pin = \"$PIN\"|" \
+      "$SRC/docs/profile-example/table.toml" > "$PROFILE/table.toml"
   fi
 fi
 if [ "$SYSTEM" -eq 1 ]; then

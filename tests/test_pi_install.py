@@ -64,6 +64,8 @@ def test_prefix_install_writes_a_profile_and_a_unit_systemd_accepts(tmp_path: Pa
     profile = root / "etc" / "table-companion" / "profile"
     loaded = Profile.load(profile)  # the example profile, valid, its log under the prefix
     assert loaded.service_settings()["data_dir"] == root / "var" / "lib" / "table-companion"
+    pin = loaded.get("table", "pin")
+    assert len(pin) == 6 and pin != Profile.load(ROOT / "docs" / "profile-example").get("table", "pin")
     unit = root / "etc" / "systemd" / "system" / "table-companion.service"
     assert unit_options(unit)["Service"]["ExecStart"] == f"{VENV}/bin/companion serve --profile {profile}"
     verified = subprocess.run([ANALYZE, "verify", str(unit)], capture_output=True, text=True, timeout=60)
