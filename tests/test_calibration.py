@@ -234,3 +234,19 @@ def test_cards_register_over_the_emulated_device_and_one_can_be_redone(tmp_path:
     assert saved == mapping | {"0badcafe": cards[2]}
     bad = CliRunner().invoke(calibrate, ["cards", "--profile", str(folder), "--only", "no-such-card"])
     assert bad.exit_code == 1 and "not cards of king_of_clubs: no-such-card" in bad.output
+
+
+def test_the_tag_sheet_lists_every_card_with_its_tag(tmp_path: Path) -> None:
+    folder = profile(tmp_path, "jivecat", 3)
+    cards = load_game("jivecat").card_ids()
+    (folder / "tags.json").write_text(json.dumps({"jivecat": {"0badcafe": cards[0]}}))
+    out = CliRunner().invoke(calibrate, ["tag-sheet", "--profile", str(folder), "--paper", "letter"])
+    assert out.exit_code == 0, out.output
+    assert f"{len(cards)} cards on" in out.output and "1 registered" in out.output
+    reader = PdfReader(folder / "tags-letter.pdf")
+    box = reader.pages[0].mediabox
+    assert (float(box.width), float(box.height)) == pytest.approx((612, 792))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert f"{cards[0]}\n0badcafe\nregistered" in text
+    assert f"{cards[1]}\n{factory_uid('jivecat', cards[1])}\nfactory sheet" in text
+    assert all(card in text for card in cards)

@@ -9,7 +9,8 @@
 4. ``colours``: prints where to put one piece of each colour, then a photo ->
    colours.json (refused if a spot is still the board; colour separation).
 5. ``faces``: a photo of a die showing each face -> faces.json (fit margin per face).
-6. ``cards``: tap each card when asked -> tags.json; ``--only`` re-registers one card.
+6. ``cards``: tap each card when asked -> tags.json; ``--only`` re-registers one card;
+   ``tag-sheet``: a printable checklist of the cards and their tags.
 See calibration/README.md.
 """
 
@@ -23,7 +24,7 @@ import click
 import cv2
 from tqdm import tqdm
 
-from companion.calibration.sheets import PAPERS, charuco_pdf, marker_pdf
+from companion.calibration.sheets import PAPERS, charuco_pdf, marker_pdf, tags_pdf
 from companion.calibration.steps import (
     CHARUCO_SQUARE_MM,
     CalibrationError,
@@ -295,3 +296,26 @@ def cards(profile_dir: Path, only: tuple[str, ...], missing: bool, timeout: floa
     if missed:
         click.echo("not registered: " + ", ".join(missed) + "; tap them again with "
                    + " ".join(f"--only {c}" for c in missed[:5]))
+
+
+@calibrate.command("tag-sheet")
+@PROFILE_OPTION
+@click.option("--paper", type=click.Choice(sorted(PAPERS)), default="a4", show_default=True)
+def tag_sheet(profile_dir: Path, paper: str) -> None:
+    """Print a checklist of every card and its tag (registered, or the factory sheet's)."""
+    from companion.sensors.tags import factory_uid
+
+    profile, game_name, _ = _open(profile_dir)
+    game = load_game(game_name)
+    ids = game.card_ids()
+    if not ids:
+        raise click.ClickException(f"{game_name} has no tagged cards")
+    tags = profile.file("tags")
+    registered = json.loads(tags.read_text()).get(game_name, {}) if tags else {}
+    by_card = {card: uid for uid, card in registered.items()}
+    rows = [(card, by_card[card], "registered") if card in by_card
+            else (card, factory_uid(game_name, card), "factory sheet") for card in ids]
+    out = profile_dir / f"tags-{paper}.pdf"
+    sheet = tags_pdf(game.title, rows, out, paper)
+    click.echo(f"wrote {out}: {sheet['rows']} cards on {sheet['pages']} pages ({paper}), "
+               f"{len(by_card)} registered, {len(ids) - len(by_card)} from the factory sheet")

@@ -248,3 +248,39 @@ def charuco_pdf(board: cv2.aruco.CharucoBoard, square_mm: float, path: Path, pap
     pdf.showPage()
     pdf.save()
     return {"pages": 1, "page_mm": page, "square_mm": square_mm}
+
+
+ROW_MM = 7.0
+
+
+def tags_pdf(title: str, rows: list[tuple[str, str, str]], path: Path, paper: str = "a4") -> dict:
+    """A checklist of the cards and their tags (card, tag UID, where the pairing comes from),
+    to tick off while sticking tags on cards or checking a deck."""
+    page = PAPERS[paper]
+    top = page[1] - EDGE_MM - 12
+    per_page = max(1, int((top - EDGE_MM - FOOTER_MM) // ROW_MM))
+    pages = [rows[i:i + per_page] for i in range(0, len(rows), per_page)] or [[]]
+    pdf = Canvas(str(path), pagesize=(page[0] * mm, page[1] * mm))
+    pdf.setTitle(f"{title}: card tags")
+    for number, chunk in enumerate(pages, 1):
+        pdf.setFont("Helvetica-Bold", 11)
+        pdf.drawString(EDGE_MM * mm, (page[1] - EDGE_MM - 5) * mm,
+                       f"{title}: card tags (page {number} of {len(pages)})")
+        pdf.setFont("Helvetica-Bold", 8)
+        for x, head in ((EDGE_MM + 8, "card"), (EDGE_MM + 80, "tag UID"), (EDGE_MM + 120, "from")):
+            pdf.drawString(x * mm, (top + 2) * mm, head)
+        pdf.setFont("Helvetica", 9)
+        pdf.setLineWidth(0.3)
+        for i, (card, uid, source) in enumerate(chunk):
+            y = top - (i + 1) * ROW_MM
+            pdf.rect(EDGE_MM * mm, (y + 1.5) * mm, 4 * mm, 4 * mm, stroke=1, fill=0)
+            pdf.drawString((EDGE_MM + 8) * mm, (y + 2) * mm, card)
+            pdf.drawString((EDGE_MM + 80) * mm, (y + 2) * mm, uid)
+            pdf.drawString((EDGE_MM + 120) * mm, (y + 2) * mm, source)
+            pdf.line(EDGE_MM * mm, y * mm, (page[0] - EDGE_MM) * mm, y * mm)
+        _footer(pdf, page, paper, f"{title} card tags",
+                "Tick each card once its tag reads right ('companion calibrate cards --only CARD' "
+                "re-registers one).")
+        pdf.showPage()
+    pdf.save()
+    return {"pages": len(pages), "rows": len(rows), "page_mm": page}
