@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 
 from companion.games import GAMES, load_game
-from companion.venue.cli import mqtt_from_options, mqtt_from_section, mqtt_options
+from companion.venue.cli import mqtt_from_options, mqtt_options
 
 GAME_CHOICE = click.Choice(sorted(GAMES))
 
@@ -74,49 +74,55 @@ def _banner(service: Any) -> None:
 
 @main.command()
 @shared_options
+@click.option("--profile", "profile_dir", type=click.Path(path_type=Path), default=None,
+              help="The table profile folder (table.toml and the calibration files).")
 @click.option("--config", "config_file", type=click.Path(exists=True, path_type=Path),
-              help="A TOML file with the same settings (see docs/config.example.toml).")
-@click.option("--camera", default=None, help="camera:N, video:PATH or folder:PATH.")
+              help="A lone table.toml (see docs/profile-example/table.toml).")
+@click.option("--camera", default=None, help="camera:N, picamera:N, video:PATH or folder:PATH.")
 @click.option("--serial", default=None, help="Serial port or pyserial URL of the table device.")
 @click.option("--no-gpio", is_flag=True, help="Do not use the Pi's GPIO.")
+@click.option("--gpio", "gpio_mode", type=click.Choice(["pi", "mock", "off"]), default=None,
+              help="pi: the Pi's pins; mock: pretend pins (rehearsal off a Pi); off: none.")
 @click.option("--colours", type=click.Path(path_type=Path), default=None)
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
 @click.option("--faces", type=click.Path(path_type=Path), default=None)
 @mqtt_options
-def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
-          colours: Path | None, tags: Path | None, faces: Path | None, **opts: Any) -> None:
-    """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
-    from companion.service import Service, ServiceConfig
+@click.pass_context
+def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None, **opts: Any) -> None:
+    """Run the companion on real parts: camera, serial device, GPIO, dashboard.
 
-    mqtt = mqtt_from_options(opts)
-    settings: dict[str, Any] = {}
-    if config_file:
-        document = tomllib.loads(config_file.read_text())
-        settings = document.get("table", {})
-        if mqtt is None and "mqtt" in document:  # the table profile's [mqtt] section
-            mqtt = mqtt_from_section(document["mqtt"])
-    cli = {"game": opts["game"], "players": opts["players"], "variant": opts["variant"],
-           "seed": opts["seed"], "port": opts["port"], "host": opts["host"], "pin": opts["pin"],
-           "camera": camera, "serial": serial, "colours": colours, "tags": tags, "faces": faces}
-    for key, value in cli.items():
-        if value is not None:
-            settings[key] = value
-    settings["data_dir"] = Path(opts["data_dir"] or settings.get("data_dir", "companion-data"))
-    settings["gpio"] = not no_gpio and settings.get("gpio", True)
-    settings["phase_limits"] = settings.get("phase_limits", {}) | parse_limits(opts["phase_limits"])
-    for key in ("colours", "tags", "faces"):
-        if settings.get(key):
-            settings[key] = Path(settings[key])
+    Settings come from the profile; an option overrides it only when given.
+    """
+    from companion.profile import service_config
+    from companion.service import Service
+
+    mqtt = mqtt_from_options(opts)  # --mqtt-url wins over the profile's [mqtt]
+    given = {name for name in opts
+             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
     try:
-        config = ServiceConfig(**settings, mqtt=mqtt)
-        service = Service(config).start()
+        config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
+        if mqtt is not None:
+            config.mqtt = mqtt
+        service = Service(config)
     except (ValueError, OSError, TypeError) as err:
         raise click.ClickException(str(err)) from err
+    try:
+        service.start()
+    except (ValueError, OSError, TypeError) as err:
+        service.stop()  # what started before the failure stops cleanly: no thread left behind
+        raise click.ClickException(str(err)) from err
     _banner(service)
+
+    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
+        click.echo("stopping")
+    finally:
         service.stop()
 
 
@@ -128,34 +134,60 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
 @click.option("--max-steps", type=int, default=5000, show_default=True)
 @mqtt_options
 def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> None:
-    """Play a whole game on the simulated table into the live dashboard."""
-    from companion.sim.demo import run_demo
+    """Play a whole game on the simulated table into the live dashboard.
+
+    The result is printed when the game ends, and on Ctrl-C (the table as it stood; exit
+    status 0). Exit status 1 only when the game did not end within --max-steps.
+    """
+    from companion.sim.demo import DemoInterrupted, run_demo
 
     mqtt = mqtt_from_options(opts)
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
+    printed: list[Any] = []
+
+    def over(result: Any) -> None:
+        _print_result(result)
+        printed.append(result)
+        if not exit_when_over:
+            click.echo("The dashboard stays up; Ctrl-C to stop.")
+
     try:
         result = run_demo(
             game=opts["game"], players=opts["players"], variant=opts["variant"],
             seed=opts["seed"], port=opts["port"], host=opts["host"], data_dir=data_dir,
             pin=opts["pin"], speed=speed, exit_when_over=exit_when_over, max_steps=max_steps,
-            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner, mqtt=mqtt,
+            phase_limits=parse_limits(opts["phase_limits"]), announce=_banner, on_over=over,
+            mqtt=mqtt,
         )
+    except DemoInterrupted as stopped:
+        _print_result(stopped.result)
+        click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
+        return
     except (ValueError, OSError) as err:
         raise click.ClickException(str(err)) from err
+    if not printed:
+        _print_result(result)
+    if not result.tablet["over"]:
+        sys.exit(1)
+
+
+def _print_result(result: Any) -> None:
+    """The game's result as the dashboard shows it, and the simulated table's own."""
     tablet = result.tablet
     names = [p["name"] for p in tablet["players"]]
-    winners = ", ".join(names[w] for w in tablet["winner"] or []) or "nobody"
-    click.echo(f"Game over: {tablet['over']}  winner: {winners}  ({tablet['reason']})")
+    if tablet["over"]:
+        winners = ", ".join(names[w] for w in tablet["winner"] or []) or "nobody"
+        click.echo(f"Game over: True  winner: {winners}  ({tablet['reason']})")
+    else:
+        click.echo(f"Game over: False  (turn: {tablet.get('turn_name')}, phase: {tablet.get('phase_label')})")
     click.echo(f"Scores: {dict(zip(names, tablet['scores'], strict=True))}")
     click.echo(f"Steps: {result.steps}  not recorded: {result.stalls}  "
                f"refused declarations: {len(result.refusals)}  time: {result.seconds:.1f} s")
     truth = result.truth.get("winners")
-    if truth is not None:
+    if truth is not None and tablet["over"]:
         agree = sorted(truth) == sorted(tablet["winner"] or [])
         click.echo(f"The simulated table's own result: winners {truth} -> "
                    f"{'companion agrees' if agree else 'COMPANION DISAGREES'}")
-    if not tablet["over"]:
-        sys.exit(1)
 
 
 @main.command()
@@ -257,6 +289,12 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
 from companion.calibration import calibrate  # noqa: E402  (registers its commands)
 
 main.add_command(calibrate)
+from companion.emulate import emulate  # noqa: E402
+
+main.add_command(emulate)
+from companion.doctor import doctor  # noqa: E402
+
+main.add_command(doctor)
 
 from companion.venue.cli import bench_venue, venue  # noqa: E402  (registers its commands)
 

@@ -18,7 +18,8 @@ from typing import Any
 from waitress.server import create_server
 
 from companion.games.base import Prompt
-from companion.sensors.gpio import GpioPins, TableGpio, use_mock_pins_off_the_pi
+from companion.profile import apply_board_map
+from companion.sensors.gpio import GpioPins, TableGpio, choose_pin_factory
 from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sensors.tags import TagRegistry
 from companion.table import Table, TableOptions
@@ -49,13 +50,14 @@ class ServiceConfig:
     camera: str | None = None  # camera:N, video:PATH, folder:PATH; None: no camera
     serial: str | None = None  # a port (/dev/ttyACM0) or a pyserial URL; None: no device
     shared_reader: int = 6  # the device's reader for cards not tied to a seat
-    gpio: bool = True
+    gpio: bool | str = True  # True/"pi": the Pi's pins; "mock": gpiozero mock pins; False/"off"
     gpio_pins: GpioPins = field(default_factory=GpioPins)
     fps: float = 8.0
     stable_frames: int = 3
     colours: Path | None = None  # calibrated colour profile
     tags: Path | None = None  # registered card tags
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
+    board: Path | None = None  # the table's board map (companion calibrate board)
     phase_limits: dict[str, float] = field(default_factory=dict)
     turn_limit: float | None = None  # seconds for one player's turn; None: no limit
     resume: bool = True
@@ -101,8 +103,8 @@ class Service:
         self._start_vision()
         if cfg.serial:
             self.link = SerialLink(cfg.serial, self._on_tag, self._on_button, self._on_health).start()
-        if cfg.gpio:
-            use_mock_pins_off_the_pi()
+        if cfg.gpio not in (False, "off"):
+            choose_pin_factory("mock" if cfg.gpio == "mock" else "pi")
             self.gpio = TableGpio(self._on_turn_button, cfg.gpio_pins)
         self.table.add_listener(self._on_change)
         self._on_change("start", self.table.public())
@@ -124,7 +126,7 @@ class Service:
         if self.frame_source is None:
             return
         profile = ColourProfile.load(cfg.colours) if cfg.colours else ColourProfile.default()
-        layout = self.table.game.layout(self.table.state)
+        layout = apply_board_map(self.table.game.layout(self.table.state), cfg.board)
         colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
         faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
         reader = BoardReader(layout, profile, colours=colours, faces=faces)

@@ -1,8 +1,10 @@
 """The Pi's own pins through gpiozero: the turn button, a status LED and a buzzer.
 
-gpiozero picks its pin factory from ``GPIOZERO_PIN_FACTORY``; off a Pi (the
-demo, the tests) it is the mock factory and the simulated table "presses" the
-button by driving the mock pin, exactly as a finger closes the circuit.
+Pin numbers come from the table profile (``[gpio]`` in table.toml).  gpiozero
+picks its pin factory from ``GPIOZERO_PIN_FACTORY``; off a Pi nothing falls back
+to mock pins silently: a rehearsal says so (``gpio = "mock"`` / ``--gpio mock``)
+or turns GPIO off (``--no-gpio``).  In the demo and the tests the simulated
+table "presses" the button by driving the mock pin, as a finger closes the circuit.
 """
 
 from __future__ import annotations
@@ -23,12 +25,45 @@ class GpioPins:
     buzzer: int = 22
 
 
-def use_mock_pins_off_the_pi() -> None:
-    """Off a Pi with no factory chosen, use gpiozero's mock pins instead of failing."""
-    if os.environ.get("GPIOZERO_PIN_FACTORY"):
-        return
-    if not os.path.exists("/proc/device-tree/model"):
-        Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+class GpioUnavailable(OSError):
+    """The Pi's pins were asked for where there are none."""
+
+
+PI_MODEL_FILE = "/proc/device-tree/model"
+
+
+def on_a_pi(model_file: str = PI_MODEL_FILE) -> bool:
+    try:
+        with open(model_file, "rb") as handle:
+            return b"Raspberry Pi" in handle.read()
+    except OSError:
+        return False
+
+
+def choose_pin_factory(mode: str, model_file: str = PI_MODEL_FILE) -> str:
+    """Set up gpiozero's pins for ``mode`` ("pi" or "mock"); returns what was chosen.
+
+    "pi" needs a Pi, or a factory someone chose on purpose (``GPIOZERO_PIN_FACTORY``,
+    or ``Device.pin_factory`` already set, as the demo and the tests do); anything else
+    raises GpioUnavailable saying how to choose.
+    """
+    if mode == "mock":
+        if not isinstance(Device.pin_factory, MockFactory):
+            Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+        return "mock"
+    if mode != "pi":
+        raise ValueError(f"unknown GPIO mode {mode!r}: use pi, mock or off")
+    if Device.pin_factory is not None:
+        return type(Device.pin_factory).__name__
+    chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if chosen:
+        return chosen
+    if not on_a_pi(model_file):
+        raise GpioUnavailable(
+            "this machine is not a Raspberry Pi, so it has no GPIO pins for the turn button, "
+            "status LED and buzzer: run with --no-gpio (or gpio mode = \"off\" in table.toml), "
+            "or --gpio mock (mode = \"mock\") to rehearse with pretend pins")
+    return "pi"
 
 
 class TableGpio:

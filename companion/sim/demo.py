@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,14 @@ from companion.sim.world import World, load_world
 from companion.venue.settings import MqttSettings
 from companion.vision.render import Camera
 from companion.vision.sources import SyntheticSource
+
+
+class DemoInterrupted(Exception):
+    """Ctrl-C before the game ended; ``result`` is the table as it stood."""
+
+    def __init__(self, result: RunResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
 
 
 def run_demo(
@@ -37,7 +46,11 @@ def run_demo(
     progress: bool = True,
     mqtt: MqttSettings | None = None,
     tablet: Callable[[Service], Tablet] | None = None,
+    on_over: Callable[[RunResult], None] | None = None,
 ) -> RunResult:
+    """Play the game; ``on_over`` hears the result as soon as it ends.  Without
+    ``exit_when_over`` the dashboard then stays up until Ctrl-C.  Ctrl-C before the end
+    raises DemoInterrupted with the table as it stood."""
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
@@ -68,12 +81,29 @@ def run_demo(
         service.stop()
         device.stop()
         raise OSError("the emulated table device did not answer on its pseudo-terminal")
-    bar: Any = tqdm(desc="moves", unit="move", disable=not progress, leave=False)
+    # on a terminal only (None: tqdm asks); a pipe or the journal gets no bar lines
+    bar: Any = tqdm(desc="moves", unit="move", disable=None if progress else True, leave=False)
+    started = time.monotonic()
+    # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
+    sim = SimulatedTable(service, world, source, device, speed, world_file, bar,
+                         tablet(service) if tablet is not None else None)
     try:
-        # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
-        sim = SimulatedTable(service, world, source, device, speed, world_file, bar,
-                             tablet(service) if tablet is not None else None)
-        return sim.run(max_steps, exit_when_over)
+        try:
+            result = sim.run(max_steps, exit_when_over=True)
+        except KeyboardInterrupt:
+            bar.close()
+            raise DemoInterrupted(RunResult(bar.n, 0, service.table.public(), world.truth(),
+                                            sim.refusals, time.monotonic() - started)) from None
+        bar.close()  # before anything is printed: no bar left frozen above the result
+        if on_over is not None:
+            on_over(result)
+        if not exit_when_over:
+            try:
+                while True:
+                    time.sleep(3600)
+            except KeyboardInterrupt:
+                pass
+        return result
     finally:
         bar.close()
         service.stop()

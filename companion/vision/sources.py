@@ -1,6 +1,7 @@
 """Where frames come from, picked by a spec string the way pyserial picks a port by URL.
 
-``camera:0`` (a USB/CSI camera through OpenCV), ``video:PATH`` (a recorded
+``camera:0`` (a USB camera through OpenCV), ``picamera:0`` (a Pi camera module
+through Picamera2, only on a Pi: an optional import), ``video:PATH`` (a recorded
 video), ``folder:PATH`` (a folder of still images, in name order, looping) and
 ``synthetic`` (frames drawn by the renderer from whatever the simulated table
 shows; only the simulator can set what is on it).
@@ -39,6 +40,43 @@ class OpenCVSource:
 
     def close(self) -> None:
         self.capture.release()
+
+
+class PicameraSource:
+    """A Raspberry Pi camera module through Picamera2 (libcamera), BGR frames like OpenCV's.
+
+    Picamera2 comes from Raspberry Pi OS (``apt install python3-picamera2``) and is seen
+    by a venv made with ``--system-site-packages``; it is imported only when asked for.
+    """
+
+    def __init__(self, index: int = 0, size: tuple[int, int] = (1280, 720)) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise OSError("picamera:N needs Picamera2: on Raspberry Pi OS run "
+                          "'sudo apt install python3-picamera2' and make the venv with "
+                          "--system-site-packages (deploy/install.sh does both)") from None
+        try:
+            self.camera = Picamera2(index)
+            # "RGB888" is libcamera's name for B,G,R byte order: what OpenCV calls BGR
+            config = self.camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+            self.camera.configure(config)
+            self.camera.start()
+        except (IndexError, RuntimeError) as err:
+            raise OSError(f"cannot open Pi camera {index}: {err}") from err
+
+    def read(self) -> np.ndarray | None:
+        try:
+            frame = self.camera.capture_array("main")
+        except RuntimeError:
+            return None
+        if frame is None or frame.ndim != 3:
+            return None
+        return np.ascontiguousarray(frame[..., :3])
+
+    def close(self) -> None:
+        self.camera.stop()
+        self.camera.close()
 
 
 class FolderSource:
@@ -93,12 +131,15 @@ class SyntheticSource:
 
 
 def open_source(spec: str) -> FrameSource:
-    """A frame source from ``camera:N``, ``video:PATH`` or ``folder:PATH``."""
+    """A frame source from ``camera:N``, ``picamera:N``, ``video:PATH`` or ``folder:PATH``."""
     kind, _, arg = spec.partition(":")
-    if kind == "camera":
-        return OpenCVSource(int(arg or 0))
+    if kind in ("camera", "picamera"):
+        if not (arg or "0").isdigit():
+            raise ValueError(f"{spec!r}: the camera number must be a whole number, e.g. {kind}:0")
+        index = int(arg or 0)
+        return OpenCVSource(index) if kind == "camera" else PicameraSource(index)
     if kind == "video":
         return OpenCVSource(arg)
     if kind == "folder":
         return FolderSource(arg)
-    raise ValueError(f"unknown camera source {spec!r}: use camera:N, video:PATH or folder:PATH")
+    raise ValueError(f"unknown camera source {spec!r}: use camera:N, picamera:N, video:PATH or folder:PATH")

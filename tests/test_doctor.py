@@ -1,0 +1,77 @@
+"""companion doctor: with the emulated device plugged in and a rendered camera, and with nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+from click.testing import CliRunner
+
+from companion.calibration.rehearsal import board_photo
+from companion.doctor import FAIL, OK, WARN, doctor, run_checks
+from companion.emulate import EmulatedTable
+from companion.games import load_game
+from companion.profile import write_settings
+
+
+def rendered_camera(folder: Path, game: str = "times_square") -> str:
+    """A folder of rendered frames of the board with its markers: a camera that needs no camera."""
+    rules = load_game(game)
+    layout = rules.layout(rules.setup(rules.min_players, None, 0))
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"frame-{i}.png"), board_photo(layout, seed=i))
+    return f"folder:{folder}"
+
+
+def test_ready_with_the_emulator_plugged_in_and_a_rendered_camera(tmp_path: Path) -> None:
+    device = EmulatedTable(tmp_path / "device")
+    profile = tmp_path / "profile"
+    write_settings(profile, "table", {"game": "times_square", "camera": rendered_camera(tmp_path / "cam"),
+                                      "serial": str(tmp_path / "device"), "data_dir": "log"})
+    write_settings(profile, "gpio", {"mode": "mock"})
+    try:
+        checks = {c.part: c for c in run_checks(profile, None, None, None, seconds=0.5)}
+    finally:
+        device.close()
+    assert checks["camera"].status == OK, checks["camera"]
+    assert "frames/s, board markers seen [0, 1, 2, 3] (4 of 4)" in checks["camera"].detail
+    assert checks["device"].status == OK, checks["device"]
+    assert "hello 'tc-1.0'" in checks["device"].detail and "7 card readers, 6 seat buttons" in \
+        checks["device"].detail
+    assert checks["gpio"].status == WARN and "pretend pins" in checks["gpio"].detail
+    assert checks["profile"].status == WARN and "board.json, colours.json" in checks["profile"].detail
+    assert "companion calibrate board" in checks["profile"].fix
+    assert checks["disk"].status == OK and "MB free" in checks["disk"].detail
+
+
+def test_nothing_plugged_in_says_what_to_fix(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    write_settings(profile, "table", {"game": "times_square", "camera": f"folder:{tmp_path / 'none'}",
+                                      "serial": str(tmp_path / "ttyACM0")})
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    done = subprocess.run([sys.executable, "-m", "companion", "doctor", "--profile", str(profile),
+                           "--seconds", "0.2", "--device-timeout", "1"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert f"[{FAIL}] camera" in out and "fix: check the cable" in out
+    assert f"[{FAIL}] device" in out and "no hello" in out and "fix: plug the table device in" in out
+    assert f"[{FAIL}] gpio" in out and "--no-gpio" in out
+    assert "not ready: fix camera, device, gpio" in out
+
+
+def test_a_broken_profile_is_reported_key_by_key(tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    (profile / "table.toml").write_text('[table]\ngame = "times_square"\nport = "x"\nfps = -1\n')
+    out = CliRunner().invoke(doctor, ["--profile", str(profile), "--gpio", "off", "--camera",
+                                      "folder:/nonexistent", "--serial", str(tmp_path / "none"),
+                                      "--seconds", "0.1", "--device-timeout", "1"])
+    assert out.exit_code == 1
+    assert "[FAIL] profile" in out.output and "[table] port = 'x'" in out.output
+    assert "[table] fps = -1: must be above 0" in out.output
+    assert "[ok  ] gpio     off" in out.output
