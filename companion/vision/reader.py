@@ -47,6 +47,8 @@ UNKNOWN = 255  # the label of a pixel near no calibrated colour
 SCALE = 1.0  # px per mm of the board sampled for colours
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
 OUTLINE_BGR = (95, 125, 145)
+SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
+_ANGLES = tuple(np.deg2rad(a) for a in range(0, 180, 30))
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
@@ -322,7 +324,27 @@ class BoardReader:
             return "too bright to read: the picture is washed out (lamp in view, or exposure)"
         return ""
 
+    def sharpness(self, small: np.ndarray) -> float:
+        """How sharp the markers' edges are in their most blurred direction (about 3.3 for a
+        sharp frame, 1.5-2.2 under a sigma-2 blur, below 1.4 when the camera shook)."""
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        values = []
+        for rows, cols, _bits in self._marker_checks:
+            patch = gray[max(0, rows.start - 3):rows.stop + 3, max(0, cols.start - 3):cols.stop + 3]
+            lo, hi = np.percentile(patch, 5), np.percentile(patch, 95)
+            if hi - lo < 40:
+                continue  # covered
+            gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+            gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+            worst = min(float(np.percentile(np.abs(np.cos(t) * gx + np.sin(t) * gy), 98))
+                        for t in _ANGLES)
+            values.append(worst / (hi - lo))
+        return float(np.median(values)) if values else 0.0
+
     def _read_small(self, small: np.ndarray, frame: np.ndarray) -> Reading:
+        if self.sharpness(small) < SHARPNESS_MIN:
+            return Reading(None, markers_found=len(MARKER_IDS),
+                           problem="too blurred to read: the camera or the table shook")
         self._frames_since_fit += 1
         if self._gain is None or self._frames_since_fit >= 8:  # light changes slowly
             problem = self._fit_light(small)
@@ -372,9 +394,12 @@ class BoardReader:
                 if size_mm < 0.5 * lo:
                     continue  # a speck of colour: not a piece
                 # a piece explains its own box: its pips and its anti-aliased rim
-                explained[max(0, by - 2):by + bh + 2, max(0, bx - 2):bx + bw + 2] = True
+                explained[max(0, by - 4):by + bh + 4, max(0, bx - 4):bx + bw + 4] = True
                 if size_mm < lo or size_mm > hi:
                     doubtful.setdefault(spot, "partly hidden?" if size_mm < lo else "pieces touching?")
+                    continue
+                if self._lit_around(flat, mask, bx, by, bw, bh):
+                    doubtful.setdefault(spot, "glare?")
                     continue
                 pips, sure = self._read_pips(frame, index, bx, by, bw, bh)
                 if self.keep_masks:
@@ -425,6 +450,20 @@ class BoardReader:
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         return None
+
+    def _lit_around(self, flat: np.ndarray, pieces: np.ndarray, bx: int, by: int, bw: int,
+                    bh: int) -> bool:
+        """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
+        y0, y1 = max(0, by - 7), min(flat.shape[0], by + bh + 7)
+        x0, x1 = max(0, bx - 7), min(flat.shape[1], bx + bw + 7)
+        ring = np.ones((y1 - y0, x1 - x0), bool)  # 3-7 px out: clear of the piece's blurred rim
+        ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
+        ring &= cv2.dilate(pieces[y0:y1, x0:x1], np.ones((5, 5), np.uint8)) == 0  # not its neighbours
+        if ring.sum() < 12:
+            return False
+        seen = flat[y0:y1, x0:x1][ring].astype(np.int16)
+        lightest = self._ref_hi[y0:y1, x0:x1][ring].astype(np.int16) - EMPTY_TOLERANCE
+        return float(np.mean((seen - lightest).min(axis=1) > 12)) > 0.35
 
     def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
         """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
@@ -639,12 +678,12 @@ class BoardReader:
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, bool]:
-    """Pips on a piece: marks inside its outline that stand out from its body, and whether
-    the count is clear.
+    """Pips on a piece, and whether the count is clear.
 
-    A mark is judged against the body's own brightness (a blurred pip keeps part of
-    its contrast, not its colour).  Unclear: a mark between a speck and a pip in
-    size, or pips of very different sizes (blur merged two, glare ate one).
+    With the crop's brightness, a pip is a peak of contrast against the body's own
+    brightness: a blurred pip keeps part of its contrast and its centre, even when
+    blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
+    either way.  Without it (die faces), marks are the holes in the colour mask.
     """
     if mask.size == 0:
         return 0, False
@@ -655,28 +694,30 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     body = max(contours, key=cv2.contourArea)
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
-    body_area = cv2.contourArea(body)
+    body_area = float(cv2.contourArea(body))
     rim = max(1, int(round(0.07 * np.sqrt(body_area))))
     filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
                        borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    if gray is not None and mask.any():
-        level = float(np.median(gray[mask > 0]))
-        pip = 20.0 if level > 128 else 235.0
-        marks = np.abs(gray.astype(np.float32) - level) > 0.4 * abs(pip - level)
-        holes = (filled.astype(bool) & (marks | (mask == 0))).astype(np.uint8)
-    else:
-        holes = (filled & (1 - mask)).astype(np.uint8)
-    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-    areas = np.array([stats[k, cv2.CC_STAT_AREA] for k in range(1, n)], np.float32)
-    min_area = max(3.0, 0.004 * body_area)
-    pips = areas[areas >= min_area]
-    if len(pips) == 0:
-        return 0, not np.any(areas >= 0.5 * min_area)
-    typical = float(np.median(pips))
-    sure = bool(np.all(pips <= 1.8 * typical) and np.all(pips >= 0.5 * typical)
-                and not np.any((areas >= 0.4 * min_area) & (areas < min_area) & (areas > 0.3 * typical)))
-    return int(len(pips)), sure
+    if gray is None or not mask.any():
+        holes = cv2.morphologyEx((filled & (1 - mask)).astype(np.uint8), cv2.MORPH_OPEN,
+                                 np.ones((2, 2), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+        min_area = max(3.0, 0.004 * body_area)
+        return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
+    level = float(np.median(gray[mask > 0]))
+    pip = 20.0 if level > 128 else 235.0
+    contrast = np.abs(gray.astype(np.float32) - level) / max(abs(pip - level), 30.0)
+    radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
+    contrast[filled == 0] = 0
+    window = max(3, int(0.3 * radius) | 1)
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.18)
+    n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
+    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
+    strong = values >= 0.42
+    faint = (values >= 0.22) & ~strong
+    count = int(strong.sum())
+    return count, bool(not faint.any() and count <= 9)
 
 
 def annotate(frame: np.ndarray, reader: BoardReader, reading: Reading,
