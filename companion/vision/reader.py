@@ -48,7 +48,10 @@ SCALE = 1.0  # px per mm of the board sampled for colours
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
 OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
-_ANGLES = tuple(np.deg2rad(a) for a in range(0, 180, 30))
+_ANGLES = np.deg2rad(np.arange(0, 180, 30))
+_COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
+STILL_CELL_MM = 6  # a frame whose 6 mm cells all match the last one read is read the same
+STILL_TOLERANCE = 16
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
@@ -152,6 +155,11 @@ class BoardReader:
         self._build_spots()
         self._build_reference(render_topdown(self.layout, {}, SCALE))
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._cells_size = (max(1, self._small_size[0] // STILL_CELL_MM),
+                            max(1, self._small_size[1] // STILL_CELL_MM))
+        self._last_reading: Reading | None = None
+        self._last_cells: np.ndarray | None = None
+        self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
         self._gain: np.ndarray | None = None
         self._tone: np.ndarray | None = None
         self._frames_since_fit = 0
@@ -174,6 +182,8 @@ class BoardReader:
         k3 = np.ones((5, 5), np.uint8)
         self._ref_lo = cv2.subtract(cv2.erode(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
         self._ref_hi = cv2.add(cv2.dilate(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
+        self._ref_lit = cv2.add(cv2.dilate(top, k3), np.full(3, 13, np.float64))
+        self._white = np.full_like(top, 255)
         # light anchors: board surface pixels well inside one surface colour, sampled sparsely
         anchors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         eroded_ok = np.zeros(labels.shape, bool)
@@ -244,7 +254,9 @@ class BoardReader:
         self._marker_checks = self._build_marker_checks()
         self._gain = None
         self._tone = None
-        self._prev_small = None
+        self._last_reading = None
+        self._last_cells = None
+        self._pip_cache = {}
 
     def _canvas_to_frame(self, pts: np.ndarray) -> np.ndarray:
         """Canvas px (at ``px_per_mm``) to frame px, through the lens when there is one."""
@@ -301,8 +313,12 @@ class BoardReader:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
         if self._maps is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
             small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+            cells = cv2.resize(small, self._cells_size, interpolation=cv2.INTER_AREA)
+            if self._last_reading is not None and self._last_cells is not None \
+                    and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
+                return self._last_reading  # nothing on the table moved since the last read
             if self._still_fits(small):
-                return self._read_small(small, frame)
+                return self._remember(self._read_small(small, frame), cells)
         problem = self._exposure_problem(frame)
         if problem:
             return Reading(None, problem=problem)
@@ -312,7 +328,12 @@ class BoardReader:
             return missing
         assert self._maps is not None
         small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
-        return self._read_small(small, frame)
+        cells = cv2.resize(small, self._cells_size, interpolation=cv2.INTER_AREA)
+        return self._remember(self._read_small(small, frame), cells)
+
+    def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
+        self._last_reading, self._last_cells = reading, cells
+        return reading
 
     def _exposure_problem(self, frame: np.ndarray) -> str:
         """A frame too dark or too bright to find anything in, said plainly."""
@@ -331,13 +352,17 @@ class BoardReader:
         values = []
         for rows, cols, _bits in self._marker_checks:
             patch = gray[max(0, rows.start - 3):rows.stop + 3, max(0, cols.start - 3):cols.stop + 3]
-            lo, hi = np.percentile(patch, 5), np.percentile(patch, 95)
+            flat = patch.ravel()
+            n = len(flat)
+            ends = np.partition(flat, (n // 20, n - n // 20))
+            lo, hi = ends[n // 20], ends[n - n // 20]
             if hi - lo < 40:
                 continue  # covered
-            gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
-            gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
-            worst = min(float(np.percentile(np.abs(np.cos(t) * gx + np.sin(t) * gy), 98))
-                        for t in _ANGLES)
+            gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3).ravel()
+            gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3).ravel()
+            responses = np.abs(_COS[:, None] * gx[None, :] + _SIN[:, None] * gy[None, :])
+            k = n - max(1, n // 50)
+            worst = float(np.partition(responses, k, axis=1)[:, k].min())
             values.append(worst / (hi - lo))
         return float(np.median(values)) if values else 0.0
 
@@ -369,6 +394,9 @@ class BoardReader:
         doubtful: dict[str, str] = {}
         confidence: dict[str, float] = {}
         placed: list[tuple[str, Piece, float, float, float]] = []
+        pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
+        lit = cv2.inRange(flat, self._ref_lit, self._white)  # lighter than the empty board
+        near_pieces = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         odd = np.zeros(labels.shape, np.uint8)  # pixels of blobs that are no piece
         explained = np.zeros(labels.shape, bool)
         for k in range(1, n):
@@ -398,10 +426,10 @@ class BoardReader:
                 if size_mm < lo or size_mm > hi:
                     doubtful.setdefault(spot, "partly hidden?" if size_mm < lo else "pieces touching?")
                     continue
-                if self._lit_around(flat, mask, bx, by, bw, bh):
+                if self._lit_around(lit, near_pieces, bx, by, bw, bh):
                     doubtful.setdefault(spot, "glare?")
                     continue
-                pips, sure = self._read_pips(frame, index, bx, by, bw, bh)
+                pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
                 if self.keep_masks:
                     self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
                 conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
@@ -411,6 +439,7 @@ class BoardReader:
                 pieces.setdefault(spot, []).append(piece)
                 placed.append((spot, piece, cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM, conf))
                 confidence[spot] = min(confidence.get(spot, 1.0), conf)
+        self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained |= odd > 0
         verdict = self._judge_unexplained(unexplained, flat, doubtful)
@@ -451,19 +480,15 @@ class BoardReader:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         return None
 
-    def _lit_around(self, flat: np.ndarray, pieces: np.ndarray, bx: int, by: int, bw: int,
+    def _lit_around(self, lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int,
                     bh: int) -> bool:
         """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
-        y0, y1 = max(0, by - 7), min(flat.shape[0], by + bh + 7)
-        x0, x1 = max(0, bx - 7), min(flat.shape[1], bx + bw + 7)
-        ring = np.ones((y1 - y0, x1 - x0), bool)  # 3-7 px out: clear of the piece's blurred rim
+        y0, y1 = max(0, by - 7), min(lit.shape[0], by + bh + 7)
+        x0, x1 = max(0, bx - 7), min(lit.shape[1], bx + bw + 7)
+        ring = near_pieces[y0:y1, x0:x1] == 0  # 3-7 px out, clear of its rim and its neighbours
         ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
-        ring &= cv2.dilate(pieces[y0:y1, x0:x1], np.ones((5, 5), np.uint8)) == 0  # not its neighbours
-        if ring.sum() < 12:
-            return False
-        seen = flat[y0:y1, x0:x1][ring].astype(np.int16)
-        lightest = self._ref_hi[y0:y1, x0:x1][ring].astype(np.int16) - EMPTY_TOLERANCE
-        return float(np.mean((seen - lightest).min(axis=1) > 12)) > 0.35
+        count = int(ring.sum())
+        return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
 
     def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
         """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
@@ -566,6 +591,21 @@ class BoardReader:
         return flat
 
     # ------------------------------------------------------------------ pips
+    def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                     bh: int, fresh: dict) -> tuple[int, bool]:
+        """Pips again only for a piece that looks different from the last frame's."""
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3)
+        patch = small[by:by + bh, bx:bx + bw]
+        cached = self._pip_cache.get(key)
+        if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
+                and int(cv2.absdiff(cached[0], patch).max()) <= 3 * STILL_TOLERANCE \
+                and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
+            fresh[key] = cached
+            return cached[1]
+        result = self._read_pips(frame, index, bx, by, bw, bh)
+        fresh[key] = (patch.copy(), result)
+        return result
+
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
                    bh: int) -> tuple[int, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame."""
