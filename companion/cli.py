@@ -262,3 +262,7 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
 from companion.calibration import calibrate  # noqa: E402  (registers its commands)
 
 main.add_command(calibrate)
+
+from companion.vision.cli import vision  # noqa: E402  (registers its commands)
+
+main.add_command(vision)

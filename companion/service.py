@@ -49,8 +49,9 @@ class ServiceConfig:
     shared_reader: int = 6  # the device's reader for cards not tied to a seat
     gpio: bool = True
     gpio_pins: GpioPins = field(default_factory=GpioPins)
-    fps: float = 8.0
-    stable_frames: int = 3
+    fps: float = 10.0
+    stable_frames: int = 2  # every position confident and unchanged in this many frames
+    lens: Path | None = None  # the lens profile 'companion calibrate camera' wrote
     colours: Path | None = None  # calibrated colour profile
     tags: Path | None = None  # registered card tags
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
@@ -95,7 +96,7 @@ class Service:
             layout = self.table.game.layout(self.table.state)
             colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
             faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
-            reader = BoardReader(layout, profile, colours=colours, faces=faces)
+            reader = BoardReader(layout, profile, colours=colours, faces=faces, lens=cfg.lens)
             self.vision = VisionLoop(self.table, self.frame_source, reader, cfg.fps,
                                      cfg.stable_frames).start()
         if cfg.serial:
@@ -105,7 +106,8 @@ class Service:
             self.gpio = TableGpio(self._on_turn_button, cfg.gpio_pins)
         self.table.add_listener(self._on_change)
         self._on_change("start", self.table.public())
-        app = create_app(self.table, self.pin)
+        app = create_app(self.table, self.pin,
+                         camera=self.vision.annotated_jpeg if self.vision is not None else None)
         self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
                                      connection_limit=200, channel_timeout=30)
         self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)

@@ -324,3 +324,85 @@ def format_conditions(result: dict[str, Any]) -> str:
 
 
 ALL_GAMES = sorted(GAMES)
+
+
+# --------------------------------------------------------------------------- latency
+def latency_benchmark(game_name: str, changes: int = 30, seed: int = 100,
+                      data_dir: str | None = None) -> dict[str, Any]:
+    """Board changed on the table -> the dashboard's SSE stream shows it, end to end.
+
+    The real service (vision loop at its configured rate, stabiliser, table, waitress,
+    SSE) reads a synthetic camera; the bench changes the board at a known time and a
+    dashboard client times the first update whose ``seen`` board is the new one.
+    """
+    import http.client
+    import json
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    from companion.bench import sample_boards
+    from companion.games.base import view_to_json
+    from companion.service import Service, ServiceConfig
+    from companion.vision.sources import SyntheticSource
+
+    layout, _, players = game_layout(game_name)
+    boards = sample_boards(game_name, players, changes + 1, seed)
+    boards = [b for i, b in enumerate(boards) if i == 0 or b != boards[i - 1]]
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ServiceConfig(game=game_name, players=players, data_dir=Path(data_dir or tmp),
+                               port=0, pin="0000", gpio=False, resume=False)
+        source = SyntheticSource(camera_for(layout, seed))
+        source.show(boards[0])
+        service = Service(config, frame_source=source).start()
+        arrivals: dict[str, float] = {}
+        wanted: dict[str, Any] = {"target": None}
+        done = threading.Event()
+        connected = threading.Event()
+
+        def listen() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", service.port, timeout=30)
+            conn.request("GET", "/api/events")
+            response = conn.getresponse()
+            connected.set()
+            while not done.is_set():
+                line = response.fp.readline()
+                if not line:
+                    break
+                if line.startswith(b"data:"):
+                    seen = json.loads(line[5:]).get("seen")
+                    key = json.dumps(seen, sort_keys=True)
+                    if key == wanted["target"] and key not in arrivals:
+                        arrivals[key] = time.perf_counter()
+            conn.close()
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        connected.wait(10)
+        latencies: list[float] = []
+        missed = 0
+        try:
+            time.sleep(1.0)  # the first board settles
+            for view in tqdm(boards[1:], desc="changes", unit="change", leave=False):
+                key = json.dumps(view_to_json(view), sort_keys=True)
+                arrivals.pop(key, None)
+                wanted["target"] = key
+                t0 = time.perf_counter()
+                source.show(view)
+                deadline = t0 + 3.0
+                while key not in arrivals and time.perf_counter() < deadline:
+                    time.sleep(0.002)
+                if key in arrivals:
+                    latencies.append((arrivals[key] - t0) * 1000)
+                else:
+                    missed += 1
+                time.sleep(0.25)
+        finally:
+            done.set()
+            service.stop()
+    return {
+        "game": game_name, "changes": len(boards) - 1, "pushed": len(latencies), "missed": missed,
+        "fps": config.fps, "stable_frames": config.stable_frames,
+        "change_to_dashboard_ms_p50": statistics.median(latencies) if latencies else float("nan"),
+        "change_to_dashboard_ms_p95": percentile(latencies, 0.95),
+    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import json
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -19,6 +19,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from companion.games.base import MalformedAction, RuleError
 from companion.table import NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.camera import camera_blueprint
 
 KEEPALIVE_S = 10.0
 
@@ -28,8 +29,10 @@ def _hex(bgr: tuple[int, int, int]) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None, *,
+               camera: Callable[[], bytes | None] | None = None) -> Flask:
     app = Flask(__name__)
+    app.register_blueprint(camera_blueprint(camera))
     app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024)
     if test_config:
         app.config.update(test_config)
