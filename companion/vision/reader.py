@@ -160,6 +160,7 @@ class BoardReader:
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
+        self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
         self._gain: np.ndarray | None = None
         self._tone: np.ndarray | None = None
         self._frames_since_fit = 0
@@ -383,7 +384,11 @@ class BoardReader:
         is_piece = labels < n_pieces
         # what the empty board does not explain: an unknown colour, or a surface colour
         # where the empty board shows another one
-        unexplained = (labels == UNKNOWN) | (~is_piece & (cv2.inRange(flat, self._ref_lo, self._ref_hi) == 0))
+        as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
+        if self._crosses_margin(small):
+            return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                           problem="a hand is over the board")
         unexplained[self._outside] = False
         is_piece[self._outside] = False
         kernel = np.ones((3, 3), np.uint8)
@@ -490,6 +495,19 @@ class BoardReader:
         count = int(ring.sum())
         return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
 
+    def _crosses_margin(self, small: np.ndarray) -> bool:
+        """Something lies across the white margin (an arm reaching in from a seat): margin
+        paper of another tint than the paper's, or much darker than the light there."""
+        if self._paper is None:
+            return False
+        tint, level = self._paper
+        ys, xs = self._margin_samples
+        samples = small[ys, xs].astype(np.float32)
+        luma = samples.mean(1)
+        own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
+        odd = (np.abs(own - tint).max(1) > 0.07) | (luma < 0.6 * level)
+        return int(odd.sum()) > max(20, 0.025 * len(odd))
+
     def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
         """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
         m = int(round(MARGIN_MM * SCALE))
@@ -545,6 +563,7 @@ class BoardReader:
             err = np.abs(target - fitted) / np.maximum(fitted, 1)
             keep = err < max(0.04, float(np.percentile(err, 75)))
         level = float(np.median(fitted))
+        self._paper = (paper, basis_all(xs / small.shape[1], ys / small.shape[0]) @ coeffs)
         if level < 35:
             return "too dark to read: turn a light on over the table"
         gy, gx = np.mgrid[0:1:24j, 0:1:32j]
@@ -715,6 +734,11 @@ class BoardReader:
 
     def describe(self) -> dict[str, Any]:
         return {"located": self._maps is not None, "lens": self.lens is not None}
+
+
+def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The quadratic light model's terms at relative positions."""
+    return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, bool]:
