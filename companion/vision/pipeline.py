@@ -73,7 +73,10 @@ class VisionLoop:
                 return Prompt("Hand over the board: waiting.", "info")
             return Prompt(f"Camera: {reading.problem}.", "info")
         if reading.doubtful:
-            spot, why = next(iter(sorted(reading.doubtful.items())))
+            with self.table._lock:
+                tracked = self.table.game.board_view(self.table.state)
+            # name first the place that matters: where the tracked board has pieces
+            spot, why = min(reading.doubtful.items(), key=lambda kv: (kv[0] not in tracked, kv[0]))
             more = len(reading.doubtful) - 1
             text = f"Can't see {self.reader.spot_label(spot)} clearly: {why}"
             if more:
