@@ -50,7 +50,7 @@ OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
-STILL_CELL_MM = 6  # a frame whose 6 mm cells all match the last one read is read the same
+# a frame whose 4 mm cells all match the last one read within this is read the same
 STILL_TOLERANCE = 16
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
@@ -155,8 +155,6 @@ class BoardReader:
         self._build_spots()
         self._build_reference(render_topdown(self.layout, {}, SCALE))
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
-        self._cells_size = (max(1, self._small_size[0] // STILL_CELL_MM),
-                            max(1, self._small_size[1] // STILL_CELL_MM))
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
@@ -314,7 +312,7 @@ class BoardReader:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
         if self._maps is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
             small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
-            cells = cv2.resize(small, self._cells_size, interpolation=cv2.INTER_AREA)
+            cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
             if self._last_reading is not None and self._last_cells is not None \
                     and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
                 return self._last_reading  # nothing on the table moved since the last read
@@ -329,7 +327,7 @@ class BoardReader:
             return missing
         assert self._maps is not None
         small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
-        cells = cv2.resize(small, self._cells_size, interpolation=cv2.INTER_AREA)
+        cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
         return self._remember(self._read_small(small, frame), cells)
 
     def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
@@ -603,8 +601,7 @@ class BoardReader:
     def _flatten(self, img: np.ndarray) -> np.ndarray:
         if self._gain is None or self._gain.shape[:2] != img.shape[:2]:
             return img
-        flat = cv2.multiply(img, self._gain, dtype=cv2.CV_8U) if img.dtype == np.float32 else \
-            np.clip(img * self._gain, 0, 255).astype(np.uint8)
+        flat = cv2.multiply(img, self._gain, dtype=cv2.CV_8U)
         if self._tone is not None:
             flat = cv2.LUT(flat, self._tone)
         return flat
