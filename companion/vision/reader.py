@@ -48,6 +48,8 @@ SCALE = 1.0  # px per mm of the board sampled for colours
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
 OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
+SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
+_CORE = np.ones((5, 5), np.uint8)
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 # a frame whose 4 mm cells all match the last one read within this is read the same
@@ -344,9 +346,10 @@ class BoardReader:
             return "too bright to read: the picture is washed out (lamp in view, or exposure)"
         return ""
 
-    def sharpness(self, small: np.ndarray) -> float:
+    def sharpness(self, small: np.ndarray) -> tuple[float, float]:
         """How sharp the markers' edges are in their most blurred direction (about 3.3 for a
-        sharp frame, 1.5-2.2 under a sigma-2 blur, below 1.4 when the camera shook)."""
+        sharp frame, 1.5-2.2 under a sigma-2 blur, below 1.4 when the camera shook), and how
+        much sharper its sharpest direction is (near 1 for focus blur, more for a shake)."""
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         values = []
         for rows, cols, _bits in self._marker_checks:
@@ -361,12 +364,17 @@ class BoardReader:
             gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3).ravel()
             responses = np.abs(_COS[:, None] * gx[None, :] + _SIN[:, None] * gy[None, :])
             k = n - max(1, n // 50)
-            worst = float(np.partition(responses, k, axis=1)[:, k].min())
-            values.append(worst / (hi - lo))
-        return float(np.median(values)) if values else 0.0
+            per_angle = np.partition(responses, k, axis=1)[:, k]
+            low = float(per_angle.min())
+            values.append((low / (hi - lo), float(per_angle.max()) / max(low, 1e-3)))
+        if not values:
+            return 0.0, 1.0
+        sharp, skew = np.median(np.array(values), axis=0)
+        return float(sharp), float(skew)
 
     def _read_small(self, small: np.ndarray, frame: np.ndarray) -> Reading:
-        if self.sharpness(small) < SHARPNESS_MIN:
+        sharp, skew = self.sharpness(small)
+        if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
             return Reading(None, markers_found=len(MARKER_IDS),
                            problem="too blurred to read: the camera or the table shook")
         self._frames_since_fit += 1
@@ -406,13 +414,16 @@ class BoardReader:
             x, y, w, h, area = stats[k]
             if area < self._smallest_px * 0.3:
                 continue
-            inside = labels[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]
-            votes = np.bincount(inside, minlength=n_pieces)[:n_pieces]
+            blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
+            core = cv2.erode(blob, _CORE, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            # colours voted by the blob's core: a blurred rim mixes the piece with the board
+            inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
+            votes = np.bincount(inside, minlength=256)[:n_pieces]
             order = np.argsort(votes)[::-1]
             if votes[order[1]] > 0.25 * votes[order[0]]:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
             else:
-                blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, area))]
+                blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
             for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
                 spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
                 size_mm = barea / (SCALE * SCALE)
@@ -772,11 +783,11 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
     contrast[filled == 0] = 0
     window = max(3, int(0.3 * radius) | 1)
-    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.18)
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
     n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
     values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
-    strong = values >= 0.42
-    faint = (values >= 0.22) & ~strong
+    strong = values >= 0.30
+    faint = (values >= 0.15) & ~strong
     count = int(strong.sum())
     return count, bool(not faint.any() and count <= 9)
 
