@@ -229,6 +229,7 @@ def hand_sequences(game_name: str, layout: Layout, colours: tuple[str, ...] | No
     rng = np.random.default_rng([seed, len(game_name)])
     wrong = committed = caught = 0
     waits: list[int] = []
+    details: list[str] = []
     for k in range(count):
         a, b = boards[-(2 * k + 1)], boards[-(2 * k + 2)]
         changing = k % 2 == 0
@@ -259,13 +260,17 @@ def hand_sequences(game_name: str, layout: Layout, colours: tuple[str, ...] | No
                 committed += 1
                 if new != view:
                     wrong += 1
+                    diff = sorted(s for s in set(new) | set(view) if new.get(s) != view.get(s))
+                    details.append(f"sequence {k} ({cond.name}, skin {k % 6}) frame {i}: "
+                                   + ", ".join(f"{s} seen {new.get(s)} truth {view.get(s)}" for s in diff))
                 elif view == truth_final and i >= len(script) - 8:
                     got_final = True
                     waits.append(i - (len(script) - 8))
         caught += got_final or (truth_final == a and stab.committed == a)
     return {"sequences": count, "boards_committed": committed, "wrong_boards_committed": wrong,
             "final_board_committed": caught,
-            "frames_after_hand_left_to_commit_p50": statistics.median(waits) if waits else None}
+            "frames_after_hand_left_to_commit_p50": statistics.median(waits) if waits else None,
+            "wrong_commits": details}
 
 
 def summarise(table: dict[str, dict[str, Tally]], seq: dict[str, dict[str, Any]], games: list[str],

@@ -767,6 +767,9 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
     body_area = float(cv2.contourArea(body))
+    hull_area = float(np.count_nonzero(filled))
+    if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
+        return 0, False  # the piece's own colour covers too little of it to judge its marks
     rim = max(1, int(round(0.07 * np.sqrt(body_area))))
     filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
                        borderType=cv2.BORDER_CONSTANT, borderValue=0)
