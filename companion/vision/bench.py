@@ -75,6 +75,8 @@ def frame_cost(game_name: str, frames: int, players: int | None = None, seed: in
     times: list[float] = []
     still: list[float] = []
     cold_ms: list[float] = []
+    cpu_changed: list[float] = []
+    cpu_still: list[float] = []
     correct = 0
     for i in tqdm(range(frames), desc=f"{game_name} frames", unit="frame", leave=False):
         view = boards[(i // 2) % len(boards)]  # each board twice: a change, then a still frame
@@ -84,10 +86,12 @@ def frame_cost(game_name: str, frames: int, players: int | None = None, seed: in
             t0 = time.perf_counter()
             cold.read(frame)
             cold_ms.append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         reading = reader.read(frame)
         ms = (time.perf_counter() - t0) * 1000
         (still if i % 2 else times).append(ms)
+        # CPU time of this thread: what one core spends, whatever else the machine is doing
+        (cpu_still if i % 2 else cpu_changed).append((time.thread_time() - c0) * 1000)
         correct += reading.view == view and not doubtful(reading)
     return {
         "game": game_name,
@@ -99,6 +103,11 @@ def frame_cost(game_name: str, frames: int, players: int | None = None, seed: in
         "ms_per_frame_p50": statistics.median(times + still),
         "ms_per_frame_p95": percentile(times + still, 0.95),
         "ms_first_frame_with_marker_search_p50": statistics.median(cold_ms),
+        "cpu_ms_changed_board_p50": statistics.median(cpu_changed),
+        "cpu_ms_still_board_p50": statistics.median(cpu_still),
+        "cpu_ms_per_frame_p50": statistics.median(cpu_changed + cpu_still),
+        "cpu_ms_one_change_in_ten_frames_p50": statistics.median(
+            cpu_changed[: max(1, len(cpu_changed) // 5)] + cpu_still * 2),
         "frames_read_exactly": correct,
         "accuracy": correct / frames,
     }
