@@ -50,42 +50,10 @@ def sample_boards(game_name: str, players: int | None, count: int, seed: int = 0
 
 
 def vision_benchmark(game_name: str, frames: int, players: int | None = None) -> dict[str, Any]:
-    """ms per frame of reading, on rendered frames of boards from real play."""
-    from companion.vision.reader import BoardReader
-    from companion.vision.render import Camera
+    """ms per frame of reading (see :mod:`companion.vision.bench`, where it lives now)."""
+    from companion.vision.bench import frame_cost
 
-    game = load_game(game_name)
-    state = game.setup(players or game.min_players, None, 0)
-    layout = game.layout(state)
-    boards = sample_boards(game_name, players, max(1, frames // 4))
-    camera = Camera(layout, seed=3)
-    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
-    reader = BoardReader(layout, colours=colours)
-    times: list[float] = []
-    correct = 0
-    full_detect_ms: list[float] = []
-    for i in tqdm(range(frames), desc="frames", unit="frame", leave=False):
-        view = boards[i % len(boards)]
-        frame = camera.frame(view)
-        if i % 25 == 0:  # also time a read with the board not yet located
-            cold = BoardReader(layout, colours=colours)
-            t0 = time.perf_counter()
-            cold.read(frame)
-            full_detect_ms.append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()
-        reading = reader.read(frame)
-        times.append((time.perf_counter() - t0) * 1000)
-        correct += reading.view == view
-    return {
-        "game": game_name,
-        "frames": frames,
-        "frame_size": "1280x720",
-        "ms_per_frame_p50": statistics.median(times),
-        "ms_per_frame_p95": _percentile(times, 0.95),
-        "ms_first_frame_with_marker_search_p50": statistics.median(full_detect_ms),
-        "frames_read_exactly": correct,
-        "accuracy": correct / frames,
-    }
+    return frame_cost(game_name, frames, players)
 
 
 def serial_benchmark(taps: int) -> dict[str, Any]:

@@ -233,15 +233,39 @@ def bench() -> None:
 
 
 @bench.command("vision")
-@click.option("--game", type=GAME_CHOICE, default="times_square")
-@click.option("--frames", type=int, default=200, show_default=True)
+@click.option("--game", type=GAME_CHOICE, default=None,
+              help="One game (default: times_square for frame cost, every game for --conditions).")
+@click.option("--frames", type=int, default=200, show_default=True,
+              help="Frames for the frame cost; per condition and game with --conditions.")
 @click.option("--players", type=int, default=None)
+@click.option("--conditions", is_flag=True,
+              help="Real-world conditions (light, glare, lens, blur, hands, JPEG, tilt, noise).")
+@click.option("--only", "only", multiple=True, help="With --conditions: just these conditions.")
+@click.option("--sequences", type=int, default=6, show_default=True,
+              help="With --conditions: hand sequences per game through the stabiliser.")
+@click.option("--latency", is_flag=True, help="Change on the table to dashboard update, end to end.")
+@click.option("--changes", type=int, default=30, show_default=True, help="With --latency.")
+@click.option("--seed", type=int, default=100, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-def bench_vision(game: str, frames: int, players: int | None, as_json: bool) -> None:
-    """ms per frame of the board reader on rendered frames, and its accuracy."""
-    from companion.bench import vision_benchmark
+def bench_vision(game: str | None, frames: int, players: int | None, conditions: bool,
+                 only: tuple[str, ...], sequences: int, latency: bool, changes: int, seed: int,
+                 as_json: bool) -> None:
+    """The board reader: frame cost, accuracy under real-world conditions, latency."""
+    from companion.vision import bench as vb
 
-    _print_bench(vision_benchmark(game, frames, players), as_json)
+    if conditions:
+        games = [game] if game else vb.ALL_GAMES
+        try:
+            result = vb.conditions_benchmark(games, frames if frames != 200 else 12, seed, sequences,
+                                             list(only) or None)
+        except KeyError as err:
+            raise click.ClickException(str(err)) from err
+        click.echo(json.dumps(result, sort_keys=True) if as_json else vb.format_conditions(result))
+        return
+    if latency:
+        _print_bench(vb.latency_benchmark(game or "times_square", changes, seed), as_json)
+        return
+    _print_bench(vb.frame_cost(game or "times_square", frames, players), as_json)
 
 
 @bench.command("serial")
@@ -300,3 +324,7 @@ from companion.venue.cli import bench_venue, venue  # noqa: E402  (registers its
 
 main.add_command(venue)
 bench.add_command(bench_venue)
+
+from companion.vision.cli import vision  # noqa: E402  (registers its commands)
+
+main.add_command(vision)

@@ -52,8 +52,9 @@ class ServiceConfig:
     shared_reader: int = 6  # the device's reader for cards not tied to a seat
     gpio: bool | str = True  # True/"pi": the Pi's pins; "mock": gpiozero mock pins; False/"off"
     gpio_pins: GpioPins = field(default_factory=GpioPins)
-    fps: float = 8.0
-    stable_frames: int = 3
+    fps: float = 10.0
+    stable_frames: int = 2  # every position confident and unchanged in this many frames
+    lens: Path | None = None  # the lens profile 'companion calibrate camera' wrote
     colours: Path | None = None  # calibrated colour profile
     tags: Path | None = None  # registered card tags
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
@@ -114,12 +115,18 @@ class Service:
             self.publisher = TablePublisher(self.table, cfg.mqtt).start()
             self.table.add_listener(self.publisher)
         self.table.watch_clocks()
-        app = create_app(self.table, self.pin, switcher=self)
+        # the getter reads self.vision each time: a game switch rebuilds the camera loop
+        app = create_app(self.table, self.pin, switcher=self,
+                         camera=self._camera_jpeg if self.frame_source is not None else None)
         self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
                                      connection_limit=200, channel_timeout=30)
         self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)
         self._server_thread.start()
         return self
+
+    def _camera_jpeg(self) -> bytes | None:
+        """The latest annotated frame; read through self.vision, which a game switch rebuilds."""
+        return self.vision.annotated_jpeg() if self.vision is not None else None
 
     def _start_vision(self) -> None:
         cfg = self.config
@@ -129,7 +136,7 @@ class Service:
         layout = apply_board_map(self.table.game.layout(self.table.state), cfg.board)
         colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
         faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
-        reader = BoardReader(layout, profile, colours=colours, faces=faces)
+        reader = BoardReader(layout, profile, colours=colours, faces=faces, lens=cfg.lens)
         # the loop gets the running table itself: after a switch it is rebuilt for the new one
         self.vision = VisionLoop(self.table.current, self.frame_source, reader, cfg.fps,
                                  cfg.stable_frames).start()

@@ -418,9 +418,17 @@ class Table:
                 "reason": outcome.reason if outcome else None,
                 "board": view_to_json(game.board_view(state)),
                 "seen": view_to_json(self.seen) if self.seen is not None else None,
+                "seen_mismatch": self._seen_mismatch(state),
                 "taps": [{"card": t.card, "seat": t.seat} for t in self.taps],
                 "summary": game.summary(state),
             }
+
+    def _seen_mismatch(self, state: State) -> list[str]:
+        """Spots where the camera's committed board and the tracked board differ."""
+        if self.seen is None:
+            return []
+        board = self.game.board_view(state)
+        return sorted(s for s in set(self.seen) | set(board) if self.seen.get(s, ()) != board.get(s, ()))
 
     # ------------------------------------------------------------------ changing
     def _publish(self, kind: str) -> None:
@@ -512,6 +520,8 @@ class Table:
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self._publish("prompt")
+        else:  # nothing to record, but what the table shows changed: dashboards see it
+            self._publish(trigger)
         return None
 
     def board_seen(self, view: BoardView) -> HistoryEntry | None:

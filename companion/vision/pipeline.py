@@ -1,8 +1,10 @@
 """The camera loop: source -> reader -> stabiliser -> table, on its own thread.
 
 Only boards the stabiliser commits reach the table, where the game must
-explain them before anything is recorded.  A lost camera, hidden markers or a
-hand over the board become standing notices on the dashboard.
+explain them before anything is recorded.  A lost camera, hidden markers, a
+hand over the board, a frame too dark or blurred, or a place it cannot see
+clearly become standing notices on the dashboard, naming the place in the
+game's words ("Can't see Tiki 8 clearly: glare?"), never a guess.
 """
 
 from __future__ import annotations
@@ -10,16 +12,19 @@ from __future__ import annotations
 import threading
 import time
 
+import cv2
+import numpy as np
+
 from companion.games.base import Prompt
 from companion.table import Table
-from companion.vision.reader import BoardReader
+from companion.vision.reader import BoardReader, Reading, annotate
 from companion.vision.sources import FrameSource
 from companion.vision.stabiliser import Stabiliser
 
 
 class VisionLoop:
     def __init__(self, table: Table, source: FrameSource, reader: BoardReader,
-                 fps: float = 10.0, frames_needed: int = 3) -> None:
+                 fps: float = 10.0, frames_needed: int = 2) -> None:
         self.table = table
         self.source = source
         self.reader = reader
@@ -29,6 +34,8 @@ class VisionLoop:
         self.seconds_reading = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._latest: tuple[np.ndarray, Reading] | None = None
+        self._latest_lock = threading.Lock()
 
     def start(self) -> VisionLoop:
         self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
@@ -51,15 +58,45 @@ class VisionLoop:
             self.table.notice("camera", Prompt("The camera gives no picture: check its cable.",
                                                "warning"))
             return
+        with self._latest_lock:
+            self._latest = (frame, reading)
         self.table.notice("camera", None)
         board = self.stabiliser.feed(reading)
-        if reading.view is None:
-            text = "Hand over the board: waiting." if reading.hand else f"Camera: {reading.problem}."
-            self.table.notice("vision", Prompt(text, "info"))
-        else:
-            self.table.notice("vision", None)
+        self.table.notice("vision", self.prompt(reading))
         if board is not None:
             self.table.board_seen(board)
+
+    def prompt(self, reading: Reading) -> Prompt | None:
+        """What the dashboard should say about this frame, in the game's words."""
+        if reading.view is None:
+            if reading.hand:
+                return Prompt("Hand over the board: waiting.", "info")
+            return Prompt(f"Camera: {reading.problem}.", "info")
+        if reading.doubtful:
+            with self.table._lock:
+                tracked = self.table.game.board_view(self.table.state)
+            # name first the place that matters: where the tracked board has pieces
+            spot, why = min(reading.doubtful.items(), key=lambda kv: (kv[0] not in tracked, kv[0]))
+            more = len(reading.doubtful) - 1
+            text = f"Can't see {self.reader.spot_label(spot)} clearly: {why}"
+            if more:
+                text += f" (and {more} more place{'s' if more > 1 else ''})"
+            return Prompt(text, "info")
+        return None
+
+    def annotated_jpeg(self) -> bytes | None:
+        """The latest frame with what was read drawn on it, mismatches with the tracked
+        board in red; None before the first frame."""
+        with self._latest_lock:
+            latest = self._latest
+        if latest is None:
+            return None
+        frame, reading = latest
+        with self.table._lock:
+            tracked = self.table.game.board_view(self.table.state)
+        image = annotate(frame, self.reader, reading, tracked)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
 
     def _run(self) -> None:
         while not self._stop.is_set():

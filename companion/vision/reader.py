@@ -1,20 +1,30 @@
-"""Frames in, board snapshots out.
+"""Frames in, board snapshots out, every position with a confidence.
 
-The board is found by its four ArUco markers and a homography, re-detected
-only near where the markers were last seen (a full search costs far more than
-the rest of the read).  The frame is warped to a top-down picture, its light
-flattened against the white margin, and every pixel given the nearest
-calibrated colour.  Pieces are connected blobs of a piece colour; a blob's
-spot is where its centre falls; its pips are the holes inside it.  An arm over
-the board (a large skin-coloured blob, or a hidden marker) makes the frame
-unusable, never a board.
+The board is found by its ArUco markers (any two fix it) and a homography,
+tracked between frames: the markers are looked for again only when the board
+stops fitting where they were.  A lens profile from ``calibrate camera`` is
+folded into a sampling map computed once per homography, so no frame is
+ever undistorted whole.  The board is sampled top-down at 1 px/mm; its light
+is flattened against the white margin (clipped pixels left out) and a tone
+curve per channel is fitted to the board's own printed surfaces, so warm, cool,
+dim and uneven light all come back to the calibrated colours.
+
+Each pixel then gets the nearest calibrated colour, or none when it is far from
+all of them.  Pieces are blobs of a piece colour placed by their centre.  What
+neither a piece nor the empty board explains (the board as learnt when empty)
+is a hand, an arm, a sleeve, a shadow or glare, whatever its colour: a large
+patch of it is a hand over the board (no board at all), a small one makes the
+spots under it doubtful, with the likely reason.  A doubtful position is never
+guessed: the stabiliser commits nothing while one is doubtful.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -28,10 +38,23 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
+from companion.vision.lens import Lens
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
-from companion.vision.render import SKIN_BGR, piece_slots
+from companion.vision.render import SKIN_BGR, piece_slots, render_topdown
 
 HAND = "hand"
+UNKNOWN = 255  # the label of a pixel near no calibrated colour
+SCALE = 1.0  # px per mm of the board sampled for colours
+CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
+OUTLINE_BGR = (95, 125, 145)
+SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
+SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
+_CORE = np.ones((5, 5), np.uint8)
+_ANGLES = np.deg2rad(np.arange(0, 180, 30))
+_COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
+# a frame whose 4 mm cells all match the last one read within this is read the same
+STILL_TOLERANCE = 16
+EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
 def bgr_to_lab(colour: tuple[int, int, int]) -> np.ndarray:
@@ -41,7 +64,11 @@ def bgr_to_lab(colour: tuple[int, int, int]) -> np.ndarray:
 
 @dataclass
 class ColourProfile:
-    """Calibrated colours (Lab) by name: pieces, the board's surfaces, and skin."""
+    """Calibrated colours (Lab) by name: pieces, the board's surfaces, and skin.
+
+    ``skin`` is kept for the files ``calibrate colours`` wrote; hands are found by
+    what the empty board does not explain, not by a skin colour.
+    """
 
     pieces: dict[str, list[float]]
     surfaces: dict[str, list[float]]
@@ -53,14 +80,14 @@ class ColourProfile:
         return cls(
             {k: bgr_to_lab(v).tolist() for k, v in PIECE_COLOURS.items()},
             {k: bgr_to_lab(v).tolist() for k, v in SURFACE_COLOURS.items()}
-            | {"outline": bgr_to_lab((95, 125, 145)).tolist()},
+            | {"outline": bgr_to_lab(OUTLINE_BGR).tolist()},
             bgr_to_lab(SKIN_BGR).tolist(),
         )
 
     @classmethod
     def load(cls, path: str | Path) -> ColourProfile:
         data = json.loads(Path(path).read_text())
-        return cls(data["pieces"], data["surfaces"], data["skin"])
+        return cls(data["pieces"], data["surfaces"], data.get("skin", bgr_to_lab(SKIN_BGR).tolist()))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(
@@ -69,12 +96,25 @@ class ColourProfile:
 
 @dataclass
 class Reading:
-    """One frame's verdict: a board, or why there is none."""
+    """One frame's verdict: a board (with the positions it is unsure of), or why there is none.
+
+    ``view`` holds every position read confidently; ``doubtful`` names the spots
+    that could not be read, with the likely reason ("glare?").  ``confidence``
+    gives each spot read (pieces or empty) a value in [0, 1].
+    """
 
     view: BoardView | None
     hand: bool = False
     markers_found: int = 0
     problem: str = ""
+    doubtful: dict[str, str] = field(default_factory=dict)
+    confidence: dict[str, float] = field(default_factory=dict)
+    pieces_at: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
+
+    @property
+    def usable(self) -> bool:
+        """A whole board, every position confident."""
+        return self.view is not None and not self.doubtful
 
 
 @dataclass
@@ -83,312 +123,716 @@ class BoardReader:
 
     layout: Layout
     profile: ColourProfile = field(default_factory=ColourProfile.default)
-    px_per_mm: float = 2.0
+    px_per_mm: float = 2.0  # the canvas scale of the homography (calibration draws at it)
     colours: tuple[str, ...] | None = None  # piece colours this game uses (all if None)
     faces: FaceTemplates | None = None  # learnt icons; None: marks are counted as pips
     keep_masks: bool = False  # calibration: keep each piece's colour mask by spot
+    lens: Lens | dict | str | Path | None = None  # from ``calibrate camera``
 
     def __post_init__(self) -> None:
+        if self.lens is not None and not isinstance(self.lens, Lens):
+            self.lens = Lens.load(self.lens)
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.cornerRefinementWinSize = 4
+        params.adaptiveThreshWinSizeMax = 33  # wider windows hold markers under blur and glare
+        params.minMarkerPerimeterRate = 0.02
+        params.polygonalApproxAccuracyRate = 0.05  # a lens bends the edges a little
+        params.perspectiveRemovePixelPerCell = 6
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
-        self._last: dict[int, np.ndarray] | None = None
-        self._homography: np.ndarray | None = None
+        self._homography: np.ndarray | None = None  # undistorted frame px -> canvas px
+        self._last: dict[int, np.ndarray] = {}
         self.masks: dict[str, list[tuple[str, np.ndarray]]] = {}
         total_w, total_h = canvas_size_mm(self.layout)
         self._size = (int(total_w * self.px_per_mm), int(total_h * self.px_per_mm))
-        self._small_size = (self._size[0] // 2, self._size[1] // 2)
-        self._gain: np.ndarray | None = None
-        self._frames_since_fit = 0
+        self._small_size = (int(total_w * SCALE), int(total_h * SCALE))
         self._targets = marker_corners_mm(self.layout)
-        self._templates = self._build_marker_templates()
         names = list(self.colours or self.profile.pieces)
         self._piece_names = names
-        centroids = [self.profile.pieces[n] for n in names]
-        centroids += list(self.profile.surfaces.values()) + [self.profile.skin]
+        self._surface_names = list(self.profile.surfaces)
+        centroids = [self.profile.pieces[n] for n in names] + list(self.profile.surfaces.values())
         self._centroids = np.array(centroids, np.float32)
-        self._skin_label = len(centroids) - 1
         self._weights = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts for less
         self._lut = self._build_lut()
-        self._spot_index = self._build_spot_index()
-        self._margin_mask = self._build_margin_mask()
-        half = self.px_per_mm / 2
-        self._outside = np.ones((self._small_size[1], self._small_size[0]), bool)
-        scale = self.px_per_mm / 2
-        self._smallest_px = min(self._min_area.values(), default=0.0) * scale * scale
+        self._build_spots()
+        self._build_reference(render_topdown(self.layout, {}, SCALE))
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._last_reading: Reading | None = None
+        self._last_cells: np.ndarray | None = None
+        self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
+        self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
+        self._gain: np.ndarray | None = None
+        self._tone: np.ndarray | None = None
+        self._frames_since_fit = 0
+        self.frame_size: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------------ the empty board
+    def _build_reference(self, top: np.ndarray) -> None:
+        """What the empty board looks like: allowed surface labels per pixel, light anchors."""
+        labels = self._classify(top)
+        n = len(self._piece_names)
+        allowed = np.zeros(labels.shape, np.uint16)
+        kernel = np.ones((5, 5), np.uint8)
+        for k in range(len(self._surface_names)):
+            near = cv2.dilate((labels == n + k).astype(np.uint8), kernel)
+            allowed |= near.astype(np.uint16) << k
+        self._allowed = allowed
+        self._reference = top
+        # the colours each pixel of the empty board may show, allowing for a pixel or two of
+        # misplacement and for light the flattening does not quite take out
+        k3 = np.ones((5, 5), np.uint8)
+        self._ref_lo = cv2.subtract(cv2.erode(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
+        self._ref_hi = cv2.add(cv2.dilate(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
+        self._ref_lit = cv2.add(cv2.dilate(top, k3), np.full(3, 13, np.float64))
+        self._white = np.full_like(top, 255)
+        # light anchors: board surface pixels well inside one surface colour, sampled sparsely
+        anchors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        eroded_ok = np.zeros(labels.shape, bool)
+        eroded_ok[~self._outside] = True
+        for k, name in enumerate(self._surface_names):
+            inner = cv2.erode((labels == n + k).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            inner &= eroded_ok
+            inner &= self._spot_free | self._spot_corners
+            ys, xs = np.nonzero(inner)
+            if len(xs) > 40:
+                step = max(1, len(xs) // 1500)
+                anchors[name] = (ys[::step], xs[::step])
+        self._anchors = anchors
         ys, xs = np.nonzero(self._margin_mask)
         step = max(1, len(xs) // 3000)
         self._margin_samples = (ys[::step], xs[::step])
-        m = int(round(MARGIN_MM * half))
-        self._outside[m:m + int(self.layout.height * half), m:m + int(self.layout.width * half)] = False
+
+    def learn_empty(self, frame: np.ndarray) -> Reading:
+        """Learn the empty board from a frame of it (a real board's print is not the layout's)."""
+        reading = self.read(frame)
+        if self._maps is None:
+            raise ValueError(f"the board was not found: {reading.problem}")
+        flat = self._flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
+        self._build_reference(flat)
+        return reading
 
     # ------------------------------------------------------------------ markers
-    def _build_marker_templates(self) -> list[tuple[slice, slice, np.ndarray]]:
-        """Each marker's expected black/white cells where the warped image should show them."""
+    def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        corners, ids, _ = self._detector.detectMarkers(gray)
+        found: dict[int, np.ndarray] = {}
+        if ids is not None:
+            for quad, mid in zip(corners, ids.ravel(), strict=True):
+                if int(mid) in MARKER_IDS and int(mid) not in found:
+                    found[int(mid)] = quad.reshape(4, 2)
+        return found
+
+    def _locate(self, frame: np.ndarray) -> Reading | None:
+        """Find the board from whatever markers show; None when it was found."""
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        markers = self._detect(gray)
+        if len(markers) < 2:
+            hidden = sorted(set(MARKER_IDS) - set(markers))
+            self._homography = None
+            return Reading(None, hand=False, markers_found=len(markers),
+                           problem=f"board not found: markers {hidden} not visible (blur, or covered?)")
+        ids = sorted(markers)
+        src = np.concatenate([markers[i] for i in ids]).astype(np.float32)
+        if self.lens is not None:
+            src = self.lens.undistort_points(src)
+        dst = np.concatenate([self._targets[i] for i in ids]) * self.px_per_mm
+        homography, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 3.0 * self.px_per_mm)
+        if homography is None or inliers is None or inliers.sum() < 8:
+            self._homography = None
+            return Reading(None, markers_found=len(markers), problem="markers do not form a board")
+        self._set_homography(homography, frame.shape)
+        self._last = markers
+        return None
+
+    def _set_homography(self, homography: np.ndarray, shape: tuple[int, ...]) -> None:
+        """Sampling maps for this view, computed once: board mm -> (distorted) frame px."""
+        self._homography = homography
+        self.frame_size = (shape[1], shape[0])
+        w, h = self._small_size
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        pts = np.stack([(xs + 0.5) / SCALE, (ys + 0.5) / SCALE], -1).reshape(-1, 2) * self.px_per_mm
+        frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
+        self._maps = cv2.convertMaps(frame_pts[..., 0].copy(), frame_pts[..., 1].copy(), cv2.CV_16SC2)
+        self._marker_checks = self._build_marker_checks()
+        self._gain = None
+        self._tone = None
+        self._last_reading = None
+        self._last_cells = None
+        self._pip_cache = {}
+
+    def _canvas_to_frame(self, pts: np.ndarray) -> np.ndarray:
+        """Canvas px (at ``px_per_mm``) to frame px, through the lens when there is one."""
+        assert self._homography is not None
+        inverse = np.linalg.inv(self._homography)
+        undistorted = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), inverse)
+        if self.lens is not None:
+            return self.lens.distort_points(undistorted.reshape(-1, 2))
+        return undistorted.reshape(-1, 2)
+
+    def board_to_frame(self, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
+        """Board millimetres (the layout's coordinates) to frame pixels, for drawing."""
+        pts = np.stack([np.asarray(x_mm, np.float32) + MARGIN_MM,
+                        np.asarray(y_mm, np.float32) + MARGIN_MM], -1).reshape(-1, 2)
+        return self._canvas_to_frame(pts * self.px_per_mm)
+
+    def _build_marker_checks(self) -> list[tuple[slice, slice, np.ndarray]]:
+        """Each marker's black/white cells where the sampled board should show them."""
         dictionary = aruco_dictionary()
         out = []
-        half = self.px_per_mm / 2
         for marker_id, corners in self._targets.items():
-            x0, y0 = (corners[0] * half).round().astype(int)
-            size = int(round((corners[1][0] - corners[0][0]) * half))
+            x0, y0 = (corners[0] * SCALE).round().astype(int)
+            size = int(round((corners[1][0] - corners[0][0]) * SCALE))
             bits = cv2.aruco.generateImageMarker(dictionary, marker_id, size) > 127
-            pad = max(2, size // 12)  # judge cell centres only: edges blur under warping
+            pad = max(2, size // 10)  # judge cell centres only: edges blur
             out.append((slice(y0 + pad, y0 + size - pad), slice(x0 + pad, x0 + size - pad),
                         bits[pad:size - pad, pad:size - pad]))
         return out
 
-    def _markers_fit(self, top: np.ndarray) -> bool:
-        """Does the last homography still put every marker where it is printed (half scale)?"""
-        for rows, cols, bits in self._templates:
-            patch = cv2.cvtColor(top[rows, cols], cv2.COLOR_BGR2GRAY)
-            if patch.shape != bits.shape:
-                return False
-            threshold = (float(patch.max()) + float(patch.min())) / 2
-            if float(patch.max()) - float(patch.min()) < 60:
-                return False  # covered: a hand or a shadow, not ink on paper
-            if np.mean((patch > threshold) != bits) > 0.12:
-                return False
-        return True
-
-    def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
-        found: dict[int, np.ndarray] = {}
-        if self._last is not None:  # look only where the markers were
-            for marker_id, corners in self._last.items():
-                x0, y0 = np.maximum(corners.min(axis=0) - 40, 0).astype(int)
-                x1, y1 = (corners.max(axis=0) + 40).astype(int)
-                roi = gray[y0:y1, x0:x1]
-                if roi.size == 0:
-                    continue
-                c, ids, _ = self._detector.detectMarkers(roi)
-                if ids is not None:
-                    for quad, mid in zip(c, ids.ravel(), strict=True):
-                        if int(mid) == marker_id:
-                            found[marker_id] = quad.reshape(4, 2) + np.array([x0, y0], np.float32)
-            if len(found) == len(MARKER_IDS):
-                return found
-        corners, ids, _ = self._detector.detectMarkers(gray)
-        found = {}
-        if ids is not None:
-            for quad, mid in zip(corners, ids.ravel(), strict=True):
-                if int(mid) in MARKER_IDS:
-                    found[int(mid)] = quad.reshape(4, 2)
-        return found
+    def _still_fits(self, small: np.ndarray) -> bool:
+        """Do at least two markers still sit where the homography puts them, and none elsewhere?"""
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        fits = 0
+        for rows, cols, bits in self._marker_checks:
+            patch = gray[rows, cols]
+            lo, hi = float(patch.min()), float(patch.max())
+            if hi - lo < 40:
+                continue  # covered (a hand, a shadow): says nothing either way
+            wrong = np.mean((patch > (lo + hi) / 2) != bits)
+            if wrong > 0.2:
+                if wrong > 0.35:
+                    return False  # ink where the marker's white should be: the board moved
+                continue
+            fits += 1
+        return fits >= 2
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
-        """Read one BGR frame; a garbled or empty frame is a Reading with a problem."""
+        """Read one BGR frame; a garbled, empty, dark or boardless frame is a Reading with a problem."""
         if frame is None or not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 \
                 or frame.shape[0] < 32 or frame.shape[1] < 32:
             return Reading(None, problem="not a colour camera frame")
         if frame.dtype != np.uint8:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
-        if self._homography is not None:
-            small = self._warp_small(frame, self._homography)
-            if self._markers_fit(small):
-                return self._read_small(small, self._frame_cropper(frame, self._homography))
-            self._homography = None
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        markers = self._detect(gray)
-        if len(markers) < len(MARKER_IDS):
-            self._last = None
-            hidden = sorted(set(MARKER_IDS) - set(markers))
-            return Reading(None, hand=bool(markers), markers_found=len(markers),
-                           problem=f"board markers {hidden} not visible")
-        self._last = markers
-        src = np.concatenate([markers[i] for i in MARKER_IDS]).astype(np.float32)
-        dst = np.concatenate([self._targets[i] for i in MARKER_IDS]) * self.px_per_mm
-        homography, _ = cv2.findHomography(src, dst)
-        if homography is None:
-            return Reading(None, markers_found=4, problem="markers do not form a board")
-        self._homography = homography
-        self._gain = None  # the light is fitted afresh for a new view of the board
-        small = self._warp_small(frame, homography)
-        return self._read_small(small, self._frame_cropper(frame, homography))
+        if self._maps is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
+            small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+            cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
+            if self._last_reading is not None and self._last_cells is not None \
+                    and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
+                return self._last_reading  # nothing on the table moved since the last read
+            if self._still_fits(small):
+                return self._remember(self._read_small(small, frame), cells)
+        problem = self._exposure_problem(frame)
+        if problem:
+            return Reading(None, problem=problem)
+        missing = self._locate(frame)
+        if missing is not None:
+            self._maps = None
+            return missing
+        assert self._maps is not None
+        small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+        cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
+        return self._remember(self._read_small(small, frame), cells)
 
-    def read_topdown(self, top: np.ndarray) -> Reading:
-        """Read a top-down picture of the canvas (margin included) at ``px_per_mm``."""
-        small = cv2.resize(top, (self._small_size[0], self._small_size[1]), interpolation=cv2.INTER_AREA)
-        self._gain = None
+    def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
+        self._last_reading, self._last_cells = reading, cells
+        return reading
 
-        def crop(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-            return top[max(0, y0):y1, max(0, x0):x1]
+    def _exposure_problem(self, frame: np.ndarray) -> str:
+        """A frame too dark or too bright to find anything in, said plainly."""
+        sample = frame[::16, ::16]
+        luma = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY)
+        if np.percentile(luma, 95) < 45:
+            return "too dark to read: turn a light on over the table"
+        if np.mean(luma >= 250) > 0.6:
+            return "too bright to read: the picture is washed out (lamp in view, or exposure)"
+        return ""
 
-        return self._read_small(small, crop)
+    def sharpness(self, small: np.ndarray) -> tuple[float, float]:
+        """How sharp the markers' edges are in their most blurred direction (about 3.3 for a
+        sharp frame, 1.5-2.2 under a sigma-2 blur, below 1.4 when the camera shook), and how
+        much sharper its sharpest direction is (near 1 for focus blur, more for a shake)."""
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        values = []
+        for rows, cols, _bits in self._marker_checks:
+            patch = gray[max(0, rows.start - 3):rows.stop + 3, max(0, cols.start - 3):cols.stop + 3]
+            flat = patch.ravel()
+            n = len(flat)
+            ends = np.partition(flat, (n // 20, n - n // 20))
+            lo, hi = ends[n // 20], ends[n - n // 20]
+            if hi - lo < 40:
+                continue  # covered
+            gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3).ravel()
+            gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3).ravel()
+            responses = np.abs(_COS[:, None] * gx[None, :] + _SIN[:, None] * gy[None, :])
+            k = n - max(1, n // 50)
+            per_angle = np.partition(responses, k, axis=1)[:, k]
+            low = float(per_angle.min())
+            values.append((low / (hi - lo), float(per_angle.max()) / max(low, 1e-3)))
+        if not values:
+            return 0.0, 1.0
+        sharp, skew = np.median(np.array(values), axis=0)
+        return float(sharp), float(skew)
 
-    def _warp_small(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """The board at half the reading scale: enough for colours, four times cheaper."""
-        half = np.diag([0.5, 0.5, 1.0]) @ homography
-        return cv2.warpPerspective(frame, half, self._small_size)
-
-    def _frame_cropper(self, frame: np.ndarray, homography: np.ndarray):  # noqa: ANN202
-        """Full-scale top-down crops warped straight from the frame, only where pips are read."""
-        def crop(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-            return cv2.warpPerspective(frame, shift @ homography, (x1 - x0, y1 - y0))
-        return crop
-
-    def _read_small(self, small: np.ndarray, crop_full) -> Reading:  # noqa: ANN001
+    def _read_small(self, small: np.ndarray, frame: np.ndarray) -> Reading:
+        sharp, skew = self.sharpness(small)
+        if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
+            return Reading(None, markers_found=len(MARKER_IDS),
+                           problem="too blurred to read: the camera or the table shook")
         self._frames_since_fit += 1
-        if self._gain is None or self._frames_since_fit >= 15:  # light changes slowly
-            self._gain = self._light_gain(small)
+        if self._gain is None or self._frames_since_fit >= 8:  # light changes slowly
+            problem = self._fit_light(small)
+            if problem:
+                self._gain = None
+                return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
             self._frames_since_fit = 0
-        gain = self._gain
-        flat = np.clip(small * gain, 0, 255).astype(np.uint8)
+        flat = self._flatten(small)
         labels = self._classify(flat)
-        labels[self._outside] = self._skin_label + 1  # the margin holds no pieces
-        scale = 0.5 * self.px_per_mm
-        # an arm over the board: a skin-coloured blob larger than any piece could be
-        skin = (labels == self._skin_label).astype(np.uint8)
-        if skin.any():
-            n, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-            if n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > (40 * scale) ** 2:
-                return Reading(None, hand=True, markers_found=4, problem="a hand is over the board")
         n_pieces = len(self._piece_names)
-        # close first, so that a row of pips cannot cut a small card in two; then open, so
-        # that printed lines and noise do not count as pieces
+        is_piece = labels < n_pieces
+        # what the empty board does not explain: an unknown colour, or a surface colour
+        # where the empty board shows another one
+        as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
+        if self._crosses_margin(small):
+            return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                           problem="a hand is over the board")
+        unexplained[self._outside] = False
+        is_piece[self._outside] = False
         kernel = np.ones((3, 3), np.uint8)
-        mask = cv2.morphologyEx((labels < n_pieces).astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+        mask = cv2.morphologyEx(is_piece.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         n, components, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
         pieces: dict[str, list[Piece]] = {}
+        doubtful: dict[str, str] = {}
+        confidence: dict[str, float] = {}
+        placed: list[tuple[str, Piece, float, float, float]] = []
+        pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
+        lit = cv2.inRange(flat, self._ref_lit, self._white)  # lighter than the empty board
+        near_pieces = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        odd = np.zeros(labels.shape, np.uint8)  # pixels of blobs that are no piece
+        explained = np.zeros(labels.shape, bool)
         for k in range(1, n):
-            x, y, w, h, area_px = stats[k]
-            if area_px < self._smallest_px:
+            x, y, w, h, area = stats[k]
+            if area < self._smallest_px * 0.3:
                 continue
-            inside = labels[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]
-            votes = np.bincount(inside, minlength=n_pieces)[:n_pieces]
+            blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
+            core = cv2.erode(blob, _CORE, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            # colours voted by the blob's core: a blurred rim mixes the piece with the board
+            inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
+            votes = np.bincount(inside, minlength=256)[:n_pieces]
             order = np.argsort(votes)[::-1]
             if votes[order[1]] > 0.25 * votes[order[0]]:
-                # two colours touching: split this blob by colour
-                blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3])
+                blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
             else:
-                blobs = [(int(order[0]), centres[k], stats[k])]
-            for index, (cx, cy), (bx, by, bw, bh, barea) in blobs:
-                spot = self._spot_at(cx / scale, cy / scale)
-                if spot is None:
+                blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
+            for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
+                spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
+                size_mm = barea / (SCALE * SCALE)
+                if spot is None or size_mm > self._largest_piece:
+                    if size_mm >= self._smallest_px * 0.6:
+                        part = components[by:by + bh, bx:bx + bw] == k
+                        odd[by:by + bh, bx:bx + bw] |= part.astype(np.uint8)
                     continue
-                if not self._min_area[spot] <= barea / (scale * scale) <= self._max_area[spot]:
+                lo, hi = self._min_area[spot], self._max_area[spot]
+                if size_mm < 0.5 * lo:
+                    continue  # a speck of colour: not a piece
+                # a piece explains its own box: its pips and its anti-aliased rim
+                explained[max(0, by - 4):by + bh + 4, max(0, bx - 4):bx + bw + 4] = True
+                if size_mm < lo or size_mm > hi:
+                    doubtful.setdefault(spot, "partly hidden?" if size_mm < lo else "pieces touching?")
                     continue
-                x0, y0 = 2 * bx - 4, 2 * by - 4
-                x1, y1 = 2 * (bx + bw) + 4, 2 * (by + bh) + 4
-                crop = crop_full(max(0, x0), max(0, y0), x1, y1).astype(np.float32)
-                local = cv2.resize(gain[max(0, y0) // 2:y1 // 2 + 1, max(0, x0) // 2:x1 // 2 + 1],
-                                   (crop.shape[1], crop.shape[0]))
-                lit = np.clip(crop * local, 0, 255).astype(np.uint8)
-                pips = self._count_pips(lit, index)
-                pieces.setdefault(spot, []).append(Piece(self._piece_names[index], pips))
+                if self._lit_around(lit, near_pieces, bx, by, bw, bh):
+                    doubtful.setdefault(spot, "glare?")
+                    continue
+                pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
                 if self.keep_masks:
-                    self.masks.setdefault(spot, []).append(
-                        (self._piece_names[index], (self._classify(lit) == index).astype(np.uint8)))
-        return Reading(make_view(pieces), markers_found=4)
+                    self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
+                conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
+                if conf < 0.75:
+                    doubtful.setdefault(spot, "marks unclear: blur?" if not sure else "colour unclear")
+                piece = Piece(self._piece_names[index], pips)
+                pieces.setdefault(spot, []).append(piece)
+                placed.append((spot, piece, cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM, conf))
+                confidence[spot] = min(confidence.get(spot, 1.0), conf)
+        self._pip_cache = pip_cache
+        unexplained &= ~explained
+        unexplained |= odd > 0
+        verdict = self._judge_unexplained(unexplained, flat, doubtful)
+        if verdict is not None:
+            return verdict
+        for spot_id in self._spot_ids:
+            confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
+        for spot_id in doubtful:
+            confidence[spot_id] = min(confidence.get(spot_id, 0.0), 0.3)
+            pieces.pop(spot_id, None)
+        return Reading(make_view(pieces), markers_found=len(MARKER_IDS), doubtful=doubtful,
+                       confidence=confidence, pieces_at=placed)
 
-    def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray) -> list:
+    def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray,
+                           doubtful: dict[str, str]) -> Reading | None:
+        """A hand (no board at all), or the spots that something unexplained lies on."""
+        mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if not mask.any():
+            return None
+        n, components, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for k in range(1, n):
+            x, y, w, h, area = stats[k]
+            if area < self._speck_px:
+                continue
+            region = components[y:y + h, x:x + w] == k
+            pixels = flat[y:y + h, x:x + w][region]
+            empty = self._reference[y:y + h, x:x + w][region]
+            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
+            if float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
+                why = "glare?"
+            elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
+                return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                               problem="a hand is over the board")
+            else:
+                why = "something over it (a hand, a shadow)?"
+            spots = np.unique(self._spot_map[y:y + h, x:x + w][region])
+            for s in spots[spots >= 0]:
+                doubtful.setdefault(self._spot_ids[int(s)], why)
+        return None
+
+    def _lit_around(self, lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int,
+                    bh: int) -> bool:
+        """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
+        y0, y1 = max(0, by - 7), min(lit.shape[0], by + bh + 7)
+        x0, x1 = max(0, bx - 7), min(lit.shape[1], bx + bw + 7)
+        ring = near_pieces[y0:y1, x0:x1] == 0  # 3-7 px out, clear of its rim and its neighbours
+        ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
+        count = int(ring.sum())
+        return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
+
+    def _crosses_margin(self, small: np.ndarray) -> bool:
+        """Something lies across the white margin (an arm reaching in from a seat): margin
+        paper of another tint than the paper's, or much darker than the light there."""
+        if self._paper is None:
+            return False
+        tint, level = self._paper
+        ys, xs = self._margin_samples
+        samples = small[ys, xs].astype(np.float32)
+        luma = samples.mean(1)
+        own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
+        odd = (np.abs(own - tint).max(1) > 0.07) | (luma < 0.6 * level)
+        return int(odd.sum()) > max(20, 0.025 * len(odd))
+
+    def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
+        """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
+        m = int(round(MARGIN_MM * SCALE))
+        x1 = m + int(self.layout.width * SCALE)
+        y1 = m + int(self.layout.height * SCALE)
+        return x <= m + 2 or y <= m + 2 or x + w >= x1 - 2 or y + h >= y1 - 2
+
+    def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray,
+                         votes: np.ndarray) -> list:
         out = []
         for index in indices:
+            if votes[index] == 0:
+                continue
             part = cv2.morphologyEx((labels == index).astype(np.uint8), cv2.MORPH_OPEN,
                                     np.ones((3, 3), np.uint8))
             n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
             for k in range(1, n):
-                if stats[k, cv2.CC_STAT_AREA] >= self._smallest_px:
+                if stats[k, cv2.CC_STAT_AREA] >= self._smallest_px * 0.3:
                     bx, by, bw, bh, area = stats[k]
                     out.append((int(index), (centres[k][0] + x, centres[k][1] + y),
-                                (bx + x, by + y, bw, bh, area)))
+                                (bx + x, by + y, bw, bh, area), 1.0))
         return out
+
+    # ------------------------------------------------------------------ light
+    def _fit_light(self, small: np.ndarray) -> str:
+        """Light in two parts: its fall-off across the table, fitted to the margin's white
+        paper (clipped pixels left out), then a tone curve per channel fitted to the board's
+        own printed surfaces (a colour cast, a dim room's gamma)."""
+        ys, xs = self._margin_samples
+        samples = small[ys, xs].astype(np.float32)
+        luma = samples.mean(1)
+        if np.percentile(luma, 90) < 40:
+            return "too dark to read: turn a light on over the table"
+        # white paper: the margin's own tint (a hand or sleeve on it has another), not ink
+        tint = samples / np.maximum(samples.sum(1, keepdims=True), 1)
+        bright = luma > np.percentile(luma, 50)
+        paper = np.median(tint[bright], axis=0)
+        paperish = (np.abs(tint - paper).max(1) < 0.06) & (luma > 0.5 * np.percentile(luma, 90))
+        # the light's shape from the channel least clipped on the paper
+        unclipped = (samples < 250) & paperish[:, None]
+        channel = int(np.argmax(unclipped.sum(0)))
+        ok = unclipped[:, channel]
+        if ok.sum() < 60:
+            return "too bright to read: the white margin is washed out (lower the exposure)"
+        xs_f, ys_f = xs[ok] / small.shape[1], ys[ok] / small.shape[0]
+        basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
+        target = samples[ok, channel]
+        keep = np.ones(len(target), bool)
+        for _ in range(3):  # robust: refit without the worst (glare, a finger on the margin)
+            bk = basis[keep]
+            coeffs = np.linalg.solve(bk.T @ bk + 1e-6 * np.eye(6), bk.T @ target[keep])
+            fitted = basis @ coeffs
+            err = np.abs(target - fitted) / np.maximum(fitted, 1)
+            keep = err < max(0.04, float(np.percentile(err, 75)))
+        level = float(np.median(fitted))
+        self._paper = (paper, basis_all(xs / small.shape[1], ys / small.shape[0]) @ coeffs)
+        if level < 35:
+            return "too dark to read: turn a light on over the table"
+        gy, gx = np.mgrid[0:1:24j, 0:1:32j]
+        grid = np.stack([np.ones_like(gx), gx, gy, gx * gy, gx ** 2, gy ** 2], -1) @ coeffs
+        shape = cv2.resize(grid.astype(np.float32), (small.shape[1], small.shape[0]))
+        gain = level / np.clip(shape, 0.2 * level, None)
+        self._gain = cv2.merge([gain, gain, gain])
+        # the tone curve: each printed surface's flattened colour back to its calibrated colour
+        flat = np.clip(small * self._gain, 0, 255)
+        obs, ref = [], []
+        for ay, ax in self._anchors.values():
+            obs.append(np.median(flat[ay, ax], axis=0))
+            ref.append(np.median(self._reference[ay, ax].astype(np.float32), axis=0))
+        white = np.median(flat[ys[ok], xs[ok]], axis=0)
+        white_ref = np.median(self._reference[ys, xs].astype(np.float32), axis=0)
+        obs_a, ref_a = np.array(obs), np.array(ref)
+        lut = np.zeros((256, 3), np.uint8)
+        levels = np.arange(256, dtype=np.float32)
+        for c in range(3):
+            o, r = list(obs_a[:, c]), list(ref_a[:, c])
+            wts = [1.0] * len(o)
+            if white[c] < 248:  # the paper's white, where the channel is not clipped on it
+                o.append(white[c])
+                r.append(white_ref[c])
+                wts.append(3.0)
+            if len(o) < 2:
+                return "cannot judge the light: the board's printed colours are not visible"
+            lo = np.log(np.clip(np.array(o), 4, 255) / 255.0)
+            lr = np.log(np.clip(np.array(r), 4, 255) / 255.0)
+            g, log_a = np.polyfit(lo, lr, 1, w=np.array(wts))
+            g = float(np.clip(g, 0.4, 3.0))
+            curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
+            lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
+        self._tone = lut.reshape(256, 1, 3)
+        return ""
+
+    def _flatten(self, img: np.ndarray) -> np.ndarray:
+        if self._gain is None or self._gain.shape[:2] != img.shape[:2]:
+            return img
+        flat = cv2.multiply(img, self._gain, dtype=cv2.CV_8U)
+        if self._tone is not None:
+            flat = cv2.LUT(flat, self._tone)
+        return flat
+
+    # ------------------------------------------------------------------ pips
+    def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                     bh: int, fresh: dict) -> tuple[int, bool]:
+        """Pips again only for a piece that looks different from the last frame's."""
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3)
+        patch = small[by:by + bh, bx:bx + bw]
+        cached = self._pip_cache.get(key)
+        if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
+                and int(cv2.absdiff(cached[0], patch).max()) <= 3 * STILL_TOLERANCE \
+                and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
+            fresh[key] = cached
+            return cached[1]
+        result = self._read_pips(frame, index, bx, by, bw, bh)
+        fresh[key] = (patch.copy(), result)
+        return result
+
+    def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                   bh: int) -> tuple[int, bool]:
+        """Pips on one piece, from a sharp crop sampled straight from the frame."""
+        x0, y0 = bx / SCALE - 2, by / SCALE - 2
+        x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
+        cw, ch = int((x1 - x0) * CROP_SCALE), int((y1 - y0) * CROP_SCALE)
+        ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+        pts = np.stack([x0 + (xs + 0.5) / CROP_SCALE, y0 + (ys + 0.5) / CROP_SCALE], -1).reshape(-1, 2)
+        frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
+        crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
+        gy = min(int(by + bh / 2), self._gain.shape[0] - 1) if self._gain is not None else 0
+        gx = min(int(bx + bw / 2), self._gain.shape[1] - 1) if self._gain is not None else 0
+        if self._gain is not None:
+            crop = np.clip(crop * self._gain[gy, gx], 0, 255).astype(np.uint8)
+            if self._tone is not None:
+                crop = cv2.LUT(crop, self._tone)
+        mask = (self._classify(crop) == index).astype(np.uint8)
+        if self.keep_masks:
+            self._last_mask = mask
+        if self.faces is not None:
+            return self.faces.classify(mask), True
+        return count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
 
     # ------------------------------------------------------------------ helpers
     def _build_lut(self) -> np.ndarray:
-        """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once."""
+        """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once;
+        UNKNOWN where no calibrated colour is near."""
         levels = (np.arange(64, dtype=np.uint8) << 2) + 2
         b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
         cube = np.stack([b, g, r], -1).reshape(-1, 1, 3)
         lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
         lab *= self._weights
         centroids = self._centroids * self._weights
-        # squared distances through |a|^2 - 2ab + |b|^2: one matrix product for all colours
         d = (lab * lab).sum(1, keepdims=True) - 2 * lab @ centroids.T + (centroids**2).sum(1)
-        return d.argmin(1).astype(np.uint8)
+        best = d.argmin(1)
+        far = d[np.arange(len(d)), best] > 30.0 ** 2
+        out = best.astype(np.uint8)
+        out[far] = UNKNOWN
+        return out
 
     def _classify(self, img: np.ndarray) -> np.ndarray:
         q = (img >> 2).astype(np.int32)
         return self._lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
-    def _count_pips(self, crop: np.ndarray, index: int) -> int:
-        if crop.size == 0:
-            return 0
-        mask = (self._classify(crop) == index).astype(np.uint8)
-        if self.faces is not None:
-            return self.faces.classify(mask)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not contours:
-            return 0
-        body = max(contours, key=cv2.contourArea)
-        filled = np.zeros_like(mask)
-        cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
-        body_area = cv2.contourArea(body)
-        # pips sit well inside the piece: shave the rim, where edge pixels blur into the board
-        rim = max(1, int(round(0.06 * np.sqrt(body_area))))
-        filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
-                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        holes = (filled & (1 - mask)).astype(np.uint8)
-        holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-        min_area = max(2.0, 0.004 * body_area)
-        return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area))
-
-    def _light_gain(self, top: np.ndarray) -> np.ndarray:
-        """Per-pixel gain that divides out uneven light, fitted to the margin's white paper."""
-        ones = np.ones(top.shape, np.float32)
-        ys, xs = self._margin_samples
-        if len(xs) < 50:
-            return ones
-        samples = top[ys, xs].astype(np.float32)
-        bright = samples.mean(1) > 80  # skip marker ink and shadows
-        if bright.sum() < 30:
-            return ones
-        xs_f, ys_f = xs[bright] / top.shape[1], ys[bright] / top.shape[0]
-        basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
-        # normal equations of a 6-term quadratic: a 6x6 solve instead of a full least squares
-        coeffs = np.linalg.solve(basis.T @ basis + 1e-6 * np.eye(6), basis.T @ samples[bright])
-        gy, gx = np.mgrid[0:1:24j, 0:1:32j]
-        grid = np.stack([np.ones_like(gx), gx, gy, gx * gy, gx ** 2, gy ** 2], -1) @ coeffs
-        field_ = cv2.resize(grid.astype(np.float32), (top.shape[1], top.shape[0]))
-        return 250.0 / np.clip(field_, 20, None)
-
-    def _build_margin_mask(self) -> np.ndarray:
-        """Where the margin's white paper is, at half the reading scale."""
-        half = self.px_per_mm / 2
-        w, h = int(self._size[0] / 2), int(self._size[1] / 2)
+    def _build_spots(self) -> None:
+        """Spot maps at the sampling scale; piece sizes; where the margin and the board are."""
+        w, h = self._small_size
+        self._spot_ids = [s.id for s in self.layout.spots]
+        self._spot_map = np.full((h, w), -1, np.int32)
+        self._min_area: dict[str, float] = {}
+        self._max_area: dict[str, float] = {}
+        self._spot_free = np.ones((h, w), bool)  # where no piece can stand (light anchors)
+        self._spot_corners = np.zeros((h, w), bool)  # and the corners of spots, inside their outline
+        for i, spot in enumerate(self.layout.spots):
+            x0, y0 = int((spot.x + MARGIN_MM) * SCALE), int((spot.y + MARGIN_MM) * SCALE)
+            x1 = int((spot.x + MARGIN_MM + spot.w) * SCALE) + 1
+            y1 = int((spot.y + MARGIN_MM + spot.h) * SCALE) + 1
+            self._spot_map[y0:y1, x0:x1] = i
+            self._spot_free[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = False
+            self._spot_corners[y0 + 2:y0 + 4, x0 + 2:x0 + 4] = True  # pieces stand clear of these
+            self._spot_corners[y0 + 2:y0 + 4, x1 - 5:x1 - 3] = True
+            self._spot_corners[y1 - 5:y1 - 3, x0 + 2:x0 + 4] = True
+            self._spot_corners[y1 - 5:y1 - 3, x1 - 5:x1 - 3] = True
+            radius = piece_slots(4, spot.w, spot.h)[0][2]
+            self._min_area[spot.id] = 0.35 * np.pi * radius * radius
+            self._max_area[spot.id] = 1.1 * spot.w * spot.h
+        self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
+        self._largest_piece = max(self._max_area.values(), default=1.0)
+        self._speck_px = max(12.0, 0.25 * self._smallest_px)
+        largest_spot = max((s.w * s.h for s in self.layout.spots), default=1.0)
+        self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
+        self._outside = np.ones((h, w), bool)
+        m = int(round(MARGIN_MM * SCALE))
+        self._outside[m:m + int(self.layout.height * SCALE), m:m + int(self.layout.width * SCALE)] = False
         mask = np.zeros((h, w), np.uint8)
-        m = int(MARGIN_MM * half)
-        band = int(m * 0.15)
+        band = int(m * 0.1)
         mask[band:m - band, :] = 1
         mask[h - m + band:h - band, :] = 1
         mask[:, band:m - band] = 1
         mask[:, w - m + band:w - band] = 1
         for corners in self._targets.values():
-            x0, y0 = (corners.min(0) * half - 3).astype(int)
-            x1, y1 = (corners.max(0) * half + 3).astype(int)
-            mask[max(0, y0):y1, max(0, x0):x1] = 0
-        return mask
-
-    def _build_spot_index(self) -> np.ndarray:
-        """A map of board millimetres to spot numbers, for placing blob centres."""
-        total_w, total_h = canvas_size_mm(self.layout)
-        index = np.full((int(total_h) + 1, int(total_w) + 1), -1, np.int32)
-        self._spot_ids = [s.id for s in self.layout.spots]
-        self._min_area: dict[str, float] = {}
-        self._max_area: dict[str, float] = {}
-        for i, spot in enumerate(self.layout.spots):
-            x0, y0 = int(spot.x + MARGIN_MM), int(spot.y + MARGIN_MM)
-            index[y0:int(y0 + spot.h) + 1, x0:int(x0 + spot.w) + 1] = i
-            radius = piece_slots(4, spot.w, spot.h)[0][2]
-            self._min_area[spot.id] = 0.35 * np.pi * radius * radius
-            self._max_area[spot.id] = 1.1 * spot.w * spot.h
-        return index
+            cx0, cy0 = (corners.min(0) * SCALE - 3).astype(int)
+            cx1, cy1 = (corners.max(0) * SCALE + 3).astype(int)
+            mask[max(0, cy0):cy1, max(0, cx0):cx1] = 0
+        self._margin_mask = mask
 
     def _spot_at(self, x_mm: float, y_mm: float) -> str | None:
-        xi, yi = int(x_mm), int(y_mm)
-        if 0 <= yi < self._spot_index.shape[0] and 0 <= xi < self._spot_index.shape[1]:
-            i = int(self._spot_index[yi, xi])
+        xi, yi = int((x_mm + MARGIN_MM) * SCALE), int((y_mm + MARGIN_MM) * SCALE)
+        if 0 <= yi < self._spot_map.shape[0] and 0 <= xi < self._spot_map.shape[1]:
+            i = int(self._spot_map[yi, xi])
             return self._spot_ids[i] if i >= 0 else None
         return None
+
+    def spot_label(self, spot_id: str) -> str:
+        """The spot as the game names it (its printed label, else its id)."""
+        try:
+            spot = self.layout.spot(spot_id)
+        except KeyError:
+            return spot_id
+        return spot.label or spot.id
+
+    def topdown(self, frame: np.ndarray) -> np.ndarray | None:
+        """The board as the reader samples it, light flattened (for calibration and checks)."""
+        if self._maps is None:
+            return None
+        return self._flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
+
+    def describe(self) -> dict[str, Any]:
+        return {"located": self._maps is not None, "lens": self.lens is not None}
+
+
+def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The quadratic light model's terms at relative positions."""
+    return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
+
+
+def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, bool]:
+    """Pips on a piece, and whether the count is clear.
+
+    With the crop's brightness, a pip is a peak of contrast against the body's own
+    brightness: a blurred pip keeps part of its contrast and its centre, even when
+    blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
+    either way.  Without it (die faces), marks are the holes in the colour mask.
+    """
+    if mask.size == 0:
+        return 0, False
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0, False
+    body = max(contours, key=cv2.contourArea)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
+    body_area = float(cv2.contourArea(body))
+    hull_area = float(np.count_nonzero(filled))
+    if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
+        return 0, False  # the piece's own colour covers too little of it to judge its marks
+    rim = max(1, int(round(0.07 * np.sqrt(body_area))))
+    filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
+                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    if gray is None or not mask.any():
+        holes = cv2.morphologyEx((filled & (1 - mask)).astype(np.uint8), cv2.MORPH_OPEN,
+                                 np.ones((2, 2), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+        min_area = max(3.0, 0.004 * body_area)
+        return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
+    level = float(np.median(gray[mask > 0]))
+    pip = 20.0 if level > 128 else 235.0
+    contrast = np.abs(gray.astype(np.float32) - level) / max(abs(pip - level), 30.0)
+    radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
+    contrast[filled == 0] = 0
+    window = max(3, int(0.3 * radius) | 1)
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
+    n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
+    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
+    strong = values >= 0.30
+    faint = (values >= 0.15) & ~strong
+    count = int(strong.sum())
+    return count, bool(not faint.any() and count <= 9)
+
+
+def annotate(frame: np.ndarray, reader: BoardReader, reading: Reading,
+             tracked: BoardView | None = None) -> np.ndarray:
+    """The frame with what was read drawn over it: agreeing pieces green, pieces that differ
+    from the tracked board red, doubtful spots orange, with the reason."""
+    out = frame.copy()
+    if reader._homography is None:
+        cv2.putText(out, reading.problem or "board not found", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
+                    (0, 0, 255), 2, cv2.LINE_AA)
+        return out
+    for spot in reader.layout.spots:
+        xs = np.array([spot.x, spot.x + spot.w, spot.x + spot.w, spot.x])
+        ys = np.array([spot.y, spot.y, spot.y + spot.h, spot.y + spot.h])
+        quad = reader.board_to_frame(xs, ys).astype(np.int32)
+        seen = reading.view.get(spot.id, ()) if reading.view is not None else ()
+        colour = (80, 80, 80)
+        if spot.id in reading.doubtful:
+            colour = (0, 140, 255)
+        elif tracked is not None and tracked.get(spot.id, ()) != seen:
+            colour = (0, 0, 255)
+        elif seen:
+            colour = (0, 200, 0)
+        cv2.polylines(out, [quad], True, colour, 2 if colour != (80, 80, 80) else 1, cv2.LINE_AA)
+        if spot.id in reading.doubtful:
+            x, y = quad[0]
+            text = f"{reader.spot_label(spot.id)}: {reading.doubtful[spot.id]}"
+            cv2.putText(out, text, (int(x), int(y) - 4), cv2.FONT_HERSHEY_PLAIN, 1.0, colour, 1, cv2.LINE_AA)
+    for spot_id, piece, x_mm, y_mm, _conf in reading.pieces_at:
+        (px, py), = reader.board_to_frame(np.array([x_mm]), np.array([y_mm]))
+        wrong = tracked is not None and tracked.get(spot_id, ()) != (reading.view or {}).get(spot_id, ())
+        colour = (0, 0, 255) if wrong else (0, 200, 0)
+        cv2.circle(out, (int(px), int(py)), 5, colour, -1, cv2.LINE_AA)
+        text = piece.colour + (f" {piece.pips}" if piece.pips else "")
+        cv2.putText(out, text, (int(px) + 6, int(py) + 4), cv2.FONT_HERSHEY_PLAIN, 0.9, colour, 1,
+                    cv2.LINE_AA)
+    if reading.view is None:
+        cv2.putText(out, reading.problem, (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 255), 2,
+                    cv2.LINE_AA)
+    return out
+
+
+Annotator = Callable[[np.ndarray, BoardReader, Reading, BoardView | None], np.ndarray]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import json
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -19,6 +19,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from companion.games.base import MalformedAction, RuleError
 from companion.table import NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.camera import camera_blueprint
 from companion.web.forms import bp as forms_bp
 from companion.web.setup import Switcher, TableRef, TableSwitch
 from companion.web.setup import bp as setup_bp
@@ -32,13 +33,15 @@ def _hex(bgr: tuple[int, int, int]) -> str:
 
 
 def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | None = None,
-               switcher: Switcher | None = None) -> Flask:
+               switcher: Switcher | None = None, *,
+               camera: Callable[[], bytes | None] | None = None) -> Flask:
     app = Flask(__name__)
     table = table if isinstance(table, TableRef) else TableRef(table)  # set-up swaps the game
     app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024, TABLE=table,
                       TABLE_PIN=pin, TABLE_SETUP=switcher or TableSwitch(table, table.options))
     app.register_blueprint(forms_bp)
     app.register_blueprint(setup_bp)
+    app.register_blueprint(camera_blueprint(camera))
     if test_config:
         app.config.update(test_config)
     keepalive = float(app.config.get("KEEPALIVE_S", KEEPALIVE_S))

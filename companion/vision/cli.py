@@ -1,0 +1,122 @@
+"""``companion vision``: check the camera path by hand, on your own photos.
+
+``read`` prints what the reader sees in a picture as JSON (every position with
+its confidence, the doubtful ones with their reason) and writes the picture
+annotated; ``render`` draws a game state as the synthetic camera sees it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import cv2
+
+from companion.games import GAMES, load_game
+from companion.games.base import Layout, view_from_json, view_to_json
+
+
+def _layout(game_name: str, players: int | None) -> tuple[Any, Any, Layout]:
+    game = load_game(game_name)
+    state = game.setup(players or game.min_players, None, 0)
+    return game, state, game.layout(state)
+
+
+@click.group()
+def vision() -> None:
+    """Check the camera path: read a photo, render a state."""
+
+
+@vision.command("read")
+@click.option("--game", type=click.Choice(sorted(GAMES)), required=True)
+@click.option("--players", type=int, default=None)
+@click.option("--colours", type=click.Path(exists=True, path_type=Path), default=None,
+              help="The colour profile from 'calibrate colours'.")
+@click.option("--lens", type=click.Path(exists=True, path_type=Path), default=None,
+              help="The lens profile from 'calibrate camera'.")
+@click.option("--faces", type=click.Path(exists=True, path_type=Path), default=None)
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Where to write the annotated picture (default: IMAGE-read.png beside it).")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def read_image(game: str, players: int | None, colours: Path | None, lens: Path | None,
+               faces: Path | None, out: Path | None, image: Path) -> None:
+    """Read the board in a photo (PNG/JPEG): JSON on stdout, an annotated picture beside it."""
+    from companion.vision.faces import FaceTemplates
+    from companion.vision.reader import BoardReader, ColourProfile, annotate
+
+    frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise click.ClickException(f"{image} is not a picture OpenCV can read")
+    _, _, layout = _layout(game, players)
+    try:
+        reader = BoardReader(
+            layout, ColourProfile.load(colours) if colours else ColourProfile.default(),
+            colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None,
+            faces=FaceTemplates.load(faces) if faces else None, lens=lens)
+    except (ValueError, KeyError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    reading = reader.read(frame)
+    click.echo(json.dumps(reading_json(reader, reading), indent=1))
+    out = out or image.with_name(f"{image.stem}-read.png")
+    cv2.imwrite(str(out), annotate(frame, reader, reading))
+    click.echo(f"wrote {out}", err=True)
+
+
+def reading_json(reader: Any, reading: Any) -> dict[str, Any]:
+    """A reading as plain JSON: every spot with pieces or doubt, with confidences."""
+    positions: dict[str, Any] = {}
+    view = reading.view or {}
+    for spot in reader.layout.spots:
+        pieces = view.get(spot.id, ())
+        if not pieces and spot.id not in reading.doubtful:
+            continue
+        entry: dict[str, Any] = {"label": reader.spot_label(spot.id),
+                                 "pieces": [[p.colour, p.pips] for p in pieces],
+                                 "confidence": round(float(reading.confidence.get(spot.id, 0.0)), 2)}
+        if spot.id in reading.doubtful:
+            entry["doubt"] = reading.doubtful[spot.id]
+        positions[spot.id] = entry
+    return {
+        "board_found": reading.view is not None,
+        "usable": reading.usable,
+        "problem": reading.problem or None,
+        "hand": reading.hand,
+        "empty_positions_confidence": 1.0 if reading.view is not None else 0.0,
+        "positions": positions,
+        "doubtful": {s: {"label": reader.spot_label(s), "reason": why}
+                     for s, why in sorted(reading.doubtful.items())},
+    }
+
+
+@vision.command("render")
+@click.option("--game", type=click.Choice(sorted(GAMES)), required=True)
+@click.option("--players", type=int, default=None)
+@click.option("--state", "state_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="A game state as JSON, or a board view {spot: [[colour, pips]]}.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Camera pose and light.")
+@click.option("--topdown", is_flag=True, help="The board straight from above instead of a camera frame.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("render.png"), show_default=True)
+def render_state(game: str, players: int | None, state_file: Path | None, seed: int, topdown: bool,
+                 out: Path) -> None:
+    """Draw a state (default: the set-up) as the synthetic camera sees it."""
+    from companion.vision.render import Camera, render_topdown
+
+    rules, state, layout = _layout(game, players)
+    view = rules.board_view(state)
+    if state_file is not None:
+        try:
+            data = json.loads(state_file.read_text())
+            spot_ids = {s.id for s in layout.spots}
+            if isinstance(data, dict) and data and set(data) <= spot_ids:
+                view = view_from_json(data)
+            else:
+                view = rules.board_view(data)
+                layout = rules.layout(data)
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise click.ClickException(f"{state_file}: not a state or board view of {game}: {err}") from err
+    image = render_topdown(layout, view) if topdown else Camera(layout, seed=seed).frame(view)
+    cv2.imwrite(str(out), image)
+    click.echo(json.dumps(view_to_json(view)))
+    click.echo(f"wrote {out}", err=True)

@@ -1,0 +1,181 @@
+"""The camera at a real table: doubt becomes a prompt naming the place, hands of any skin
+tone block commits, the lens profile is used, dark frames are refused with a reason, and
+a user can check a photo or watch the annotated frame."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.bench import sample_boards
+from companion.games import load_game
+from companion.games.base import BoardView
+from companion.table import Table
+from companion.vision.conditions import SKIN_TONES, Arm, camera_for, distort, glare, lens_profile
+from companion.vision.pipeline import VisionLoop
+from companion.vision.reader import BoardReader
+from companion.vision.stabiliser import Stabiliser
+from companion.web.app import create_app
+
+
+def times_square() -> tuple[object, object, object, BoardView]:
+    game = load_game("times_square")
+    state = game.setup(2, None, 0)
+    layout = game.layout(state)
+    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes)))
+    return game, layout, colours, game.board_view(state)
+
+
+class Frames:
+    """A frame source that shows the frames it is given, the last one for ever."""
+
+    def __init__(self, frames: list[np.ndarray]) -> None:
+        self.frames = list(frames)
+
+    def read(self) -> np.ndarray | None:
+        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    def close(self) -> None:
+        pass
+
+
+def glare_over(reader: BoardReader, frame: np.ndarray, spot_id: str) -> np.ndarray:
+    """A strong lamp reflection centred on one spot."""
+    spot = reader.layout.spot(spot_id)
+    (x, y), = reader.board_to_frame(np.array([spot.x + spot.w / 2]), np.array([spot.y + spot.h / 2]))
+    out = frame.astype(np.float32)
+    ys, xs = np.mgrid[0:frame.shape[0], 0:frame.shape[1]].astype(np.float32)
+    out += (170 * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 22.0 ** 2)))[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_doubtful_place_becomes_a_prompt_naming_it_and_nothing_is_committed() -> None:
+    game, layout, colours, view = times_square()
+    spot_id = next(iter(view))
+    camera = camera_for(layout, seed=4)
+    reader = BoardReader(layout, colours=colours)
+    clean = camera.frame(view)
+    assert reader.read(clean).usable
+    glared = glare_over(reader, clean, spot_id)
+    reading = reader.read(glared)
+    assert spot_id in reading.doubtful and reading.confidence[spot_id] < 0.5
+    assert reading.view is not None and spot_id not in reading.view  # never a guess
+    table = Table.open("times_square", None, 2, None, 0, resume=False)
+    loop = VisionLoop(table, Frames([glared] * 4), BoardReader(layout, colours=colours), fps=0)
+    for _ in range(4):
+        loop.step()
+    assert table.seen is None  # nothing committed
+    label = layout.spot(spot_id).label or spot_id
+    texts = [p["text"] for p in table.public()["prompts"]]
+    assert any(t.startswith(f"Can't see {label} clearly: glare?") for t in texts), texts
+
+
+@pytest.mark.parametrize("tone", [5, 3])
+def test_a_resting_hand_of_any_skin_tone_blocks_commits_until_it_leaves(tone: int) -> None:
+    game, layout, colours, _ = times_square()
+    before, after = sample_boards("times_square", 2, 6, seed=3)[-2:]
+    assert before != after
+    camera = camera_for(layout, seed=6)
+    reader = BoardReader(layout, colours=colours)
+    stab = Stabiliser()
+    rng = np.random.default_rng(tone)
+    arm = Arm.random(rng, tone=tone)
+    arm = arm.moved((640.0, 360.0))  # the hand rests on the middle of the strip
+    assert arm.skin == SKIN_TONES[tone]
+    assert [stab.feed(reader.read(camera.frame(before))) for _ in range(2)][-1] == before
+    for _ in range(6):  # the pieces moved under a resting hand: nothing may be committed
+        reading = reader.read(arm.draw(camera.frame(after)))
+        assert not reading.usable
+        assert stab.feed(reading) is None
+    committed = [stab.feed(reader.read(camera.frame(after))) for _ in range(2)]
+    assert committed[-1] == after
+
+
+def test_the_lens_profile_turns_a_distorted_frame_from_wrong_to_right() -> None:
+    game = load_game("jivecat")
+    state = game.setup(3, None, 0)
+    layout = game.layout(state)
+    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes)))
+    view = sample_boards("jivecat", 3, 12, seed=1)[-1]
+    frame = distort(camera_for(layout, seed=2).frame(view), -0.35, 0.08)
+    blind = BoardReader(layout, colours=colours).read(frame)
+    assert not (blind.usable and blind.view == view)
+    lens = lens_profile(-0.35, 0.08)
+    seeing = BoardReader(layout, colours=colours, lens=lens).read(frame)
+    assert seeing.usable and seeing.view == view
+
+
+@pytest.mark.parametrize("scale, reason", [(0.08, "too dark"), (None, "too bright")])
+def test_a_frame_too_dark_or_too_bright_is_refused_with_its_reason(scale: float | None,
+                                                                   reason: str) -> None:
+    _, layout, colours, view = times_square()
+    frame = camera_for(layout, seed=1).frame(view)
+    frame = (frame * scale).astype(np.uint8) if scale else cv2.add(frame, np.full_like(frame, 200))
+    reading = BoardReader(layout, colours=colours).read(frame)
+    assert reading.view is None and reading.problem.startswith(reason), reading.problem
+
+
+def test_glare_is_reported_as_glare_not_read_as_pieces() -> None:
+    _, layout, colours, view = times_square()
+    rng = np.random.default_rng(11)
+    reader = BoardReader(layout, colours=colours)
+    for seed in range(3):
+        reading = reader.read(glare(camera_for(layout, seed=seed).frame(view), rng, 2))
+        if reading.view is not None:
+            confident = {s: p for s, p in reading.view.items() if s not in reading.doubtful}
+            assert all(view.get(s) == p for s, p in confident.items())
+
+
+def test_vision_read_prints_json_with_confidences_and_writes_the_annotated_image(tmp_path: Path) -> None:
+    from companion.cli import main
+
+    _, layout, _, view = times_square()
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), camera_for(layout, seed=2).frame(view), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    out = tmp_path / "seen.png"
+    result = CliRunner().invoke(main, ["vision", "read", "--game", "times_square", str(photo),
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed["usable"] and not printed["doubtful"]
+    seen = {s: [tuple(p) for p in e["pieces"]] for s, e in printed["positions"].items()}
+    assert seen == {s: [(p.colour, p.pips) for p in pieces] for s, pieces in view.items()}
+    assert all(e["confidence"] >= 0.75 for e in printed["positions"].values())
+    assert cv2.imread(str(out)) is not None
+    rendered = tmp_path / "render.png"
+    result = CliRunner().invoke(main, ["vision", "render", "--game", "times_square", "--out", str(rendered)])
+    assert result.exit_code == 0 and cv2.imread(str(rendered)).shape == (720, 1280, 3)
+    bad = tmp_path / "not-a-photo.png"
+    bad.write_text("hello")
+    result = CliRunner().invoke(main, ["vision", "read", "--game", "times_square", str(bad)])
+    assert result.exit_code != 0 and "not a picture" in result.output
+
+
+def test_camera_jpg_serves_the_annotated_frame() -> None:
+    _, layout, colours, view = times_square()
+    table = Table.open("times_square", None, 2, None, 0, resume=False)
+    no_camera = create_app(table, "1111", {"TESTING": True}).test_client()
+    assert no_camera.get("/api/camera.jpg").status_code == 404
+    loop = VisionLoop(table, Frames([camera_for(layout, seed=3).frame(view)]),
+                      BoardReader(layout, colours=colours), fps=0)
+    client = create_app(table, "1111", {"TESTING": True}, camera=loop.annotated_jpeg).test_client()
+    assert client.get("/api/camera.jpg").status_code == 503  # no frame yet
+    loop.step()
+    response = client.get("/api/camera.jpg")
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(response.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (720, 1280, 3)
+
+
+def test_a_board_that_explains_no_action_is_still_pushed_to_dashboards() -> None:
+    game, _, _, view = times_square()
+    table = Table.open("times_square", None, 2, None, 0, resume=False)
+    queue = table.subscribe()
+    table.board_seen(view)  # the set-up board itself: no action, no prompt
+    snapshot = queue.get_nowait()
+    assert snapshot["seen"] is not None and snapshot["seen_mismatch"] == []
