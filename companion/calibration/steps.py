@@ -19,7 +19,7 @@ from tqdm import tqdm
 from companion.games.base import Layout
 from companion.vision.faces import FaceTemplates, _fit
 from companion.vision.geometry import MARKER_IDS, spot_rect_px
-from companion.vision.reader import BoardReader, ColourProfile
+from companion.vision.reader import SCALE, BoardReader, ColourProfile
 
 CHARUCO_SQUARES = (7, 5)
 CHARUCO_SQUARE_MM = 30.0
@@ -132,14 +132,13 @@ def colour_order(layout: Layout) -> dict[str, str]:
 
 
 def _flat_top(layout: Layout, photo: np.ndarray) -> tuple[BoardReader, np.ndarray]:
-    """The board seen from above at half the reading scale, its light evened out as the reader does."""
+    """The board seen from above as the reader samples colours, its light evened out."""
     reader = BoardReader(layout)
     reading = reader.read(photo)
-    if reader._homography is None:
+    top = reader.topdown(photo)  # sampled at SCALE px per mm, light flattened by the reader
+    if top is None:
         raise CalibrationError(f"the board was not found in the photo: {reading.problem}")
-    small = reader._warp_small(photo, reader._homography)
-    gain = reader._light_gain(small)
-    return reader, np.clip(small * gain, 0, 255).astype(np.uint8)
+    return reader, top
 
 
 def _spot_sample(layout: Layout, lab: np.ndarray, spot_id: str, px_per_mm: float) -> np.ndarray:
@@ -166,7 +165,7 @@ def learn_colours(layout: Layout, photo: np.ndarray, placements: dict[str, str],
     means a piece is missing, and nothing is learnt.
     """
     reader, top = _flat_top(layout, photo)
-    half = reader.px_per_mm / 2
+    half = SCALE  # px per mm of the reader's top-down colour picture
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)
     empty_lab = cv2.cvtColor(_flat_top(layout, empty)[1], cv2.COLOR_BGR2LAB) if empty is not None else None
     base = ColourProfile.default()
