@@ -89,13 +89,17 @@ class BoardFit:
 
 
 def fit_board(layout: Layout, photo: np.ndarray) -> BoardFit:
-    """Find the four markers; measure how well one homography maps all their corners."""
+    """Find every marker; measure how well one homography maps all their corners."""
     reader = BoardReader(layout)
     reading = reader.read(photo)
     if reader._homography is None:
         raise CalibrationError(f"{reading.markers_found} of {len(MARKER_IDS)} markers found "
                                f"({reading.problem}): every marker must be in the picture, flat and lit")
     found = reader._last or {}
+    if len(found) < len(MARKER_IDS):  # the reader copes with two; a board map wants them all
+        missing = ", ".join(str(i) for i in MARKER_IDS if i not in found)
+        raise CalibrationError(f"{len(found)} of {len(MARKER_IDS)} markers found (not seen: "
+                               f"{missing}): every marker must be in the picture, flat and lit")
     src = np.concatenate([found[i] for i in MARKER_IDS]).reshape(-1, 1, 2).astype(np.float64)
     dst = np.concatenate([reader._targets[i] for i in MARKER_IDS]).astype(np.float64)
     mapped = cv2.perspectiveTransform(src, reader._homography).reshape(-1, 2) / reader.px_per_mm
