@@ -183,7 +183,8 @@ def board(profile_dir: Path, photo: Path) -> None:
     cv2.imwrite(str(check), board_check_picture(layout, image, fit))
     verdict = "good" if fit.max_residual_mm < 1.0 else \
         "poor: a marker is not flat or not where the sheet put it; retape it and retake the photo"
-    click.echo(f"markers found: {fit.markers} of {len(MARKER_IDS)}; homography residual {fit.residual_mm:.2f} mm mean, "
+    click.echo(f"markers found: {fit.markers} of {len(MARKER_IDS)}; "
+               f"homography residual {fit.residual_mm:.2f} mm mean, "
                f"{fit.max_residual_mm:.2f} mm worst ({verdict})")
     click.echo(f"wrote {out} ({len(layout.spots)} spots) and {check}: every red box should sit on its "
                f"printed space; if one does not, correct its [x, y, w, h] in {out.name} and run this again")
