@@ -81,8 +81,11 @@ def _banner(service: Any) -> None:
 @click.option("--colours", type=click.Path(path_type=Path), default=None)
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
 @click.option("--faces", type=click.Path(path_type=Path), default=None)
+@click.option("--new-game", is_flag=True,
+              help="Start a new game instead of resuming the unfinished one.")
 def serve(config_file: Path | None, camera: str | None, serial: str | None, no_gpio: bool,
-          colours: Path | None, tags: Path | None, faces: Path | None, **opts: Any) -> None:
+          colours: Path | None, tags: Path | None, faces: Path | None, new_game: bool,
+          **opts: Any) -> None:
     """Run the companion on real parts: camera, serial device, GPIO, dashboard."""
     from companion.service import Service, ServiceConfig
 
@@ -101,10 +104,14 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
     for key in ("colours", "tags", "faces"):
         if settings.get(key):
             settings[key] = Path(settings[key])
+    if new_game:
+        settings["resume"] = False
+    from companion.store import DamagedLog
+
     try:
         config = ServiceConfig(**settings)
         service = Service(config).start()
-    except (ValueError, OSError, TypeError) as err:
+    except (ValueError, OSError, TypeError, DamagedLog) as err:
         raise click.ClickException(str(err)) from err
     _banner(service)
     try:
@@ -112,6 +119,35 @@ def serve(config_file: Path | None, camera: str | None, serial: str | None, no_g
             time.sleep(1)
     except KeyboardInterrupt:
         service.stop()
+
+
+@main.group("log")
+def log_group() -> None:
+    """Look after the event log (recovering from a damaged row)."""
+
+
+@log_group.command("truncate")
+@click.option("--data", "data_dir", type=click.Path(exists=True, path_type=Path),
+              required=True, help="The data directory holding companion.sqlite.")
+@click.option("--game", "game_id", type=int, required=True, help="The game's id.")
+@click.option("--from", "from_seq", type=int, required=True,
+              help="The first event to drop (the damaged one named at start-up).")
+@click.confirmation_option(prompt="Drop this event and every later one of the game?")
+def log_truncate(data_dir: Path, game_id: int, from_seq: int) -> None:
+    """Keep a game's events before FROM and drop the rest (the damaged row onwards)."""
+    import sqlite3
+
+    from companion.store import DamagedLog
+
+    try:
+        db = sqlite3.connect(data_dir / "companion.sqlite", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
+                             (game_id, from_seq)).rowcount
+        db.close()
+    except (sqlite3.DatabaseError, DamagedLog) as err:
+        raise click.ClickException(f"cannot change the log: {err}") from err
+    click.echo(f"dropped {dropped} event(s) of game {game_id} from seq {from_seq} on")
 
 
 @main.command()
@@ -132,7 +168,7 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
             pin=opts["pin"], speed=speed, exit_when_over=exit_when_over, max_steps=max_steps,
             phase_limits=parse_limits(opts["phase_limits"]), announce=_banner,
         )
-    except (ValueError, OSError) as err:
+    except (ValueError, OSError, RuntimeError) as err:  # RuntimeError: a DamagedLog
         raise click.ClickException(str(err)) from err
     tablet = result.tablet
     names = [p["name"] for p in tablet["players"]]

@@ -32,7 +32,7 @@ from companion.games.base import (
     view_to_json,
 )
 from companion.reconcile import reconcile
-from companion.store import EventLog, GameRecord, effective_events
+from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -49,10 +49,13 @@ class HistoryEntry:
     source: str
     at: float
     undone: bool = False
+    kind: str = "action"
+    """``action``, or ``correct`` when it replaced the action before it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
+            "kind": self.kind,
             "text": self.text,
             "action": self.action,
             "source": self.source,
@@ -146,18 +149,25 @@ class Table:
         self.history = []
         self.player_seconds = [0.0] * rec.players
         for event, undone in effective_events(self.log.events(rec.id)):
-            assert event.action is not None
+            assert event.action is not None  # EventLog refuses an action event without one
             before = self._frames[-1].state
             try:
                 after = self.game.apply(before, event.action)
-            except (RuleError, MalformedAction) as err:
-                self.notices["replay"] = Prompt(
-                    f"Log event {event.seq} no longer applies and was skipped: {err}", "warning"
-                )
-                continue
+                text = self.game.describe(before, event.action)
+            except (RuleError, MalformedAction, KeyError, TypeError, ValueError) as err:
+                if undone:  # taken back long ago: it never shaped the state
+                    self.history.append(HistoryEntry(
+                        event.seq, f"(no longer applies: {err})", event.action,
+                        event.source, event.at, True, event.kind))
+                    continue
+                raise DamagedLog(
+                    f"event {event.seq} of game {rec.id} in {self.log.path} no longer applies "
+                    f"({err}), so the events after it cannot be replayed either. To recover, "
+                    f"keep the events before it (companion log truncate --data DIR --game "
+                    f"{rec.id} --from {event.seq}), start a new game (--new-game), or "
+                    f"restore a backup.") from None
             entry = HistoryEntry(
-                event.seq, self.game.describe(before, event.action), event.action,
-                event.source, event.at, undone,
+                event.seq, text, event.action, event.source, event.at, undone, event.kind,
             )
             self.history.append(entry)
             if not undone:
@@ -264,11 +274,20 @@ class Table:
         for listener in list(self._listeners):
             listener(kind, snapshot)
 
-    def _commit(self, action: Action, new_state: State, source: str) -> HistoryEntry:
+    def _commit(self, action: Action, new_state: State, source: str,
+                request_id: str | None = None) -> HistoryEntry:
         """Log first, then advance, then tell: the order the invariants need."""
         before = self.state
-        event = self.log.append(self.record.id, "action", action, source)
-        entry = HistoryEntry(event.seq, self.game.describe(before, action), action, source, event.at)
+        text = self.game.describe(before, action)
+        event = self.log.append(self.record.id, "action", action, source, request_id)
+        return self._advance(event, text, before, new_state, "action")
+
+    def _advance(self, event: Event, text: str, before: State, new_state: State,
+                 kind: str) -> HistoryEntry:
+        """The state follows an event already logged; then the watchers are told."""
+        assert event.action is not None
+        action, source = event.action, event.source
+        entry = HistoryEntry(event.seq, text, action, source, event.at, False, event.kind)
         self._credit_clock(before, event.at - self._frames[-1].turn_started)
         self.history.append(entry)
         self._frames.append(_Frame(new_state, entry, event.at))
@@ -276,26 +295,42 @@ class Table:
         self.table_prompt = None
         if self.game.outcome(new_state) is not None:
             self.log.mark_finished(self.record.id)
-        self._publish("action")
+        self._publish(kind)
         return entry
 
-    def declare(self, action: Any, source: str = "tablet") -> HistoryEntry | None:
+    def request(self, request_id: str) -> Event | None:
+        """The event already logged for ``request_id`` in this game, if any."""
+        return self.log.find_request(self.record.id, request_id)
+
+    def entry(self, seq: int) -> HistoryEntry | None:
+        """The history entry of event ``seq`` (None for an undo or an unknown seq)."""
+        with self._lock:
+            for entry in reversed(self.history):
+                if entry.seq == seq:
+                    return entry
+                if entry.seq < seq:
+                    break
+        return None
+
+    def declare(self, action: Any, source: str = "tablet",
+                request_id: str | None = None) -> HistoryEntry | None:
         """Apply an action from the tablet or a script; undo/correct are table actions.
 
         Raises MalformedAction (schema), RuleError (the rules refuse it; it also
-        becomes the table prompt) or NothingToUndo.  Nothing changes on error.
+        becomes the table prompt), NothingToUndo or DuplicateRequest (``request_id``
+        was logged already).  Nothing changes on error.
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action is a JSON object with a string "type"')
         with self._lock:
             if action["type"] == "undo":
-                self.undo(source)
+                self.undo(source, request_id)
                 return None
             if action["type"] == "correct":
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
                     raise MalformedAction('"correct" needs "action": the action to record instead')
-                return self.correct(replacement, source)
+                return self.correct(replacement, source, request_id)
             try:
                 new_state = self.game.apply(self.state, action)
             except RuleError as err:
@@ -305,14 +340,14 @@ class Table:
                 )
                 self._publish("prompt")
                 raise
-            return self._commit(action, new_state, source)
+            return self._commit(action, new_state, source, request_id)
 
-    def undo(self, source: str = "tablet") -> HistoryEntry:
+    def undo(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """Take back the newest effective action (logged as an undo event)."""
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to undo")
-            self.log.append(self.record.id, "undo", None, source)
+            self.log.append(self.record.id, "undo", None, source, request_id)
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
@@ -321,14 +356,21 @@ class Table:
             self._publish("undo")
             return frame.entry
 
-    def correct(self, action: Action, source: str = "tablet") -> HistoryEntry:
-        """Replace the newest action by ``action``; refused corrections change nothing."""
+    def correct(self, action: Action, source: str = "tablet",
+                request_id: str | None = None) -> HistoryEntry:
+        """Replace the newest action by ``action``, logged as one ``correct`` event (a crash
+        leaves either the old action or the replacement); refused ones change nothing."""
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to correct")
-            new_state = self.game.apply(self._frames[-2].state, action)
-            self.undo(source)
-            return self._commit(action, new_state, source)
+            before = self._frames[-2].state
+            new_state = self.game.apply(before, action)
+            text = self.game.describe(before, action)
+            event = self.log.append(self.record.id, "correct", action, source, request_id)
+            frame = self._frames.pop()
+            assert frame.entry is not None
+            frame.entry.undone = True
+            return self._advance(event, text, before, new_state, "correct")
 
     # ------------------------------------------------------------------ physical inputs
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:

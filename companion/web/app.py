@@ -9,18 +9,46 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import queue
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException
 
 from companion.games.base import MalformedAction, RuleError
+from companion.store import DamagedLog, DuplicateRequest
 from companion.table import NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.schema import BadRequest, check_action, parse_body, split_request
 
 KEEPALIVE_S = 10.0
+log = logging.getLogger(__name__)
+
+
+class StrictJSON(DefaultJSONProvider):
+    """Strict JSON out: a non-finite number is a bug to surface, never invalid JSON sent."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON for the event stream (the same rule as every response)."""
+    return json.dumps(obj, allow_nan=False)
+
+
+def storage_error(err: sqlite3.OperationalError) -> tuple[int, str]:
+    """507 when the disk is full, 503 for any other trouble writing the log."""
+    text = str(err).lower()
+    if "full" in text:
+        return 507, "the table's disk is full: nothing was recorded; free space and retry"
+    return 503, f"the log cannot be written just now ({err}); nothing was recorded"
 
 
 def _hex(bgr: tuple[int, int, int]) -> str:
@@ -30,6 +58,7 @@ def _hex(bgr: tuple[int, int, int]) -> str:
 
 def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    app.json = StrictJSON(app)
     app.config.update(JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=64 * 1024)
     if test_config:
         app.config.update(test_config)
@@ -68,14 +97,14 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
         def stream() -> Iterator[str]:
             q = table.subscribe()
             try:
-                yield f"event: state\ndata: {json.dumps(table.public())}\n\n"
+                yield f"event: state\ndata: {dumps(table.public())}\n\n"
                 while True:
                     try:
                         snapshot = q.get(timeout=keepalive)
                     except queue.Empty:
                         yield ": keepalive\n\n"  # lets a gone client free its thread
                         continue
-                    yield f"event: state\ndata: {json.dumps(snapshot)}\n\n"
+                    yield f"event: state\ndata: {dumps(snapshot)}\n\n"
             finally:
                 table.unsubscribe(q)
 
@@ -84,38 +113,59 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
 
     @app.post("/api/actions")
     def actions() -> tuple[Response, int]:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            return error(400, "the body must be a JSON object: an action, or {\"action\": ...}")
+        try:
+            body = parse_body(request.get_data(cache=False))
+        except BadRequest as err:
+            return error(400, str(err))
         given = request.headers.get("X-Table-Pin") or body.get("pin")
         if not isinstance(given, str) or not hmac.compare_digest(given, pin):
             return error(403, "the table PIN is required to change the game (shown at start-up)")
-        # a bare action has its "type"; otherwise the action is wrapped as {"action": ...}
-        if "type" in body:
-            action = {k: v for k, v in body.items() if k != "pin"}
-        else:
-            action = body.get("action")
         try:
-            entry = table.declare(action, "tablet")
-        except MalformedAction as err:
+            action, request_id = split_request(body)
+            check_action(table.game, action)
+        except BadRequest as err:
             return error(400, str(err))
-        except RuleError as err:
-            return error(409, err.reason, rule=err.rule)
-        except NothingToUndo as err:
-            return error(409, str(err))
-        return jsonify({"ok": True, "entry": entry.to_json() if entry else None,
+        with table._lock:  # the duplicate check and the change are one step
+            if request_id is not None and (done := table.request(request_id)) is not None:
+                return duplicate(done.seq)
+            try:
+                entry = table.declare(action, "tablet", request_id)
+            except MalformedAction as err:
+                return error(400, str(err))
+            except RuleError as err:
+                return error(409, err.reason, rule=err.rule)
+            except NothingToUndo as err:
+                return error(409, str(err))
+            except DuplicateRequest:
+                done = table.request(request_id or "")
+                return duplicate(done.seq if done else -1)
+            return jsonify({"ok": True, "entry": entry.to_json() if entry else None,
+                            "state": table.public()}), 200
+
+    def duplicate(seq: int) -> tuple[Response, int]:
+        entry = table.entry(seq)
+        return jsonify({"ok": True, "duplicate": True,
+                        "entry": entry.to_json() if entry else None,
                         "state": table.public()}), 200
 
-    @app.errorhandler(404)
-    def not_found(_err: Exception) -> tuple[Response, int]:
-        return error(404, "no such page or API route")
+    messages = {404: "no such page or API route", 405: "method not allowed on this route",
+                413: "request body too large"}
 
-    @app.errorhandler(405)
-    def wrong_method(_err: Exception) -> tuple[Response, int]:
-        return error(405, "method not allowed on this route")
-
-    @app.errorhandler(413)
-    def too_large(_err: Exception) -> tuple[Response, int]:
-        return error(413, "request body too large")
+    @app.errorhandler(Exception)
+    def any_error(err: Exception) -> tuple[Response, int]:
+        """Every error answers JSON: never Flask's HTML page."""
+        if isinstance(err, HTTPException):
+            code = err.code or 500
+            return error(code, messages.get(code, err.description or err.name))
+        if isinstance(err, RecursionError):
+            return error(400, "request nested too deep")
+        if isinstance(err, sqlite3.OperationalError):
+            code, message = storage_error(err)
+            log.error("log write failed: %s", err)
+            return error(code, message)
+        if isinstance(err, DamagedLog):
+            return error(503, str(err))
+        log.exception("unexpected error serving %s %s", request.method, request.path)
+        return error(500, "internal error; the companion's console log has the details")
 
     return app
