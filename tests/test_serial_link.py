@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 import threading
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def test_taps_buttons_and_leds_cross_the_pty() -> None:
     link = SerialLink(device.port, rec.tag, rec.button).start()
     try:
         assert link.wait_connected(5)
-        assert link.health.version == "tc-1.0" and link.health.readers == 7
+        assert link.health.version == protocol.VERSION == link.health.firmware and link.health.readers == 7
         device.lay_card(3, bytes.fromhex("0a0b0c0d"))
         assert wait_until(lambda: rec.tags == [(3, "0a0b0c0d")])
         device.press(2)
@@ -101,3 +102,42 @@ def test_loop_url_parses_frames_without_a_device() -> None:
         assert wait_until(lambda: rec.tags == [(5, "11223344")])
     finally:
         link.stop()
+
+
+# --- issue 13, defect 10: the host checks every field and bounds its buffer -----------------
+def _frame(kind: int, seq: int, body: bytes) -> bytes:
+    return protocol.encode(kind, seq, body)[:-1]
+
+
+def test_out_of_range_tags_and_buttons_are_refused() -> None:
+    rec = Recorder()
+    link = SerialLink("loop://", rec.tag, rec.button)
+    link._on_frame(_frame(protocol.HELLO, 1, b"\x07\x06\x00\x01" + protocol.VERSION.encode()))
+    assert link.health.firmware == protocol.VERSION
+    for body in (b"\x70\xde\xad\xbe\xef", b"\x07\xde\xad\xbe\xef", b"\x01\xde\xad\xbe",
+                 b"\x01" + bytes(11)):
+        link._on_frame(_frame(protocol.TAG, 9, body))
+    for body in (b"\x06\x01", b"\x01\x02", b"\x01"):
+        link._on_frame(_frame(protocol.BUTTON, 9, body))
+    assert rec.tags == [] and rec.buttons == []
+    assert link.health.bad_frames == 7
+    link._on_frame(_frame(protocol.TAG, 9, b"\x06\xde\xad\xbe\xef"))
+    link._on_frame(_frame(protocol.TAG, 9, b"\x06\xde\xad\xbe\xef"))  # a resend
+    assert rec.tags == [(6, "deadbeef")] and link.health.duplicates == 1
+
+
+def test_packetizer_is_bounded_and_linear() -> None:
+    from companion.sensors.serial_link import _FrameProtocol
+
+    rec = Recorder()
+    link = SerialLink("loop://", rec.tag, rec.button)
+    packets = _FrameProtocol(link)
+    chunk = b"\x05" * 4096
+    started = time.perf_counter()
+    for _ in range(8 * 256):  # 8 MiB without a zero
+        packets.data_received(chunk)
+    elapsed = time.perf_counter() - started
+    assert len(packets.buffer) <= protocol.MAX_FRAME
+    packets.data_received(b"\x05\x00" + protocol.encode(protocol.TAG, 3, b"\x01\x01\x02\x03\x04"))
+    assert rec.tags == [(1, "01020304")]
+    assert elapsed < 5.0, elapsed  # was 37 s of CPU: quadratic search of a growing buffer
