@@ -47,7 +47,7 @@ for cut in range(1, len(frame) - 1):
     except ValueError:
         pass
     else:
-        raise AssertionError("a frame missing %d bytes was accepted" % cut)
+        raise AssertionError("a frame missing " + str(cut) + " bytes was accepted")
 print("frames ok")
 
 now = [time.ticks_add(0, -2500)]  # 2.5 s before the tick counter wraps
