@@ -4,7 +4,8 @@ One frame on the wire = COBS(payload) + b"\\x00".  payload = type (1 byte),
 sequence (1 byte), body length (1 byte), body, CRC-16/CCITT-FALSE (2 bytes,
 big-endian) over type + sequence + length + body.  The length byte makes a frame
 that lost bytes fail even when what is left happens to pass the CRC.  A zero byte
-never occurs inside an encoded frame, so a reader that joins mid-stream or loses a byte resynchronises at the next zero.
+never occurs inside an encoded frame, so a reader that joins mid-stream or loses a
+byte resynchronises at the next zero.
 The full description is in firmware/PROTOCOL.md.
 
 This file runs on the Pico (MicroPython has neither ``cobs`` nor
