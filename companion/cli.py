@@ -68,6 +68,7 @@ def games() -> None:
 
 def _banner(service: Any) -> None:
     click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
+    click.echo(f"Pair a tablet (open once on it): {service.pairing_url}")
     click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
 
 

@@ -9,7 +9,6 @@ emulator's pseudo-terminal, gpiozero's mock pins).
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
 from companion.vision.sources import FrameSource, open_source
 from companion.web.app import create_app
+from companion.web.auth import Guard, check_pin, random_pin
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,8 @@ class ServiceConfig:
 class Service:
     def __init__(self, config: ServiceConfig, frame_source: FrameSource | None = None) -> None:
         self.config = config
-        self.pin = config.pin or f"{secrets.randbelow(10000):04d}"
+        self.pin = check_pin(config.pin) if config.pin else random_pin()
+        self.guard = Guard(self.pin, Path(config.data_dir) / "devices.json")
         self.table = Table.open(
             config.game, config.data_dir, config.players, config.variant, config.seed,
             resume=config.resume, options=TableOptions(dict(config.phase_limits)),
@@ -78,6 +79,12 @@ class Service:
     @property
     def url(self) -> str:
         return f"http://{self.config.host}:{self.port}"
+
+    @property
+    def pairing_url(self) -> str:
+        """The one-time URL that pairs a tablet (printed at start-up; a QR code on a paired
+        tablet shows the current one)."""
+        return f"{self.url}/pair?code={self.guard.code}"
 
     @property
     def port(self) -> int:
@@ -105,7 +112,7 @@ class Service:
             self.gpio = TableGpio(self._on_turn_button, cfg.gpio_pins)
         self.table.add_listener(self._on_change)
         self._on_change("start", self.table.public())
-        app = create_app(self.table, self.pin)
+        app = create_app(self.table, self.pin, {"GUARD": self.guard})
         self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
                                      connection_limit=200, channel_timeout=30)
         self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)

@@ -22,7 +22,7 @@ ONE_CONFIGURATION_EACH = [
 def test_demo_plays_to_the_end_through_every_channel(tmp_path: Path, game: str, players: int,
                                                      variant: str | None) -> None:
     result = run_demo(game, players, variant, seed=4, port=0, host="127.0.0.1",
-                      data_dir=tmp_path, pin="1111", speed=0, exit_when_over=True,
+                      data_dir=tmp_path, pin="111111", speed=0, exit_when_over=True,
                       max_steps=1500, progress=False)
     tablet = result.tablet
     assert tablet["over"], tablet["prompts"]

@@ -22,7 +22,7 @@ wait_until = partial(wait_briefly, timeout=10.0)  # a service under load catches
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[Service, DeviceEmulator, SyntheticSource]]:
     device = DeviceEmulator().start()
-    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="9999",
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="999999",
                            serial=device.port, fps=20)
     service = Service(config)
     source = SyntheticSource(Camera(service.table.game.layout(service.table.state), seed=2))

@@ -1,13 +1,14 @@
 """Flask application factory for the dashboard and its API.
 
-Watching needs nothing; changing the game needs the table PIN shown at
-start-up (header ``X-Table-Pin`` or field ``"pin"``).  Every refusal is a clear
-4xx with a JSON body and changes nothing.
+Watching needs nothing; changing the game needs a paired device (the
+``companion_token`` cookie) or the table PIN shown at start-up (header
+``X-Table-Pin`` or field ``"pin"``), with wrong guesses limited per client (see
+:mod:`companion.web.auth`).  Every refusal is a clear 4xx with a JSON body and
+changes nothing.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import queue
@@ -16,7 +17,9 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from pathlib import Path
+
+from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
@@ -24,6 +27,7 @@ from companion.games.base import MalformedAction, RuleError
 from companion.store import DamagedLog, DuplicateRequest
 from companion.table import NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.auth import COOKIE, Guard
 from companion.web.schema import BadRequest, check_action, parse_body, split_request
 
 KEEPALIVE_S = 10.0
@@ -63,6 +67,48 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
     if test_config:
         app.config.update(test_config)
     keepalive = float(app.config.get("KEEPALIVE_S", KEEPALIVE_S))
+    tokens = None if table.log.path == ":memory:" else Path(table.log.path).parent / "devices.json"
+    guard: Guard = app.config.get("GUARD") or Guard(pin, tokens)
+    app.extensions["guard"] = guard
+
+    def client() -> str:
+        return request.remote_addr or "unknown"
+
+    def is_paired() -> bool:
+        return guard.paired(request.cookies.get(COOKIE))
+
+    def set_token(response: Response) -> Response:
+        response.set_cookie(COOKIE, guard.new_token(), max_age=10 * 365 * 86400,
+                            httponly=True, samesite="Strict", path="/")
+        return response
+
+    @app.get("/api/whoami")
+    def whoami() -> Response:
+        return jsonify({"paired": is_paired()})
+
+    @app.post("/api/pair")
+    def pair() -> tuple[Response, int]:
+        try:
+            body = parse_body(request.get_data(cache=False))
+        except BadRequest as err:
+            return error(400, str(err))
+        verdict = guard.check_pin(client(), body.get("pin"))
+        if not verdict.ok:
+            return jsonify(verdict.body()), verdict.status
+        return set_token(jsonify({"ok": True})), 200
+
+    @app.get("/pair")
+    def pair_by_code() -> Response | tuple[Response, int]:
+        verdict = guard.use_code(client(), request.args.get("code"))
+        if not verdict.ok:
+            return jsonify(verdict.body()), verdict.status
+        return set_token(redirect("/"))
+
+    @app.get("/api/pairing")
+    def pairing() -> tuple[Response, int]:
+        if not is_paired():
+            return error(403, "only a paired device may show the pairing code")
+        return jsonify({"url": f"{request.host_url}pair?code={guard.code}"}), 200
 
     def error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
         return jsonify({"ok": False, "error": message, **extra}), status
@@ -117,9 +163,14 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
             body = parse_body(request.get_data(cache=False))
         except BadRequest as err:
             return error(400, str(err))
-        given = request.headers.get("X-Table-Pin") or body.get("pin")
-        if not isinstance(given, str) or not hmac.compare_digest(given, pin):
-            return error(403, "the table PIN is required to change the game (shown at start-up)")
+        if not is_paired():
+            given = request.headers.get("X-Table-Pin") or body.get("pin")
+            if not isinstance(given, str):
+                return error(403, "pair this device, or give the table PIN (shown at "
+                             "start-up), to change the game")
+            verdict = guard.check_pin(client(), given)
+            if not verdict.ok:
+                return jsonify(verdict.body()), verdict.status
         try:
             action, request_id = split_request(body)
             check_action(table.game, action)
