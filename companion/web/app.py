@@ -15,9 +15,8 @@ import queue
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import asdict
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, jsonify, redirect, render_template, request
 from flask.json.provider import DefaultJSONProvider
