@@ -141,3 +141,36 @@ def test_packetizer_is_bounded_and_linear() -> None:
     packets.data_received(b"\x05\x00" + protocol.encode(protocol.TAG, 3, b"\x01\x01\x02\x03\x04"))
     assert rec.tags == [(1, "01020304")]
     assert elapsed < 5.0, elapsed  # was 37 s of CPU: quadratic search of a growing buffer
+
+
+# --- issue 13, defect 9: taps made while unplugged arrive exactly once ------------------------
+def test_taps_while_unplugged_and_before_the_reconnect_arrive_exactly_once(tmp_path: Path) -> None:
+    port = tmp_path / "ttyTABLE"
+    device = DeviceEmulator().start()
+    port.symlink_to(device.port)
+    rec = Recorder()
+    link = SerialLink(str(port), rec.tag, rec.button, retry_s=0.2).start()
+    try:
+        assert link.wait_connected(5)
+        device.lay_card(0, b"\x01\x00\x00\x01")
+        assert wait_until(lambda: len(rec.tags) == 1)
+        device.unplug()
+        assert wait_until(lambda: not link.health.connected, 5)
+        unplugged = [bytes([2, 0, 0, i]) for i in range(3)]
+        for uid in unplugged:
+            device.lay_card(1, uid)  # nobody listening: they wait in the outbox
+        device.press(2)
+        port.unlink()
+        port.symlink_to(device.replug())
+        replugged = [bytes([3, 0, 0, i]) for i in range(2)]
+        for uid in replugged:  # between the replug and the host reopening the port
+            device.lay_card(2, uid)
+        assert wait_until(lambda: len(rec.tags) >= 6 and len(rec.buttons) >= 2, 8)
+        time.sleep(1.0)  # resends keep coming until RECEIVED: none may count twice
+        assert rec.tags == [(0, "01000001")] + [(1, u.hex()) for u in unplugged] + [
+            (2, u.hex()) for u in replugged]
+        assert rec.buttons == [(2, True), (2, False)]
+        assert device.app.outbox == []
+    finally:
+        link.stop()
+        device.stop()
