@@ -25,6 +25,7 @@ from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
 from companion.vision.sources import FrameSource, open_source
+from companion.watchdog import Watchdog
 from companion.web.app import create_app
 from companion.web.auth import Guard, check_pin, random_pin
 from firmware import protocol
@@ -56,6 +57,7 @@ class ServiceConfig:
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
     phase_limits: dict[str, float] = field(default_factory=dict)
     resume: bool = True
+    camera_stall_s: float = 3.0  # no frame read for this long: a warning on the dashboard
 
 
 class Service:
@@ -70,6 +72,7 @@ class Service:
         self.registry = TagRegistry(config.game, self.table.game.card_ids(), config.tags)
         self.frame_source = frame_source
         self.vision: VisionLoop | None = None
+        self.watchdog: Watchdog | None = None
         self.link: SerialLink | None = None
         self.gpio: TableGpio | None = None
         self._server: Any = None
@@ -105,6 +108,9 @@ class Service:
             reader = BoardReader(layout, profile, colours=colours, faces=faces)
             self.vision = VisionLoop(self.table, self.frame_source, reader, cfg.fps,
                                      cfg.stable_frames).start()
+            vision = self.vision
+            self.watchdog = Watchdog(lambda: vision.frames, self.table.notice,
+                                     cfg.camera_stall_s).start()
         if cfg.serial:
             self.link = SerialLink(cfg.serial, self._on_tag, self._on_button, self._on_health).start()
         if cfg.gpio:
@@ -126,6 +132,8 @@ class Service:
             pass
 
     def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.vision is not None:
             self.vision.stop()
         if self.link is not None:
