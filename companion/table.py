@@ -9,6 +9,7 @@ always the replay of the log, so a restart after ``kill -9`` resumes exactly.
 
 from __future__ import annotations
 
+import bisect
 import json
 import queue
 import threading
@@ -35,6 +36,11 @@ from companion.reconcile import reconcile
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 Listener = Callable[[str, dict[str, Any]], None]
+Watcher = Callable[[str, str], None]
+"""Called with (SSE event name, JSON data) after every change: ``delta`` or ``state``."""
+
+HISTORY_SHOWN = 50  # history entries in a snapshot; older ones are paged (/api/history)
+HISTORY_MAX = 500  # the most one request may ask for
 
 
 class NothingToUndo(ValueError):
@@ -71,6 +77,9 @@ class _Frame:
     state: State
     entry: HistoryEntry | None
     turn_started: float
+    phase: str = ""
+    phase_started: float = 0.0
+    """When the run of frames in this phase began: the phase clock without a walk back."""
 
 
 @dataclass
@@ -98,6 +107,12 @@ class Table:
         self.clock = clock
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue[dict[str, Any]]] = []
+        self._watchers: list[Watcher] = []
+        self.rev = 0
+        """Rises on every published change: a delta's ``base`` is the rev it applies to."""
+        self._last: dict[str, Any] | None = None  # the snapshot the next delta is against
+        self._added: list[HistoryEntry] = []  # history since the last publish
+        self._undone: list[int] = []
         self._listeners: list[Listener] = []
         self.history: list[HistoryEntry] = []
         self.taps: list[Tap] = []
@@ -145,7 +160,7 @@ class Table:
         rec = self.record
         state = self.game.start(rec.players, rec.variant, rec.seed,
                                 rec.options.get("house_rules"))
-        self._frames = [_Frame(state, None, rec.created)]
+        self._frames = [_Frame(state, None, rec.created, self.game.phase(state), rec.created)]
         self.history = []
         self.player_seconds = [0.0] * rec.players
         for event, undone in effective_events(self.log.events(rec.id)):
@@ -172,7 +187,13 @@ class Table:
             self.history.append(entry)
             if not undone:
                 self._credit_clock(before, event.at - self._frames[-1].turn_started)
-                self._frames.append(_Frame(after, entry, event.at))
+                self._push(after, entry, event.at)
+
+    def _push(self, state: State, entry: HistoryEntry, at: float) -> None:
+        top = self._frames[-1]
+        phase = self.game.phase(state)
+        started = top.phase_started if phase == top.phase else at
+        self._frames.append(_Frame(state, entry, at, phase, started))
 
     def _credit_clock(self, before: State, seconds: float) -> None:
         seat = self.game.current_player(before)
@@ -215,17 +236,25 @@ class Table:
 
     def phase_seconds(self) -> float:
         """Time since the current phase began (the newest action that changed it)."""
-        phase = self.game.phase(self.state)
-        started = self.record.created
-        for frame in reversed(self._frames):
-            if self.game.phase(frame.state) != phase:
-                break
-            started = frame.turn_started
-        return max(0.0, self.clock() - started)
+        return max(0.0, self.clock() - self._frames[-1].phase_started)
 
-    def public(self) -> dict[str, Any]:
-        """What any watcher may see: the tablet JSON (GET /api/state)."""
+    def history_page(self, before: int | None = None,
+                     limit: int = HISTORY_SHOWN) -> tuple[list[dict[str, Any]], bool]:
+        """The newest ``limit`` entries older than seq ``before`` (oldest first), and whether
+        older ones remain: the history paged, never rebuilt whole."""
+        limit = max(1, min(limit, HISTORY_MAX))
         with self._lock:
+            end = len(self.history) if before is None else bisect.bisect_left(
+                self.history, before, key=lambda h: h.seq)
+            start = max(0, end - limit)
+            return [h.to_json() for h in self.history[start:end]], start > 0
+
+    def public(self, history: int | None = HISTORY_SHOWN) -> dict[str, Any]:
+        """What any watcher may see: the tablet JSON (GET /api/state), with the newest
+        ``history`` entries (None: all, for a finished game's record) and ``history_total``."""
+        with self._lock:
+            shown = self.history if history is None else (
+                self.history[-history:] if history > 0 else [])
             state = self.state
             game = self.game
             outcome = game.outcome(state)
@@ -252,7 +281,9 @@ class Table:
                 "phase_s": round(self.phase_seconds(), 1),
                 "scores": scores,
                 "prompts": [p.to_json() for p in self.prompts()],
-                "history": [h.to_json() for h in self.history],
+                "history": [h.to_json() for h in shown],
+                "history_total": len(self.history),
+                "rev": self.rev,
                 "can_undo": len(self._frames) > 1,
                 "over": outcome is not None,
                 "winner": list(outcome.winners) if outcome else None,
@@ -264,8 +295,46 @@ class Table:
             }
 
     # ------------------------------------------------------------------ changing
+    def watch(self, watcher: Watcher) -> str:
+        """Add ``watcher`` and return the full state it starts from (JSON, with ``rev``);
+        from then on it gets each change as a delta against the rev before it."""
+        with self._lock:
+            snapshot = self.public()
+            if self._last is None:
+                self._last = snapshot
+            self._watchers.append(watcher)
+            return json.dumps(snapshot, allow_nan=False)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        with self._lock:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+    def _delta(self, snapshot: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
+        changed = {k: v for k, v in snapshot.items()
+                   if k not in ("history", "rev") and last.get(k) != v}
+        return {"rev": snapshot["rev"], "base": last["rev"], "set": changed,
+                "history": {"add": [h.to_json() for h in self._added],
+                            "undone": list(self._undone)}}
+
     def _publish(self, kind: str) -> None:
+        """Tell every watcher: a small delta to the streams, the snapshot to listeners.
+
+        Nothing is computed when nobody watches (a replay of a long log)."""
+        self.rev += 1
+        if not (self._subscribers or self._watchers or self._listeners):
+            self._added, self._undone, self._last = [], [], None
+            return
         snapshot = self.public()
+        if self._watchers:
+            last = self._last or {"rev": self.rev - 1}
+            data = json.dumps(self._delta(snapshot, last), allow_nan=False)
+            for watcher in list(self._watchers):
+                watcher("delta", data)
+            self._last = snapshot
+        else:
+            self._last = None
+        self._added, self._undone = [], []
         for q in list(self._subscribers):
             try:
                 q.put_nowait(snapshot)
@@ -290,7 +359,8 @@ class Table:
         entry = HistoryEntry(event.seq, text, action, source, event.at, False, event.kind)
         self._credit_clock(before, event.at - self._frames[-1].turn_started)
         self.history.append(entry)
-        self._frames.append(_Frame(new_state, entry, event.at))
+        self._added.append(entry)
+        self._push(new_state, entry, event.at)
         self.taps = []
         self.table_prompt = None
         if self.game.outcome(new_state) is not None:
@@ -351,6 +421,7 @@ class Table:
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
+            self._undone.append(frame.entry.seq)
             self.table_prompt = None
             self.taps = []
             self._publish("undo")
@@ -370,6 +441,7 @@ class Table:
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
+            self._undone.append(frame.entry.seq)
             return self._advance(event, text, before, new_state, "correct")
 
     # ------------------------------------------------------------------ physical inputs

@@ -121,7 +121,10 @@ def test_sse_stream_delivers_a_change(server: int, table: Table) -> None:
             events.append(json.loads(line[5:]))
             if len(events) == 1:
                 table.declare(table.game.legal_actions(table.state)[0])
-    assert events[0]["history"] == [] and len(events[1]["history"]) == 1
+    assert events[0]["history"] == [] and events[0]["history_total"] == 0
+    delta = events[1]
+    assert delta["base"] == events[0]["rev"] and delta["rev"] > delta["base"]
+    assert len(delta["history"]["add"]) == 1 and delta["set"]["history_total"] == 1
     conn.close()
 
 

@@ -56,8 +56,9 @@ class Tablet:
         self.url = url
         self.pin = pin
 
-    def state(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}/api/state", timeout=10) as response:
+    def state(self, history: int = 50) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.url}/api/state?history={history}",
+                                    timeout=10) as response:
             return json.loads(response.read())
 
     def declare(self, action: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -104,10 +105,10 @@ class SimulatedTable:
     # ------------------------------------------------------------------ channels
     def deliver(self, event: PhysicalEvent) -> None:
         before = self.tablet.state()
-        marker = (len(before["history"]), json.dumps(before["prompts"]), len(before["taps"]))
+        marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
 
         def moved_on(s: dict[str, Any]) -> bool:
-            return (len(s["history"]), json.dumps(s["prompts"]), len(s["taps"])) != marker
+            return (s["history_total"], json.dumps(s["prompts"]), len(s["taps"])) != marker
 
         if isinstance(event, BoardChange):
             self.source.hand_over(4)  # an arm reaches in, moves the pieces, withdraws
@@ -159,13 +160,14 @@ class SimulatedTable:
                 self.deliver(event)
             steps += 1
             after = self.tablet.state()
-            if len(after["history"]) == len(tablet["history"]):
+            if after["history_total"] == tablet["history_total"]:
                 stalls += 1
             self._save_world()
             if self.progress is not None:
                 self.progress.update(1)
             self.pause()
         final = self.wait_for(lambda s: s["over"], 5.0) if self.world.finished() else self.tablet.state()
+        final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
         if not exit_when_over:

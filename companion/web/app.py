@@ -24,7 +24,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.base import MalformedAction, RuleError
 from companion.store import DamagedLog, DuplicateRequest
-from companion.table import NothingToUndo, Table
+from companion.table import HISTORY_MAX, HISTORY_SHOWN, NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
 from companion.web.auth import COOKIE, Guard
 from companion.web.schema import BadRequest, check_action, parse_body, split_request
@@ -116,9 +116,32 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
     def dashboard() -> str:
         return render_template("dashboard.html", title=table.game.title)
 
+    def count(name: str, default: int | None) -> int | None:
+        raw = request.args.get(name)
+        if raw is None:
+            return default
+        if not raw.isdigit() or len(raw) > 6:
+            raise BadRequest(f"{name} must be a whole number")
+        return min(int(raw), HISTORY_MAX)
+
     @app.get("/api/state")
-    def state() -> Response:
-        return jsonify(table.public())
+    def state() -> Response | tuple[Response, int]:
+        try:
+            shown = count("history", HISTORY_SHOWN)
+        except BadRequest as err:
+            return error(400, str(err))
+        return jsonify(table.public(shown))
+
+    @app.get("/api/history")
+    def history() -> Response | tuple[Response, int]:
+        """Older history a page at a time: ``?before=SEQ&limit=N`` (oldest first)."""
+        try:
+            before = count("before", None)
+            limit = count("limit", HISTORY_SHOWN) or HISTORY_SHOWN
+        except BadRequest as err:
+            return error(400, str(err))
+        entries, more = table.history_page(before, limit)
+        return jsonify({"entries": entries, "more": more, "history_total": len(table.history)})
 
     @app.get("/api/layout")
     def layout() -> Response:
@@ -139,19 +162,32 @@ def create_app(table: Table, pin: str, test_config: dict[str, Any] | None = None
 
     @app.get("/api/events")
     def events() -> Response:
+        """The live stream on a WSGI server (tests, the Flask client); the service serves
+        it natively async instead (companion.web.server), holding no thread per client."""
         def stream() -> Iterator[str]:
-            q = table.subscribe()
+            q: queue.Queue[tuple[str, str]] = queue.Queue(maxsize=200)
+
+            def watcher(event: str, data: str) -> None:
+                try:
+                    q.put_nowait((event, data))
+                except queue.Full:  # a stalled client resyncs from a full state
+                    q.queue.clear()
+                    q.put_nowait(("resync", ""))
+
+            first = table.watch(watcher)
             try:
-                yield f"event: state\ndata: {dumps(table.public())}\n\n"
+                yield f"event: state\ndata: {first}\n\n"
                 while True:
                     try:
-                        snapshot = q.get(timeout=keepalive)
+                        event, data = q.get(timeout=keepalive)
                     except queue.Empty:
                         yield ": keepalive\n\n"  # lets a gone client free its thread
                         continue
-                    yield f"event: state\ndata: {dumps(snapshot)}\n\n"
+                    if event == "resync":
+                        event, data = "state", dumps(table.public())
+                    yield f"event: {event}\ndata: {data}\n\n"
             finally:
-                table.unsubscribe(q)
+                table.unwatch(watcher)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream(), mimetype="text/event-stream", headers=headers)

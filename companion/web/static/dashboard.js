@@ -155,10 +155,25 @@ setInterval(() => {  // clocks tick between snapshots
   $("phase").textContent = `${latest.phase} · ${fmtClock(latest.phase_s + extra)}`;
 }, 500);
 
+// A delta applies to the state at rev `base`; a client at another rev refetches.
+async function applyDelta(d) {
+  if (!latest || d.rev <= latest.rev) return;
+  if (d.base !== latest.rev) {
+    render(await (await fetch("/api/state")).json());
+    return;
+  }
+  const s = { ...latest, ...d.set, rev: d.rev };
+  const undone = new Set(d.history.undone);
+  s.history = latest.history.map((h) => (undone.has(h.seq) ? { ...h, undone: true } : h))
+    .concat(d.history.add).slice(-200);
+  render(s);
+}
+
 async function start() {
   layout = await (await fetch("/api/layout")).json();
   const source = new EventSource("/api/events");
   source.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
   source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
   source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
 }
