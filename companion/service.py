@@ -9,12 +9,9 @@ emulator's pseudo-terminal, gpiozero's mock pins).
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from waitress.server import create_server
 
 from companion.games.base import Prompt
 from companion.sensors.gpio import GpioPins, TableGpio, use_mock_pins_off_the_pi
@@ -28,6 +25,7 @@ from companion.vision.sources import FrameSource, open_source
 from companion.watchdog import Watchdog
 from companion.web.app import create_app
 from companion.web.auth import Guard, check_pin, random_pin
+from companion.web.server import DashboardServer
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -75,8 +73,7 @@ class Service:
         self.watchdog: Watchdog | None = None
         self.link: SerialLink | None = None
         self.gpio: TableGpio | None = None
-        self._server: Any = None
-        self._server_thread: threading.Thread | None = None
+        self._server: DashboardServer | None = None
         self._last_leds: dict[int, int] = {}
 
     @property
@@ -92,7 +89,7 @@ class Service:
     @property
     def port(self) -> int:
         if self._server is not None:
-            return int(self._server.effective_port)
+            return self._server.port
         return self.config.port
 
     # ------------------------------------------------------------------ start and stop
@@ -119,17 +116,10 @@ class Service:
         self.table.add_listener(self._on_change)
         self._on_change("start", self.table.public())
         app = create_app(self.table, self.pin, {"GUARD": self.guard})
-        self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
-                                     connection_limit=200, channel_timeout=30)
-        self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)
-        self._server_thread.start()
+        # live updates are served async (no thread per dashboard), the API on its own pool
+        self._server = DashboardServer(self.table, app, cfg.host, cfg.port).start()
+        self._server.wait_started()
         return self
-
-    def _serve(self) -> None:
-        try:
-            self._server.run()
-        except OSError:  # closed while stopping
-            pass
 
     def stop(self) -> None:
         if self.watchdog is not None:
@@ -142,8 +132,6 @@ class Service:
             self.gpio.close()
         if self._server is not None:
             self._server.close()
-        if self._server_thread is not None:
-            self._server_thread.join(timeout=3)
         if self.frame_source is not None:
             self.frame_source.close()
         self.table.log.close()
