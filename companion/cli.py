@@ -254,22 +254,31 @@ def bench_serial(taps: int, as_json: bool) -> None:
 @bench.command("sse")
 @click.option("--clients", type=int, default=50, show_default=True)
 @click.option("--events", type=int, default=40, show_default=True)
+@click.option("--idle", type=int, default=0, show_default=True,
+              help="Idle dashboards connected besides (the API's latency is measured).")
+@click.option("--moves", type=int, default=0, show_default=True,
+              help="History entries on the table first (a long game's snapshot).")
 @click.option("--json", "as_json", is_flag=True)
-def bench_sse(clients: int, events: int, as_json: bool) -> None:
+def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -> None:
     """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
     from companion.bench import sse_benchmark
 
-    _print_bench(sse_benchmark(clients, events), as_json)
+    _print_bench(sse_benchmark(clients, events, idle, moves), as_json)
 
 
 @bench.command("replay")
 @click.option("--game", type=GAME_CHOICE, default="times_square")
 @click.option("--games", "count", type=int, default=20, show_default=True)
+@click.option("--log-events", type=int, default=0,
+              help="Instead: replay a log of this many events (restart and script).")
 @click.option("--json", "as_json", is_flag=True)
-def bench_replay(game: str, count: int, as_json: bool) -> None:
+def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     """Whole simulated games through the table (headless): games and actions per second."""
-    from companion.bench import replay_benchmark
+    from companion.bench import log_replay_benchmark, replay_benchmark
 
+    if log_events:
+        _print_bench(log_replay_benchmark(game, log_events), as_json)
+        return
     _print_bench(replay_benchmark(game, count), as_json)
 
 
