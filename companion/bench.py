@@ -136,10 +136,22 @@ def _table_at_move(moves: int) -> Table:
     return table
 
 
-def _drain_idle(socks: list[Any], stop: threading.Event) -> None:
-    """Idle dashboards: connected, reading what comes, doing nothing else."""
+def _idle_dashboards(port: int, count: int, ready: Any, stop: Any) -> None:
+    """Idle dashboards in a process of their own (other devices, not the server's GIL):
+    connected, reading what comes, doing nothing else."""
+    import resource
     import selectors
+    import socket
 
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 256)), hard))
+    socks = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        sock.sendall(b"GET /api/events HTTP/1.0\r\nHost: bench\r\n\r\n")
+        sock.recv(65536)  # the headers and the first state: connected
+        socks.append(sock)
+    ready.set()
     selector = selectors.DefaultSelector()
     for sock in socks:
         sock.setblocking(False)
@@ -151,14 +163,16 @@ def _drain_idle(socks: list[Any], stop: threading.Event) -> None:
             except (BlockingIOError, OSError):
                 pass
     selector.close()
+    for sock in socks:
+        sock.close()
 
 
 def sse_benchmark(clients: int, events: int, idle: int = 0, moves: int = 0,
-                  api_requests: int = 200) -> dict[str, Any]:
+                  api_requests: int | None = None) -> dict[str, Any]:
     """Many dashboards on one table at move ``moves``: push -> receipt latency over loopback
     for ``clients`` live ones, and the API's latency with ``idle`` more connected."""
+    import multiprocessing
     import resource
-    import socket
 
     from companion.web.app import create_app
     from companion.web.server import DashboardServer
@@ -166,20 +180,21 @@ def sse_benchmark(clients: int, events: int, idle: int = 0, moves: int = 0,
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, 2 * (clients + idle) + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    if api_requests is None:  # the API is measured beside idle dashboards
+        api_requests = 200 if idle else 0
     table = _table_at_move(moves)
     app = create_app(table, "000000", {"KEEPALIVE_S": 1.0})
     server = DashboardServer(table, app, "127.0.0.1", 0).start()
     server.wait_started()
     port = server.port
-    stop = threading.Event()
-    idle_socks = []
-    for _ in range(idle):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        sock.sendall(b"GET /api/events HTTP/1.0\r\nHost: bench\r\n\r\n")
-        sock.recv(65536)  # the headers and the first state: connected
-        idle_socks.append(sock)
-    drainer = threading.Thread(target=_drain_idle, args=(idle_socks, stop), daemon=True)
-    drainer.start()
+    spawn = multiprocessing.get_context("spawn")
+    stop, connected = spawn.Event(), spawn.Event()
+    drainer = spawn.Process(target=_idle_dashboards, args=(port, idle, connected, stop),
+                            daemon=True)
+    if idle:
+        drainer.start()
+        if not connected.wait(120):
+            raise RuntimeError("the idle dashboards could not connect")
     sent: dict[int, float] = {}
     received: list[list[float]] = [[] for _ in range(clients)]
     ready = threading.Barrier(clients + 1, timeout=60)
@@ -216,6 +231,7 @@ def sse_benchmark(clients: int, events: int, idle: int = 0, moves: int = 0,
         t.start()
     ready.wait()
     api_ms: list[float] = []
+    streams = server.app.streams
     api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     for n in tqdm(range(max(events, api_requests)), desc="events", unit="event", leave=False):
         if n < events:
@@ -230,11 +246,9 @@ def sse_benchmark(clients: int, events: int, idle: int = 0, moves: int = 0,
     api.close()
     for t in threads:
         t.join(timeout=60)
-    streams = server.app.streams
     stop.set()
-    drainer.join(timeout=5)
-    for sock in idle_socks:
-        sock.close()
+    if idle:
+        drainer.join(timeout=10)
     server.close()
     all_ms = [v * 1000 for per in received for v in per]
     return {
