@@ -241,10 +241,11 @@ class EventLog:
 
     # --- events ------------------------------------------------------------------------------
     def append(self, game_id: int, kind: str, action: dict[str, Any] | None, source: str,
-               request_id: str | None = None) -> Event:
+               request_id: str | None = None, finished: bool | None = None) -> Event:
         """Write one event durably (one transaction, committed with a full sync).
 
-        Raises ValueError for a kind not in :data:`EVENT_KINDS` or a non-finite number,
+        ``finished`` (when given) sets the game's finished flag in the same transaction: a
+        winning move, or an undo of one, is one decision and one write.  Raises ValueError for a kind not in :data:`EVENT_KINDS` or a non-finite number,
         :class:`DuplicateRequest` when ``request_id`` was already used in this game."""
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; one of {', '.join(EVENT_KINDS)}")
@@ -253,14 +254,24 @@ class EventLog:
                                                          allow_nan=False)
         with self._lock:
             try:
+                self._db.execute("BEGIN IMMEDIATE")
                 cur = self._db.execute(
                     "INSERT INTO event (game_id, kind, action, source, at, request_id)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, kind, payload, source, at, request_id),
                 )
+                if finished is not None:
+                    self._db.execute("UPDATE game SET finished=? WHERE id=?",
+                                     (int(finished), game_id))
+                self._db.execute("COMMIT")
             except sqlite3.IntegrityError:
+                self._db.execute("ROLLBACK")
                 if request_id is not None and self._request(game_id, request_id) is not None:
                     raise DuplicateRequest(request_id) from None
+                raise
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
             seq = int(cur.lastrowid or 0)
         return Event(seq, kind, action, source, at, request_id)

@@ -348,7 +348,9 @@ class Table:
         """Log first, then advance, then tell: the order the invariants need."""
         before = self.state
         text = self.game.describe(before, action)
-        event = self.log.append(self.record.id, "action", action, source, request_id)
+        over = self.game.outcome(new_state) is not None
+        event = self.log.append(self.record.id, "action", action, source, request_id,
+                                finished=True if over else None)
         return self._advance(event, text, before, new_state, "action")
 
     def _advance(self, event: Event, text: str, before: State, new_state: State,
@@ -363,8 +365,6 @@ class Table:
         self._push(new_state, entry, event.at)
         self.taps = []
         self.table_prompt = None
-        if self.game.outcome(new_state) is not None:
-            self.log.mark_finished(self.record.id)
         self._publish(kind)
         return entry
 
@@ -417,7 +417,10 @@ class Table:
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to undo")
-            self.log.append(self.record.id, "undo", None, source, request_id)
+            # taking back the winning move reopens the game, in the same write
+            was_over = self.game.outcome(self.state) is not None
+            self.log.append(self.record.id, "undo", None, source, request_id,
+                            finished=False if was_over else None)
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
@@ -437,7 +440,10 @@ class Table:
             before = self._frames[-2].state
             new_state = self.game.apply(before, action)
             text = self.game.describe(before, action)
-            event = self.log.append(self.record.id, "correct", action, source, request_id)
+            was_over = self.game.outcome(self.state) is not None
+            over = self.game.outcome(new_state) is not None
+            event = self.log.append(self.record.id, "correct", action, source, request_id,
+                                    finished=over if over != was_over else None)
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
