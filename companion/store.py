@@ -245,7 +245,8 @@ class EventLog:
         """Write one event durably (one transaction, committed with a full sync).
 
         ``finished`` (when given) sets the game's finished flag in the same transaction: a
-        winning move, or an undo of one, is one decision and one write.  Raises ValueError for a kind not in :data:`EVENT_KINDS` or a non-finite number,
+        winning move, or an undo of one, is one decision and one write.  Raises ValueError
+        for a kind not in :data:`EVENT_KINDS` or a non-finite number,
         :class:`DuplicateRequest` when ``request_id`` was already used in this game."""
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; one of {', '.join(EVENT_KINDS)}")
