@@ -20,6 +20,7 @@ Bounded: every wait has a timeout; each part stops after its kills.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -172,7 +173,7 @@ def storm_campaign(game: str, players: int, variant: str | None, kills: int,
                 in_flight[kind] += 1
             try:
                 status, reply = post(url, body)
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 break  # killed mid-request: retried after the restart
             if status == 200:
                 apply_model(model, kind, body)
