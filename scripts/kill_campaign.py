@@ -38,6 +38,7 @@ GAMES = [("times_square", 2, None), ("jivecat", 3, None), ("baron_voodoo", 2, No
          ("king_of_clubs", 2, "advanced"), ("swing_state", 3, None)]
 PIN = "246810"
 PY = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def start(args: list[str], log: Path) -> tuple[subprocess.Popen, str]:
@@ -134,16 +135,39 @@ def storm_campaign(game: str, players: int, variant: str | None, kills: int,
     pending: tuple[dict, str] | None = None
     alternatives: list[dict] = []
     over = False
+    game_id = None
+    lost = duplicated = games = 0
     for _ in range(kills):
         proc, url = start(args, work / "storm.log")
+        now_id = get(f"{url}/api/state?history=0")["game_id"]
+        if game_id is not None and now_id != game_id:
+            # the kill came after a winning move: that game is finished and kept; check it
+            logged = effective(data, game_id)
+            if pending is not None and pending[1] != "undo":
+                trial = list(model)
+                apply_model(trial, pending[1], pending[0])
+                if trial == logged:
+                    model = trial
+            pending = None
+            games += 1
+            lost_here, dup_here = compare(model, logged)
+            lost, duplicated = lost + lost_here, duplicated + dup_here
+            model, alternatives, over = [], [], False
+        game_id = now_id
         if pending is not None:  # the request the kill interrupted, retried with its id
             body, kind = pending
             status, reply = post(url, body)
             if status == 200:  # applied now, or before the kill (duplicate): once either way
                 apply_model(model, kind, body)
+                over = bool(reply.get("state", {}).get("over"))
             if kind != "correct":
                 alternatives = []
             pending = None
+        if os.environ.get("KILL_DEBUG"):
+            now = get(f"{url}/api/state?history=500")
+            shown = [h for h in now["history"] if not h["undone"]]
+            print("restart", now["game_id"], len(shown), len(model), now["over"],
+                  file=sys.stderr, flush=True)
         deadline = time.monotonic() + rng.uniform(0.3, 1.5)
         killer_at = None
         while True:
@@ -185,6 +209,9 @@ def storm_campaign(game: str, players: int, variant: str | None, kills: int,
                     alternatives = []
             elif status == 409:
                 pending = None
+                if os.environ.get("KILL_DEBUG"):
+                    print("409", kind, reply.get("error"), over, len(model), file=sys.stderr)
+                    time.sleep(0.2)
             else:
                 raise RuntimeError(f"{status} {reply}")
             if killer_at is not None:
@@ -199,15 +226,35 @@ def storm_campaign(game: str, players: int, variant: str | None, kills: int,
         status, reply = post(url, body)
         if status == 200:
             apply_model(model, kind, body)
-    history = get(f"{url}/api/state?history=500")
+    final_id = get(f"{url}/api/state?history=0")["game_id"]
     kill(proc)
-    logged = [json.dumps(h["action"], sort_keys=True) for h in history["history"]
-              if not h["undone"]]
+    logged = effective(data, final_id)
+    lost_here, dup_here = compare(model, logged)
     return {"game": game, "kills": kills, "requests": kinds, "killed_in_flight": in_flight,
-            "model": len(model), "logged": len(logged),
-            "lost": sum(1 for a, b in zip(model, logged, strict=False) if a != b)
-            + max(0, len(model) - len(logged)),
-            "duplicated": max(0, len(logged) - len(model))}
+            "games_checked": games + 1, "model": len(model), "logged": len(logged),
+            "lost": lost + lost_here, "duplicated": duplicated + dup_here}
+
+
+def effective(data: Path, game_id: int) -> list[str]:
+    """The game's effective actions as the log holds them (after undos and corrections)."""
+    from companion.store import EventLog, effective_events
+
+    log = EventLog(data / "companion.sqlite")
+    try:
+        return [json.dumps(e.action, sort_keys=True)
+                for e, undone in effective_events(log.events(game_id)) if not undone]
+    finally:
+        log.close()
+
+
+def compare(model: list[str], logged: list[str]) -> tuple[int, int]:
+    """(lost, duplicated): what the acknowledged model has that the log lacks, and more."""
+    same = 0
+    for a, b in zip(model, logged, strict=False):
+        if a != b:
+            break
+        same += 1
+    return len(model) - same, len(logged) - same
 
 
 def apply_model(model: list[str], kind: str, body: dict) -> None:
