@@ -248,3 +248,13 @@ def test_a_deleted_wal_is_refused(tmp_path: Path) -> None:
     os.remove(wal)
     with pytest.raises(DamagedLog, match="lost its write-ahead log"):
         Table.open("times_square", tmp_path, 2, None, 0)
+
+
+def test_undoing_the_winning_move_reopens_the_game_in_the_same_write(tmp_path: Path) -> None:
+    table = Table.open("times_square", tmp_path, 2, None, 0)
+    while table.game.outcome(table.state) is None:
+        table.declare(first_legal(table))
+    assert table.log.unfinished("times_square") is None
+    table.undo()
+    again = Table.open("times_square", tmp_path, 2, None, 0)
+    assert again.record.id == table.record.id and again.game.outcome(again.state) is None
