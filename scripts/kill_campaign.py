@@ -34,8 +34,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-GAMES = [("times_square", 2, None), ("jivecat", 3, None), ("baron_voodoo", 2, None),
-         ("king_of_clubs", 2, "advanced"), ("swing_state", 3, None)]
+GAMES = [("times_square", 2, None), ("jivecat", 2, None), ("baron_voodoo", 2, None),
+         ("king_of_clubs", 2, "advanced"), ("swing_state", 2, None)]
 PIN = "246810"
 PY = sys.executable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -109,8 +109,8 @@ class SimulatedTable:
         return state
 
     # ------------------------------------------------------------------ channels
-    def deliver(self, event: PhysicalEvent) -> None:
-        before = self.tablet.state()
+    def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
+        before = before if before is not None else self.tablet.state(history=0)
         marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
 
         def moved_on(s: dict[str, Any]) -> bool:
@@ -171,7 +171,7 @@ class SimulatedTable:
             if not events:
                 break
             self.step += 1
-            self._deliver_all(events, None, tablet["history_total"])
+            self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
             if after["history_total"] == tablet["history_total"]:
@@ -190,20 +190,23 @@ class SimulatedTable:
                          time.monotonic() - started)
 
     def _deliver_all(self, events: list[PhysicalEvent], resumed_marker: int | None,
-                     total: int | None = None) -> None:
+                     tablet: dict[str, Any] | None = None) -> None:
         """Checkpoint, then deliver, each event of a step; the first of a resumed step is
-        skipped when the log moved past the checkpoint (it was recorded before the kill)."""
+        skipped when the log moved past the checkpoint (it was recorded before the kill).
+
+        The last event stays pending until the next step's first checkpoint: if a kill
+        comes first, it is delivered again unless the log shows it recorded (a tap that
+        only waits for a button is lost with the companion's memory, so it must be)."""
         events = list(events)
         for index, event in enumerate(events):
-            if total is None or index > 0:
-                total = self.tablet.state(history=0)["history_total"]
+            before = tablet if index == 0 and tablet is not None else self.tablet.state(history=0)
+            total = before["history_total"]
             if index == 0 and resumed_marker is not None and total > resumed_marker \
                     and not isinstance(event, Declare):
                 continue
             self.save(events[index:], total)
             self.current_request = f"sim-{self.step}-{index}"
-            self.deliver(event)
-        self.save([], self.tablet.state(history=0)["history_total"])
+            self.deliver(event, before)
 
     def save(self, pending: list[PhysicalEvent], marker: int) -> None:
         """The world's truth (hands, decks) persists beside, never inside, the companion's
