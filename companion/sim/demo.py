@@ -37,7 +37,8 @@ def run_demo(
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
-    device = DeviceEmulator().start()
+    # at speed 0 the firmware polls every millisecond: the players wait on it, not on a clock
+    device = DeviceEmulator(poll_ms=1.0 if speed == 0 else 5.0).start()
     config = ServiceConfig(
         game=game, players=players, variant=variant, seed=seed, data_dir=data_dir, host=host,
         port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else 8,

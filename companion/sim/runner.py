@@ -99,12 +99,17 @@ class SimulatedTable:
         if self.speed > 0:
             time.sleep(HUMAN_PAUSE_S * factor / self.speed)
 
+    def hold_s(self, seconds: float) -> float:
+        """How long a hand rests on a reader or a button: as briefly as the firmware
+        allows at speed 0 (the device waits until it has read it either way)."""
+        return seconds if self.speed > 0 else 0.0
+
     def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Poll the tablet until ``check(state)`` holds (bounded)."""
         deadline = time.monotonic() + timeout
         state = self.tablet.state()
         while not check(state) and time.monotonic() < deadline:
-            time.sleep(0.02)
+            time.sleep(0.02 if self.speed > 0 else 0.01)
             state = self.tablet.state()
         return state
 
@@ -126,14 +131,15 @@ class SimulatedTable:
             self.source.hand_over(event.frames)
         elif isinstance(event, CardTap):
             reader = self.shared_reader if event.seat is None else event.seat
-            self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)))
+            self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)),
+                                 hold_s=self.hold_s(0.05))
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, SeatButton):
-            self.device.press(event.seat)
+            self.device.press(event.seat, hold_s=self.hold_s(0.06))
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, TurnButton):
             self.button_pin.drive_low()
-            time.sleep(0.03)
+            time.sleep(0.03 if self.speed > 0 else 0.01)
             self.button_pin.drive_high()
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, Declare):

@@ -116,7 +116,7 @@ class DashboardServer:
         config = uvicorn.Config(self.app, lifespan="off", log_level="warning",
                                 access_log=False, timeout_graceful_shutdown=1,
                                 timeout_keep_alive=30, backlog=2048, loop="asyncio",
-                                http="h11", ws="none")
+                                http="h11", ws="none", proxy_headers=False)  # no spoofed client ids
         self.server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 
