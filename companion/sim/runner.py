@@ -122,7 +122,8 @@ class SimulatedTable:
             return (s["history_total"], json.dumps(s["prompts"]), len(s["taps"])) != marker
 
         if isinstance(event, BoardChange):
-            self.source.hand_over(4)  # an arm reaches in, moves the pieces, withdraws
+            # an arm reaches in, moves the pieces, withdraws (one frame's glimpse at speed 0)
+            self.source.hand_over(4 if self.speed > 0 else 1)
             self.source.show(event.view)
             target = view_to_json(event.view)
             if before.get("seen") != target:
