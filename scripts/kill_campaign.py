@@ -113,8 +113,12 @@ def demo_campaign(game: str, players: int, variant: str | None, kills: int, rng:
         if seen:
             kept = log_entries(data)
             lost += sum(1 for h in seen["history"] if h["seq"] not in kept)
-    proc = subprocess.run([PY, "-m", "companion", *args], capture_output=True, text=True,
-                          timeout=900)
+    try:
+        proc = subprocess.run([PY, "-m", "companion", *args], capture_output=True, text=True,
+                              timeout=900)
+    except subprocess.TimeoutExpired:
+        return {"game": game, "kills": done, "lost": lost, "finished": False,
+                "result": "the final run to the end took over 900 s", "winner": None}
     finished = "Game over: True" in proc.stdout
     winner = re.search(r"winner: (.*?)  \(", proc.stdout)
     return {"game": game, "kills": done, "lost": lost, "finished": finished,
