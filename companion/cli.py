@@ -69,6 +69,7 @@ def games() -> None:
 
 def _banner(service: Any) -> None:
     click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
+    click.echo(f"Pair a tablet (open once on it): {service.pairing_url}")
     click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
 
 
@@ -87,6 +88,8 @@ def _banner(service: Any) -> None:
 @click.option("--tags", type=click.Path(path_type=Path), default=None)
 @click.option("--faces", type=click.Path(path_type=Path), default=None)
 @mqtt_options
+@click.option("--new-game", is_flag=True,
+              help="Start a new game instead of resuming the unfinished one.")
 @click.pass_context
 def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None, **opts: Any) -> None:
     """Run the companion on real parts: camera, serial device, GPIO, dashboard.
@@ -95,6 +98,7 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
     """
     from companion.profile import service_config
     from companion.service import Service
+    from companion.store import DamagedLog
 
     mqtt = mqtt_from_options(opts)  # --mqtt-url wins over the profile's [mqtt]
     given = {name for name in opts
@@ -103,8 +107,10 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
         config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
         if mqtt is not None:
             config.mqtt = mqtt
+        if opts["new_game"]:
+            config.resume = False
         service = Service(config)
-    except (ValueError, OSError, TypeError) as err:
+    except (ValueError, OSError, TypeError, DamagedLog) as err:
         raise click.ClickException(str(err)) from err
     try:
         service.start()
@@ -124,6 +130,35 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
         click.echo("stopping")
     finally:
         service.stop()
+
+
+@main.group("log")
+def log_group() -> None:
+    """Look after the event log (recovering from a damaged row)."""
+
+
+@log_group.command("truncate")
+@click.option("--data", "data_dir", type=click.Path(exists=True, path_type=Path),
+              required=True, help="The data directory holding companion.sqlite.")
+@click.option("--game", "game_id", type=int, required=True, help="The game's id.")
+@click.option("--from", "from_seq", type=int, required=True,
+              help="The first event to drop (the damaged one named at start-up).")
+@click.confirmation_option(prompt="Drop this event and every later one of the game?")
+def log_truncate(data_dir: Path, game_id: int, from_seq: int) -> None:
+    """Keep a game's events before FROM and drop the rest (the damaged row onwards)."""
+    import sqlite3
+
+    from companion.store import DamagedLog
+
+    try:
+        db = sqlite3.connect(data_dir / "companion.sqlite", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
+                             (game_id, from_seq)).rowcount
+        db.close()
+    except (sqlite3.DatabaseError, DamagedLog) as err:
+        raise click.ClickException(f"cannot change the log: {err}") from err
+    click.echo(f"dropped {dropped} event(s) of game {game_id} from seq {from_seq} on")
 
 
 @main.command()
@@ -163,7 +198,7 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
         _print_result(stopped.result)
         click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
         return
-    except (ValueError, OSError) as err:
+    except (ValueError, OSError, RuntimeError) as err:  # RuntimeError: a DamagedLog
         raise click.ClickException(str(err)) from err
     if not printed:
         _print_result(result)
@@ -281,22 +316,31 @@ def bench_serial(taps: int, as_json: bool) -> None:
 @bench.command("sse")
 @click.option("--clients", type=int, default=50, show_default=True)
 @click.option("--events", type=int, default=40, show_default=True)
+@click.option("--idle", type=int, default=0, show_default=True,
+              help="Idle dashboards connected besides (the API's latency is measured).")
+@click.option("--moves", type=int, default=0, show_default=True,
+              help="History entries on the table first (a long game's snapshot).")
 @click.option("--json", "as_json", is_flag=True)
-def bench_sse(clients: int, events: int, as_json: bool) -> None:
+def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -> None:
     """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
     from companion.bench import sse_benchmark
 
-    _print_bench(sse_benchmark(clients, events), as_json)
+    _print_bench(sse_benchmark(clients, events, idle, moves), as_json)
 
 
 @bench.command("replay")
 @click.option("--game", type=GAME_CHOICE, default="times_square")
 @click.option("--games", "count", type=int, default=20, show_default=True)
+@click.option("--log-events", type=int, default=0,
+              help="Instead: replay a log of this many events (restart and script).")
 @click.option("--json", "as_json", is_flag=True)
-def bench_replay(game: str, count: int, as_json: bool) -> None:
+def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     """Whole simulated games through the table (headless): games and actions per second."""
-    from companion.bench import replay_benchmark
+    from companion.bench import log_replay_benchmark, replay_benchmark
 
+    if log_events:
+        _print_bench(log_replay_benchmark(game, log_events), as_json)
+        return
     _print_bench(replay_benchmark(game, count), as_json)
 
 

@@ -9,13 +9,9 @@ emulator's pseudo-terminal, gpiozero's mock pins).
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from waitress.server import create_server
 
 from companion.games.base import Prompt
 from companion.profile import apply_board_map
@@ -28,7 +24,10 @@ from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader, ColourProfile
 from companion.vision.sources import FrameSource, open_source
+from companion.watchdog import Watchdog
 from companion.web.app import create_app
+from companion.web.auth import Guard, check_pin, random_pin
+from companion.web.server import DashboardServer
 from companion.web.setup import TableRef, TableSwitch
 from firmware import protocol
 
@@ -63,12 +62,14 @@ class ServiceConfig:
     turn_limit: float | None = None  # seconds for one player's turn; None: no limit
     resume: bool = True
     mqtt: MqttSettings | None = None  # publish to a venue's broker (companion.venue)
+    camera_stall_s: float = 3.0  # no frame read for this long: a warning on the dashboard
 
 
 class Service:
     def __init__(self, config: ServiceConfig, frame_source: FrameSource | None = None) -> None:
         self.config = config
-        self.pin = config.pin or f"{secrets.randbelow(10000):04d}"
+        self.pin = check_pin(config.pin) if config.pin else random_pin()
+        self.guard = Guard(self.pin, Path(config.data_dir) / "devices.json")
         self.table_options = TableOptions(dict(config.phase_limits), config.turn_limit)
         self.table = TableRef(Table.open(
             config.game, config.data_dir, config.players, config.variant, config.seed,
@@ -78,10 +79,10 @@ class Service:
         self.registry = TagRegistry(config.game, self.table.game.card_ids(), config.tags)
         self.frame_source = frame_source
         self.vision: VisionLoop | None = None
+        self.watchdog: Watchdog | None = None
         self.link: SerialLink | None = None
         self.gpio: TableGpio | None = None
-        self._server: Any = None
-        self._server_thread: threading.Thread | None = None
+        self._server: DashboardServer | None = None
         self._last_leds: dict[int, int] = {}
         self.publisher: Any = None
         self._time_up = False
@@ -91,9 +92,15 @@ class Service:
         return f"http://{self.config.host}:{self.port}"
 
     @property
+    def pairing_url(self) -> str:
+        """The one-time URL that pairs a tablet (printed at start-up; a QR code on a paired
+        tablet shows the current one)."""
+        return f"{self.url}/pair?code={self.guard.code}"
+
+    @property
     def port(self) -> int:
         if self._server is not None:
-            return int(self._server.effective_port)
+            return self._server.port
         return self.config.port
 
     # ------------------------------------------------------------------ start and stop
@@ -102,6 +109,9 @@ class Service:
         if self.frame_source is None and cfg.camera:
             self.frame_source = open_source(cfg.camera)
         self._start_vision()
+        if self.frame_source is not None:
+            self.watchdog = Watchdog(self._frames_read, self.table.notice,
+                                     cfg.camera_stall_s).start()
         if cfg.serial:
             self.link = SerialLink(cfg.serial, self._on_tag, self._on_button, self._on_health).start()
         if cfg.gpio not in (False, "off"):
@@ -116,13 +126,16 @@ class Service:
             self.table.add_listener(self.publisher)
         self.table.watch_clocks()
         # the getter reads self.vision each time: a game switch rebuilds the camera loop
-        app = create_app(self.table, self.pin, switcher=self,
+        app = create_app(self.table, self.pin, {"GUARD": self.guard}, switcher=self,
                          camera=self._camera_jpeg if self.frame_source is not None else None)
-        self._server = create_server(app, host=cfg.host, port=cfg.port, threads=64,
-                                     connection_limit=200, channel_timeout=30)
-        self._server_thread = threading.Thread(target=self._serve, name="web", daemon=True)
-        self._server_thread.start()
+        # live updates are served async (no thread per dashboard), the API on its own pool
+        self._server = DashboardServer(self.table, app, cfg.host, cfg.port).start()
+        self._server.wait_started()
         return self
+
+    def _frames_read(self) -> int:
+        """Frames the camera loop has read (the watchdog's pulse; a switch starts a new loop)."""
+        return self.vision.frames if self.vision is not None else 0
 
     def _camera_jpeg(self) -> bytes | None:
         """The latest annotated frame; read through self.vision, which a game switch rebuilds."""
@@ -171,13 +184,9 @@ class Service:
         mapping = (self.table.record.options.get("seats") or {}).get(kind) or {}
         return int(mapping.get(str(device), device))
 
-    def _serve(self) -> None:
-        try:
-            self._server.run()
-        except OSError:  # closed while stopping
-            pass
-
     def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         if self.vision is not None:
             self.vision.stop()
         if self.link is not None:
@@ -187,13 +196,10 @@ class Service:
             self.gpio.close()
         if self._server is not None:
             self._server.close()
-        if self._server_thread is not None:
-            self._server_thread.join(timeout=3)
         if self.frame_source is not None:
             self.frame_source.close()
         if self.publisher is not None:
             self.publisher.close()
-        self.table.close()
         self.table.log.close()
 
     # ------------------------------------------------------------------ inputs

@@ -9,6 +9,7 @@ always the replay of the log, so a restart after ``kill -9`` resumes exactly.
 
 from __future__ import annotations
 
+import bisect
 import json
 import queue
 import threading
@@ -32,9 +33,14 @@ from companion.games.base import (
     view_to_json,
 )
 from companion.reconcile import reconcile
-from companion.store import EventLog, GameRecord
+from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 Listener = Callable[[str, dict[str, Any]], None]
+Watcher = Callable[[str, str], None]
+"""Called with (SSE event name, JSON data) after every change: ``delta`` or ``state``."""
+
+HISTORY_SHOWN = 50  # history entries in a snapshot; older ones are paged (/api/history)
+HISTORY_MAX = 500  # the most one request may ask for
 
 
 class NothingToUndo(ValueError):
@@ -49,10 +55,13 @@ class HistoryEntry:
     source: str
     at: float
     undone: bool = False
+    kind: str = "action"
+    """``action``, or ``correct`` when it replaced the action before it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
+            "kind": self.kind,
             "text": self.text,
             "action": self.action,
             "source": self.source,
@@ -68,6 +77,9 @@ class _Frame:
     state: State
     entry: HistoryEntry | None
     turn_started: float
+    phase: str = ""
+    phase_started: float = 0.0
+    """When the run of frames in this phase began: the phase clock without a walk back."""
 
 
 @dataclass
@@ -123,6 +135,12 @@ class Table:
         self.clock = clock
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue[dict[str, Any]]] = []
+        self._watchers: list[Watcher] = []
+        self.rev = 0
+        """Rises on every published change: a delta's ``base`` is the rev it applies to."""
+        self._last: dict[str, Any] | None = None  # the snapshot the next delta is against
+        self._added: list[HistoryEntry] = []  # history since the last publish
+        self._undone: list[int] = []
         self._listeners: list[Listener] = []
         self.history: list[HistoryEntry] = []
         self.taps: list[Tap] = []
@@ -181,20 +199,22 @@ class Table:
         rec = self.record
         state = self.game.start(rec.players, rec.variant, rec.seed,
                                 rec.options.get("house_rules"))
-        self._frames = [_Frame(state, None, rec.created)]
+        self._frames = [_Frame(state, None, rec.created, self.game.phase(state), rec.created)]
         self.history = []
         self.player_seconds = [0.0] * rec.players
         self.paused = False
         self._mark = rec.created
         self._turn_seconds = 0.0
-        skipped: list[int] = []  # stack depths where a no-longer-valid action was skipped
-        for event in self.log.events(rec.id):
+        events = self.log.events(rec.id)
+        undone_later = {e.seq for e, undone in effective_events(events) if undone}
+        skipped: list[int] = []  # stack depths where an action taken back later no longer applies
+        for event in events:
             if event.kind == "clock":
                 self._clock_event(str((event.action or {}).get("clock")), event.at)
                 continue
-            if event.kind == "undo":
+            if event.kind in ("undo", "correct"):  # a correction takes back the newest, then applies
                 if skipped and skipped[-1] == len(self._frames):
-                    skipped.pop()  # the undo takes back the skipped action
+                    skipped.pop()  # it takes back the action that no longer applied
                 elif len(self._frames) > 1:
                     self._advance_clocks(event.at)
                     before_turn = self.game.current_player(self.state)
@@ -202,25 +222,38 @@ class Table:
                     assert frame.entry is not None
                     frame.entry.undone = True
                     self._turn_changed(before_turn)
-                continue
-            assert event.action is not None
+                if event.kind == "undo":
+                    continue
+            assert event.action is not None  # EventLog refuses an action event without one
             before = self.state
             try:
                 after = self.game.apply(before, event.action)
-            except (RuleError, MalformedAction) as err:
-                self.notices["replay"] = Prompt(
-                    f"Log event {event.seq} no longer applies and was skipped: {err}", "warning"
-                )
-                skipped.append(len(self._frames))
-                continue
-            entry = HistoryEntry(
-                event.seq, self.game.describe(before, event.action), event.action,
-                event.source, event.at,
-            )
+                text = self.game.describe(before, event.action)
+            except (RuleError, MalformedAction, KeyError, TypeError, ValueError) as err:
+                if event.seq in undone_later:  # taken back later: it never shaped the state
+                    self.history.append(HistoryEntry(
+                        event.seq, f"(no longer applies: {err})", event.action,
+                        event.source, event.at, True, event.kind))
+                    skipped.append(len(self._frames))
+                    continue
+                raise DamagedLog(
+                    f"event {event.seq} of game {rec.id} in {self.log.path} no longer applies "
+                    f"({err}), so the events after it cannot be replayed either. To recover, "
+                    f"keep the events before it (companion log truncate --data DIR --game "
+                    f"{rec.id} --from {event.seq}), start a new game (--new-game), or "
+                    f"restore a backup.") from None
+            entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
+                                 event.kind)
             self.history.append(entry)
             self._advance_clocks(event.at)
-            self._frames.append(_Frame(after, entry, event.at))
+            self._push(after, entry, event.at)
             self._turn_changed(self.game.current_player(before))
+
+    def _push(self, state: State, entry: HistoryEntry, at: float) -> None:
+        top = self._frames[-1]
+        phase = self.game.phase(state)
+        started = top.phase_started if phase == top.phase else at
+        self._frames.append(_Frame(state, entry, at, phase, started))
 
     # ------------------------------------------------------------------ clocks
     def _advance_clocks(self, now: float) -> None:
@@ -364,19 +397,26 @@ class Table:
                 for i in range(self.record.players)]
 
     def phase_seconds(self) -> float:
-        """Time since the current phase began (the newest action that changed it; paused
-        time is not taken out: a phase limit is a soft reminder, the turn timer is exact)."""
-        phase = self.game.phase(self.state)
-        started = self.record.created
-        for frame in reversed(self._frames):
-            if self.game.phase(frame.state) != phase:
-                break
-            started = frame.turn_started
-        return max(0.0, self.clock() - started)
+        """Time since the current phase began (the newest action that changed it)."""
+        return max(0.0, self.clock() - self._frames[-1].phase_started)
 
-    def public(self) -> dict[str, Any]:
-        """What any watcher may see: the tablet JSON (GET /api/state)."""
+    def history_page(self, before: int | None = None,
+                     limit: int = HISTORY_SHOWN) -> tuple[list[dict[str, Any]], bool]:
+        """The newest ``limit`` entries older than seq ``before`` (oldest first), and whether
+        older ones remain: the history paged, never rebuilt whole."""
+        limit = max(1, min(limit, HISTORY_MAX))
         with self._lock:
+            end = len(self.history) if before is None else bisect.bisect_left(
+                self.history, before, key=lambda h: h.seq)
+            start = max(0, end - limit)
+            return [h.to_json() for h in self.history[start:end]], start > 0
+
+    def public(self, history: int | None = HISTORY_SHOWN) -> dict[str, Any]:
+        """What any watcher may see: the tablet JSON (GET /api/state), with the newest
+        ``history`` entries (None: all, for a finished game's record) and ``history_total``."""
+        with self._lock:
+            shown = self.history if history is None else (
+                self.history[-history:] if history > 0 else [])
             state = self.state
             game = self.game
             outcome = game.outcome(state)
@@ -411,7 +451,9 @@ class Table:
                 "phase_s": round(self.phase_seconds(), 1),
                 "scores": scores,
                 "prompts": [p.to_json() for p in self.prompts()],
-                "history": [h.to_json() for h in self.history],
+                "history": [h.to_json() for h in shown],
+                "history_total": len(self.history),
+                "rev": self.rev,
                 "can_undo": len(self._frames) > 1,
                 "over": outcome is not None,
                 "winner": list(outcome.winners) if outcome else None,
@@ -431,8 +473,46 @@ class Table:
         return sorted(s for s in set(self.seen) | set(board) if self.seen.get(s, ()) != board.get(s, ()))
 
     # ------------------------------------------------------------------ changing
+    def watch(self, watcher: Watcher) -> str:
+        """Add ``watcher`` and return the full state it starts from (JSON, with ``rev``);
+        from then on it gets each change as a delta against the rev before it."""
+        with self._lock:
+            snapshot = self.public()
+            if self._last is None:
+                self._last = snapshot
+            self._watchers.append(watcher)
+            return json.dumps(snapshot, allow_nan=False)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        with self._lock:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+
+    def _delta(self, snapshot: dict[str, Any], last: dict[str, Any]) -> dict[str, Any]:
+        changed = {k: v for k, v in snapshot.items()
+                   if k not in ("history", "rev") and last.get(k) != v}
+        return {"rev": snapshot["rev"], "base": last["rev"], "set": changed,
+                "history": {"add": [h.to_json() for h in self._added],
+                            "undone": list(self._undone)}}
+
     def _publish(self, kind: str) -> None:
+        """Tell every watcher: a small delta to the streams, the snapshot to listeners.
+
+        Nothing is computed when nobody watches (a replay of a long log)."""
+        self.rev += 1
+        if not (self._subscribers or self._watchers or self._listeners):
+            self._added, self._undone, self._last = [], [], None
+            return
         snapshot = self.public()
+        if self._watchers:
+            last = self._last or {"rev": self.rev - 1}
+            data = json.dumps(self._delta(snapshot, last), allow_nan=False)
+            for watcher in list(self._watchers):
+                watcher("delta", data)
+            self._last = snapshot
+        else:
+            self._last = None
+        self._added, self._undone = [], []
         for q in list(self._subscribers):
             try:
                 q.put_nowait(snapshot)
@@ -441,39 +521,65 @@ class Table:
         for listener in list(self._listeners):
             listener(kind, snapshot)
 
-    def _commit(self, action: Action, new_state: State, source: str) -> HistoryEntry:
+    def _commit(self, action: Action, new_state: State, source: str,
+                request_id: str | None = None) -> HistoryEntry:
         """Log first, then advance, then tell: the order the invariants need."""
         before = self.state
-        event = self.log.append(self.record.id, "action", action, source)
-        entry = HistoryEntry(event.seq, self.game.describe(before, action), action, source, event.at)
+        text = self.game.describe(before, action)
+        over = self.game.outcome(new_state) is not None
+        event = self.log.append(self.record.id, "action", action, source, request_id,
+                                finished=True if over else None)
+        return self._advance(event, text, before, new_state, "action")
+
+    def _advance(self, event: Event, text: str, before: State, new_state: State,
+                 kind: str) -> HistoryEntry:
+        """The state follows an event already logged; then the watchers are told."""
+        assert event.action is not None
+        action, source = event.action, event.source
+        entry = HistoryEntry(event.seq, text, action, source, event.at, False, event.kind)
         self._advance_clocks(event.at)
         self.history.append(entry)
-        self._frames.append(_Frame(new_state, entry, event.at))
+        self._added.append(entry)
+        self._push(new_state, entry, event.at)
         self._turn_changed(self.game.current_player(before))
         self.taps = []
         self.table_prompt = None
-        if self.game.outcome(new_state) is not None:
-            self.log.mark_finished(self.record.id)
-        self._publish("action")
+        self._publish(kind)
         return entry
 
-    def declare(self, action: Any, source: str = "tablet") -> HistoryEntry | None:
+    def request(self, request_id: str) -> Event | None:
+        """The event already logged for ``request_id`` in this game, if any."""
+        return self.log.find_request(self.record.id, request_id)
+
+    def entry(self, seq: int) -> HistoryEntry | None:
+        """The history entry of event ``seq`` (None for an undo or an unknown seq)."""
+        with self._lock:
+            for entry in reversed(self.history):
+                if entry.seq == seq:
+                    return entry
+                if entry.seq < seq:
+                    break
+        return None
+
+    def declare(self, action: Any, source: str = "tablet",
+                request_id: str | None = None) -> HistoryEntry | None:
         """Apply an action from the tablet or a script; undo/correct are table actions.
 
         Raises MalformedAction (schema), RuleError (the rules refuse it; it also
-        becomes the table prompt) or NothingToUndo.  Nothing changes on error.
+        becomes the table prompt), NothingToUndo or DuplicateRequest (``request_id``
+        was logged already).  Nothing changes on error.
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action is a JSON object with a string "type"')
         with self._lock:
             if action["type"] == "undo":
-                self.undo(source)
+                self.undo(source, request_id)
                 return None
             if action["type"] == "correct":
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
                     raise MalformedAction('"correct" needs "action": the action to record instead')
-                return self.correct(replacement, source)
+                return self.correct(replacement, source, request_id)
             try:
                 new_state = self.game.apply(self.state, action)
             except RuleError as err:
@@ -483,33 +589,48 @@ class Table:
                 )
                 self._publish("prompt")
                 raise
-            return self._commit(action, new_state, source)
+            return self._commit(action, new_state, source, request_id)
 
-    def undo(self, source: str = "tablet") -> HistoryEntry:
+    def undo(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """Take back the newest effective action (logged as an undo event)."""
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to undo")
-            event = self.log.append(self.record.id, "undo", None, source)
+            # taking back the winning move reopens the game, in the same write
+            was_over = self.game.outcome(self.state) is not None
+            event = self.log.append(self.record.id, "undo", None, source, request_id,
+                                    finished=False if was_over else None)
             self._advance_clocks(event.at)
             seat_before = self.game.current_player(self.state)
             frame = self._frames.pop()
             assert frame.entry is not None
             frame.entry.undone = True
+            self._undone.append(frame.entry.seq)
             self._turn_changed(seat_before)
             self.table_prompt = None
             self.taps = []
             self._publish("undo")
             return frame.entry
 
-    def correct(self, action: Action, source: str = "tablet") -> HistoryEntry:
-        """Replace the newest action by ``action``; refused corrections change nothing."""
+    def correct(self, action: Action, source: str = "tablet",
+                request_id: str | None = None) -> HistoryEntry:
+        """Replace the newest action by ``action``, logged as one ``correct`` event (a crash
+        leaves either the old action or the replacement); refused ones change nothing."""
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to correct")
-            new_state = self.game.apply(self._frames[-2].state, action)
-            self.undo(source)
-            return self._commit(action, new_state, source)
+            before = self._frames[-2].state
+            new_state = self.game.apply(before, action)
+            text = self.game.describe(before, action)
+            was_over = self.game.outcome(self.state) is not None
+            over = self.game.outcome(new_state) is not None
+            event = self.log.append(self.record.id, "correct", action, source, request_id,
+                                    finished=over if over != was_over else None)
+            frame = self._frames.pop()
+            assert frame.entry is not None
+            frame.entry.undone = True
+            self._undone.append(frame.entry.seq)
+            return self._advance(event, text, before, new_state, "correct")
 
     # ------------------------------------------------------------------ physical inputs
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:

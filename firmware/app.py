@@ -11,8 +11,21 @@ try:
 except ImportError:  # on the Pico the files sit side by side
     import protocol
 
-VERSION = b"tc-1.0"
+try:
+    from time import ticks_diff  # MicroPython: the tick counter wraps
+except ImportError:
+    ticks_diff = protocol.ticks_diff
+
+try:
+    from random import getrandbits
+except ImportError:  # a MicroPython build without random
+    def getrandbits(bits):
+        return 0
+
+VERSION = protocol.VERSION
 HEARTBEAT_MS = 1000
+RESEND_MS = 300  # a TAG or BUTTON the host has not said RECEIVED to goes again
+OUTBOX = 32  # unacknowledged messages kept (the oldest is dropped beyond this)
 DEBOUNCE_MS = 30
 ABSENT_POLLS = 3  # a card must be gone this many polls before the same card counts again
 
@@ -20,7 +33,13 @@ ABSENT_POLLS = 3  # a card must be gone this many polls before the same card cou
 class App:
     """One device: ``readers`` (objects with read_uid() -> bytes or None), ``buttons``
     (objects with value() -> 0 pressed / 1 released, pulled up), ``leds`` (objects with
-    value(v)), ``uart`` (read() -> bytes or None, write(bytes)), ``ticks_ms`` a clock."""
+    value(v)), ``uart`` (read() -> bytes or None, write(bytes)), ``ticks_ms`` a clock that
+    may wrap (compared with ``ticks_diff`` only).
+
+    A TAG or BUTTON stays in the outbox, resent every RESEND_MS and after each PING,
+    until the host answers RECEIVED with its seq: a card laid while no host listens (a
+    replug, the port not yet reopened) still arrives; the host drops repeats by seq and
+    the boot id in HELLO."""
 
     def __init__(self, uart, readers, buttons, leds, ticks_ms):
         self.uart = uart
@@ -30,20 +49,43 @@ class App:
         self.ticks_ms = ticks_ms
         self.splitter = protocol.FrameSplitter()
         self.seq = 0
+        self.reliable_seq = 0
         self.last_uid = [None] * len(readers)
         self.absent = [0] * len(readers)
         self.button_state = [1] * len(buttons)
         self.button_since = [0] * len(buttons)
         self.led_mode = [protocol.LED_OFF] * len(leds)
         self.last_heartbeat = ticks_ms()
+        self.last_resend = self.last_heartbeat
         self.bad_frames = 0
+        self.outbox = []  # [seq, frame] awaiting RECEIVED
+        self.dropped = 0
+        self.boot_id = getrandbits(16) or (ticks_ms() & 0xFFFF) or 1
 
     def send(self, msg_type, body=b""):
-        self.seq = (self.seq + 1) & 0xFF
-        self.uart.write(protocol.encode(msg_type, self.seq, body))
+        if msg_type in protocol.RELIABLE:
+            # a counter of their own: the host's window of recent seqs sees no other kind
+            self.reliable_seq = (self.reliable_seq + 1) & 0xFF
+            frame = protocol.encode(msg_type, self.reliable_seq, body)
+            if len(self.outbox) >= OUTBOX:
+                self.outbox.pop(0)
+                self.dropped += 1
+            self.outbox.append([self.reliable_seq, frame])
+            if len(self.outbox) == 1:  # resend it a full RESEND_MS from now
+                self.last_resend = self.ticks_ms()
+        else:
+            self.seq = (self.seq + 1) & 0xFF
+            frame = protocol.encode(msg_type, self.seq, body)
+        self.uart.write(frame)
+
+    def resend(self):
+        for item in self.outbox:
+            self.uart.write(item[1])
 
     def hello(self):
-        self.send(protocol.HELLO, bytes([len(self.readers), len(self.buttons)]) + VERSION)
+        self.send(protocol.HELLO, bytes([len(self.readers), len(self.buttons),
+                                         self.boot_id >> 8, self.boot_id & 0xFF])
+                  + VERSION.encode())
 
     def poll(self):
         """One pass of the loop: host commands, readers, buttons, LEDs, heartbeat."""
@@ -68,7 +110,7 @@ class App:
             if level != self.button_state[i]:
                 if self.button_since[i] == 0:
                     self.button_since[i] = now or 1
-                elif now - self.button_since[i] >= DEBOUNCE_MS:
+                elif ticks_diff(now, self.button_since[i]) >= DEBOUNCE_MS:
                     self.button_state[i] = level
                     self.button_since[i] = 0
                     self.send(protocol.BUTTON, bytes([i, 1 if level == 0 else 0]))
@@ -78,7 +120,10 @@ class App:
         for i, led in enumerate(self.leds):
             mode = self.led_mode[i]
             led.value(1 if mode == protocol.LED_ON or (mode == protocol.LED_BLINK and blink_on) else 0)
-        if now - self.last_heartbeat >= HEARTBEAT_MS:
+        if self.outbox and ticks_diff(now, self.last_resend) >= RESEND_MS:
+            self.last_resend = now
+            self.resend()
+        if ticks_diff(now, self.last_heartbeat) >= HEARTBEAT_MS:
             self.last_heartbeat = now
             self.send(protocol.HEARTBEAT, bytes([(now >> 24) & 0xFF, (now >> 16) & 0xFF,
                                                  (now >> 8) & 0xFF, now & 0xFF]))
@@ -90,8 +135,13 @@ class App:
             self.bad_frames += 1
             self.send(protocol.ERROR, str(err).encode()[:40])
             return
+        if msg_type == protocol.RECEIVED:
+            if body:
+                self.outbox = [item for item in self.outbox if item[0] != body[0]]
+            return  # never acknowledged itself: no ping-pong
         if msg_type == protocol.PING:
             self.hello()
+            self.resend()
         elif msg_type == protocol.LED:
             if len(body) < 2 or body[0] >= len(self.leds) or body[1] > protocol.LED_BLINK:
                 self.send(protocol.ERROR, b"bad led command")

@@ -11,6 +11,7 @@ import time
 import app
 import machine  # MicroPython only
 import mfrc522
+import micropython  # MicroPython only
 
 READER_CS = (5, 6, 7, 8, 9, 10, 11)
 BUTTON_PINS = (14, 15, 16, 17, 20, 21)
@@ -37,6 +38,10 @@ class Uart:
 
 
 def run():
+    # Host frames may hold 0x03: with Ctrl-C handling on, USB serial would raise
+    # KeyboardInterrupt on the board mid-game.  (Reflash or use the BOOTSEL button to
+    # reach the REPL.)
+    micropython.kbd_intr(-1)
     spi = machine.SPI(0, baudrate=1_000_000, sck=machine.Pin(2), mosi=machine.Pin(3),
                       miso=machine.Pin(4))
     readers = [mfrc522.MFRC522(spi, machine.Pin(cs, machine.Pin.OUT)) for cs in READER_CS]

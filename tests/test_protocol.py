@@ -150,3 +150,69 @@ def test_heartbeat_every_second() -> None:
         clock[0] += 500
         device.poll()
     assert uart.kinds().count(protocol.HEARTBEAT) == 2
+
+
+# --- issue 13, defect 10: frames checked by length and range, bounded buffers ---------------
+def test_a_frame_missing_its_last_bytes_is_refused_for_every_seq() -> None:
+    """Before the length byte, 1 frame in 256 (CRC ending in 0x00) passed cut short."""
+    for seq in range(256):
+        frame = protocol.encode(protocol.TAG, seq, b"\x01\xde\xad\xbe\xef")[:-1]
+        for cut in (1, 2, 3):
+            with pytest.raises(ValueError):
+                protocol.decode(frame[:-cut])
+
+
+@given(st.integers(0, 255), st.integers(0, 255), st.binary(max_size=61),
+       st.integers(1, 8))
+def test_any_shortened_frame_is_refused(kind: int, seq: int, body: bytes, cut: int) -> None:
+    frame = protocol.encode(kind, seq, body)[:-1]
+    if cut < len(frame):
+        with pytest.raises(ValueError):
+            protocol.decode(frame[:-cut])
+
+
+def test_an_overlong_frame_is_refused_before_decoding() -> None:
+    with pytest.raises(ValueError, match="too long"):
+        protocol.decode(b"\x01" * (protocol.MAX_FRAME + 1))
+    with pytest.raises(ValueError):
+        protocol.encode(protocol.ERROR, 1, b"x" * (protocol.MAX_BODY + 1))
+
+
+def test_splitter_drops_the_whole_overlong_frame() -> None:
+    splitter = protocol.FrameSplitter()
+    good = protocol.encode(protocol.BUTTON, 1, b"\x02\x01")
+    frames = splitter.feed(b"\x05" * 10_000 + good[:-1] + b"\x00" + good)
+    assert [protocol.decode(f) for f in frames] == [(protocol.BUTTON, 1, b"\x02\x01")]
+
+
+def test_device_resends_a_tap_until_the_host_says_received() -> None:
+    device, uart, readers, _, _, clock = make_app()
+    readers[0].uid = b"\x01\x02\x03\x04"
+    device.poll()
+    for _ in range(10):
+        clock[0] += firmware_app.RESEND_MS
+        device.poll()
+    tags = [(s, b) for k, s, b in uart.sent if k == protocol.TAG]
+    assert len(tags) >= 5 and len(set(tags)) == 1  # the same seq, resent
+    uart.inbox = protocol.encode(protocol.RECEIVED, 1, bytes([tags[0][0]]))
+    device.poll()
+    sent = len(uart.sent)
+    for _ in range(5):
+        clock[0] += firmware_app.RESEND_MS
+        device.poll()
+    assert protocol.TAG not in [k for k, _, _ in uart.sent[sent:]]
+    assert protocol.ACK not in [k for k, _, _ in uart.sent[sent:]]  # RECEIVED is not acked
+
+
+def test_ping_resends_what_the_host_has_not_received() -> None:
+    device, uart, _, buttons, _, clock = make_app()
+    buttons[1].level = 0
+    device.poll()
+    clock[0] += firmware_app.DEBOUNCE_MS + 5
+    device.poll()
+    assert protocol.BUTTON in uart.kinds()
+    uart.sent = []
+    uart.inbox = protocol.encode(protocol.PING, 1)
+    device.poll()
+    kinds = uart.kinds()
+    assert kinds.index(protocol.HELLO) < kinds.index(protocol.BUTTON)

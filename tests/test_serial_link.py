@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 from waiting import wait_until
@@ -33,7 +34,7 @@ def test_taps_buttons_and_leds_cross_the_pty() -> None:
     link = SerialLink(device.port, rec.tag, rec.button).start()
     try:
         assert link.wait_connected(5)
-        assert link.health.version == "tc-1.0" and link.health.readers == 7
+        assert link.health.version == protocol.VERSION == link.health.firmware and link.health.readers == 7
         device.lay_card(3, bytes.fromhex("0a0b0c0d"))
         assert wait_until(lambda: rec.tags == [(3, "0a0b0c0d")])
         device.press(2)
@@ -101,3 +102,75 @@ def test_loop_url_parses_frames_without_a_device() -> None:
         assert wait_until(lambda: rec.tags == [(5, "11223344")])
     finally:
         link.stop()
+
+
+# --- issue 13, defect 10: the host checks every field and bounds its buffer -----------------
+def _frame(kind: int, seq: int, body: bytes) -> bytes:
+    return protocol.encode(kind, seq, body)[:-1]
+
+
+def test_out_of_range_tags_and_buttons_are_refused() -> None:
+    rec = Recorder()
+    link = SerialLink("loop://", rec.tag, rec.button)
+    link._on_frame(_frame(protocol.HELLO, 1, b"\x07\x06\x00\x01" + protocol.VERSION.encode()))
+    assert link.health.firmware == protocol.VERSION
+    for body in (b"\x70\xde\xad\xbe\xef", b"\x07\xde\xad\xbe\xef", b"\x01\xde\xad\xbe",
+                 b"\x01" + bytes(11)):
+        link._on_frame(_frame(protocol.TAG, 9, body))
+    for body in (b"\x06\x01", b"\x01\x02", b"\x01"):
+        link._on_frame(_frame(protocol.BUTTON, 9, body))
+    assert rec.tags == [] and rec.buttons == []
+    assert link.health.bad_frames == 7
+    link._on_frame(_frame(protocol.TAG, 9, b"\x06\xde\xad\xbe\xef"))
+    link._on_frame(_frame(protocol.TAG, 9, b"\x06\xde\xad\xbe\xef"))  # a resend
+    assert rec.tags == [(6, "deadbeef")] and link.health.duplicates == 1
+
+
+def test_packetizer_is_bounded_and_linear() -> None:
+    from companion.sensors.serial_link import _FrameProtocol
+
+    rec = Recorder()
+    link = SerialLink("loop://", rec.tag, rec.button)
+    packets = _FrameProtocol(link)
+    chunk = b"\x05" * 4096
+    started = time.perf_counter()
+    for _ in range(8 * 256):  # 8 MiB without a zero
+        packets.data_received(chunk)
+    elapsed = time.perf_counter() - started
+    assert len(packets.buffer) <= protocol.MAX_FRAME
+    packets.data_received(b"\x05\x00" + protocol.encode(protocol.TAG, 3, b"\x01\x01\x02\x03\x04"))
+    assert rec.tags == [(1, "01020304")]
+    assert elapsed < 5.0, elapsed  # was 37 s of CPU: quadratic search of a growing buffer
+
+
+# --- issue 13, defect 9: taps made while unplugged arrive exactly once ------------------------
+def test_taps_while_unplugged_and_before_the_reconnect_arrive_exactly_once(tmp_path: Path) -> None:
+    port = tmp_path / "ttyTABLE"
+    device = DeviceEmulator().start()
+    port.symlink_to(device.port)
+    rec = Recorder()
+    link = SerialLink(str(port), rec.tag, rec.button, retry_s=0.2).start()
+    try:
+        assert link.wait_connected(5)
+        device.lay_card(0, b"\x01\x00\x00\x01")
+        assert wait_until(lambda: len(rec.tags) == 1)
+        device.unplug()
+        assert wait_until(lambda: not link.health.connected, 5)
+        unplugged = [bytes([2, 0, 0, i]) for i in range(3)]
+        for uid in unplugged:
+            device.lay_card(1, uid)  # nobody listening: they wait in the outbox
+        device.press(2)
+        port.unlink()
+        port.symlink_to(device.replug())
+        replugged = [bytes([3, 0, 0, i]) for i in range(2)]
+        for uid in replugged:  # between the replug and the host reopening the port
+            device.lay_card(2, uid)
+        assert wait_until(lambda: len(rec.tags) >= 6 and len(rec.buttons) >= 2, 8)
+        time.sleep(1.0)  # resends keep coming until RECEIVED: none may count twice
+        assert rec.tags == [(0, "01000001")] + [(1, u.hex()) for u in unplugged] + [
+            (2, u.hex()) for u in replugged]
+        assert rec.buttons == [(2, True), (2, False)]
+        assert device.app.outbox == []
+    finally:
+        link.stop()
+        device.stop()

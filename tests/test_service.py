@@ -22,7 +22,7 @@ wait_until = partial(wait_briefly, timeout=10.0)  # a service under load catches
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[Service, DeviceEmulator, SyntheticSource]]:
     device = DeviceEmulator().start()
-    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="9999",
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="999999",
                            serial=device.port, fps=20)
     service = Service(config)
     source = SyntheticSource(Camera(service.table.game.layout(service.table.state), seed=2))
@@ -66,3 +66,45 @@ def test_a_hand_over_the_board_is_shown_and_commits_nothing(running) -> None:  #
     source.hand_over(0)
     assert wait_until(lambda: not any("Hand over" in p["text"] for p in table.public()["prompts"]))
     assert table.history == []
+
+
+class HangingSource:
+    """A camera whose read blocks (a stuck driver) until released."""
+
+    def __init__(self, inner: SyntheticSource) -> None:
+        import threading
+
+        self.inner = inner
+        self.released = threading.Event()
+        self.released.set()
+
+    def read(self):  # noqa: ANN201
+        self.released.wait()
+        return self.inner.read()
+
+    def close(self) -> None:
+        self.released.set()
+
+
+def test_a_camera_read_that_blocks_is_shown_then_cleared(tmp_path: Path) -> None:
+    """Issue 13, defect 8: a 12 s hang showed nothing before the watchdog."""
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0,
+                           pin="999999", gpio=False, fps=20, camera_stall_s=0.5)
+    service = Service(config)
+    inner = SyntheticSource(Camera(service.table.game.layout(service.table.state), seed=2))
+    inner.show(service.table.game.board_view(service.table.state))
+    source = HangingSource(inner)
+    service.frame_source = source
+    service.start()
+    try:
+        assert service.vision is not None
+        assert wait_until(lambda: service.vision.frames > 2)
+        source.released.clear()  # the next read hangs
+        stuck = "given no picture"
+        assert wait_until(lambda: any(stuck in p["text"] for p in service.table.public()["prompts"]))
+        source.released.set()
+        assert wait_until(lambda: not any(stuck in p["text"]
+                                          for p in service.table.public()["prompts"]))
+        assert service.watchdog is not None and service.watchdog.stalls == 1
+    finally:
+        service.stop()

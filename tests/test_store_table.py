@@ -95,7 +95,7 @@ def get_state(port: int) -> dict:
         return json.loads(r.read())
 
 
-def post(port: int, action: dict, pin: str = "2468") -> int:
+def post(port: int, action: dict, pin: str = "246810") -> int:
     req = urllib.request.Request(f"http://127.0.0.1:{port}/api/actions",
                                  data=json.dumps(action).encode(), method="POST",
                                  headers={"Content-Type": "application/json", "X-Table-Pin": pin})
@@ -106,7 +106,7 @@ def post(port: int, action: dict, pin: str = "2468") -> int:
 def start_serve(data: Path, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--game", "times_square", "--data", str(data),
-         "--port", str(port), "--pin", "2468", "--no-gpio"],
+         "--port", str(port), "--pin", "246810", "--no-gpio"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -121,5 +121,99 @@ def test_sse_stream_delivers_a_change(server: int, table: Table) -> None:
             events.append(json.loads(line[5:]))
             if len(events) == 1:
                 table.declare(table.game.legal_actions(table.state)[0])
-    assert events[0]["history"] == [] and len(events[1]["history"]) == 1
+    assert events[0]["history"] == [] and events[0]["history_total"] == 0
+    delta = events[1]
+    assert delta["base"] == events[0]["rev"] and delta["rev"] > delta["base"]
+    assert len(delta["history"]["add"]) == 1 and delta["set"]["history_total"] == 1
     conn.close()
+
+
+# --- issue 13, defect 4: the PIN holds ----------------------------------------------------
+def _guarded(table: Table, now: list[float]) -> FlaskClient:
+    from companion.web.auth import Guard
+
+    guard = Guard("246810", None, clock=lambda: now[0])
+    return create_app(table, "246810", {"TESTING": True, "GUARD": guard}).test_client()
+
+
+def test_wrong_pins_lock_the_client_out_even_for_the_right_pin(table: Table) -> None:
+    from companion.web import auth
+
+    now = [1000.0]
+    client = _guarded(table, now)
+    action = {"type": "setup", "hal_player": 0}
+    lefts = []
+    for guess in range(auth.MAX_FAILS):
+        reply = client.post("/api/actions", json=action, headers={"X-Table-Pin": f"{guess:06d}"})
+        lefts.append(reply.get_json().get("attempts_left"))
+    assert lefts[:-1] == list(range(auth.MAX_FAILS - 1, 0, -1))
+    locked = client.post("/api/actions", json=action, headers={"X-Table-Pin": "246810"})
+    assert locked.status_code == 429 and locked.get_json()["retry_after"] == auth.LOCKOUT_S
+    assert table.log.events(table.record.id) == []
+    now[0] += auth.LOCKOUT_S + 1
+    assert client.post("/api/actions", json=legal(client),
+                       headers={"X-Table-Pin": "246810"}).status_code == 200
+    for guess in range(auth.MAX_FAILS):  # a second lockout lasts twice as long
+        client.post("/api/actions", json=action, headers={"X-Table-Pin": f"{guess:06d}"})
+    again = client.post("/api/actions", json=action, headers={"X-Table-Pin": "246810"})
+    assert again.get_json()["retry_after"] == 2 * auth.LOCKOUT_S
+
+
+def test_a_brute_force_gets_few_guesses_an_hour(table: Table) -> None:
+    """Count how many guesses are even looked at in an hour of trying every second."""
+    from companion.web import auth
+
+    now = [0.0]
+    client = _guarded(table, now)
+    checked = 0
+    for second in range(3600):
+        now[0] = float(second)
+        reply = client.post("/api/pair", json={"pin": f"{second:06d}"})
+        checked += reply.status_code == 403
+    assert checked <= 6 * auth.MAX_FAILS, checked  # 1,000 a second before: about 30 now
+
+
+def test_short_pins_are_refused_at_start_up(tmp_path) -> None:
+    from companion.service import Service, ServiceConfig
+
+    for pin in ("1234", "12345", "abcdef", "12 456"):
+        with pytest.raises(ValueError, match="at least 6 digits"):
+            Service(ServiceConfig(game="times_square", data_dir=tmp_path, pin=pin, gpio=False))
+    service = Service(ServiceConfig(game="times_square", data_dir=tmp_path, gpio=False))
+    assert len(service.pin) >= 6 and service.pin.isdigit()
+    service.table.log.close()
+
+
+def test_pairing_sets_a_cookie_that_survives_a_restart(tmp_path) -> None:
+    first = Table.open("times_square", tmp_path, 2, None, 0)
+    client = create_app(first, "246810", {"TESTING": True}).test_client()
+    assert client.get("/api/whoami").get_json() == {"paired": False}
+    wrong = client.post("/api/pair", json={"pin": "000000"})
+    assert wrong.status_code == 403 and wrong.get_json()["attempts_left"] == 4
+    reply = client.post("/api/pair", json={"pin": "246810"})
+    cookie = reply.headers["Set-Cookie"]
+    assert reply.status_code == 200 and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert "companion_token=" in cookie and "Path=/" in cookie
+    assert client.get("/api/whoami").get_json() == {"paired": True}
+    assert client.post("/api/actions", json=legal(client)).status_code == 200  # no PIN
+    token = cookie.split(";")[0].split("=", 1)[1]
+    first.log.close()
+    again = Table.open("times_square", tmp_path, 2, None, 0)
+    restarted = create_app(again, "246810", {"TESTING": True}).test_client()
+    restarted.set_cookie("companion_token", token)
+    assert restarted.get("/api/whoami").get_json() == {"paired": True}
+    stranger = create_app(again, "246810", {"TESTING": True}).test_client()
+    assert stranger.post("/api/actions", json=legal(stranger)).status_code == 403
+
+
+def test_a_pairing_code_works_once(table: Table) -> None:
+    app = create_app(table, "246810", {"TESTING": True})
+    client = app.test_client()
+    code = app.extensions["guard"].code
+    reply = client.get(f"/pair?code={code}")
+    assert reply.status_code == 302 and reply.headers["Location"].endswith("/")
+    url = client.get("/api/pairing").get_json()["url"]
+    assert "/pair?code=" in url and code not in url
+    other = app.test_client()
+    assert other.get(f"/pair?code={code}").status_code == 403
+    assert other.get("/api/pairing").status_code == 403

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,18 +23,22 @@ from firmware import protocol
 log = logging.getLogger(__name__)
 
 HEARTBEAT_TIMEOUT_S = 3.5
+SEEN_WINDOW = 128  # device seqs remembered to drop a resent TAG or BUTTON
 
 
 @dataclass
 class LinkHealth:
     connected: bool = False
     version: str = ""
+    firmware: str | None = None
+    """The firmware version the device said in its HELLO (None before it spoke)."""
     readers: int = 0
     seats: int = 0
     bad_frames: int = 0
     device_errors: int = 0
     last_heartbeat: float = 0.0
     reconnects: int = 0
+    duplicates: int = 0
     problem: str = "not connected yet"
 
 
@@ -43,6 +48,30 @@ class _FrameProtocol(serial.threaded.Packetizer):
     def __init__(self, link: SerialLink) -> None:
         super().__init__()
         self.link = link
+        self.dropping = False
+
+    def data_received(self, data: bytes) -> None:
+        """Split at zeros with the buffer bounded: a frame longer than any the protocol
+        allows is noise, dropped up to the next zero (linear time, bounded memory)."""
+        self.buffer.extend(data)
+        while True:
+            end = self.buffer.find(self.TERMINATOR)
+            if end < 0:
+                break
+            packet = bytes(self.buffer[:end])
+            del self.buffer[:end + 1]
+            if self.dropping:
+                self.dropping = False
+                continue
+            if len(packet) > protocol.MAX_FRAME:
+                self.link._garbled("frame too long")
+                continue
+            self.handle_packet(packet)
+        if len(self.buffer) > protocol.MAX_FRAME:
+            self.buffer.clear()
+            if not self.dropping:
+                self.dropping = True
+                self.link._garbled("frame too long")
 
     def handle_packet(self, packet: bytes) -> None:
         if not packet:
@@ -87,6 +116,8 @@ class SerialLink:
         self._seq = 0
         self._thread: threading.Thread | None = None
         self._write_lock = threading.Lock()
+        self._boot_id: int | None = None
+        self._seen: deque[int] = deque(maxlen=SEEN_WINDOW)
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> SerialLink:
@@ -167,27 +198,71 @@ class SerialLink:
         self._set(connected=False, version="", problem=f"device unplugged ({exc or 'closed'})")
         self._lost.set()
 
+    def _garbled(self, why: str) -> None:
+        self.health.bad_frames += 1
+        log.warning("ignored a garbled frame from the device: %s", why)
+        self._set(problem=f"garbled frame ignored ({why})")
+
+    def _check(self, msg_type: int, body: bytes) -> str | None:
+        """Why a decoded message is out of range, or None: every field checked."""
+        readers = self.health.readers or protocol.READERS_MAX
+        seats = self.health.seats or protocol.SEATS_MAX
+        if msg_type == protocol.HELLO:
+            if len(body) < 5 or not 0 < body[0] <= protocol.READERS_MAX \
+                    or not 0 < body[1] <= protocol.SEATS_MAX:
+                return "hello out of range"
+        elif msg_type == protocol.HEARTBEAT and len(body) != 4:
+            return "heartbeat of the wrong length"
+        elif msg_type == protocol.TAG:
+            if len(body) < 1 + protocol.UID_MIN or len(body) > 1 + protocol.UID_MAX:
+                return f"tag with a {max(0, len(body) - 1)}-byte UID (4-10 expected)"
+            if body[0] >= readers:
+                return f"tag from reader {body[0]} (the device has {readers})"
+        elif msg_type == protocol.BUTTON:
+            if len(body) != 2 or body[0] >= seats or body[1] > 1:
+                return "button out of range"
+        elif msg_type == protocol.ACK and len(body) != 1:
+            return "ack of the wrong length"
+        return None
+
+    def _first_time(self, seq: int) -> bool:
+        """Acknowledge a TAG or BUTTON; True unless it is a resend already delivered."""
+        self.send(protocol.RECEIVED, bytes([seq]))
+        if seq in self._seen:
+            self.health.duplicates += 1
+            return False
+        self._seen.append(seq)
+        return True
+
     def _on_frame(self, frame: bytes) -> None:
         try:
-            msg_type, _seq, body = protocol.decode(frame)
+            msg_type, seq, body = protocol.decode(frame)
         except ValueError as err:
-            self.health.bad_frames += 1
-            log.warning("ignored a garbled frame from the device: %s", err)
-            self._set(problem=f"garbled frame ignored ({err})")
+            self._garbled(str(err))
             return
-        if msg_type == protocol.HELLO and len(body) >= 2:
-            self._set(connected=True, readers=body[0], seats=body[1],
-                      version=body[2:].decode(errors="replace"), problem="",
-                      last_heartbeat=time.monotonic())
+        why = self._check(msg_type, body)
+        if why is not None:
+            self._garbled(why)
+            return
+        if msg_type == protocol.HELLO:
+            boot_id = (body[2] << 8) | body[3]
+            if boot_id != self._boot_id:  # a rebooted device counts its seqs afresh
+                self._boot_id = boot_id
+                self._seen.clear()
+            version = body[4:].decode(errors="replace")
+            self._set(connected=True, readers=body[0], seats=body[1], version=version,
+                      firmware=version, problem="", last_heartbeat=time.monotonic())
         elif msg_type == protocol.HEARTBEAT:
             was_silent = self.health.problem.startswith("device silent")
             self.health.last_heartbeat = time.monotonic()
             if was_silent:
                 self._set(problem="")
-        elif msg_type == protocol.TAG and len(body) >= 2:
-            self.on_tag(body[0], body[1:].hex())
-        elif msg_type == protocol.BUTTON and len(body) >= 2:
-            self.on_button(body[0], bool(body[1]))
+        elif msg_type == protocol.TAG:
+            if self._first_time(seq):
+                self.on_tag(body[0], body[1:].hex())
+        elif msg_type == protocol.BUTTON:
+            if self._first_time(seq):
+                self.on_button(body[0], bool(body[1]))
         elif msg_type == protocol.ERROR:
             self.health.device_errors += 1
             log.warning("device reports: %s", body.decode(errors="replace"))

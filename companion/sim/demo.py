@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +14,7 @@ from tqdm import tqdm
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
-from companion.sim.world import World, load_world
+from companion.sim.world import load_world
 from companion.venue.settings import MqttSettings
 from companion.vision.render import Camera
 from companion.vision.sources import SyntheticSource
@@ -54,21 +53,24 @@ def run_demo(
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
-    device = DeviceEmulator().start()
+    # at speed 0 the firmware polls every millisecond: the players wait on it, not on a clock
+    device = DeviceEmulator(poll_ms=1.0 if speed == 0 else 5.0).start()
     config = ServiceConfig(
         game=game, players=players, variant=variant, seed=seed, data_dir=data_dir, host=host,
         port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else 8,
         phase_limits=dict(phase_limits or {}), mqtt=mqtt,
     )
-    config.resume = world_file.exists()  # the table and its truth resume together, or neither
+    # The table and its truth resume together.  The world file is written before the first
+    # event reaches the companion, so an unfinished game without one has logged nothing and
+    # is resumed with a fresh world; one with events but no world cannot be matched again.
+    config.resume = True
     service = Service(config)
+    if not world_file.exists() and service.table.log.events(service.table.record.id):
+        service.table.log.close()
+        config.resume = False
+        service = Service(config)
     record = service.table.record
-    world: World
-    if config.resume and service.table.history:
-        world = pickle.loads(world_file.read_bytes())
-    else:
-        world_file.unlink(missing_ok=True)
-        world = load_world(game, service.table.game, record.players, record.variant, record.seed)
+    world = load_world(game, service.table.game, record.players, record.variant, record.seed)
     layout = service.table.game.layout(service.table.state)
     source = SyntheticSource(Camera(layout, seed=seed))
     service.frame_source = source

@@ -46,19 +46,36 @@ class FakeLed:
 
 
 class PtyUart:
-    """The firmware's UART over the master side of a pty (non-blocking)."""
+    """The firmware's UART over the master side of a pty (non-blocking).
+
+    ``fd`` None is an unplugged cable; ``listening`` False is a port no host has opened
+    yet (USB CDC drops what the device writes then): both lose the bytes written."""
 
     def __init__(self, fd: int) -> None:
-        self.fd = fd
+        self.fd: int | None = fd
+        self.listening = True
         os.set_blocking(fd, False)
 
+    def plug(self, fd: int | None) -> None:
+        self.fd = fd
+        self.listening = False  # until the host speaks (its PING on opening the port)
+        if fd is not None:
+            os.set_blocking(fd, False)
+
     def read(self) -> bytes | None:
+        if self.fd is None:
+            return None
         try:
-            return os.read(self.fd, 512) or None
+            data = os.read(self.fd, 512) or None
         except (BlockingIOError, OSError):
             return None
+        if data:
+            self.listening = True
+        return data
 
     def write(self, data: bytes) -> None:
+        if self.fd is None or not self.listening:
+            return  # nobody at the other end: the bytes are lost, as on a real wire
         view = memoryview(data)
         deadline = time.monotonic() + 1.0
         while view and time.monotonic() < deadline:
@@ -83,7 +100,8 @@ class DeviceEmulator:
         self.buttons = [FakeButton() for _ in range(seats)]
         self.leds = [FakeLed() for _ in range(seats)]
         self._start = time.monotonic()
-        self.app = firmware_app.App(PtyUart(self.master), self.readers, self.buttons, self.leds,
+        self.uart = PtyUart(self.master)
+        self.app = firmware_app.App(self.uart, self.readers, self.buttons, self.leds,
                                     self.ticks_ms)
         self.poll_s = poll_ms / 1000
         self._lock = threading.Lock()
@@ -108,11 +126,35 @@ class DeviceEmulator:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        self._close_pty()
+
+    def _close_pty(self) -> None:
         for fd in (self.master, self.slave):
+            if fd < 0:
+                continue
             try:
                 os.close(fd)
             except OSError:
                 pass
+        self.master = self.slave = -1
+
+    def unplug(self) -> None:
+        """Pull the cable: the host's port errors out; the firmware keeps running (on its
+        own supply), so cards laid now wait in its outbox."""
+        with self._lock:
+            self.uart.plug(None)
+            self._close_pty()
+
+    def replug(self) -> str:
+        """Plug the cable back: a new port path (repoint the by-id symlink to it).  What the
+        firmware writes before the host reopens the port is lost, as over USB."""
+        with self._lock:
+            self.master, self.slave = os.openpty()
+            tty.setraw(self.master)
+            tty.setraw(self.slave)
+            self.port = os.ttyname(self.slave)
+            self.uart.plug(self.master)
+        return self.port
 
     # --- what the simulated players do --------------------------------------------------
     def lay_card(self, reader: int, uid: bytes, hold_s: float = 0.05) -> None:

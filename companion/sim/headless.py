@@ -79,4 +79,4 @@ def play(
         steps += 1
         if len(table.history) == before:
             stalls += 1
-    return HeadlessResult(table.public(), world.truth(), steps, stalls, refusals)
+    return HeadlessResult(table.public(history=None), world.truth(), steps, stalls, refusals)

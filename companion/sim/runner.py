@@ -56,13 +56,18 @@ class Tablet:
         self.url = url
         self.pin = pin
 
-    def state(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"{self.url}/api/state", timeout=10) as response:
+    def state(self, history: int = 50) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.url}/api/state?history={history}",
+                                    timeout=10) as response:
             return json.loads(response.read())
 
-    def declare(self, action: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def declare(self, action: dict[str, Any],
+                request_id: str | None = None) -> tuple[int, dict[str, Any]]:
+        body: dict[str, Any] = {"action": action}
+        if request_id is not None:  # a retry after a crash applies nothing twice
+            body["request_id"] = request_id
         request = urllib.request.Request(
-            f"{self.url}/api/actions", data=json.dumps({"action": action}).encode(),
+            f"{self.url}/api/actions", data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json", "X-Table-Pin": self.pin}, method="POST",
         )
         try:
@@ -88,30 +93,38 @@ class SimulatedTable:
         self.refusals: list[str] = []
         self.button_pin = Device.pin_factory.pin(service.config.gpio_pins.button)
         self.shared_reader = service.config.shared_reader
+        self.step = 0
+        self.current_request: str | None = None
 
     def pause(self, factor: float = 1.0) -> None:
         if self.speed > 0:
             time.sleep(HUMAN_PAUSE_S * factor / self.speed)
+
+    def hold_s(self, seconds: float) -> float:
+        """How long a hand rests on a reader or a button: as briefly as the firmware
+        allows at speed 0 (the device waits until it has read it either way)."""
+        return seconds if self.speed > 0 else 0.0
 
     def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Poll the tablet until ``check(state)`` holds (bounded)."""
         deadline = time.monotonic() + timeout
         state = self.tablet.state()
         while not check(state) and time.monotonic() < deadline:
-            time.sleep(0.02)
+            time.sleep(0.02 if self.speed > 0 else 0.01)
             state = self.tablet.state()
         return state
 
     # ------------------------------------------------------------------ channels
-    def deliver(self, event: PhysicalEvent) -> None:
-        before = self.tablet.state()
-        marker = (len(before["history"]), json.dumps(before["prompts"]), len(before["taps"]))
+    def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
+        before = before if before is not None else self.tablet.state(history=0)
+        marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
 
         def moved_on(s: dict[str, Any]) -> bool:
-            return (len(s["history"]), json.dumps(s["prompts"]), len(s["taps"])) != marker
+            return (s["history_total"], json.dumps(s["prompts"]), len(s["taps"])) != marker
 
         if isinstance(event, BoardChange):
-            self.source.hand_over(4)  # an arm reaches in, moves the pieces, withdraws
+            # an arm reaches in, moves the pieces, withdraws (one frame's glimpse at speed 0)
+            self.source.hand_over(4 if self.speed > 0 else 1)
             self.source.show(event.view)
             target = view_to_json(event.view)
             if before.get("seen") != target:
@@ -120,18 +133,19 @@ class SimulatedTable:
             self.source.hand_over(event.frames)
         elif isinstance(event, CardTap):
             reader = self.shared_reader if event.seat is None else event.seat
-            self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)))
+            self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)),
+                                 hold_s=self.hold_s(0.05))
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, SeatButton):
-            self.device.press(event.seat)
+            self.device.press(event.seat, hold_s=self.hold_s(0.06))
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, TurnButton):
             self.button_pin.drive_low()
-            time.sleep(0.03)
+            time.sleep(0.03 if self.speed > 0 else 0.01)
             self.button_pin.drive_high()
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, Declare):
-            status, body = self.tablet.declare(event.action)
+            status, body = self.tablet.declare(event.action, self.current_request)
             if status != 200:
                 self.refusals.append(f"{event.action}: {status} {body.get('error')}")
         else:  # pragma: no cover
@@ -140,33 +154,41 @@ class SimulatedTable:
 
     # ------------------------------------------------------------------ the game
     def run(self, max_steps: int = 5000, exit_when_over: bool = True) -> RunResult:
+        """Play to the end, resuming where a checkpoint says the world was.
+
+        The world's truth is saved before each physical event, with the events of its step
+        still to come and the companion's ``history_total`` at that moment.  After a kill
+        the first pending event is delivered again unless the log shows it was recorded;
+        a declaration carries a request id, so the companion applies it at most once."""
         started = time.monotonic()
-        resumed = self.world_file is not None and self.world_file.exists()
-        if not resumed:
-            for event in self.world.start():
-                self.deliver(event)
+        saved = self._load()
+        if saved is None:
+            self.step = 0
+            pending, marker = list(self.world.start()), None
         else:
+            self.world, pending, marker, self.step = saved
             # the physical table is as the players left it: the camera sees it again
             board = self.world.board()
             if board is not None:
                 self.deliver(BoardChange(board))
+        self._deliver_all(pending, marker)
         steps = stalls = 0
         while steps < max_steps and not self.world.finished():
             tablet = self.tablet.state()
             events = self.world.step(tablet)
             if not events:
                 break
-            for event in events:
-                self.deliver(event)
+            self.step += 1
+            self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
-            if len(after["history"]) == len(tablet["history"]):
+            if after["history_total"] == tablet["history_total"]:
                 stalls += 1
-            self._save_world()
             if self.progress is not None:
                 self.progress.update(1)
             self.pause()
         final = self.wait_for(lambda s: s["over"], 5.0) if self.world.finished() else self.tablet.state()
+        final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
         if not exit_when_over:
@@ -175,9 +197,39 @@ class SimulatedTable:
         return RunResult(steps, stalls, final, self.world.truth(), self.refusals,
                          time.monotonic() - started)
 
-    def _save_world(self) -> None:
-        """The world's truth (hands, decks) persists beside, never inside, the companion's data."""
+    def _deliver_all(self, events: list[PhysicalEvent], resumed_marker: int | None,
+                     tablet: dict[str, Any] | None = None) -> None:
+        """Checkpoint, then deliver, each event of a step; the first of a resumed step is
+        skipped when the log moved past the checkpoint (it was recorded before the kill).
+
+        The last event stays pending until the next step's first checkpoint: if a kill
+        comes first, it is delivered again unless the log shows it recorded (a tap that
+        only waits for a button is lost with the companion's memory, so it must be)."""
+        events = list(events)
+        for index, event in enumerate(events):
+            before = tablet if index == 0 and tablet is not None else self.tablet.state(history=0)
+            total = before["history_total"]
+            if index == 0 and resumed_marker is not None and total > resumed_marker \
+                    and not isinstance(event, Declare):
+                continue
+            self.save(events[index:], total)
+            self.current_request = f"sim-{self.step}-{index}"
+            self.deliver(event, before)
+
+    def save(self, pending: list[PhysicalEvent], marker: int) -> None:
+        """The world's truth (hands, decks) persists beside, never inside, the companion's
+        data, with the events of its step not yet known to have been recorded."""
         if self.world_file is not None:
             tmp = self.world_file.with_suffix(".tmp")
-            tmp.write_bytes(pickle.dumps(self.world))
+            tmp.write_bytes(pickle.dumps({"world": self.world, "pending": pending,
+                                          "marker": marker, "step": self.step,
+                                          "game_id": self.service.table.record.id}))
             tmp.replace(self.world_file)
+
+    def _load(self) -> tuple[World, list[PhysicalEvent], int, int] | None:
+        if self.world_file is None or not self.world_file.exists():
+            return None
+        saved = pickle.loads(self.world_file.read_bytes())
+        if saved.get("game_id") != self.service.table.record.id:
+            return None  # the world of another (finished) game: this one starts afresh
+        return saved["world"], saved["pending"], saved["marker"], saved["step"]

@@ -1,30 +1,61 @@
 """Flask application factory for the dashboard and its API.
 
-Watching needs nothing; changing the game needs the table PIN shown at
-start-up (header ``X-Table-Pin`` or field ``"pin"``).  Every refusal is a clear
-4xx with a JSON body and changes nothing.
+Watching needs nothing; changing the game needs a paired device (the
+``companion_token`` cookie) or the table PIN shown at start-up (header
+``X-Table-Pin`` or field ``"pin"``), with wrong guesses limited per client (see
+:mod:`companion.web.auth`).  Every refusal is a clear 4xx with a JSON body and
+changes nothing.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
+import logging
 import queue
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, redirect, render_template, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException
 
 from companion.games.base import MalformedAction, RuleError
-from companion.table import NothingToUndo, Table
+from companion.store import DamagedLog, DuplicateRequest
+from companion.table import HISTORY_MAX, HISTORY_SHOWN, NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
+from companion.web.auth import COOKIE, Guard
 from companion.web.camera import camera_blueprint
 from companion.web.forms import bp as forms_bp
+from companion.web.schema import BadRequest, check_action, parse_body, split_request
 from companion.web.setup import Switcher, TableRef, TableSwitch
 from companion.web.setup import bp as setup_bp
 
 KEEPALIVE_S = 10.0
+log = logging.getLogger(__name__)
+
+
+class StrictJSON(DefaultJSONProvider):
+    """Strict JSON out: a non-finite number is a bug to surface, never invalid JSON sent."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON for the event stream (the same rule as every response)."""
+    return json.dumps(obj, allow_nan=False)
+
+
+def storage_error(err: sqlite3.OperationalError) -> tuple[int, str]:
+    """507 when the disk is full, 503 for any other trouble writing the log."""
+    text = str(err).lower()
+    if "full" in text:
+        return 507, "the table's disk is full: nothing was recorded; free space and retry"
+    return 503, f"the log cannot be written just now ({err}); nothing was recorded"
 
 
 def _hex(bgr: tuple[int, int, int]) -> str:
@@ -42,9 +73,62 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
     app.register_blueprint(forms_bp)
     app.register_blueprint(setup_bp)
     app.register_blueprint(camera_blueprint(camera))
+    app.json = StrictJSON(app)
     if test_config:
         app.config.update(test_config)
     keepalive = float(app.config.get("KEEPALIVE_S", KEEPALIVE_S))
+    tokens = None if table.log.path == ":memory:" else Path(table.log.path).parent / "devices.json"
+    guard: Guard = app.config.get("GUARD") or Guard(pin, tokens)
+    app.extensions["guard"] = guard
+
+    def client() -> str:
+        return request.remote_addr or "unknown"
+
+    def is_paired() -> bool:
+        return guard.paired(request.cookies.get(COOKIE))
+
+    def may_change(req: Any) -> bool:
+        """The set-up, clock and forms routes ask the same as POST /api/actions: a paired
+        device, or the PIN in ``X-Table-Pin`` under the same per-client limits."""
+        if guard.paired(req.cookies.get(COOKIE)):
+            return True
+        given = req.headers.get("X-Table-Pin")
+        return isinstance(given, str) and guard.check_pin(client(), given).ok
+
+    app.config.setdefault("TABLE_AUTHORISED", may_change)
+
+    def set_token(response: Response) -> Response:
+        response.set_cookie(COOKIE, guard.new_token(), max_age=10 * 365 * 86400,
+                            httponly=True, samesite="Strict", path="/")
+        return response
+
+    @app.get("/api/whoami")
+    def whoami() -> Response:
+        return jsonify({"paired": is_paired()})
+
+    @app.post("/api/pair")
+    def pair() -> tuple[Response, int]:
+        try:
+            body = parse_body(request.get_data(cache=False))
+        except BadRequest as err:
+            return error(400, str(err))
+        verdict = guard.check_pin(client(), body.get("pin"))
+        if not verdict.ok:
+            return jsonify(verdict.body()), verdict.status
+        return set_token(jsonify({"ok": True})), 200
+
+    @app.get("/pair")
+    def pair_by_code() -> Response | tuple[Response, int]:
+        verdict = guard.use_code(client(), request.args.get("code"))
+        if not verdict.ok:
+            return jsonify(verdict.body()), verdict.status
+        return set_token(redirect("/"))
+
+    @app.get("/api/pairing")
+    def pairing() -> tuple[Response, int]:
+        if not is_paired():
+            return error(403, "only a paired device may show the pairing code")
+        return jsonify({"url": f"{request.host_url}pair?code={guard.code}"}), 200
 
     def error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
         return jsonify({"ok": False, "error": message, **extra}), status
@@ -53,9 +137,32 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
     def dashboard() -> str:
         return render_template("dashboard.html", title=table.game.title)
 
+    def count(name: str, default: int | None) -> int | None:
+        raw = request.args.get(name)
+        if raw is None:
+            return default
+        if not raw.isdigit() or len(raw) > 6:
+            raise BadRequest(f"{name} must be a whole number")
+        return min(int(raw), HISTORY_MAX)
+
     @app.get("/api/state")
-    def state() -> Response:
-        return jsonify(table.public())
+    def state() -> Response | tuple[Response, int]:
+        try:
+            shown = count("history", HISTORY_SHOWN)
+        except BadRequest as err:
+            return error(400, str(err))
+        return jsonify(table.public(shown))
+
+    @app.get("/api/history")
+    def history() -> Response | tuple[Response, int]:
+        """Older history a page at a time: ``?before=SEQ&limit=N`` (oldest first)."""
+        try:
+            before = count("before", None)
+            limit = count("limit", HISTORY_SHOWN) or HISTORY_SHOWN
+        except BadRequest as err:
+            return error(400, str(err))
+        entries, more = table.history_page(before, limit)
+        return jsonify({"entries": entries, "more": more, "history_total": len(table.history)})
 
     @app.get("/api/layout")
     def layout() -> Response:
@@ -76,57 +183,96 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
 
     @app.get("/api/events")
     def events() -> Response:
+        """The live stream on a WSGI server (tests, the Flask client); the service serves
+        it natively async instead (companion.web.server), holding no thread per client."""
         def stream() -> Iterator[str]:
-            q = table.subscribe()
+            q: queue.Queue[tuple[str, str]] = queue.Queue(maxsize=200)
+
+            def watcher(event: str, data: str) -> None:
+                try:
+                    q.put_nowait((event, data))
+                except queue.Full:  # a stalled client resyncs from a full state
+                    q.queue.clear()
+                    q.put_nowait(("resync", ""))
+
+            first = table.watch(watcher)
             try:
-                yield f"event: state\ndata: {json.dumps(table.public())}\n\n"
+                yield f"event: state\ndata: {first}\n\n"
                 while True:
                     try:
-                        snapshot = q.get(timeout=keepalive)
+                        event, data = q.get(timeout=keepalive)
                     except queue.Empty:
                         yield ": keepalive\n\n"  # lets a gone client free its thread
                         continue
-                    yield f"event: state\ndata: {json.dumps(snapshot)}\n\n"
+                    if event == "resync":
+                        event, data = "state", dumps(table.public())
+                    yield f"event: {event}\ndata: {data}\n\n"
             finally:
-                table.unsubscribe(q)
+                table.unwatch(watcher)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream(), mimetype="text/event-stream", headers=headers)
 
     @app.post("/api/actions")
     def actions() -> tuple[Response, int]:
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            return error(400, "the body must be a JSON object: an action, or {\"action\": ...}")
-        given = request.headers.get("X-Table-Pin") or body.get("pin")
-        if not isinstance(given, str) or not hmac.compare_digest(given, pin):
-            return error(403, "the table PIN is required to change the game (shown at start-up)")
-        # a bare action has its "type"; otherwise the action is wrapped as {"action": ...}
-        if "type" in body:
-            action = {k: v for k, v in body.items() if k != "pin"}
-        else:
-            action = body.get("action")
         try:
-            entry = table.declare(action, "tablet")
-        except MalformedAction as err:
+            body = parse_body(request.get_data(cache=False))
+        except BadRequest as err:
             return error(400, str(err))
-        except RuleError as err:
-            return error(409, err.reason, rule=err.rule)
-        except NothingToUndo as err:
-            return error(409, str(err))
-        return jsonify({"ok": True, "entry": entry.to_json() if entry else None,
+        if not is_paired():
+            given = request.headers.get("X-Table-Pin") or body.get("pin")
+            if not isinstance(given, str):
+                return error(403, "pair this device, or give the table PIN (shown at "
+                             "start-up), to change the game")
+            verdict = guard.check_pin(client(), given)
+            if not verdict.ok:
+                return jsonify(verdict.body()), verdict.status
+        try:
+            action, request_id = split_request(body)
+            check_action(table.game, action)
+        except BadRequest as err:
+            return error(400, str(err))
+        with table._lock:  # the duplicate check and the change are one step
+            if request_id is not None and (done := table.request(request_id)) is not None:
+                return duplicate(done.seq)
+            try:
+                entry = table.declare(action, "tablet", request_id)
+            except MalformedAction as err:
+                return error(400, str(err))
+            except RuleError as err:
+                return error(409, err.reason, rule=err.rule)
+            except NothingToUndo as err:
+                return error(409, str(err))
+            except DuplicateRequest:
+                done = table.request(request_id or "")
+                return duplicate(done.seq if done else -1)
+            return jsonify({"ok": True, "entry": entry.to_json() if entry else None,
+                            "state": table.public()}), 200
+
+    def duplicate(seq: int) -> tuple[Response, int]:
+        entry = table.entry(seq)
+        return jsonify({"ok": True, "duplicate": True,
+                        "entry": entry.to_json() if entry else None,
                         "state": table.public()}), 200
 
-    @app.errorhandler(404)
-    def not_found(_err: Exception) -> tuple[Response, int]:
-        return error(404, "no such page or API route")
+    messages = {404: "no such page or API route", 405: "method not allowed on this route",
+                413: "request body too large"}
 
-    @app.errorhandler(405)
-    def wrong_method(_err: Exception) -> tuple[Response, int]:
-        return error(405, "method not allowed on this route")
-
-    @app.errorhandler(413)
-    def too_large(_err: Exception) -> tuple[Response, int]:
-        return error(413, "request body too large")
+    @app.errorhandler(Exception)
+    def any_error(err: Exception) -> tuple[Response, int]:
+        """Every error answers JSON: never Flask's HTML page."""
+        if isinstance(err, HTTPException):
+            code = err.code or 500
+            return error(code, messages.get(code, err.description or err.name))
+        if isinstance(err, RecursionError):
+            return error(400, "request nested too deep")
+        if isinstance(err, sqlite3.OperationalError):
+            code, message = storage_error(err)
+            log.error("log write failed: %s", err)
+            return error(code, message)
+        if isinstance(err, DamagedLog):
+            return error(503, str(err))
+        log.exception("unexpected error serving %s %s", request.method, request.path)
+        return error(500, "internal error; the companion's console log has the details")
 
     return app

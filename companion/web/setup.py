@@ -45,6 +45,8 @@ class TableRef:
             old._subscribers.clear()
             table._listeners.extend(old._listeners)
             old._listeners.clear()
+            table._watchers.extend(old._watchers)  # live streams: their next delta resyncs them
+            old._watchers.clear()
             object.__setattr__(self, "current", table)
         watched = old._ticker is not None
         old.close()
