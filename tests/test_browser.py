@@ -33,7 +33,7 @@ from companion.web.app import create_app
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-PIN = "4321"
+PIN = "432100"
 SIZES = [(1024, 768), (768, 1024), (390, 844)]
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 

@@ -156,7 +156,7 @@ def test_the_status_led_and_buzzer_follow_time_up(tmp_path: Path) -> None:
 
     from companion.service import Service, ServiceConfig
 
-    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="1",
+    config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path, port=0, pin="123456",
                            resume=False, turn_limit=0.3)
     service = Service(config).start()
     try:

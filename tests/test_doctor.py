@@ -16,6 +16,7 @@ from companion.emulate import EmulatedTable
 from companion.games import load_game
 from companion.profile import write_settings
 from companion.vision.geometry import MARKER_IDS
+from firmware.protocol import VERSION
 
 
 def rendered_camera(folder: Path, game: str = "times_square") -> str:
@@ -42,8 +43,8 @@ def test_ready_with_the_emulator_plugged_in_and_a_rendered_camera(tmp_path: Path
     seen = f"board markers seen {list(MARKER_IDS)} ({len(MARKER_IDS)} of {len(MARKER_IDS)})"
     assert "frames/s, " + seen in checks["camera"].detail
     assert checks["device"].status == OK, checks["device"]
-    assert "hello 'tc-1.0'" in checks["device"].detail and "7 card readers, 6 seat buttons" in \
-        checks["device"].detail
+    device = checks["device"].detail
+    assert f"hello '{VERSION}', firmware {VERSION}" in device and "7 card readers, 6 seat buttons" in device
     assert checks["gpio"].status == WARN and "pretend pins" in checks["gpio"].detail
     assert checks["profile"].status == WARN and "board.json, colours.json" in checks["profile"].detail
     assert "companion calibrate board" in checks["profile"].fix

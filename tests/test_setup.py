@@ -22,7 +22,7 @@ from companion.table import Table
 from companion.web.app import create_app
 from companion.web.setup import TableRef
 
-PIN = "9753"
+PIN = "975310"
 AUTH = {"X-Table-Pin": PIN}
 
 

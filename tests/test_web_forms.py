@@ -18,7 +18,7 @@ from companion.table import Table
 from companion.web.app import create_app
 from companion.web.forms import build_forms, label_value, state_key
 
-PIN = "2468"
+PIN = "246810"
 
 
 def rebuild(body: dict[str, Any]) -> list[dict[str, Any]]:

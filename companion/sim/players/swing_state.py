@@ -93,7 +93,9 @@ class SwingStateWorld(World):
         """The next move; or, when the tablet shows the last one was not recorded (the camera
         had not settled, a button press came too early), do it again as players would."""
         history = tablet.get("history") if isinstance(tablet, dict) else None
-        if isinstance(history, list) and self.last_events and len(history) < self.sent:
+        # the tablet shows the newest entries only; history_total counts them all
+        recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
+        if recorded is not None and self.last_events and recorded < self.sent:
             self.retries += 1
             return self.again()
         if self.finished():
