@@ -73,7 +73,7 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
         for name, game, extra in TABLES:
             demos.append(subprocess.Popen(
                 [sys.executable, "-m", "companion", "demo", "--game", game, *extra, "--seed", "4",
-                 "--speed", "0", "--port", "0", "--pin", "1111", "--exit-when-over",
+                 "--speed", "0", "--port", "0", "--pin", "111111", "--exit-when-over",
                  "--data", str(tmp_path / name), "--mqtt-url", broker.url, "--venue", "club",
                  "--table-name", name],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -365,7 +365,7 @@ def latency_benchmark(game_name: str, changes: int = 30, seed: int = 100,
     boards = [b for i, b in enumerate(boards) if i == 0 or b != boards[i - 1]]
     with tempfile.TemporaryDirectory() as tmp:
         config = ServiceConfig(game=game_name, players=players, data_dir=Path(data_dir or tmp),
-                               port=0, pin="0000", gpio=False, resume=False)
+                               port=0, pin="000000", gpio=False, resume=False)
         source = SyntheticSource(camera_for(layout, seed))
         source.show(boards[0])
         service = Service(config, frame_source=source).start()
