@@ -345,8 +345,8 @@ def latency_benchmark(game_name: str, changes: int = 30, seed: int = 100,
                       data_dir: str | None = None) -> dict[str, Any]:
     """Board changed on the table -> the dashboard's SSE stream shows it, end to end.
 
-    The real service (vision loop at its configured rate, stabiliser, table, waitress,
-    SSE) reads a synthetic camera; the bench changes the board at a known time and a
+    The real service (vision loop at its configured rate, stabiliser, table, the async
+    SSE server) reads a synthetic camera; the bench changes the board at a known time and a
     dashboard client times the first update whose ``seen`` board is the new one.
     """
     import http.client
@@ -384,8 +384,11 @@ def latency_benchmark(game_name: str, changes: int = 30, seed: int = 100,
                 if not line:
                     break
                 if line.startswith(b"data:"):
-                    seen = json.loads(line[5:]).get("seen")
-                    key = json.dumps(seen, sort_keys=True)
+                    data = json.loads(line[5:])
+                    changed = data.get("set", data)  # a delta carries what changed in "set"
+                    if "seen" not in changed:
+                        continue
+                    key = json.dumps(changed["seen"], sort_keys=True)
                     if key == wanted["target"] and key not in arrivals:
                         arrivals[key] = time.perf_counter()
             conn.close()
