@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import bisect
 import json
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -134,7 +133,6 @@ class Table:
         self.options = options or TableOptions()
         self.clock = clock
         self._lock = threading.RLock()
-        self._subscribers: list[queue.Queue[dict[str, Any]]] = []
         self._watchers: list[Watcher] = []
         self.rev = 0
         """Rises on every published change: a delta's ``base`` is the rev it applies to."""
@@ -346,18 +344,6 @@ class Table:
     def state(self) -> State:
         return self._frames[-1].state
 
-    def subscribe(self) -> queue.Queue[dict[str, Any]]:
-        """A queue that receives the public state after every change (for SSE)."""
-        q: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=100)
-        with self._lock:
-            self._subscribers.append(q)
-        return q
-
-    def unsubscribe(self, q: queue.Queue[dict[str, Any]]) -> None:
-        with self._lock:
-            if q in self._subscribers:
-                self._subscribers.remove(q)
-
     def add_listener(self, listener: Listener) -> None:
         """Call ``listener(kind, public_state)`` after each logged change or new prompt."""
         with self._lock:
@@ -500,7 +486,7 @@ class Table:
 
         Nothing is computed when nobody watches (a replay of a long log)."""
         self.rev += 1
-        if not (self._subscribers or self._watchers or self._listeners):
+        if not (self._watchers or self._listeners):
             self._added, self._undone, self._last = [], [], None
             return
         snapshot = self.public()
@@ -513,11 +499,6 @@ class Table:
         else:
             self._last = None
         self._added, self._undone = [], []
-        for q in list(self._subscribers):
-            try:
-                q.put_nowait(snapshot)
-            except queue.Full:  # a stalled watcher must not stall the table
-                pass
         for listener in list(self._listeners):
             listener(kind, snapshot)
 

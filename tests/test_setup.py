@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import queue
 from pathlib import Path
 from typing import Any
 
@@ -152,13 +153,15 @@ def test_the_service_switches_its_running_game(tmp_path: Path) -> None:
     service = Service(config).start()
     try:
         old = service.table.current
-        subscriber = service.table.subscribe()
+        heard: queue.Queue[tuple[str, str]] = queue.Queue()
+        service.table.watch(lambda event, data: heard.put((event, data)))  # a live dashboard
         table = service.new_game("king_of_clubs", 2, "basic", 0, None,
                                  {"seats": {"readers": {"4": 1}, "buttons": {"2": 0}}})
         assert service.table.current is table and table is not old
         assert table._ticker is not None and old._ticker is None  # time-up alerts follow
         assert service.registry.game == "king_of_clubs"
-        assert subscriber.get(timeout=2)["game"] == "king_of_clubs"  # dashboards follow
+        event, data = heard.get(timeout=2)  # dashboards follow: the first delta resyncs
+        assert event == "delta" and json.loads(data)["set"]["game"] == "king_of_clubs"
         assert service._seat("readers", 4) == 1 and service._seat("buttons", 2) == 0
         assert service._seat("readers", 0) == 0  # unmapped: the device's own number
         service.resume(old.record.id)

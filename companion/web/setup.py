@@ -41,8 +41,6 @@ class TableRef:
         """Make ``table`` the running one; watchers and listeners follow it.  Returns the old."""
         old: Table = object.__getattribute__(self, "current")
         with old._lock, table._lock:
-            table._subscribers.extend(old._subscribers)
-            old._subscribers.clear()
             table._listeners.extend(old._listeners)
             old._listeners.clear()
             table._watchers.extend(old._watchers)  # live streams: their next delta resyncs them
