@@ -366,6 +366,15 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     page.click('[data-players="2"]')
     page.fill('[data-seat="0"] input', "Ann")
     page.click('[data-seat="1"] [data-readers="3"]')
+    # house rules: each with the rulebook's sentence, the default preselected, one tap to change
+    rule = load_game("king_of_clubs").house_rules[0]
+    card = f'[data-rule="{rule.id}"]'
+    assert rule.sentence[:40] in page.inner_text(card)
+    assert "on" in page.get_attribute(f'{card} [data-choice="{rule.default}"]', "class")
+    other = next(v for v in rule.choices if v != rule.default)
+    page.click(f'{card} [data-choice="{other}"]')
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "setup-house-rules-390x844.png"), full_page=True)
     page.click("#start")
     assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
     page.wait_for_url(f"{url}/", timeout=15000)
@@ -374,6 +383,7 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     page.wait_for_function("() => document.querySelector('#players .name').textContent === 'Ann'")
     record = table.log.game(table.log.games()[0].id)
     assert record.name == "king_of_clubs" and record.options["seats"]["readers"]["3"] == 1
+    assert record.options["house_rules"][rule.id] == other  # logged with the game
     # the archive: the finished game's chart and breakdown, its exports one tap away
     page.goto(f"{url}/setup")
     page.wait_for_selector("body[data-ready='1']", timeout=15000)
