@@ -42,6 +42,12 @@ HISTORY_SHOWN = 50  # history entries in a snapshot; older ones are paged (/api/
 HISTORY_MAX = 500  # the most one request may ask for
 
 
+def canonical(action: Action) -> Action:
+    """The action as the log will give it back (keys sorted): the live history's words and
+    the state then read the same after a restart as before it."""
+    return json.loads(json.dumps(action, sort_keys=True))
+
+
 class NothingToUndo(ValueError):
     """Undo asked with no effective action left."""
 
@@ -552,6 +558,7 @@ class Table:
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction('an action is a JSON object with a string "type"')
+        action = canonical(action)
         with self._lock:
             if action["type"] == "undo":
                 self.undo(source, request_id)
@@ -597,6 +604,7 @@ class Table:
                 request_id: str | None = None) -> HistoryEntry:
         """Replace the newest action by ``action``, logged as one ``correct`` event (a crash
         leaves either the old action or the replacement); refused ones change nothing."""
+        action = canonical(action)
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to correct")
@@ -618,7 +626,7 @@ class Table:
         seen = self.seen if self.seen is not None else self.game.board_view(self.state)
         verdict = reconcile(self.game, self.state, seen, list(self.taps), trigger)
         if verdict.action is not None and verdict.state is not None:
-            return self._commit(verdict.action, verdict.state, source)
+            return self._commit(canonical(verdict.action), verdict.state, source)
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self._publish("prompt")

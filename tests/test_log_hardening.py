@@ -258,3 +258,38 @@ def test_undoing_the_winning_move_reopens_the_game_in_the_same_write(tmp_path: P
     table.undo()
     again = Table.open("times_square", tmp_path, 2, None, 0)
     assert again.record.id == table.record.id and again.game.outcome(again.state) is None
+
+
+def test_a_restart_replays_any_mix_of_actions_undos_corrections_and_clocks(tmp_path: Path) -> None:
+    """The replay walks the log in order (clock events, nested undos, one-event corrections)
+    and rebuilds exactly the state, history and clocks the running table had."""
+    import random
+
+    from companion.table import NothingToUndo
+
+    rng = random.Random(7)
+    for game, players in (("jivecat", 2), ("baron_voodoo", 2), ("swing_state", 3)):
+        folder = tmp_path / game
+        live = Table.open(game, folder, players, None, 3, resume=False)
+        for _ in range(60):
+            roll = rng.random()
+            try:
+                if roll < 0.15:
+                    live.undo()
+                elif roll < 0.25:
+                    live.correct(rng.choice(live.game.legal_actions(live._frames[-2].state)))
+                elif roll < 0.3:
+                    (live.resume if live.paused else live.pause)()
+                else:
+                    live.declare(rng.choice(live.game.legal_actions(live.state)))
+            except (NothingToUndo, IndexError):
+                continue
+        before = live.public(history=None)
+        live.log.close()
+        again = Table.open(game, folder, players, None, 3)
+        after = again.public(history=None)
+        assert again.state == live.state
+        assert after["history"] == before["history"] and after["paused"] == before["paused"]
+        assert [p["clock_s"] for p in after["players"]] == pytest.approx(
+            [p["clock_s"] for p in before["players"]], abs=0.5)
+        again.log.close()
