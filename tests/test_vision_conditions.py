@@ -175,7 +175,9 @@ def test_camera_jpg_serves_the_annotated_frame() -> None:
 def test_a_board_that_explains_no_action_is_still_pushed_to_dashboards() -> None:
     game, _, _, view = times_square()
     table = Table.open("times_square", None, 2, None, 0, resume=False)
-    queue = table.subscribe()
+    heard: list[tuple[str, str]] = []
+    table.watch(lambda event, data: heard.append((event, data)))  # a live dashboard
     table.board_seen(view)  # the set-up board itself: no action, no prompt
-    snapshot = queue.get_nowait()
-    assert snapshot["seen"] is not None and snapshot["seen_mismatch"] == []
+    event, data = heard[-1]
+    changed = json.loads(data)["set"]
+    assert event == "delta" and changed["seen"] is not None and changed.get("seen_mismatch", []) == []
