@@ -300,3 +300,7 @@ from companion.venue.cli import bench_venue, venue  # noqa: E402  (registers its
 
 main.add_command(venue)
 bench.add_command(bench_venue)
+
+from companion.sim.truth import bench_truth_command  # noqa: E402
+
+bench.add_command(bench_truth_command)

@@ -47,10 +47,12 @@ def run_demo(
     mqtt: MqttSettings | None = None,
     tablet: Callable[[Service], Tablet] | None = None,
     on_over: Callable[[RunResult], None] | None = None,
+    table_class: Callable[..., SimulatedTable] = SimulatedTable,
 ) -> RunResult:
     """Play the game; ``on_over`` hears the result as soon as it ends.  Without
     ``exit_when_over`` the dashboard then stays up until Ctrl-C.  Ctrl-C before the end
-    raises DemoInterrupted with the table as it stood."""
+    raises DemoInterrupted with the table as it stood.  ``table_class`` builds the simulated
+    table (``companion bench truth`` passes one that injects faults at the channels)."""
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
@@ -85,7 +87,7 @@ def run_demo(
     bar: Any = tqdm(desc="moves", unit="move", disable=None if progress else True, leave=False)
     started = time.monotonic()
     # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
-    sim = SimulatedTable(service, world, source, device, speed, world_file, bar,
+    sim = table_class(service, world, source, device, speed, world_file, bar,
                          tablet(service) if tablet is not None else None)
     try:
         try:
