@@ -12,6 +12,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from tqdm import tqdm
 
+from companion.games import load_game
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
@@ -70,9 +71,13 @@ def run_demo(
         world = pickle.loads(world_file.read_bytes())
     else:
         world_file.unlink(missing_ok=True)
-        world = load_world(game, service.table.game, record.players, record.variant, record.seed)
-    layout = service.table.game.layout(service.table.state)
-    source = SyntheticSource(Camera(layout, seed=seed))
+        world = load_world(game, load_game(game), record.players, record.variant, record.seed)
+    # the camera looks at the world's own table (its own rules object and set-up), never at
+    # the companion's tracker: the two share nothing but the configuration players chose
+    house_rules = (record.options or {}).get("house_rules")
+    table_layout = world.game.layout(world.game.start(record.players, record.variant, record.seed,
+                                                      house_rules))
+    source = SyntheticSource(Camera(table_layout, seed=seed))
     service.frame_source = source
     service.start()
     if announce is not None:

@@ -25,8 +25,7 @@ from typing import Any
 from companion.games.baron_voodoo import BaronVoodoo
 from companion.games.baron_voodoo.groups import best_plan, valid_groups
 from companion.games.baron_voodoo.powers import captures, power_options
-from companion.games.base import Action, BoardView, Game, State
-from companion.reconcile import reconcile
+from companion.games.base import Action, BoardView, Game, MalformedAction, RuleError, State
 from companion.sim.world import (
     BoardChange,
     Declare,
@@ -267,18 +266,29 @@ class BaronVoodooWorld(World):
         if self.rng.random() < 0.1:
             events.append(HandOver(frames=2))
         events.append(BoardChange(view))
-        verdict = reconcile(self.rules, before, view, [], "button")
-        if verdict.action == action:
-            events.append(TurnButton())
-        else:
-            events.append(Declare(action))
+        events.append(TurnButton() if self._plain_from_board(before, action, view) else Declare(action))
         return events
+
+    def _plain_from_board(self, before: State, action: Action, view: BoardView) -> bool:
+        """Would anyone watching the grid know it was this move?  The players work it out
+        from the rules (every legal move that leaves the grid as it is now), not from the
+        companion: one such move, or several with the same outcome, and the button says it."""
+        outcomes = []
+        for other in self.rules.legal_actions(before):
+            try:
+                after = self.rules.apply(before, other)
+            except (RuleError, MalformedAction):
+                continue
+            if self.rules.board_view(after) == view:
+                outcomes.append(after)
+        return bool(outcomes) and all(o == outcomes[0] for o in outcomes) \
+            and outcomes[0] == self.rules.apply(before, action)
 
     def _button_or_declare(self, action: Action) -> list[PhysicalEvent]:
         """The grid is untouched: the button says it (end of turn, or no capture)."""
         before = self._apply(action)
-        verdict = reconcile(self.rules, before, self.rules.board_view(before), [], "button")
-        return [TurnButton()] if verdict.action == action else [Declare(action)]
+        plain = self._plain_from_board(before, action, self.rules.board_view(before))
+        return [TurnButton()] if plain else [Declare(action)]
 
 
 WORLD_CLASS = BaronVoodooWorld
