@@ -45,6 +45,24 @@ def test_the_world_never_asks_the_companions_reasoning(path: Path) -> None:
             assert node.id != "reconcile", f"{path.name}:{node.lineno}"
 
 
+RULES_NAMES = {"g", "rules", "game"}  # how the worlds name their rules object
+
+
+@pytest.mark.parametrize("path", WORLD_MODULES, ids=lambda p: p.name)
+def test_the_world_uses_no_private_rule_internals(path: Path) -> None:
+    """``g._side(...)``, ``self.rules._roller(...)``: the players use the rules' public
+    methods or their own bookkeeping, never the tracker's private helpers."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            continue
+        owner = node.value
+        name = owner.id if isinstance(owner, ast.Name) else (
+            owner.attr if isinstance(owner, ast.Attribute) else None)
+        assert name not in RULES_NAMES, f"{path.name}:{node.lineno} uses {name}.{node.attr}"
+
+
 def test_the_demo_builds_the_worlds_own_rules_and_camera() -> None:
     """The world gets a Game instance of its own and the camera the world's own layout."""
     source = (SIM / "demo.py").read_text()

@@ -39,6 +39,23 @@ FACE_WEIGHT = {"vp": 3.0, "offering": 2.0, "steal": 2.0, "swap": 1.0, "change": 
                "protection": 1.5}
 
 
+
+def side_of(state: State, seat: int) -> int:
+    """The side a seat plays for (teams of two in the four-player game): the rulebook's own
+    pairing, worked out by the players rather than asked of the tracker."""
+    return seat // 2 if state["team"] else seat
+
+
+def possible_actors(state: State) -> list[int]:
+    """Who may act this turn: the seat that began it, else the side's seats, default first."""
+    turn = state["turn"]
+    if turn["actor"] is not None:
+        return [turn["actor"]]
+    side = turn["side"]
+    seats = [2 * side, 2 * side + 1] if state["team"] else [side]
+    return sorted(seats, key=lambda s: s != turn["default"])
+
+
 class BaronVoodooWorld(World):
     """The true table of one Baron Voodoo game and its scripted players."""
 
@@ -103,9 +120,9 @@ class BaronVoodooWorld(World):
 
     # --- the players' choices ----------------------------------------------------------------
     def _start_of_turn(self) -> list[PhysicalEvent]:
-        g, s = self.rules, self.state
+        s = self.state
         turn = s["turn"]
-        seats = g._possible_actors(s)
+        seats = possible_actors(s)
         best = self._best_capture(seats)
         if turn["step"] == "A":
             enabling = None if best else self._enabling_power(seats)
@@ -125,7 +142,7 @@ class BaronVoodooWorld(World):
         g, s = self.rules, self.state
         turn = s["turn"]
         seat = turn["actor"]
-        side = g._side(s, seat)
+        side = side_of(s, seat)
         key = f"{turn['number']}"
         if self.plan.get("key") != key:
             self.plan = {
@@ -173,7 +190,7 @@ class BaronVoodooWorld(World):
         g, s = self.rules, self.state
         seat = g.current_player(s)
         assert seat is not None
-        groups = valid_groups(s["caught"][g._side(s, seat)], g.facts)
+        groups = valid_groups(s["caught"][side_of(s, seat)], g.facts)
         return {"type": "final_group", "player": seat, "dice": groups[0] if groups else []}
 
     def _best_capture(self, seats: list[int]) -> tuple[int, str, str, str] | None:
@@ -182,7 +199,7 @@ class BaronVoodooWorld(World):
         best: tuple[float, tuple[int, str, str, str]] | None = None
         for seat in seats:
             colour = s["colours"][seat]
-            zone = s["caught"][g._side(s, seat)]
+            zone = s["caught"][side_of(s, seat)]
             for frm, over, to in captures(s, g.facts, colour):
                 victim = board[over][-1]
                 score = FACE_WEIGHT[victim[1]] + (2.0 if victim[0] == colour else 0.0)
@@ -223,7 +240,7 @@ class BaronVoodooWorld(World):
         face = s["turn"]["captured"][1]
         if len(options) == 1 or face not in ("change", "steal", "swap"):
             return options[0]
-        side = g._side(s, seat)
+        side = side_of(s, seat)
         sample = options if len(options) <= 40 else self.rng.sample(options, 40)
 
         def value(action: Action) -> float:
@@ -235,10 +252,10 @@ class BaronVoodooWorld(World):
                 return best_plan(zone, g.facts, limit=8) + (1 if action["die"][0] == "white"
                                                             else 0)
             elif face == "swap":
-                mine = g._side(s, action["a"]) == side
+                mine = side_of(s, action["a"]) == side
                 give, take = (action["a_die"], action["b_die"]) if mine else \
                     (action["b_die"], action["a_die"])
-                if side in (g._side(s, action["a"]), g._side(s, action["b"])):
+                if side in (side_of(s, action["a"]), side_of(s, action["b"])):
                     zone.remove(give)
                     zone.append(take)
             return float(best_plan(zone, g.facts, limit=8))
