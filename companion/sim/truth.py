@@ -149,6 +149,8 @@ class FaultyTable(SimulatedTable):
     pin's inputs; the companion is never touched.
     """
 
+    human_pacing = True  # players act at a human pace, never waiting on what the companion saw
+
     def __init__(self, *args: Any, faults: FaultModel, fault_seed: int, log: FaultLog,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -178,6 +180,7 @@ class FaultyTable(SimulatedTable):
             with self._guard:
                 if self._dropout > 0:
                     self._dropout -= 1
+                    self.frames_taken += 1  # a lost frame still takes the camera's time
                     return None
                 if self._restore is not None:
                     left, truth = self._restore
@@ -289,9 +292,14 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500) -> GameOu
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench-truth-") as tmp:
-        result = demo.run_demo(game, players, variant, seed, port=0, host="127.0.0.1",
-                               data_dir=Path(tmp), pin="1111", speed=0, exit_when_over=True,
-                               max_steps=max_steps, progress=False, table_class=make_table)
+        try:
+            result = demo.run_demo(game, players, variant, seed, port=0, host="127.0.0.1",
+                                   data_dir=Path(tmp), pin="1111", speed=0, exit_when_over=True,
+                                   max_steps=max_steps, progress=False, table_class=make_table)
+        except (OSError, TimeoutError) as err:  # the service stopped answering: a stuck game
+            return GameOutcome(game, players, variant, seed, faults, "stuck", [], [], [], [], 0,
+                               round(time.monotonic() - started, 1), {}, [f"error: {err!r}"],
+                               dict(log.counts))
     table = tables[0]
     tablet = result.tablet
     finished = table.world.finished()
