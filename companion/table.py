@@ -560,8 +560,8 @@ class Table:
 
     # ------------------------------------------------------------------ held presses
     def _camera_unsettled(self) -> bool:
-        return (("vision" in self.notices or "camera" in self.notices)
-                and self.seen is not None) or time.monotonic() < self._settling_until
+        return ("vision" in self.notices or "camera" in self.notices
+                or time.monotonic() < self._settling_until)
 
     def _hold_press(self, seat: int | None) -> None:
         if self._held_press is not None:
