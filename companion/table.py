@@ -34,7 +34,7 @@ from companion.games.base import (
 from companion.reconcile import reconcile
 from companion.store import EventLog, GameRecord
 
-SETTLE_S = 0.4  # how long a board must be clear of hands before a held press is judged
+SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -134,6 +134,7 @@ class Table:
         # a button pressed while the camera has not settled waits for it (see ``button``)
         self.settle_s = SETTLE_S
         self._settling_until = 0.0
+        self._settled_since_clear = True
         self._held_press: tuple[int | None, threading.Timer] | None = None
         self.player_seconds: list[float] = [0.0] * record.players
         self.paused = False
@@ -560,8 +561,10 @@ class Table:
 
     # ------------------------------------------------------------------ held presses
     def _camera_unsettled(self) -> bool:
-        return ("vision" in self.notices or "camera" in self.notices
-                or time.monotonic() < self._settling_until)
+        if "vision" in self.notices or "camera" in self.notices:
+            return True
+        # the view came back a moment ago and no board has settled since: wait for one
+        return not self._settled_since_clear and time.monotonic() < self._settling_until
 
     def _hold_press(self, seat: int | None) -> None:
         if self._held_press is not None:
@@ -588,6 +591,7 @@ class Table:
 
     def _board_settled(self) -> None:
         """A settled board arrived: a held press is judged on it, right after the board."""
+        self._settled_since_clear = True
         if self._held_press is not None:
             self._held_press[1].cancel()
             self._held_press = None
@@ -601,6 +605,7 @@ class Table:
                     return
                 if key in ("vision", "camera"):  # the view is back: give it time to settle
                     self._settling_until = time.monotonic() + self.settle_s
+                    self._settled_since_clear = False
             else:
                 current = self.notices.get(key)
                 if current is not None and current.text == prompt.text:

@@ -64,3 +64,13 @@ def test_a_press_with_no_camera_trouble_is_judged_at_once() -> None:
     table = Table.open("times_square", None, 2, None, 3, resume=False)
     table.button()
     assert table._held_press is None
+
+
+def test_a_press_after_the_board_settled_is_not_held() -> None:
+    """The view came back and a board settled since: the press is judged at once."""
+    table = Table.open("times_square", None, 2, None, 3, resume=False)
+    table.notice("vision", HAND)
+    table.notice("vision", None)
+    table.board_seen(table.game.board_view(table.state))
+    table.button()
+    assert table._held_press is None
