@@ -372,3 +372,7 @@ bench.add_command(bench_venue)
 from companion.vision.cli import vision  # noqa: E402  (registers its commands)
 
 main.add_command(vision)
+
+from companion.sim.truth import bench_truth_command  # noqa: E402
+
+bench.add_command(bench_truth_command)

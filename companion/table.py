@@ -34,6 +34,8 @@ from companion.games.base import (
 from companion.reconcile import reconcile
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
+SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
+
 Listener = Callable[[str, dict[str, Any]], None]
 Watcher = Callable[[str, str], None]
 """Called with (SSE event name, JSON data) after every change: ``delta`` or ``state``."""
@@ -151,6 +153,11 @@ class Table:
         self.seen: BoardView | None = None
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
+        # a button pressed while the camera has not settled waits for it (see ``button``)
+        self.settle_s = SETTLE_S
+        self._settling_until = 0.0
+        self._settled_since_clear = True
+        self._held_press: tuple[int | None, threading.Timer] | None = None
         self.player_seconds: list[float] = [0.0] * record.players
         self.paused = False
         self._mark = record.created  # running time accrues from here (when not paused)
@@ -640,7 +647,9 @@ class Table:
             if view == self.seen:
                 return None
             self.seen = view
-            return self._reconcile("board", "camera")
+            entry = self._reconcile("board", "camera")
+            self._board_settled()
+            return entry
 
     def tap(self, card: str, seat: int | None = None) -> HistoryEntry | None:
         """A card laid on a reader; an unknown card is a prompt and changes nothing."""
@@ -657,9 +666,56 @@ class Table:
             return self._reconcile("tap", "cards")
 
     def button(self, seat: int | None = None) -> HistoryEntry | None:
-        """A turn or seat button: the player says the step on the table is done."""
+        """A turn or seat button: the player says the step on the table is done.
+
+        Pressed while a hand is over the board, the camera gives no picture, or the board
+        changed in the last ``settle_s`` seconds, the press is held (returns None) and judged
+        once the camera settles: on the next settled board, or ``settle_s`` after the view
+        cleared.  Judging it on the board as it was before the pieces landed would refuse
+        or mis-record the move the player just made."""
         with self._lock:
+            if self._camera_unsettled():
+                self._hold_press(seat)
+                return None
             return self._reconcile("button", "table")
+
+    # ------------------------------------------------------------------ held presses
+    def _camera_unsettled(self) -> bool:
+        if "vision" in self.notices or "camera" in self.notices:
+            return True
+        # the view came back a moment ago and no board has settled since: wait for one
+        return not self._settled_since_clear and time.monotonic() < self._settling_until
+
+    def _hold_press(self, seat: int | None) -> None:
+        if self._held_press is not None:
+            self._held_press[1].cancel()  # pressed twice while waiting: one press
+        timer = threading.Timer(self._settle_wait(), self._release_press)
+        timer.daemon = True
+        self._held_press = (seat, timer)
+        timer.start()
+
+    def _settle_wait(self) -> float:
+        return max(self.settle_s, self._settling_until - time.monotonic())
+
+    def _release_press(self) -> HistoryEntry | None:
+        """Judge a held press now, unless the camera is still unsettled (then wait again)."""
+        with self._lock:
+            if self._held_press is None:
+                return None
+            seat, _ = self._held_press
+            if "vision" in self.notices or "camera" in self.notices:
+                self._hold_press(seat)
+                return None
+            self._held_press = None
+            return self._reconcile("button", "table")
+
+    def _board_settled(self) -> None:
+        """A settled board arrived: a held press is judged on it, right after the board."""
+        self._settled_since_clear = True
+        if self._held_press is not None:
+            self._held_press[1].cancel()
+            self._held_press = None
+            self._reconcile("button", "table")
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
@@ -667,6 +723,9 @@ class Table:
             if prompt is None:
                 if self.notices.pop(key, None) is None:
                     return
+                if key in ("vision", "camera"):  # the view is back: give it time to settle
+                    self._settling_until = time.monotonic() + self.settle_s
+                    self._settled_since_clear = False
             else:
                 current = self.notices.get(key)
                 if current is not None and current.text == prompt.text:

@@ -11,6 +11,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from tqdm import tqdm
 
+from companion.games import load_game
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
@@ -46,10 +47,12 @@ def run_demo(
     mqtt: MqttSettings | None = None,
     tablet: Callable[[Service], Tablet] | None = None,
     on_over: Callable[[RunResult], None] | None = None,
+    table_class: Callable[..., SimulatedTable] = SimulatedTable,
 ) -> RunResult:
     """Play the game; ``on_over`` hears the result as soon as it ends.  Without
     ``exit_when_over`` the dashboard then stays up until Ctrl-C.  Ctrl-C before the end
-    raises DemoInterrupted with the table as it stood."""
+    raises DemoInterrupted with the table as it stood.  ``table_class`` builds the simulated
+    table (``companion bench truth`` passes one that injects faults at the channels)."""
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
@@ -70,9 +73,13 @@ def run_demo(
         config.resume = False
         service = Service(config)
     record = service.table.record
-    world = load_world(game, service.table.game, record.players, record.variant, record.seed)
-    layout = service.table.game.layout(service.table.state)
-    source = SyntheticSource(Camera(layout, seed=seed))
+    world = load_world(game, load_game(game), record.players, record.variant, record.seed)
+    # the camera looks at the world's own table (its own rules object and set-up), never at
+    # the companion's tracker: the two share nothing but the configuration players chose
+    house_rules = (record.options or {}).get("house_rules")
+    table_layout = world.game.layout(world.game.start(record.players, record.variant, record.seed,
+                                                      house_rules))
+    source = SyntheticSource(Camera(table_layout, seed=seed))
     service.frame_source = source
     service.start()
     if announce is not None:
@@ -87,7 +94,7 @@ def run_demo(
     bar: Any = tqdm(desc="moves", unit="move", disable=None if progress else True, leave=False)
     started = time.monotonic()
     # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
-    sim = SimulatedTable(service, world, source, device, speed, world_file, bar,
+    sim = table_class(service, world, source, device, speed, world_file, bar,
                          tablet(service) if tablet is not None else None)
     try:
         try:

@@ -3,14 +3,18 @@
 Pieces moved -> rendered camera frames (with an arm reaching over the board
 first); cards tapped and seat buttons -> the emulated device on a
 pseudo-terminal; the turn button -> gpiozero's mock pin; declarations -> HTTP
-POSTs with the table PIN, as a tablet sends them.  The players glance at the
-tablet (GET /api/state) to know when the companion has caught up, as people do.
+POSTs with the table PIN, as a tablet sends them.  Players act at a human pace
+drawn from a seeded distribution (:class:`HumanPacing`), never waiting on what
+the companion has seen; after a tap or a press they glance at the tablet
+(GET /api/state) for it to move on, as people look for the beep.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import pickle
+import random
 import time
 import urllib.error
 import urllib.request
@@ -77,7 +81,30 @@ class Tablet:
             return err.code, json.loads(err.read() or b"{}")
 
 
+class HumanPacing:
+    """How long people take, drawn from a seeded distribution (not from the companion)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def press_delay(self) -> float:
+        """Seconds from the hand leaving to the button: median 0.7 s, 0.5 to 2.5 s."""
+        return min(2.5, max(0.5, self.rng.lognormvariate(math.log(0.7), 0.5)))
+
+    def linger_frames(self) -> int:
+        """Frames the hand stays over the board around a move (mostly brief, sometimes long)."""
+        return 3 + int(self.rng.expovariate(1 / 3))
+
+
 class SimulatedTable:
+    """The world's events onto the channels.  ``human_pacing`` False (the demo's default): after
+    moving pieces the players wait until the tablet shows the board ("seen") before the next
+    thing; Jivecat's worlds still need it (a tap or a second change right after a move is not
+    yet coped with).  True (``companion bench truth``): a seeded human delay instead, never
+    looking at what the companion has seen."""
+
+    human_pacing = False
+
     def __init__(self, service: Service, world: World, source: SyntheticSource,
                  device: DeviceEmulator, speed: float = 1.0, world_file: Path | None = None,
                  progress: Any = None, tablet: Tablet | None = None) -> None:
@@ -95,6 +122,28 @@ class SimulatedTable:
         self.shared_reader = service.config.shared_reader
         self.step = 0
         self.current_request: str | None = None
+        self.pacing = HumanPacing(random.Random(service.config.seed * 31 + 7))
+        self.frames_taken = 0
+        source.read = self._count_frames(source.read)  # type: ignore[method-assign]
+
+    def human_wait(self, seconds: float, after_frames: int = 0) -> None:
+        """A human delay on the table's own clock: the hand's ``after_frames`` then ``seconds``
+        more, counted in the frames the camera takes at 8 a second (at --speed 0 the camera
+        runs as fast as it can, so time is its frames), or slept at --speed > 0."""
+        if self.speed > 0:
+            time.sleep(seconds / self.speed)
+            return
+        until = self.frames_taken + after_frames + round(seconds * 8)
+        deadline = time.monotonic() + 10.0
+        while self.frames_taken < until and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def _count_frames(self, read: Any) -> Any:
+        """The camera's frames, counted: the world's clock when the demo runs at full speed."""
+        def counted() -> Any:
+            self.frames_taken += 1
+            return read()
+        return counted
 
     def pause(self, factor: float = 1.0) -> None:
         if self.speed > 0:
@@ -123,12 +172,17 @@ class SimulatedTable:
             return (s["history_total"], json.dumps(s["prompts"]), len(s["taps"])) != marker
 
         if isinstance(event, BoardChange):
-            # an arm reaches in, moves the pieces, withdraws (one frame's glimpse at speed 0)
-            self.source.hand_over(4 if self.speed > 0 else 1)
+            # an arm reaches in, moves the pieces, withdraws; with human pacing it lingers a
+            # while and the player then presses at a human pace, never waiting on the companion
+            linger = self.pacing.linger_frames() if self.human_pacing else (4 if self.speed > 0 else 1)
+            self.source.hand_over(linger)
             self.source.show(event.view)
-            target = view_to_json(event.view)
-            if before.get("seen") != target:
-                self.wait_for(lambda s: s.get("seen") == target)
+            if self.human_pacing:
+                self.human_wait(self.pacing.press_delay(), after_frames=linger)
+            else:  # the demo's default still waits for the tablet to show the board: see below
+                target = view_to_json(event.view)
+                if before.get("seen") != target:
+                    self.wait_for(lambda s: s.get("seen") == target)
         elif isinstance(event, HandOver):
             self.source.hand_over(event.frames)
         elif isinstance(event, CardTap):

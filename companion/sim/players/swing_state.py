@@ -35,6 +35,20 @@ from companion.sim.world import (
 )
 
 
+def roll_due(state: dict[str, Any]) -> str | None:
+    """What a roll now would be for, as the players read the rulebook: a move at the start of
+    a turn, a die's worth of V when a space asks for it, the Evidence roll in Round 4."""
+    if state["over"]:
+        return None
+    if state["round"] <= 3:
+        if state["step"] == "start":
+            return "move"
+        pending = state["await"]
+        return "amount" if state["step"] == "effects" and pending and pending["kind"] == "roll" else None
+    r4 = state["r4"]
+    return "evidence" if state["step"] == "evidence" and r4["hand"] == 1 and not r4["rolled"] else None
+
+
 class SwingStateWorld(World):
     """The table's truth and its players, deterministic from the seed."""
 
@@ -124,8 +138,8 @@ class SwingStateWorld(World):
         """The next action by the players' heuristics, always legal by the rules they know."""
         st = self.public
         g = self.rules
-        if g._roll_due(st) and self.wants_roll(st):
-            roller = g._roller(st)
+        if roll_due(st) and self.wants_roll(st):
+            roller = g.current_player(st)
             if self.die is not None:
                 return {"type": "pick_up_die", "player": roller}
             return {"type": "roll", "player": roller, "value": self.rng.randint(1, 6)}
@@ -212,7 +226,9 @@ class SwingStateWorld(World):
         """The card that returns the fewest votes; a Black Wild when a hand would cost 3 V+."""
         g = self.rules
         evidence = g.evidence_cards[st["r4"]["evidence"]]
-        matching = g._matching(st, p)
+        card = g.evidence_cards[st["r4"]["evidence"]]
+        matching = [cid for cid in st["played"][p] if cid not in st["r4"]["used"]
+                    and (card.get("trump") or g.cheats[cid]["round"] in card["rounds"])]
         wilds = self.wilds_in_hand(p)
 
         def cost(card_id: str) -> int:

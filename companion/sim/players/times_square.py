@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import Action, Game, MalformedAction, RuleError, State, Tap
+from companion.games.base import Action, Game, MalformedAction, RuleError, State
 from companion.games.times_square import TimesSquare
 from companion.games.times_square.board import view_of
 from companion.games.times_square.rules import FIGURES, LURABLE, Card
@@ -84,7 +84,7 @@ class TimesSquareWorld(World):
                              "spaces": state["charlie_due"]}, [], None)
         for action, taps_seat in self._choices(player):
             ids = _cards_of(action)
-            if self._unambiguous(action, ids, taps_seat):
+            if self._playable(action):
                 return self._do(action, ids, taps_seat)
         raise AssertionError("a trade is always possible")  # pragma: no cover
 
@@ -259,17 +259,10 @@ class TimesSquareWorld(World):
             return {**action, "charlie": after["charlie_due"]}
         return action
 
-    def _unambiguous(self, action: Action, ids: list[str], seat: int | None) -> bool:
-        """Would the companion read exactly this move from the table?  (A player who
-        knows the rules avoids a move the referee would have to ask about.)"""
-        state = self.rules_state
-        wanted = self._effect(state, action)
-        if wanted is None:
-            return False
-        seen = view_of(self.rules.data, wanted["pos"])
-        candidates = self.rules.explain(state, seen, [Tap(c, seat) for c in ids], "button")
-        effects = {repr(e) for e in (self._effect(state, c) for c in candidates) if e}
-        return effects == {repr(wanted)}
+    def _playable(self, action: Action) -> bool:
+        """A move the rules allow.  The players do not ask the companion whether it could read
+        it: when the tablet asks which move it was, they answer (see :meth:`_answer`)."""
+        return self._effect(self.rules_state, action) is not None
 
     # --- acting on the truth ---------------------------------------------------------------
 

@@ -1,0 +1,76 @@
+"""A button pressed before the camera has settled is held and judged on the settled board."""
+
+from __future__ import annotations
+
+import time
+
+from companion.games import load_game
+from companion.games.base import Prompt
+from companion.sim.headless import deliver
+from companion.sim.world import BoardChange, TurnButton, load_world
+from companion.table import Table
+
+HAND = Prompt("Hand over the board: waiting.", "info")
+
+
+def first_board_move(seed: int = 3) -> tuple[Table, list, int]:
+    """A Times Square table played headless up to a move whose pieces then the button say it."""
+    table = Table.open("times_square", None, 2, None, seed, resume=False)
+    world = load_world("times_square", load_game("times_square"), 2, None, seed)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(40):
+        events = world.step(table.public())
+        kinds = [type(e) for e in events]
+        if BoardChange in kinds and kinds[-1] is TurnButton:
+            return table, events, len(table.history)
+        for event in events:
+            deliver(table, event, refusals)
+    raise AssertionError("no move with pieces and a button in 40 steps")
+
+
+def test_a_press_while_a_hand_is_over_the_board_waits_for_the_settled_board() -> None:
+    table, events, before = first_board_move()
+    *early, _button = events
+    for event in early:
+        if not isinstance(event, BoardChange):
+            deliver(table, event, [])  # the cards tapped
+    board = next(e for e in early if isinstance(e, BoardChange))
+    table.notice("vision", HAND)  # the arm is over the board
+    assert table.button() is None  # held, not judged on the old board
+    assert len(table.history) == before and table._held_press is not None
+    table.notice("vision", None)
+    table.board_seen(board.view)  # the camera settles on the new board: the press is judged
+    assert len(table.history) == before + 1
+    assert table.history[-1].source == "table"
+    assert table._held_press is None
+
+
+def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_time() -> None:
+    table = Table.open("times_square", None, 2, None, 3, resume=False)
+    table.settle_s = 0.05
+    table.board_seen(table.game.board_view(table.state))
+    table.notice("vision", HAND)
+    assert table.button() is None and table._held_press is not None
+    table.notice("vision", None)
+    deadline = time.monotonic() + 2
+    while table._held_press is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert table._held_press is None  # judged (whatever the rules make of it), not lost
+
+
+def test_a_press_with_no_camera_trouble_is_judged_at_once() -> None:
+    table = Table.open("times_square", None, 2, None, 3, resume=False)
+    table.button()
+    assert table._held_press is None
+
+
+def test_a_press_after_the_board_settled_is_not_held() -> None:
+    """The view came back and a board settled since: the press is judged at once."""
+    table = Table.open("times_square", None, 2, None, 3, resume=False)
+    table.notice("vision", HAND)
+    table.notice("vision", None)
+    table.board_seen(table.game.board_view(table.state))
+    table.button()
+    assert table._held_press is None

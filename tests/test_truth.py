@@ -1,0 +1,177 @@
+"""The bench truth's fault model reaches the physical channels, and the simulated table keeps
+apart from the companion (checked on the worlds' source, not on their behaviour)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.games.base import Piece
+from companion.service import ServiceConfig
+from companion.sim.truth import (
+    TRANSIENT_FRAMES,
+    FaultLog,
+    FaultModel,
+    FaultyTable,
+    judge,
+    perturb_view,
+)
+from companion.sim.world import BoardChange, CardTap
+
+SIM = Path(__file__).resolve().parents[1] / "companion" / "sim"
+NOT_YET_APART = {"baron_voodoo.py"}
+"""Worlds that still ask the companion's reconciler (issue 12 is open): Baron Voodoo's players
+decided from the rules alone stalled at 3 players, so its old player is kept until that is
+fixed.  Every other world is checked."""
+WORLD_MODULES = sorted(p for p in (SIM / "players").glob("*.py") if p.name not in NOT_YET_APART) \
+    + [SIM / "world.py"]
+
+
+@pytest.mark.parametrize("path", WORLD_MODULES, ids=lambda p: p.name)
+def test_the_world_never_asks_the_companions_reasoning(path: Path) -> None:
+    """No import of the reconciler, no call of a tracker's ``explain``: the players decide
+    from the rules and from what the tablet shows, never from what the companion would read."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.module != "companion.reconcile", f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Import):
+            assert all(a.name != "companion.reconcile" for a in node.names), f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in ("explain", "reconcile"), f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Name):
+            assert node.id != "reconcile", f"{path.name}:{node.lineno}"
+
+
+RULES_NAMES = {"g", "rules", "game"}  # how the worlds name their rules object
+
+
+@pytest.mark.parametrize("path", WORLD_MODULES, ids=lambda p: p.name)
+def test_the_world_uses_no_private_rule_internals(path: Path) -> None:
+    """``g._side(...)``, ``self.rules._roller(...)``: the players use the rules' public
+    methods or their own bookkeeping, never the tracker's private helpers."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            continue
+        owner = node.value
+        name = owner.id if isinstance(owner, ast.Name) else (
+            owner.attr if isinstance(owner, ast.Attribute) else None)
+        assert name not in RULES_NAMES, f"{path.name}:{node.lineno} uses {name}.{node.attr}"
+
+
+def test_the_demo_builds_the_worlds_own_rules_and_camera() -> None:
+    """The world gets a Game instance of its own and the camera the world's own layout."""
+    source = (SIM / "demo.py").read_text()
+    assert "load_world(game, service.table.game" not in source
+    assert "service.table.game.layout" not in source
+
+
+def test_a_pip_misread_changes_one_die_by_one_and_nothing_else() -> None:
+    view = {"a": (Piece("red", 3),), "b": (Piece("blue", 0), Piece("white", 5))}
+    log = FaultLog()
+    seen, persistent = perturb_view(view, FaultModel(pip=1.0), random.Random(2), log)
+    assert not persistent and log.counts == {"pip": 1}
+    changed = [(s, i) for s in view for i, p in enumerate(view[s]) if seen[s][i] != p]
+    assert len(changed) == 1
+    spot, i = changed[0]
+    assert abs(seen[spot][i].pips - view[spot][i].pips) == 1
+    assert seen[spot][i].colour == view[spot][i].colour
+
+
+class FakeDevice:
+    def __init__(self) -> None:
+        self.laid: list[tuple[int, bytes]] = []
+
+    def lay_card(self, reader: int, uid: bytes, hold_s: float = 0.05) -> None:
+        self.laid.append((reader, uid))
+
+
+class FakeSource:
+    def __init__(self) -> None:
+        self.shown: list[Any] = []
+        self.reads = 0
+
+    def show(self, view: Any) -> None:
+        self.shown.append(view)
+
+    def hand_over(self, frames: int) -> None:
+        pass
+
+    def read(self) -> Any:
+        self.reads += 1
+        return self.shown[-1] if self.shown else None
+
+
+class MovingTablet:
+    """A tablet whose history grows by one at every glance (each tap is recorded)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def state(self, history: int = 50) -> dict[str, Any]:
+        self.n += 1
+        return {"history": [None] * min(self.n, history), "history_total": self.n, "prompts": [],
+                "taps": [], "seen": None}
+
+
+def faulty(model: FaultModel) -> tuple[FaultyTable, FakeDevice, FakeSource, FaultLog]:
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1")
+    world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
+    device, source, log = FakeDevice(), FakeSource(), FaultLog()
+    table = FaultyTable(service, world, source, device, 0, None, None, MovingTablet(),
+                        faults=model, fault_seed=1, log=log)
+    return table, device, source, log
+
+
+def test_a_dropped_tap_never_reaches_the_reader() -> None:
+    table, device, _, log = faulty(FaultModel(drop_tap=1.0))
+    table.deliver(CardTap("T01", 0))
+    assert device.laid == [] and log.counts == {"drop_tap": 1}
+
+
+def test_a_doubled_tap_lays_the_card_twice() -> None:
+    table, device, _, log = faulty(FaultModel(double_tap=1.0))
+    table.deliver(CardTap("T01", 0))
+    assert len(device.laid) == 2 and device.laid[0] == device.laid[1]
+    assert log.counts == {"double_tap": 1}
+
+
+def test_a_transient_misread_shows_then_gives_back_the_true_board() -> None:
+    table, _, source, log = faulty(FaultModel(missing=1.0))
+    true = {"a": (Piece("red", 0),), "b": (Piece("blue", 0),)}
+    table.source.show(true)
+    assert source.shown[-1] != true and log.counts["missing"] == 1
+    for _ in range(TRANSIENT_FRAMES):
+        table.source.read()
+    assert source.shown[-1] == true
+
+
+def test_camera_dropout_gives_no_frames_for_a_while() -> None:
+    table, _, source, _ = faulty(FaultModel(dropout=1.0))
+    table.source.show({"a": (Piece("red", 0),)})
+    frames = [table.source.read() for _ in range(TRANSIENT_FRAMES + 1)]
+    assert frames[:TRANSIENT_FRAMES] == [None] * TRANSIENT_FRAMES and frames[-1] is not None
+
+
+def test_early_press_puts_the_pieces_down_without_waiting() -> None:
+    table, _, source, log = faulty(FaultModel(early_press=1.0))
+    table.deliver(BoardChange({"a": (Piece("red", 0),)}))
+    assert source.shown and log.counts == {"early_press": 1}
+
+
+def test_judge_sorts_games_into_the_four_bins() -> None:
+    truth = {"scores": [3, 1], "winners": [0]}
+    assert judge({"over": True, "scores": [3.0, 1.0], "winner": [0]}, truth, [], True) == "exact"
+    assert judge({"over": True, "scores": [2.0, 1.0], "winner": [0]}, truth, ["x"], True) == "prompted"
+    assert judge({"over": True, "scores": [2.0, 1.0], "winner": [0]}, truth, [], True) == "silent"
+    assert judge({"over": False, "scores": [3.0, 1.0], "winner": []}, truth, [], True) == "stuck"
