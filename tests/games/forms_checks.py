@@ -153,3 +153,37 @@ def legal_values_are_labelled(game: Game, state: dict[str, Any], card_id: re.Pat
             assert label != str(value), (action, name)
             checked += 1
     return checked
+
+
+def check_labels_over(game: Game, start: dict[str, Any], played: Played,
+                      card_id: re.Pattern[str]) -> None:
+    """Every legal value at the start and at every third position of a played game reads in
+    words (and enough of them were checked to mean something)."""
+    assert legal_values_are_labelled(game, start, card_id)
+    checked = sum(legal_values_are_labelled(game, state, card_id) for state, _ in played[::3])
+    assert checked > 100
+
+
+def check_details_and_the_end(game: Game, played: Played, card_id: re.Pattern[str]) -> None:
+    """Details and phase names in words along the game; played on to its end, only
+    information is left (no chore), and the Details say the result."""
+    for state, _ in played[::5]:
+        summary = game.summary(state)
+        assert not raw_words(summary) and not card_id.search(json.dumps(summary)), summary
+        assert not RAW.search(game.phase_label(state))
+    over = played[-1][0]
+    while over["phase"] != "over":
+        over = game.apply(over, game.legal_actions(over)[0])
+    assert game.phase_label(over) == "Game over"
+    assert game.prompts(over) and all(p.kind == "info" for p in game.prompts(over))
+    assert "Result" in game.summary(over) and "Now" not in game.summary(over)
+
+
+def taps_by_type(game: Game, played: Played) -> dict[str, list[int]]:
+    """Taps of each declared action of a played game, by action type."""
+    counts: dict[str, list[int]] = {}
+    for state, action in played:
+        n = taps(game, state, action)
+        assert n is not None, action
+        counts.setdefault(action["type"], []).append(n)
+    return counts

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from forms_checks import (
     RAW,
+    check_details_and_the_end,
+    check_labels_over,
     declared_in_a_simulated_game,
-    legal_values_are_labelled,
-    raw_words,
-    taps,
+    taps_by_type,
 )
 
 from companion.games.baron_voodoo import BaronVoodoo
@@ -49,38 +49,17 @@ def test_every_action_type_has_a_form_in_the_games_words() -> None:
 
 def test_every_legal_value_of_a_played_game_has_a_label(
         played: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
-    s = GAME.start(3)
-    assert legal_values_are_labelled(GAME, s, CARD_ID)  # the Deities and the layouts
-    checked = 0
-    for state, _ in played[::3]:
-        checked += legal_values_are_labelled(GAME, state, CARD_ID)
-    assert checked > 100
+    check_labels_over(GAME, GAME.start(3), played, CARD_ID)
 
 
 def test_details_in_words_and_no_chore_left_after_the_game(
         played: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
-    for state, _ in played[::5]:
-        summary = GAME.summary(state)
-        assert not raw_words(summary) and not CARD_ID.search(json.dumps(summary)), summary
-        assert not RAW.search(GAME.phase_label(state))
-    last = played[-1][0]
-    over = last
-    for action in GAME.legal_actions(last)[:1]:
-        over = GAME.apply(last, action)
-    while over["phase"] != "over":
-        over = GAME.apply(over, GAME.legal_actions(over)[0])
-    assert GAME.phase_label(over) == "Game over"
-    assert GAME.prompts(over) and all(p.kind == "info" for p in GAME.prompts(over))
-    assert "Result" in GAME.summary(over) and "Now" not in GAME.summary(over)
+    check_details_and_the_end(GAME, played, CARD_ID)
 
 
 def test_median_taps_per_declared_action(
         played: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
-    counts: dict[str, list[int]] = {}
-    for state, action in played:
-        n = taps(GAME, state, action)
-        assert n is not None, action
-        counts.setdefault(action["type"], []).append(n)
+    counts = taps_by_type(GAME, played)
     every = [n for ns in counts.values() for n in ns]
     assert len(every) >= 30 and {"effect", "send", "take_offering"} <= set(counts)
     assert statistics.median(every) <= 3, counts
