@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -471,3 +472,41 @@ def test_a_restarted_table_sends_only_what_the_broker_has_not_acknowledged(
     assert second.record.id == first.record.id
     assert wait_until(lambda: room.events_of("t5", first.record.id) == [1, 2, 3], 5)
     assert room.duplicates == 0  # the restart did not send events 1 and 2 again
+
+
+def test_a_table_stopped_while_its_broker_is_away_hands_over_when_it_returns(
+        broker: LocalBroker, room: Room) -> None:
+    """A game that ends during a broker restart: closing waits (bounded) for the broker."""
+    table = played_table(2)
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="t6")).start()
+    table.add_listener(publisher)
+    game = table.record.id
+    assert wait_until(lambda: len(room.events_of("t6", game)) == 2, 10), "the first events"
+    broker.stop()
+    assert wait_until(lambda: not publisher.connected, 5), "the publisher notices"
+    for _ in range(2):
+        table.declare(table.game.legal_actions(table.state)[0], "tablet")
+    logged = [e.seq for e in table.log.events(game)]
+    returning = threading.Timer(1.0, broker.start)
+    returning.start()
+    try:
+        publisher.close(timeout=2.0, grace=8.0)
+    finally:
+        returning.join()
+    assert publisher.acked_seq == logged[-1]
+    assert wait_until(lambda: room.events_of("t6", game) == logged, 10), "the events of the outage"
+    assert wait_until(lambda: room.tables["t6"].status == "offline", 5)
+
+
+def test_closing_with_no_broker_gives_up_after_the_grace(tmp_path: Path) -> None:
+    """With the broker gone for good, closing is bounded: the log keeps what was never sent."""
+    table = Table.open("times_square", tmp_path / "table", 2, None, 1)
+    broker = LocalBroker(tmp_path / "nobroker")  # configured, never started
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="t7")).start()
+    table.add_listener(publisher)
+    table.declare(table.game.legal_actions(table.state)[0], "tablet")
+    started = time.monotonic()
+    publisher.close(timeout=0.5, grace=0.5)
+    assert time.monotonic() - started < 3.0
+    assert publisher.acked_seq == 0
+    table.log.close()

@@ -115,13 +115,28 @@ class TablePublisher:
         self("start", self.table.public())
         return self
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Say offline (retained), let queued messages go for up to ``timeout``, disconnect."""
+    def close(self, timeout: float = 2.0, grace: float = 5.0) -> None:
+        """Hand over what the broker lacks, say offline (retained), disconnect.
+
+        A table stopped while its broker is away (a game ended during a broker restart)
+        waits up to ``grace`` seconds for the broker to return, so the game's last events
+        reach the venue now rather than at the table's next start; then up to ``timeout``
+        for their acknowledgements.  Whatever is still unacknowledged is noted beside the
+        log and sent again when the table starts next.
+        """
         self._stopping.set()
         self._wake.set()
         self._thread.join(timeout=timeout)
+        if self._unsent() and not self._connected.is_set():
+            self._connected.wait(grace)
         if self._connected.is_set():
-            self._flush()
+            try:
+                self._flush()
+            except Exception:  # noqa: BLE001 - closing must not fail on a last bad flush
+                log.exception("could not hand the last events to the broker")
+            deadline = time.monotonic() + timeout
+            while self._unsent() and self._connected.is_set() and time.monotonic() < deadline:
+                time.sleep(0.02)
             info = self._publish_other(topics.topic(self.settings, "status"), topics.OFFLINE, retain=True)
             try:
                 info.wait_for_publish(timeout)
@@ -130,6 +145,16 @@ class TablePublisher:
         self._save_ack()
         self.client.disconnect()
         self.client.loop_stop()
+
+    def _unsent(self) -> bool:
+        """Whether the log holds an event of this game that the broker has not acknowledged."""
+        game_id = self.table.record.id
+        events = self.table.log.events(game_id)
+        if not events:
+            return False
+        with self._lock:
+            acked = self.acked_seq if self._game_id == game_id else 0
+        return events[-1].seq > acked
 
     @property
     def connected(self) -> bool:
