@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,8 @@ def create_venue_app(room: Room) -> Flask:
                     except queue.Empty:
                         yield ": keepalive\n\n"  # also how a gone screen frees its thread
                         continue
+                    if message is None:  # the venue is stopping: end the stream cleanly
+                        return
                     yield f"data: {json.dumps(message)}\n\n"
             finally:
                 room.unsubscribe(q)
@@ -125,7 +128,12 @@ class VenueService:
             pass
 
     def stop(self) -> None:
+        """End the live streams first, so no worker writes to a server that is closing."""
         self.subscriber.close()
+        self.room.end_feeds()
+        deadline = time.monotonic() + 2.0
+        while self.room.feeds() and time.monotonic() < deadline:
+            time.sleep(0.02)
         if self._server is not None:
             self._server.close()
         if self._thread is not None:

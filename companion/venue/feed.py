@@ -56,19 +56,31 @@ class Room:
         self.filled = 0  # events the venue learnt from a state's history, not live
         self.rejected = 0
         self._lock = threading.Lock()
-        self._subscribers: list[queue.Queue[dict[str, Any]]] = []
+        self._subscribers: list[queue.Queue[dict[str, Any] | None]] = []
 
     # ------------------------------------------------------------------ the feed
-    def subscribe(self) -> queue.Queue[dict[str, Any]]:
-        q: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=1000)
+    def subscribe(self) -> queue.Queue[dict[str, Any] | None]:
+        q: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize=1000)
         with self._lock:
             self._subscribers.append(q)
         return q
 
-    def unsubscribe(self, q: queue.Queue[dict[str, Any]]) -> None:
+    def unsubscribe(self, q: queue.Queue[dict[str, Any] | None]) -> None:
         with self._lock:
             if q in self._subscribers:
                 self._subscribers.remove(q)
+
+    def end_feeds(self) -> None:
+        """Tell every live feed to end (the venue is stopping)."""
+        for q in list(self._subscribers):
+            try:
+                q.put_nowait(None)
+            except queue.Full:
+                pass
+
+    def feeds(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
 
     def _tell(self, message: dict[str, Any]) -> None:
         for q in list(self._subscribers):
