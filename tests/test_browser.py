@@ -15,20 +15,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from waitress.server import create_server
 
 from companion.games import load_game
 from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key
 from companion.sim.world import load_world
 from companion.table import Table, TableOptions
 from companion.web.app import create_app
+from companion.web.server import DashboardServer
+from companion.web.setup import TableRef
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -72,12 +72,13 @@ def serve() -> Iterator[Serve]:
     tables: list[Table] = []
 
     def start(table: Table) -> str:
-        srv = create_server(create_app(table, PIN, {"KEEPALIVE_S": 1.0}), host="127.0.0.1",
-                            port=0, threads=8)
-        threading.Thread(target=srv.run, daemon=True).start()
+        """The dashboard as ``serve`` runs it: uvicorn streams, Flask answers the API."""
+        ref = TableRef(table)  # set-up may swap the game: the streams follow it, as in serve
+        srv = DashboardServer(ref, create_app(ref, PIN, {"KEEPALIVE_S": 1.0}), "127.0.0.1", 0).start()
+        assert srv.wait_started(10), "the dashboard server did not start"
         servers.append(srv)
         tables.append(table)
-        return f"http://127.0.0.1:{srv.effective_port}"
+        return f"http://127.0.0.1:{srv.port}"
 
     yield start
     for srv in servers:
@@ -380,7 +381,7 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     page.wait_for_url(f"{url}/", timeout=15000)
     page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
     assert page.inner_text("#title") == load_game("king_of_clubs").title
-    page.wait_for_function("() => document.querySelector('#players .name').textContent === 'Ann'")
+    page.wait_for_function("() => document.querySelector('#players .name')?.textContent === 'Ann'")
     record = table.log.game(table.log.games()[0].id)
     assert record.name == "king_of_clubs" and record.options["seats"]["readers"]["3"] == 1
     assert record.options["house_rules"][rule.id] == other  # logged with the game
@@ -420,4 +421,44 @@ def test_deltas_apply_on_their_revision_and_refetch_otherwise(browser: Any, serv
     page.wait_for_function("() => !document.querySelector('#history').textContent.includes('from a delta')")
     score = table.public()["players"][0]["score"]
     assert float(page.inner_text("#players li:first-child .score")) == score
+    page.close()
+
+
+def test_several_cards_discarded_by_toggling_them(browser: Any, serve: Serve) -> None:
+    """A list field ("discard any number of cards") is tapped item by item, then Done."""
+    from companion.sim.headless import deliver
+
+    table = Table.open("jivecat", None, 2, None, 1, resume=False)
+    world = load_world("jivecat", load_game("jivecat"), 2, None, 1)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(40):
+        player = table.state["turn"]
+        offered = [a for a in table.game.legal_actions(table.state)
+                   if a["type"] == "end_turn" and a.get("discard")]
+        if offered and table.state["hand"][player] >= 2:
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    else:
+        pytest.fail("no turn with two cards to discard in 40 steps")
+    cards = [offered[0]["discard"][0], offered[1]["discard"][0]]
+    hand = table.state["hand"][player]
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    tablet = BrowserTablet(url, PIN, page)
+    wanted = {"type": "end_turn", "player": player, "discard": cards}
+    shown: list[str] = []
+    tablet.before_confirm = lambda p: shown.append(p.inner_text("#form .confirm-text"))
+    status, body = tablet.declare(wanted)
+    assert status == 200, body
+    newest = table.history[-1].action
+    assert newest["type"] == "end_turn" and sorted(newest["discard"]) == sorted(cards)
+    assert "discarding 2" in table.history[-1].text
+    names = [table.game.value_label(table.state, "end_turn", "discard", c) for c in cards]
+    assert all(n in shown[0] for n in names), shown
+    assert tablet.declarations[-1].taps == 5  # type, two cards, Done, Confirm
+    assert hand >= 2 and not tablet.unreachable and refusals == []
     page.close()

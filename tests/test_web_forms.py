@@ -29,7 +29,8 @@ def rebuild(body: dict[str, Any]) -> list[dict[str, Any]]:
             action = {"type": t["type"]}
             for f, index in zip(t["fields"], row, strict=True):
                 if index >= 0:
-                    action[f["name"]] = f["values"][index]["v"]
+                    value = f["values"][index]["v"]
+                    action[f["name"]] = [value] if f.get("many") else value
             out.append(action)
     return out
 

@@ -231,10 +231,16 @@ class HouseRule:
 
 @dataclass(frozen=True)
 class FieldForm:
-    """One field of an action as the tablet asks for it (its choices come from the legal actions)."""
+    """One field of an action as the tablet asks for it (its choices come from the legal actions).
+
+    ``many``: the field is a list the players build by toggling items ("discard any number
+    of cards").  The legal actions list each item alone (``[card]``) or none, so the choices
+    stay few; the tablet lets several be chosen and the rules judge the combination.
+    """
 
     name: str
     label: str
+    many: bool = False
 
 
 @dataclass(frozen=True)

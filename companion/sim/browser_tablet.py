@@ -3,7 +3,8 @@
 The simulated table does its physical part as ever; only a :class:`~companion.sim.world.Declare`
 goes through the page: the tablet taps the action type, then the buttons the page offers
 field by field (found by the data attributes the page sets: ``data-type``, ``data-field``
-with ``data-value``, ``data-action``, ``data-confirm``), and counts its taps.  An action the
+with ``data-value``, ``data-action``, ``data-confirm``; a list field toggles each item and
+taps ``data-done``), and counts its taps.  An action the
 page does not offer is not declared at all (a player cannot type it): it is reported as
 unreachable.  Driven with Playwright's sync API on a page the caller opened.
 """
@@ -121,6 +122,24 @@ class BrowserTablet(Tablet):
                 if chosen is None:
                     return self._unreachable(action, "not among the actions offered")
                 chosen.click()
+                taps += 1
+                continue
+            if step.startswith("field:") and page.locator("#form [data-done]").count():
+                name = step.split(":", 1)[1]  # a list built by toggling items, then Done
+                for item in action.get(name) or []:
+                    chosen = None
+                    for button in page.locator(f'#form [data-field="{name}"]').all():
+                        if same_value(item, json.loads(button.get_attribute("data-value"))):
+                            chosen = button
+                            break
+                    if chosen is None:
+                        return self._unreachable(action, f"no button for {name} {item!r}")
+                    chosen.click()
+                    taps += 1
+                done = page.locator("#form [data-done]")
+                if done.is_disabled():
+                    return self._unreachable(action, f"{name} cannot be left empty")
+                done.click()
                 taps += 1
                 continue
             if step.startswith("field:"):

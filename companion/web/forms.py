@@ -5,7 +5,9 @@ correction of the newest action starts from), every legal action type (described
 ``Game.action_forms()`` first, declared before sensed; undescribed legal types after them
 with their name in words) and the legal actions themselves, compact: per type the fields,
 per field its distinct values with their labels (each label sent once), and each action as
-a row of indexes into those values.  The page narrows the rows field by field, so only
+a row of indexes into those values.  A ``many`` field's values are single items the page
+lets the players toggle together (a row holds the one item it names, or -1 for none).
+The page narrows the rows field by field, so only
 what is legal now can be tapped.  The tracker's legal actions never hold a hidden card
 the table has not seen, so nothing hidden is sent.
 
@@ -77,27 +79,33 @@ def build_forms(game: Game, state: State) -> dict[str, Any]:
         fields = [f for f in named if f in present]
         fields += sorted(present - set(fields), key=lambda f: (f != "player", f))
         field_labels = {f.name: f.label for f in form.fields}
+        # a "many" field is offered item by item, when every legal value is one item or none
+        many = {f.name for f in form.fields if f.many and f.name in present
+                and all(isinstance(a.get(f.name, []), list) and len(a.get(f.name, [])) <= 1
+                        for a in actions)}
         values: dict[str, list[dict[str, Any]]] = {f: [] for f in fields}
         index: dict[str, dict[str, int]] = {f: {} for f in fields}
         rows = []
         for action in actions:
             row = []
             for f in fields:
-                if f not in action:
+                value = action.get(f)
+                if f not in action or (f in many and not value):
                     row.append(-1)
                     continue
-                key = json.dumps(action[f], sort_keys=True)
+                offered = value[0] if f in many else value
+                key = json.dumps(offered, sort_keys=True)
                 if key not in index[f]:
                     index[f][key] = len(values[f])
-                    values[f].append({"v": action[f],
-                                      "label": label_value(game, state, action_type, f, action[f])})
+                    values[f].append({"v": offered,
+                                      "label": label_value(game, state, action_type, f, offered)})
                 row.append(index[f][key])
             rows.append(row)
         types.append({
             "type": action_type, "label": form.label, "hint": form.hint,
             "declared": form.declared, "described": action_type in described,
-            "fields": [{"name": f, "label": field_labels.get(f) or words(f), "values": values[f]}
-                       for f in fields],
+            "fields": [{"name": f, "label": field_labels.get(f) or words(f), "values": values[f],
+                        "many": f in many} for f in fields],
             "rows": rows,
         })
     return {"types": types, "count": len(legal)}

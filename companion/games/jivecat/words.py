@@ -231,10 +231,10 @@ class JivecatWords:
                        hint="Once a turn per active Trend card. Tap what the power does; the "
                             "Trend card is asked only when two could do it."),
             ActionForm("end_turn", "End the turn",
-                       (who, FieldForm("discard", "Discard"), FieldForm("remove", "Chips back "
+                       (who, FieldForm("discard", "Discard", many=True), FieldForm("remove", "Chips back "
                                                                          "to the glass")),
-                       hint="The turn button ends a turn without discarding; here you may "
-                            "discard one card (each choice is the whole list)."),
+                       hint="The turn button ends a turn without discarding; here you tap each "
+                            "card you discard, then Done."),
             ActionForm("staff_flip", "Staff card flipped", (who, FieldForm("card", "Card")),
                        declared=False),
             ActionForm("staff_place", "Staff chip placed", (who, FieldForm("spot", "On")),
@@ -279,6 +279,8 @@ class JivecatWords:
             return self._spot_label(value)
         if name in ("remove", "spots"):
             return " and ".join(self._spot_label(x) for x in value) or "none"
+        if name == "discard" and isinstance(value, str):  # one card toggled on the tablet
+            return self.card_name(value)
         if name == "discard":
             return ("Discard " + ", ".join(self.card_name(c) for c in value)) if value \
                 else "Keep every card"

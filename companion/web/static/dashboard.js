@@ -71,20 +71,38 @@ async function refreshFormsNow() {
 
 function typeInfo(type) { return forms && forms.types.find((t) => t.type === type); }
 
-function remainingRows(info, chosen) {
-  return info.rows.filter((row) => info.fields.every((f, i) => !(f.name in chosen) || row[i] === chosen[f.name]));
+// A "many" field's choice is a list of value indexes (items toggled together; [] for none):
+// a row fits when it names one of them, or none when none was chosen.
+function fits(f, chosen, index) {
+  if (!f.many) return index === chosen;
+  return chosen.length ? chosen.includes(index) : index === -1;
 }
 
-function actionOf(info, row) {
+function remainingRows(info, chosen) {
+  return info.rows.filter((row) => info.fields.every((f, i) => !(f.name in chosen) || fits(f, chosen[f.name], row[i])));
+}
+
+function actionOf(info, row, chosen = {}) {
   const action = { type: info.type };
-  info.fields.forEach((f, i) => { if (row[i] >= 0) action[f.name] = f.values[row[i]].v; });
+  info.fields.forEach((f, i) => {
+    if (f.many && Array.isArray(chosen[f.name])) {
+      if (chosen[f.name].length) action[f.name] = chosen[f.name].map((k) => f.values[k].v);
+    } else if (row[i] >= 0) {
+      action[f.name] = f.many ? [f.values[row[i]].v] : f.values[row[i]].v;
+    }
+  });
   return action;
 }
 
-function rowLabel(info, row, skip = new Set()) {
+function rowLabel(info, row, skip = new Set(), chosen = {}) {
   const parts = [];
   info.fields.forEach((f, i) => {
-    if (row[i] >= 0 && !skip.has(f.name)) parts.push(`${f.label}: ${f.values[row[i]].label}`);
+    if (skip.has(f.name)) return;
+    if (f.many && Array.isArray(chosen[f.name])) {
+      if (chosen[f.name].length) parts.push(`${f.label}: ${chosen[f.name].map((k) => f.values[k].label).join(", ")}`);
+    } else if (row[i] >= 0) {
+      parts.push(`${f.label}: ${f.values[row[i]].label}`);
+    }
   });
   return parts.join(" · ") || info.label;
 }
@@ -173,12 +191,42 @@ function renderFormSteps() {
   for (const [i, f] of info.fields.entries()) {
     if (f.name in form.chosen) continue;
     const distinct = [...new Set(rows.map((r) => r[i]))];
-    if (distinct.length === 1) { form.chosen[f.name] = distinct[0]; continue; }
+    if (distinct.length === 1) {
+      form.chosen[f.name] = f.many ? (distinct[0] === -1 ? [] : [distinct[0]]) : distinct[0];
+      continue;
+    }
     asking = { f, i, distinct };
     break;
   }
   const back = bigButton("Back", { "data-back": "1" }, () => { form = null; renderForm(); }, "secondary");
-  if (asking && rows.length <= 6 && info.fields.filter((f) => !(f.name in form.chosen)).length > 1) {
+  if (asking && asking.f.many) {
+    // toggle any number of items, then Done (none chosen: the action without them, if legal)
+    box.dataset.step = `field:${asking.f.name}`;
+    box.append(el("p", { class: "field-label" }, asking.f.label));
+    const picked = form.toggled || (form.toggled = []);
+    const grid = el("div", { class: "choices" });
+    for (const idx of asking.distinct.filter((k) => k >= 0)) {
+      const v = asking.f.values[idx];
+      const on = picked.includes(idx);
+      grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v),
+        "data-many": "1", "aria-pressed": on ? "true" : "false" }, () => {
+        form.toggled = on ? picked.filter((k) => k !== idx) : picked.concat([idx]);
+        renderForm();
+      }, on ? "on" : ""));
+    }
+    const noneAllowed = asking.distinct.includes(-1);
+    const done = bigButton(picked.length ? `Done: ${picked.length} chosen` : "Done: none",
+      { "data-done": asking.f.name }, () => {
+        form.chosen[asking.f.name] = picked.slice().sort((a, b) => a - b);
+        form.toggled = null;
+        renderForm();
+      }, "primary");
+    done.disabled = !picked.length && !noneAllowed;
+    box.append(grid, done, back);
+    return;
+  }
+  if (asking && rows.length <= 6 && info.fields.filter((f) => !(f.name in form.chosen)).length > 1
+      && !info.fields.some((f) => f.many && !(f.name in form.chosen))) {
     // few actions left: offer them whole (one tap instead of one per field)
     box.dataset.step = "pick";
     const fixed = new Set(Object.keys(form.chosen));
@@ -205,9 +253,9 @@ function renderFormSteps() {
   // everything chosen: say it in words, then confirm
   box.dataset.step = "confirm";
   const row = rows[0];
-  const action = actionOf(info, row);
+  const action = actionOf(info, row, form.chosen);
   if (!form.requestId) form.requestId = newRequestId();  // one id per confirmed form, kept on retry
-  box.append(el("p", { class: "confirm-text" }, rowLabel(info, row)));
+  box.append(el("p", { class: "confirm-text" }, rowLabel(info, row, new Set(), form.chosen)));
   const confirm = bigButton(form.correcting ? "Replace" : "Confirm",
     { "data-confirm": "1", "data-request": form.requestId }, (b) => submit(action, b), "primary");
   box.append(el("div", { class: "row" }, ""), confirm, back);
