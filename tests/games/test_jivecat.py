@@ -395,7 +395,7 @@ def test_zombie_lay_use_twist_maximum_and_discard() -> None:
             "zombie_discard")
     ended = GAME.apply(used, {"type": "end_turn", "player": RED})
     assert not any(t["used"] for t in ended["tableau"][RED])
-    assert any("twist zombie-6 back" in n for n in ended["notices"])
+    assert any("twist Zombie 6 back" in n for n in ended["notices"])
     dropped = GAME.apply(two, {"type": "discard_tableau", "player": RED, "card": "zombie-2"})
     assert dropped["tableau"][RED] == [zombie("zombie-6")] and "zombie-2" in dropped["discard"]
     refused(two, {"type": "discard_tableau", "player": RED, "card": "zombie-9"},
@@ -415,8 +415,8 @@ def test_james_zombie_two_under_a_rada_two() -> None:
     assert after["skulls"][BLUE] == 1, "one Skull for the Rada, one to activate the Zombie"
     assert after["skulls"][RED] == 4 and after["supply"] == s["supply"] + 1
     assert after["mp"][BLUE] == 1
-    assert "Blue pays 1 Skull to Red (Rada 2 for zombie-2)." in after["notices"]
-    assert "Blue pays 1 Skull to the supply (Zombie zombie-2)." in after["notices"]
+    assert "Blue pays 1 Skull to Red (Rada 2 for Zombie 2)." in after["notices"]
+    assert "Blue pays 1 Skull to the supply (Zombie 2)." in after["notices"]
     poor = arrange(s, skulls=[3, 1, 3])
     refused(poor, {"type": "buy", "player": BLUE, "cards": ["zombie-2"], "spot": "C09"}, "pay")
     broke = arrange(s, skulls=[3, 0, 3])
@@ -639,7 +639,7 @@ def test_skull_cards_pay_by_position_and_slide_at_the_next_turn() -> None:
     assert s2["turn"] == BLUE
     assert s2["skull_row"] == [None, "skull-03", "skull-02"] and s2["refill"]["skull"] == [0]
     chores = [p.text for p in GAME.prompts(s2) if p.kind == "chore"]
-    assert any("Slide Skull card skull-03 from Mambo down to Houngan" in c for c in chores)
+    assert any(f"Slide {GAME.card_name('skull-03')} from Mambo down to Houngan" in c for c in chores)
     assert any("Refill Mambo" in c for c in chores)
     assert any("draw 1 Clique card" in c for c in chores), "the end-of-turn chores stay shown"
     refused(s2, {"type": "end_turn", "player": BLUE}, "rows")
@@ -1455,11 +1455,11 @@ def test_a_wrong_card_on_the_trend_pile_is_refused_with_the_rule() -> None:
     seen = with_cards(s, add={trend_pile(RED): code("trend-09")}, remove=("trend-2",))
     verdict = reconcile(GAME, s, seen, [], "board")
     assert verdict.action is None and verdict.prompt.kind == "warning"
-    assert R["trend_place"] in verdict.prompt.text and "trend-09" in verdict.prompt.text
+    assert R["trend_place"] in verdict.prompt.text and GAME.card_name("trend-09") in verdict.prompt.text
     # a Skull card's code on the pile
     seen = with_cards(s, add={trend_pile(RED): code("skull-07")}, remove=("trend-2",))
     verdict = reconcile(GAME, s, seen, [], "button")
-    assert verdict.action is None and "the Skull card skull-07" in verdict.prompt.text
+    assert verdict.action is None and GAME.card_name("skull-07") in verdict.prompt.text
     assert R["trend_place"] in verdict.prompt.text
     # a Clique-only code (the plain grey card) on the pile with no row card gone
     seen = with_cards(s, add={trend_pile(RED): Piece("grey", 0)})
@@ -1469,7 +1469,7 @@ def test_a_wrong_card_on_the_trend_pile_is_refused_with_the_rule() -> None:
     refused(s, {"type": "claim_trend", "player": RED, "code": code_list("trend-01")},
             "trend_place", "no trend card left")
     refused(s, {"type": "claim_trend", "player": RED, "card": "trend-01",
-                "code": code_list("trend-02")}, "trend_place", "put trend-01 there")
+                "code": code_list("trend-02")}, "trend_place", f"put {GAME.card_name('trend-01')} there")
     with pytest.raises(MalformedAction):
         GAME.apply(s, {"type": "claim_trend", "player": RED, "card": "trend-01", "code": "x"})
     # another seat's pile on Red's turn is out of turn
@@ -1507,3 +1507,38 @@ def test_headless_claims_by_camera_keep_the_tracker_on_the_real_board() -> None:
         assert any(h.action["type"] == "claim_trend" and h.source == "camera"
                    for h in table.history)
     assert claims["camera"] and claims["tapped"]
+
+
+def test_players_read_card_names_never_card_ids() -> None:
+    """Notices, prompts, history and details name cards as players call them ("Cheval 5",
+    "Skull card 3 (Cocoa or Lava)"), never by the tracker's ids ("cheval-5", "skull-03")."""
+    import re
+
+    from companion.sim.headless import deliver
+    from companion.sim.world import load_world
+    from companion.table import Table
+
+    ids = set(GAME.clique) | set(GAME.skull_cards) | set(GAME.trend_cards)
+    seen: dict[str, str] = {}
+    texts = 0
+    for seed in (1, 2):
+        table = Table.open("jivecat", None, 3, None, seed, resume=False)
+        world = load_world("jivecat", load_game("jivecat"), 3, None, seed)
+        refusals: list[str] = []
+        for event in world.start():
+            deliver(table, event, refusals)
+        for _ in range(150):
+            if world.finished():
+                break
+            public = table.public()
+            shown = [p.get("text", "") for p in public.get("prompts", [])]
+            shown += [h["text"] for h in public.get("history", [])]
+            shown += [str(v) for v in (public.get("details") or {}).values()] + refusals
+            for text in shown:
+                texts += 1
+                for word in re.findall(r"[a-z]+-[0-9]+(?:-b)?", text):
+                    if word in ids:
+                        seen[word] = text
+            for event in world.step(public):
+                deliver(table, event, refusals)
+    assert texts > 500 and not seen, seen

@@ -296,7 +296,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                             R["rows"])
         where = self._row_card_location(s, row, card)
         if where:
-            raise RuleError(f"{card} is already {where}; it cannot come off the deck.",
+            raise RuleError(f"{self.card_name(card)} is already {where}; it cannot come off the deck.",
                             R["public"])
         if s[f"{row}_deck"] <= 0:
             raise RuleError(f"The {row.title()} deck is empty.", R["rows"])
@@ -361,7 +361,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                 short = "" if got == want else f" (the supply had only {got})"
                 s["notices"].append(
                     f"{self._name(s, p)} takes {got} Skull(s) from the supply for the {where} "
-                    f"Skull card {card}{short}; discard the card.")
+                    f"{self.card_name(card)}{short}; discard the card.")
 
     # --- end of turn
     def _a_end_turn(self, s: State, a: Action) -> None:
@@ -392,7 +392,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         for c in discard:
             where = self._clique_location(s, c)
             if where:
-                raise RuleError(f"{c} is {where}, not in your hand.", R["public"])
+                raise RuleError(f"{self.card_name(c)} is {where}, not in your hand.", R["public"])
         for x in remove:
             del s["board"][x]
         if remove:
@@ -406,7 +406,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         for t in s["tableau"][p]:
             if t["used"]:
                 t["used"] = False
-                s["notices"].append(f"{name}: twist {t['card']} back upright.")
+                s["notices"].append(f"{name}: twist {self.card_name(t['card'])} back upright.")
         for t in s["trends"][p]:
             t["used"] = False
         if s["skulls"][p] > SKULL_CAP:
@@ -441,7 +441,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
             names = [r["name"] for r in self.board.rows[row]]
             for i, c in enumerate(s[f"{row}_row"]):
                 if c is not None and new.index(c) != i:
-                    notes.append(f"Slide {row.title()} card {c} from {names[i]} down to "
+                    notes.append(f"Slide {self.card_name(c)} from {names[i]} down to "
                                  f"{names[new.index(c)]}.")
             s[f"{row}_row"] = new
             empty = [i for i in range(2, -1, -1) if new[i] is None]
@@ -580,12 +580,11 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         return Piece(raw[0], raw[1])
 
     def _row_code_name(self, code: Piece) -> str:
-        """' (the Skull card skull-03)' for a code a row card carries, '' otherwise."""
+        """The card a row code names, in words: ' (Skull card 3 (Cocoa or Lava))'."""
         card = self.row_by_code.get(code)
         if card is None:
             return " (no Trend card)"
-        deck = "Skull" if card in self.skull_cards else "Trend"
-        return f" (the {deck} card {card})"
+        return f" ({self.card_name(card)})"
 
     def _laid_card(self, a: Action) -> str:
         """A tableau card named by id (tablet, tap) or by the face code the camera read."""
@@ -620,13 +619,28 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
 
     def _need_suit(self, card: str, suit: str) -> None:
         if self.clique[card].suit != suit:
-            raise RuleError(f"{card} is a {self.clique[card].suit.title()} card, not a "
+            raise RuleError(f"{self.card_name(card)} is a {self.clique[card].suit.title()} card, not a "
                             f"{suit.title()} card.", R["suit"])
 
     def _name(self, s: State, p: Any) -> str:
         if p == STAFF:
             return "The Staff"
         return COLOURS[int(p)].title()
+
+    def card_name(self, card: str) -> str:
+        """A card as the players call it: "Cheval 5", "Skull card 3 (Cocoa or Lava)", a Trend's
+        name."""
+        if card in self.clique:
+            info = self.clique[card]
+            twin = " (second)" if card.endswith("-b") else ""
+            return f"{info.suit.title()} {info.value}{twin}"
+        if card in self.skull_cards:
+            info = self.skull_cards[card]
+            lounges = " or ".join(x.title() for x in info["lounges"])
+            return f"Skull card {info['number']} ({lounges})"
+        if card in self.trend_cards:
+            return f"Trend {self.trend_cards[card]['name']}"
+        return f"card {card}"
 
     def _spot_label(self, spot: str) -> str:
         if spot in self.board.lizards:
@@ -698,15 +712,15 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
             own = next((t for t in s["tableau"][p] if t["card"] == c), None)
             if own is not None and allow_tableau:
                 if self.clique[c].suit != "zombie":
-                    raise RuleError(f"{c} is a Rada in your tableau; only Zombies there are "
+                    raise RuleError(f"{self.card_name(c)} is a Rada in your tableau; only Zombies there are "
                                     "played for their value.", R["card_source"])
                 if own["used"]:
-                    raise RuleError(f"{c} was already used this turn.", R["zombie_use"])
+                    raise RuleError(f"{self.card_name(c)} was already used this turn.", R["zombie_use"])
                 sources.append("tableau")
                 continue
             where = self._clique_location(s, c)
             if where:
-                raise RuleError(f"{c} is {where}, not in your hand.", R["public"])
+                raise RuleError(f"{self.card_name(c)} is {where}, not in your hand.", R["public"])
             sources.append("hand")
         if sources.count("hand") > s["hand"][p]:
             raise RuleError(f"{self._name(s, p)} holds only {s['hand'][p]} card(s).",
@@ -726,14 +740,14 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                                   and self.clique[t["card"]].value == value
                                   for t in s["tableau"][q]):
                     owed[q] = owed.get(q, 0) + 1
-                    why.setdefault(q, []).append(f"Rada {value} for {c}")
+                    why.setdefault(q, []).append(f"Rada {value} for {self.card_name(c)}")
         rada = sum(owed.values())
         if rada > s["skulls"][p]:
             raise RuleError(f"{self._name(s, p)} cannot pay the Rada (needs {rada} Skull(s), "
                             f"has {s['skulls'][p]}).", R["rada_pay"])
         parts = [supply_why] if supply else []
         zombies = [c for c, src in zip(cards, sources, strict=True) if src == "tableau"]
-        parts += [f"Zombie {z}" for z in zombies]
+        parts += [self.card_name(z) for z in zombies]
         if portal:
             parts.append("Voodoo Portal" + (f" x{portal}" if portal > 1 else ""))
         if supply + len(zombies) + portal:

@@ -43,7 +43,7 @@ class JivecatSpells:
             raise RuleError("You already have two Zombie cards in your tableau; discard an "
                             "unused one first.", R["zombie_max"])
         slot = self._tableau_slot(s, p, a)
-        self._charge(s, p, [card], sources, supply=1, supply_why=f"laying Zombie {card}")
+        self._charge(s, p, [card], sources, supply=1, supply_why=f"laying {self.card_name(card)}")
         s["hand"][p] -= 1
         s["tableau"][p].append({"card": card, "used": False, "slot": slot})
 
@@ -68,10 +68,11 @@ class JivecatSpells:
         card = self._card(a, "card")
         entry = next((t for t in s["tableau"][p] if t["card"] == card), None)
         if entry is None:
-            raise RuleError(f"{card} is not in your tableau.", R["zombie_discard"])
+            raise RuleError(f"{self.card_name(card)} is not in your tableau.", R["zombie_discard"])
         suit = self.clique[card].suit
         if suit == "zombie" and entry["used"]:
-            raise RuleError(f"{card} was used this turn; only unused Zombies may be discarded.",
+            raise RuleError(f"{self.card_name(card)} was used this turn; only unused Zombies may be "
+                            "discarded.",
                             R["zombie_discard"])
         s["tableau"][p].remove(entry)
         s["discard"].append(card)
@@ -92,9 +93,9 @@ class JivecatSpells:
                                 R["two_chips"])
             payee = None if owner in (STAFF, p) else owner
             if payee is None:
-                self._charge(s, p, [card], sources, supply=1, supply_why=f"Voodoo {card}")
+                self._charge(s, p, [card], sources, supply=1, supply_why=self.card_name(card))
             else:
-                self._charge(s, p, [card], sources, to={payee: 1}, to_why=f"Voodoo {card}")
+                self._charge(s, p, [card], sources, to={payee: 1}, to_why=self.card_name(card))
             del s["board"][spot]
             who = "a Staff chip" if owner == STAFF else f"{self._name(s, owner)}'s chip"
             s["notices"].append(f"Take {who} off {self._spot_label(spot)}.")
@@ -106,12 +107,13 @@ class JivecatSpells:
                                 R["voodoo"])
             entry = next((t for t in s["tableau"][target] if t["card"] == victim), None)
             if entry is None or self.clique[victim].suit != effect:
-                raise RuleError(f"{victim} is not a {effect.title()} card in "
+                raise RuleError(f"{self.card_name(victim)} is not a {effect.title()} card in "
                                 f"{self._name(s, target)}'s tableau.", R["voodoo"])
-            self._charge(s, p, [card], sources, to={target: 1}, to_why=f"Voodoo {card}")
+            self._charge(s, p, [card], sources, to={target: 1}, to_why=self.card_name(card))
             s["tableau"][target].remove(entry)
             s["discard"].append(victim)
-            s["notices"].append(f"{self._name(s, target)} discards {victim} from the tableau.")
+            s["notices"].append(f"{self._name(s, target)} discards {self.card_name(victim)} "
+                                "from the tableau.")
         else:
             raise MalformedAction("field 'effect' must be 'zombie', 'rada' or 'chip'")
         s["hand"][p] -= 1
@@ -209,11 +211,12 @@ class JivecatSpells:
         if card not in self.trend_cards:
             raise MalformedAction(f"{card!r} is not a Trend card")
         if card not in s["trend_row"]:
-            raise RuleError(f"{card} is not face up in the Trend row.", R["trend_claim"])
+            raise RuleError(f"{self.card_name(card)} is not face up in the Trend row.", R["trend_claim"])
         if seen is not None and seen != self.code_of[card]:
-            raise RuleError(f"{card} left the Trend row, but the card on your Trend pile shows "
+            raise RuleError(f"{self.card_name(card)} left the Trend row, but the card on your Trend "
+                            "pile shows "
                             f"face code {seen.colour} {seen.pips}{self._row_code_name(seen)}: "
-                            f"put {card} there.", R["trend_place"])
+                            f"put {self.card_name(card)} there.", R["trend_place"])
         info = self.trend_cards[card]
         if not self.config_met(s, p, info["config"]):
             raise RuleError(f"Your chips do not show {info['name']}'s configuration "

@@ -34,7 +34,8 @@ class JivecatStaff:
                                 "deck.")
         where = self._clique_location(s, card)
         if where:
-            raise RuleError(f"{card} is {where}; it cannot be the top of the deck.", R["public"])
+            raise RuleError(f"{self.card_name(card)} is {where}; it cannot be the top of the deck.",
+                            R["public"])
         s["deck"] -= 1
         s["discard"].append(card)
         value = self.clique[card].value
@@ -43,7 +44,7 @@ class JivecatStaff:
             staff["pending"] = {"card": card, "value": value, "spots": spots}
         else:
             staff["flips_left"] -= 1
-            s["notices"].append(f"Staff card {card} ({value}): no suitable Lounge Lizard, no Staff "
+            s["notices"].append(f"Staff card {self.card_name(card)}: no suitable Lounge Lizard, no Staff "
                                 "chip is placed.")
             self._staff_continue(s)
 

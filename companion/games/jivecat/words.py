@@ -250,21 +250,6 @@ class JivecatWords:
                  "lay_rada": {"code", "slot"}, "claim_trend": {"code"}}
         return {k: v | extra.get(k, set()) for k, v in fields.items()}
 
-    def card_name(self, card: str) -> str:
-        """A card as the players call it: "Cheval 5", "Skull card 3 (Cocoa or Lava)", a Trend's
-        name."""
-        if card in self.clique:
-            info = self.clique[card]
-            twin = " (second)" if card.endswith("-b") else ""
-            return f"{info.suit.title()} {info.value}{twin}"
-        if card in self.skull_cards:
-            info = self.skull_cards[card]
-            lounges = " or ".join(x.title() for x in info["lounges"])
-            return f"Skull card {info['number']} ({lounges})"
-        if card in self.trend_cards:
-            return f"Trend {self.trend_cards[card]['name']}"
-        return f"card {card}"
-
     def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
         s = state
         try:
