@@ -127,11 +127,7 @@ class BrowserTablet(Tablet):
             if step.startswith("field:") and page.locator("#form [data-done]").count():
                 name = step.split(":", 1)[1]  # a list built by toggling items, then Done
                 for item in action.get(name) or []:
-                    chosen = None
-                    for button in page.locator(f'#form [data-field="{name}"]').all():
-                        if same_value(item, json.loads(button.get_attribute("data-value"))):
-                            chosen = button
-                            break
+                    chosen = self._value_button(name, item)
                     if chosen is None:
                         return self._unreachable(action, f"no button for {name} {item!r}")
                     chosen.click()
@@ -146,11 +142,7 @@ class BrowserTablet(Tablet):
                 name = step.split(":", 1)[1]
                 if name not in action:
                     return self._unreachable(action, f"the page asks for {name}")
-                chosen = None
-                for button in page.locator(f'#form [data-field="{name}"]').all():
-                    if same_value(action[name], json.loads(button.get_attribute("data-value"))):
-                        chosen = button
-                        break
+                chosen = self._value_button(name, action[name])
                 if chosen is None:
                     return self._unreachable(action, f"no button for {name}")
                 chosen.click()
@@ -158,6 +150,13 @@ class BrowserTablet(Tablet):
                 continue
             page.wait_for_timeout(20)
         return self._unreachable(action, "the form never reached its confirmation")
+
+    def _value_button(self, name: str, value: Any) -> Any:
+        """The button the page offers for ``value`` of field ``name``, or None."""
+        for button in self.page.locator(f'#form [data-field="{name}"]').all():
+            if same_value(value, json.loads(button.get_attribute("data-value"))):
+                return button
+        return None
 
     def _unreachable(self, action: Action, why: str) -> tuple[int, dict[str, Any]]:
         self.unreachable.append(action)
