@@ -119,9 +119,20 @@ fi
 
 step "6/6 start at boot"
 if [ "$SYSTEM" -eq 1 ]; then
-  run systemctl daemon-reload
+  if [ "$DRY" -eq 1 ] || [ -d /run/systemd/system ]; then
+    run systemctl daemon-reload
+  else  # a chroot or an SD-card image being built: no systemd runs, enabling still works
+    echo "  systemd is not running here (a chroot or an image being built): no reload needed;"
+    echo "  the service is enabled now and starts at the first boot"
+  fi
   run systemctl enable table-companion.service
-  if [ "$START" -eq 1 ]; then run systemctl restart table-companion.service; fi
+  if [ "$START" -eq 1 ]; then
+    if [ "$DRY" -eq 1 ] || [ -d /run/systemd/system ]; then
+      run systemctl restart table-companion.service
+    else
+      echo "  (not started: no running systemd here)"
+    fi
+  fi
 else
   echo "  (skipped: --no-system) would run: systemctl daemon-reload; systemctl enable table-companion.service"
 fi
