@@ -34,6 +34,7 @@ FILES: dict[str, str] = {
     "colours": "colours.json",
     "faces": "faces.json",
     "tags": "tags.json",
+    "empty": "empty.png",
 }
 """The calibration files of a profile, by the ServiceConfig field they set."""
 
@@ -43,6 +44,8 @@ FILE_STEPS: dict[str, str] = {
     "colours": "companion calibrate colours",
     "faces": "companion calibrate faces (only for dice with icons, e.g. Baron Voodoo)",
     "tags": "companion calibrate cards (optional: the factory tag sheet applies until then)",
+    "empty": "companion calibrate board, from a photo of the empty board (optional: hands and "
+             "shadows are then found against this table's own print)",
 }
 REQUIRED_FILES = ("board", "colours")
 GPIO_MODES = ("pi", "mock", "off")
@@ -162,6 +165,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "faces": Key(_path, "die-face file (default: the profile's faces.json)"),
         "lens": Key(_path, "camera intrinsics file (default: the profile's camera.json)"),
         "board": Key(_path, "board map file (default: the profile's board.json)"),
+        "empty": Key(_path, "the learnt empty board (default: the profile's empty.png)"),
     },
     "gpio": {
         "mode": Key(_gpio, 'pi: the Pi\'s pins; mock: no pins (rehearsal off a Pi); off: no GPIO', "pi"),
@@ -190,7 +194,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
 }
 """Every section and key of table.toml.  Add a section here and it is read, checked and written."""
 
-PATH_KEYS = ("data_dir", "colours", "tags", "faces", "lens", "board")
+PATH_KEYS = ("data_dir", "colours", "tags", "faces", "lens", "board", "empty")
 
 
 def validate(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
@@ -302,6 +306,8 @@ class Profile:
                 continue
             if not path.exists():
                 problems.append(f"[table] {name} = {str(path)!r}: no such file")
+                continue
+            if path.suffix == ".png":  # an image (the learnt empty board): the reader checks it
                 continue
             try:
                 json.loads(path.read_text())

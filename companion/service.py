@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from companion.games.base import Prompt
 from companion.profile import apply_board_map
 from companion.sensors.gpio import GpioPins, TableGpio, choose_pin_factory
@@ -58,6 +60,7 @@ class ServiceConfig:
     tags: Path | None = None  # registered card tags
     faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
     board: Path | None = None  # the table's board map (companion calibrate board)
+    empty: Path | None = None  # the empty board learnt from a photo of it (calibrate board)
     phase_limits: dict[str, float] = field(default_factory=dict)
     turn_limit: float | None = None  # seconds for one player's turn; None: no limit
     resume: bool = True
@@ -150,6 +153,11 @@ class Service:
         colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
         faces = FaceTemplates.load(cfg.faces) if cfg.faces else None
         reader = BoardReader(layout, profile, colours=colours, faces=faces, lens=cfg.lens)
+        if cfg.empty is not None:
+            try:
+                reader.use_empty(cv2.imread(str(cfg.empty)))
+            except ValueError as err:  # a board map changed since: the drawn layout serves
+                log.warning("the learnt empty board %s is not used: %s", cfg.empty, err)
         # the loop gets the running table itself: after a switch it is rebuilt for the new one
         self.vision = VisionLoop(self.table.current, self.frame_source, reader, cfg.fps,
                                  cfg.stable_frames).start()

@@ -130,6 +130,25 @@ def test_board_step_measures_the_fit_and_refuses_a_hidden_marker(tmp_path: Path)
     data = json.loads((folder / "board.json").read_text())
     assert data["game"] == "jivecat" and len(data["spots"]) == len(layout.spots)
     assert (folder / "board-check.png").exists()
+    # the photo shows the empty board: the reader learns this table's own print from it
+    assert "learnt the empty board into" in out.output
+    learnt = cv2.imread(str(folder / "empty.png"))
+    from companion.profile import Profile
+    from companion.vision.reader import BoardReader
+
+    mapped = BoardReader(layout)
+    mapped.use_empty(learnt)  # the right size for this board map
+    assert Profile.load(folder).service_settings()["empty"] == folder / "empty.png"
+
+
+def test_board_step_learns_no_empty_board_from_a_photo_with_pieces(tmp_path: Path) -> None:
+    layout = layout_of("times_square", 2)
+    folder = profile(tmp_path, "times_square", 2)
+    cv2.imwrite(str(tmp_path / "pieces.png"), colours_photo(layout))
+    out = CliRunner().invoke(calibrate, ["board", "--profile", str(folder), str(tmp_path / "pieces.png")])
+    assert out.exit_code == 0, out.output  # the board map is still made from it
+    assert "empty board not learnt (pieces stand on" in out.output
+    assert (folder / "board.json").exists() and not (folder / "empty.png").exists()
 
 
 def test_colours_step_prints_the_order_first_and_refuses_the_empty_board(tmp_path: Path) -> None:

@@ -108,3 +108,36 @@ def test_a_camera_read_that_blocks_is_shown_then_cleared(tmp_path: Path) -> None
         assert service.watchdog is not None and service.watchdog.stalls == 1
     finally:
         service.stop()
+
+
+def test_serve_reads_against_the_learnt_empty_board(tmp_path: Path) -> None:
+    """The profile's empty.png (calibrate board) is the reader's empty board; one from
+    another board map is set aside with a warning, and the drawn layout serves."""
+    import cv2
+
+    from companion.vision.reader import BoardReader
+
+    probe = Service(ServiceConfig(game="times_square", players=2, data_dir=tmp_path / "a", port=0,
+                                  pin="999999", gpio=False))
+    layout = probe.table.game.layout(probe.table.state)
+    camera = Camera(layout, seed=2)
+    learner = BoardReader(layout)
+    learner.learn_empty(camera.frame({}))
+    probe.table.log.close()
+    good, wrong = tmp_path / "empty.png", tmp_path / "other.png"
+    cv2.imwrite(str(good), learner.empty_board)
+    cv2.imwrite(str(wrong), learner.empty_board[:-10])
+    for path, learnt in ((good, True), (wrong, False)):
+        config = ServiceConfig(game="times_square", players=2, data_dir=tmp_path / path.stem, port=0,
+                               pin="999999", gpio=False, fps=20, empty=path)
+        service = Service(config)
+        source = SyntheticSource(camera)
+        source.show(service.table.game.board_view(service.table.state))
+        service.frame_source = source
+        service.start()
+        try:
+            assert service.vision is not None
+            assert (service.vision.reader.empty_board is not None) is learnt
+            assert wait_until(lambda s=service: s.vision.frames > 2)
+        finally:
+            service.stop()

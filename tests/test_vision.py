@@ -3,12 +3,15 @@ lost markers give no board."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from companion.bench import sample_boards
 from companion.games import GAMES, load_game
-from companion.games.base import Piece, make_view
+from companion.games.base import Layout, Piece, Spot, make_view
+from companion.vision.conditions import SKIN_TONES, Arm
 from companion.vision.reader import BoardReader, Reading
 from companion.vision.render import Camera
 from companion.vision.stabiliser import Stabiliser
@@ -123,3 +126,44 @@ def test_face_templates_survive_a_save_and_load(tmp_path) -> None:  # noqa: ANN0
     plain = np.zeros((40, 40), np.uint8)
     plain[5:35, 5:35] = 1
     assert again.classify(plain) == 0  # no icon we know: 0, and the tracker asks
+
+
+def printed_with_artwork(layout: Layout, size_mm: tuple[float, float] = (70.0, 45.0)) -> Layout:
+    """The same board as a real print would have it: artwork in a free corner of the board
+    that the drawn layout does not show (a large dark panel, as big as a hand)."""
+    w, h = size_mm
+    for y in np.arange(2.0, layout.height - h - 2.0, 5.0):
+        for x in np.arange(2.0, layout.width - w - 2.0, 5.0):
+            if all(x + w + 3 < s.x or s.x + s.w + 3 < x or y + h + 3 < s.y or s.y + s.h + 3 < y
+                   for s in layout.spots):
+                art = Spot("artwork", float(x), float(y), w, h, fill="dark_fill")
+                return replace(layout, spots=(*layout.spots, art))
+    raise AssertionError("no free corner for the artwork")
+
+
+def test_a_learnt_empty_board_reads_a_print_the_layout_does_not_draw() -> None:
+    reader, _, layout = reader_for("jivecat")
+    camera = Camera(printed_with_artwork(layout), seed=5)
+    boards = sample_boards("jivecat", None, 6, seed=2)
+    before = [reader.read(camera.frame(view)) for view in boards]
+    assert not any(r.view == view and not r.doubtful for r, view in zip(before, boards, strict=True))
+    reader.learn_empty(camera.frame({}))
+    assert reader.empty_board is not None
+    after = [reader.read(camera.frame(view)) for view in boards]
+    assert [r.view for r in after] == boards and not any(r.doubtful for r in after)
+    # hands of every skin tone are still found against the learnt board
+    for tone in range(len(SKIN_TONES)):
+        arm = Arm.random(np.random.default_rng(tone), tone=tone)
+        reading = reader.read(arm.draw(camera.frame(boards[0])))
+        assert reading.view != boards[0] or reading.doubtful, tone
+
+
+def test_the_empty_board_is_not_learnt_from_a_board_with_pieces() -> None:
+    reader, camera, _ = reader_for("jivecat")
+    view = sample_boards("jivecat", None, 2, seed=2)[1]
+    with pytest.raises(ValueError, match="pieces stand on"):
+        reader.learn_empty(camera.frame(view))
+    with pytest.raises(ValueError, match="calibrate board"):
+        reader.use_empty(np.zeros((10, 10, 3), np.uint8))
+    assert reader.empty_board is None
+    assert reader.read(camera.frame(view)).view == view

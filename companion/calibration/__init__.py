@@ -188,6 +188,30 @@ def board(profile_dir: Path, photo: Path) -> None:
                f"{fit.max_residual_mm:.2f} mm worst ({verdict})")
     click.echo(f"wrote {out} ({len(layout.spots)} spots) and {check}: every red box should sit on its "
                f"printed space; if one does not, correct its [x, y, w, h] in {out.name} and run this again")
+    _learn_empty(profile_dir, game_name, layout, out, image)
+
+
+def _learn_empty(profile_dir: Path, game_name: str, layout: Layout, board_file: Path,
+                 image: object) -> None:
+    """The same photo, when it shows the empty board, teaches the reader this table's print."""
+    from companion.vision.reader import BoardReader
+
+    colours_file = profile_file(profile_dir, "colours")
+    profile = ColourProfile.load(colours_file) if colours_file.exists() else ColourProfile.default()
+    mapped = apply_board_map(layout, board_file)
+    piece_colours = tuple(sorted(set(mapped.pieces) | set(mapped.shapes))) or None
+    reader = BoardReader(mapped, profile, colours=piece_colours)
+    try:
+        reading = reader.learn_empty(image)
+    except ValueError as err:
+        click.echo(f"empty board not learnt ({err}); the drawn layout serves until you run this "
+                   "step with a photo of the empty board")
+        return
+    empty = profile_file(profile_dir, "empty")
+    cv2.imwrite(str(empty), reader.empty_board)
+    differ = len(reading.doubtful)
+    click.echo(f"learnt the empty board into {empty}: hands and shadows are found against this "
+               f"table's own print ({differ} place(s) differ from the drawn {game_name} layout)")
 
 
 @calibrate.command()

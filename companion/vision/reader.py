@@ -156,6 +156,7 @@ class BoardReader:
         self._lut = self._build_lut()
         self._build_spots()
         self._build_reference(render_topdown(self.layout, {}, SCALE))
+        self.empty_board: np.ndarray | None = None  # learnt from a photo; None: the drawn layout
         self._maps: tuple[np.ndarray, np.ndarray] | None = None
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
@@ -203,13 +204,44 @@ class BoardReader:
         self._margin_samples = (ys[::step], xs[::step])
 
     def learn_empty(self, frame: np.ndarray) -> Reading:
-        """Learn the empty board from a frame of it (a real board's print is not the layout's)."""
-        reading = self.read(frame)
+        """Learn the empty board from a photo of it: a real board's print, paper and wear are
+        not the drawn layout's, and hands and shadows are found against what it really shows.
+
+        Before learning, artwork the drawn layout lacks may look like a hand inside the board;
+        so the photo is judged after learning: refused (ValueError, nothing changed) when the
+        board is not found, something lies across the margin (an arm), or pieces stand on it
+        (the classifier still sees them: a piece learnt as board would confuse every frame).
+        """
+        self.read(frame)
         if self._maps is None:
-            raise ValueError(f"the board was not found: {reading.problem}")
-        flat = self._flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
-        self._build_reference(flat)
+            raise ValueError("the board was not found: all its markers must be in the photo")
+        small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+        if self._crosses_margin(small):
+            raise ValueError("something lies across the board's margin (an arm?): "
+                             "photograph the empty board with nothing over it")
+        before = (self._reference.copy(), self.empty_board)
+        self.use_empty(self._flatten(small))
+        reading = self.read(frame)
+        pieces = sorted(reading.view or {})
+        if reading.view is None or pieces:
+            self._build_reference(before[0])
+            self.empty_board = before[1]
+            self._gain = None
+            why = f"pieces stand on {', '.join(pieces[:6])}" if pieces else reading.problem
+            raise ValueError(f"{why}: photograph the empty board")
         return reading
+
+    def use_empty(self, top: np.ndarray | None) -> None:
+        """Use an empty board learnt before (the profile's ``empty.png``, top-down)."""
+        want = (self._small_size[1], self._small_size[0], 3)
+        if top is None or not isinstance(top, np.ndarray) or top.shape != want or top.dtype != np.uint8:
+            got = getattr(top, "shape", None)
+            raise ValueError(f"the empty board is {got}, this board map needs {want}: "
+                             "run 'companion calibrate board' again with a photo of the empty board")
+        self._build_reference(top)
+        self.empty_board = top
+        self._gain = None  # refit the light against the new anchors
+        self._last_reading = None
 
     # ------------------------------------------------------------------ markers
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
