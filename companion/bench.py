@@ -290,7 +290,8 @@ def replay_benchmark(game_name: str, count: int) -> dict[str, Any]:
     actions = 0
     finished = 0
     for seed in tqdm(range(count), desc="games", unit="game", leave=False):
-        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        counts = game.player_counts()
+        players = counts[seed % len(counts)]
         result = play(game_name, players, None, seed)
         actions += sum(1 for h in result.tablet["history"] if not h["undone"])
         finished += result.tablet["over"]

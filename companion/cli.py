@@ -63,7 +63,8 @@ def games() -> None:
     """List the games, their player counts and variants."""
     for name in GAMES:
         game = load_game(name)
-        click.echo(f"{name:14} {game.title:34} {game.min_players}-{game.max_players} players  "
+        counts = ", ".join(map(str, game.player_counts()))
+        click.echo(f"{name:14} {game.title:34} {counts} players  "
                    f"variants: {', '.join(game.variants)}")
 
 

@@ -32,6 +32,21 @@ CONFIGS = configurations()
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+def test_player_counts_are_exactly_what_set_up_accepts(name: str) -> None:
+    """The set-up screen and the benchmarks offer only counts the rulebook allows."""
+    game = load_game(name)
+    accepted = set()
+    for players in range(1, game.max_players + 2):
+        for variant in game.variants:
+            try:
+                game.setup(players, variant, 0)
+            except ValueError:
+                continue
+            accepted.add(players)
+    assert set(game.player_counts()) == accepted
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_identity_and_bad_setups(name: str) -> None:
     game = load_game(name)
     assert game.name == name and game.title and game.variants

@@ -278,6 +278,11 @@ class Game(ABC):
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     house_rules: ClassVar[tuple[HouseRule, ...]] = ()
 
+    @classmethod
+    def player_counts(cls) -> tuple[int, ...]:
+        """Every number of players the rulebook allows (a game with gaps overrides this)."""
+        return tuple(range(cls.min_players, cls.max_players + 1))
+
     # --- set-up and turn structure -------------------------------------------------------
     @abstractmethod
     def setup(self, players: int, variant: str | None = None, seed: int = 0) -> State:

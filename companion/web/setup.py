@@ -193,7 +193,7 @@ def games() -> Response:
     for name in GAMES:
         game = load_game(name)
         out.append({"name": name, "title": game.title, "min_players": game.min_players,
-                    "max_players": game.max_players,
+                    "max_players": game.max_players, "player_counts": list(game.player_counts()),
                     "variants": [{"value": v, "label": words(v)} for v in game.variants],
                     "house_rules": [r.to_json() for r in game.house_rules],
                     "default_names": (names := game.player_names(game.start(game.max_players, None, 0))),

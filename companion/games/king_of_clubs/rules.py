@@ -131,6 +131,11 @@ class KingOfClubsRules(Game):
     title = "King of Clubs"
     min_players = 2
     max_players = 4
+
+    @classmethod
+    def player_counts(cls) -> tuple[int, ...]:
+        """Two players, or four in two teams: never three."""
+        return (2, 4)
     variants = ("basic", "advanced")
     house_rules = HOUSE_RULES
 

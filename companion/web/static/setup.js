@@ -29,8 +29,7 @@ function chooseGame(name) {
   $("game-options").hidden = false;
   choiceButtons($("variants"), game.variants, "data-variant", (v) => { choice.variant = v; });
   pick($("variants"), "button", choice.variant);
-  const counts = [];
-  for (let n = game.min_players; n <= game.max_players; n++) counts.push({ value: String(n), label: `${n} players` });
+  const counts = game.player_counts.map((n) => ({ value: String(n), label: `${n} players` }));
   choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); });
   pick($("counts"), "button", choice.players);
   renderSeats(game);
