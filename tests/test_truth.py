@@ -26,12 +26,7 @@ from companion.sim.truth import (
 from companion.sim.world import BoardChange, CardTap
 
 SIM = Path(__file__).resolve().parents[1] / "companion" / "sim"
-NOT_YET_APART = {"baron_voodoo.py"}
-"""Worlds that still ask the companion's reconciler (issue 12 is open): Baron Voodoo's players
-decided from the rules alone stalled at 3 players, so its old player is kept until that is
-fixed.  Every other world is checked."""
-WORLD_MODULES = sorted(p for p in (SIM / "players").glob("*.py") if p.name not in NOT_YET_APART) \
-    + [SIM / "world.py"]
+WORLD_MODULES = sorted((SIM / "players").glob("*.py")) + [SIM / "world.py"]
 
 
 @pytest.mark.parametrize("path", WORLD_MODULES, ids=lambda p: p.name)

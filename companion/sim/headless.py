@@ -34,6 +34,7 @@ class HeadlessResult:
     steps: int
     stalls: int
     refusals: list[str] = field(default_factory=list)
+    questions: int = 0  # steps where the table asked which move it saw (answered next step)
 
 
 def deliver(table: Table, event: PhysicalEvent, refusals: list[str]) -> None:
@@ -68,7 +69,7 @@ def play(
     refusals: list[str] = []
     for event in world.start():
         deliver(table, event, refusals)
-    steps = stalls = 0
+    steps = stalls = questions = 0
     while steps < max_steps and not world.finished():
         before = len(table.history)
         events = world.step(table.public())
@@ -78,5 +79,8 @@ def play(
             deliver(table, event, refusals)
         steps += 1
         if len(table.history) == before:
-            stalls += 1
-    return HeadlessResult(table.public(history=None), world.truth(), steps, stalls, refusals)
+            if any(p.options for p in table.prompts()):
+                questions += 1
+            else:
+                stalls += 1
+    return HeadlessResult(table.public(history=None), world.truth(), steps, stalls, refusals, questions)

@@ -210,7 +210,7 @@ class FaultyTable(SimulatedTable):
         self.fault_log.note("unplug")
         threading.Timer(seconds, lock.release).start()
 
-    def deliver(self, event: PhysicalEvent) -> None:
+    def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
         rng, model = self.fault_rng, self.faults
         if isinstance(event, BoardChange) and rng.random() < model.early_press:
             # the player presses while the arm is still over the board: the pieces land after
@@ -232,7 +232,7 @@ class FaultyTable(SimulatedTable):
             if rng.random() < model.late_press:
                 time.sleep(1.5)
                 self.fault_log.note("late_press")
-        super().deliver(event)
+        super().deliver(event, before)
 
     def card_uid(self, card: str) -> bytes:
         """The tag UID a card carries, as the runner lays it."""
@@ -294,7 +294,7 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500) -> GameOu
     with tempfile.TemporaryDirectory(prefix="bench-truth-") as tmp:
         try:
             result = demo.run_demo(game, players, variant, seed, port=0, host="127.0.0.1",
-                                   data_dir=Path(tmp), pin="1111", speed=0, exit_when_over=True,
+                                   data_dir=Path(tmp), pin="111111", speed=0, exit_when_over=True,
                                    max_steps=max_steps, progress=False, table_class=make_table)
         except (OSError, TimeoutError) as err:  # the service stopped answering: a stuck game
             return GameOutcome(game, players, variant, seed, faults, "stuck", [], [], [], [], 0,

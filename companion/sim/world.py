@@ -10,6 +10,7 @@ subclass in ``companion/sim/players/<game>.py`` exposing ``WORLD_CLASS``.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -71,6 +72,31 @@ class World(ABC):
         self.players = players
         self.variant = variant
         self.rng = random.Random(seed)
+        self.pending: Action | None = None  # made and pressed for; not yet in the history
+
+    def press_for(self, action: Action) -> TurnButton:
+        """The button pressed for ``action``: remembered until the tablet's history shows it,
+        so that a question the table asks about it can be answered."""
+        self.pending = action
+        return TurnButton()
+
+    def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """A player glances at the tablet after pressing: when the table asks which move it
+        saw ("the table fits several moves; choose one") and offers the one they made, they
+        tap it.  Nothing when the history already shows the move or nothing asks."""
+        if self.pending is None:
+            return []
+        wanted = json.dumps(self.pending, sort_keys=True)
+        if any(json.dumps(h.get("action"), sort_keys=True) == wanted and not h.get("undone")
+               for h in (tablet.get("history") or [])[-3:]):
+            self.pending = None
+            return []
+        for prompt in tablet.get("prompts") or []:
+            for option in prompt.get("options") or []:
+                if json.dumps(option, sort_keys=True) == wanted:
+                    self.pending = None
+                    return [Declare(option)]
+        return []
 
     @abstractmethod
     def start(self) -> list[PhysicalEvent]:

@@ -916,14 +916,18 @@ def test_random_playout_per_configuration(players: int, variant: str) -> None:
 
 def drive(players: int, variant: str, seed: int) -> tuple[dict[str, Any], Any, int]:
     """Feed the world's physical events through the reconciler as the table would: a
-    board change waits for the button, a declaration goes straight to apply()."""
+    board change waits for the button, a declaration goes straight to apply().  When the
+    button leaves the table unsure (several moves fit), the tablet asks, and the world,
+    reading it, taps its move: a step that asks and the step that answers count as one."""
     world = load_world("baron_voodoo", GAME, players, variant, seed)
     state = GAME.setup(players, variant, seed)
     seen = GAME.board_view(state)
     stalls = 0
+    asked: list[Any] = []
+    recorded_actions: list[Any] = []
 
     def feed(events: list[Any]) -> int:
-        nonlocal state, seen
+        nonlocal state, seen, asked
         recorded = 0
         for event in events:
             if isinstance(event, BoardChange):
@@ -935,10 +939,14 @@ def drive(players: int, variant: str, seed: int) -> tuple[dict[str, Any], Any, i
                 if verdict.action:
                     previous, state = state, verdict.state
                     check_invariants(previous, state)
+                    recorded_actions.append(verdict.action)
                     recorded += 1
+                elif verdict.prompt is not None and verdict.prompt.options:
+                    asked = list(verdict.prompt.options)
             elif isinstance(event, Declare):
                 previous, state = state, GAME.apply(state, event.action)
                 check_invariants(previous, state)
+                recorded_actions.append(event.action)
                 recorded += 1
             else:
                 assert isinstance(event, HandOver)
@@ -949,9 +957,16 @@ def drive(players: int, variant: str, seed: int) -> tuple[dict[str, Any], Any, i
     while not world.finished():
         steps += 1
         assert steps < 2000
-        if feed(world.step({"scores": GAME.scores(state)})) != 1:
+        tablet = {"scores": GAME.scores(state),
+                  "history": [{"action": a} for a in recorded_actions[-3:]],
+                  "prompts": [{"text": "several moves fit", "options": asked}] if asked else []}
+        was_asked, asked = bool(asked), []
+        events = world.step(tablet)
+        if not events:
+            break
+        if feed(events) != 1 and not asked:
             stalls += 1
-        assert GAME.board_view(state) == seen
+        assert was_asked or asked or GAME.board_view(state) == seen
     return state, world, stalls
 
 

@@ -25,8 +25,7 @@ from typing import Any
 from companion.games.baron_voodoo import BaronVoodoo
 from companion.games.baron_voodoo.groups import best_plan, valid_groups
 from companion.games.baron_voodoo.powers import captures, power_options
-from companion.games.base import Action, BoardView, Game, State
-from companion.reconcile import reconcile
+from companion.games.base import Action, BoardView, Game, MalformedAction, RuleError, State
 from companion.sim.world import (
     BoardChange,
     Declare,
@@ -38,6 +37,23 @@ from companion.sim.world import (
 
 FACE_WEIGHT = {"vp": 3.0, "offering": 2.0, "steal": 2.0, "swap": 1.0, "change": 1.0,
                "protection": 1.5}
+
+
+
+def side_of(state: State, seat: int) -> int:
+    """The side a seat plays for (teams of two in the four-player game): the rulebook's own
+    pairing, worked out by the players rather than asked of the tracker."""
+    return seat // 2 if state["team"] else seat
+
+
+def possible_actors(state: State) -> list[int]:
+    """Who may act this turn: the seat that began it, else the side's seats, default first."""
+    turn = state["turn"]
+    if turn["actor"] is not None:
+        return [turn["actor"]]
+    side = turn["side"]
+    seats = [2 * side, 2 * side + 1] if state["team"] else [side]
+    return sorted(seats, key=lambda s: s != turn["default"])
 
 
 class BaronVoodooWorld(World):
@@ -73,7 +89,11 @@ class BaronVoodooWorld(World):
         return events
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        if self.finished():
+        answer = self.answer_prompt(tablet)
+        if answer:
+            return answer
+        if self.state["phase"] == "over":
+            self.pending = None  # nothing asks about the last move: the table took it
             return []
         phase = self.state["phase"]
         if phase == "final":
@@ -84,7 +104,8 @@ class BaronVoodooWorld(World):
         return self._after_capture()
 
     def finished(self) -> bool:
-        return self.state["phase"] == "over"
+        """Over by the world's truth, and no question about the last move left unanswered."""
+        return self.state["phase"] == "over" and self.pending is None
 
     def board(self) -> BoardView | None:
         """The real grid now (the camera's view of it), for a demo that restarts."""
@@ -104,9 +125,9 @@ class BaronVoodooWorld(World):
 
     # --- the players' choices ----------------------------------------------------------------
     def _start_of_turn(self) -> list[PhysicalEvent]:
-        g, s = self.rules, self.state
+        s = self.state
         turn = s["turn"]
-        seats = g._possible_actors(s)
+        seats = possible_actors(s)
         best = self._best_capture(seats)
         if turn["step"] == "A":
             enabling = None if best else self._enabling_power(seats)
@@ -126,7 +147,7 @@ class BaronVoodooWorld(World):
         g, s = self.rules, self.state
         turn = s["turn"]
         seat = turn["actor"]
-        side = g._side(s, seat)
+        side = side_of(s, seat)
         key = f"{turn['number']}"
         if self.plan.get("key") != key:
             self.plan = {
@@ -174,7 +195,7 @@ class BaronVoodooWorld(World):
         g, s = self.rules, self.state
         seat = g.current_player(s)
         assert seat is not None
-        groups = valid_groups(s["caught"][g._side(s, seat)], g.facts)
+        groups = valid_groups(s["caught"][side_of(s, seat)], g.facts)
         return {"type": "final_group", "player": seat, "dice": groups[0] if groups else []}
 
     def _best_capture(self, seats: list[int]) -> tuple[int, str, str, str] | None:
@@ -183,7 +204,7 @@ class BaronVoodooWorld(World):
         best: tuple[float, tuple[int, str, str, str]] | None = None
         for seat in seats:
             colour = s["colours"][seat]
-            zone = s["caught"][g._side(s, seat)]
+            zone = s["caught"][side_of(s, seat)]
             for frm, over, to in captures(s, g.facts, colour):
                 victim = board[over][-1]
                 score = FACE_WEIGHT[victim[1]] + (2.0 if victim[0] == colour else 0.0)
@@ -224,7 +245,7 @@ class BaronVoodooWorld(World):
         face = s["turn"]["captured"][1]
         if len(options) == 1 or face not in ("change", "steal", "swap"):
             return options[0]
-        side = g._side(s, seat)
+        side = side_of(s, seat)
         sample = options if len(options) <= 40 else self.rng.sample(options, 40)
 
         def value(action: Action) -> float:
@@ -236,10 +257,10 @@ class BaronVoodooWorld(World):
                 return best_plan(zone, g.facts, limit=8) + (1 if action["die"][0] == "white"
                                                             else 0)
             elif face == "swap":
-                mine = g._side(s, action["a"]) == side
+                mine = side_of(s, action["a"]) == side
                 give, take = (action["a_die"], action["b_die"]) if mine else \
                     (action["b_die"], action["a_die"])
-                if side in (g._side(s, action["a"]), g._side(s, action["b"])):
+                if side in (side_of(s, action["a"]), side_of(s, action["b"])):
                     zone.remove(give)
                     zone.append(take)
             return float(best_plan(zone, g.facts, limit=8))
@@ -267,18 +288,30 @@ class BaronVoodooWorld(World):
         if self.rng.random() < 0.1:
             events.append(HandOver(frames=2))
         events.append(BoardChange(view))
-        verdict = reconcile(self.rules, before, view, [], "button")
-        if verdict.action == action:
-            events.append(TurnButton())
-        else:
-            events.append(Declare(action))
+        plain = self._plain_from_board(before, action, view)
+        events.append(self.press_for(action) if plain else Declare(action))
         return events
+
+    def _plain_from_board(self, before: State, action: Action, view: BoardView) -> bool:
+        """Would anyone watching the grid know it was this move?  The players work it out
+        from the rules (every legal move that leaves the grid as it is now), not from the
+        companion: one such move, or several with the same outcome, and the button says it."""
+        outcomes = []
+        for other in self.rules.legal_actions(before):
+            try:
+                after = self.rules.apply(before, other)
+            except (RuleError, MalformedAction):
+                continue
+            if self.rules.board_view(after) == view:
+                outcomes.append(after)
+        return bool(outcomes) and all(o == outcomes[0] for o in outcomes) \
+            and outcomes[0] == self.rules.apply(before, action)
 
     def _button_or_declare(self, action: Action) -> list[PhysicalEvent]:
         """The grid is untouched: the button says it (end of turn, or no capture)."""
         before = self._apply(action)
-        verdict = reconcile(self.rules, before, self.rules.board_view(before), [], "button")
-        return [TurnButton()] if verdict.action == action else [Declare(action)]
+        plain = self._plain_from_board(before, action, self.rules.board_view(before))
+        return [self.press_for(action)] if plain else [Declare(action)]
 
 
 WORLD_CLASS = BaronVoodooWorld
