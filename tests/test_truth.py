@@ -170,3 +170,20 @@ def test_judge_sorts_games_into_the_four_bins() -> None:
     assert judge({"over": True, "scores": [2.0, 1.0], "winner": [0]}, truth, ["x"], True) == "prompted"
     assert judge({"over": True, "scores": [2.0, 1.0], "winner": [0]}, truth, [], True) == "silent"
     assert judge({"over": False, "scores": [3.0, 1.0], "winner": []}, truth, [], True) == "stuck"
+
+
+def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
+    """The command itself, end to end (frames, device, pins, HTTP): a clean game and one
+    with pip misreads of Times Square, judged by the world's own truth."""
+    import json
+
+    from click.testing import CliRunner
+
+    from companion.sim.truth import bench_truth_command
+
+    out = CliRunner().invoke(bench_truth_command, ["--game", "times_square", "--faults", "clean",
+                                                   "--faults", "pips", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output[out.output.index("{"):])["rows"]
+    assert [(r["faults"], r["games"]) for r in rows] == [("clean", 1), ("pips", 1)]
+    assert rows[0]["exact"] == 1 and all(r["silent"] == 0 and r["stuck"] == 0 for r in rows)
