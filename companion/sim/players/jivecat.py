@@ -92,7 +92,8 @@ class JivecatWorld(World):
         return [Declare(action)]
 
     def finished(self) -> bool:
-        return self.state["phase"] == "over"
+        """Over by the world's truth, and no question about the last move left unanswered."""
+        return self.state["phase"] == "over" and self.pending is None
 
     def board(self) -> BoardView:
         """The real board now (a restarted demo shows it to the camera again)."""
@@ -110,7 +111,11 @@ class JivecatWorld(World):
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One move's events, then the row chores it caused as a last BoardChange."""
-        if self.finished():
+        answer = self.answer_prompt(tablet)
+        if answer:
+            return answer
+        if self.state["phase"] == "over":
+            self.pending = None  # nothing asks about the last move: the table took it
             return []
         self.rows_shown = self.state
         events = self._step()
@@ -137,8 +142,10 @@ class JivecatWorld(World):
 
     # ------------------------------------------------------------------ truth keeping
     def _commit(self, action: Action) -> State:
-        """Apply one of our own moves to the truth; a refusal here is a bug of the world."""
+        """Apply one of our own moves to the truth; a refusal here is a bug of the world.
+        Remembered until the tablet's history shows it, should the table ask about it."""
         self.state = self.rules.apply(self.state, action)
+        self.pending = action
         return self.state
 
     def _legal(self, action: Action) -> bool:
