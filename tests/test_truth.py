@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.games.base import Piece
 from companion.service import ServiceConfig
+from companion.sim.stickers import StickerSheet
 from companion.sim.truth import (
     TRANSIENT_FRAMES,
     FaultLog,
@@ -61,6 +62,17 @@ def test_the_world_uses_no_private_rule_internals(path: Path) -> None:
         name = owner.id if isinstance(owner, ast.Name) else (
             owner.attr if isinstance(owner, ast.Attribute) else None)
         assert name not in RULES_NAMES, f"{path.name}:{node.lineno} uses {name}.{node.attr}"
+
+
+def test_the_simulated_cards_carry_their_own_stickers() -> None:
+    """No part of the simulated table lays a card by the companion's factory tag sheet: its
+    stickers are its own, and the companion learns them from the registered tags.json."""
+    for path in sorted(SIM.glob("**/*.py")):
+        assert "factory_uid" not in path.read_text(), path.name
+    sheet = StickerSheet("king_of_clubs", ["a", "b", "c"], seed=3)
+    assert len(set(sheet.uids.values())) == 3 and sheet.uid("a") == bytes.fromhex(sheet.uids["a"])
+    with pytest.raises(KeyError, match="no card 'z'"):
+        sheet.uid("z")
 
 
 def test_the_demo_builds_the_worlds_own_rules_and_camera() -> None:
@@ -124,6 +136,7 @@ def faulty(model: FaultModel) -> tuple[FaultyTable, FakeDevice, FakeSource, Faul
     world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
     device, source, log = FakeDevice(), FakeSource(), FaultLog()
     table = FaultyTable(service, world, source, device, 0, None, None, MovingTablet(),
+                        stickers=StickerSheet("times_square", ["T01"], 1),
                         faults=model, fault_seed=1, log=log)
     return table, device, source, log
 

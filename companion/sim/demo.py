@@ -15,6 +15,7 @@ from companion.games import load_game
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
+from companion.sim.stickers import StickerSheet
 from companion.sim.world import load_world
 from companion.venue.settings import MqttSettings
 from companion.vision.render import Camera
@@ -58,10 +59,14 @@ def run_demo(
     world_file = data_dir / "world.pickle"
     # at speed 0 the firmware polls every millisecond: the players wait on it, not on a clock
     device = DeviceEmulator(poll_ms=1.0 if speed == 0 else 5.0).start()
+    # the deck's stickers, registered as an owner would: the companion reads only tags.json
+    data_dir.mkdir(parents=True, exist_ok=True)
+    stickers = StickerSheet(game, load_game(game).card_ids(), seed)
     config = ServiceConfig(
         game=game, players=players, variant=variant, seed=seed, data_dir=data_dir, host=host,
         port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else 8,
         phase_limits=dict(phase_limits or {}), mqtt=mqtt,
+        tags=stickers.register(data_dir / "tags.json"),
     )
     # The table and its truth resume together.  The world file is written before the first
     # event reaches the companion, so an unfinished game without one has logged nothing and
@@ -95,7 +100,7 @@ def run_demo(
     started = time.monotonic()
     # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
     sim = table_class(service, world, source, device, speed, world_file, bar,
-                         tablet(service) if tablet is not None else None)
+                      tablet(service) if tablet is not None else None, stickers=stickers)
     try:
         try:
             result = sim.run(max_steps, exit_when_over=True)

@@ -25,9 +25,9 @@ from typing import Any
 from gpiozero import Device
 
 from companion.games.base import view_to_json
-from companion.sensors.tags import factory_uid
 from companion.service import Service
 from companion.sim.device import DeviceEmulator
+from companion.sim.stickers import StickerSheet
 from companion.sim.world import (
     BoardChange,
     CardTap,
@@ -107,7 +107,8 @@ class SimulatedTable:
 
     def __init__(self, service: Service, world: World, source: SyntheticSource,
                  device: DeviceEmulator, speed: float = 1.0, world_file: Path | None = None,
-                 progress: Any = None, tablet: Tablet | None = None) -> None:
+                 progress: Any = None, tablet: Tablet | None = None,
+                 stickers: StickerSheet | None = None) -> None:
         self.service = service
         self.world = world
         self.source = source
@@ -116,6 +117,9 @@ class SimulatedTable:
         # the PIN read off the start-up screen; a BrowserTablet taps the page instead of POSTing
         self.tablet = tablet or Tablet(service.url, service.pin)
         self.world_file = world_file
+        # the cards' stickers are the world's own; the companion knows them from tags.json
+        self.stickers = stickers or StickerSheet(world.game.name, world.game.card_ids(),
+                                                   getattr(world, "seed", 0))
         self.progress = progress
         self.refusals: list[str] = []
         self.button_pin = Device.pin_factory.pin(service.config.gpio_pins.button)
@@ -187,8 +191,7 @@ class SimulatedTable:
             self.source.hand_over(event.frames)
         elif isinstance(event, CardTap):
             reader = self.shared_reader if event.seat is None else event.seat
-            self.device.lay_card(reader, bytes.fromhex(factory_uid(self.world.game.name, event.card)),
-                                 hold_s=self.hold_s(0.05))
+            self.device.lay_card(reader, self.stickers.uid(event.card), hold_s=self.hold_s(0.05))
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, SeatButton):
             self.device.press(event.seat, hold_s=self.hold_s(0.06))

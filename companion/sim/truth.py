@@ -235,10 +235,8 @@ class FaultyTable(SimulatedTable):
         super().deliver(event, before)
 
     def card_uid(self, card: str) -> bytes:
-        """The tag UID a card carries, as the runner lays it."""
-        from companion.sensors.tags import factory_uid
-
-        return bytes.fromhex(factory_uid(self.world.game.name, card))
+        """The tag UID a card carries, as the runner lays it (the world's own stickers)."""
+        return self.stickers.uid(card)
 
 
 @dataclass

@@ -71,6 +71,7 @@ class World(ABC):
         self.game = game
         self.players = players
         self.variant = variant
+        self.seed = seed
         self.rng = random.Random(seed)
         self.pending: Action | None = None  # made and pressed for; not yet in the history
 
