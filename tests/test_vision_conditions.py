@@ -44,13 +44,13 @@ class Frames:
         pass
 
 
-def glare_over(reader: BoardReader, frame: np.ndarray, spot_id: str) -> np.ndarray:
-    """A strong lamp reflection centred on one spot."""
+def glare_over(reader: BoardReader, frame: np.ndarray, spot_id: str, strength: float = 170) -> np.ndarray:
+    """A lamp reflection centred on one spot (a strong one by default)."""
     spot = reader.layout.spot(spot_id)
     (x, y), = reader.board_to_frame(np.array([spot.x + spot.w / 2]), np.array([spot.y + spot.h / 2]))
     out = frame.astype(np.float32)
     ys, xs = np.mgrid[0:frame.shape[0], 0:frame.shape[1]].astype(np.float32)
-    out += (170 * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 22.0 ** 2)))[..., None]
+    out += (strength * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 22.0 ** 2)))[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -129,6 +129,20 @@ def test_glare_is_reported_as_glare_not_read_as_pieces() -> None:
         if reading.view is not None:
             confident = {s: p for s, p in reading.view.items() if s not in reading.doubtful}
             assert all(view.get(s) == p for s, p in confident.items())
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_a_reflection_that_clips_nothing_is_taken_off_and_the_board_read(seed: int) -> None:
+    """Glare adds the same light to every channel: measured on the board around it and
+    subtracted, the places under a moderate reflection are read, not doubted."""
+    _, layout, colours, view = times_square()
+    camera = camera_for(layout, seed=seed)
+    reader = BoardReader(layout, colours=colours)
+    empty = [s.id for s in layout.spots if s.id not in view]
+    assert reader.read(camera.frame(view)).usable
+    for spot_id in empty[3:9]:
+        reading = reader.read(glare_over(reader, camera.frame(view), spot_id, strength=45))
+        assert reading.usable and reading.view == view, (spot_id, reading.doubtful)
 
 
 def test_vision_read_prints_json_with_confidences_and_writes_the_annotated_image(tmp_path: Path) -> None:

@@ -54,6 +54,10 @@ _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 # a frame whose 4 mm cells all match the last one read within this is read the same
 STILL_TOLERANCE = 16
+GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
+GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
+GLARE_DOUBT = 50  # more reflection than this on a piece: its colour and marks are not read
+LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
@@ -164,7 +168,10 @@ class BoardReader:
         self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
         self._gain: np.ndarray | None = None
         self._tone: np.ndarray | None = None
+        self._glare: np.ndarray | None = None  # the reflections taken off the last frame (2 mm cells)
+        self._washed_out: np.ndarray | None = None  # where they clipped the picture
         self._frames_since_fit = 0
+        self._margin_at_fit: np.ndarray | None = None
         self.frame_size: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ the empty board
@@ -179,6 +186,11 @@ class BoardReader:
             allowed |= near.astype(np.uint16) << k
         self._allowed = allowed
         self._reference = top
+        # glare is judged against the lightest the empty board shows nearby (a line drawn a
+        # pixel off is no reflection), inside the board (the margin is the light model's)
+        self._reference_half = cv2.pyrDown(cv2.dilate(top, np.ones((5, 5), np.uint8))).astype(np.int16)
+        inside = cv2.pyrDown((~self._outside).astype(np.uint8) * 255) > 254
+        self._inside_half = cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # the colours each pixel of the empty board may show, allowing for a pixel or two of
         # misplacement and for light the flattening does not quite take out
         k3 = np.ones((5, 5), np.uint8)
@@ -410,13 +422,17 @@ class BoardReader:
             return Reading(None, markers_found=len(MARKER_IDS),
                            problem="too blurred to read: the camera or the table shook")
         self._frames_since_fit += 1
-        if self._gain is None or self._frames_since_fit >= 8:  # light changes slowly
+        ys, xs = self._margin_samples
+        margin = small[ys[::4], xs[::4]].astype(np.float32)
+        # light changes slowly, but a lamp switched on or a curtain drawn changes it at once
+        if self._gain is None or self._frames_since_fit >= 8 or self._light_changed(margin):
             problem = self._fit_light(small)
             if problem:
                 self._gain = None
                 return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
             self._frames_since_fit = 0
-        flat = self._flatten(small)
+            self._margin_at_fit = margin
+        flat = self._unglare(self._flatten(small))
         labels = self._classify(flat)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
@@ -424,6 +440,10 @@ class BoardReader:
         # where the empty board shows another one
         as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
+        if self._washed_out is not None:  # clipped by a reflection and not the empty board
+            self._washed_out &= ~as_empty
+            unexplained |= self._washed_out
+            is_piece &= ~self._washed_out
         if self._crosses_margin(small):
             return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                            problem="a hand is over the board")
@@ -471,11 +491,17 @@ class BoardReader:
                 explained[max(0, by - 4):by + bh + 4, max(0, bx - 4):bx + bw + 4] = True
                 if size_mm < lo or size_mm > hi:
                     doubtful.setdefault(spot, "partly hidden?" if size_mm < lo else "pieces touching?")
+                    if size_mm > hi:  # it may reach over other places: they are not seen either
+                        odd[by:by + bh, bx:bx + bw] |= (components[by:by + bh, bx:bx + bw] == k)
                     continue
-                if self._lit_around(lit, near_pieces, bx, by, bw, bh):
-                    doubtful.setdefault(spot, "glare?")
+                if self._lit_around(lit, near_pieces, bx, by, bw, bh) or self._glared(index, bx, by, bw, bh):
+                    doubtful.setdefault(spot, "glare?")  # and the places its pixels reach
+                    odd[by:by + bh, bx:bx + bw] |= (components[by:by + bh, bx:bx + bw] == k)
                     continue
                 pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+                if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT:
+                    doubtful.setdefault(spot, "glare?")  # a reflection's edge looks like a mark
+                    continue
                 if self.keep_masks:
                     self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
                 conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
@@ -514,7 +540,8 @@ class BoardReader:
             pixels = flat[y:y + h, x:x + w][region]
             empty = self._reference[y:y + h, x:x + w][region]
             brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
-            if float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
+            washed = self._washed_out is not None and self._washed_out[y:y + h, x:x + w][region].mean() > 0.3
+            if washed or float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
                 why = "glare?"
             elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
@@ -525,6 +552,19 @@ class BoardReader:
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         return None
+
+    def _glare_on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
+        """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
+        if self._glare is None:
+            return 0
+        cells = self._glare_faint if faint else self._glare
+        g = cells[by // 2:(by + bh) // 2 + 1, bx // 2:(bx + bw) // 2 + 1]
+        return int(g.max()) if g.size else 0
+
+    def _glared(self, index: int, bx: int, by: int, bw: int, bh: int) -> bool:
+        """Is a piece under more glare than can be taken off it, or light enough to be glare?"""
+        most = self._glare_on(bx, by, bw, bh)
+        return most > GLARE_DOUBT or (self._piece_names[index] in LIGHT_PIECES and most > GLARE_MIN)
 
     def _lit_around(self, lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int,
                     bh: int) -> bool:
@@ -573,6 +613,14 @@ class BoardReader:
         return out
 
     # ------------------------------------------------------------------ light
+    def _light_changed(self, margin: np.ndarray) -> bool:
+        """Has the white margin's light moved since the fit (more than a hand on it explains)?"""
+        before = self._margin_at_fit
+        if before is None or before.shape != margin.shape:
+            return True
+        ratio = (margin.sum(1) + 1) / (before.sum(1) + 1)
+        return abs(float(np.median(ratio)) - 1) > 0.04 or float(np.percentile(np.abs(ratio - 1), 75)) > 0.08
+
     def _fit_light(self, small: np.ndarray) -> str:
         """Light in two parts: its fall-off across the table, fitted to the margin's white
         paper (clipped pixels left out), then a tone curve per channel fitted to the board's
@@ -641,6 +689,53 @@ class BoardReader:
         self._tone = lut.reshape(256, 1, 3)
         return ""
 
+    def _unglare(self, flat: np.ndarray) -> np.ndarray:
+        """Take a lamp's reflections off: glare adds the same light to every channel, so
+        where the board is lighter than the empty board by about as much in each channel, that
+        much is glare.  It is measured on the board around the pieces (2 mm cells), spread
+        smoothly under them, and subtracted.  What stays lighter (a clipped core) is still
+        judged as glare by what follows."""
+        self._glare = None
+        self._washed_out = None
+        half = cv2.pyrDown(flat).astype(np.int16)
+        if half.shape != self._reference_half.shape:
+            return flat
+        d = half - self._reference_half
+        clipped = half >= 250
+        # the channels a reflection clipped say only "at least": judge by the others, and
+        # ask of the clipped ones that the reflection would have clipped them
+        low = np.where(clipped, 255, d).min(axis=2)
+        high = np.where(clipped, -255, d).max(axis=2)
+        reaches = (~clipped | (self._reference_half + low[..., None] >= 240)).all(axis=2)
+        pure = (low > 12) & (high - low <= 6 + 0.15 * high) & (clipped.sum(axis=2) <= 1) & reaches \
+            & self._inside_half
+        if pure.any():  # a light piece (a white die under a cool lamp) is no reflection
+            pure &= self._classify(cv2.pyrDown(flat)) >= len(self._piece_names)
+        plain = (np.abs(low) <= 12) & (np.abs(high) <= 20) & self._inside_half
+        n_pure = int(np.count_nonzero(pure))
+        if n_pure < 6 or n_pure > 0.25 * (n_pure + int(np.count_nonzero(plain))):
+            return flat  # none, or lighter all over: the light's level, not a reflection
+        lift = np.where(pure, low, 0).astype(np.float32)
+        # the board's other pixels count as "no glare here", pieces and clipped cores as unknown
+        weight = (pure | plain).astype(np.float32)
+        est = np.zeros_like(lift)
+        for sigma in (6.0, 2.0):  # wide first (under a piece), then as close as the board allows
+            num = cv2.GaussianBlur(lift * weight, (0, 0), sigma)
+            den = cv2.GaussianBlur(weight, (0, 0), sigma)
+            est = np.where(den > 0.2, num / np.maximum(den, 1e-3), est)
+        self._glare_faint = est  # all of it, for the marks: a faint reflection still makes one
+        # a reflection is one where it is strong somewhere; its faint rim is taken off with it
+        strong = cv2.dilate((est >= GLARE_MIN).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        est = np.where(strong & (est >= 4), est, 0)
+        if not est.any():
+            return flat
+        glare = np.clip(est, 0, 255).astype(np.uint8)
+        self._glare = glare
+        full = cv2.resize(glare, (flat.shape[1], flat.shape[0]), interpolation=cv2.INTER_LINEAR)
+        # where the reflection clipped a channel, the colour under it is lost
+        self._washed_out = (flat.max(axis=2) >= 250) & (full > GLARE_MIN)
+        return cv2.subtract(flat, cv2.merge([full, full, full]))
+
     def _flatten(self, img: np.ndarray) -> np.ndarray:
         if self._gain is None or self._gain.shape[:2] != img.shape[:2]:
             return img
@@ -671,16 +766,31 @@ class BoardReader:
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
         cw, ch = int((x1 - x0) * CROP_SCALE), int((y1 - y0) * CROP_SCALE)
-        ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
-        pts = np.stack([x0 + (xs + 0.5) / CROP_SCALE, y0 + (ys + 0.5) / CROP_SCALE], -1).reshape(-1, 2)
-        frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
-        crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
+        if self.lens is None:  # crop px -> canvas px -> frame px is one homography
+            k = self.px_per_mm / CROP_SCALE
+            to_canvas = np.array([[k, 0, (x0 + 0.5 / CROP_SCALE) * self.px_per_mm],
+                                  [0, k, (y0 + 0.5 / CROP_SCALE) * self.px_per_mm], [0, 0, 1]])
+            assert self._homography is not None
+            to_frame = np.linalg.inv(self._homography) @ to_canvas
+            crop = cv2.warpPerspective(frame, to_frame, (cw, ch),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        else:  # through the lens, point by point
+            ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+            pts = np.stack([x0 + (xs + 0.5) / CROP_SCALE, y0 + (ys + 0.5) / CROP_SCALE], -1).reshape(-1, 2)
+            frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
+            crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
         gy = min(int(by + bh / 2), self._gain.shape[0] - 1) if self._gain is not None else 0
         gx = min(int(bx + bw / 2), self._gain.shape[1] - 1) if self._gain is not None else 0
         if self._gain is not None:
             crop = np.clip(crop * self._gain[gy, gx], 0, 255).astype(np.uint8)
             if self._tone is not None:
                 crop = cv2.LUT(crop, self._tone)
+        if self._glare is not None:  # the same glare taken off as on the board sampled
+            g = self._glare[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
+                            max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
+            if g.size and float(g.max()) > 0:
+                g = cv2.resize(g, (cw, ch), interpolation=cv2.INTER_LINEAR)
+                crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
         mask = (self._classify(crop) == index).astype(np.uint8)
         if self.keep_masks:
             self._last_mask = mask
