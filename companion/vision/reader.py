@@ -191,6 +191,10 @@ class BoardReader:
         self._reference_half = cv2.pyrDown(cv2.dilate(top, np.ones((5, 5), np.uint8))).astype(np.int16)
         inside = cv2.pyrDown((~self._outside).astype(np.uint8) * 255) > 254
         self._inside_half = cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        self._inside_u8 = self._inside_half.astype(np.uint8) * 255
+        self._inside_count = int(self._inside_half.sum())
+        self._glare_floor = np.clip(self._reference_half + 13, 0, 255).astype(np.uint8)
+        self._white_half = np.full(self._glare_floor.shape, 255, np.uint8)
         # the colours each pixel of the empty board may show, allowing for a pixel or two of
         # misplacement and for light the flattening does not quite take out
         k3 = np.ones((5, 5), np.uint8)
@@ -694,27 +698,37 @@ class BoardReader:
         where the board is lighter than the empty board by about as much in each channel, that
         much is glare.  It is measured on the board around the pieces (2 mm cells), spread
         smoothly under them, and subtracted.  What stays lighter (a clipped core) is still
-        judged as glare by what follows."""
+        judged as glare by what follows.  Only the part of the board that is lighter at all
+        is worked on, so a frame without glare costs two cheap passes."""
         self._glare = None
         self._washed_out = None
-        half = cv2.pyrDown(flat).astype(np.int16)
-        if half.shape != self._reference_half.shape:
+        half8 = cv2.pyrDown(flat)
+        if half8.shape != self._reference_half.shape:
             return flat
-        d = half - self._reference_half
+        lighter = cv2.bitwise_and(cv2.inRange(half8, self._glare_floor, self._white_half), self._inside_u8)
+        n_lighter = cv2.countNonZero(lighter)
+        if n_lighter < 6 or n_lighter > 0.25 * self._inside_count:
+            return flat  # none, or lighter all over: the light's level, not a reflection
+        bx, by, bw, bh = cv2.boundingRect(lighter)
+        pad = 16  # the wide spread below reaches this far
+        y0, y1 = max(0, by - pad), min(half8.shape[0], by + bh + pad)
+        x0, x1 = max(0, bx - pad), min(half8.shape[1], bx + bw + pad)
+        half = half8[y0:y1, x0:x1].astype(np.int16)
+        ref = self._reference_half[y0:y1, x0:x1]
+        inside = self._inside_half[y0:y1, x0:x1]
+        d = half - ref
         clipped = half >= 250
         # the channels a reflection clipped say only "at least": judge by the others, and
         # ask of the clipped ones that the reflection would have clipped them
         low = np.where(clipped, 255, d).min(axis=2)
         high = np.where(clipped, -255, d).max(axis=2)
-        reaches = (~clipped | (self._reference_half + low[..., None] >= 240)).all(axis=2)
-        pure = (low > 12) & (high - low <= 6 + 0.15 * high) & (clipped.sum(axis=2) <= 1) & reaches \
-            & self._inside_half
+        reaches = (~clipped | (ref + low[..., None] >= 240)).all(axis=2)
+        pure = (low > 12) & (high - low <= 6 + 0.15 * high) & (clipped.sum(axis=2) <= 1) & reaches & inside
         if pure.any():  # a light piece (a white die under a cool lamp) is no reflection
-            pure &= self._classify(cv2.pyrDown(flat)) >= len(self._piece_names)
-        plain = (np.abs(low) <= 12) & (np.abs(high) <= 20) & self._inside_half
-        n_pure = int(np.count_nonzero(pure))
-        if n_pure < 6 or n_pure > 0.25 * (n_pure + int(np.count_nonzero(plain))):
-            return flat  # none, or lighter all over: the light's level, not a reflection
+            pure &= self._classify(half8[y0:y1, x0:x1]) >= len(self._piece_names)
+        if int(np.count_nonzero(pure)) < 6:
+            return flat
+        plain = (np.abs(low) <= 12) & (np.abs(high) <= 20) & inside
         lift = np.where(pure, low, 0).astype(np.float32)
         # the board's other pixels count as "no glare here", pieces and clipped cores as unknown
         weight = (pure | plain).astype(np.float32)
@@ -723,17 +737,22 @@ class BoardReader:
             num = cv2.GaussianBlur(lift * weight, (0, 0), sigma)
             den = cv2.GaussianBlur(weight, (0, 0), sigma)
             est = np.where(den > 0.2, num / np.maximum(den, 1e-3), est)
-        self._glare_faint = est  # all of it, for the marks: a faint reflection still makes one
+        faint = np.zeros(half8.shape[:2], np.float32)
+        faint[y0:y1, x0:x1] = est
+        self._glare_faint = faint  # all of it, for the marks: a faint reflection still makes one
         # a reflection is one where it is strong somewhere; its faint rim is taken off with it
         strong = cv2.dilate((est >= GLARE_MIN).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
         est = np.where(strong & (est >= 4), est, 0)
         if not est.any():
             return flat
-        glare = np.clip(est, 0, 255).astype(np.uint8)
+        glare = np.zeros(half8.shape[:2], np.uint8)
+        glare[y0:y1, x0:x1] = np.clip(est, 0, 255).astype(np.uint8)
         self._glare = glare
         full = cv2.resize(glare, (flat.shape[1], flat.shape[0]), interpolation=cv2.INTER_LINEAR)
         # where the reflection clipped a channel, the colour under it is lost
-        self._washed_out = (flat.max(axis=2) >= 250) & (full > GLARE_MIN)
+        rows, cols = slice(2 * y0, 2 * y1), slice(2 * x0, 2 * x1)
+        self._washed_out = np.zeros(flat.shape[:2], bool)
+        self._washed_out[rows, cols] = (flat[rows, cols].max(axis=2) >= 250) & (full[rows, cols] > GLARE_MIN)
         return cv2.subtract(flat, cv2.merge([full, full, full]))
 
     def _flatten(self, img: np.ndarray) -> np.ndarray:
@@ -816,8 +835,13 @@ class BoardReader:
         return out
 
     def _classify(self, img: np.ndarray) -> np.ndarray:
-        q = (img >> 2).astype(np.int32)
-        return self._lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
+        q = img >> 2  # 6 bits a channel, one index into the table (in place: half the time)
+        index = q[..., 0].astype(np.int32)
+        index <<= 6
+        index |= q[..., 1]
+        index <<= 6
+        index |= q[..., 2]
+        return self._lut.take(index)
 
     def _build_spots(self) -> None:
         """Spot maps at the sampling scale; piece sizes; where the margin and the board are."""
