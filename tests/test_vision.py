@@ -58,6 +58,19 @@ def test_pips_are_counted_on_dice() -> None:
     assert reader.read(Camera(layout, seed=1).frame(view)).view == view
 
 
+def test_a_count_no_die_shows_is_doubtful_not_read() -> None:
+    """A die has 1 to 6 pips (the layout says so): a blank face read is a misread to ask
+    about, never a piece of a new kind."""
+    game = load_game("baron_voodoo")
+    layout = game.layout(game.setup(2, None, 0))
+    assert layout.marks["white"] == (1, 6)
+    spots = [s.id for s in layout.spots][:2]
+    view = make_view({spots[0]: [Piece("white", 0)], spots[1]: [Piece("red", 3)]})
+    reading = BoardReader(layout).read(Camera(layout, seed=1).frame(view))
+    assert reading.view is not None and spots[0] in reading.doubtful
+    assert spots[0] not in reading.view and reading.view[spots[1]] == (Piece("red", 3),)
+
+
 def test_a_hand_over_the_board_gives_no_board() -> None:
     reader, camera, _ = reader_for("times_square")
     game = load_game("times_square")

@@ -89,6 +89,8 @@ class Layout:
     ``pieces`` names what each piece colour means at this table (for
     calibration screens and prompts), ``shapes`` says how a colour is drawn
     ("disc" or "square"); colours not named there are drawn as discs.
+    ``marks`` gives the pip counts a piece of a colour can show (a die: 1 to 6), so
+    a count no such piece has is a doubtful reading, never a piece.
     """
 
     width: float
@@ -96,6 +98,7 @@ class Layout:
     spots: tuple[Spot, ...]
     pieces: dict[str, str] = field(default_factory=dict)
     shapes: dict[str, str] = field(default_factory=dict)
+    marks: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def spot(self, spot_id: str) -> Spot:
         for spot in self.spots:

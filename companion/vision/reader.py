@@ -508,6 +508,9 @@ class BoardReader:
                     continue
                 if self.keep_masks:
                     self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
+                marks = self.layout.marks.get(self._piece_names[index])
+                if marks is not None and not marks[0] <= pips <= marks[1]:
+                    sure = False  # no such piece shows that many marks: misread, not a new face
                 conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
                 if conf < 0.75:
                     doubtful.setdefault(spot, "marks unclear: blur?" if not sure else "colour unclear")

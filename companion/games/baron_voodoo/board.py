@@ -54,6 +54,7 @@ class BaronVoodooBoard:
             height=2 * margin + f.rows * size,
             spots=tuple(spots),
             pieces=pieces,
+            marks={colour: (min(f.face_pips.values()), max(f.face_pips.values())) for colour in pieces},
             shapes={colour: "square" for colour in f.dice},
         )
 

@@ -97,7 +97,8 @@ class SwingStateBoard:
         shapes = {colour: "disc" for colour in state["colours"]}
         shapes[self.die_colour] = "square"
         board = self.data["board"]
-        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes)
+        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes,
+                      {self.die_colour: (1, 6)})
 
     def board_view(self, state: State) -> BoardView:
         items: dict[str, list[Piece]] = {}
