@@ -195,3 +195,23 @@ def test_a_board_that_explains_no_action_is_still_pushed_to_dashboards() -> None
     event, data = heard[-1]
     changed = json.loads(data)["set"]
     assert event == "delta" and changed["seen"] is not None and changed.get("seen_mismatch", []) == []
+
+
+def test_the_benchmark_counts_places_no_camera_can_see() -> None:
+    """A reflection that washes a place out to pure white is counted apart: the figure that
+    says how much of the glare condition any camera could read."""
+    from companion.vision.bench import conditions_benchmark, washed_out
+
+    _, layout, colours, view = times_square()
+    reader = BoardReader(layout, colours=colours)
+    clean = camera_for(layout, seed=4).frame(view)
+    reader.read(clean)
+    assert not washed_out(reader, clean)
+    assert washed_out(reader, glare_over(reader, clean, next(iter(view)), strength=250))
+    result = conditions_benchmark(["times_square"], per_condition=4, seed=100, sequences=0,
+                                  names=["glare"])
+    glare_row = result["by_condition"]["glare"]
+    assert glare_row["frames"] == 4 and glare_row["silently_misread"] == 0
+    if glare_row.get("washed_out_frames"):
+        exact, of = glare_row["exact_where_nothing_washed_out"].split(" of ")
+        assert int(of) == 4 - glare_row["washed_out_frames"] and int(exact) <= int(of)

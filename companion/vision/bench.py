@@ -125,10 +125,13 @@ class Tally:
     right: int = 0  # exact, or the rejection that condition calls for
     positions: int = 0
     wrong_positions: int = 0
+    washed_out: int = 0  # glare: frames with a place washed out to pure white (nobody can see it)
+    exact_not_washed: int = 0
     reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def add(self, other: Tally) -> None:
-        for name in ("frames", "rejected", "silent", "exact", "right", "positions", "wrong_positions"):
+        for name in ("frames", "rejected", "silent", "exact", "right", "positions", "wrong_positions",
+                     "washed_out", "exact_not_washed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for k, v in other.reasons.items():
             self.reasons[k] += v
@@ -143,7 +146,8 @@ class Tally:
             "silent_pct_of_accepted": round(100 * self.silent / max(1, accepted), 2),
             "position_error_pct": round(100 * self.wrong_positions / max(1, self.positions), 3),
             "reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:4]),
-        }
+        } | ({"washed_out_frames": self.washed_out, "exact_where_nothing_washed_out":
+              f"{self.exact_not_washed} of {self.frames - self.washed_out}"} if self.washed_out else {})
 
 
 def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, tally: Tally) -> None:
@@ -181,6 +185,17 @@ def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, t
         tally.right += 1
 
 
+def washed_out(reader: BoardReader, frame: np.ndarray) -> bool:
+    """Does a reflection wash a place out to pure white (20 px or more of a spot with every
+    channel at 250 or above)?  What lies there no camera can see: a doubt is the right answer."""
+    top = reader.sampled(frame)
+    if top is None:
+        return False
+    white = (top.min(axis=2) >= 250) & (reader.spot_index_map >= 0)
+    _, counts = np.unique(reader.spot_index_map[white], return_counts=True)
+    return bool((counts >= 20).any())
+
+
 def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 100,
                          sequences: int = 6, names: list[str] | None = None) -> dict[str, Any]:
     """Every condition on rendered frames of every game's real boards, plus hand sequences."""
@@ -215,7 +230,13 @@ def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 
                     frame = distort(frame, k1, 0.05)
                 else:
                     frame, _ = cond.apply(frame, rng)
+                exact_before = tally.exact
                 judge(reader.read(frame), view, layout, cond, tally)
+                if cond.name == "glare":
+                    if washed_out(reader, frame):
+                        tally.washed_out += 1
+                    else:
+                        tally.exact_not_washed += tally.exact - exact_before
                 bar.update(1)
             table[cond.name][game_name] = tally
         if sequences:

@@ -444,8 +444,10 @@ class BoardReader:
         # where the empty board shows another one
         as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
-        if self._washed_out is not None:  # clipped by a reflection and not the empty board
+        if self._washed_out is not None:  # clipped by a reflection and not the empty board,
+            # or pure white in the camera's own picture: a white piece there looks the same
             self._washed_out &= ~as_empty
+            self._washed_out |= small.min(axis=2) >= 250
             unexplained |= self._washed_out
             is_piece &= ~self._washed_out
         if self._crosses_margin(small):
@@ -902,6 +904,17 @@ class BoardReader:
         except KeyError:
             return spot_id
         return spot.label or spot.id
+
+    def sampled(self, frame: np.ndarray) -> np.ndarray | None:
+        """The board as sampled top-down (1 px/mm), light not flattened; None when not located."""
+        if self._maps is None:
+            return None
+        return cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+
+    @property
+    def spot_index_map(self) -> np.ndarray:
+        """Per top-down pixel, the index of the spot there (-1: none)."""
+        return self._spot_map
 
     def topdown(self, frame: np.ndarray) -> np.ndarray | None:
         """The board as the reader samples it, light flattened (for calibration and checks)."""
