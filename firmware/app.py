@@ -25,7 +25,8 @@ except ImportError:  # a MicroPython build without random
 VERSION = protocol.VERSION
 HEARTBEAT_MS = 1000
 RESEND_MS = 300  # a TAG or BUTTON the host has not said RECEIVED to goes again
-OUTBOX = 32  # unacknowledged messages kept (the oldest is dropped beyond this)
+OUTBOX = 96  # unacknowledged messages kept (the oldest is dropped beyond this): a round of
+# cards laid with the cable out; under the host's window of 128 seqs, so every resend is known
 DEBOUNCE_MS = 30
 ABSENT_POLLS = 3  # a card must be gone this many polls before the same card counts again
 
