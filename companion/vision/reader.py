@@ -444,10 +444,8 @@ class BoardReader:
         # where the empty board shows another one
         as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
-        if self._washed_out is not None:  # clipped by a reflection and not the empty board,
-            # or pure white in the camera's own picture: a white piece there looks the same
+        if self._washed_out is not None:  # clipped by a reflection and not the empty board
             self._washed_out &= ~as_empty
-            self._washed_out |= small.min(axis=2) >= 250
             unexplained |= self._washed_out
             is_piece &= ~self._washed_out
         if self._crosses_margin(small):
