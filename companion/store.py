@@ -54,6 +54,8 @@ CREATE INDEX IF NOT EXISTS event_game ON event(game_id, seq);
 INDEXES = """
 CREATE UNIQUE INDEX IF NOT EXISTS event_request ON event(game_id, request_id)
     WHERE request_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS event_request_any ON event(request_id)
+    WHERE request_id IS NOT NULL;
 """
 
 
@@ -293,6 +295,17 @@ class EventLog:
         """The event logged with ``request_id`` in this game, if any (idempotent requests)."""
         with self._lock:
             return self._request(game_id, request_id)
+
+    def find_request_anywhere(self, request_id: str) -> tuple[int, Event] | None:
+        """(game id, event) of ``request_id`` in any game of this log, newest first.
+
+        A request id names one tap for good: a winning move logged just before a kill is
+        retried after the restart has begun the next game, and must not be played there."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT game_id FROM event WHERE request_id=? ORDER BY seq DESC LIMIT 1",
+                (request_id,)).fetchone()
+            return None if row is None else (row[0], self._request(row[0], request_id))
 
     def events(self, game_id: int) -> list[Event]:
         """Every event of a game in order; :class:`DamagedLog` names the first bad row."""

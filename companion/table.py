@@ -541,9 +541,13 @@ class Table:
         self._publish(kind)
         return entry
 
-    def request(self, request_id: str) -> Event | None:
-        """The event already logged for ``request_id`` in this game, if any."""
-        return self.log.find_request(self.record.id, request_id)
+    def request(self, request_id: str) -> tuple[int, Event] | None:
+        """(game id, event) already logged for ``request_id``, in this game or an earlier one
+        (a retry that reaches the next game after a winning move was logged), if any."""
+        done = self.log.find_request(self.record.id, request_id)
+        if done is not None:
+            return self.record.id, done
+        return self.log.find_request_anywhere(request_id)
 
     def entry(self, seq: int) -> HistoryEntry | None:
         """The history entry of event ``seq`` (None for an undo or an unknown seq)."""

@@ -117,6 +117,31 @@ def test_a_repeated_request_id_applies_once(client: FlaskClient, table: Table) -
     assert [e.kind for e in table.log.events(table.record.id)] == ["action", "action", "undo"]
 
 
+def test_a_retried_winning_move_is_not_applied_to_the_next_game(tmp_path: Path) -> None:
+    """Killed after logging a winning move but before answering: the restart begins a new
+    game, and the tablet's retry (same request id) must be told "already applied", not
+    played again in the new game (seen once in a King of Clubs kill storm)."""
+    table = Table.open("times_square", tmp_path, 2, None, 0)
+    while True:
+        move = first_legal(table)
+        if table.game.outcome(table.game.apply(table.state, move)) is not None:
+            break
+        table.declare(move)
+    client = create_app(table, PIN, {"TESTING": True}).test_client()
+    body = {"action": move, "request_id": "winning-tap"}
+    assert client.post("/api/actions", json=body, headers=HEADERS).status_code == 200
+    finished = table.record.id
+    table.log.close()
+    again = Table.open("times_square", tmp_path, 2, None, 0)  # the restart after the kill
+    assert again.record.id != finished and not again.history
+    retry = create_app(again, PIN, {"TESTING": True}).test_client().post(
+        "/api/actions", json={"action": first_legal(again), "request_id": "winning-tap"},
+        headers=HEADERS)
+    assert retry.status_code == 200, retry.get_json()
+    assert retry.get_json()["duplicate"] is True and retry.get_json()["game_id"] == finished
+    assert again.log.events(again.record.id) == [] and not again.history
+
+
 @pytest.mark.parametrize("request_id", ["", "a" * 65, "no spaces", 7])
 def test_a_bad_request_id_is_refused(client: FlaskClient, table: Table, request_id: object) -> None:
     body = {"action": first_legal(table), "request_id": request_id}

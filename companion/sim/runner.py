@@ -270,7 +270,8 @@ class SimulatedTable:
                     and not isinstance(event, Declare):
                 continue
             self.save(events[index:], total)
-            self.current_request = f"sim-{self.step}-{index}"
+            # unique across the games of a data folder: a request id names one tap for good
+            self.current_request = f"sim-{before.get('game_id')}-{self.step}-{index}"
             self.deliver(event, before)
 
     def save(self, pending: list[PhysicalEvent], marker: int) -> None:

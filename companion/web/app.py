@@ -23,7 +23,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from companion.games.base import MalformedAction, RuleError
-from companion.store import DamagedLog, DuplicateRequest
+from companion.store import DamagedLog, DuplicateRequest, Event
 from companion.table import HISTORY_MAX, HISTORY_SHOWN, NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
 from companion.web.auth import COOKIE, Guard
@@ -234,7 +234,7 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
             return error(400, str(err))
         with table._lock:  # the duplicate check and the change are one step
             if request_id is not None and (done := table.request(request_id)) is not None:
-                return duplicate(done.seq)
+                return duplicate(*done)
             try:
                 entry = table.declare(action, "tablet", request_id)
             except MalformedAction as err:
@@ -245,13 +245,15 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
                 return error(409, str(err))
             except DuplicateRequest:
                 done = table.request(request_id or "")
-                return duplicate(done.seq if done else -1)
+                return duplicate(*done) if done else duplicate(table.record.id, None)
             return jsonify({"ok": True, "entry": entry.to_json() if entry else None,
                             "state": table.public()}), 200
 
-    def duplicate(seq: int) -> tuple[Response, int]:
-        entry = table.entry(seq)
-        return jsonify({"ok": True, "duplicate": True,
+    def duplicate(game_id: int, event: Event | None) -> tuple[Response, int]:
+        """Already applied: once, answered with the event's game (an earlier, finished one
+        when the retry came after the restart that began the next game)."""
+        entry = table.entry(event.seq) if event and game_id == table.record.id else None
+        return jsonify({"ok": True, "duplicate": True, "game_id": game_id,
                         "entry": entry.to_json() if entry else None,
                         "state": table.public()}), 200
 
