@@ -87,3 +87,34 @@ def reconcile(
             text = "Nothing to record yet: make your move, tap the cards you play, then press."
         return Reconciled(prompt=Prompt(text, "warning", player))
     return Reconciled()
+
+
+def changed_places(before: BoardView, after: BoardView) -> set[str]:
+    """The places whose pieces differ between two views (a piece moved, or read anew)."""
+    return {move.source for move in diff_views(before, after) if move.source} | \
+        {move.target for move in diff_views(before, after) if move.target}
+
+
+def reconsider(game: Game, before: State, recorded: Action, after: State, seen: BoardView,
+               taps: list[Tap]) -> Prompt | None:
+    """The table now contradicts the move the camera recorded last: ask, never change.
+
+    A reading the camera was sure of can still be a passing misread (a die's pips, a
+    card's value) that the next frames show otherwise.  When the places that now differ
+    from the record are only places that move touched, and the table as it stands explains,
+    from the state before it, exactly one *other* legal move, the players are asked whether
+    that was the move; choosing it records a correction.  ``None`` when the table shows
+    anything else (a new move under way elsewhere, nothing legal, several readings)."""
+    differ = changed_places(game.board_view(after), seen)
+    touched = changed_places(game.board_view(before), game.board_view(after))
+    if not differ or not differ <= touched:
+        return None
+    verdict = reconcile(game, before, seen, taps, "board")
+    if verdict.action is None or \
+            json.dumps(verdict.action, sort_keys=True) == json.dumps(recorded, sort_keys=True):
+        return None
+    text = (f"The table now shows {game.describe(before, verdict.action)}, but "
+            f"{game.describe(before, recorded)} was recorded. If the table is right, "
+            "correct it.")
+    return Prompt(text, "choice", game.current_player(before),
+                  [{"type": "correct", "action": verdict.action}])

@@ -31,7 +31,7 @@ from companion.games.base import (
     Trigger,
     view_to_json,
 )
-from companion.reconcile import reconcile
+from companion.reconcile import reconcile, reconsider
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
@@ -40,6 +40,7 @@ Listener = Callable[[str, dict[str, Any]], None]
 Watcher = Callable[[str, str], None]
 """Called with (SSE event name, JSON data) after every change: ``delta`` or ``state``."""
 
+RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
 HISTORY_SHOWN = 50  # history entries in a snapshot; older ones are paged (/api/history)
 HISTORY_MAX = 500  # the most one request may ask for
 
@@ -638,12 +639,23 @@ class Table:
         verdict = reconcile(self.game, self.state, seen, list(self.taps), trigger)
         if verdict.action is not None and verdict.state is not None:
             return self._commit(canonical(verdict.action), verdict.state, source)
+        if trigger == "board" and (second := self._reconsider(seen)) is not None:
+            verdict.prompt = second
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self._publish("prompt")
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self._publish(trigger)
         return None
+
+    def _reconsider(self, seen: BoardView) -> Prompt | None:
+        """Does the board, moments after the camera's last move, say it was misread?"""
+        entry = self._frames[-1].entry
+        if entry is None or entry.source not in ("camera", "table") or len(self._frames) < 2 \
+                or self.clock() - entry.at > RECONSIDER_S:
+            return None
+        return reconsider(self.game, self._frames[-2].state, entry.action, self.state, seen,
+                          list(self.taps))
 
     def board_seen(self, view: BoardView) -> HistoryEntry | None:
         """The stabiliser committed a board: explain it if it changed."""

@@ -25,4 +25,4 @@ PY="${PYTHON:-python3}"
 .venv/bin/micropython -c "import sys; assert sys.implementation.name == 'micropython'"
 
 .venv/bin/ruff check companion firmware tests calibration
-exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"

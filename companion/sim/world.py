@@ -85,6 +85,14 @@ class World(ABC):
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
+        for prompt in tablet.get("prompts") or []:
+            for option in prompt.get("options") or []:
+                if isinstance(option, dict) and option.get("type") == "correct" \
+                        and self.recognises(option.get("action")):
+                    return [Declare(option)]  # "the table now shows ...": yes, that is what we did
+        relay = self.straighten(tablet)
+        if relay:
+            return relay
         if self.pending is None:
             return []
         wanted = json.dumps(self.pending, sort_keys=True)
@@ -98,6 +106,30 @@ class World(ABC):
                     self.pending = None
                     return [Declare(option)]
         return []
+
+    def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet refuses what the camera read of the table ("Not allowed: ... put the
+        pieces back"), yet the pieces are where the players put them: someone straightens
+        them, so the camera looks again.  At most twice for one point of the game, then
+        they carry on (and the prompt stays for whoever reads the tablet)."""
+        view = self.board()
+        refused = [p for p in tablet.get("prompts") or []
+                   if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
+                       ("Not allowed:", "The table does not match"))]
+        if view is None or not refused:
+            return []
+        tries = getattr(self, "_straightened", {})
+        key = str(tablet.get("history_total"))
+        if tries.get(key, 0) >= 2:
+            return []
+        self._straightened = {key: tries.get(key, 0) + 1}
+        return [HandOver(3), BoardChange(view)]
+
+    def recognises(self, action: Any) -> bool:
+        """Whether ``action``, offered on the tablet as a correction of the last move, is
+        what the players really did, judged from the table as it stands (their own cards
+        and pieces).  A world that cannot tell says no, and the players leave it."""
+        return False
 
     @abstractmethod
     def start(self) -> list[PhysicalEvent]:

@@ -83,10 +83,24 @@ class KingOfClubsWorld(World):
         :meth:`finished` is true right after the step that ends the game."""
         if self.winners:
             return []
+        answer = self.answer_prompt(tablet)
+        if answer:
+            return answer
         return getattr(self, f"_stage_{self.stage}")()
 
     def finished(self) -> bool:
         return bool(self.winners)
+
+    def recognises(self, action: Any) -> bool:
+        """A reveal offered as a correction is ours when every card it names lies face up
+        with that value on the table."""
+        if not isinstance(action, dict) or action.get("type") != "reveal":
+            return False
+        cards = action.get("cards") or []
+        return bool(cards) and all(
+            isinstance(c, dict) and (c.get("player"), c.get("slot")) in self.face_up
+            and self.placed.get(c.get("player"), {}).get(c.get("slot")) == c.get("skill")
+            for c in cards)
 
     def board(self) -> BoardView:
         return self._view()

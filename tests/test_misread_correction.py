@@ -1,0 +1,91 @@
+"""A move the camera was sure of, then contradicted by the next frames: asked, never guessed.
+
+Issue 12: a Dancer's value misread for a second was recorded (legal, and the camera was
+confident); the true value then read was refused as a second Dancer of that skill, and the
+game stuck.  The table now asks whether the move was the one the board shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.store import EventLog
+from companion.table import Table
+
+PLAYERS, VARIANT = 2, "advanced"
+
+
+def at_first_reveal(tmp_path: Path) -> Table:
+    table = Table.open("king_of_clubs", tmp_path, PLAYERS, VARIANT, 0)
+    for _ in range(20):
+        if table.state["phase"] == "reveal":
+            return table
+        table.declare(table.game.legal_actions(table.state)[0])
+    raise AssertionError("never reached a reveal")
+
+
+def two_readings(table: Table) -> tuple[dict, dict]:
+    """Two reveals of the same cards that differ only in one Dancer's value."""
+    options = table.game.legal_actions(table.state)
+    first = options[0]
+    for other in options[1:]:
+        places = [(c["player"], c["slot"]) for c in other["cards"]]
+        if places == [(c["player"], c["slot"]) for c in first["cards"]]:
+            return first, other
+    raise AssertionError("no second reading of the same cards")
+
+
+def test_a_recorded_reveal_the_board_then_contradicts_becomes_a_correction_to_tap(
+        tmp_path: Path) -> None:
+    table = at_first_reveal(tmp_path)
+    game, before = table.game, table.state
+    misread, true = two_readings(table)
+    entry = table.board_seen(game.board_view(game.apply(before, misread)))
+    assert entry is not None and entry.action == misread and entry.source == "camera"
+    recorded = table.state
+
+    assert table.board_seen(game.board_view(game.apply(before, true))) is None
+    assert table.state == recorded  # nothing changed on the camera's word alone
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "choice"
+    assert prompt.options == [{"type": "correct", "action": true}]
+    assert game.describe(before, true) in prompt.text and "was recorded" in prompt.text
+
+    table.declare(prompt.options[0])  # the players tap it
+    assert table.state == game.apply(before, true)
+    assert [h.undone for h in table.history[-2:]] == [True, False]
+    assert table.history[-1].kind == "correct"
+
+
+def test_a_change_beyond_the_recorded_move_is_not_taken_for_a_misread(tmp_path: Path) -> None:
+    table = at_first_reveal(tmp_path)
+    game, before = table.game, table.state
+    misread, true = two_readings(table)
+    entry = table.board_seen(game.board_view(game.apply(before, misread)))
+    assert entry is not None
+    touched = {spot for spot, stack in game.board_view(table.state).items()
+               if stack != game.board_view(before).get(spot)}
+    seen = dict(game.board_view(game.apply(before, true)))
+    other = next(s.id for s in game.layout(table.state).spots if s.id not in touched)
+    seen[other] = seen[sorted(touched)[0]]  # and a card turned where the move never was
+    table.board_seen(seen)
+    prompt = table.table_prompt
+    assert prompt is None or not any(o.get("type") == "correct" for o in prompt.options or [])
+
+
+def test_an_old_move_is_not_reconsidered(tmp_path: Path) -> None:
+    clock = [1000.0]
+    log = EventLog(tmp_path / "log.sqlite", clock=lambda: clock[0])
+    table = Table.open("king_of_clubs", None, PLAYERS, VARIANT, 0, log=log)
+    table.clock = lambda: clock[0]
+    for _ in range(20):
+        if table.state["phase"] == "reveal":
+            break
+        table.declare(table.game.legal_actions(table.state)[0])
+    game, before = table.game, table.state
+    misread, true = two_readings(table)
+    table.board_seen(game.board_view(game.apply(before, misread)))
+    clock[0] += 60  # a minute later the value changes: that is the players, not a misread
+    table.board_seen(game.board_view(game.apply(before, true)))
+    prompt = table.table_prompt
+    assert prompt is None or not any(o.get("type") == "correct" for o in prompt.options or [])
