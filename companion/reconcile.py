@@ -102,7 +102,8 @@ def reconsider(game: Game, before: State, recorded: Action, after: State, seen: 
     A reading the camera was sure of can still be a passing misread (a die's pips, a
     card's value) that the next frames show otherwise.  When the places that now differ
     from the record are only places that move touched, and the table as it stands explains,
-    from the state before it, exactly one *other* legal move, the players are asked whether
+    from the state before it, exactly one *other* legal move of the same kind (the same
+    roll, reveal or placement with another value), the players are asked whether
     that was the move; choosing it records a correction.  ``None`` when the table shows
     anything else (a new move under way elsewhere, nothing legal, several readings)."""
     differ = changed_places(game.board_view(after), seen)
@@ -110,9 +111,9 @@ def reconsider(game: Game, before: State, recorded: Action, after: State, seen: 
     if not differ or not differ <= touched:
         return None
     verdict = reconcile(game, before, seen, taps, "board")
-    if verdict.action is None or \
+    if verdict.action is None or verdict.action.get("type") != recorded.get("type") or \
             json.dumps(verdict.action, sort_keys=True) == json.dumps(recorded, sort_keys=True):
-        return None
+        return None  # the same move read anew, or nothing: another kind of move is no re-reading
     text = (f"The table now shows {game.describe(before, verdict.action)}, but "
             f"{game.describe(before, recorded)} was recorded. If the table is right, "
             "correct it.")

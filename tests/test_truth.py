@@ -200,3 +200,15 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     rows = json.loads(out.output[out.output.index("{"):])["rows"]
     assert [(r["faults"], r["games"]) for r in rows] == [("clean", 1), ("pips", 1)]
     assert rows[0]["exact"] == 1 and all(r["silent"] == 0 and r["stuck"] == 0 for r in rows)
+
+
+def test_players_tap_the_correction_of_a_roll_the_camera_misread() -> None:
+    """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
+    the scores came out silently wrong.  The next frames show the die again, the table asks
+    ("the table now shows ..., but ... was recorded") and the players tap the correction."""
+    from companion.sim.truth import play_one
+
+    outcome = play_one("swing_state", 2, "pips")
+    assert outcome.injected.get("pip", 0) > 0
+    assert any("was recorded" in text for text in outcome.prompts), outcome.prompts
+    assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.prompts)

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import Action, BoardView, Game
+from companion.games.base import Action, BoardView, Game, view_to_json
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,10 @@ class World(ABC):
     """One game's simulated table.  ``game`` is the rules as the players know them;
     the truth (hands, decks) is the world's own."""
 
+    compares_board = False
+    """Whether the players compare the tablet's drawing of the table with the table after
+    each move (worlds whose every piece the tracker draws)."""
+
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         self.game = game
         self.players = players
@@ -116,7 +120,10 @@ class World(ABC):
         refused = [p for p in tablet.get("prompts") or []
                    if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
                        ("Not allowed:", "The table does not match"))]
-        if view is None or not refused:
+        # the tablet's picture of the table is not the table (a value read wrong and taken)
+        drawn_wrong = self.compares_board and view is not None and "board" in tablet \
+            and tablet["board"] != view_to_json(view)
+        if view is None or not (refused or drawn_wrong):
             return []
         tries = getattr(self, "_straightened", {})
         key = str(tablet.get("history_total"))

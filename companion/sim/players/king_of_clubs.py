@@ -43,6 +43,8 @@ MAX_MOVES_ON_A_DANCER = 4  # a card slot shows a Dancer and up to four Moves leg
 class KingOfClubsWorld(World):
     """Two players, or four in teams (seats 0+2 against 1+3), playing whole games."""
 
+    compares_board = True
+
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
         self.variant = variant or game.variants[0]

@@ -52,6 +52,8 @@ def roll_due(state: dict[str, Any]) -> str | None:
 class SwingStateWorld(World):
     """The table's truth and its players, deterministic from the seed."""
 
+    compares_board = True
+
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
         self.public = game.setup(players, variant, seed)
@@ -90,6 +92,11 @@ class SwingStateWorld(World):
     def finished(self) -> bool:
         return self.game.outcome(self.public) is not None
 
+    def recognises(self, action: Any) -> bool:
+        """A roll offered as a correction is ours when the die on the table shows it."""
+        return isinstance(action, dict) and action.get("type") == "roll" \
+            and self.die is not None and action.get("value") == self.die
+
     def truth(self) -> dict[str, Any]:
         outcome = self.game.outcome(self.public)
         return {
@@ -106,6 +113,9 @@ class SwingStateWorld(World):
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The next move; or, when the tablet shows the last one was not recorded (the camera
         had not settled, a button press came too early), do it again as players would."""
+        answer = self.answer_prompt(tablet) if isinstance(tablet, dict) else []
+        if answer:
+            return answer
         history = tablet.get("history") if isinstance(tablet, dict) else None
         # the tablet shows the newest entries only; history_total counts them all
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
