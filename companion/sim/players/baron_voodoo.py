@@ -308,9 +308,15 @@ class BaronVoodooWorld(World):
             and outcomes[0] == self.rules.apply(before, action)
 
     def _button_or_declare(self, action: Action) -> list[PhysicalEvent]:
-        """The grid is untouched: the button says it (end of turn, or no capture)."""
+        """The grid is untouched: the button says it.  The table's manual (ACTIONS.md, the
+        dashboard) says what the button means on an untouched grid (after the capture: "my
+        turn ends"; before it: "I cannot capture"), so the player whose turn it is presses it
+        whatever else the moment allows; a team-mate acting in the other's place declares."""
         before = self._apply(action)
-        plain = self._plain_from_board(before, action, self.rules.board_view(before))
+        by_convention = action["type"] in ("end_turn", "stuck") \
+            and action.get("player") == self.rules.current_player(before)
+        plain = by_convention or self._plain_from_board(before, action,
+                                                        self.rules.board_view(before))
         return [self.press_for(action)] if plain else [Declare(action)]
 
 
