@@ -125,6 +125,15 @@ def seat_colours(names: list[str]) -> list[str]:
     return out
 
 
+def game_colours(game: Game, state: State) -> list[str]:
+    """A banner colour per seat: the colour the seat plays with on the table (a Deity's
+    dice), else the one its name says, else the palette's."""
+    own = seat_colours(game.player_names(state))
+    played = game.seat_colours(state)
+    return [NAMED_COLOURS.get(str(played[i]), own[i]) if i < len(played) else own[i]
+            for i in range(len(own))]
+
+
 class Table:
     """The running game (thread-safe).  Use :meth:`open` to start or resume one."""
 
@@ -390,9 +399,10 @@ class Table:
         return [str(chosen[i]) if i < len(chosen) and chosen[i] else n for i, n in enumerate(names)]
 
     def colours(self) -> list[str]:
-        """Each seat's banner colour: the set-up's, else the one its name says, else the palette's."""
+        """Each seat's banner colour: the set-up's, else the colour the seat plays with on the
+        table (a Deity's dice), else the one its name says, else the palette's."""
         chosen = self.record.options.get("colours") or []
-        own = seat_colours(self.game.player_names(self.state))
+        own = game_colours(self.game, self.state)
         return [str(chosen[i]) if i < len(chosen) and chosen[i] else own[i]
                 for i in range(self.record.players)]
 

@@ -50,6 +50,20 @@ def test_games_catalogue(client: FlaskClient) -> None:
     assert koc["variants"][0]["label"] == "Basic" and len(body["colours"]) >= 6
 
 
+def test_each_seat_shows_the_colour_it_plays_with(client: FlaskClient) -> None:
+    """Baron Voodoo's seats are Deities: Mami Wata's banner is her dice's yellow, not the
+    palette's first red, at set-up and in play."""
+    from companion.table import NAMED_COLOURS
+
+    body = client.get("/api/games").get_json()
+    baron = next(g for g in body["games"] if g["name"] == "baron_voodoo")
+    deities = ["yellow", "blue", "red", "purple"]
+    assert baron["default_colours"] == [NAMED_COLOURS[c] for c in deities]
+    assert new_game(client, game="baron_voodoo", players=2).status_code == 200
+    players = client.get("/api/state").get_json()["players"]
+    assert [p["colour"] for p in players] == [NAMED_COLOURS["yellow"], NAMED_COLOURS["blue"]]
+
+
 def test_a_new_game_keeps_names_colours_and_seats(client: FlaskClient, table: Any) -> None:
     response = new_game(client, game="king_of_clubs", players=2, variant="basic",
                         names=["Ann", ""], colours=["#112233", ""],

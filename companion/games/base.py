@@ -331,6 +331,11 @@ class Game(ABC):
     def player_names(self, state: State) -> list[str]:
         """A label per seat, as the table knows them ("A", "B"; a colour; a Deity)."""
 
+    def seat_colours(self, state: State) -> list[str | None]:
+        """The colour each seat plays with on the table ("yellow" for Mami Wata's dice), for
+        the dashboard's banner; None where the game gives a seat no colour of its own."""
+        return [None] * len(self.player_names(state))
+
     @abstractmethod
     def current_player(self, state: State) -> int | None:
         """The seat that must act now, or None (game over, simultaneous step)."""

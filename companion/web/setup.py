@@ -19,7 +19,14 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from companion.games import GAMES, load_game
 from companion.games.base import MalformedAction, RuleError
 from companion.store import EventLog, GameRecord
-from companion.table import DEFAULT_COLOURS, NAMED_COLOURS, Table, TableOptions, check_setup, seat_colours
+from companion.table import (
+    DEFAULT_COLOURS,
+    NAMED_COLOURS,
+    Table,
+    TableOptions,
+    check_setup,
+    game_colours,
+)
 from companion.web.forms import authorised, refuse, words
 
 bp = Blueprint("setup", __name__)
@@ -196,8 +203,8 @@ def games() -> Response:
                     "max_players": game.max_players, "player_counts": list(game.player_counts()),
                     "variants": [{"value": v, "label": words(v)} for v in game.variants],
                     "house_rules": [r.to_json() for r in game.house_rules],
-                    "default_names": (names := game.player_names(game.start(game.max_players, None, 0))),
-                    "default_colours": seat_colours(names)})
+                    "default_names": game.player_names(start := game.start(game.max_players, None, 0)),
+                    "default_colours": game_colours(game, start)})
     swatches = list(dict.fromkeys([*DEFAULT_COLOURS, *NAMED_COLOURS.values()]))
     return jsonify({"games": out, "colours": swatches, "running": _table().record.id})
 

@@ -185,6 +185,9 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
             return [f"{n} (team {i // 2 + 1})" for i, n in enumerate(names)]
         return names
 
+    def seat_colours(self, state: State) -> list[str | None]:
+        return list(state["colours"])  # each Deity's dice colour
+
     def side_names(self, state: State) -> list[str]:
         names = self.player_names(state)
         if state["team"]:
