@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -155,8 +156,20 @@ def check_readable(page: Any, label: str) -> None:
     small = [t for t in sizes["targets"] if t[0] < 44]
     assert not small, (label, small)
     assert '{"' not in sizes["text"] and "null" not in sizes["text"].split(), label
-    banner_colour = page.evaluate("getComputedStyle(document.querySelector('#banner')).backgroundColor")
-    assert banner_colour not in ("rgba(0, 0, 0, 0)", "transparent")
+    banner = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('#banner'));
+                                      return [s.backgroundColor, s.color]; }""")
+    assert banner[0] not in ("rgba(0, 0, 0, 0)", "transparent")
+    assert contrast(*banner) >= 3.0, (label, banner)  # large text across the table (WCAG AA)
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG contrast ratio of two CSS rgb() colours."""
+    def luminance(css: str) -> float:
+        channels = [float(v) / 255 for v in re.findall(r"[\d.]+", css)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 @pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
@@ -266,12 +279,13 @@ def test_pause_stops_a_clock_across_a_reload(browser: Any, serve: Serve) -> None
 
 
 def test_time_up_arrives_live_on_the_open_page(browser: Any, serve: Serve) -> None:
-    table = started_table(options=TableOptions(turn_limit=1.0))
+    table = started_table(options=TableOptions(turn_limit=3.0))
     table.watch_clocks(0.1)
     url = serve(table)
     page = open_page(browser, url)
-    assert not page.locator("#banner.time-up").count()
-    page.wait_for_selector("#banner.time-up", timeout=10000)  # no reload: pushed by the table
+    page.evaluate("window.openedOnce = true")  # gone if the page were reloaded
+    page.wait_for_selector("#banner.time-up", timeout=10000)
+    assert page.evaluate("window.openedOnce === true")  # no reload: pushed by the table
     assert "Time is up" in page.inner_text("#prompts")
     assert "Time is up" in page.inner_text("#turn-clock")
     page.close()

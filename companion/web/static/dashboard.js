@@ -367,6 +367,17 @@ async function startReplace(h) {
 }
 
 // ------------------------------------------------------------------ rendering the state
+/** Whether dark text reads better than white on this colour (WCAG relative luminance). */
+function isLight(colour) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour).trim());
+  if (!m) return false;
+  const [r, g, b] = m.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.35;
+}
+
 function renderBanner(s) {
   const banner = $("banner");
   const turnPlayer = s.turn !== null && s.turn !== undefined ? s.players[s.turn] : null;
@@ -382,6 +393,8 @@ function renderBanner(s) {
     text = s.phase_label || "Everyone";
     banner.style.setProperty("--turn", "#555");
   }
+  const light = isLight(getComputedStyle(banner).getPropertyValue("--turn"));
+  banner.classList.toggle("light", light);  // dark letters on a yellow or white seat
   $("banner-text").textContent = text;
   banner.classList.toggle("time-up", Boolean(s.time_up));
   banner.classList.toggle("paused", Boolean(s.paused));
