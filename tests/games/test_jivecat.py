@@ -766,6 +766,27 @@ def test_trend_powers_once_a_turn() -> None:
                      "to": dst}]
 
 
+def test_a_row_card_taken_away_on_the_button_is_the_trend_power_that_discards_it() -> None:
+    """Cat-Eye Glasses (a Skull card) and Pillbox Hats (a Trend card) discard a row card:
+    the camera sees the position empty, the button says the move; without such a Trend the
+    empty position is no move at all (never an end of turn)."""
+    base = arrange(started(3), skulls=[3, 2, 0])
+    kinds = {c: t["power"]["kind"] for c, t in GAME.trend_cards.items()}
+    for kind, row, slot in (("skull_card", "skull", 1), ("trend_discard", "trend", 2)):
+        trend = next(c for c, k in kinds.items() if k == kind)
+        owner = arrange(base, trends=[[{"card": trend, "active": True, "used": False}], [], []])
+        seen = make_view({k: v for k, v in GAME.board_view(owner).items() if k != f"{row}-{slot}"})
+        acts = GAME.explain(owner, seen, [], "button")
+        assert acts == [{"type": "trend_power", "player": RED, "trend": trend, "slot": slot}]
+        after = GAME.apply(owner, acts[0])
+        assert after[f"{row}_row"][slot] is None and GAME.board_view(after) == seen
+        assert GAME.explain(owner, seen, [], "board") == []  # a stable board alone: wait
+        spent = arrange(owner, trends=[[{"card": trend, "active": True, "used": True}], [], []])
+        assert GAME.explain(spent, seen, [], "button") == []
+        bare = make_view({k: v for k, v in GAME.board_view(base).items() if k != f"{row}-{slot}"})
+        assert GAME.explain(base, bare, [], "button") == []
+
+
 def test_every_trend_configuration_is_checked_on_the_board() -> None:
     s = started(3)
     board = {"C12": RED, "C13": RED, "C17": RED, "C22": RED, "C19": RED, "C24": RED,
@@ -1363,8 +1384,10 @@ def test_headless_table_reads_rows_and_tableaux_by_camera_and_ends_in_agreement(
                         and any(k.startswith("tableau") for k in e.view))
             for event in events:
                 deliver(table, event, refusals)
-            # after every move the tracker's table is the real one
-            assert table.game.board_view(table.state) == world.board()
+            # after every move the tracker's table is the real one, or it asks which move
+            # it saw (two Trends that move a chip alike) and the players answer next
+            asking = any(p.options for p in table.prompts())
+            assert asking or table.game.board_view(table.state) == world.board()
         assert not refusals and table.seen == world.board()
         sources = {(h.action["type"], h.source) for h in table.history}
         assert ("reveal", "camera") in sources and ("reveal", "cards") not in sources
@@ -1499,8 +1522,10 @@ def test_headless_claims_by_camera_keep_the_tracker_on_the_real_board() -> None:
             if piles and table.history and table.history[-1].action["type"] == "claim_trend":
                 tapped = any(isinstance(e, CardTap) for e in events)
                 claims["tapped" if tapped else "camera"] += 1
-            # after every move the tracker's table is the real one
-            assert table.game.board_view(table.state) == world.board()
+            # after every move the tracker's table is the real one, or it asks which move
+            # it saw (two Trends that move a chip alike) and the players answer next
+            asking = any(p.options for p in table.prompts())
+            assert asking or table.game.board_view(table.state) == world.board()
         assert not refusals and table.seen == world.board()
         assert table.state["phase"] == "over"
         assert table.game.outcome(table.state).winners == tuple(world.truth()["winners"])

@@ -129,6 +129,8 @@ class JivecatBoard:
             spot = next(iter(cards_gone))
             if spot.startswith("tableau-"):
                 return self._explain_tableau_gone(s, p, spot, taps)
+            if spot.partition("-")[0] in ROWS:
+                return self._explain_row_gone(s, p, spot)
         colour = {COLOURS[q]: q for q in range(s["players"])}
         colour[STAFF_COLOUR] = STAFF
         added: list[tuple[Any, str]] = []
@@ -222,6 +224,16 @@ class JivecatBoard:
                 return [{"type": "reveal", "row": row, "card": card, "slot": int(index)}]
             return [{"type": "reveal", "row": row, "code": code, "slot": int(index)}]
         return []
+
+    def _explain_row_gone(self, s: State, p: int, spot: str) -> list[Action]:
+        """A row card taken away on the button: a Trend power that discards a Skull card
+        (Cat-Eye Glasses, Bouffant) or a Trend card (Pillbox Hats) from that position; one
+        candidate per active Trend of the player's that could, the rules judge the rest."""
+        row, _, index = spot.partition("-")
+        kind = "skull_card" if row == "skull" else "trend_discard"
+        return [{"type": "trend_power", "player": p, "trend": t["card"], "slot": int(index)}
+                for t in s["trends"][p]
+                if t["active"] and not t["used"] and self.trend_cards[t["card"]]["power"]["kind"] == kind]
 
     def _explain_lay(self, s: State, p: int, came: dict[str, Piece], gone: dict[str, Piece],
                      taps: list[Tap]) -> list[Action]:

@@ -58,6 +58,8 @@ from companion.sim.world import (
 )
 
 MOVES_PER_TURN = 6
+SEEN_POWERS = ("move", "staff_remove", "skull_card", "trend_discard")
+"""Trend powers whose whole effect lies on the table (ACTIONS.md: camera + button)."""
 
 
 class JivecatWorld(World):
@@ -293,9 +295,11 @@ class JivecatWorld(World):
                         self.hands[p].append(action["card"])
                     elif kind == "draw":
                         self._draw(p, 1, list(s["discard"]))
-                    if self.view(full=True) != before:
-                        return [BoardChange(self.view(full=True)), Declare(action)]
-                    return [Declare(action)]
+                    if self.view(full=True) == before:
+                        return [Declare(action)]  # Skulls, a hand: nothing the camera sees
+                    if kind in SEEN_POWERS:  # a chip moved or gone, a row card taken: the button
+                        return [BoardChange(self.view(full=True)), self.press_for(action)]
+                    return [BoardChange(self.view(full=True)), Declare(action)]
         return []
 
     def _power_moves(self, p: int, base: Action) -> list[Action]:
