@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import cv2
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -80,6 +81,36 @@ def test_the_demo_builds_the_worlds_own_rules_and_camera() -> None:
     source = (SIM / "demo.py").read_text()
     assert "load_world(game, service.table.game" not in source
     assert "service.table.game.layout" not in source
+
+
+def test_the_demo_reader_is_set_up_from_photos_of_the_worlds_own_table(tmp_path: Path) -> None:
+    """Issue 12: the reader's colours, board map and empty board come from the calibration
+    steps run on photos of the world's table (its own camera, pose and light), never from
+    the renderer's paints; and what it learnt reads the world's table exactly."""
+    from companion.games import load_game
+    from companion.profile import apply_board_map
+    from companion.sim.owner import calibrate_table
+    from companion.vision.reader import BoardReader, ColourProfile
+    from companion.vision.render import Camera, lamp_cast, varied_paints
+
+    assert "calibrate_table(" in (SIM / "demo.py").read_text()
+    game = load_game("king_of_clubs")
+    state = game.start(2, "basic", 4)
+    layout = game.layout(state)
+    camera = Camera(layout, seed=4, paints=varied_paints(4), cast=lamp_cast(4))
+    profile = calibrate_table("king_of_clubs", layout, camera, tmp_path / "profile")
+    learnt, paints = ColourProfile.load(profile.colours), ColourProfile.default()
+    shifts = [max(abs(a - b) for a, b in zip(learnt.pieces[c], paints.pieces[c], strict=True))
+              for c in layout.pieces]
+    assert max(shifts) > 3.0, shifts  # learnt under this table's light, not the paints
+    reader = BoardReader(apply_board_map(layout, profile.board), learnt,
+                         colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    reader.use_empty(cv2.imread(str(profile.empty)))
+    view = {spot.id: (Piece(colour, 3),) for spot, colour in zip(layout.spots[:4], layout.pieces,
+                                                                 strict=False)}
+    reading = reader.read(camera.frame(view))
+    assert reading.view == view and not reading.doubtful
+    assert calibrate_table("king_of_clubs", layout, camera, tmp_path / "profile") == profile
 
 
 def test_a_pip_misread_changes_one_die_by_one_and_nothing_else() -> None:

@@ -14,11 +14,12 @@ from tqdm import tqdm
 from companion.games import load_game
 from companion.service import Service, ServiceConfig
 from companion.sim.device import DeviceEmulator
+from companion.sim.owner import calibrate_table
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
 from companion.sim.stickers import StickerSheet
 from companion.sim.world import load_world
 from companion.venue.settings import MqttSettings
-from companion.vision.render import Camera
+from companion.vision.render import Camera, lamp_cast, varied_paints
 from companion.vision.sources import SyntheticSource
 
 
@@ -84,7 +85,13 @@ def run_demo(
     house_rules = (record.options or {}).get("house_rules")
     table_layout = world.game.layout(world.game.start(record.players, record.variant, record.seed,
                                                       house_rules))
-    source = SyntheticSource(Camera(table_layout, seed=seed))
+    # this copy of the game has its own plastics, print and lamp
+    camera = Camera(table_layout, seed=seed, paints=varied_paints(seed), cast=lamp_cast(seed))
+    # the owner calibrates the reader on photos of this table before the first move
+    owners = calibrate_table(game, table_layout, camera, data_dir / "profile")
+    service.config.board, service.config.empty, service.config.colours = \
+        owners.board, owners.empty, owners.colours
+    source = SyntheticSource(camera)
     service.frame_source = source
     service.start()
     if announce is not None:

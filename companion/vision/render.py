@@ -23,7 +23,14 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
-from companion.vision.palette import DARK_PIECES, PIP_ON_DARK, PIP_ON_LIGHT, bgr
+from companion.vision.palette import (
+    DARK_PIECES,
+    PIECE_COLOURS,
+    PIP_ON_DARK,
+    PIP_ON_LIGHT,
+    SURFACE_COLOURS,
+    bgr,
+)
 
 FRAME_W, FRAME_H = 1280, 720
 SKIN_BGR = (120, 160, 215)
@@ -63,8 +70,32 @@ PIP_LAYOUT = {
 MAX_PIPS = max(PIP_LAYOUT)
 
 
-def draw_piece(img: np.ndarray, piece: Piece, cx: float, cy: float, r: float, shape: str) -> None:
-    colour = bgr(piece.colour)
+Paints = dict[str, tuple[int, int, int]]
+
+
+def varied_paints(seed: int) -> Paints:
+    """Another copy of the game: every piece's plastic and the board's print a little off the
+    renderer's paints (print runs, sun, wear), drawn from ``seed``.  A reader that knows only
+    the paints must be calibrated on photos of this table to read it."""
+    rng = random.Random(f"paints:{seed}")
+    out: Paints = {}
+    for name, colour in {**PIECE_COLOURS, **SURFACE_COLOURS}.items():
+        spread = 5 if name in SURFACE_COLOURS else 8
+        b, g, r = (min(255, max(0, c + rng.randint(-spread, spread))) for c in colour)
+        out[name] = (b, g, r)
+    return out
+
+
+def lamp_cast(seed: int) -> tuple[float, float, float]:
+    """The table lamp's colour as channel gains (B, G, R): warm or cool by up to 4 %."""
+    rng = random.Random(f"lamp:{seed}")
+    warmth = rng.uniform(-0.04, 0.04)
+    return (1.0 - warmth, 1.0 + rng.uniform(-0.01, 0.01), 1.0 + warmth)
+
+
+def draw_piece(img: np.ndarray, piece: Piece, cx: float, cy: float, r: float, shape: str,
+               paints: Paints | None = None) -> None:
+    colour = paints[piece.colour] if paints and piece.colour in paints else bgr(piece.colour)
     centre = (int(round(cx)), int(round(cy)))
     rad = max(2, int(round(r)))
     if shape == "square":
@@ -81,14 +112,19 @@ def draw_piece(img: np.ndarray, piece: Piece, cx: float, cy: float, r: float, sh
                        pip_colour, -1, cv2.LINE_AA)
 
 
-def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0) -> np.ndarray:
-    """The board as printed, seen straight from above, with markers and pieces."""
+def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0,
+                   paints: Paints | None = None) -> np.ndarray:
+    """The board as printed, seen straight from above, with markers and pieces (in
+    ``paints`` where given, else the renderer's own)."""
+    def paint(name: str) -> tuple[int, int, int]:
+        return paints[name] if paints and name in paints else bgr(name)
+
     total_w, total_h = canvas_size_mm(layout)
     img = np.full((int(total_h * px_per_mm), int(total_w * px_per_mm), 3), 250, np.uint8)
     m = MARGIN_MM * px_per_mm
     cv2.rectangle(img, (int(m), int(m)),
                   (int(m + layout.width * px_per_mm), int(m + layout.height * px_per_mm)),
-                  bgr("board"), -1)
+                  paint("board"), -1)
     dictionary = aruco_dictionary()
     for marker_id, corners in marker_corners_mm(layout).items():
         size = int(round((corners[1][0] - corners[0][0]) * px_per_mm))
@@ -99,7 +135,7 @@ def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0) -> n
     for spot in layout.spots:
         x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
         x1, y1 = x0 + spot.w * px_per_mm, y0 + spot.h * px_per_mm
-        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), bgr(spot.fill), -1)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), paint(spot.fill), -1)
         cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), (95, 125, 145), 1)
         if spot.label:
             cv2.putText(img, spot.label[:4], (int(x0) + 2, int(y1) - 3), cv2.FONT_HERSHEY_PLAIN,
@@ -109,7 +145,7 @@ def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0) -> n
         x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
         for piece, (cx, cy, r) in zip(pieces, piece_slots(len(pieces), spot.w, spot.h), strict=True):
             draw_piece(img, piece, x0 + cx * px_per_mm, y0 + cy * px_per_mm, r * px_per_mm,
-                       layout.shapes.get(piece.colour, "disc"))
+                       layout.shapes.get(piece.colour, "disc"), paints)
     return img
 
 
@@ -140,8 +176,12 @@ class CameraPose:
 class Camera:
     """A synthetic camera over one board: ``frame(view, hand=...)`` returns a BGR frame."""
 
-    def __init__(self, layout: Layout, seed: int = 0, noise: float = 6.0, px_per_mm: float = 2.0):
+    def __init__(self, layout: Layout, seed: int = 0, noise: float = 6.0, px_per_mm: float = 2.0,
+                 paints: Paints | None = None, cast: tuple[float, float, float] | None = None):
+        """``paints`` and ``cast`` (the lamp's channel gains) make another table of the same
+        game; without them the renderer's own paints under a white lamp."""
         self.layout = layout
+        self.paints = paints
         self.pose = CameraPose.random(layout, seed)
         self.noise = noise
         self.px_per_mm = px_per_mm
@@ -154,6 +194,8 @@ class Camera:
         # uneven light: brighter under the lamp, falling off by a fifth at the far corner
         dist = np.sqrt((xx - light_x) ** 2 + (yy - FRAME_H * 0.3) ** 2) / math.hypot(FRAME_W, FRAME_H)
         self.light = (1.08 - 0.35 * dist)[..., None].astype(np.float32)
+        if cast is not None:
+            self.light = self.light * np.array(cast, np.float32)
         self.background = np.full((FRAME_H, FRAME_W, 3), TABLE_BGR, np.uint8)
         # a few sensor-noise fields drawn once and cycled: fresh noise every frame costs more
         # than the reader it is meant to test
@@ -168,7 +210,7 @@ class Camera:
         if self._cache is not None and self._cache[0] == key:
             warped = self._cache[1]
         else:
-            top = render_topdown(self.layout, view, self.px_per_mm)
+            top = render_topdown(self.layout, view, self.px_per_mm, self.paints)
             warped = cv2.warpPerspective(top, self.homography, (FRAME_W, FRAME_H),
                                          dst=self.background.copy(), borderMode=cv2.BORDER_TRANSPARENT)
             self._cache = (key, warped)
