@@ -361,6 +361,33 @@ def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) ->
     page.close()
 
 
+def test_a_place_tapped_on_the_board_is_named_in_large_type(browser: Any, serve: Serve) -> None:
+    """Board labels on a dense board are small; a tap names the place and what lies there in
+    the game's words, large enough to read across the table, and says what the camera sees
+    when that differs."""
+    table = started_table()
+    url = serve(table)
+    page = open_page(browser, url, 390, 844)
+    view = dict(table.game.board_view(table.state))
+    labels = {s.id: s.label for s in table.game.layout(table.state).spots}
+    spot = next(x for x in sorted(view) if labels[x])
+    label = labels[spot]
+    page.locator(f'#board rect[data-spot="{spot}"]').click(force=True)
+    caption = page.inner_text("#spot-caption")
+    words = table.game.layout(table.state).pieces[view[spot][0].colour].split(" (")[0]
+    assert caption.startswith(f"{label}: ") and words in caption, caption
+    size = "parseFloat(getComputedStyle(document.querySelector('#spot-caption')).fontSize)"
+    assert float(page.evaluate(size)) >= 24
+    del view[spot]  # the camera stops seeing it: the caption follows live and says so
+    with table._lock:
+        table.seen = view
+        table._publish("board")
+    page.wait_for_function("() => document.querySelector('#spot-caption').textContent"
+                           ".includes('camera sees')", timeout=10000)
+    assert page.inner_text("#spot-caption").endswith("the camera sees empty")
+    page.close()
+
+
 def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path: Path) -> None:
     table = Table.open("times_square", tmp_path, 2, None, 5, resume=False)
     world = load_world("times_square", table.game, 2, None, 5)

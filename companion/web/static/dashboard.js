@@ -484,6 +484,27 @@ async function loadOlder() {
   renderHistory(latest);
 }
 
+let pickedSpot = null;  // the place last tapped on the board, named under it in large type
+
+/** "A1 purple: Erzulie Freda Soul Die showing 3" -- a place and what lies on it, in the game's words. */
+function spotCaption(s, spot) {
+  const name = (pieces) => pieces.length ? pieces.map(([colour, pips]) =>
+    (layout.pieces[colour] || colour).replace(/\s*\(.*\)$/, "") + (pips ? ` showing ${pips}` : "")).join(", ") : "empty";
+  const here = s.board[spot.id] || [];
+  let text = `${spot.label || spot.id}: ${name(here)}`;
+  const seen = s.seen ? s.seen[spot.id] || [] : null;
+  if (seen !== null && JSON.stringify(seen) !== JSON.stringify(here)) text += `; the camera sees ${name(seen)}`;
+  return text;
+}
+
+function showSpot(s, spotId) {
+  const spot = layout && layout.spots.find((x) => x.id === spotId);
+  pickedSpot = spot ? spotId : null;
+  $("spot-caption").textContent = spot ? spotCaption(s, spot)
+    : "Tap a place on the board to see its name and what lies there.";
+  for (const r of $("board").querySelectorAll("rect[data-spot]")) r.classList.toggle("picked", r.dataset.spot === pickedSpot);
+}
+
 function renderBoard(s) {
   if (!layout) return;
   const svg = $("board");
@@ -501,7 +522,7 @@ function renderBoard(s) {
     if (differs) mismatches += 1;
     svg.append(mk("rect", { x: spot.x, y: spot.y, width: spot.w, height: spot.h, fill: layout.colours[spot.fill] || "#ccc",
       stroke: differs ? "#ff2d2d" : "#555", "stroke-width": differs ? Math.max(1.5, spot.w * 0.06) : 0.5,
-      "data-spot": spot.id, class: differs ? "mismatch" : "" }));
+      "data-spot": spot.id, "data-at": spot.id, class: differs ? "mismatch" : "" }));
     // the label takes a strip of its spot (the top one, or the left one of a tall narrow
     // spot, written upwards); pieces stand beside it, never over it
     const tall = spot.label && spot.h > spot.w * 1.6;
@@ -521,11 +542,11 @@ function renderBoard(s) {
       const r = 0.4 * Math.min(w / cols, h / rows);
       const fill = layout.colours[colour] || colour;
       const shape = layout.shapes[colour] === "square"
-        ? mk("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour })
-        : mk("circle", { cx, cy, r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour });
+        ? mk("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour, "data-at": spot.id })
+        : mk("circle", { cx, cy, r, fill, stroke: "#000", "stroke-width": 0.4, "data-piece": colour, "data-at": spot.id });
       svg.append(shape);
       if (pips) {
-        const t = mk("text", { x: cx, y: cy, "font-size": r * 1.1, fill: "#000", "text-anchor": "middle", "dominant-baseline": "central", "font-weight": 700 });
+        const t = mk("text", { x: cx, y: cy, "font-size": r * 1.1, fill: "#000", "text-anchor": "middle", "dominant-baseline": "central", "font-weight": 700, "data-at": spot.id });
         t.textContent = pips;
         svg.append(t);
       }
@@ -537,7 +558,7 @@ function renderBoard(s) {
     const cx = tall ? spot.x + labelH * 0.5 : spot.x + spot.w / 2;
     const cy = tall ? spot.y + spot.h / 2 : spot.y + labelH * 0.5;
     const attrs = { x: cx, y: cy, "font-size": size, fill: "#111", "text-anchor": "middle",
-      "dominant-baseline": "central", class: "spot-label", "data-label": spot.id };
+      "dominant-baseline": "central", class: "spot-label", "data-label": spot.id, "data-at": spot.id };
     if (tall) attrs.transform = `rotate(-90 ${cx} ${cy})`;
     if (spot.label.length * 0.58 * size > room * 0.96) {  // never clipped: squeezed to fit
       attrs.textLength = room * 0.94;
@@ -549,6 +570,8 @@ function renderBoard(s) {
   }
   $("mismatch-note").hidden = mismatches === 0;
   svg.dataset.mismatches = String(mismatches);
+  svg.onclick = (e) => { const at = e.target.closest("[data-at]"); showSpot(latest || s, at ? at.dataset.at : null); };
+  if (pickedSpot !== null) showSpot(s, pickedSpot);  // the caption follows the game live
 }
 
 function renderDetails(s) {
