@@ -25,7 +25,8 @@ CARD_ID = re.compile(r"\b(cheval|voodoo|zombie|rada|jivecat|skull|trend)-\d")
 
 @pytest.fixture(scope="module")
 def played() -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    return declared_in_a_simulated_game("jivecat", 3, 1)
+    # two games: most moves are read by the camera now, fewer are left to declare
+    return declared_in_a_simulated_game("jivecat", 3, 1) + declared_in_a_simulated_game("jivecat", 3, 2)
 
 
 def test_every_action_type_has_a_form_in_the_games_words() -> None:
