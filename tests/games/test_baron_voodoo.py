@@ -67,6 +67,11 @@ def captured(state: dict[str, Any], seat: int, frm: str, to: str) -> dict[str, A
     return act(state, type="capture", player=seat, **{"from": frm, "to": to})
 
 
+def grid_of(view: Any) -> Any:
+    """The main board's cells of a view (the mats left out)."""
+    return make_view({k: v for k, v in view.items() if k in F.coord})
+
+
 def dice_count(state: dict[str, Any]) -> int:
     return (sum(len(s) for s in state["board"].values())
             + sum(len(z) for z in state["caught"]) + sum(len(z) for z in state["underworld"]))
@@ -147,7 +152,7 @@ def test_setup_from_the_first_board_the_camera_sees() -> None:
     new = verdict.state
     assert new["phase"] == "play" and GAME.current_player(new) == 0
     assert all(len(s) <= 1 for s in new["board"].values())
-    assert GAME.board_view(new) == seen
+    assert grid_of(GAME.board_view(new)) == seen
     assert dice_count(new) == TOTAL_DICE
 
 
@@ -740,11 +745,19 @@ def test_team_power_before_the_capture_names_the_actor() -> None:
 def test_layout_fits_the_camera() -> None:
     state = started()
     layout = GAME.layout(state)
-    assert len(layout.spots) == 49
+    mat = F.mats
+    per_side = mat["caught_places"] + mat["offering_places"]
+    assert len(layout.spots) == 49 + state["sides"] * per_side
     assert layout.width <= 600 and layout.height <= 400
-    assert all(min(s.w, s.h) >= 18 for s in layout.spots)
+    assert all(min(s.w, s.h) >= 16 for s in layout.spots)
     assert all(s.x + s.w <= layout.width and s.y + s.h <= layout.height for s in layout.spots)
-    assert set(layout.pieces) == set(F.dice) and set(layout.shapes.values()) == {"square"}
+    assert set(layout.pieces) == set(F.dice) | {mat["token_colour"]}
+    assert {layout.shapes[c] for c in F.dice} == {"square"}
+    assert layout.shapes[mat["token_colour"]] == "disc"
+    four = GAME.layout(GAME.setup(4))  # four mats still fit a 16:9 camera beside the board
+    from companion.vision.geometry import canvas_size_mm
+    width, height = canvas_size_mm(four)
+    assert width / height <= 16 / 9 and len(four.spots) == 49 + 4 * per_side
     assert {s.fill for s in layout.spots} <= {"board", "light_fill", "dark_fill"}
     assert layout.spot("D4").fill == "dark_fill"
 
@@ -752,7 +765,40 @@ def test_layout_fits_the_camera() -> None:
 def test_board_view_shows_the_top_die_as_pips() -> None:
     state = on_board(started(), {"A1": [("red", "vp"), ("white", "swap")],
                                  "B1": [("yellow", "offering")]})
-    assert GAME.board_view(state) == {"A1": (Piece("white", 6),), "B1": (Piece("yellow", 1),)}
+    assert grid_of(GAME.board_view(state)) == {"A1": (Piece("white", 6),), "B1": (Piece("yellow", 1),)}
+    tokens = {k: v for k, v in GAME.board_view(state).items() if k.startswith("offer")}
+    assert len(tokens) == sum(state["offerings"])  # each side's Offering tokens on its mat
+
+
+def test_the_mats_say_which_step_c_move_was_made() -> None:
+    """Caught Souls and Offering tokens lie on each side's mat: a token taken, a face
+    changed, a group sent is read there on the button; where the dice lie on the mat does
+    not matter; a move the mats do not show (a VP) is the tablet's, and a mat the camera
+    does not see at all is never taken for an emptied one."""
+    state = on_board(started(), {**EXAMPLE, "A2": [("yellow", "swap")], "B2": [("yellow", "steal")]})
+    own = captured(state, 0, "A2", "C2")  # Mami Wata jumps one of her own yellow dice
+    assert own["turn"]["captured"] == ["yellow", "steal"]
+
+    def button(before: Any, after: Any) -> list[Any]:
+        return GAME.explain(before, GAME.board_view(after), [], "button")
+
+    took = GAME.apply(own, {"type": "take_offering", "player": 0})
+    assert button(own, took) == [{"type": "take_offering", "player": 0}]
+    changed = GAME.apply(took, {"type": "change_face", "player": 0, "face": "vp"})
+    assert button(took, changed) == [{"type": "change_face", "player": 0, "face": "vp"}]
+    vp = GAME.apply(changed, {"type": "effect", "player": 0})
+    assert vp["vp"][0] == changed["vp"][0] + 1
+    assert button(changed, vp) == [{"type": "end_turn", "player": 0}]  # a VP is not on a mat
+    two = json.loads(json.dumps(changed))
+    two["caught"] = [[["yellow", "vp"], ["red", "vp"], ["blue", "offering"]], []]
+    sent = GAME.apply(two, {"type": "send", "player": 0, "dice": [["red", "vp"], ["yellow", "vp"]]})
+    assert [a["type"] for a in button(two, sent)] == ["send"]
+    assert GAME.apply(two, button(two, sent)[0]) == sent
+    shuffled = dict(GAME.board_view(two))  # the same dice in other places of the mat
+    shuffled["souls0-0"], shuffled["souls0-2"] = shuffled["souls0-2"], shuffled["souls0-0"]
+    assert GAME.explain(two, make_view(shuffled), [], "button") == [{"type": "end_turn", "player": 0}]
+    assert GAME.explain(two, grid_of(GAME.board_view(two)), [], "button") == \
+        [{"type": "end_turn", "player": 0}]  # mats out of view: the grid alone, as before
 
 
 def test_explain_captures_and_powers_from_the_grid() -> None:

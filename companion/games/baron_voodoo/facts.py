@@ -116,6 +116,8 @@ class Facts:
     team_white_bonus_vp: int
     readings: dict[str, Any]
     layouts: dict[str, dict[str, list[str]]]
+    mats: dict[str, Any]
+    """Each side's mat beside the board: Caught Souls and Offering token places (see the data)."""
 
     @property
     def faces(self) -> tuple[str, ...]:
@@ -202,4 +204,5 @@ def load_facts(path: Path | str | None = None) -> Facts:
         team_white_bonus_vp=int(raw["team_white_bonus_vp"]),
         readings={k: v for k, v in raw["readings"].items() if not k.startswith("_")},
         layouts=layouts,
+        mats={k: v for k, v in raw["mats"].items() if not k.startswith("_")},
     )

@@ -4,12 +4,15 @@ The world keeps its own truth as a state of the game's rules (players know the r
 evolved by the moves its players choose; it never reads the companion's state.  It
 reaches the companion only as a real table would:
 
-* dice moved on the grid (a capture, a Deity power) -> ``BoardChange`` (the whole grid as
-  the camera sees it: the top die of every cell) and the turn button;
-* a turn ended with the grid untouched -> the turn button alone (an unchanged grid after a
-  capture means "end of turn"; before a capture, "I cannot capture");
-* what the camera cannot see (tokens, Caught Souls and Underworld dice, face changes,
-  groups sent, the Deity choice) -> ``Declare`` on the tablet.
+* dice moved on the grid (a capture, a Deity power) -> ``BoardChange`` (the whole table as
+  the camera sees it: the top die of every cell, each side's mat) and the turn button;
+* Caught Souls and Offering tokens moved on a side's mat (a token taken or paid, a face
+  changed, a group sent, a die stolen or swapped) -> ``BoardChange`` and the button when
+  the mats alone tell the move, else declared as well;
+* a turn ended with the table untouched -> the turn button alone (after a capture "end of
+  turn"; before a capture, "I cannot capture");
+* what the camera cannot see (VP, the Protection token, the Underworld, the Deity choice)
+  -> ``Declare`` on the tablet.
 
 When a grid change could be read as another move too (two powers leaving the same grid,
 a team turn whose player the dice do not tell, a move that leaves the tops unchanged),
@@ -75,7 +78,7 @@ class BaronVoodooWorld(World):
         choices = [a for a in g.legal_actions(self.state) if a["type"] == "deities"]
         if choices and self.rng.random() < 0.5:
             action = self.rng.choice(choices)
-            events.append(self._act(action))
+            events += self._act(action)
         name = self.state["variant"]
         if name in f.layouts:
             board = {cell: [list(die)] for cell, die in f.layouts[name].items()}
@@ -97,7 +100,7 @@ class BaronVoodooWorld(World):
             return []
         phase = self.state["phase"]
         if phase == "final":
-            return [self._act(self._final_group())]
+            return self._act(self._final_group())
         turn = self.state["turn"]
         if turn["step"] in ("A", "B"):
             return self._start_of_turn()
@@ -164,17 +167,17 @@ class BaronVoodooWorld(World):
         for a in legal:
             by_type.setdefault(a["type"], []).append(a)
         if "take_offering" in by_type:
-            return [self._act(by_type["take_offering"][0])]
+            return self._act(by_type["take_offering"][0])
         if plan["change"] and "change_face" in by_type and turn["c_step"] < 2 \
                 and s["offerings"][side] >= 2 and turn["captured"][1] != "vp":
             plan["change"] = False
-            return [self._act({"type": "change_face", "player": seat, "face": "vp"})]
+            return self._act({"type": "change_face", "player": seat, "face": "vp"})
         if plan["effect"] and "effect" in by_type:
             plan["effect"] = False
-            return [self._act(self._choose_effect(seat, by_type["effect"]))]
+            return self._act(self._choose_effect(seat, by_type["effect"]))
         if plan["extra"] and "extra_turn" in by_type and s["offerings"][side] >= 4:
             plan["extra"] = False
-            return [self._act(by_type["extra_turn"][0])]
+            return self._act(by_type["extra_turn"][0])
         sends = by_type.get("send", [])
         if sends and plan["sends"] < 3:
             group = sends[0]["dice"]
@@ -182,7 +185,7 @@ class BaronVoodooWorld(World):
             zone = len(s["caught"][side])
             if vp >= 3 or zone >= 6 or (s["end"] is not None) or self.rng.random() < 0.3:
                 plan["sends"] += 1
-                return [self._act(sends[0])]
+                return self._act(sends[0])
             plan["sends"] = 3
         if plan["power"] and not turn["power_used"]:
             plan["power"] = False
@@ -274,10 +277,18 @@ class BaronVoodooWorld(World):
         self.state = self.rules.apply(before, action)
         return before
 
-    def _act(self, action: Action) -> PhysicalEvent:
-        """Something the camera cannot see: declared on the tablet."""
-        self._apply(action)
-        return Declare(action)
+    def _act(self, action: Action) -> list[PhysicalEvent]:
+        """A step C move or the final group: tokens and Caught Souls moved on the mats as
+        the move says, then the button when the table alone tells which move it was, else
+        declared on the tablet (a VP, a Protection token, a choice the mats do not show)."""
+        shown = self.rules.board_view(self.state)
+        before = self._apply(action)
+        view = self.rules.board_view(self.state)
+        if view == shown:
+            return [Declare(action)]
+        if self._plain_from_board(before, action, view):
+            return [BoardChange(view), self.press_for(action)]
+        return [BoardChange(view), Declare(action)]
 
     def _board_move(self, action: Action) -> list[PhysicalEvent]:
         """Dice moved by hand, then the button; declared as well when the grid alone would
