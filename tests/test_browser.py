@@ -388,6 +388,21 @@ def test_a_place_tapped_on_the_board_is_named_in_large_type(browser: Any, serve:
     page.close()
 
 
+def test_a_delta_arriving_while_a_state_waits_for_its_frame_draws_once(browser: Any,
+                                                                       serve: Serve) -> None:
+    """A full state is drawn on the next animation frame; a delta that comes first draws it
+    at once, and the frame then finds nothing left to draw (it drew null and threw before)."""
+    page = open_page(browser, serve(started_table()))
+    page.evaluate("""() => new Promise((done) => {
+        scheduleRender(latest);
+        applyDelta({base: -1, rev: 0});  // not our revision: drawn, then the full state fetched
+        requestAnimationFrame(() => requestAnimationFrame(done));
+    })""")
+    page.wait_for_timeout(300)
+    assert not page.errors, page.errors
+    page.close()
+
+
 def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path: Path) -> None:
     table = Table.open("times_square", tmp_path, 2, None, 5, resume=False)
     world = load_world("times_square", table.game, 2, None, 5)

@@ -614,7 +614,8 @@ let pending = null;
 function scheduleRender(s) {
   const first = pending === null;
   pending = s;
-  if (first) requestAnimationFrame(() => { const next = pending; pending = null; render(next); });
+  // a delta may have drawn it already (applyDelta takes what is pending): then nothing is left
+  if (first) requestAnimationFrame(() => { const next = pending; pending = null; if (next) render(next); });
 }
 
 // A delta from the server: applied on top of the same revision, else the full state is fetched.
