@@ -80,7 +80,7 @@ class BaronVoodooBoard:
                                   "light_fill"))
             x += mat["die_mm"] + mat["token_mm"] + mat["gap_mm"]
         return Layout(
-            width=x - mat["gap_mm"] + margin if state["sides"] else 2 * margin + f.cols * size,
+            width=x - mat["gap_mm"] + margin,
             height=2 * margin + f.rows * size,
             spots=tuple(spots),
             pieces=pieces,
@@ -164,7 +164,6 @@ class BaronVoodooBoard:
                 if action not in out:
                     out.append(action)
         return out
-
 
     def _explain_mats(self, state: State, seen: BoardView) -> list[Action]:
         """The grid untouched, a mat changed: the step C move (or final group) whose Caught
