@@ -114,8 +114,9 @@ class World(ABC):
     def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the
         pieces back"), yet the pieces are where the players put them: someone straightens
-        them, so the camera looks again.  At most twice for one point of the game, then
-        they carry on (and the prompt stays for whoever reads the tablet)."""
+        them, so the camera looks again, and press the button again when the move they pressed
+        for is still not recorded.  At most twice for one point of the game, then they carry
+        on (and the prompt stays for whoever reads the tablet)."""
         view = self.board()
         refused = [p for p in tablet.get("prompts") or []
                    if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
@@ -130,6 +131,8 @@ class World(ABC):
         if tries.get(key, 0) >= 2:
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
+        if self.pending is not None and not drawn_wrong:  # the move still waits: press again
+            return [HandOver(3), BoardChange(view), self.press_for(self.pending)]
         return [HandOver(3), BoardChange(view)]
 
     def recognises(self, action: Any) -> bool:
