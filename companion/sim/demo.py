@@ -93,28 +93,28 @@ def run_demo(
         owners.board, owners.empty, owners.colours
     source = SyntheticSource(camera)
     service.frame_source = source
-    service.start()
-    if announce is not None:
-        announce(service)
-    if not device.app:  # pragma: no cover - the emulator always has its app
-        raise OSError("device emulator failed")
-    if not (service.link and service.link.wait_connected(10)):
-        service.stop()
-        device.stop()
-        raise OSError("the emulated table device did not answer on its pseudo-terminal")
     # on a terminal only (None: tqdm asks); a pipe or the journal gets no bar lines
     bar: Any = tqdm(desc="moves", unit="move", disable=None if progress else True, leave=False)
     started = time.monotonic()
-    # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
-    sim = table_class(service, world, source, device, speed, world_file, bar,
-                      tablet(service) if tablet is not None else None, stickers=stickers)
+    refusals: list[str] = []
+    service.start()
     try:
-        try:
+        try:  # Ctrl-C from here on, even while the device is still connecting, stops cleanly
+            if announce is not None:
+                announce(service)
+            if not device.app:  # pragma: no cover - the emulator always has its app
+                raise OSError("device emulator failed")
+            if not (service.link and service.link.wait_connected(10)):
+                raise OSError("the emulated table device did not answer on its pseudo-terminal")
+            # ``tablet(service)`` may give a BrowserTablet: every declaration tapped on the page
+            sim = table_class(service, world, source, device, speed, world_file, bar,
+                              tablet(service) if tablet is not None else None, stickers=stickers)
+            refusals = sim.refusals
             result = sim.run(max_steps, exit_when_over=True)
         except KeyboardInterrupt:
             bar.close()
             raise DemoInterrupted(RunResult(bar.n, 0, service.table.public(), world.truth(),
-                                            sim.refusals, time.monotonic() - started)) from None
+                                            refusals, time.monotonic() - started)) from None
         bar.close()  # before anything is printed: no bar left frozen above the result
         if on_over is not None:
             on_over(result)
