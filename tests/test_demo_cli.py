@@ -14,10 +14,13 @@ from pathlib import Path
 
 
 def demo(tmp_path: Path, *extra: str, stderr: int = subprocess.PIPE) -> subprocess.Popen:
+    # Ctrl-C as at a terminal: a suite started in the background (``cmd &`` in a script)
+    # hands its children SIGINT ignored, and Python then never raises KeyboardInterrupt
     return subprocess.Popen(
         [sys.executable, "-m", "companion", "demo", "--game", "times_square", "--port", "0",
          "--pin", "135790", "--data", str(tmp_path / "data"), *extra],
-        stdout=subprocess.PIPE, stderr=stderr, text=True)
+        stdout=subprocess.PIPE, stderr=stderr, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_the_result_is_printed_when_the_game_ends_and_no_bar_is_left(tmp_path: Path) -> None:
