@@ -90,7 +90,8 @@ class Layout:
     calibration screens and prompts), ``shapes`` says how a colour is drawn
     ("disc" or "square"); colours not named there are drawn as discs.
     ``marks`` gives the pip counts a piece of a colour can show (a die: 1 to 6), so
-    a count no such piece has is a doubtful reading, never a piece.
+    a count no such piece has is a doubtful reading, never a piece; ``(0, 0)`` is a plain
+    token, whose face the reader does not search for marks.
     """
 
     width: float

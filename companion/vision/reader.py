@@ -502,13 +502,16 @@ class BoardReader:
                     doubtful.setdefault(spot, "glare?")  # and the places its pixels reach
                     odd[by:by + bh, bx:bx + bw] |= (components[by:by + bh, bx:bx + bw] == k)
                     continue
-                pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+                marks = self.layout.marks.get(self._piece_names[index])
+                if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
+                    pips, sure = 0, True
+                else:
+                    pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
                 if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT:
                     doubtful.setdefault(spot, "glare?")  # a reflection's edge looks like a mark
                     continue
                 if self.keep_masks:
                     self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
-                marks = self.layout.marks.get(self._piece_names[index])
                 if marks is not None and not marks[0] <= pips <= marks[1]:
                     sure = False  # no such piece shows that many marks: misread, not a new face
                 conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)

@@ -40,8 +40,11 @@ def play_out(game: Game, state: dict[str, Any], seed: int, limit: int,
     return played
 
 
-def declared_in_a_simulated_game(name: str, players: int, seed: int) -> Played:
-    """(state before, action) for every action the simulated players declared on the tablet."""
+def declared_in_a_simulated_game(name: str, players: int, seed: int,
+                                 also: tuple[str, ...] = ()) -> Played:
+    """(state before, action) for every action the simulated players declared on the tablet,
+    and every recorded action of the types in ``also`` however the table told it (what
+    players would declare with the camera's view of them lost)."""
     table = Table.open(name, None, players, None, seed, resume=False)
     world = load_world(name, table.game, players, None, seed)
     out: Played = []
@@ -49,9 +52,12 @@ def declared_in_a_simulated_game(name: str, players: int, seed: int) -> Played:
 
     def send(events: list[Any]) -> None:
         for event in events:
-            if isinstance(event, Declare):
-                out.append((table.state, event.action))
+            state, known = table.state, len(table.history)
             deliver(table, event, refusals)
+            if isinstance(event, Declare):
+                out.append((state, event.action))
+            elif len(table.history) == known + 1 and table.history[-1].action["type"] in also:
+                out.append((state, table.history[-1].action))
 
     send(world.start())
     for _ in range(3000):

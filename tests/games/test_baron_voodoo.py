@@ -746,18 +746,33 @@ def test_layout_fits_the_camera() -> None:
     state = started()
     layout = GAME.layout(state)
     mat = F.mats
-    per_side = mat["caught_places"] + mat["offering_places"]
-    assert len(layout.spots) == 49 + state["sides"] * per_side
+
+    def per_side(seats: int) -> int:
+        return mat["caught_places"] + mat["offering_places"] + mat["track_places"] \
+            + mat["x20_places"] + seats
+
+    assert len(layout.spots) == 49 + state["sides"] * per_side(1)
     assert layout.width <= 600 and layout.height <= 400
     assert all(min(s.w, s.h) >= 16 for s in layout.spots)
     assert all(s.x + s.w <= layout.width and s.y + s.h <= layout.height for s in layout.spots)
-    assert set(layout.pieces) == set(F.dice) | {mat["token_colour"]}
+    tokens = {mat["token_colour"], mat["marker_colour"], mat["x20_colour"],
+              *mat["protection_colours"].values()}
+    assert set(layout.pieces) == set(F.dice) | tokens and not tokens & set(F.dice)
     assert {layout.shapes[c] for c in F.dice} == {"square"}
-    assert layout.shapes[mat["token_colour"]] == "disc"
-    four = GAME.layout(GAME.setup(4))  # four mats still fit a 16:9 camera beside the board
+    assert {layout.shapes[c] for c in tokens} == {"disc"}
+    boxes = [(s.x, s.y, s.x + s.w, s.y + s.h) for s in layout.spots]
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                   for i, a in enumerate(boxes) for b in boxes[i + 1:])  # no place overlaps another
     from companion.vision.geometry import canvas_size_mm
-    width, height = canvas_size_mm(four)
-    assert width / height <= 16 / 9 and len(four.spots) == 49 + 4 * per_side
+    team = GAME.layout(GAME.setup(4, "team"))  # two team mats, two Protection tokens each
+    assert len(team.spots) == 49 + 2 * per_side(2)
+    width, height = canvas_size_mm(team)
+    assert width / height <= 16 / 9
+    four = GAME.layout(GAME.setup(4))  # four mats beside the board: wider than 16:9, and
+    width, height = canvas_size_mm(four)  # a 1280 px frame still gives a token 24 px, a die 40
+    px_per_mm = 1280 / max(width, height * 16 / 9)
+    assert len(four.spots) == 49 + 4 * per_side(1)
+    assert mat["token_mm"] * px_per_mm >= 24 and mat["die_mm"] * px_per_mm >= 40
     assert {s.fill for s in layout.spots} <= {"board", "light_fill", "dark_fill"}
     assert layout.spot("D4").fill == "dark_fill"
 
@@ -773,8 +788,9 @@ def test_board_view_shows_the_top_die_as_pips() -> None:
 def test_the_mats_say_which_step_c_move_was_made() -> None:
     """Caught Souls and Offering tokens lie on each side's mat: a token taken, a face
     changed, a group sent is read there on the button; where the dice lie on the mat does
-    not matter; a move the mats do not show (a VP) is the tablet's, and a mat the camera
-    does not see at all is never taken for an emptied one."""
+    not matter; a VP moves the score marker on its track, a Protection token shows its
+    active side until its player's next turn; and a mat the camera does not see at all is
+    never taken for an emptied one."""
     state = on_board(started(), {**EXAMPLE, "A2": [("yellow", "swap")], "B2": [("yellow", "steal")]})
     own = captured(state, 0, "A2", "C2")  # Mami Wata jumps one of her own yellow dice
     assert own["turn"]["captured"] == ["yellow", "steal"]
@@ -788,17 +804,41 @@ def test_the_mats_say_which_step_c_move_was_made() -> None:
     assert button(took, changed) == [{"type": "change_face", "player": 0, "face": "vp"}]
     vp = GAME.apply(changed, {"type": "effect", "player": 0})
     assert vp["vp"][0] == changed["vp"][0] + 1
-    assert button(changed, vp) == [{"type": "end_turn", "player": 0}]  # a VP is not on a mat
+    assert button(changed, vp) == [{"type": "effect", "player": 0}]  # the score marker moved on
     two = json.loads(json.dumps(changed))
     two["caught"] = [[["yellow", "vp"], ["red", "vp"], ["blue", "offering"]], []]
     sent = GAME.apply(two, {"type": "send", "player": 0, "dice": [["red", "vp"], ["yellow", "vp"]]})
     assert [a["type"] for a in button(two, sent)] == ["send"]
     assert GAME.apply(two, button(two, sent)[0]) == sent
+    short = dict(GAME.board_view(sent))  # the dice sent, the score marker left where it was
+    short.pop(f"track0-{sent['vp'][0]}")
+    short[f"track0-{two['vp'][0]}"] = (Piece(F.mats["marker_colour"], 0),)
+    assert GAME.explain(two, make_view(short), [], "button") == []  # a mismatch, not a guess
     shuffled = dict(GAME.board_view(two))  # the same dice in other places of the mat
     shuffled["souls0-0"], shuffled["souls0-2"] = shuffled["souls0-2"], shuffled["souls0-0"]
     assert GAME.explain(two, make_view(shuffled), [], "button") == [{"type": "end_turn", "player": 0}]
     assert GAME.explain(two, grid_of(GAME.board_view(two)), [], "button") == \
         [{"type": "end_turn", "player": 0}]  # mats out of view: the grid alone, as before
+
+    # Protection: the token shows its active side; the next turn of its player flips it back
+    guarded = json.loads(json.dumps(own))
+    guarded["turn"]["captured"] = ["yellow", "protection"]
+    shield = GAME.apply(guarded, {"type": "effect", "player": 0})
+    assert shield["protection"]["yellow"] and button(guarded, shield) == \
+        [{"type": "effect", "player": 0}]
+    assert GAME.board_view(shield)["guard0"] == (Piece(F.mats["protection_colours"]["active"], 0),)
+    over = GAME.apply(shield, {"type": "end_turn", "player": 0})
+    assert button(shield, over) == [{"type": "end_turn", "player": 0}]
+    assert over["protection"]["yellow"]  # protected through the opponent's turn
+    theirs = captured(on_board(over, {"B5": [("blue", "vp")], "B6": [("purple", "vp")],
+                                      "G7": [("yellow", "vp")]}), 1, "B5", "B7")
+    ended = GAME.apply(theirs, {"type": "end_turn", "player": 1})
+    assert not ended["protection"]["yellow"]  # Mami Wata's next turn began
+    assert GAME.board_view(ended)["guard0"] == \
+        (Piece(F.mats["protection_colours"]["inactive"], 0),)
+    # the button, the token flipped back or not yet: the turn ends either way
+    assert button(theirs, ended) == [{"type": "end_turn", "player": 1}]
+    assert button(theirs, theirs) == [{"type": "end_turn", "player": 1}]
 
 
 def test_explain_captures_and_powers_from_the_grid() -> None:

@@ -7,6 +7,7 @@ captures or powers explain a change seen on the grid.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.baron_voodoo.facts import (
@@ -21,7 +22,9 @@ from companion.games.base import (
     Action,
     BoardView,
     Layout,
+    MalformedAction,
     Piece,
+    RuleError,
     Spot,
     State,
     Tap,
@@ -29,9 +32,11 @@ from companion.games.base import (
     make_view,
 )
 
-MAT_PREFIXES = ("souls", "offer")
-MAT_MOVES = ("take_offering", "change_face", "effect", "extra_turn", "send", "final_group")
-"""Step C moves and the final group: what they change lies on the mats, not the grid."""
+MAT_PREFIXES = ("souls", "offer", "track", "x20-", "guard")
+MAT_MOVES = ("take_offering", "change_face", "effect", "extra_turn", "send", "final_group",
+             "end_turn", "stuck")
+"""Step C moves, the final group and the turn's end: what they change lies on the mats (the
+next player's Protection token flipped back when a turn ends), not the grid."""
 
 
 def soul_place(side: int, index: int) -> str:
@@ -40,6 +45,30 @@ def soul_place(side: int, index: int) -> str:
 
 def token_place(side: int, index: int) -> str:
     return f"offer{side}-{index}"
+
+
+def track_place(side: int, vp: int) -> str:
+    return f"track{side}-{vp}"
+
+
+def x20_place(side: int, index: int) -> str:
+    return f"x20-{side}-{index}"
+
+
+def guard_place(seat: int) -> str:
+    return f"guard{seat}"
+
+
+@dataclass(frozen=True)
+class MatSeen:
+    """One side's mat as the camera sees it: Caught Souls (sorted: where a die lies on the
+    mat says nothing), Offering tokens, VP (None when no score marker is seen) and each of
+    the side's Protection tokens (True active, False inactive, None not seen)."""
+
+    souls: tuple[Piece, ...]
+    tokens: int
+    vp: int | None
+    guards: tuple[bool | None, ...]
 
 
 class BaronVoodooBoard:
@@ -67,18 +96,40 @@ class BaronVoodooBoard:
         token = mat["token_colour"]
         pieces[token] = "Offering token"
         shapes[token] = "disc"
+        for name in (mat["marker_colour"], mat["x20_colour"], *mat["protection_colours"].values()):
+            shapes[name] = "disc"
+        pieces[mat["marker_colour"]] = "score marker"
+        pieces[mat["x20_colour"]] = "x20 score marker"
+        pieces[mat["protection_colours"]["inactive"]] = "Protection token (inactive side)"
+        pieces[mat["protection_colours"]["active"]] = "Protection token (active side)"
+        for name in shapes.keys() - set(f.dice):
+            marks[name] = (0, 0)  # plain tokens and markers
         names = self.side_names(state)
+        seat_names = self.player_names(state)  # type: ignore[attr-defined]
+        die, tok, rows = mat["die_mm"], mat["token_mm"], mat["track_rows"]
         x = 2 * margin + f.cols * size  # the mats stand in a row right of the main board
         for side in range(state["sides"]):
             owner = names[side].split(" (")[0]
             for i in range(mat["caught_places"]):
-                spots.append(Spot(soul_place(side, i), x, margin + i * mat["die_mm"], mat["die_mm"],
-                                  mat["die_mm"], f"{owner}: Caught Soul {i + 1}", "light_fill"))
+                spots.append(Spot(soul_place(side, i), x, margin + i * die, die, die,
+                                  f"{owner}: Caught Soul {i + 1}", "light_fill"))
             for i in range(mat["offering_places"]):
-                spots.append(Spot(token_place(side, i), x + mat["die_mm"], margin + i * mat["die_mm"],
-                                  mat["token_mm"], mat["die_mm"], f"{owner}: Offering {i + 1}",
+                spots.append(Spot(token_place(side, i), x + die, margin + i * die, tok, die,
+                                  f"{owner}: Offering {i + 1}", "light_fill"))
+            track_x = x + die + tok + 2
+            for vp in range(mat["track_places"]):
+                col, row = divmod(vp, rows)
+                spots.append(Spot(track_place(side, vp), track_x + col * tok, margin + row * tok,
+                                  tok, tok, f"{owner}: score {vp}", "light_fill"))
+            below = margin + rows * tok + 2
+            for i in range(mat["x20_places"]):
+                spots.append(Spot(x20_place(side, i), track_x + i * tok, below, tok, tok,
+                                  f"{owner}: x20 marker {i + 1}", "light_fill"))
+            for i, seat in enumerate(self._side_seats(state, side)):  # type: ignore[attr-defined]
+                spots.append(Spot(guard_place(seat), track_x + i * tok, below + tok + 2, tok, tok,
+                                  f"{seat_names[seat].split(' (')[0]}: Protection token",
                                   "light_fill"))
-            x += mat["die_mm"] + mat["token_mm"] + mat["gap_mm"]
+            x = track_x + max(mat["track_places"] // rows, mat["x20_places"], 2) * tok + mat["gap_mm"]
         return Layout(
             width=x - mat["gap_mm"] + margin,
             height=2 * margin + f.rows * size,
@@ -90,7 +141,8 @@ class BaronVoodooBoard:
 
     def board_view(self, state: State) -> BoardView:
         """The top die of every cell, and on each side's mat its Caught Souls (from the top
-        place down) and its Offering tokens, as far as the mat has places."""
+        place down), its Offering tokens, its score marker and x20 markers, and each
+        player's Protection token, as far as the mat has places."""
         items: dict[str, list[Piece]] = {cell: [self.piece(stack[-1])] for cell, stack in
                                          state["board"].items() if stack}
         mat = self.facts.mats
@@ -100,20 +152,38 @@ class BaronVoodooBoard:
                 items[soul_place(side, i)] = [self.piece(die)]
             for i in range(min(state["offerings"][side], mat["offering_places"])):
                 items[token_place(side, i)] = [Piece(mat["token_colour"], 0)]
+            x20, on_track = divmod(state["vp"][side], mat["track_places"])
+            items[track_place(side, on_track)] = [Piece(mat["marker_colour"], 0)]
+            for i in range(min(x20, mat["x20_places"])):
+                items[x20_place(side, i)] = [Piece(mat["x20_colour"], 0)]
+            for seat in self._side_seats(state, side):  # type: ignore[attr-defined]
+                active = state["protection"][state["colours"][seat]]
+                items[guard_place(seat)] = [
+                    Piece(mat["protection_colours"]["active" if active else "inactive"], 0)]
         return make_view(items)
 
-    def mats_seen(self, view: BoardView, sides: int) -> list[tuple[list[Piece], int]] | None:
-        """Each side's Caught Souls (as a sorted list: where on the mat a die lies does not
-        matter) and its count of Offering tokens; None when the camera sees no mat at all
+    def mats_seen(self, view: BoardView, state: State) -> list[MatSeen] | None:
+        """Each side's mat as the camera sees it; None when the camera sees no mat at all
         (a table whose mats are out of view, or a replay that names the grid only)."""
         if not any(spot.startswith(MAT_PREFIXES) for spot in view):
             return None
+        mat = self.facts.mats
+        sides = mat["protection_colours"]
         out = []
-        for side in range(sides):
+        for side in range(state["sides"]):
             souls = sorted((p for spot, ps in view.items() if spot.startswith(f"souls{side}-")
                             for p in ps), key=lambda p: (p.colour, p.pips))
             tokens = sum(len(ps) for spot, ps in view.items() if spot.startswith(f"offer{side}-"))
-            out.append((souls, tokens))
+            marks = [vp for vp in range(mat["track_places"]) if view.get(track_place(side, vp))]
+            x20 = sum(len(view.get(x20_place(side, i), ())) for i in range(mat["x20_places"]))
+            vp = x20 * mat["track_places"] + marks[0] if len(marks) == 1 else None
+            guards = []
+            for seat in self._side_seats(state, side):  # type: ignore[attr-defined]
+                token = view.get(guard_place(seat))
+                colour = token[0].colour if token and len(token) == 1 else None
+                guards.append(True if colour == sides["active"] else
+                              False if colour == sides["inactive"] else None)
+            out.append(MatSeen(tuple(souls), tokens, vp, tuple(guards)))
         return out
 
     def piece(self, die: list[str]) -> Piece:
@@ -135,8 +205,8 @@ class BaronVoodooBoard:
         if phase not in ("play", "final"):
             return []
         expected = self.board_view(state)
-        mats = self.mats_seen(seen, state["sides"])
-        mats_changed = mats is not None and mats != self.mats_seen(expected, state["sides"])
+        mats = self.mats_seen(seen, state)
+        mats_changed = mats is not None and mats != self.mats_seen(expected, state)
         exp_grid = {cell: pieces for cell, pieces in expected.items() if cell in self.facts.coord}
         if grid == exp_grid and mats_changed:
             return self._explain_mats(state, seen)
@@ -163,15 +233,31 @@ class BaronVoodooBoard:
                    for cell, st in new_cells.items()):
                 if action not in out:
                     out.append(action)
-        return out
+        return self._as_the_mats_say(state, out, mats) if mats is not None else out
+
+    def _as_the_mats_say(self, state: State, moves: list[Action],
+                         mats: list[MatSeen]) -> list[Action]:
+        """Of several grid moves, those that leave the mats as seen (who paid an Offering
+        token for a power); all of them when none does, so that the rule or the mismatch is
+        what the players hear."""
+        if len(moves) < 2:
+            return moves
+        fits = []
+        for action in moves:
+            try:
+                after = self.apply(state, action)  # type: ignore[attr-defined]
+            except (RuleError, MalformedAction):
+                continue  # a refused move cannot be what the mats show
+            if self.mats_seen(self.board_view(after), after) == mats:
+                fits.append(action)
+        return fits or moves
 
     def _explain_mats(self, state: State, seen: BoardView) -> list[Action]:
         """The grid untouched, a mat changed: the step C move (or final group) whose Caught
         Souls and Offering tokens are the ones seen.  The dice gone from the mat are the
         group sent (the rules judge it); otherwise every legal move of the player's that
         leaves the mats as seen."""
-        sides = state["sides"]
-        want = self.mats_seen(seen, sides)
+        want = self.mats_seen(seen, state)
         seat = self.current_player(state)
         if seat is None:
             return []
@@ -183,7 +269,7 @@ class BaronVoodooBoard:
             if action["type"] not in MAT_MOVES or action.get("player") != seat:
                 continue
             after = self.apply(state, action)  # type: ignore[attr-defined]
-            if self.mats_seen(self.board_view(after), sides) == want and action not in out:
+            if self.mats_seen(self.board_view(after), after) == want and action not in out:
                 out.append(action)
         return out
 
@@ -202,16 +288,20 @@ class BaronVoodooBoard:
             if piece not in gone:
                 return None  # a die came: not a group sent
             gone.remove(piece)
-        want = self.mats_seen(seen, state["sides"])
-        before = self.mats_seen(self.board_view(state), state["sides"])
+        want = self.mats_seen(seen, state)
+        before = self.mats_seen(self.board_view(state), state)
         if not gone or want is None or before is None or any(
                 want[s] != before[s] for s in range(state["sides"]) if s != side) \
-                or want[side][1] != before[side][1]:
+                or want[side].tokens != before[side].tokens \
+                or want[side].guards != before[side].guards:
             return None
         dice = [[p.colour, self.facts.pips_face.get(p.pips, f"pips {p.pips}")] for p in gone]
         key = sorted(map(tuple, dice))
         for action in self.legal_actions(state):  # type: ignore[attr-defined]
             if action["type"] == "send" and sorted(map(tuple, action["dice"])) == key:
+                if want[side].vp is not None and \
+                        self.apply(state, action)["vp"][side] != want[side].vp:  # type: ignore[attr-defined]
+                    return None  # the score marker says otherwise: a mismatch to show
                 return action  # the same group in the rules' own order
         return {"type": "send", "player": seat, "dice": dice}  # refused with the rule it breaks
 
@@ -241,10 +331,14 @@ class BaronVoodooBoard:
                                else turn["default"]) or len(changed) == 0:
             return
         for deity in POWERS:
-            seat = by_colour.get(f.power_colour[deity], turn["actor"] if turn["actor"]
-                                 is not None else fallback)
+            # the Deity's own player first (free); a team-mate may pay for it instead, which
+            # only the Offering tokens on the mat tell apart
+            own = by_colour.get(f.power_colour[deity])
+            seats = [own] if own is not None else []
+            seats += [s for s in actors if s != own]
             for params, cells in physical_power_options(board, f, deity, changed):
-                yield {"type": "power", "player": seat, "deity": deity, **params}, cells
+                for seat in seats:
+                    yield {"type": "power", "player": seat, "deity": deity, **params}, cells
 
     def _setup_from_view(self, seen: BoardView) -> Action:
         f = self.facts

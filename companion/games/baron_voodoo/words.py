@@ -94,15 +94,16 @@ class BaronVoodooWords:
         else:
             options = self._c_actions(state, seat)
             text = (f"{who}: after the capture of {turn['captured'][0]} "
-                    f"({self.facts.face_names[turn['captured'][1]]}): C1-C5 in order on the "
-                    f"tablet")
+                    f"({self.facts.face_names[turn['captured'][1]]}): C1-C5 in order, each "
+                    f"done on the mat (tokens, Caught Souls, score marker, Protection token) "
+                    f"and the button pressed")
             if self.power_open(state, seat):
-                text += ", a Deity power at the end (D)"
-            text += ", then press the button to end the turn"
+                text += "; a Deity power at the end (D)"
+            text += "; the button on an untouched table ends the turn"
             out.append(Prompt(text, "turn", seat))
             menu = options[:11] + [{"type": "end_turn", "player": seat}]
-            out.append(Prompt("What does the player do next (the tracker cannot see tokens or "
-                              "the Deity boards)?", "choice", seat, menu))
+            out.append(Prompt("Or tap what the player does next (a choice the mat does not "
+                              "show, or a mat out of the camera's view):", "choice", seat, menu))
         nxt = self._next_side(state)
         if nxt is not None and state["end"] is None:
             nseats = self._side_seats(state, nxt)

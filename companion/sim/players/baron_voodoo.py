@@ -6,13 +6,15 @@ reaches the companion only as a real table would:
 
 * dice moved on the grid (a capture, a Deity power) -> ``BoardChange`` (the whole table as
   the camera sees it: the top die of every cell, each side's mat) and the turn button;
-* Caught Souls and Offering tokens moved on a side's mat (a token taken or paid, a face
-  changed, a group sent, a die stolen or swapped) -> ``BoardChange`` and the button when
-  the mats alone tell the move, else declared as well;
-* a turn ended with the table untouched -> the turn button alone (after a capture "end of
-  turn"; before a capture, "I cannot capture");
-* what the camera cannot see (VP, the Protection token, the Underworld, the Deity choice)
-  -> ``Declare`` on the tablet.
+* Caught Souls, Offering tokens, the score marker and Protection tokens moved on a side's
+  mat (a token taken or paid, a face changed, a VP, a group sent, a die stolen or swapped,
+  a Protection token flipped) -> ``BoardChange`` and the button when the mats alone tell
+  the move, else declared as well;
+* a turn ended with the grid untouched -> the turn button (after a capture "end of turn";
+  before a capture, "I cannot capture"), the next player's Protection token flipped back
+  first when it was active;
+* what the camera cannot see (the Underworld, the Deity choice) -> ``Declare`` on the
+  tablet.
 
 When a grid change could be read as another move too (two powers leaving the same grid,
 a team turn whose player the dice do not tell, a move that leaves the tops unchanged),
@@ -278,9 +280,10 @@ class BaronVoodooWorld(World):
         return before
 
     def _act(self, action: Action) -> list[PhysicalEvent]:
-        """A step C move or the final group: tokens and Caught Souls moved on the mats as
-        the move says, then the button when the table alone tells which move it was, else
-        declared on the tablet (a VP, a Protection token, a choice the mats do not show)."""
+        """A step C move or the final group: tokens, Caught Souls, the score marker and the
+        Protection token moved on the mats as the move says, then the button when the table
+        alone tells which move it was, else declared on the tablet (a choice the mats do not
+        show)."""
         shown = self.rules.board_view(self.state)
         before = self._apply(action)
         view = self.rules.board_view(self.state)
@@ -323,12 +326,15 @@ class BaronVoodooWorld(World):
         dashboard) says what the button means on an untouched grid (after the capture: "my
         turn ends"; before it: "I cannot capture"), so the player whose turn it is presses it
         whatever else the moment allows; a team-mate acting in the other's place declares."""
+        shown = self.rules.board_view(self.state)
         before = self._apply(action)
+        view = self.rules.board_view(self.state)
         by_convention = action["type"] in ("end_turn", "stuck") \
             and action.get("player") == self.rules.current_player(before)
-        plain = by_convention or self._plain_from_board(before, action,
-                                                        self.rules.board_view(before))
-        return [self.press_for(action)] if plain else [Declare(action)]
+        plain = by_convention or self._plain_from_board(before, action, view)
+        # the next player's Protection token flipped back as their turn begins
+        events: list[PhysicalEvent] = [BoardChange(view)] if view != shown else []
+        return events + [self.press_for(action) if plain else Declare(action)]
 
 
 WORLD_CLASS = BaronVoodooWorld
