@@ -243,3 +243,13 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread() -> None:
     assert outcome.injected.get("pip", 0) > 0
     assert any("was recorded" in text for text in outcome.prompts), outcome.prompts
     assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.prompts)
+
+
+def test_a_game_past_its_time_budget_is_stuck_not_waited_on() -> None:
+    """The bench gives each game a time budget: a table that cannot go on (here: no time
+    at all) is stopped and counted as stuck."""
+    from companion.sim.truth import play_one
+
+    outcome = play_one("times_square", 1, "clean", budget_s=0.0)
+    assert outcome.verdict == "stuck" and outcome.steps == 0
+    assert outcome.seconds < 60

@@ -158,6 +158,12 @@ class SimulatedTable:
         allows at speed 0 (the device waits until it has read it either way)."""
         return seconds if self.speed > 0 else 0.0
 
+    deadline: float | None = None
+    """A monotonic time the players stop at, the game unfinished (a bench's budget)."""
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
     def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Poll the tablet until ``check(state)`` holds (bounded)."""
         deadline = time.monotonic() + timeout
@@ -230,7 +236,7 @@ class SimulatedTable:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
         steps = stalls = 0
-        while steps < max_steps and not self.world.finished():
+        while steps < max_steps and not self.world.finished() and not self.out_of_time():
             tablet = self.tablet.state()
             events = self.world.step(tablet)
             if not events:

@@ -53,6 +53,8 @@ MISREAD_COLOURS = ("red", "blue", "green", "yellow", "white", "black")
 
 PROMPT_KINDS = ("warning", "choice")  # the prompts that ask the players about the table
 TRANSIENT_FRAMES = 12  # frames a transient misread lasts (1.5 s at the service's 8 fps)
+PLAYERS_WAIT_S = 6.0  # how long players watch the tablet for their move before going on
+BUDGET_S = 240.0  # a game's time on the bench: past it, the players stop and it is "stuck"
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,10 @@ class FaultyTable(SimulatedTable):
         source.read = read  # type: ignore[method-assign]
         self.tablet.state = state  # type: ignore[method-assign]
 
+    def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """Players glance at the tablet for a few seconds, then go on (or answer it)."""
+        return super().wait_for(check, min(timeout, PLAYERS_WAIT_S))
+
     def _unplug_for(self, seconds: float) -> None:
         """The device goes silent: its loop stops polling its readers and buttons."""
         lock = self.device._lock
@@ -274,8 +280,10 @@ def judge(tablet: dict[str, Any], truth: dict[str, Any], prompts: list[str],
     return "prompted" if prompts else "silent"
 
 
-def play_one(game: str, seed: int, faults: str, max_steps: int = 1500) -> GameOutcome:
-    """One seeded game of ``game`` in its smallest configuration through the full path."""
+def play_one(game: str, seed: int, faults: str, max_steps: int = 1500,
+             budget_s: float = BUDGET_S) -> GameOutcome:
+    """One seeded game of ``game`` in its smallest configuration through the full path,
+    stopped as "stuck" when it has not ended within ``budget_s`` seconds."""
     from companion.sim import demo
 
     players, variant = SMALLEST[game]
@@ -285,6 +293,7 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500) -> GameOu
 
     def make_table(*args: Any, **kwargs: Any) -> FaultyTable:
         table = FaultyTable(*args, faults=model, fault_seed=seed * 7919 + 17, log=log, **kwargs)
+        table.deadline = started + budget_s
         tables.append(table)
         return table
 
@@ -313,7 +322,8 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500) -> GameOu
 
 
 def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int = 1,
-                progress: Callable[[GameOutcome], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[GameOutcome], None] | None = None,
+                budget_s: float = BUDGET_S) -> dict[str, Any]:
     """Every (game, fault model) for ``count`` seeds: the bins, sources and each game's detail."""
     rows: list[dict[str, Any]] = []
     outcomes: list[GameOutcome] = []
@@ -322,7 +332,7 @@ def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int
             bins: Counter[str] = Counter()
             sources: Counter[str] = Counter()
             for seed in range(first_seed, first_seed + count):
-                outcome = play_one(game, seed, fault)
+                outcome = play_one(game, seed, fault, budget_s=budget_s)
                 outcomes.append(outcome)
                 bins[outcome.verdict] += 1
                 sources.update(outcome.sources)
@@ -357,9 +367,11 @@ def _table(rows: list[dict[str, Any]]) -> str:
 @click.option("--games", "count", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Seeded games per game and fault model.")
 @click.option("--seed", "first_seed", type=int, default=1, show_default=True)
+@click.option("--budget", "budget_s", type=click.FloatRange(10), default=BUDGET_S,
+              show_default=True, help="Seconds a game may take; past them it counts as stuck.")
 @click.option("--json", "as_json", is_flag=True)
 def bench_truth_command(game_names: tuple[str, ...], fault_names: tuple[str, ...], count: int,
-                        first_seed: int, as_json: bool) -> None:
+                        first_seed: int, budget_s: float, as_json: bool) -> None:
     """Whole games through the full path with faults at the physical channels, judged by the
     world's own truth: exact, wrong with a prompt, silently wrong, stuck."""
     import json
@@ -373,5 +385,5 @@ def bench_truth_command(game_names: tuple[str, ...], fault_names: tuple[str, ...
                        f"({o.scores} vs {o.true_scores}, {o.steps} steps, {o.seconds}s, "
                        f"injected {o.injected})", err=True)
 
-    figures = bench_truth(games, faults, count, first_seed, show)
+    figures = bench_truth(games, faults, count, first_seed, show, budget_s)
     click.echo(json.dumps(figures, sort_keys=True) if as_json else _table(figures["rows"]))
