@@ -49,6 +49,18 @@ def describe_mismatch(game: Game, state: State, seen: BoardView) -> str:
     return "; ".join(parts)
 
 
+def tally_mismatch(game: Game, state: State, seen: BoardView) -> str | None:
+    """The score pieces the camera counts that differ from the record, in words; None
+    when they agree (or the camera counts none)."""
+    on_table = game.tallies(state, seen)
+    if not on_table:
+        return None
+    recorded = game.tallies(state, game.board_view(state))
+    parts = [f"{name} {count} on the table, {recorded[name]} in the record"
+             for name, count in on_table.items() if name in recorded and recorded[name] != count]
+    return "; ".join(parts) or None
+
+
 def reconcile(
     game: Game, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
 ) -> Reconciled:

@@ -31,7 +31,7 @@ from companion.games.base import (
     Trigger,
     view_to_json,
 )
-from companion.reconcile import reconcile, reconsider
+from companion.reconcile import reconcile, reconsider, tally_mismatch
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
@@ -549,8 +549,29 @@ class Table:
         self._turn_changed(self.game.current_player(before))
         self.taps = []
         self.table_prompt = None
+        self._check_tallies()
         self._publish(kind)
         return entry
+
+    def _check_tallies(self) -> bool:
+        """Set or clear the standing warning that the score pieces on the table differ from
+        the record.  A difference a press of the button would record as a move (the marker
+        moved before the press) is a move under way, not a warning.  True when it changed."""
+        text = None
+        if self.seen is not None and self.game.outcome(self.state) is None:
+            differ = tally_mismatch(self.game, self.state, self.seen)
+            if differ is not None and reconcile(self.game, self.state, self.seen, list(self.taps),
+                                                "button").action is None:
+                text = (f"The score pieces differ from the record: {differ}. Set them as the "
+                        "record says, or correct the record in the history.")
+        current = self.notices.get("tally")
+        if (current.text if current else None) == text:
+            return False
+        if text is None:
+            del self.notices["tally"]
+        else:
+            self.notices["tally"] = Prompt(text, "warning")
+        return True
 
     def request(self, request_id: str) -> tuple[int, Event] | None:
         """(game id, event) already logged for ``request_id``, in this game or an earlier one
@@ -619,6 +640,7 @@ class Table:
             self._turn_changed(seat_before)
             self.table_prompt = None
             self.taps = []
+            self._check_tallies()
             self._publish("undo")
             return frame.entry
 
@@ -675,6 +697,8 @@ class Table:
             self.seen = view
             entry = self._reconcile("board", "camera")
             self._board_settled()
+            if entry is None and self._check_tallies():
+                self._publish("notice")
             return entry
 
     def tap(self, card: str, seat: int | None = None) -> HistoryEntry | None:

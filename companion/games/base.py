@@ -428,6 +428,13 @@ class Game(ABC):
     def board_view(self, state: State) -> BoardView:
         """What the camera should see if the table agrees with the tracker."""
 
+    def tallies(self, state: State, view: BoardView) -> dict[str, int]:
+        """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
+        Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The
+        table sets the camera's counts against the record's: a difference that no move of
+        the players explains is shown as a warning, never silently kept."""
+        return {}
+
     @abstractmethod
     def explain(
         self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger

@@ -1100,3 +1100,55 @@ def test_world_resumes_from_a_pickle_and_shows_its_board() -> None:
     copy = pickle.loads(pickle.dumps(world))
     assert copy.board() == world.board() and copy.board()
     assert [world.step({}) for _ in range(5)] == [copy.step({}) for _ in range(5)]
+
+
+def test_score_pieces_that_differ_from_the_record_are_a_warning_until_set_right() -> None:
+    """Issue 12: the VP marker and the Offering tokens on a mat are counted against the
+    record.  A marker moved for a move not yet pressed is a move under way; a count no move
+    explains is a standing warning naming the side, gone once the pieces are set right."""
+    from companion.table import Table
+
+    table = Table.open("baron_voodoo", None, 2, None, 3, resume=False)
+    world = load_world("baron_voodoo", table.game, 2, None, 3)
+    from companion.sim.headless import deliver
+
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(400):  # play on until a VP face has just been captured
+        turn = table.state["turn"]
+        if turn["step"] == "C" and turn["captured"] and turn["captured"][1] == "vp" \
+                and GAME.is_legal(table.state, {"type": "effect",
+                                                "player": GAME.current_player(table.state)}):
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    else:
+        pytest.fail("no VP face captured in 400 steps")
+    assert refusals == []
+    state = table.state
+    seat = GAME.current_player(state)
+    side = seat  # two players: a side each
+    name = GAME.side_names(state)[side].split(" (")[0]
+    effect = {"type": "effect", "player": seat}
+    assert GAME.is_legal(state, effect)
+
+    def tally_notice() -> str | None:
+        notice = table.public()["prompts"]
+        texts = [p["text"] for p in notice if "score pieces differ" in p["text"]]
+        return texts[0] if texts else None
+
+    # the marker moved on by one, the button not yet pressed: a move under way, no warning
+    table.board_seen(GAME.board_view(GAME.apply(state, effect)))
+    assert tally_notice() is None and table.state == state
+    # two VP more than any move gives: a warning naming the side and both counts
+    wrong = dict(GAME.board_view(state))
+    vp = state["vp"][side]
+    del wrong[f"track{side}-{vp % 20}"]
+    wrong[f"track{side}-{(vp + 2) % 20}"] = (Piece(F.mats["marker_colour"], 0),)
+    table.board_seen(make_view(wrong))
+    text = tally_notice()
+    assert text is not None and f"{name}: VP {vp + 2} on the table, {vp} in the record" in text
+    assert table.state == state  # nothing recorded on a count
+    table.board_seen(GAME.board_view(state))  # the marker put back
+    assert tally_notice() is None

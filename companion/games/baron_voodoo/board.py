@@ -186,6 +186,21 @@ class BaronVoodooBoard:
             out.append(MatSeen(tuple(souls), tokens, vp, tuple(guards)))
         return out
 
+    def tallies(self, state: State, view: BoardView) -> dict[str, int]:
+        """Each side's VP (the score marker and x20 markers) and Offering tokens, as far as
+        the mat shows them (a marker out of sight: no VP count)."""
+        mats = self.mats_seen(view, state)
+        if mats is None:
+            return {}
+        names = [name.split(" (")[0] for name in self.side_names(state)]
+        out: dict[str, int] = {}
+        for side, mat in enumerate(mats):
+            if mat.vp is not None:
+                out[f"{names[side]}: VP"] = mat.vp
+            if state["offerings"][side] <= self.facts.mats["offering_places"]:
+                out[f"{names[side]}: Offering tokens"] = mat.tokens
+        return out
+
     def piece(self, die: list[str]) -> Piece:
         """The camera's reading of a die: its colour and its face icon as pips."""
         return Piece(die[0], self.facts.face_pips[die[1]])
