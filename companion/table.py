@@ -553,15 +553,21 @@ class Table:
         self._publish(kind)
         return entry
 
-    def _check_tallies(self) -> bool:
+    def _check_tallies(self, board_changed: bool = False) -> bool:
         """Set or clear the standing warning that the score pieces on the table differ from
-        the record.  A difference a press of the button would record as a move (the marker
-        moved before the press) is a move under way, not a warning.  True when it changed."""
+        the record.  It is raised only when the table changed (``board_changed``) and still
+        differs: right after a move is recorded the players have yet to take its point or
+        move its marker, and a difference a press of the button would record as a move (the
+        marker moved before the press) is a move under way.  True when it changed."""
+        if not board_changed and "tally" not in self.notices:
+            return False
         text = None
         if self.seen is not None and self.game.outcome(self.state) is None:
             differ = tally_mismatch(self.game, self.state, self.seen)
-            if differ is not None and reconcile(self.game, self.state, self.seen, list(self.taps),
-                                                "button").action is None:
+            pressed = reconcile(self.game, self.state, self.seen, list(self.taps), "button") \
+                if differ is not None else None
+            if pressed is not None and pressed.action is None and not (
+                    pressed.prompt is not None and pressed.prompt.kind == "choice"):
                 text = (f"The score pieces differ from the record: {differ}. Set them as the "
                         "record says, or correct the record in the history.")
         current = self.notices.get("tally")
@@ -697,7 +703,7 @@ class Table:
             self.seen = view
             entry = self._reconcile("board", "camera")
             self._board_settled()
-            if entry is None and self._check_tallies():
+            if entry is None and self._check_tallies(board_changed=True):
                 self._publish("notice")
             return entry
 

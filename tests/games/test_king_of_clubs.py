@@ -774,7 +774,7 @@ def test_layout_fits_the_table_and_names_every_spot_the_view_uses() -> None:
         layout = G.layout(state)
         assert layout.width <= 600 and layout.height <= 400
         ids = [s.id for s in layout.spots]
-        assert len(ids) == len(set(ids)) == 4 + 5 * players
+        assert len(ids) == len(set(ids)) == 4 + 5 * players + 2 * 2  # Points, Lead Dancer
         for spot in layout.spots:
             assert min(spot.w, spot.h) >= 18
             assert 0 <= spot.x and spot.x + spot.w <= layout.width
@@ -940,3 +940,22 @@ def test_headless_harness_agrees_with_the_world(players: int, variant: str) -> N
     assert result.tablet["over"]
     assert sorted(result.tablet["winner"]) == sorted(result.world_truth["winners"])
     assert result.stalls == 0
+
+
+def test_point_cards_and_the_lead_dancer_card_are_counted_against_the_record() -> None:
+    """Issue 12: the Disco Ball Point cards in front of each side and the Lead Dancer card
+    are on the table's view; the night's cards cleared away, they stay; a count the record
+    does not share is what the table's tally warning is made of."""
+    from companion.reconcile import tally_mismatch
+
+    state = begin(mid_game(variant="basic", hands=0), COUPLES_CLUBS)
+    view = G.board_view(state)
+    assert state["points"][0] == 1 and state["lead"] == 0
+    assert view["points0"] == (Piece(G.colours["point"], 0),)
+    assert view["lead0"] == (Piece(G.colours["lead"], 0),) and "lead1" not in view
+    assert G.tallies(state, view) == {"A: points": 1, "A: Lead Dancer card": 1,
+                                      "B: points": 0, "B: Lead Dancer card": 0}
+    assert tally_mismatch(G, state, view) is None
+    two = dict(view)
+    two["points0"] = (Piece(G.colours["point"], 0),) * 2
+    assert tally_mismatch(G, state, make_view(two)) == "A: points 2 on the table, 1 in the record"

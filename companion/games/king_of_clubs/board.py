@@ -26,6 +26,19 @@ from companion.games.king_of_clubs.rules import (
 )
 
 
+def points_place(side: int) -> str:
+    return f"points{side}"
+
+
+def lead_place(side: int) -> str:
+    return f"lead{side}"
+
+
+def _score_place(spot: str) -> bool:
+    """A side's Points or Lead Dancer place: they stay on the table from night to night."""
+    return spot.startswith(("points", "lead"))
+
+
 class KingOfClubsBoard:
     """Mixin of the game class; see ``__init__.py``."""
 
@@ -49,18 +62,32 @@ class KingOfClubsBoard:
             for i in range(4):
                 spots.append(Spot(f"p{p}_{SLOTS[i]}", col_x[i], y, w, h,
                                   f"{LETTERS[p]} at Nightclub {i + 1}", "light_fill"))
+        for side in (0, 1):  # each side's Points and Lead Dancer places end its row
+            y, name = rows[side], self.side_name(state, side)
+            spots.append(Spot(points_place(side), 500.0, y, 55.0, h, f"{name}: points", "board"))
+            spots.append(Spot(lead_place(side), 560.0, y, 36.0, h, f"{name}: Lead Dancer card",
+                              "board"))
         pieces = {self.colours["nightclub"]: "Nightclub (pips: prestige value)",
                   self.colours["face_down"]: "a face-down card",
-                  self.colours["move"]: "a Move card played on a Dancer (+1)"}
+                  self.colours["move"]: "a Move card played on a Dancer (+1)",
+                  self.colours["point"]: "a Disco Ball Point card",
+                  self.colours["lead"]: "the Lead Dancer card"}
         for p in range(n):
             pieces[self.styles[p]["colour"]] = (
                 f"{LETTERS[p]}'s {self.styles[p]['name']} Dancer (pips: skill)")
         return Layout(600.0, 400.0, tuple(spots), pieces, {c: "square" for c in pieces})
 
     def board_view(self, state: State) -> BoardView:
+        """The Nightclubs and Dancers of the night, Moves laid on Dancers, and each side's
+        Disco Ball Point cards and the Lead Dancer card."""
         items: dict[str, list[Piece]] = {}
+        for side in (0, 1):
+            if state["points"][side]:
+                items[points_place(side)] = [Piece(self.colours["point"], 0)] * state["points"][side]
+            if state["lead"] == side:
+                items[lead_place(side)] = [Piece(self.colours["lead"], 0)]
         if state["phase"] == "scene":
-            return {}
+            return make_view(items)
         for i, value in enumerate(state["clubs"]):
             items[f"club{i}"] = [Piece(self.colours["nightclub"], value)]
         for p in range(state["players"]):
@@ -84,7 +111,8 @@ class KingOfClubsBoard:
         if phase == "scene":
             return self._explain_scene(state, seen)
         if phase == "night_over":
-            return [{"type": "clear"}] if not any(seen.values()) else []
+            return [{"type": "clear"}] if not any(pieces for spot, pieces in seen.items()
+                                                  if not _score_place(spot)) else []
         if phase == "placement":
             for p in range(state["players"]):
                 if not state["placed"][p] and all(
@@ -106,8 +134,20 @@ class KingOfClubsBoard:
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
 
+    def tallies(self, state: State, view: BoardView) -> dict[str, int]:
+        """Each side's Disco Ball Point cards, and whether it holds the Lead Dancer card."""
+        out: dict[str, int] = {}
+        for side in (0, 1):
+            name = self.side_name(state, side)
+            out[f"{name}: points"] = sum(1 for p in view.get(points_place(side), ())
+                                         if p.colour == self.colours["point"])
+            out[f"{name}: Lead Dancer card"] = sum(1 for p in view.get(lead_place(side), ())
+                                                   if p.colour == self.colours["lead"])
+        return out
+
     def _explain_scene(self, state: State, seen: BoardView) -> list[Action]:
-        if any(pieces and not k.startswith("club") for k, pieces in seen.items()):
+        if any(pieces and not k.startswith("club") and not _score_place(k)
+               for k, pieces in seen.items()):
             return []
         values = []
         for i in range(4):

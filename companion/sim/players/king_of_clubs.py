@@ -88,7 +88,16 @@ class KingOfClubsWorld(World):
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
-        return getattr(self, f"_stage_{self.stage}")()
+        score = self._score_cards()
+        events: Step = getattr(self, f"_stage_{self.stage}")()
+        if self._score_cards() != score:
+            # the night is over: its point card taken and the Lead Dancer card handed over
+            # once the last move is made, in view of the camera
+            events.append(BoardChange(self._view()))
+        return events
+
+    def _score_cards(self) -> tuple[list[int], int | None]:
+        return list(self.points), self.lead
 
     def finished(self) -> bool:
         return bool(self.winners)
@@ -294,6 +303,11 @@ class KingOfClubsWorld(World):
         items: dict[str, list[Piece]] = {}
         for i, value in enumerate(self.clubs):
             items[f"club{i}"] = [Piece(self.colours["nightclub"], value)]
+        for side in (0, 1):  # the Disco Ball Point cards won, the Lead Dancer card
+            if self.points[side]:
+                items[f"points{side}"] = [Piece(self.colours["point"], 0)] * self.points[side]
+            if self.lead == side:
+                items[f"lead{side}"] = [Piece(self.colours["lead"], 0)]
         styles = self.data["dancer_styles"]
         for p, places in self.placed.items():
             for slot in ALL_SLOTS:
