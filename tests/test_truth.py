@@ -253,3 +253,35 @@ def test_a_game_past_its_time_budget_is_stuck_not_waited_on() -> None:
     outcome = play_one("times_square", 1, "clean", budget_s=0.0)
     assert outcome.verdict == "stuck" and outcome.steps == 0
     assert outcome.seconds < 60
+
+
+def test_players_lay_again_a_card_the_reader_missed() -> None:
+    """Issue 12: a tap that never reached the reader left the move unrecorded for good.
+    Players see that the tablet neither recorded it nor lists the card, and lay it again
+    once; a card the tablet lists, or a move recorded, is left alone."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import World
+
+    class OneCard(World):
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            self.steps = getattr(self, "steps", 0) + 1
+            return [BoardChange({}), CardTap("card-7", 1)]
+
+        def finished(self) -> bool:
+            return False
+
+    world = OneCard(TimesSquare(), 2, None, 0)
+    assert world.act({"history_total": 3, "taps": []}) == [BoardChange({}), CardTap("card-7", 1)]
+    # nothing recorded and the card not listed: it missed the reader, laid again (alone)
+    assert world.act({"history_total": 3, "taps": []}) == [CardTap("card-7", 1)]
+    assert world.steps == 1
+    # once: the next glance goes on with the game
+    assert world.act({"history_total": 3, "taps": []}) == [BoardChange({}), CardTap("card-7", 1)]
+    # the card listed as read (a move of several cards under way): nothing laid again
+    assert world.act({"history_total": 3, "taps": [{"card": "card-7", "seat": 1}]})[0] == BoardChange({})
+    # the move recorded: nothing laid again
+    assert world.act({"history_total": 4, "taps": []})[0] == BoardChange({})
+    assert world.steps == 4

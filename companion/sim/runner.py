@@ -238,7 +238,7 @@ class SimulatedTable:
         steps = stalls = 0
         while steps < max_steps and not self.world.finished() and not self.out_of_time():
             tablet = self.tablet.state()
-            events = self.world.step(tablet)
+            events = self.world.act(tablet)
             if not events:
                 break
             self.step += 1

@@ -79,6 +79,24 @@ class World(ABC):
         self.rng = random.Random(seed)
         self.pending: Action | None = None  # made and pressed for; not yet in the history
 
+    def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """:meth:`step`, as players at a table take it: a card they laid that the tablet
+        neither recorded nor lists among the cards read (it missed the reader) is laid
+        again, once, before anything else."""
+        made = getattr(self, "_taps_made", None)
+        self._taps_made: tuple[list[CardTap], Any] | None = None
+        if made is not None:
+            taps, total = made
+            listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
+            missed = [t for t in taps if t.card not in listed]
+            if tablet.get("history_total") == total and missed:
+                return list(missed)
+        events = self.step(tablet)
+        taps = [e for e in events if isinstance(e, CardTap)]
+        if taps:
+            self._taps_made = (taps, tablet.get("history_total"))
+        return events
+
     def press_for(self, action: Action) -> TurnButton:
         """The button pressed for ``action``: remembered until the tablet's history shows it,
         so that a question the table asks about it can be answered."""
