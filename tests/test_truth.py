@@ -275,13 +275,15 @@ def test_players_lay_again_a_card_the_reader_missed() -> None:
 
     world = OneCard(TimesSquare(), 2, None, 0)
     assert world.act({"history_total": 3, "taps": []}) == [BoardChange({}), CardTap("card-7", 1)]
+    assert not world.repeated
     # nothing recorded and the card not listed: it missed the reader, laid again (alone)
     assert world.act({"history_total": 3, "taps": []}) == [CardTap("card-7", 1)]
-    assert world.steps == 1
+    assert world.repeated and world.steps == 1
     # once: the next glance goes on with the game
     assert world.act({"history_total": 3, "taps": []}) == [BoardChange({}), CardTap("card-7", 1)]
     # the card listed as read (a move of several cards under way): nothing laid again
     assert world.act({"history_total": 3, "taps": [{"card": "card-7", "seat": 1}]})[0] == BoardChange({})
     # the move recorded: nothing laid again
     assert world.act({"history_total": 4, "taps": []})[0] == BoardChange({})
-    assert world.steps == 4
+    assert world.act({"history_total": 5, "taps": []})[0] == BoardChange({})
+    assert world.steps == 5

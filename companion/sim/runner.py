@@ -245,8 +245,9 @@ class SimulatedTable:
             self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
-            if after["history_total"] == tablet["history_total"]:
-                stalls += 1
+            if after["history_total"] == tablet["history_total"] \
+                    and not getattr(self.world, "repeated", False):
+                stalls += 1  # a step of the game that recorded nothing (a card laid again is none)
             if self.progress is not None:
                 self.progress.update(1)
             self.pause()

@@ -85,11 +85,13 @@ class World(ABC):
         again, once, before anything else."""
         made = getattr(self, "_taps_made", None)
         self._taps_made: tuple[list[CardTap], Any] | None = None
+        self.repeated = False
         if made is not None:
             taps, total = made
             listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
             missed = [t for t in taps if t.card not in listed]
             if tablet.get("history_total") == total and missed:
+                self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
         events = self.step(tablet)
         taps = [e for e in events if isinstance(e, CardTap)]
