@@ -78,13 +78,15 @@ class World(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.pending: Action | None = None  # made and pressed for; not yet in the history
+        self._taps_made: tuple[list[CardTap], Any] | None = None  # the last step's cards
+        self.repeated = False  # the last act() laid cards again instead of a new step
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
         neither recorded nor lists among the cards read (it missed the reader) is laid
         again, once, before anything else."""
-        made = getattr(self, "_taps_made", None)
-        self._taps_made: tuple[list[CardTap], Any] | None = None
+        made = getattr(self, "_taps_made", None)  # a world pickled before act() existed
+        self._taps_made = None
         self.repeated = False
         if made is not None:
             taps, total = made
