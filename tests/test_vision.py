@@ -180,3 +180,41 @@ def test_the_empty_board_is_not_learnt_from_a_board_with_pieces() -> None:
         reader.use_empty(np.zeros((10, 10, 3), np.uint8))
     assert reader.empty_board is None
     assert reader.read(camera.frame(view)).view == view
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_reading_only_what_changed_says_what_a_first_look_says(game_name: str) -> None:
+    """A game in play (hands coming and going, a lamp's reflection now and then, sensor
+    noise): the reader that reads again only the places changed since the last clear board
+    says of every frame what a reader seeing that frame for the first time says."""
+    from companion.vision.conditions import glare
+
+    reader, camera, layout = reader_for(game_name)
+    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
+    rng = np.random.default_rng(17)
+    boards = sample_boards(game_name, None, 8, seed=3)
+    partial = 0
+    seen = reader._read_part
+
+    def counted(*args: object) -> object:
+        nonlocal partial
+        out = seen(*args)  # type: ignore[arg-type]
+        partial += out is not None
+        return out
+
+    reader._read_part = counted  # type: ignore[method-assign]
+    differ = []
+    for i, view in enumerate(boards):
+        frames = [camera.frame(view), camera.frame(view)]
+        if i % 3 == 1:
+            frames.insert(0, camera.frame(boards[i - 1], hand=float(rng.uniform(0.2, 0.8))))
+        if i % 3 == 2:
+            frames.append(glare(camera.frame(view), rng, 1))
+        for k, frame in enumerate(frames):
+            ours = reader.read(frame)
+            first = BoardReader(layout, colours=colours).read(frame)
+            said = [(r.view, sorted(r.doubtful), r.hand) for r in (ours, first)]
+            if said[0] != said[1]:
+                differ.append((i, k, said, ours.problem, first.problem))
+    assert not differ, differ[:2]
+    assert partial >= len(boards) // 2  # the part-read path was taken, not only whole reads

@@ -50,6 +50,8 @@ OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
 _CORE = np.ones((5, 5), np.uint8)
+_SQUARE3 = np.ones((3, 3), np.uint8)
+_SQUARE5 = np.ones((5, 5), np.uint8)
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 # a frame whose 4 mm cells all match the last one read within this is read the same
@@ -122,6 +124,16 @@ class Reading:
 
 
 @dataclass
+class _Blob:
+    """What one blob of piece colours told: kept to be told again while its pixels stay."""
+
+    odd: list[tuple[tuple[int, int], np.ndarray]] = field(default_factory=list)  # no piece's
+    explained: list[tuple[int, int, int, int]] = field(default_factory=list)  # rows, columns
+    doubts: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
+
+
+@dataclass
 class BoardReader:
     """Reads one game's board from camera frames."""
 
@@ -165,6 +177,12 @@ class BoardReader:
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
+        self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
+        self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
+        # the last board read whole and clear (no hand, no glare): its 4 mm cells, and its
+        # flattened picture, colours and empty-board match, to read only what changed since
+        self._kept: tuple | None = None  # cells, flat, labels, as_empty, blobs
+        self._kept_light: tuple[np.ndarray, np.ndarray | None] | None = None  # its light
         self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
         self._gain: np.ndarray | None = None
         self._tone: np.ndarray | None = None
@@ -186,6 +204,7 @@ class BoardReader:
             allowed |= near.astype(np.uint16) << k
         self._allowed = allowed
         self._reference = top
+        self._kept = None  # matched against the old empty board
         # glare is judged against the lightest the empty board shows nearby (a line drawn a
         # pixel off is no reflection), inside the board (the margin is the light model's)
         self._reference_half = cv2.pyrDown(cv2.dilate(top, np.ones((5, 5), np.uint8))).astype(np.int16)
@@ -306,6 +325,9 @@ class BoardReader:
         self._last_reading = None
         self._last_cells = None
         self._pip_cache = {}
+        self._blob_cache = {}
+        self._marker_sharpness = []
+        self._kept = None
 
     def _canvas_to_frame(self, pts: np.ndarray) -> np.ndarray:
         """Canvas px (at ``px_per_mm``) to frame px, through the lens when there is one."""
@@ -366,8 +388,10 @@ class BoardReader:
             if self._last_reading is not None and self._last_cells is not None \
                     and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
                 return self._last_reading  # nothing on the table moved since the last read
-            if self._still_fits(small):
-                return self._remember(self._read_small(small, frame), cells)
+            region = self._changed_region(cells)
+            # the markers and the margin lie outside a change inside the board: as they were
+            if (region is not None and self._within_board(region)) or self._still_fits(small):
+                return self._remember(self._read_small(small, frame, region, cells), cells)
         problem = self._exposure_problem(frame)
         if problem:
             return Reading(None, problem=problem)
@@ -378,7 +402,7 @@ class BoardReader:
         assert self._maps is not None
         small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
         cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
-        return self._remember(self._read_small(small, frame), cells)
+        return self._remember(self._read_small(small, frame, None, cells), cells)
 
     def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
         self._last_reading, self._last_cells = reading, cells
@@ -398,29 +422,95 @@ class BoardReader:
         """How sharp the markers' edges are in their most blurred direction (about 3.3 for a
         sharp frame, 1.5-2.2 under a sigma-2 blur, below 1.4 when the camera shook), and how
         much sharper its sharpest direction is (near 1 for focus blur, more for a shake)."""
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
         values = []
-        for rows, cols, _bits in self._marker_checks:
-            patch = gray[max(0, rows.start - 3):rows.stop + 3, max(0, cols.start - 3):cols.stop + 3]
-            flat = patch.ravel()
-            n = len(flat)
-            ends = np.partition(flat, (n // 20, n - n // 20))
-            lo, hi = ends[n // 20], ends[n - n // 20]
-            if hi - lo < 40:
-                continue  # covered
-            gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3).ravel()
-            gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3).ravel()
-            responses = np.abs(_COS[:, None] * gx[None, :] + _SIN[:, None] * gy[None, :])
-            k = n - max(1, n // 50)
-            per_angle = np.partition(responses, k, axis=1)[:, k]
-            low = float(per_angle.min())
-            values.append((low / (hi - lo), float(per_angle.max()) / max(low, 1e-3)))
+        seen: list[tuple[np.ndarray, tuple[float, float] | None]] = []
+        for m, (rows, cols, _bits) in enumerate(self._marker_checks):
+            bgr = small[max(0, rows.start - 3):rows.stop + 3, max(0, cols.start - 3):cols.stop + 3]
+            last = self._marker_sharpness[m] if m < len(self._marker_sharpness) else None
+            if last is not None and last[0].shape == bgr.shape and _alike(last[0], bgr, 40, 4.0):
+                seen.append(last)  # the marker as it was: as sharp as it was
+                if last[1] is not None:
+                    values.append(last[1])
+                continue
+            value = self._edge_sharpness(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32))
+            seen.append((bgr.copy(), value))
+            if value is not None:
+                values.append(value)
+        self._marker_sharpness = seen
         if not values:
             return 0.0, 1.0
         sharp, skew = np.median(np.array(values), axis=0)
         return float(sharp), float(skew)
 
-    def _read_small(self, small: np.ndarray, frame: np.ndarray) -> Reading:
+    @staticmethod
+    def _edge_sharpness(patch: np.ndarray) -> tuple[float, float] | None:
+        """One marker's sharpness and skew (see ``sharpness``); None when it is covered."""
+        flat = patch.ravel()
+        n = len(flat)
+        ends = np.partition(flat, (n // 20, n - n // 20))
+        lo, hi = ends[n // 20], ends[n - n // 20]
+        if hi - lo < 40:
+            return None  # covered
+        gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3).ravel()
+        gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3).ravel()
+        responses = np.abs(_COS[:, None] * gx[None, :] + _SIN[:, None] * gy[None, :])
+        k = n - max(1, n // 50)
+        per_angle = np.partition(responses, k, axis=1)[:, k]
+        low = float(per_angle.min())
+        return low / (hi - lo), float(per_angle.max()) / max(low, 1e-3)
+
+    def _changed_region(self, cells: np.ndarray) -> tuple[slice, slice] | None:
+        """The rows and columns of the board (1 px/mm) that hold every 4 mm cell changed since
+        the last board read whole and clear (a hand that came and went is no change), widened
+        to the whole places it touches: the rest is read as it was.  None when much of the
+        board changed, or there is no such board (read it all)."""
+        if self._kept is None or self._kept[0].shape != cells.shape:
+            return None
+        step = STILL_TOLERANCE // 2
+        changed = 255 - cv2.inRange(cv2.absdiff(cells, self._kept[0]), (0, 0, 0), (step, step, step))
+        count = cv2.countNonZero(changed)
+        if not count or count > 0.3 * changed.size:
+            return None
+        x, y, w, h = cv2.boundingRect(changed)
+        pad = 8  # a piece's rim and shadow reach past the cells its body changed
+        y0, y1 = max(0, 4 * y - pad), min(self._spot_map.shape[0], 4 * (y + h) + pad)
+        x0, x1 = max(0, 4 * x - pad), min(self._spot_map.shape[1], 4 * (x + w) + pad)
+        b = self._spot_boxes
+        for _ in range(2):  # whole places: a piece is read with all of its place
+            boxes = b[(b[:, 0] < y1) & (b[:, 2] > y0) & (b[:, 1] < x1) & (b[:, 3] > x0)]
+            if not len(boxes):
+                break
+            y0, x0 = min(y0, int(boxes[:, 0].min())), min(x0, int(boxes[:, 1].min()))
+            y1, x1 = max(y1, int(boxes[:, 2].max())), max(x1, int(boxes[:, 3].max()))
+        return slice(y0, y1), slice(x0, x1)
+
+    def _light_sample(self) -> np.ndarray:
+        assert self._gain is not None
+        return self._gain[::16, ::16].copy()
+
+    def _same_light_as_kept(self) -> bool:
+        """Is the light just fitted the one the kept board was flattened with (within 1 %
+        and 2 levels)?  Light that drifts a little at each fit is caught when it adds up."""
+        if self._kept is None or self._kept_light is None or self._gain is None:
+            return False
+        gain, tone = self._kept_light
+        if tone is None or self._tone is None or gain.shape != self._gain[::16, ::16].shape:
+            return False
+        drift = np.abs(self._light_sample() - gain) / np.maximum(gain, 1e-3)
+        return float(drift.max()) < 0.01 and int(cv2.absdiff(tone, self._tone).max()) <= 2
+
+    def _within_board(self, region: tuple[slice, slice] | None) -> bool:
+        """Does a region lie inside the board, clear of the margin and its markers?"""
+        if region is None:
+            return False
+        rows, cols = region
+        m = int(round(MARGIN_MM * SCALE))
+        return rows.start >= m and cols.start >= m and rows.stop <= m + int(self.layout.height * SCALE) \
+            and cols.stop <= m + int(self.layout.width * SCALE)
+
+    def _read_small(self, small: np.ndarray, frame: np.ndarray,
+                    region: tuple[slice, slice] | None = None, cells: np.ndarray | None = None) -> Reading:
+        kept = self._kept
         sharp, skew = self.sharpness(small)
         if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
             return Reading(None, markers_found=len(MARKER_IDS),
@@ -436,97 +526,75 @@ class BoardReader:
                 return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
             self._frames_since_fit = 0
             self._margin_at_fit = margin
-        flat = self._unglare(self._flatten(small))
-        labels = self._classify(flat)
+            if not self._same_light_as_kept():
+                kept = self._kept = None  # the light changed: the whole board is flattened again
+        part = self._read_part(small, region, kept) if region is not None and kept is not None else None
+        if part is not None:
+            flat, labels, as_empty = part
+        else:
+            flat = self._unglare(self._flatten(small))
+            labels = self._classify(flat)
+            # what the empty board does not explain: an unknown colour, or a surface colour
+            # where the empty board shows another one
+            as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
-        # what the empty board does not explain: an unknown colour, or a surface colour
-        # where the empty board shows another one
-        as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
         if self._washed_out is not None:  # clipped by a reflection and not the empty board
             self._washed_out &= ~as_empty
             unexplained |= self._washed_out
             is_piece &= ~self._washed_out
-        if self._crosses_margin(small):
+        if (part is None or not self._within_board(region)) and self._crosses_margin(small):
             return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                            problem="a hand is over the board")
         unexplained[self._outside] = False
         is_piece[self._outside] = False
-        kernel = np.ones((3, 3), np.uint8)
-        mask = cv2.morphologyEx(is_piece.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-        n, components, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        lit = cv2.inRange(flat, self._ref_lit, self._white)  # lighter than the empty board
+        blobs = None
+        if part is not None and region is not None:  # a window round the region; wider; the board
+            blobs = self._blobs_in(is_piece, region, kept) or self._blobs_in(is_piece, region, kept, 60)
+        if blobs is None:
+            blobs = self._blobs_in(is_piece, None, None)
+        n, components, stats, centres, near_pieces, carried = blobs
         pieces: dict[str, list[Piece]] = {}
         doubtful: dict[str, str] = {}
         confidence: dict[str, float] = {}
         placed: list[tuple[str, Piece, float, float, float]] = []
         pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
-        lit = cv2.inRange(flat, self._ref_lit, self._white)  # lighter than the empty board
-        near_pieces = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         odd = np.zeros(labels.shape, np.uint8)  # pixels of blobs that are no piece
         explained = np.zeros(labels.shape, bool)
+        # a blob whose pixels (and the ring its glare check looks at) are as they were in the
+        # last frame is read as it was then: only what changed on the table is read again
+        reuse = self._glare is None and self._washed_out is None and not self.keep_masks
+        blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
+        for _patch, blob, _area in carried.values():
+            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
         for k in range(1, n):
-            x, y, w, h, area = stats[k]
+            x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._smallest_px * 0.3:
                 continue
-            blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
-            core = cv2.erode(blob, _CORE, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-            # colours voted by the blob's core: a blurred rim mixes the piece with the board
-            inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
-            votes = np.bincount(inside, minlength=256)[:n_pieces]
-            order = np.argsort(votes)[::-1]
-            if votes[order[1]] > 0.25 * votes[order[0]]:
-                blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
+            key = (x, y, w, h)
+            hit = self._same_blob(key, area, small) if reuse else None
+            if hit is not None:
+                key, blob = hit[0], hit[1][1]
+                blob_cache[key] = hit[1]
             else:
-                blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
-            for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
-                spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
-                size_mm = barea / (SCALE * SCALE)
-                if spot is None or size_mm > self._largest_piece:
-                    if size_mm >= self._smallest_px * 0.6:
-                        part = components[by:by + bh, bx:bx + bw] == k
-                        odd[by:by + bh, bx:bx + bw] |= part.astype(np.uint8)
-                    continue
-                lo, hi = self._min_area[spot], self._max_area[spot]
-                if size_mm < 0.5 * lo:
-                    continue  # a speck of colour: not a piece
-                # a piece explains its own box: its pips and its anti-aliased rim
-                explained[max(0, by - 4):by + bh + 4, max(0, bx - 4):bx + bw + 4] = True
-                if size_mm < lo or size_mm > hi:
-                    doubtful.setdefault(spot, "partly hidden?" if size_mm < lo else "pieces touching?")
-                    if size_mm > hi:  # it may reach over other places: they are not seen either
-                        odd[by:by + bh, bx:bx + bw] |= (components[by:by + bh, bx:bx + bw] == k)
-                    continue
-                if self._lit_around(lit, near_pieces, bx, by, bw, bh) or self._glared(index, bx, by, bw, bh):
-                    doubtful.setdefault(spot, "glare?")  # and the places its pixels reach
-                    odd[by:by + bh, bx:bx + bw] |= (components[by:by + bh, bx:bx + bw] == k)
-                    continue
-                marks = self.layout.marks.get(self._piece_names[index])
-                if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
-                    pips, sure = 0, True
-                else:
-                    pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
-                if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT:
-                    doubtful.setdefault(spot, "glare?")  # a reflection's edge looks like a mark
-                    continue
-                if self.keep_masks:
-                    self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
-                if marks is not None and not marks[0] <= pips <= marks[1]:
-                    sure = False  # no such piece shows that many marks: misread, not a new face
-                conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
-                if conf < 0.75:
-                    doubtful.setdefault(spot, "marks unclear: blur?" if not sure else "colour unclear")
-                piece = Piece(self._piece_names[index], pips)
-                pieces.setdefault(spot, []).append(piece)
-                placed.append((spot, piece, cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM, conf))
-                confidence[spot] = min(confidence.get(spot, 1.0), conf)
+                patch = small[max(0, y - 8):y + h + 8, max(0, x - 8):x + w + 8]
+                blob = self._read_blob(k, stats, centres, components, labels, lit, near_pieces,
+                                       small, frame, pip_cache)
+                if reuse:
+                    blob_cache[key] = (patch.copy(), blob, area)
+            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
+        self._blob_cache = blob_cache
         self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained |= odd > 0
         verdict = self._judge_unexplained(unexplained, flat, doubtful)
         if verdict is not None:
             return verdict
+        if self._glare is None and self._washed_out is None and cells is not None:
+            self._kept = (cells, flat, labels, as_empty, blob_cache)
+            self._kept_light = (self._light_sample(), None if self._tone is None else self._tone.copy())
         for spot_id in self._spot_ids:
             confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
         for spot_id in doubtful:
@@ -535,13 +603,151 @@ class BoardReader:
         return Reading(make_view(pieces), markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
 
+    def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
+                  kept: tuple | None, pad: int = 12) -> tuple | None:
+        """Blobs of piece colours: over the whole board, or only those that reach into a
+        changed region, with the kept board's blobs clear of it carried over as they were
+        read.  None when a blob runs past the window around the region (read it all)."""
+        h_all, w_all = is_piece.shape
+        if region is None or kept is None:
+            rows, cols = slice(0, h_all), slice(0, w_all)
+        else:
+            rows, cols = region
+        # a window wider than the region: closing, opening and the ring a glare check looks
+        # at see the region's neighbours as they are
+        r0, r1 = max(0, rows.start - pad), min(h_all, rows.stop + pad)
+        c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
+        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, _SQUARE3)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SQUARE3)
+        n, local, stats, centres = _components(mask)
+        near_pieces = np.zeros(is_piece.shape, np.uint8)
+        near_pieces[r0:r1, c0:c1] = cv2.dilate(mask, _SQUARE5)
+        carried: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
+        if region is None or kept is None:
+            return n, local, stats, centres, near_pieces, carried
+        stats = stats.copy()
+        stats[:, 0] += c0
+        stats[:, 1] += r0
+        centres = centres + np.array([c0, r0], np.float64)
+        x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        reaches = (y < rows.stop) & (y + h > rows.start) & (x < cols.stop) & (x + w > cols.start)
+        reaches[0] = False
+        cut = ((x == c0) & (c0 > 0)) | ((y == r0) & (r0 > 0)) | ((x + w == c1) & (c1 < w_all)) \
+            | ((y + h == r1) & (r1 < h_all))
+        if (reaches & cut).any():
+            return None
+        # blobs clear of the region stay as the kept board read them; the rest are read now
+        local[~np.isin(local, np.flatnonzero(reaches))] = 0
+        components = np.zeros(is_piece.shape, np.int32)
+        components[r0:r1, c0:c1] = local
+        stats[~reaches, 4] = 0  # left out of this frame's reading
+        for (bx, by, bw, bh), entry in kept[4].items():
+            if not (by < rows.stop and by + bh > rows.start and bx < cols.stop and bx + bw > cols.start):
+                carried[(bx, by, bw, bh)] = entry
+        return n, components, stats, centres, near_pieces, carried
+
+    @staticmethod
+    def _tell(blob: _Blob, odd: np.ndarray, explained: np.ndarray, doubtful: dict[str, str],
+              pieces: dict[str, list[Piece]], placed: list, confidence: dict[str, float]) -> None:
+        """Add what one blob told to the frame's reading."""
+        for (oy, ox), part in blob.odd:
+            odd[oy:oy + part.shape[0], ox:ox + part.shape[1]] |= part
+        for y0, y1, x0, x1 in blob.explained:
+            explained[y0:y1, x0:x1] = True
+        for spot, why in blob.doubts:
+            doubtful.setdefault(spot, why)
+        for spot, piece, x_mm, y_mm, conf in blob.found:
+            pieces.setdefault(spot, []).append(piece)
+            placed.append((spot, piece, x_mm, y_mm, conf))
+            confidence[spot] = min(confidence.get(spot, 1.0), conf)
+
+    def _same_blob(self, key: tuple[int, int, int, int], area: int,
+                   small: np.ndarray) -> tuple[tuple, tuple[np.ndarray, _Blob, int]] | None:
+        """A blob of the last frame in the same box (give or take a pixel of rim as the light
+        is refitted) whose pixels, where it stood, are as they were."""
+        x, y, w, h = key
+        for dx in (0, -1, 1):
+            for dy in (0, -1, 1):
+                for dw in (0, -1, 1):
+                    for dh in (0, -1, 1):
+                        old = (x + dx, y + dy, w + dw, h + dh)
+                        hit = self._blob_cache.get(old)
+                        if hit is None or abs(hit[2] - area) > max(6, 0.04 * area):
+                            continue
+                        ox, oy, ow, oh = old
+                        patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
+                        if hit[0].shape != patch.shape:
+                            continue
+                        if _alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
+                            return old, hit
+                        return None  # the same blob, changed: read it again
+        return None
+
+    def _read_blob(self, k: int, stats: np.ndarray, centres: np.ndarray, components: np.ndarray,
+                   labels: np.ndarray, lit: np.ndarray, near_pieces: np.ndarray, small: np.ndarray,
+                   frame: np.ndarray, pip_cache: dict) -> _Blob:
+        """One blob of piece colours: the pieces it holds, or the doubts it raises."""
+        x, y, w, h, _area = (int(v) for v in stats[k])
+        n_pieces = len(self._piece_names)
+        out = _Blob()
+        blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
+        core = cv2.erode(blob, _CORE, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        # colours voted by the blob's core: a blurred rim mixes the piece with the board
+        inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
+        votes = np.bincount(inside, minlength=256)[:n_pieces]
+        order = np.argsort(votes)[::-1]
+        if votes[order[1]] > 0.25 * votes[order[0]]:
+            blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
+        else:
+            blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
+        for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
+            spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
+            size_mm = barea / (SCALE * SCALE)
+            if spot is None or size_mm > self._largest_piece:
+                if size_mm >= self._smallest_px * 0.6:
+                    part = components[by:by + bh, bx:bx + bw] == k
+                    out.odd.append(((by, bx), part.astype(np.uint8)))
+                continue
+            lo, hi = self._min_area[spot], self._max_area[spot]
+            if size_mm < 0.5 * lo:
+                continue  # a speck of colour: not a piece
+            # a piece explains its own box: its pips and its anti-aliased rim
+            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            if size_mm < lo or size_mm > hi:
+                out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
+                if size_mm > hi:  # it may reach over other places: they are not seen either
+                    out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
+                continue
+            if self._lit_around(lit, near_pieces, bx, by, bw, bh) or self._glared(index, bx, by, bw, bh):
+                out.doubts.append((spot, "glare?"))  # and the places its pixels reach
+                out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
+                continue
+            marks = self.layout.marks.get(self._piece_names[index])
+            if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
+                pips, sure = 0, True
+            else:
+                pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+            if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT:
+                out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
+                continue
+            if self.keep_masks:
+                self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
+            if marks is not None and not marks[0] <= pips <= marks[1]:
+                sure = False  # no such piece shows that many marks: misread, not a new face
+            conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
+            if conf < 0.75:
+                out.doubts.append((spot, "marks unclear: blur?" if not sure else "colour unclear"))
+            out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
+                              cy / SCALE - MARGIN_MM, conf))
+        return out
+
     def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray,
                            doubtful: dict[str, str]) -> Reading | None:
         """A hand (no board at all), or the spots that something unexplained lies on."""
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
             return None
-        n, components, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, components, stats, _ = _components(mask)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px:
@@ -697,6 +903,7 @@ class BoardReader:
             curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
             lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
         self._tone = lut.reshape(256, 1, 3)
+        self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
         return ""
 
     def _unglare(self, flat: np.ndarray) -> np.ndarray:
@@ -712,6 +919,11 @@ class BoardReader:
         if half8.shape != self._reference_half.shape:
             return flat
         lighter = cv2.bitwise_and(cv2.inRange(half8, self._glare_floor, self._white_half), self._inside_u8)
+        if cv2.countNonZero(lighter) >= 6:
+            # a light piece (a white die) is lighter and no reflection, nor are the specks of
+            # pieces' rims: a reflection is a patch of board at least 6 mm across
+            lighter[self._classify(half8) < len(self._piece_names)] = 0
+            lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE3)
         n_lighter = cv2.countNonZero(lighter)
         if n_lighter < 6 or n_lighter > 0.25 * self._inside_count:
             return flat  # none, or lighter all over: the light's level, not a reflection
@@ -761,12 +973,36 @@ class BoardReader:
         self._washed_out[rows, cols] = (flat[rows, cols].max(axis=2) >= 250) & (full[rows, cols] > GLARE_MIN)
         return cv2.subtract(flat, cv2.merge([full, full, full]))
 
+    def _read_part(self, small: np.ndarray, region: tuple[slice, slice],
+                   kept: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The last clear board's flattened picture, colours and empty-board match, with only
+        the changed region read again (on copies: this frame may yet show a hand); None when
+        a reflection may lie in it (read it all)."""
+        rows, cols = region
+        part = self._flatten_light(small[rows, cols], self._gain[rows, cols])
+        names = self._classify(part)
+        lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
+        lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
+        if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE5)) >= 24:
+            return None
+        self._glare = self._washed_out = None
+        flat, labels, as_empty = (a.copy() for a in kept[1:4])
+        flat[rows, cols] = part
+        labels[rows, cols] = names
+        as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
+        return flat, labels, as_empty
+
     def _flatten(self, img: np.ndarray) -> np.ndarray:
         if self._gain is None or self._gain.shape[:2] != img.shape[:2]:
             return img
-        flat = cv2.multiply(img, self._gain, dtype=cv2.CV_8U)
-        if self._tone is not None:
-            flat = cv2.LUT(flat, self._tone)
+        return self._flatten_light(img, self._gain)
+
+    def _flatten_light(self, img: np.ndarray, gain: np.ndarray | tuple[float, ...]) -> np.ndarray:
+        """The light's gain (per pixel, or one for a small crop) and the tone curve taken off."""
+        flat = cv2.multiply(img, gain, dtype=cv2.CV_8U)
+        if self._tone is not None:  # a channel at a time: cv2.LUT is slower with three at once
+            channels = zip(cv2.split(flat), self._tone_channels, strict=True)
+            flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat
 
     # ------------------------------------------------------------------ pips
@@ -807,9 +1043,7 @@ class BoardReader:
         gy = min(int(by + bh / 2), self._gain.shape[0] - 1) if self._gain is not None else 0
         gx = min(int(bx + bw / 2), self._gain.shape[1] - 1) if self._gain is not None else 0
         if self._gain is not None:
-            crop = np.clip(crop * self._gain[gy, gx], 0, 255).astype(np.uint8)
-            if self._tone is not None:
-                crop = cv2.LUT(crop, self._tone)
+            crop = self._flatten_light(crop, tuple(float(v) for v in self._gain[gy, gx]) + (0.0,))
         if self._glare is not None:  # the same glare taken off as on the board sampled
             g = self._glare[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
                             max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
@@ -858,6 +1092,7 @@ class BoardReader:
         self._max_area: dict[str, float] = {}
         self._spot_free = np.ones((h, w), bool)  # where no piece can stand (light anchors)
         self._spot_corners = np.zeros((h, w), bool)  # and the corners of spots, inside their outline
+        boxes: list[tuple[int, int, int, int]] = []  # rows and columns of each, and a rim
         for i, spot in enumerate(self.layout.spots):
             x0, y0 = int((spot.x + MARGIN_MM) * SCALE), int((spot.y + MARGIN_MM) * SCALE)
             x1 = int((spot.x + MARGIN_MM + spot.w) * SCALE) + 1
@@ -868,9 +1103,11 @@ class BoardReader:
             self._spot_corners[y0 + 2:y0 + 4, x1 - 5:x1 - 3] = True
             self._spot_corners[y1 - 5:y1 - 3, x0 + 2:x0 + 4] = True
             self._spot_corners[y1 - 5:y1 - 3, x1 - 5:x1 - 3] = True
+            boxes.append((max(0, y0 - 6), max(0, x0 - 6), y1 + 6, x1 + 6))
             radius = piece_slots(4, spot.w, spot.h)[0][2]
             self._min_area[spot.id] = 0.35 * np.pi * radius * radius
             self._max_area[spot.id] = 1.1 * spot.w * spot.h
+        self._spot_boxes = np.array(boxes, np.int32).reshape(-1, 4)
         self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
         self._largest_piece = max(self._max_area.values(), default=1.0)
         self._speck_px = max(12.0, 0.25 * self._smallest_px)
@@ -927,6 +1164,27 @@ class BoardReader:
         return {"located": self._maps is not None, "lens": self.lens is not None}
 
 
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """8-connected components with their boxes and centres, by Grana's block-based scan
+    (half the time of OpenCV's default with statistics on a board's worth of pieces)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+
+
+def _median_where(gray: np.ndarray, mask: np.ndarray) -> float:
+    """The median grey level under a mask, from its histogram (a sort of every pixel costs
+    more than the rest of a piece's marks)."""
+    hist = cv2.calcHist([gray], [0], mask, [256], [0, 256]).ravel()
+    cumulative = np.cumsum(hist)
+    return float(np.searchsorted(cumulative, cumulative[-1] / 2))
+
+
+def _alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool:
+    """Are two patches the same but for sensor noise (no pixel off by more than ``most``,
+    ``mean`` on average)?  A blur, a moved piece or a finger is far more."""
+    diff = cv2.absdiff(before, now)
+    return bool(diff.max() <= most and diff.mean() <= mean)
+
+
 def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """The quadratic light model's terms at relative positions."""
     return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
@@ -962,7 +1220,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
         n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
         min_area = max(3.0, 0.004 * body_area)
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
-    level = float(np.median(gray[mask > 0]))
+    level = _median_where(gray, mask)
     pip = 20.0 if level > 128 else 235.0
     contrast = np.abs(gray.astype(np.float32) - level) / max(abs(pip - level), 30.0)
     radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
@@ -970,7 +1228,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     contrast[filled == 0] = 0
     window = max(3, int(0.3 * radius) | 1)
     peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
-    n, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
+    n, _, _, centres = _components(peaks.astype(np.uint8))
     values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
     strong = values >= 0.30
     faint = (values >= 0.15) & ~strong
