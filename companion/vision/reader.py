@@ -518,8 +518,10 @@ class BoardReader:
         self._frames_since_fit += 1
         ys, xs = self._margin_samples
         margin = small[ys[::4], xs[::4]].astype(np.float32)
-        # light changes slowly, but a lamp switched on or a curtain drawn changes it at once
-        if self._gain is None or self._frames_since_fit >= 8 or self._light_changed(margin):
+        # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
+        # curtain drawn changes it at once (the margin changes: no change inside the board)
+        sudden = not self._within_board(region) and self._light_changed(margin)
+        if self._gain is None or self._frames_since_fit >= 8 or sudden:
             problem = self._fit_light(small)
             if problem:
                 self._gain = None
@@ -549,7 +551,7 @@ class BoardReader:
                            problem="a hand is over the board")
         unexplained[self._outside] = False
         is_piece[self._outside] = False
-        lit = cv2.inRange(flat, self._ref_lit, self._white)  # lighter than the empty board
+        lit = self._lighter_than_empty(flat, region if part is not None else None)
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
             blobs = self._blobs_in(is_piece, region, kept) or self._blobs_in(is_piece, region, kept, 60)
@@ -602,6 +604,19 @@ class BoardReader:
             pieces.pop(spot_id, None)
         return Reading(make_view(pieces), markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
+
+    def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
+        """Where the board is lighter than the empty board (a reflection's halo): over the
+        whole board, or as far round a changed region as its blobs' rings can reach."""
+        if region is None:
+            return cv2.inRange(flat, self._ref_lit, self._white)
+        rows, cols = region
+        reach = 72  # the wider window round the region (60) and a ring (7), and a pixel or two
+        window = (slice(max(0, rows.start - reach), rows.stop + reach),
+                  slice(max(0, cols.start - reach), cols.stop + reach))
+        lit = np.zeros(flat.shape[:2], np.uint8)
+        lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
+        return lit
 
     def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
                   kept: tuple | None, pad: int = 12) -> tuple | None:

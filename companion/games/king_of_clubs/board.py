@@ -72,10 +72,17 @@ class KingOfClubsBoard:
                   self.colours["move"]: "a Move card played on a Dancer (+1)",
                   self.colours["point"]: "a Disco Ball Point card",
                   self.colours["lead"]: "the Lead Dancer card"}
+        # the marks each card can show: a count no such card has is a misread to ask about
+        skills = sorted(self.draw_value)
+        marks = {self.colours["nightclub"]: (min(self.club_values), max(self.club_values)),
+                 self.colours["move"]: (1, 1),
+                 self.colours["face_down"]: (0, 0), self.colours["point"]: (0, 0),
+                 self.colours["lead"]: (0, 0)}
         for p in range(n):
             pieces[self.styles[p]["colour"]] = (
                 f"{LETTERS[p]}'s {self.styles[p]['name']} Dancer (pips: skill)")
-        return Layout(600.0, 400.0, tuple(spots), pieces, {c: "square" for c in pieces})
+            marks[self.styles[p]["colour"]] = (skills[0], skills[-1])
+        return Layout(600.0, 400.0, tuple(spots), pieces, {c: "square" for c in pieces}, marks)
 
     def board_view(self, state: State) -> BoardView:
         """The Nightclubs and Dancers of the night, Moves laid on Dancers, and each side's
