@@ -23,6 +23,7 @@ from companion.games.base import (
 from companion.games.jivecat.facts import (
     CODE_COLOURS,
     COLOURS,
+    MAX_CODE_PIPS,
     ROWS,
     STAFF,
     STAFF_COLOUR,
@@ -84,10 +85,12 @@ class JivecatBoard:
         if state["players"] <= 3:
             pieces[STAFF_COLOUR] = "Staff chips"
         shapes = {c: "disc" for c in pieces}
+        marks = {c: (0, 0) for c in pieces}  # chips are plain: no marks looked for
         for c in CODE_COLOURS:
             pieces[c] = "face code of a card in a row or a tableau (colour and pips)"
             shapes[c] = "square"
-        return Layout(b.width, b.height, tuple(spots), pieces, shapes)
+            marks[c] = (0, MAX_CODE_PIPS)
+        return Layout(b.width, b.height, tuple(spots), pieces, shapes, marks)
 
     def board_view(self, state: State) -> BoardView:
         s = state

@@ -97,8 +97,9 @@ class SwingStateBoard:
         shapes = {colour: "disc" for colour in state["colours"]}
         shapes[self.die_colour] = "square"
         board = self.data["board"]
-        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes,
-                      {self.die_colour: (1, 6)})
+        marks = {colour: (0, 0) for colour in state["colours"]}  # pawns are plain
+        marks[self.die_colour] = (1, 6)
+        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes, marks)
 
     def board_view(self, state: State) -> BoardView:
         items: dict[str, list[Piece]] = {}

@@ -59,7 +59,8 @@ class TimesSquareBoard:
                   colours["deb"]: "Dancing Deb", colours["bodyguard"]: "Bodyguard (two)",
                   colours["charlie"]: "Champagne Charlie"}
         shapes = {c: "disc" for c in pieces}
-        return Layout(width, height, tuple(spots), pieces, shapes)
+        plain = {c: (0, 0) for c in pieces}  # pawns: the reader looks for no marks on them
+        return Layout(width, height, tuple(spots), pieces, shapes, plain)
 
     def board_view(self, state: State) -> BoardView:
         return view_of(self.data, state["pos"])
