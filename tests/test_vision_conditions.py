@@ -215,3 +215,19 @@ def test_the_benchmark_counts_places_no_camera_can_see() -> None:
     if glare_row.get("washed_out_frames"):
         exact, of = glare_row["exact_where_nothing_washed_out"].split(" of ")
         assert int(of) == 4 - glare_row["washed_out_frames"] and int(exact) <= int(of)
+
+
+@pytest.mark.parametrize("sigma", [1.7, 2.0, 2.2])
+def test_a_face_with_many_marks_blurred_is_one_piece_not_two(sigma: float) -> None:
+    """Jivecat's face codes with eight and nine pips, out of focus: the dark pips blur into
+    a colour of their own (brown, on orange), inside the card; they are its marks, not a
+    brown card touching it, and the faces are read exactly."""
+    from companion.games.base import Piece, make_view
+    from companion.vision.bench import game_layout, make_reader
+
+    layout, colours, _ = game_layout("jivecat", None)
+    view = make_view({"skull-0": [Piece("orange", 9)], "skull-1": [Piece("cyan", 5)],
+                      "skull-2": [Piece("orange", 8)]})
+    frame = cv2.GaussianBlur(camera_for(layout, seed=3).frame(view), (0, 0), sigma)
+    reading = make_reader(layout, colours).read(frame)
+    assert reading.usable and reading.view == view, reading.doubtful

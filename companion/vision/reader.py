@@ -711,7 +711,9 @@ class BoardReader:
         inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
         votes = np.bincount(inside, minlength=256)[:n_pieces]
         order = np.argsort(votes)[::-1]
-        if votes[order[1]] > 0.25 * votes[order[0]]:
+        if votes[order[1]] > 0.25 * votes[order[0]] \
+                and not self._marks_of_one_piece(labels[y:y + h, x:x + w], blob, int(order[0]),
+                                                 small[y:y + h, x:x + w]):
             blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
@@ -826,6 +828,28 @@ class BoardReader:
         x1 = m + int(self.layout.width * SCALE)
         y1 = m + int(self.layout.height * SCALE)
         return x <= m + 2 or y <= m + 2 or x + w >= x1 - 2 or y + h >= y1 - 2
+
+    def _marks_of_one_piece(self, labels: np.ndarray, blob: np.ndarray, main: int,
+                            picture: np.ndarray) -> bool:
+        """Are a blob's other piece colours its main colour darkened (no channel lighter) and
+        all well inside its main colour's box?  Then they are the marks on one piece, blurred
+        into a colour of their own (dark pips on orange read as brown), not a second piece
+        touching it (that would stick out) nor one of another hue lying on it."""
+        n_pieces = len(self._piece_names)
+        inside = blob > 0
+        own = (labels == main) & inside
+        other = (labels < n_pieces) & (labels != main) & inside
+        if not own.any() or not other.any():
+            return False
+        ox, oy, ow, oh = cv2.boundingRect(own.astype(np.uint8))
+        tx, ty, tw, th = cv2.boundingRect(other.astype(np.uint8))
+        edge = 2
+        if tx < ox + edge or ty < oy + edge or tx + tw > ox + ow - edge or ty + th > oy + oh - edge:
+            return False
+        body = picture[own].astype(np.float32).mean(axis=0)
+        marks = picture[other].astype(np.float32).mean(axis=0)
+        # the same hue in shadow: no channel lighter, a fifth darker at least
+        return bool((marks <= body + 4).all() and marks.sum() <= 0.8 * body.sum())
 
     def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray,
                          votes: np.ndarray) -> list:
