@@ -106,8 +106,9 @@ def test_the_demo_reader_is_set_up_from_photos_of_the_worlds_own_table(tmp_path:
     reader = BoardReader(apply_board_map(layout, profile.board), learnt,
                          colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
     reader.use_empty(cv2.imread(str(profile.empty)))
-    view = {spot.id: (Piece(colour, 3),) for spot, colour in zip(layout.spots[:4], layout.pieces,
-                                                                 strict=False)}
+    marks = {c: layout.marks.get(c, (0, 9)) for c in layout.pieces}  # 3 pips where a card has 3
+    view = {spot.id: (Piece(colour, min(max(3, marks[colour][0]), marks[colour][1])),)
+            for spot, colour in zip(layout.spots[:4], layout.pieces, strict=False)}
     reading = reader.read(camera.frame(view))
     assert reading.view == view and not reading.doubtful
     assert calibrate_table("king_of_clubs", layout, camera, tmp_path / "profile") == profile

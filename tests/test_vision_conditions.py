@@ -231,3 +231,23 @@ def test_a_face_with_many_marks_blurred_is_one_piece_not_two(sigma: float) -> No
     frame = cv2.GaussianBlur(camera_for(layout, seed=3).frame(view), (0, 0), sigma)
     reading = make_reader(layout, colours).read(frame)
     assert reading.usable and reading.view == view, reading.doubtful
+
+
+def test_the_places_beside_a_hidden_place_are_not_vouched_for() -> None:
+    """A hand's edge, its shadow or a reflection's rim reaches past what was seen of it: a
+    place beside a hidden one is doubtful too, saying so, and the prompt names the hidden
+    place itself, not its neighbour."""
+    game, layout, colours, view = times_square()
+    spot_id = next(iter(view))
+    camera = camera_for(layout, seed=4)
+    reader = BoardReader(layout, colours=colours)
+    assert reader.read(camera.frame(view)).usable
+    glared = glare_over(reader, camera.frame(view), spot_id)
+    reading = reader.read(glared)
+    label = layout.spot(spot_id).label or spot_id
+    beside = {s: why for s, why in reading.doubtful.items() if why.startswith(f"next to {label},")}
+    assert beside and all(s not in reading.view for s in beside)  # never a guess
+    table = Table.open("times_square", None, 2, None, 0, resume=False)
+    loop = VisionLoop(table, Frames([glared]), BoardReader(layout, colours=colours), fps=0)
+    prompt = loop.prompt(loop.reader.read(glared))
+    assert prompt is not None and prompt.text.startswith(f"Can't see {label} clearly: glare?")

@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.games.base import Prompt
 from companion.table import Table
-from companion.vision.reader import BoardReader, Reading, annotate
+from companion.vision.reader import BESIDE, BoardReader, Reading, annotate
 from companion.vision.sources import FrameSource
 from companion.vision.stabiliser import Stabiliser
 
@@ -75,8 +75,10 @@ class VisionLoop:
         if reading.doubtful:
             with self.table._lock:
                 tracked = self.table.game.board_view(self.table.state)
-            # name first the place that matters: where the tracked board has pieces
-            spot, why = min(reading.doubtful.items(), key=lambda kv: (kv[0] not in tracked, kv[0]))
+            # name first a place that is itself hidden (not one doubted for its neighbour's
+            # sake), then the place that matters: where the tracked board has pieces
+            spot, why = min(reading.doubtful.items(),
+                            key=lambda kv: (kv[1].startswith(BESIDE), kv[0] not in tracked, kv[0]))
             more = len(reading.doubtful) - 1
             text = f"Can't see {self.reader.spot_label(spot)} clearly: {why}"
             if more:

@@ -56,6 +56,9 @@ _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 # a frame whose 4 mm cells all match the last one read within this is read the same
 STILL_TOLERANCE = 16
+BESIDE_MM = 4  # places this close (beyond their rims) to a hidden one are doubtful too
+BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
+HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
 GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
 GLARE_DOUBT = 50  # more reflection than this on a piece: its colour and marks are not read
@@ -597,6 +600,13 @@ class BoardReader:
         if self._glare is None and self._washed_out is None and cells is not None:
             self._kept = (cells, flat, labels, as_empty, blob_cache)
             self._kept_light = (self._light_sample(), None if self._tone is None else self._tone.copy())
+        for spot_id, why in list(doubtful.items()):
+            # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
+            # past what was seen of it: the places beside it are not vouched for either (a
+            # piece's own unclear marks hide nothing of its neighbours)
+            if why in HIDING:
+                for near in self._beside[spot_id]:
+                    doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
         for spot_id in self._spot_ids:
             confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
         for spot_id in doubtful:
@@ -1147,6 +1157,13 @@ class BoardReader:
             self._min_area[spot.id] = 0.35 * np.pi * radius * radius
             self._max_area[spot.id] = 1.1 * spot.w * spot.h
         self._spot_boxes = np.array(boxes, np.int32).reshape(-1, 4)
+        # the places within a few millimetres of each place
+        b = self._spot_boxes + np.array([-BESIDE_MM, -BESIDE_MM, BESIDE_MM, BESIDE_MM]) * SCALE
+        self._beside: dict[str, list[str]] = {}
+        for i, spot_id in enumerate(self._spot_ids):
+            y0, x0, y1, x1 = b[i]
+            touching = (b[:, 0] < y1) & (b[:, 2] > y0) & (b[:, 1] < x1) & (b[:, 3] > x0)
+            self._beside[spot_id] = [self._spot_ids[j] for j in np.flatnonzero(touching) if j != i]
         self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
         self._largest_piece = max(self._max_area.values(), default=1.0)
         self._speck_px = max(12.0, 0.25 * self._smallest_px)
