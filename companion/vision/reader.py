@@ -721,12 +721,16 @@ class BoardReader:
         inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
         votes = np.bincount(inside, minlength=256)[:n_pieces]
         order = np.argsort(votes)[::-1]
-        if votes[order[1]] > 0.25 * votes[order[0]] \
-                and not self._marks_of_one_piece(labels[y:y + h, x:x + w], blob, int(order[0]),
-                                                 small[y:y + h, x:x + w]):
-            blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
+        purity = votes[order[0]] / max(1, len(inside))
+        if votes[order[1]] > 0.25 * votes[order[0]]:
+            box = (slice(y, y + h), slice(x, x + w))
+            if self._marks_of_one_piece(labels[box], blob, int(order[0]), small[box]):
+                purity = votes.sum() / max(1, len(inside))  # its marks are its own
+                blobs = [(int(order[0]), centres[k], stats[k], purity)]
+            else:
+                blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
         else:
-            blobs = [(int(order[0]), centres[k], stats[k], votes[order[0]] / max(1, len(inside)))]
+            blobs = [(int(order[0]), centres[k], stats[k], purity)]
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
             size_mm = barea / (SCALE * SCALE)
@@ -845,6 +849,9 @@ class BoardReader:
         all well inside its main colour's box?  Then they are the marks on one piece, blurred
         into a colour of their own (dark pips on orange read as brown), not a second piece
         touching it (that would stick out) nor one of another hue lying on it."""
+        marks = self.layout.marks.get(self._piece_names[main])
+        if marks is not None and marks[1] == 0:
+            return False  # a plain piece has no marks: a darker colour on it is another piece
         n_pieces = len(self._piece_names)
         inside = blob > 0
         own = (labels == main) & inside
