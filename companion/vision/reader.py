@@ -49,7 +49,6 @@ CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
 OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
-_CORE = np.ones((5, 5), np.uint8)
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
@@ -137,6 +136,21 @@ class _Blob:
 
 
 @dataclass
+class _Kept:
+    """The last board read whole and clear (no hand, no glare), to read only what changed
+    since: its 4 mm cells, flattened picture, colours, empty-board match and blobs, and the
+    light it was flattened with."""
+
+    cells: np.ndarray
+    flat: np.ndarray
+    labels: np.ndarray
+    as_empty: np.ndarray
+    blobs: dict[tuple, tuple[np.ndarray, _Blob, int]]
+    gain: np.ndarray  # a sample of the light's gain
+    tone: np.ndarray | None
+
+
+@dataclass
 class BoardReader:
     """Reads one game's board from camera frames."""
 
@@ -182,10 +196,7 @@ class BoardReader:
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
         self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
-        # the last board read whole and clear (no hand, no glare): its 4 mm cells, and its
-        # flattened picture, colours and empty-board match, to read only what changed since
-        self._kept: tuple | None = None  # cells, flat, labels, as_empty, blobs
-        self._kept_light: tuple[np.ndarray, np.ndarray | None] | None = None  # its light
+        self._kept: _Kept | None = None
         self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
         self._gain: np.ndarray | None = None
         self._tone: np.ndarray | None = None
@@ -467,10 +478,10 @@ class BoardReader:
         the last board read whole and clear (a hand that came and went is no change), widened
         to the whole places it touches: the rest is read as it was.  None when much of the
         board changed, or there is no such board (read it all)."""
-        if self._kept is None or self._kept[0].shape != cells.shape:
+        if self._kept is None or self._kept.cells.shape != cells.shape:
             return None
         step = STILL_TOLERANCE // 2
-        changed = 255 - cv2.inRange(cv2.absdiff(cells, self._kept[0]), (0, 0, 0), (step, step, step))
+        changed = 255 - cv2.inRange(cv2.absdiff(cells, self._kept.cells), (0, 0, 0), (step, step, step))
         count = cv2.countNonZero(changed)
         if not count or count > 0.3 * changed.size:
             return None
@@ -494,9 +505,9 @@ class BoardReader:
     def _same_light_as_kept(self) -> bool:
         """Is the light just fitted the one the kept board was flattened with (within 1 %
         and 2 levels)?  Light that drifts a little at each fit is caught when it adds up."""
-        if self._kept is None or self._kept_light is None or self._gain is None:
+        if self._kept is None or self._gain is None:
             return False
-        gain, tone = self._kept_light
+        gain, tone = self._kept.gain, self._kept.tone
         if tone is None or self._tone is None or gain.shape != self._gain[::16, ::16].shape:
             return False
         drift = np.abs(self._light_sample() - gain) / np.maximum(gain, 1e-3)
@@ -598,8 +609,8 @@ class BoardReader:
         if verdict is not None:
             return verdict
         if self._glare is None and self._washed_out is None and cells is not None:
-            self._kept = (cells, flat, labels, as_empty, blob_cache)
-            self._kept_light = (self._light_sample(), None if self._tone is None else self._tone.copy())
+            self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self._light_sample(),
+                               None if self._tone is None else self._tone.copy())
         for spot_id, why in list(doubtful.items()):
             # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
             # past what was seen of it: the places beside it are not vouched for either (a
@@ -629,7 +640,7 @@ class BoardReader:
         return lit
 
     def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
-                  kept: tuple | None, pad: int = 12) -> tuple | None:
+                  kept: _Kept | None, pad: int = 12) -> tuple | None:
         """Blobs of piece colours: over the whole board, or only those that reach into a
         changed region, with the kept board's blobs clear of it carried over as they were
         read.  None when a blob runs past the window around the region (read it all)."""
@@ -666,7 +677,7 @@ class BoardReader:
         components = np.zeros(is_piece.shape, np.int32)
         components[r0:r1, c0:c1] = local
         stats[~reaches, 4] = 0  # left out of this frame's reading
-        for (bx, by, bw, bh), entry in kept[4].items():
+        for (bx, by, bw, bh), entry in kept.blobs.items():
             if not (by < rows.stop and by + bh > rows.start and bx < cols.stop and bx + bw > cols.start):
                 carried[(bx, by, bw, bh)] = entry
         return n, components, stats, centres, near_pieces, carried
@@ -716,7 +727,7 @@ class BoardReader:
         n_pieces = len(self._piece_names)
         out = _Blob()
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
-        core = cv2.erode(blob, _CORE, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        core = cv2.erode(blob, _SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         # colours voted by the blob's core: a blurred rim mixes the piece with the board
         inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
         votes = np.bincount(inside, minlength=256)[:n_pieces]
@@ -1030,7 +1041,7 @@ class BoardReader:
         return cv2.subtract(flat, cv2.merge([full, full, full]))
 
     def _read_part(self, small: np.ndarray, region: tuple[slice, slice],
-                   kept: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+                   kept: _Kept) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The last clear board's flattened picture, colours and empty-board match, with only
         the changed region read again (on copies: this frame may yet show a hand); None when
         a reflection may lie in it (read it all)."""
@@ -1042,7 +1053,7 @@ class BoardReader:
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE5)) >= 24:
             return None
         self._glare = self._washed_out = None
-        flat, labels, as_empty = (a.copy() for a in kept[1:4])
+        flat, labels, as_empty = kept.flat.copy(), kept.labels.copy(), kept.as_empty.copy()
         flat[rows, cols] = part
         labels[rows, cols] = names
         as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
