@@ -4,6 +4,7 @@ lost markers give no board."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -218,3 +219,67 @@ def test_reading_only_what_changed_says_what_a_first_look_says(game_name: str) -
                 differ.append((i, k, said, ours.problem, first.problem))
     assert not differ, differ[:2]
     assert partial >= len(boards) // 2  # the part-read path was taken, not only whole reads
+
+
+def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Path) -> None:
+    """Issue 10, found by the truth bench: Swing State's red pawn moves on beside the
+    Incumbent's black pawn under a hand.  The black pawn's box in the kept board reached one
+    pixel into the changed region and its box now did not, so it was neither carried nor read
+    again: the board was committed without it (or, the other way round, with it twice), and
+    the game stalled on "black missing".  Whatever the hand's path, the reader says what a
+    first look says."""
+    import cv2
+
+    from companion.profile import apply_board_map
+    from companion.sim.owner import calibrate_table
+    from companion.vision.reader import ColourProfile
+    from companion.vision.render import lamp_cast, varied_paints
+
+    game = load_game("swing_state")
+    layout = game.layout(game.start(3, None, 2, None))
+    camera = Camera(layout, seed=2, paints=varied_paints(2), cast=lamp_cast(2))
+    owners = calibrate_table("swing_state", layout, camera, tmp_path / "profile")
+    mapped = apply_board_map(layout, owners.board)
+    colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
+    empty = cv2.imread(str(owners.empty))
+
+    def reader() -> BoardReader:
+        made = BoardReader(mapped, ColourProfile.load(owners.colours), colours=colours)
+        made.use_empty(empty)
+        return made
+
+    pawn = {c: (Piece(c, 0),) for c in ("black", "red", "blue")}
+    die = (Piece("white", 2),)
+    before = {"r1-18": pawn["black"], "r1-20-blue": pawn["red"], "r2-00": pawn["blue"], "die": die}
+    after = {"r1-18": pawn["black"], "r1-22-blue": pawn["red"], "r2-00": pawn["blue"], "die": die}
+    final = camera.frame(after)
+    first = reader().read(final)
+    assert first.view == after and not first.doubtful
+    differ = []
+    for linger in range(5):
+        for start in (0.0, 0.17, 0.34, 0.51, 0.68, 0.85):
+            ours = reader()
+            for _ in range(3):
+                ours.read(camera.frame(before))
+            sweep = start
+            for _ in range(linger):  # the hand withdraws over the new board, as the demo's does
+                sweep = (sweep + 0.17) % 1.0
+                ours.read(camera.frame(after, sweep))
+            said = ours.read(final)
+            if (said.view, said.doubtful) != (after, {}):
+                differ.append((linger, start, said.view, said.doubtful))
+    assert not differ, differ[:2]
+
+
+def test_a_changed_region_grows_over_every_box_near_it() -> None:
+    """The rule behind the test above: a box within reach of the region is taken in whole
+    (and whatever is then near), a box farther off is left out."""
+    from companion.vision.reader import _grown_over
+
+    region = (100, 200, 100, 200)  # rows 100..200, columns 100..200
+    inside_by_a_pixel = (150, 60, 20, 41)  # x, y, w, h: rows 60..101
+    short_by_a_pixel = (150, 201, 20, 20)  # rows 201..221: 1 px below
+    then_near = (150, 223, 20, 20)  # near only once the one above is in
+    far = (300, 300, 20, 20)
+    assert _grown_over(region, [inside_by_a_pixel, short_by_a_pixel, then_near, far]) == (60, 243, 100, 200)
+    assert _grown_over(region, [far]) == region

@@ -666,6 +666,15 @@ class BoardReader:
         stats[:, 1] += r0
         centres = centres + np.array([c0, r0], np.float64)
         x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        # one piece's box now and in the kept board may differ by a pixel of rim: decide on
+        # a region grown over every box (now or kept) near it, so that a piece beside the
+        # change is either read now or carried, never both and never neither
+        y0, y1, x0, x1 = _grown_over((rows.start, rows.stop, cols.start, cols.stop),
+                                     [tuple(int(v) for v in s[:4]) for s in stats[1:]] + list(kept.blobs))
+        if (y0 < r0 and r0 > 0) or (x0 < c0 and c0 > 0) or (y1 > r1 and r1 < h_all) \
+                or (x1 > c1 and c1 < w_all):
+            return None
+        rows, cols = slice(y0, y1), slice(x0, x1)
         reaches = (y < rows.stop) & (y + h > rows.start) & (x < cols.stop) & (x + w > cols.start)
         reaches[0] = False
         cut = ((x == c0) & (c0 > 0)) | ((y == r0) & (r0 > 0)) | ((x + w == c1) & (c1 < w_all)) \
@@ -1236,6 +1245,22 @@ class BoardReader:
 
     def describe(self) -> dict[str, Any]:
         return {"located": self._maps is not None, "lens": self.lens is not None}
+
+
+def _grown_over(region: tuple[int, int, int, int], boxes: list[tuple[int, int, int, int]],
+                reach: int = 3) -> tuple[int, int, int, int]:
+    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h) within
+    ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
+    y0, y1, x0, x1 = region
+    grown = True
+    while grown:  # each pass takes in at least one more box, so at most len(boxes) passes
+        grown = False
+        for bx, by, bw, bh in boxes:
+            near = by < y1 + reach and by + bh > y0 - reach and bx < x1 + reach and bx + bw > x0 - reach
+            if near and (by < y0 or by + bh > y1 or bx < x0 or bx + bw > x1):
+                y0, y1, x0, x1 = min(y0, by), max(y1, by + bh), min(x0, bx), max(x1, bx + bw)
+                grown = True
+    return y0, y1, x0, x1
 
 
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:

@@ -71,6 +71,9 @@ class SwingStateWorld(World):
         self.die: int | None = None
         self.colours: list[str] = list(self.public["colours"])
         self.sent = 0  # actions the players have made, each one step
+        # the tablet's history_total when the last action was made: the companion also records
+        # entries of its own ("Red loses this turn"), so only "nothing new since" means unrecorded
+        self.total_at_send: int | None = None
         self.last_events: list[PhysicalEvent] = []
         self.retries = 0
 
@@ -119,7 +122,8 @@ class SwingStateWorld(World):
         history = tablet.get("history") if isinstance(tablet, dict) else None
         # the tablet shows the newest entries only; history_total counts them all
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
-        if recorded is not None and self.last_events and recorded < self.sent:
+        sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
+        if recorded is not None and self.last_events and sent_at is not None and recorded <= sent_at:
             self.retries += 1
             return self.again()
         if self.finished():
@@ -130,6 +134,7 @@ class SwingStateWorld(World):
         self.public = self.game.apply(before, action)
         self.settle_hidden(before, action)
         self.sent += 1
+        self.total_at_send = recorded
         self.last_events = events
         return events
 
