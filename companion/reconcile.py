@@ -118,7 +118,8 @@ def reconsider(game: Game, before: State, recorded: Action, after: State, seen: 
     roll, reveal or placement with another value), the players are asked whether
     that was the move; choosing it records a correction.  ``None`` when the table shows
     anything else (a new move under way elsewhere, nothing legal, several readings)."""
-    differ = changed_places(game.board_view(after), seen)
+    # score pieces (counted against the record on their own) are no reading of a move
+    differ = {p for p in changed_places(game.board_view(after), seen) if not game.score_place(p)}
     touched = changed_places(game.board_view(before), game.board_view(after))
     if not differ or not differ <= touched:
         return None

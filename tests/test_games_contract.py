@@ -11,6 +11,7 @@ import pytest
 from companion.games import GAMES, load_game
 from companion.games.base import Game, MalformedAction, RuleError, check_json
 from companion.sim.headless import play
+from companion.vision.geometry import MARGIN_MM, canvas_size_mm
 from companion.vision.palette import PIECE_COLOURS
 
 
@@ -86,7 +87,11 @@ def test_layout_fits_the_camera(name: str, players: int, variant: str) -> None:
     game = load_game(name)
     state = game.setup(players, variant, 0)
     layout = game.layout(state)
-    assert layout.width <= 700 and layout.height <= 500
+    # a 1280 x 720 frame gives the table at least the scale a 700 x 500 mm table has (a
+    # wider table is fine while its height, not its width, sets the scale)
+    width, height = canvas_size_mm(layout)
+    least = 1280 / max(700 + 2 * MARGIN_MM, (500 + 2 * MARGIN_MM) * 16 / 9)
+    assert 1280 / max(width, height * 16 / 9) >= least
     ids = [s.id for s in layout.spots]
     assert len(ids) == len(set(ids))
     for spot in layout.spots:

@@ -428,6 +428,11 @@ class Game(ABC):
     def board_view(self, state: State) -> BoardView:
         """What the camera should see if the table agrees with the tracker."""
 
+    def score_place(self, spot: str) -> bool:
+        """Is ``spot`` a place for score pieces only (a tray of chips), which ``tallies``
+        counts and no move is read from?"""
+        return False
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
         Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The

@@ -189,12 +189,20 @@ def test_data_file_is_marked_and_has_every_card() -> None:
 
 
 def test_layout_fits_the_table_and_spots_are_readable() -> None:
+    from companion.games.swing_state.board import tray_place
+    from companion.vision.geometry import canvas_size_mm
+
     state = GAME.setup(6)
     layout = GAME.layout(state)
-    assert layout.width <= 600 and layout.height <= 420
+    # the board, and the V trays beside it: as wide as a 16:9 frame allows at the board's scale
+    assert layout.height <= 420
+    width, height = canvas_size_mm(layout)
+    px_per_mm = 1280 / max(width, height * 16 / 9)
+    assert px_per_mm == pytest.approx(720 / height)  # the trays cost the board no pixels
     spots = layout.spots
     for spot in spots:
-        assert min(spot.w, spot.h) >= 22
+        assert min(spot.w, spot.h) >= (18 if tray_place(spot.id) else 22)
+        assert min(spot.w, spot.h) * px_per_mm >= 24  # a chip or a pawn 24 px across at least
         assert spot.x >= 0 and spot.y >= 0
         assert spot.x + spot.w <= layout.width + 1e-6 and spot.y + spot.h <= layout.height + 1e-6
         assert spot.fill in ("board", "light_fill", "dark_fill")
@@ -1101,3 +1109,52 @@ def test_replay_script_lines_are_actions(tmp_path: Any) -> None:
             reasons.append(err.rule)
     assert reasons == [R.R_ROLL]
     assert state["step"] == "move" and json_copy(state) == state
+
+
+def test_v_chips_that_differ_from_the_record_are_a_warning_until_set_right() -> None:
+    """Issue 12: the V chips in the trays are counted against the bank the companion keeps,
+    5 V for a chip on a 5 V place, 1 V on a 1 V place, in any mix; a State's tray one V short (a die read a
+    pip high paid it one V too many) is a standing warning naming the pile and both counts,
+    gone once the chips are set right."""
+    from companion.games.swing_state.board import vote_place
+    from companion.sim.headless import deliver
+    from companion.table import Table
+
+    table = Table.open("swing_state", None, 3, None, 5, resume=False)
+    world = load_world("swing_state", table.game, 3, None, 5)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(300):  # play on until a State holds 6 V or more, between moves
+        state = table.state
+        if any(state["votes"][c] >= 6 for c in state["colours"][1:]) and state["step"] == "start":
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    else:
+        pytest.fail("no State reached 6 V in 300 steps")
+    assert refusals == []
+    seat = next(s for s in (1, 2) if state["votes"][state["colours"][s]] >= 6)
+    colour, held = state["colours"][seat], state["votes"][state["colours"][seat]]
+    name = GAME.player_names(state)[seat]
+
+    def warning() -> str | None:
+        texts = [p["text"] for p in table.public()["prompts"] if "score pieces differ" in p["text"]]
+        return texts[0] if texts else None
+
+    right = GAME.board_view(state)
+    assert warning() is None
+    mixed = {k: v for k, v in right.items() if not k.startswith(f"votes{seat}-")}
+    mixed[vote_place(seat, 5, 0)] = (Piece(colour, 0),)
+    for i in range(held - 5):  # the same V, one 5 V chip and the rest in 1 V chips
+        mixed[vote_place(seat, 1, i)] = (Piece(colour, 0),)
+    table.board_seen(make_view(mixed))
+    assert warning() is None and table.state == state
+    short = dict(mixed)
+    del short[vote_place(seat, 1, held - 6)]
+    table.board_seen(make_view(short))
+    text = warning()
+    assert text is not None and f"{name}: V {held - 1} on the table, {held} in the record" in text
+    assert table.state == state  # a warning, never a change to the record
+    table.board_seen(right)
+    assert warning() is None

@@ -24,6 +24,32 @@ from companion.games.swing_state.rules import (
 )
 
 
+def vote_place(seat: int, value: int, i: int) -> str:
+    """The i-th place for ``value`` V chips (5 or 1) in a State's own V tray."""
+    return f"votes{seat}-{value}v{i}"
+
+
+def pile_place(seat: int, value: int, i: int) -> str:
+    """The i-th place for ``value`` V chips in the Incumbent's V tray for the State at ``seat``."""
+    return f"pile{seat}-{value}v{i}"
+
+
+def tray_place(spot: str) -> bool:
+    """A chip place of a V tray (the score pieces), not a space of the board."""
+    return spot.startswith(("votes", "pile"))
+
+
+def chips(value: int, fives: int, ones: int) -> tuple[int, int] | None:
+    """How many 5 V and 1 V chips lay out a pile of ``value`` V (5 V chips first), or None
+    when the tray's ``fives`` and ``ones`` places cannot hold them."""
+    laid = (value // 5, value % 5)
+    return laid if laid[0] <= fives and laid[1] <= ones else None
+
+
+def without_trays(view: BoardView) -> BoardView:
+    return {spot: pieces for spot, pieces in view.items() if not tray_place(spot)}
+
+
 class SwingStateBoard:
     """Mixin of the game class; see ``__init__.py``."""
 
@@ -89,6 +115,34 @@ class SwingStateBoard:
         self.die_spot = str(die["id"])
         spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
         self.spots = tuple(spots)
+        self.trays = dict(self.data["vote_trays"])
+        cols, rows, five_rows = (int(self.trays[k]) for k in ("cols", "rows", "five_rows"))
+        self.tray_fives, self.tray_ones = cols * five_rows, cols * (rows - five_rows)
+
+    def _tray_spots(self, state: State) -> list[Spot]:
+        """Per State, a band right of the board: its own V tray, then the Incumbent's; in a
+        tray, rows of places for 5 V chips, then rows for 1 V chips."""
+        t = self.trays
+        tok, gap, cols = float(t["token_mm"]), float(t["gap_mm"]), int(t["cols"])
+        names = self.player_names(state)
+        tray_w = cols * (tok + gap)
+        out = []
+        for seat in range(1, state["players"]):
+            y0 = (seat - 1) * float(t["band_mm"])
+            for k, (place, label) in enumerate(((vote_place, f"{names[seat]}'s votes"),
+                                                 (pile_place, f"Incumbent's pile for {names[seat]}"))):
+                x0 = float(t["x"]) + k * (tray_w + float(t["tray_gap_mm"]))
+                slots = [(5, i) for i in range(self.tray_fives)] + [(1, i) for i in range(self.tray_ones)]
+                for n, (value, i) in enumerate(slots):
+                    row, col = divmod(n, cols)
+                    out.append(Spot(place(seat, value, i), x0 + col * (tok + gap), y0 + row * (tok + gap),
+                                    tok, tok, f"{label}, {value} V chip {i + 1}", "light_fill"))
+        return out
+
+    def _tray_width(self) -> float:
+        t = self.trays
+        return float(t["x"]) + 2 * int(t["cols"]) * (float(t["token_mm"]) + float(t["gap_mm"])) \
+            + float(t["tray_gap_mm"])
 
     def layout(self, state: State) -> Layout:
         names = self.player_names(state)
@@ -97,21 +151,53 @@ class SwingStateBoard:
         shapes = {colour: "disc" for colour in state["colours"]}
         shapes[self.die_colour] = "square"
         board = self.data["board"]
-        marks = {colour: (0, 0) for colour in state["colours"]}  # pawns are plain
+        marks = {colour: (0, 0) for colour in state["colours"]}  # pawns and V chips are plain
+        for seat in range(1, state["players"]):
+            pieces[state["colours"][seat]] = f"{names[seat]}'s pawn and V chips"
         marks[self.die_colour] = (1, 6)
-        return Layout(float(board["width"]), float(board["height"]), self.spots, pieces, shapes, marks)
+        return Layout(max(float(board["width"]), self._tray_width()), float(board["height"]),
+                      self.spots + tuple(self._tray_spots(state)), pieces, shapes, marks)
 
     def board_view(self, state: State) -> BoardView:
+        """Pawns, the die, and the V chips in the trays (5 V chips first)."""
         items: dict[str, list[Piece]] = {}
         for seat, spot in enumerate(state["pawn"]):
             items.setdefault(spot, []).append(Piece(state["colours"][seat], 0))
         if state["die"] is not None:
             items.setdefault(self.die_spot, []).append(Piece(self.die_colour, int(state["die"])))
+        for seat in range(1, state["players"]):
+            colour = state["colours"][seat]
+            for place, value in ((vote_place, state["votes"][colour]), (pile_place, state["piles"][colour])):
+                fives, ones = chips(int(value), self.tray_fives, self.tray_ones) or (0, 0)
+                for worth, count in ((5, fives), (1, ones)):
+                    for i in range(count):
+                        items[place(seat, worth, i)] = [Piece(colour, 0)]
         return make_view(items)
+
+    def score_place(self, spot: str) -> bool:
+        return tray_place(spot)
+
+    def tallies(self, state: State, view: BoardView) -> dict[str, int]:
+        """Each State's V and the Incumbent's pile for it: 5 V for a chip on a 5 V place, 1 V
+        on a 1 V place; a pile the record says is too big for its tray is left out."""
+        names = self.player_names(state)
+        out: dict[str, int] = {}
+        for seat in range(1, state["players"]):
+            colour = state["colours"][seat]
+            for place, value, name in ((vote_place, state["votes"][colour], f"{names[seat]}: V"),
+                                       (pile_place, state["piles"][colour],
+                                        f"Incumbent's pile for {names[seat]}: V")):
+                if chips(int(value), self.tray_fives, self.tray_ones) is None:
+                    continue
+                out[name] = sum(worth for worth, places in ((5, self.tray_fives), (1, self.tray_ones))
+                                for i in range(places) for p in view.get(place(seat, worth, i), ())
+                                if p.colour == colour)
+        return out
 
     def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
         if state["over"]:
             return []
+        seen = without_trays(seen)  # the V chips are counted against the record, never a move
         out: list[Action] = []
         roller = self._roller(state)
         who = roller if roller is not None else self.current_player(state)
@@ -122,7 +208,7 @@ class SwingStateBoard:
             elif not dice and state["die"] is not None:
                 out.append({"type": "pick_up_die", "player": who})
             seat_of = {c: i for i, c in enumerate(state["colours"])}
-            for move in diff_views(self.board_view(state), seen):
+            for move in diff_views(without_trays(self.board_view(state)), seen):
                 if move.piece.pips or move.piece.colour not in seat_of or not move.target:
                     continue
                 seat = seat_of[move.piece.colour]
@@ -133,7 +219,7 @@ class SwingStateBoard:
         if trigger in ("tap", "button"):
             for tap in taps:
                 out.append(self._tap_action(state, tap))
-        if trigger == "button" and not out and not taps and self.board_view(state) == seen:
+        if trigger == "button" and not out and not taps and without_trays(self.board_view(state)) == seen:
             if state["round"] <= 3 and state["step"] == "waiting":
                 out.append({"type": "pass", "player": state["turn"]})
             if state["round"] == 4 and state["step"] == "respond":

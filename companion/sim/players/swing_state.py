@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Action, BoardView, Game, Piece, make_view
+from companion.games.swing_state.board import pile_place, vote_place
 from companion.sim.world import (
     BoardChange,
     CardTap,
@@ -75,6 +76,8 @@ class SwingStateWorld(World):
         # entries of its own ("Red loses this turn"), so only "nothing new since" means unrecorded
         self.total_at_send: int | None = None
         self.last_events: list[PhysicalEvent] = []
+        self.made: list[tuple[Any, ...]] = []  # the gist of the players' last few moves
+        self.undone_seqs: set[Any] = set()  # entries they undid as never made
         self.retries = 0
 
     # --- the physical table --------------------------------------------------------------
@@ -84,6 +87,16 @@ class SwingStateWorld(World):
             items.setdefault(spot, []).append(Piece(self.colours[seat], 0))
         if self.die is not None:
             items.setdefault(self.rules.die_spot, []).append(Piece(self.rules.die_colour, self.die))
+        # the V chips in the trays: the banker lays a pile as 5 V chips, then 1 V chips, each
+        # on a place for its value (as many as the tray holds)
+        for seat in range(1, self.players):
+            colour = self.colours[seat]
+            for place, value in ((vote_place, self.public["votes"][colour]),
+                                 (pile_place, self.public["piles"][colour])):
+                for worth, count, room in ((5, value // 5, self.rules.tray_fives),
+                                           (1, value % 5, self.rules.tray_ones)):
+                    for i in range(min(count, room)):
+                        items[place(seat, worth, i)] = [Piece(colour, 0)]
         return make_view(items)
 
     def start(self) -> list[PhysicalEvent]:
@@ -119,13 +132,19 @@ class SwingStateWorld(World):
         answer = self.answer_prompt(tablet) if isinstance(tablet, dict) else []
         if answer:
             return answer
+        if isinstance(tablet, dict) and self.stray_entry(tablet) is not None:
+            return [Declare({"type": "undo"})]  # "we never did that": the newest entry goes
         history = tablet.get("history") if isinstance(tablet, dict) else None
         # the tablet shows the newest entries only; history_total counts them all
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
         sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
-        if recorded is not None and self.last_events and sent_at is not None and recorded <= sent_at:
-            self.retries += 1
-            return self.again()
+        if recorded is not None and self.last_events and sent_at is not None:
+            first = recorded - len(history)
+            standing = [h for i, h in enumerate(history, first)
+                        if i >= sent_at and isinstance(h, dict) and not h.get("undone")]
+            if not standing:  # nothing recorded since the last move (or only what we undid)
+                self.retries += 1
+                return self.again()
         if self.finished():
             return []
         action = self.choose()
@@ -135,8 +154,34 @@ class SwingStateWorld(World):
         self.settle_hidden(before, action)
         self.sent += 1
         self.total_at_send = recorded
+        self.made = [*getattr(self, "made", [])[-3:], self.gist(action)]
+        if (before["votes"], before["piles"]) != (self.public["votes"], self.public["piles"]):
+            events = [*events, BoardChange(self.view())]  # then the V chips change hands
         self.last_events = events
         return events
+
+    CAMERA_MOVES = ("roll", "pick_up_die", "move", "advance")
+
+    @staticmethod
+    def gist(action: Action) -> tuple[Any, ...]:
+        """What players remember of a move they made: its kind, who, the die's face, the space."""
+        return action.get("type"), action.get("player"), action.get("value"), action.get("to")
+
+    def stray_entry(self, tablet: dict[str, Any]) -> dict[str, Any] | None:
+        """The newest entry on the tablet when it is a move the camera recorded that none of
+        the players made (a die misread a pip off for a moment became "Blue rolls 4" though
+        nobody had rolled): players see it and undo it, once."""
+        shown = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        if not shown:
+            return None
+        newest = shown[-1]
+        action = newest.get("action") or {}
+        undone = getattr(self, "undone_seqs", set())
+        if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
+                or self.gist(action) in getattr(self, "made", []) or newest.get("seq") in undone:
+            return None
+        self.undone_seqs = undone | {newest.get("seq")}
+        return newest
 
     def again(self) -> list[PhysicalEvent]:
         """Show the table again and press the button; tap the card or declare once more."""
