@@ -566,8 +566,13 @@ class Table:
             differ = tally_mismatch(self.game, self.state, self.seen)
             pressed = reconcile(self.game, self.state, self.seen, list(self.taps), "button") \
                 if differ is not None else None
-            if pressed is not None and pressed.action is None and not (
-                    pressed.prompt is not None and pressed.prompt.kind == "choice"):
+            # a move under way: a press would record a move that leaves the counts right (or
+            # the table fits several moves); a press that leaves them wrong explains nothing
+            under_way = pressed is not None and (
+                (pressed.state is not None
+                 and tally_mismatch(self.game, pressed.state, self.seen) is None)
+                or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
+            if pressed is not None and not under_way:
                 text = (f"The score pieces differ from the record: {differ}. Set them as the "
                         "record says, or correct the record in the history.")
         current = self.notices.get("tally")

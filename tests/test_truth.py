@@ -234,10 +234,13 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     assert rows[0]["exact"] == 1 and all(r["silent"] == 0 and r["stuck"] == 0 for r in rows)
 
 
+@pytest.mark.timeout(720)  # a whole game at a human pace: 60-95 s here, its budget 240 s
 def test_players_tap_the_correction_of_a_roll_the_camera_misread() -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
-    ("the table now shows ..., but ... was recorded") and the players tap the correction."""
+    ("the table now shows ..., but ... was recorded") and the players tap the correction;
+    a misread taken as a roll nobody made they undo.  The V chips in the trays are counted
+    against the record all along."""
     from companion.sim.truth import play_one
 
     outcome = play_one("swing_state", 2, "pips")

@@ -27,12 +27,16 @@ from companion.games.jivecat.facts import (
     R,
     expression,
     find_signs,
+    is_mat_place,
+    mat_place,
     snake,
     trend_pile,
+    without_mats,
 )
 from companion.reconcile import reconcile
 from companion.sim.headless import play
 from companion.sim.players.jivecat import WORLD_CLASS
+from companion.vision.geometry import canvas_size_mm
 
 GAME = JivecatGame()
 RED, BLUE, YELLOW, GREEN, PURPLE = range(5)
@@ -136,7 +140,11 @@ def test_data_is_a_marked_replaceable_reconstruction(tmp_path: Path) -> None:
 def test_layout_fits_the_table_and_every_spot_is_readable() -> None:
     s = started(3)
     layout = GAME.layout(s)
-    assert layout.width <= 600 and layout.height <= 420
+    # the board within 600 x 420 mm, the players' mats right of it at no cost in pixels
+    assert layout.height <= 420
+    assert all(sp.x + sp.w <= 600 for sp in layout.spots if not is_mat_place(sp.id))
+    width, height = canvas_size_mm(layout)
+    assert 1280 / max(width, height * 16 / 9) == pytest.approx(720 / height)
     ids = [sp.id for sp in layout.spots]
     assert len(ids) == len(set(ids))
     assert set(GAME.board.lizards) <= set(ids)
@@ -779,7 +787,9 @@ def test_a_row_card_taken_away_on_the_button_is_the_trend_power_that_discards_it
         acts = GAME.explain(owner, seen, [], "button")
         assert acts == [{"type": "trend_power", "player": RED, "trend": trend, "slot": slot}]
         after = GAME.apply(owner, acts[0])
-        assert after[f"{row}_row"][slot] is None and GAME.board_view(after) == seen
+        # the camera's move: the row card gone (the Skulls paid are counted on the mat apart)
+        assert after[f"{row}_row"][slot] is None
+        assert without_mats(GAME.board_view(after)) == without_mats(seen)
         assert GAME.explain(owner, seen, [], "board") == []  # a stable board alone: wait
         spent = arrange(owner, trends=[[{"card": trend, "active": True, "used": True}], [], []])
         assert GAME.explain(spent, seen, [], "button") == []
@@ -1281,12 +1291,12 @@ def test_lay_zombie_and_lay_rada_from_the_board() -> None:
     verdict = reconcile(GAME, s, seen, [Tap("zombie-6", RED)], "button")
     assert verdict.action == {"type": "lay_zombie", "player": RED, "slot": 0, "card": "zombie-6"}
     laid = verdict.state
-    assert laid["skulls"][RED] == 2 and GAME.board_view(laid) == seen
+    assert laid["skulls"][RED] == 2 and without_mats(GAME.board_view(laid)) == without_mats(seen)
     # a Rada laid without a tap: the camera alone names it
     seen2 = with_cards(laid, add={"tableau-0-2": code("rada-4")})
     verdict = reconcile(GAME, laid, seen2, [], "button")
     assert verdict.action == {"type": "lay_rada", "player": RED, "slot": 2, "card": "rada-4"}
-    assert GAME.board_view(verdict.state) == seen2
+    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen2)
     # the tap naming another card than the one on the table: nothing is guessed
     assert GAME.explain(s, seen, [Tap("zombie-2", RED)], "button") == []
     # the tap path alone still lays the card on the first free position
@@ -1437,7 +1447,7 @@ def test_claim_trend_from_the_camera_alone() -> None:
                                   "code": code_list("trend-01")}, verdict.prompt
         claimed = verdict.state
         assert claimed["mp"][RED] == 2 and claimed["trend_row"][2] is None
-        assert GAME.board_view(claimed) == seen
+        assert without_mats(GAME.board_view(claimed)) == without_mats(seen)
     # a later tap of the same card on the seat reader only confirms it: nothing more happens
     assert GAME.explain(claimed, seen, [Tap("trend-01", RED)], "tap") == []
     assert reconcile(GAME, claimed, seen, [Tap("trend-01", RED)], "tap").prompt is None
@@ -1448,7 +1458,7 @@ def test_claim_trend_from_the_camera_alone() -> None:
     verdict = reconcile(GAME, more, seen2, [], "board")
     assert verdict.action is not None and verdict.action["card"] == "trend-22", verdict.prompt
     assert [t["card"] for t in verdict.state["trends"][RED]] == ["trend-01", "trend-22"]
-    assert GAME.board_view(verdict.state) == seen2
+    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen2)
 
 
 def test_claim_trend_with_the_seat_tap_and_the_tap_path_alone() -> None:
@@ -1457,13 +1467,13 @@ def test_claim_trend_with_the_seat_tap_and_the_tap_path_alone() -> None:
     verdict = reconcile(GAME, s, seen, [Tap("trend-01", RED)], "button")
     assert verdict.action == {"type": "claim_trend", "player": RED, "card": "trend-01",
                               "code": code_list("trend-01")}
-    assert GAME.board_view(verdict.state) == seen
+    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen)
     # a tap naming another face-up Trend card than the one that moved: nothing is guessed
     assert GAME.explain(s, seen, [Tap("trend-02", RED)], "button") == []
     # the tap path with no camera: the tap alone claims, the pile then shows the card
     tapped = reconcile(GAME, s, GAME.board_view(s), [Tap("trend-01", RED)], "tap")
     assert tapped.action == {"type": "claim_trend", "player": RED, "card": "trend-01"}
-    assert GAME.board_view(tapped.state) == seen
+    assert without_mats(GAME.board_view(tapped.state)) == without_mats(seen)
     # the camera then seeing the card on the pile is no new move
     assert reconcile(GAME, tapped.state, seen, [], "board").action is None
     # a claim of a configuration Red does not show is refused whatever the camera sees
@@ -1567,3 +1577,50 @@ def test_players_read_card_names_never_card_ids() -> None:
             for event in world.step(public):
                 deliver(table, event, refusals)
     assert texts > 500 and not seen, seen
+
+
+def test_skulls_and_monkeys_on_the_mats_that_differ_from_the_record_are_a_warning() -> None:
+    """Issue 12: each player's Skull tokens and Monkeys lie on a mat beside the board and are
+    counted against the record (a Monkey is worth its colour: blue 5, orange 1).  A Skull
+    missing from a mat is a standing warning naming the player and both counts, and never a
+    move; set right, the warning goes.  The mats are no move for ``explain`` either."""
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 4, resume=False)
+    world = WORLD_CLASS(load_game("jivecat"), 3, None, 4)
+    from companion.sim.headless import deliver
+
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(400):  # play on until someone holds a Monkey Point, between moves
+        state = table.state
+        if state["phase"] == "play" and any(state["mp"]) and table.seen == table.game.board_view(state):
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    else:
+        pytest.fail("nobody scored in 400 steps")
+    state = table.state
+    right = GAME.board_view(state)
+    q = next(q for q in range(3) if state["mp"][q])
+    name = GAME.player_names(state)[q]
+
+    def warning() -> str | None:
+        texts = [p["text"] for p in table.public()["prompts"] if "score pieces differ" in p["text"]]
+        return texts[0] if texts else None
+
+    assert warning() is None
+    assert GAME.tallies(state, right)[f"{name}: Monkey Points"] == state["mp"][q]
+    assert GAME.explain(state, right, [], "button") == GAME.explain(
+        state, {k: v for k, v in right.items() if not is_mat_place(k)}, [], "button")
+    short = dict(right)
+    skulls = state["skulls"][q]
+    assert skulls >= 1
+    del short[mat_place(q, "skull", skulls - 1)]
+    table.board_seen(make_view(short))
+    text = warning()
+    assert text is not None and f"{name}: Skulls {skulls - 1} on the table, {skulls} in the record" in text
+    assert table.state == state  # a warning, never a change to the record
+    table.board_seen(right)
+    assert warning() is None

@@ -1158,3 +1158,27 @@ def test_v_chips_that_differ_from_the_record_are_a_warning_until_set_right() -> 
     assert table.state == state  # a warning, never a change to the record
     table.board_seen(right)
     assert warning() is None
+
+
+def test_players_undo_a_camera_entry_none_of_them_made_and_move_again_when_nothing_stands() -> None:
+    """The simulated players read the tablet as people do.  A roll the camera recorded that
+    nobody made (a die misread on its tray: "Blue rolls 4") they undo, once; an entry the
+    companion records of its own accord is no reason to think their move went unrecorded,
+    but a move whose entry they undid is made again."""
+    world = load_world("swing_state", load_game("swing_state"), 3, None, 7)
+    world.start()
+    first = world.step({"history": [], "history_total": 0, "prompts": []})
+    assert world.made and first  # the Incumbent's roll
+    made = world.made[-1]
+    ours = {"seq": 1, "source": "camera", "undone": False,
+            "action": {"type": made[0], "player": made[1], "value": made[2]}}
+    stray = {"seq": 2, "source": "camera", "undone": False,
+             "action": {"type": "roll", "player": 1, "value": 4}}
+    tablet = {"history": [ours, stray], "history_total": 2, "prompts": []}
+    assert world.step(tablet) == [Declare({"type": "undo"})]
+    # asked again before the tablet shows it undone: the same entry is not undone twice
+    assert world.step(tablet) != [Declare({"type": "undo"})]
+    # the players' own move undone (it was the misread): nothing of theirs stands, so again
+    again = world.step({"history": [{**ours, "undone": True}], "history_total": 1, "prompts": []})
+    assert again and all(isinstance(e, (BoardChange, TurnButton)) for e in again)
+    assert world.retries >= 1

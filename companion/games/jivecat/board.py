@@ -24,15 +24,22 @@ from companion.games.jivecat.facts import (
     CODE_COLOURS,
     COLOURS,
     MAX_CODE_PIPS,
+    MONKEY_WORTH,
     ROWS,
+    SKULL_COLOUR,
     STAFF,
     STAFF_COLOUR,
     find_signs,
     is_card_spot,
+    is_mat_place,
+    mat_place,
     tableau_seat,
     tableau_spot,
     trend_pile,
+    without_mats,
 )
+
+MAT_KINDS = (("skull", "skull_places"), ("five", "five_places"), ("one", "one_places"))
 
 
 class JivecatBoard:
@@ -81,6 +88,7 @@ class JivecatBoard:
                 x, y = b.trend_piles[q]
                 spots.append(Spot(trend_pile(q), x, y, b.tab_w, b.tab_h, "Trends",
                                   "light_fill"))
+        spots += self._mat_spots(state)
         pieces = {c: f"{c.title()} player's chips" for c in COLOURS[: state["players"]]}
         if state["players"] <= 3:
             pieces[STAFF_COLOUR] = "Staff chips"
@@ -90,7 +98,71 @@ class JivecatBoard:
             pieces[c] = "face code of a card in a row or a tableau (colour and pips)"
             shapes[c] = "square"
             marks[c] = (0, MAX_CODE_PIPS)
-        return Layout(b.width, b.height, tuple(spots), pieces, shapes, marks)
+        pieces[SKULL_COLOUR] += "; Skull tokens on a mat"
+        pieces["orange"] += "; 1-point Monkeys on a mat"
+        pieces["blue"] = pieces.get("blue", "") + "; 5-point Monkeys on a mat"
+        shapes.setdefault("blue", "disc")
+        marks.setdefault("blue", (0, 0))
+        width = max(b.width, float(b.mats["x"]) + int(b.mats["cols"]) * self._mat_pitch())
+        return Layout(width, b.height, tuple(spots), pieces, shapes, marks)
+
+    def _mat_pitch(self) -> float:
+        m = self.board.mats
+        return float(m["token_mm"]) + float(m["gap_mm"])
+
+    def _mat_spots(self, state: State) -> list[Spot]:
+        """Per seat, a band right of the board: rows of Skull places, then of 5-point
+        Monkey places, then of 1-point ones ('cols' to a row)."""
+        m = self.board.mats
+        tok, pitch, cols = float(m["token_mm"]), self._mat_pitch(), int(m["cols"])
+        names = self.player_names(state)
+        words = {"skull": "Skull", "five": "5-point Monkey", "one": "1-point Monkey"}
+        out = []
+        for q in range(state["players"]):
+            n = 0
+            for kind, key in MAT_KINDS:
+                for i in range(int(m[key])):
+                    row, col = divmod(n, cols)
+                    n += 1
+                    out.append(Spot(mat_place(q, kind, i), float(m["x"]) + col * pitch,
+                                    q * float(m["band_mm"]) + row * pitch, tok, tok,
+                                    f"{names[q]}'s mat, {words[kind]} {i + 1}", "light_fill"))
+        return out
+
+    def _mat_counts(self, state: State, q: int) -> dict[str, tuple[int, bool]]:
+        """How many Skulls, blue and orange Monkeys lay out seat ``q``'s record on its mat
+        (blue Monkeys first), each clipped to its places, and whether it fits."""
+        m = self.board.mats
+        mp = int(state["mp"][q])
+        counts = {"skull": int(state["skulls"][q]), "five": mp // 5, "one": mp % 5}
+        return {kind: (min(counts[kind], int(m[key])), counts[kind] <= int(m[key]))
+                for kind, key in MAT_KINDS}
+
+    def score_place(self, spot: str) -> bool:
+        return is_mat_place(spot)
+
+    def tallies(self, state: State, view: BoardView) -> dict[str, int]:
+        """Each player's Skull tokens and Monkey Points as the mats show them (a Monkey is
+        worth its colour wherever it lies on the mat); a count the mat cannot hold is left out."""
+        names = self.player_names(state)
+        out: dict[str, int] = {}
+        for q in range(state["players"]):
+            fits = {kind: ok for kind, (_, ok) in self._mat_counts(state, q).items()}
+            skulls = monkeys = 0
+            for spot, pieces in view.items():
+                if not spot.startswith(f"mat{q}-"):
+                    continue
+                on_skulls = spot.startswith(f"mat{q}-skull")
+                for piece in pieces:
+                    if on_skulls:
+                        skulls += piece.colour == SKULL_COLOUR
+                    else:
+                        monkeys += MONKEY_WORTH.get(piece.colour, 0)
+            if fits["skull"]:
+                out[f"{names[q]}: Skulls"] = skulls
+            if fits["five"] and fits["one"]:
+                out[f"{names[q]}: Monkey Points"] = monkeys
+        return out
 
     def board_view(self, state: State) -> BoardView:
         s = state
@@ -106,6 +178,10 @@ class JivecatBoard:
                 items[tableau_spot(q, k)] = [self.code_of[card]]
             if s["trends"][q] and q < len(self.board.trend_piles):
                 items[trend_pile(q)] = [self.code_of[s["trends"][q][-1]["card"]]]
+            for kind, (count, _) in self._mat_counts(s, q).items():
+                colour = {"skull": SKULL_COLOUR, "five": "blue", "one": "orange"}[kind]
+                for i in range(count):
+                    items[mat_place(q, kind, i)] = [Piece(colour)]
         return make_view(items)
 
     def explain(self, state: State, seen: BoardView, taps: list[Tap],
@@ -114,7 +190,8 @@ class JivecatBoard:
         phase = s["phase"]
         if phase == "over":
             return []
-        expected = self.board_view(s)
+        seen = without_mats(seen)  # Skulls and Monkeys are counted against the record, never a move
+        expected = without_mats(self.board_view(s))
         cards_came, cards_gone = self._card_changes(s, expected, seen)
         if trigger == "tap":
             return self._explain_tap(s, taps)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Piece
+from companion.games.base import BoardView, Piece
 
 # --------------------------------------------------------------------------- facts as data
 
@@ -39,6 +39,11 @@ MAX_NOTICES = 8
 CODE_COLOURS = ("orange", "cyan", "pink", "brown", "black", "grey")
 """Face-code colours of the cards: none is a chip colour, so cards are drawn and read as squares."""
 MAX_CODE_PIPS = 9
+SKULL_COLOUR = "black"
+"""Skull tokens on a player's mat: black squares without pips (black is a card face code
+colour too, but a mat holds no cards)."""
+MONKEY_WORTH = {"blue": 5, "orange": 1}
+"""Monkey Points by a Monkey's colour (rulebook: "Orange = 1 Monkey Pt. Blue = 5 Monkey Pts.")."""
 LINE_COS = 0.85
 """cos 30 degrees-ish: a Cheval jump that turns less than this runs on in a line."""
 
@@ -241,6 +246,7 @@ class BoardData:
         self.tab_seats: list[list[tuple[float, float]]] = [
             [(float(x), float(y)) for x, y in seat] for seat in tab["seats"]]
         self.tab_slots = min(len(seat) for seat in self.tab_seats)
+        self.mats: dict[str, Any] = dict(raw["mats"])
         self.trend_piles: list[tuple[float, float]] = [
             (float(x), float(y)) for x, y in tab.get("trends", [])]
         """Per seat, where its claimed Trend cards are stacked (an older file may lack them)."""
@@ -339,6 +345,20 @@ def tableau_seat(spot: str) -> tuple[int, int]:
     """(seat, position) of a tableau spot id."""
     _, seat, slot = spot.split("-")
     return int(seat), int(slot)
+
+
+def mat_place(seat: int, kind: str, i: int) -> str:
+    """The i-th place of ``kind`` ("skull", "five", "one") on ``seat``'s mat."""
+    return f"mat{seat}-{kind}{i}"
+
+
+def is_mat_place(spot: str) -> bool:
+    """A place of a player's mat (Skull tokens and Monkeys: score pieces, never a move)."""
+    return spot.startswith("mat")
+
+
+def without_mats(view: BoardView) -> BoardView:
+    return {spot: pieces for spot, pieces in view.items() if not is_mat_place(spot)}
 
 
 def is_card_spot(spot: str) -> bool:

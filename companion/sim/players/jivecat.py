@@ -42,9 +42,11 @@ from companion.games.jivecat.facts import (
     COLOURS,
     HAND_SIZE,
     ROWS,
+    SKULL_COLOUR,
     STAFF,
     STAFF_COLOUR,
     find_signs,
+    mat_place,
     tableau_spot,
     trend_pile,
 )
@@ -84,6 +86,9 @@ class JivecatWorld(World):
         self.tried: set[str] = set()
         self.rows_shown: State = self.state
         """The state whose Skull and Trend rows lie on the table until the move is recorded."""
+        self.mats_shown: State | None = None
+        """The state whose Skulls and Monkeys lie on the mats during a move (None: the truth):
+        players take or pay them once the move is done, with the chores."""
         self.shown: BoardView = {}
 
     # ------------------------------------------------------------------ the contract
@@ -119,8 +124,11 @@ class JivecatWorld(World):
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return []
-        self.rows_shown = self.state
-        events = self._step()
+        self.rows_shown = self.mats_shown = self.state
+        try:
+            events = self._step()
+        finally:
+            self.mats_shown = None
         for event in events:
             if isinstance(event, BoardChange):
                 self.shown = event.view
@@ -157,9 +165,10 @@ class JivecatWorld(World):
             return False
         return True
 
-    def view(self, full: bool = False) -> BoardView:
-        """The table: chips, tableau cards and (until the move is recorded, unless ``full``)
-        the rows as they lay before it, since sliding them is a chore that follows."""
+    def view(self, full: bool = False, mats: bool = True) -> BoardView:
+        """The table: chips, tableau cards, each player's Skulls and Monkeys on their mat
+        (unless not ``mats``) and (until the move is recorded, unless ``full``) the rows as
+        they lay before it, since sliding them is a chore that follows."""
         s = self.state
         rows = s if full else self.rows_shown
         items: dict[str, list[Piece]] = {
@@ -174,7 +183,22 @@ class JivecatWorld(World):
                 items[tableau_spot(q, t["slot"])] = [self.rules.code_of[t["card"]]]
             if s["trends"][q] and q < len(self.rules.board.trend_piles):
                 items[trend_pile(q)] = [self.rules.code_of[s["trends"][q][-1]["card"]]]
+            if mats:
+                self._lay_mat(items, q)
         return make_view(items)
+
+    def _lay_mat(self, items: dict[str, list[Piece]], q: int) -> None:
+        """The Skull tokens and Monkeys seat ``q`` holds, laid on its mat as its player lays
+        them: blue Monkeys before orange ones, as many as the mat has places for."""
+        mats = self.rules.board.mats
+        held = getattr(self, "mats_shown", None) or self.state
+        mp = int(held["mp"][q])
+        for kind, count, colour, room in (
+                ("skull", int(held["skulls"][q]), SKULL_COLOUR, mats["skull_places"]),
+                ("five", mp // 5, "blue", mats["five_places"]),
+                ("one", mp % 5, "orange", mats["one_places"])):
+            for i in range(min(count, int(room))):
+                items[mat_place(q, kind, i)] = [Piece(colour)]
 
     def _take(self, pile: list[str]) -> str | None:
         """The top Clique card; shuffle ``pile`` (the public discards) in when the deck is out."""
@@ -289,14 +313,15 @@ class JivecatWorld(World):
             for action in options:
                 if self._legal(action):
                     self.tried.add(t["card"])
-                    before = self.view(full=True)
+                    before = self.view(full=True, mats=False)
                     self._commit(action)
                     if kind == "recover":
                         self.hands[p].append(action["card"])
                     elif kind == "draw":
                         self._draw(p, 1, list(s["discard"]))
-                    if self.view(full=True) == before:
-                        return [Declare(action)]  # Skulls, a hand: nothing the camera sees
+                    if self.view(full=True, mats=False) == before:
+                        # Skulls, Monkeys, a hand: no move the camera reads (the mats follow)
+                        return [Declare(action)]
                     if kind in SEEN_POWERS:  # a chip moved or gone, a row card taken: the button
                         return [BoardChange(self.view(full=True)), self.press_for(action)]
                     return [BoardChange(self.view(full=True)), Declare(action)]
