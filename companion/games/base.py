@@ -433,6 +433,10 @@ class Game(ABC):
         counts and no move is read from?"""
         return False
 
+    def without_score_places(self, view: BoardView) -> BoardView:
+        """``view`` without its score places: what a move is read from."""
+        return {spot: pieces for spot, pieces in view.items() if not self.score_place(spot)}
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
         Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The

@@ -31,7 +31,6 @@ from companion.games.jivecat.facts import (
     mat_place,
     snake,
     trend_pile,
-    without_mats,
 )
 from companion.reconcile import reconcile
 from companion.sim.headless import play
@@ -789,7 +788,7 @@ def test_a_row_card_taken_away_on_the_button_is_the_trend_power_that_discards_it
         after = GAME.apply(owner, acts[0])
         # the camera's move: the row card gone (the Skulls paid are counted on the mat apart)
         assert after[f"{row}_row"][slot] is None
-        assert without_mats(GAME.board_view(after)) == without_mats(seen)
+        assert GAME.without_score_places(GAME.board_view(after)) == GAME.without_score_places(seen)
         assert GAME.explain(owner, seen, [], "board") == []  # a stable board alone: wait
         spent = arrange(owner, trends=[[{"card": trend, "active": True, "used": True}], [], []])
         assert GAME.explain(spent, seen, [], "button") == []
@@ -1291,12 +1290,13 @@ def test_lay_zombie_and_lay_rada_from_the_board() -> None:
     verdict = reconcile(GAME, s, seen, [Tap("zombie-6", RED)], "button")
     assert verdict.action == {"type": "lay_zombie", "player": RED, "slot": 0, "card": "zombie-6"}
     laid = verdict.state
-    assert laid["skulls"][RED] == 2 and without_mats(GAME.board_view(laid)) == without_mats(seen)
+    assert laid["skulls"][RED] == 2
+    assert GAME.without_score_places(GAME.board_view(laid)) == GAME.without_score_places(seen)
     # a Rada laid without a tap: the camera alone names it
     seen2 = with_cards(laid, add={"tableau-0-2": code("rada-4")})
     verdict = reconcile(GAME, laid, seen2, [], "button")
     assert verdict.action == {"type": "lay_rada", "player": RED, "slot": 2, "card": "rada-4"}
-    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen2)
+    assert GAME.without_score_places(GAME.board_view(verdict.state)) == GAME.without_score_places(seen2)
     # the tap naming another card than the one on the table: nothing is guessed
     assert GAME.explain(s, seen, [Tap("zombie-2", RED)], "button") == []
     # the tap path alone still lays the card on the first free position
@@ -1447,7 +1447,7 @@ def test_claim_trend_from_the_camera_alone() -> None:
                                   "code": code_list("trend-01")}, verdict.prompt
         claimed = verdict.state
         assert claimed["mp"][RED] == 2 and claimed["trend_row"][2] is None
-        assert without_mats(GAME.board_view(claimed)) == without_mats(seen)
+        assert GAME.without_score_places(GAME.board_view(claimed)) == GAME.without_score_places(seen)
     # a later tap of the same card on the seat reader only confirms it: nothing more happens
     assert GAME.explain(claimed, seen, [Tap("trend-01", RED)], "tap") == []
     assert reconcile(GAME, claimed, seen, [Tap("trend-01", RED)], "tap").prompt is None
@@ -1458,7 +1458,7 @@ def test_claim_trend_from_the_camera_alone() -> None:
     verdict = reconcile(GAME, more, seen2, [], "board")
     assert verdict.action is not None and verdict.action["card"] == "trend-22", verdict.prompt
     assert [t["card"] for t in verdict.state["trends"][RED]] == ["trend-01", "trend-22"]
-    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen2)
+    assert GAME.without_score_places(GAME.board_view(verdict.state)) == GAME.without_score_places(seen2)
 
 
 def test_claim_trend_with_the_seat_tap_and_the_tap_path_alone() -> None:
@@ -1467,13 +1467,13 @@ def test_claim_trend_with_the_seat_tap_and_the_tap_path_alone() -> None:
     verdict = reconcile(GAME, s, seen, [Tap("trend-01", RED)], "button")
     assert verdict.action == {"type": "claim_trend", "player": RED, "card": "trend-01",
                               "code": code_list("trend-01")}
-    assert without_mats(GAME.board_view(verdict.state)) == without_mats(seen)
+    assert GAME.without_score_places(GAME.board_view(verdict.state)) == GAME.without_score_places(seen)
     # a tap naming another face-up Trend card than the one that moved: nothing is guessed
     assert GAME.explain(s, seen, [Tap("trend-02", RED)], "button") == []
     # the tap path with no camera: the tap alone claims, the pile then shows the card
     tapped = reconcile(GAME, s, GAME.board_view(s), [Tap("trend-01", RED)], "tap")
     assert tapped.action == {"type": "claim_trend", "player": RED, "card": "trend-01"}
-    assert without_mats(GAME.board_view(tapped.state)) == without_mats(seen)
+    assert GAME.without_score_places(GAME.board_view(tapped.state)) == GAME.without_score_places(seen)
     # the camera then seeing the card on the pile is no new move
     assert reconcile(GAME, tapped.state, seen, [], "board").action is None
     # a claim of a configuration Red does not show is refused whatever the camera sees

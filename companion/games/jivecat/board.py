@@ -36,7 +36,6 @@ from companion.games.jivecat.facts import (
     tableau_seat,
     tableau_spot,
     trend_pile,
-    without_mats,
 )
 
 MAT_KINDS = (("skull", "skull_places"), ("five", "five_places"), ("one", "one_places"))
@@ -190,8 +189,9 @@ class JivecatBoard:
         phase = s["phase"]
         if phase == "over":
             return []
-        seen = without_mats(seen)  # Skulls and Monkeys are counted against the record, never a move
-        expected = without_mats(self.board_view(s))
+        # Skulls and Monkeys are counted against the record, never a move
+        seen = self.without_score_places(seen)
+        expected = self.without_score_places(self.board_view(s))
         cards_came, cards_gone = self._card_changes(s, expected, seen)
         if trigger == "tap":
             return self._explain_tap(s, taps)

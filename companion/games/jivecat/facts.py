@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import BoardView, Piece
+from companion.games.base import Piece
 
 # --------------------------------------------------------------------------- facts as data
 
@@ -355,10 +355,6 @@ def mat_place(seat: int, kind: str, i: int) -> str:
 def is_mat_place(spot: str) -> bool:
     """A place of a player's mat (Skull tokens and Monkeys: score pieces, never a move)."""
     return spot.startswith("mat")
-
-
-def without_mats(view: BoardView) -> BoardView:
-    return {spot: pieces for spot, pieces in view.items() if not is_mat_place(spot)}
 
 
 def is_card_spot(spot: str) -> bool:

@@ -46,10 +46,6 @@ def chips(value: int, fives: int, ones: int) -> tuple[int, int] | None:
     return laid if laid[0] <= fives and laid[1] <= ones else None
 
 
-def without_trays(view: BoardView) -> BoardView:
-    return {spot: pieces for spot, pieces in view.items() if not tray_place(spot)}
-
-
 class SwingStateBoard:
     """Mixin of the game class; see ``__init__.py``."""
 
@@ -197,7 +193,8 @@ class SwingStateBoard:
     def explain(self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
         if state["over"]:
             return []
-        seen = without_trays(seen)  # the V chips are counted against the record, never a move
+        seen = self.without_score_places(seen)  # the V chips are counted against the record, never a move
+        expected = self.without_score_places(self.board_view(state))
         out: list[Action] = []
         roller = self._roller(state)
         who = roller if roller is not None else self.current_player(state)
@@ -208,7 +205,7 @@ class SwingStateBoard:
             elif not dice and state["die"] is not None:
                 out.append({"type": "pick_up_die", "player": who})
             seat_of = {c: i for i, c in enumerate(state["colours"])}
-            for move in diff_views(without_trays(self.board_view(state)), seen):
+            for move in diff_views(expected, seen):
                 if move.piece.pips or move.piece.colour not in seat_of or not move.target:
                     continue
                 seat = seat_of[move.piece.colour]
@@ -219,7 +216,7 @@ class SwingStateBoard:
         if trigger in ("tap", "button"):
             for tap in taps:
                 out.append(self._tap_action(state, tap))
-        if trigger == "button" and not out and not taps and without_trays(self.board_view(state)) == seen:
+        if trigger == "button" and not out and not taps and expected == seen:
             if state["round"] <= 3 and state["step"] == "waiting":
                 out.append({"type": "pass", "player": state["turn"]})
             if state["round"] == 4 and state["step"] == "respond":
