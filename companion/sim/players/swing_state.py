@@ -71,7 +71,6 @@ class SwingStateWorld(World):
         self.pawn: list[str] = list(self.public["pawn"])
         self.die: int | None = None
         self.colours: list[str] = list(self.public["colours"])
-        self.sent = 0  # actions the players have made, each one step
         # the tablet's history_total when the last action was made: the companion also records
         # entries of its own ("Red loses this turn"), so only "nothing new since" means unrecorded
         self.total_at_send: int | None = None
@@ -152,7 +151,6 @@ class SwingStateWorld(World):
         before = self.public
         self.public = self.game.apply(before, action)
         self.settle_hidden(before, action)
-        self.sent += 1
         self.total_at_send = recorded
         self.made = [*getattr(self, "made", [])[-3:], self.gist(action)]
         if (before["votes"], before["piles"]) != (self.public["votes"], self.public["piles"]):
