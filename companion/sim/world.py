@@ -101,6 +101,18 @@ class World(ABC):
             self._taps_made = (taps, tablet.get("history_total"))
         return events
 
+    @staticmethod
+    def nothing_stands_since(tablet: dict[str, Any], total: int) -> bool:
+        """Whether the tablet shows no entry (left standing, not undone) after its first
+        ``total`` ones: the move the players made when the history held ``total`` entries
+        was not recorded (or they undid what was)."""
+        history = tablet.get("history")
+        if not isinstance(history, list):
+            return False  # nothing to read: players assume it was
+        first = tablet.get("history_total", len(history)) - len(history)
+        return not any(i >= total and isinstance(h, dict) and not h.get("undone")
+                       for i, h in enumerate(history, first))
+
     def press_for(self, action: Action) -> TurnButton:
         """The button pressed for ``action``: remembered until the tablet's history shows it,
         so that a question the table asks about it can be answered."""

@@ -54,6 +54,7 @@ from companion.sim.world import (
     BoardChange,
     CardTap,
     Declare,
+    HandOver,
     PhysicalEvent,
     TurnButton,
     World,
@@ -121,6 +122,9 @@ class JivecatWorld(World):
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
+        again = self.again(tablet)
+        if again:
+            return again
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return []
@@ -136,7 +140,21 @@ class JivecatWorld(World):
         if real != self.shown:
             events.append(BoardChange(real))
             self.shown = real
+        total = tablet.get("history_total") if isinstance(tablet, dict) else None
+        self.last_move = (events, total if isinstance(total, int) else None, 0)
         return events
+
+    def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The last move once more when the tablet shows nothing recorded since it (the
+        camera had not settled, the button was pressed too early, a card missed its reader):
+        the table as it is, the same cards and presses.  Twice at most, then players go on."""
+        events, total, tries = getattr(self, "last_move", ([], None, 0))
+        if not events or total is None or tries >= 2 or not self.nothing_stands_since(tablet, total):
+            return []
+        self.last_move = (events, total, tries + 1)
+        # a hand straightens the pieces (the camera looks again), then the same cards and presses
+        moves = [e for e in events if not isinstance(e, BoardChange)]
+        return [HandOver(3), BoardChange(self.view(full=True)), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
         s = self.state

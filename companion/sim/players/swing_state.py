@@ -137,13 +137,10 @@ class SwingStateWorld(World):
         # the tablet shows the newest entries only; history_total counts them all
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
         sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
-        if recorded is not None and self.last_events and sent_at is not None:
-            first = recorded - len(history)
-            standing = [h for i, h in enumerate(history, first)
-                        if i >= sent_at and isinstance(h, dict) and not h.get("undone")]
-            if not standing:  # nothing recorded since the last move (or only what we undid)
-                self.retries += 1
-                return self.again()
+        if recorded is not None and self.last_events and sent_at is not None \
+                and self.nothing_stands_since(tablet, sent_at):
+            self.retries += 1  # nothing recorded since the last move (or only what we undid)
+            return self.again()
         if self.finished():
             return []
         action = self.choose()
