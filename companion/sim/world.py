@@ -145,6 +145,31 @@ class World(ABC):
                     return [Declare(option)]
         return []
 
+    def correct_record(self, tablet: dict[str, Any], made_at: int | None) -> list[PhysicalEvent]:
+        """The tablet warns that the table and the record disagree (score pieces that differ,
+        a table no move explains) and its newest entry, recorded since the players made the
+        move still pending (when the history held ``made_at`` entries), is not that move:
+        they correct the entry to what they did, once."""
+        history = tablet.get("history")
+        if self.pending is None or made_at is None or not isinstance(history, list):
+            return []
+        warned = any(p.get("kind") == "warning" and str(p.get("text", "")).startswith(
+            ("The score pieces differ", "The table does not match"))
+            for p in tablet.get("prompts") or [] if isinstance(p, dict))
+        first = tablet.get("history_total", len(history)) - len(history)
+        standing = [h for i, h in enumerate(history, first)
+                    if i >= made_at and isinstance(h, dict) and not h.get("undone")]
+        if not warned or not standing:
+            return []
+        newest = standing[-1]
+        done = getattr(self, "_corrected", set())
+        if json.dumps(newest.get("action"), sort_keys=True) == json.dumps(self.pending, sort_keys=True) \
+                or newest.get("seq") in done:
+            return []
+        self._corrected = done | {newest.get("seq")}
+        action, self.pending = self.pending, None
+        return [Declare({"type": "correct", "action": action})]
+
     def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the
         pieces back"), yet the pieces are where the players put them: someone straightens

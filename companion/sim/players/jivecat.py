@@ -122,7 +122,8 @@ class JivecatWorld(World):
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
-        again = self.again(tablet)
+        made_at = getattr(self, "last_move", ([], None, 0))[1]
+        again = self.correct_record(tablet, made_at) or self.again(tablet)
         if again:
             return again
         if self.state["phase"] == "over":
