@@ -149,7 +149,7 @@ def test_layout_fits_the_table_and_every_spot_is_readable() -> None:
     assert set(GAME.board.lizards) <= set(ids)
     assert set(GAME.board.staff) <= set(ids) and set(GAME.board.portals) <= set(ids)
     for sp in layout.spots:
-        assert min(sp.w, sp.h) >= 18
+        assert min(sp.w, sp.h) >= (17 if is_mat_place(sp.id) else 18)
         assert 0 <= sp.x and sp.x + sp.w <= layout.width
         assert 0 <= sp.y and sp.y + sp.h <= layout.height
         assert sp.fill in ("board", "light_fill", "dark_fill")
