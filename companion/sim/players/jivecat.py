@@ -118,7 +118,8 @@ class JivecatWorld(World):
         }
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """One move's events, then the row chores it caused as a last BoardChange."""
+        """One move's events; the row chores it caused, as a BoardChange of their own, once the
+        tablet shows the move recorded; the move again when it shows nothing recorded."""
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
@@ -126,20 +127,25 @@ class JivecatWorld(World):
         again = self.correct_record(tablet, made_at) or self.again(tablet)
         if again:
             return again
+        # the last move stands recorded: first the chores it caused (rows slid, Skulls and
+        # Monkeys taken), which players do when the tablet tells them to
+        real = self.view(full=True)
+        chores: list[PhysicalEvent] = [BoardChange(real)] if real != self.shown else []
+        self.shown = real
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
-            return []
+            return chores
         self.rows_shown = self.mats_shown = self.state
         try:
-            events = self._step()
+            events = chores + self._step()
         finally:
             self.mats_shown = None
         for event in events:
             if isinstance(event, BoardChange):
                 self.shown = event.view
         real = self.view(full=True)
-        if real != self.shown:
-            events.append(BoardChange(real))
+        if self.state["phase"] == "over" and real != self.shown:
+            events.append(BoardChange(real))  # the last move's chores: nothing comes after
             self.shown = real
         total = tablet.get("history_total") if isinstance(tablet, dict) else None
         self.last_move = (events, total if isinstance(total, int) else None, 0)
@@ -155,7 +161,8 @@ class JivecatWorld(World):
         self.last_move = (events, total, tries + 1)
         # a hand straightens the pieces (the camera looks again), then the same cards and presses
         moves = [e for e in events if not isinstance(e, BoardChange)]
-        return [HandOver(3), BoardChange(self.view(full=True)), *moves]
+        self.shown = self.view()
+        return [HandOver(3), BoardChange(self.shown), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
         s = self.state
