@@ -142,12 +142,14 @@ def test_face_templates_survive_a_save_and_load(tmp_path) -> None:  # noqa: ANN0
     assert again.classify(plain) == 0  # no icon we know: 0, and the tracker asks
 
 
-def printed_with_artwork(layout: Layout, size_mm: tuple[float, float] = (70.0, 45.0)) -> Layout:
+def printed_with_artwork(layout: Layout, size_mm: tuple[float, float] = (70.0, 45.0),
+                         board_width: float | None = None) -> Layout:
     """The same board as a real print would have it: artwork in a free corner of the board
-    that the drawn layout does not show (a large dark panel, as big as a hand)."""
+    (within ``board_width``: not on the mats beside it) that the drawn layout does not
+    show (a large dark panel, as big as a hand)."""
     w, h = size_mm
     for y in np.arange(2.0, layout.height - h - 2.0, 5.0):
-        for x in np.arange(2.0, layout.width - w - 2.0, 5.0):
+        for x in np.arange(2.0, (board_width or layout.width) - w - 2.0, 5.0):
             if all(x + w + 3 < s.x or s.x + s.w + 3 < x or y + h + 3 < s.y or s.y + s.h + 3 < y
                    for s in layout.spots):
                 art = Spot("artwork", float(x), float(y), w, h, fill="dark_fill")
@@ -157,7 +159,7 @@ def printed_with_artwork(layout: Layout, size_mm: tuple[float, float] = (70.0, 4
 
 def test_a_learnt_empty_board_reads_a_print_the_layout_does_not_draw() -> None:
     reader, _, layout = reader_for("jivecat")
-    camera = Camera(printed_with_artwork(layout), seed=5)
+    camera = Camera(printed_with_artwork(layout, board_width=load_game("jivecat").board.width), seed=5)
     boards = sample_boards("jivecat", None, 6, seed=2)
     before = [reader.read(camera.frame(view)) for view in boards]
     assert not any(r.view == view and not r.doubtful for r, view in zip(before, boards, strict=True))
