@@ -21,6 +21,7 @@ guessed: the stabiliser commits nothing while one is doubtful.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +61,10 @@ BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
 GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
-GLARE_DOUBT = 50  # more reflection than this on a piece: its colour and marks are not read
+GLARE_DOUBT = 50  # more reflection than this on a piece: its colour read only if it holds below
+# how far the reflection measured round a piece may be off under it: a reading under glare is
+# confident only if it is the same with the estimate scaled by each of these
+GLARE_ERRORS = (0.5, 1.6)
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
@@ -202,6 +206,9 @@ class BoardReader:
         self._tone: np.ndarray | None = None
         self._glare: np.ndarray | None = None  # the reflections taken off the last frame (2 mm cells)
         self._washed_out: np.ndarray | None = None  # where they clipped the picture
+        self._glare_faint: np.ndarray | None = None  # all of the reflection measured, faint rims too
+        self._pre_glare: np.ndarray | None = None  # this frame's board before reflections were taken off
+        self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
         self._frames_since_fit = 0
         self._margin_at_fit: np.ndarray | None = None
         self.frame_size: tuple[int, int] | None = None
@@ -553,6 +560,7 @@ class BoardReader:
             # what the empty board does not explain: an unknown colour, or a surface colour
             # where the empty board shows another one
             as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        self._flat = flat
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
@@ -769,7 +777,9 @@ class BoardReader:
                 if size_mm > hi:  # it may reach over other places: they are not seen either
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
-            if self._lit_around(lit, near_pieces, bx, by, bw, bh) or self._glared(index, bx, by, bw, bh):
+            if self._lit_around(lit, near_pieces, bx, by, bw, bh) or (
+                    self._glared(index, bx, by, bw, bh)
+                    and not self._colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by)):
                 out.doubts.append((spot, "glare?"))  # and the places its pixels reach
                 out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
@@ -778,7 +788,9 @@ class BoardReader:
                 pips, sure = 0, True
             else:
                 pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
-            if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT:
+            if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
+                    self._read_pips(frame, index, bx, by, bw, bh, scale)[0] != pips
+                    for scale in GLARE_ERRORS):
                 out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
                 continue
             if self.keep_masks:
@@ -809,6 +821,8 @@ class BoardReader:
             brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
             washed = self._washed_out is not None and self._washed_out[y:y + h, x:x + w][region].mean() > 0.3
             if washed or float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
+                if self._board_under_glare(region, x, y, w, h):
+                    continue  # the empty board under a reflection a little stronger than measured
                 why = "glare?"
             elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
@@ -819,6 +833,46 @@ class BoardReader:
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         return None
+
+    def _board_under_glare(self, region: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
+        """Is a patch lighter than the empty board the empty board itself under a reflection?
+        A reflection adds the same light to every channel: each pixel must be the empty board
+        lifted by one amount in all the channels it did not clip (and enough to clip the
+        others), and that lift must run on smoothly into the board around the patch, as a
+        reflection does and a piece's edge does not.  Where every channel clipped nothing is
+        seen, so no such part may be wide enough to hide a piece."""
+        if self._pre_glare is None or self._glare_faint is None:
+            return False
+        pad = 5
+        y0, x0 = max(0, y - pad), max(0, x - pad)
+        y1, x1 = min(self._spot_map.shape[0], y + h + pad), min(self._spot_map.shape[1], x + w + pad)
+        cells = self._glare_faint[y0 // 2:(y1 + 1) // 2 + 1, x0 // 2:(x1 + 1) // 2 + 1]
+        if not cells.size or float(cells.max()) < GLARE_MIN:
+            return False  # no reflection measured here: something else is lighter
+        patch = np.zeros((y1 - y0, x1 - x0), bool)
+        patch[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
+        pre = self._pre_glare[y0:y1, x0:x1]
+        ref = self._reference[y0:y1, x0:x1]
+        blind = (pre >= 250).all(axis=2)
+        if (blind & patch).any() and cv2.distanceTransform((blind & patch).astype(np.uint8), cv2.DIST_L2,
+                                                           3).max() >= self._hidden_radius:
+            return False  # a piece could lie wholly in what the reflection washed out
+        level, even = _even_lift(pre, ref)
+        seen = patch & ~blind
+        n_seen = int(seen.sum())
+        if not n_seen or float(level[seen].max()) < GLARE_MIN:
+            return False
+        if n_seen - int(even[seen].sum()) > 1 + 0.05 * n_seen:  # a pixel of sensor noise is no piece
+            return False
+        # the lift, here and on the board around, smoothed over what it is known on
+        ring = ~patch & even & ~self._outside[y0:y1, x0:x1]
+        known = (even & (patch | ring)).astype(np.float32)
+        values = np.where(known > 0, level, 0).astype(np.float32)
+        weight = np.maximum(cv2.GaussianBlur(known, (0, 0), 2.5), 1e-3)
+        smooth = cv2.GaussianBlur(values, (0, 0), 2.5) / weight
+        steady = np.abs(level - smooth) <= 8 + 0.1 * np.abs(smooth)
+        judged = seen & even
+        return int(ring.sum()) >= 12 and int((judged & ~steady).sum()) <= 1 + 0.05 * int(judged.sum())
 
     def _glare_on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
         """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
@@ -832,6 +886,38 @@ class BoardReader:
         """Is a piece under more glare than can be taken off it, or light enough to be glare?"""
         most = self._glare_on(bx, by, bw, bh)
         return most > GLARE_DOUBT or (self._piece_names[index] in LIGHT_PIECES and most > GLARE_MIN)
+
+    def _colour_holds(self, index: int, part: np.ndarray, bx: int, by: int) -> bool:
+        """Is a piece under a reflection the same colour whether the reflection measured
+        around it was half as strong, or stronger, under it?  Then the colour does not hang on
+        the estimate (a reflection's core over a light board reads as a light piece only for
+        one estimate)."""
+        if self._glare is None or self._flat is None or self._pre_glare is None or not part.any():
+            return False
+        h, w = part.shape
+        if self._piece_names[index] in LIGHT_PIECES:
+            # a light piece and a light board under a reflection look alike: only a piece
+            # whose colour is clearly no lift of the board's is one
+            box = (slice(by, by + h), slice(bx, bx + w))
+            _, even = _even_lift(self._pre_glare[box][part], self._reference[box][part])
+            if float(np.mean(even)) > 0.1:
+                return False
+        g = self._glare[by // 2:(by + h) // 2 + 1, bx // 2:(bx + w) // 2 + 1]
+        if not g.size:
+            return False
+        g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
+        core = cv2.erode(part.astype(np.uint8), _SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+        washed = self._washed_out is not None and self._washed_out[by:by + h, bx:bx + w][core].any()
+        if int(core.sum()) < 12 or washed:
+            return False
+        pixels = self._flat[by:by + h, bx:bx + w][core].astype(np.int16)
+        lift = g[core][:, None]
+        for scale in GLARE_ERRORS:  # the flat picture had the estimate (scale 1) taken off
+            shifted = np.clip(pixels + np.round((1.0 - scale) * lift), 0, 255).astype(np.uint8)
+            names = self._classify(shifted[None])[0]
+            if float(np.mean(names == index)) < 0.7:
+                return False
+        return True
 
     def _lit_around(self, lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int,
                     bh: int) -> bool:
@@ -989,8 +1075,9 @@ class BoardReader:
         smoothly under them, and subtracted.  What stays lighter (a clipped core) is still
         judged as glare by what follows.  Only the part of the board that is lighter at all
         is worked on, so a frame without glare costs two cheap passes."""
-        self._glare = None
+        self._glare = self._glare_faint = None
         self._washed_out = None
+        self._pre_glare = flat
         half8 = cv2.pyrDown(flat)
         if half8.shape != self._reference_half.shape:
             return flat
@@ -1061,7 +1148,7 @@ class BoardReader:
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE5)) >= 24:
             return None
-        self._glare = self._washed_out = None
+        self._glare = self._glare_faint = self._pre_glare = self._washed_out = None
         flat, labels, as_empty = kept.flat.copy(), kept.labels.copy(), kept.as_empty.copy()
         flat[rows, cols] = part
         labels[rows, cols] = names
@@ -1098,8 +1185,9 @@ class BoardReader:
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                   bh: int) -> tuple[int, bool]:
-        """Pips on one piece, from a sharp crop sampled straight from the frame."""
+                   bh: int, glare_scale: float = 1.0) -> tuple[int, bool]:
+        """Pips on one piece, from a sharp crop sampled straight from the frame (with the
+        reflection measured round it taken off ``glare_scale`` times)."""
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
         cw, ch = int((x1 - x0) * CROP_SCALE), int((y1 - y0) * CROP_SCALE)
@@ -1120,11 +1208,14 @@ class BoardReader:
         gx = min(int(bx + bw / 2), self._gain.shape[1] - 1) if self._gain is not None else 0
         if self._gain is not None:
             crop = self._flatten_light(crop, tuple(float(v) for v in self._gain[gy, gx]) + (0.0,))
-        if self._glare is not None:  # the same glare taken off as on the board sampled
-            g = self._glare[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
-                            max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
+        cells = self._glare if glare_scale == 1.0 else self._glare_faint
+        if cells is not None:  # the same glare taken off as on the board sampled
+            g = cells[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
+                      max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
             if g.size and float(g.max()) > 0:
                 g = cv2.resize(g, (cw, ch), interpolation=cv2.INTER_LINEAR)
+                if glare_scale != 1.0:
+                    g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
         mask = (self._classify(crop) == index).astype(np.uint8)
         if self.keep_masks:
@@ -1194,6 +1285,9 @@ class BoardReader:
         self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
         self._largest_piece = max(self._max_area.values(), default=1.0)
         self._speck_px = max(12.0, 0.25 * self._smallest_px)
+        # the widest a washed-out patch may be and still show part of any piece lying in it
+        smallest_radius = np.sqrt(min(self._min_area.values(), default=0.0) / (0.35 * np.pi))
+        self._hidden_radius = 0.6 * smallest_radius * SCALE
         largest_spot = max((s.w * s.h for s in self.layout.spots), default=1.0)
         self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
         self._outside = np.ones((h, w), bool)
@@ -1245,6 +1339,25 @@ class BoardReader:
 
     def describe(self) -> dict[str, Any]:
         return {"located": self._maps is not None, "lens": self.lens is not None}
+
+
+def _even_lift(pre: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, how much lighter than the empty board it is (the mean over the channels
+    not clipped) and whether that is one lift in every channel, as a reflection adds, and
+    enough to clip the channels it clipped.  A pixel clipped in every channel is never even."""
+    pre32, ref32 = pre.astype(np.float32), ref.astype(np.float32)
+    clipped = pre >= 250
+    lift = np.where(clipped, np.nan, pre32 - ref32)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-clipped pixels: NaN, handled below
+        level = np.nanmean(lift, axis=-1)
+        spread = np.nanmax(lift, axis=-1) - np.nanmin(lift, axis=-1)
+    blind = clipped.all(axis=-1)
+    level = np.where(blind, 0.0, level)
+    spread = np.where(blind, np.inf, spread)
+    reaches = (~clipped | (ref32 + level[..., None] >= 240)).all(axis=-1)
+    even = ~blind & (spread <= 10 + 0.15 * np.abs(level)) & reaches & (level >= -6)
+    return level, even
 
 
 def _grown_over(region: tuple[int, int, int, int], boxes: list[tuple[int, int, int, int]],
