@@ -35,6 +35,8 @@ from companion.reconcile import reconcile, reconsider, tally_mismatch
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
+HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
+HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 
 Listener = Callable[[str, dict[str, Any]], None]
 Watcher = Callable[[str, str], None]
@@ -471,7 +473,8 @@ class Table:
                 "board": view_to_json(game.board_view(state)),
                 "seen": view_to_json(self.seen) if self.seen is not None else None,
                 "seen_mismatch": self._seen_mismatch(state),
-                "taps": [{"card": t.card, "seat": t.seat} for t in self.taps],
+                "taps": [{"card": t.card, "seat": t.seat, "name": game.card_name(t.card)}
+                         for t in self.taps],
                 "summary": game.summary(state),
             }
 
@@ -617,6 +620,9 @@ class Table:
             if action["type"] == "undo":
                 self.undo(source, request_id)
                 return None
+            if action["type"] == "forget_taps":
+                self.forget_taps(action.get("card"))
+                return None
             if action["type"] == "correct":
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
@@ -632,6 +638,21 @@ class Table:
                 self._publish("prompt")
                 raise
             return self._commit(action, new_state, source, request_id)
+
+    def forget_taps(self, card: Any = None) -> None:
+        """Forget the cards tapped since the last move (or one of them): a card that missed
+        its move, was tapped by mistake or twice would otherwise be read into every press
+        that follows.  Taps are not part of the record, so nothing is logged."""
+        if card is not None and not isinstance(card, str):
+            raise MalformedAction('"card" is the id of a tapped card')
+        with self._lock:
+            kept = [t for t in self.taps if card is not None and t.card != card]
+            if len(kept) == len(self.taps):
+                raise NothingToUndo("no such card tapped" if card is not None and self.taps
+                                    else "no cards tapped")
+            self.taps = kept
+            self.table_prompt = None  # a refusal of those cards is no longer the question
+            self._publish("taps")
 
     def undo(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """Take back the newest effective action (logged as an undo event)."""
@@ -754,6 +775,17 @@ class Table:
         timer.daemon = True
         self._held_press = (seat, timer)
         timer.start()
+        # players see their press counted: pressing again or making the move again would
+        # record it twice
+        self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
+
+    def _drop_held_press(self) -> None:
+        """The held press is judged now: its timer and its notice go (the notice's going is
+        published with whatever the press records)."""
+        if self._held_press is not None:
+            self._held_press[1].cancel()
+        self._held_press = None
+        self.notices.pop(HELD_PRESS, None)
 
     def _settle_wait(self) -> float:
         return max(self.settle_s, self._settling_until - time.monotonic())
@@ -767,15 +799,14 @@ class Table:
             if "vision" in self.notices or "camera" in self.notices:
                 self._hold_press(seat)
                 return None
-            self._held_press = None
+            self._drop_held_press()
             return self._reconcile("button", "table")
 
     def _board_settled(self) -> None:
         """A settled board arrived: a held press is judged on it, right after the board."""
         self._settled_since_clear = True
         if self._held_press is not None:
-            self._held_press[1].cancel()
-            self._held_press = None
+            self._drop_held_press()
             self._reconcile("button", "table")
 
     def notice(self, key: str, prompt: Prompt | None) -> None:

@@ -8,7 +8,7 @@ from companion.games import load_game
 from companion.games.base import Prompt
 from companion.sim.headless import deliver
 from companion.sim.world import BoardChange, TurnButton, load_world
-from companion.table import Table
+from companion.table import HELD_PRESS_TEXT, Table
 
 HAND = Prompt("Hand over the board: waiting.", "info")
 
@@ -40,11 +40,14 @@ def test_a_press_while_a_hand_is_over_the_board_waits_for_the_settled_board() ->
     table.notice("vision", HAND)  # the arm is over the board
     assert table.button() is None  # held, not judged on the old board
     assert len(table.history) == before and table._held_press is not None
+    # the tablet tells the players their press counted, so they neither press nor move again
+    assert HELD_PRESS_TEXT in [p["text"] for p in table.public()["prompts"]]
     table.notice("vision", None)
     table.board_seen(board.view)  # the camera settles on the new board: the press is judged
     assert len(table.history) == before + 1
     assert table.history[-1].source == "table"
     assert table._held_press is None
+    assert HELD_PRESS_TEXT not in [p["text"] for p in table.public()["prompts"]]
 
 
 def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_time() -> None:
@@ -58,6 +61,7 @@ def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_time() ->
     while table._held_press is not None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert table._held_press is None  # judged (whatever the rules make of it), not lost
+    assert HELD_PRESS_TEXT not in [p["text"] for p in table.public()["prompts"]]
 
 
 def test_a_press_with_no_camera_trouble_is_judged_at_once() -> None:

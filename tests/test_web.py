@@ -79,6 +79,32 @@ def test_declare_then_undo(client: FlaskClient, table: Table) -> None:
     assert again.status_code == 409
 
 
+def test_cards_tapped_are_shown_by_name_and_taken_back_by_a_tap(client: FlaskClient, table: Table) -> None:
+    """A card that missed its move (or was tapped twice) would be read into every later
+    press: the tablet lists the cards tapped and takes one, or all, back."""
+    first, second = table.game.card_ids()[:2]
+    table.tap(first, 0)
+    table.tap(second, 0)
+    state = client.get("/api/state").get_json()
+    assert [t["card"] for t in state["taps"]] == [first, second]
+    assert all(t["name"] for t in state["taps"])
+    body = {"type": "forget_taps", "card": first}
+    assert client.post("/api/actions", json=body).status_code == 403  # a change: PIN or pairing
+    response = client.post("/api/actions", json=body, headers={"X-Table-Pin": PIN})
+    assert response.status_code == 200
+    assert [t["card"] for t in response.get_json()["state"]["taps"]] == [second]
+    assert len(table.history) == 0  # taps are no record: nothing logged
+    for bad, status in (({"type": "forget_taps", "card": 7}, 400),
+                        ({"type": "forget_taps", "card": first}, 409),  # not tapped now
+                        ({"type": "forget_taps", "colour": "red"}, 400)):
+        assert client.post("/api/actions", json=bad, headers={"X-Table-Pin": PIN}).status_code == status
+    assert [t.card for t in table.taps] == [second]  # refused: nothing changed
+    response = client.post("/api/actions", json={"type": "forget_taps"}, headers={"X-Table-Pin": PIN})
+    assert response.status_code == 200 and response.get_json()["state"]["taps"] == []
+    again = client.post("/api/actions", json={"type": "forget_taps"}, headers={"X-Table-Pin": PIN})
+    assert again.status_code == 409 and "no cards tapped" in again.get_json()["error"]
+
+
 def test_an_illegal_move_is_409_with_the_rule(client: FlaskClient, table: Table) -> None:
     client.post("/api/actions", json=legal(client), headers={"X-Table-Pin": PIN})  # set-up
     state = client.get("/api/state").get_json()

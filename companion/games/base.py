@@ -463,6 +463,10 @@ class Game(ABC):
         """Every card id a reader may report (for the tag registry)."""
         return []
 
+    def card_name(self, card: str) -> str:
+        """A card as the players call it (a game with better words overrides this)."""
+        return card.replace("-", " ").replace("_", " ").capitalize()
+
 
 def json_copy(state: State) -> State:
     """A deep copy, so apply() can edit freely without touching its input."""

@@ -38,6 +38,7 @@ from companion.sim.world import (
     TurnButton,
     World,
 )
+from companion.table import HELD_PRESS_TEXT
 from companion.vision.sources import SyntheticSource
 
 HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
@@ -181,6 +182,10 @@ class SimulatedTable:
         def moved_on(s: dict[str, Any]) -> bool:
             return (s["history_total"], json.dumps(s["prompts"]), len(s["taps"])) != marker
 
+        def judged(s: dict[str, Any]) -> bool:
+            """The press's outcome shows: not only "press noted", which asks players to wait."""
+            return moved_on(s) and not any(p.get("text") == HELD_PRESS_TEXT for p in s["prompts"])
+
         if isinstance(event, BoardChange):
             # an arm reaches in, moves the pieces, withdraws; with human pacing it lingers a
             # while and the player then presses at a human pace, never waiting on the companion
@@ -201,12 +206,12 @@ class SimulatedTable:
             self.wait_for(moved_on, 30.0)
         elif isinstance(event, SeatButton):
             self.device.press(event.seat, hold_s=self.hold_s(0.06))
-            self.wait_for(moved_on, 30.0)
+            self.wait_for(judged, 30.0)
         elif isinstance(event, TurnButton):
             self.button_pin.drive_low()
             time.sleep(0.03 if self.speed > 0 else 0.01)
             self.button_pin.drive_high()
-            self.wait_for(moved_on, 30.0)
+            self.wait_for(judged, 30.0)
         elif isinstance(event, Declare):
             status, body = self.tablet.declare(event.action, self.current_request)
             if status != 200:

@@ -145,6 +145,15 @@ class World(ABC):
                     return [Declare(option)]
         return []
 
+    @staticmethod
+    def forget_stray_taps(tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet lists cards tapped though the players are starting a move (or making
+        one again): those taps belong to no move they are making now (a card that missed its
+        move, one tapped twice), so they take them back before going on."""
+        if isinstance(tablet, dict) and tablet.get("taps"):
+            return [Declare({"type": "forget_taps"})]
+        return []
+
     def correct_record(self, tablet: dict[str, Any], made_at: int | None) -> list[PhysicalEvent]:
         """The tablet warns that the table and the record disagree (score pieces that differ,
         a table no move explains) and its newest entry, recorded since the players made the

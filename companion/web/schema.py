@@ -91,6 +91,8 @@ def check_action(game: Game, action: Any, where: str = "action") -> None:
     kind = action["type"]
     if kind == "undo":
         allowed: frozenset[str] | None = frozenset({"type"})
+    elif kind == "forget_taps":
+        allowed = frozenset({"type", "card"})
     elif kind == "correct":
         allowed = frozenset({"type", "action"})
         check_action(game, action.get("action"), f"{where}.action")

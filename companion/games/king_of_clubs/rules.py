@@ -286,6 +286,9 @@ class KingOfClubsRules(Game):
     def card_ids(self) -> list[str]:
         return list(self.move_names)
 
+    def card_name(self, card: str) -> str:
+        return self.move_names.get(card, card)
+
     # --- action handlers (state is already a copy) -----------------------------------------
     def _check_fields(self, state: State, action: Action, kind: str) -> None:
         """Schema checks shared by every handler: types, seats, slots, card ids."""

@@ -127,6 +127,9 @@ class JivecatWorld(World):
         again = self.correct_record(tablet, made_at) or self.again(tablet)
         if again:
             return again
+        stray = self.forget_stray_taps(tablet)
+        if stray:
+            return stray
         # the last move stands recorded: first the chores it caused (rows slid, Skulls and
         # Monkeys taken), which players do when the tablet tells them to
         real = self.view(full=True)
@@ -162,7 +165,7 @@ class JivecatWorld(World):
         # a hand straightens the pieces (the camera looks again), then the same cards and presses
         moves = [e for e in events if not isinstance(e, BoardChange)]
         self.shown = self.view()
-        return [HandOver(3), BoardChange(self.shown), *moves]
+        return [*self.forget_stray_taps(tablet), HandOver(3), BoardChange(self.shown), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
         s = self.state

@@ -455,6 +455,26 @@ function renderPrompts(s) {
   }
 }
 
+// The cards tapped on the readers since the last move: a card tapped by mistake, twice, or
+// for a move the table refused would be read into every later press, so each can be taken
+// back by a tap.
+function renderTaps(s) {
+  const box = $("taps");
+  const taps = s.taps || [];
+  box.hidden = taps.length === 0;
+  box.replaceChildren(box.firstElementChild);
+  for (const t of taps) {
+    const b = el("button", { class: "tap", "data-forget-tap": t.card }, `${t.name || t.card} ✕`);
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      const { status, body } = await postChange("/api/actions", { action: { type: "forget_taps", card: t.card }, request_id: newRequestId() });
+      showResult(status === 200 ? `Taken back: ${t.name || t.card}` : refusal(body), status === 200 ? "ok" : "bad");
+      if (status === 200 && body.state) render(body.state); else b.disabled = false;
+    });
+    box.append(b);
+  }
+}
+
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
@@ -598,6 +618,7 @@ function render(s) {
   renderBanner(s);
   $("turn-clock").textContent = turnClockText(s, 0);
   renderPlayers(s);
+  renderTaps(s);
   renderPrompts(s);
   renderHistory(s);
   renderBoard(s);
