@@ -291,6 +291,27 @@ def test_time_up_arrives_live_on_the_open_page(browser: Any, serve: Serve) -> No
     page.close()
 
 
+def test_a_card_tapped_arrives_live_and_is_taken_back_by_a_tap(browser: Any, serve: Serve) -> None:
+    """Players see the cards their readers took for this move, by name, and take back one
+    that belongs to no move (tapped twice, or for a move the table refused)."""
+    table = started_table(actions=1)
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    assert page.is_hidden("#taps")
+    first, second = table.game.card_ids()[:2]
+    table.tap(first, 0)
+    table.tap(second, 0)
+    page.wait_for_selector(f'#taps [data-forget-tap="{second}"]', timeout=10000)
+    assert table.game.card_name(first) in page.inner_text("#taps")
+    page.click(f'#taps [data-forget-tap="{first}"]')
+    page.wait_for_function(f"() => !document.querySelector('#taps [data-forget-tap=\"{first}\"]')",
+                           timeout=10000)
+    assert [t.card for t in table.taps] == [second]
+    assert not page.errors
+    page.close()
+
+
 def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
     table = started_table(actions=3)
     url = serve(table)

@@ -291,3 +291,49 @@ def test_players_lay_again_a_card_the_reader_missed() -> None:
     assert world.act({"history_total": 4, "taps": []})[0] == BoardChange({})
     assert world.act({"history_total": 5, "taps": []})[0] == BoardChange({})
     assert world.steps == 5
+
+
+def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None:
+    """Issue 12: a press judged on a misread board was refused and the players went on, so
+    the world and the record parted for good.  Players who see nothing recorded since their
+    move straighten the pieces and press again, twice at most; a recorded move, or one made
+    on the tablet alone, is not made again; cards the tablet still lists are taken back."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import Declare, HandOver, TurnButton, World
+
+    board = {"s3": (Piece("red", 0),)}
+
+    class OneMove(World):
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return self.again(tablet) or self.made(tablet)
+
+        def made(self, tablet: dict[str, Any]) -> list[Any]:
+            events = [BoardChange(board), TurnButton()]
+            self.remember_move(tablet, events)
+            return events
+
+        def board(self) -> Any:
+            return board
+
+        def finished(self) -> bool:
+            return False
+
+    world = OneMove(TimesSquare(), 2, None, 0)
+    nothing = {"history_total": 3, "history": [{"seq": 3}], "taps": []}
+    assert world.step(nothing) == [BoardChange(board), TurnButton()]
+    # refused: nothing recorded since the move; the pieces straightened, the button again
+    assert world.step(nothing) == [HandOver(3), BoardChange(board), TurnButton()]
+    listed = dict(nothing, taps=[{"card": "card-7", "seat": 1}])
+    assert world.step(listed) == [Declare({"type": "forget_taps"}), HandOver(3), BoardChange(board),
+                                  TurnButton()]
+    assert world.step(nothing) == [BoardChange(board), TurnButton()]  # twice at most: on
+    recorded = {"history_total": 4, "history": [{"seq": 3}, {"seq": 4}], "taps": []}
+    assert world.step(recorded) == [BoardChange(board), TurnButton()]  # a new move, not again
+    undone = {"history_total": 5, "history": [{"seq": 4}, {"seq": 5, "undone": True}], "taps": []}
+    world.remember_move(recorded, [BoardChange(board), TurnButton()])
+    assert world.step(undone)[0] == HandOver(3)  # what they did was undone: made again
+    world.remember_move(recorded, [Declare({"type": "end_turn", "player": 0})])
+    assert world.step(undone) == [BoardChange(board), TurnButton()]  # the tablet's own: not again

@@ -145,6 +145,30 @@ class World(ABC):
                     return [Declare(option)]
         return []
 
+    def remember_move(self, tablet: dict[str, Any], events: list[PhysicalEvent]) -> None:
+        """The move just made and how long the history was before it, so that the players
+        can tell, at their next glance at the tablet, whether it was recorded."""
+        total = tablet.get("history_total") if isinstance(tablet, dict) else None
+        self.last_move = (events, total if isinstance(total, int) else None, 0)
+
+    def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The last move once more when the tablet shows nothing recorded since it (the
+        camera misread the pieces for a moment, the press came too early, a card missed its
+        reader): a hand straightens the pieces so the camera looks again, then the same cards
+        and presses.  Twice at most, then players go on.  A move made on the tablet alone is
+        not made again: nothing on the table was lost."""
+        events, total, tries = getattr(self, "last_move", ([], None, 0))
+        if not events or total is None or tries >= 2 or not self.nothing_stands_since(tablet, total):
+            return []
+        if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
+            return []
+        view = self.board()
+        if view is None:
+            return []
+        self.last_move = (events, total, tries + 1)
+        moves = [e for e in events if not isinstance(e, BoardChange)]
+        return [*self.forget_stray_taps(tablet), HandOver(3), BoardChange(view), *moves]
+
     @staticmethod
     def forget_stray_taps(tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet lists cards tapped though the players are starting a move (or making

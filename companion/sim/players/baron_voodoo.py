@@ -94,19 +94,30 @@ class BaronVoodooWorld(World):
         return events
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """Answer the tablet's question, or correct or make again a move it did not record
+        as made; else the next move."""
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
+        made_at = getattr(self, "last_move", ([], None, 0))[1]
+        again = self.correct_record(tablet, made_at) or self.again(tablet)
+        if again:
+            return again
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return []
+        stray = self.forget_stray_taps(tablet)
+        if stray:
+            return stray
         phase = self.state["phase"]
         if phase == "final":
-            return self._act(self._final_group())
-        turn = self.state["turn"]
-        if turn["step"] in ("A", "B"):
-            return self._start_of_turn()
-        return self._after_capture()
+            events = self._act(self._final_group())
+        elif self.state["turn"]["step"] in ("A", "B"):
+            events = self._start_of_turn()
+        else:
+            events = self._after_capture()
+        self.remember_move(tablet, events)
+        return events
 
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""

@@ -140,7 +140,7 @@ class SwingStateWorld(World):
         if recorded is not None and self.last_events and sent_at is not None \
                 and self.nothing_stands_since(tablet, sent_at):
             self.retries += 1  # nothing recorded since the last move (or only what we undid)
-            return self.again()
+            return self.repeat_last()
         if self.finished():
             return []
         action = self.choose()
@@ -178,7 +178,7 @@ class SwingStateWorld(World):
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 
-    def again(self) -> list[PhysicalEvent]:
+    def repeat_last(self) -> list[PhysicalEvent]:
         """Show the table again and press the button; tap the card or declare once more."""
         events: list[PhysicalEvent] = [
             BoardChange(self.view()) if isinstance(e, BoardChange) else e for e in self.last_events
