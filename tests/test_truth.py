@@ -296,11 +296,12 @@ def test_players_lay_again_a_card_the_reader_missed() -> None:
 def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None:
     """Issue 12: a press judged on a misread board was refused and the players went on, so
     the world and the record parted for good.  Players who see nothing recorded since their
-    move straighten the pieces and press again, twice at most; a recorded move, or one made
+    move straighten the pieces and press again, three times at most; a recorded move, or one made
     on the tablet alone, is not made again; cards the tablet still lists are taken back."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import Declare, HandOver, TurnButton, World
+    from companion.sim.world import MOVE_TRIES, STRAIGHTEN_FRAMES, Declare, HandOver, TurnButton, World
 
+    assert MOVE_TRIES == 3
     board = {"s3": (Piece("red", 0),)}
 
     class OneMove(World):
@@ -325,15 +326,16 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     nothing = {"history_total": 3, "history": [{"seq": 3}], "taps": []}
     assert world.step(nothing) == [BoardChange(board), TurnButton()]
     # refused: nothing recorded since the move; the pieces straightened, the button again
-    assert world.step(nothing) == [HandOver(3), BoardChange(board), TurnButton()]
+    assert world.step(nothing) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(board), TurnButton()]
     listed = dict(nothing, taps=[{"card": "card-7", "seat": 1}])
-    assert world.step(listed) == [Declare({"type": "forget_taps"}), HandOver(3), BoardChange(board),
-                                  TurnButton()]
-    assert world.step(nothing) == [BoardChange(board), TurnButton()]  # twice at most: on
+    assert world.step(listed) == [Declare({"type": "forget_taps"}), HandOver(STRAIGHTEN_FRAMES),
+                                  BoardChange(board), TurnButton()]
+    assert world.step(nothing)[0] == HandOver(STRAIGHTEN_FRAMES)
+    assert world.step(nothing) == [BoardChange(board), TurnButton()]  # MOVE_TRIES at most: on
     recorded = {"history_total": 4, "history": [{"seq": 3}, {"seq": 4}], "taps": []}
     assert world.step(recorded) == [BoardChange(board), TurnButton()]  # a new move, not again
     undone = {"history_total": 5, "history": [{"seq": 4}, {"seq": 5, "undone": True}], "taps": []}
     world.remember_move(recorded, [BoardChange(board), TurnButton()])
-    assert world.step(undone)[0] == HandOver(3)  # what they did was undone: made again
+    assert world.step(undone)[0] == HandOver(STRAIGHTEN_FRAMES)  # what they did was undone: again
     world.remember_move(recorded, [Declare({"type": "end_turn", "player": 0})])
     assert world.step(undone) == [BoardChange(board), TurnButton()]  # the tablet's own: not again

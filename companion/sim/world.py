@@ -18,6 +18,9 @@ from typing import Any
 
 from companion.games.base import Action, BoardView, Game, view_to_json
 
+STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
+MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
+
 
 @dataclass(frozen=True)
 class BoardChange:
@@ -155,10 +158,10 @@ class World(ABC):
         """The last move once more when the tablet shows nothing recorded since it (the
         camera misread the pieces for a moment, the press came too early, a card missed its
         reader): a hand straightens the pieces so the camera looks again, then the same cards
-        and presses.  Twice at most, then players go on.  A move made on the tablet alone is
+        and presses.  Three times at most, then players go on.  A move made on the tablet alone is
         not made again: nothing on the table was lost."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= 2 or not self.nothing_stands_since(tablet, total):
+        if not events or total is None or tries >= MOVE_TRIES or not self.nothing_stands_since(tablet, total):
             return []
         if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
             return []
@@ -167,7 +170,7 @@ class World(ABC):
             return []
         self.last_move = (events, total, tries + 1)
         moves = [e for e in events if not isinstance(e, BoardChange)]
-        return [*self.forget_stray_taps(tablet), HandOver(3), BoardChange(view), *moves]
+        return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *moves]
 
     @staticmethod
     def forget_stray_taps(tablet: dict[str, Any]) -> list[PhysicalEvent]:
@@ -224,8 +227,8 @@ class World(ABC):
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
         if self.pending is not None and not drawn_wrong:  # the move still waits: press again
-            return [HandOver(3), BoardChange(view), self.press_for(self.pending)]
-        return [HandOver(3), BoardChange(view)]
+            return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending)]
+        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
 
     def recognises(self, action: Any) -> bool:
         """Whether ``action``, offered on the tablet as a correction of the last move, is

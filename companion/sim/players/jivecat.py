@@ -51,6 +51,8 @@ from companion.games.jivecat.facts import (
     trend_pile,
 )
 from companion.sim.world import (
+    MOVE_TRIES,
+    STRAIGHTEN_FRAMES,
     BoardChange,
     CardTap,
     Declare,
@@ -157,15 +159,15 @@ class JivecatWorld(World):
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The last move once more when the tablet shows nothing recorded since it (the
         camera had not settled, the button was pressed too early, a card missed its reader):
-        the table as it is, the same cards and presses.  Twice at most, then players go on."""
+        the table as it is, the same cards and presses.  Three times at most, then players go on."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= 2 or not self.nothing_stands_since(tablet, total):
+        if not events or total is None or tries >= MOVE_TRIES or not self.nothing_stands_since(tablet, total):
             return []
         self.last_move = (events, total, tries + 1)
         # a hand straightens the pieces (the camera looks again), then the same cards and presses
         moves = [e for e in events if not isinstance(e, BoardChange)]
         self.shown = self.view()
-        return [*self.forget_stray_taps(tablet), HandOver(3), BoardChange(self.shown), *moves]
+        return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(self.shown), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
         s = self.state
