@@ -339,3 +339,7 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     assert world.step(undone)[0] == HandOver(STRAIGHTEN_FRAMES)  # what they did was undone: again
     world.remember_move(recorded, [Declare({"type": "end_turn", "player": 0})])
     assert world.step(undone) == [BoardChange(board), TurnButton()]  # the tablet's own: not again
+    # starting a new move, a card still listed is taken back only when the tablet warns
+    assert world.forget_stray_taps(listed, when_warned=True) == []
+    warned = dict(listed, prompts=[{"kind": "warning", "text": "Not allowed: ..."}])
+    assert world.forget_stray_taps(warned, when_warned=True) == [Declare({"type": "forget_taps"})]

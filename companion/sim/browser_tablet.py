@@ -92,6 +92,8 @@ class BrowserTablet(Tablet):
     def declare(self, action: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         page = self.page
         self.sync()
+        if action.get("type") == "forget_taps":
+            return self._forget_taps(action)
         taps = 0
         type_button = page.locator(f'#form [data-type="{action["type"]}"]')
         if not type_button.count():
@@ -157,6 +159,24 @@ class BrowserTablet(Tablet):
             if same_value(value, json.loads(button.get_attribute("data-value"))):
                 return button
         return None
+
+    def _forget_taps(self, action: Action) -> tuple[int, dict[str, Any]]:
+        """Cards listed as tapped are taken back by a tap on each (or on the one named)."""
+        page, card = self.page, action.get("card")
+        wanted = '#taps [data-forget-tap]' if card is None else f'#taps [data-forget-tap="{card}"]'
+        page.wait_for_function("() => document.querySelectorAll('#taps [data-forget-tap]').length"
+                               f" === {len(self.state().get('taps') or [])}", timeout=self.timeout_ms)
+        taps = 0
+        while page.locator(wanted).count():
+            left = page.locator(wanted).count()
+            page.locator(wanted).first.click()
+            taps += 1
+            page.wait_for_function(f"() => document.querySelectorAll({json.dumps(wanted)}).length < {left}",
+                                   timeout=self.timeout_ms)
+        if not taps:
+            return self._unreachable(action, "no card listed as tapped")
+        self.declarations.append(Declaration("forget_taps", taps, 200))
+        return 200, {}
 
     def _unreachable(self, action: Action, why: str) -> tuple[int, dict[str, Any]]:
         self.unreachable.append(action)

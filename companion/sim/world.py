@@ -173,13 +173,16 @@ class World(ABC):
         return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *moves]
 
     @staticmethod
-    def forget_stray_taps(tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """The tablet lists cards tapped though the players are starting a move (or making
-        one again): those taps belong to no move they are making now (a card that missed its
-        move, one tapped twice), so they take them back before going on."""
-        if isinstance(tablet, dict) and tablet.get("taps"):
-            return [Declare({"type": "forget_taps"})]
-        return []
+    def forget_stray_taps(tablet: dict[str, Any], when_warned: bool = False) -> list[PhysicalEvent]:
+        """The tablet lists cards tapped though the players are making a move again: those
+        taps belong to no move they are making now (a card that missed its move, one tapped
+        twice), so they take them back first.  Starting a new move (``when_warned``), they
+        look at the list only when the tablet warns of something: a card tapped after the
+        camera recorded its move may still serve the next one (a Trend set, then used)."""
+        if not isinstance(tablet, dict) or not tablet.get("taps"):
+            return []
+        warned = any(isinstance(p, dict) and p.get("kind") == "warning" for p in tablet.get("prompts") or [])
+        return [Declare({"type": "forget_taps"})] if warned or not when_warned else []
 
     def correct_record(self, tablet: dict[str, Any], made_at: int | None) -> list[PhysicalEvent]:
         """The tablet warns that the table and the record disagree (score pieces that differ,

@@ -106,7 +106,7 @@ class BaronVoodooWorld(World):
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return []
-        stray = self.forget_stray_taps(tablet)
+        stray = self.forget_stray_taps(tablet, when_warned=True)
         if stray:
             return stray
         phase = self.state["phase"]

@@ -129,7 +129,7 @@ class JivecatWorld(World):
         again = self.correct_record(tablet, made_at) or self.again(tablet)
         if again:
             return again
-        stray = self.forget_stray_taps(tablet)
+        stray = self.forget_stray_taps(tablet, when_warned=True)
         if stray:
             return stray
         # the last move stands recorded: first the chores it caused (rows slid, Skulls and
