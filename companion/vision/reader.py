@@ -822,7 +822,7 @@ class BoardReader:
             washed = self._washed_out is not None and self._washed_out[y:y + h, x:x + w][region].mean() > 0.3
             if washed or float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
                 if self._board_under_glare(region, x, y, w, h):
-                    continue  # the empty board under a reflection a little stronger than measured
+                    continue  # the empty board, lifted evenly and smoothly by a reflection
                 why = "glare?"
             elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
