@@ -343,3 +343,52 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     assert world.forget_stray_taps(listed, when_warned=True) == []
     warned = dict(listed, prompts=[{"kind": "warning", "text": "Not allowed: ..."}])
     assert world.forget_stray_taps(warned, when_warned=True) == [Declare({"type": "forget_taps"})]
+
+
+def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> None:
+    """Issue 12: a press that came before the tokens were down recorded "ends the turn"
+    instead of "pays 2 Offerings for another turn"; the tablet's warning about the mats came a
+    frame later, after the players had looked away, and Baron Voodoo's game parted from its
+    record for good.  Players read the newest entry itself: not their move, they correct it,
+    once; their own move recorded, or an older move's press, is left alone."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import Declare, World
+
+    ours = {"type": "extra_turn", "player": 1}
+    other = {"type": "end_turn", "player": 1}
+
+    class OnePress(World):
+        reads_entries = True
+
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return []
+
+        def finished(self) -> bool:
+            return False
+
+    world = OnePress(TimesSquare(), 2, None, 0)
+    before = {"history_total": 7, "history": [{"seq": 7}]}
+    events = [BoardChange({}), world.press_for(ours)]
+    world.remember_move(before, events)
+    wrong = {"history_total": 8, "history": [{"seq": 7}, {"seq": 8, "action": other}], "prompts": []}
+    assert world.correct_record(wrong, 7) == [Declare({"type": "correct", "action": ours})]
+    assert world.pending is None
+    world.pending = ours
+    assert world.correct_record(wrong, 7) == []  # that entry was corrected once already
+    right = {"history_total": 8, "history": [{"seq": 7}, {"seq": 8, "action": ours}]}
+    world = OnePress(TimesSquare(), 2, None, 0)
+    world.remember_move(before, [BoardChange({}), world.press_for(ours)])
+    assert world.correct_record(right, 7) == []  # their move stands: nothing to correct
+    assert world.correct_record(before, 7) == []  # nothing recorded yet: made again, not corrected
+    world.remember_move(before, [Declare(other)])  # a later move pressed for nothing
+    assert world.correct_record(wrong, 7) == []  # the older press is not this move's
+    # a world whose every move is pending (pressed for or not) waits for the tablet's warning
+    world = OnePress(TimesSquare(), 2, None, 0)
+    world.reads_entries = False
+    world.pending = ours
+    assert world.correct_record(wrong, 7) == []
+    warned = dict(wrong, prompts=[{"kind": "warning", "text": "The score pieces differ ..."}])
+    assert world.correct_record(warned, 7) == [Declare({"type": "correct", "action": ours})]

@@ -74,6 +74,11 @@ class World(ABC):
     """Whether the players compare the tablet's drawing of the table with the table after
     each move (worlds whose every piece the tracker draws)."""
 
+    reads_entries = False
+    """Whether ``pending`` is always the very move the last press was for (set by
+    :meth:`press_for` alone), so that the players read the newest entry against it without
+    waiting for a warning (worlds that remember every move as pending wait for one)."""
+
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         self.game = game
         self.players = players
@@ -83,6 +88,7 @@ class World(ABC):
         self.pending: Action | None = None  # made and pressed for; not yet in the history
         self._taps_made: tuple[list[CardTap], Any] | None = None  # the last step's cards
         self.repeated = False  # the last act() laid cards again instead of a new step
+        self.move_pending: Action | None = None  # what the last move pressed for
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
@@ -153,6 +159,8 @@ class World(ABC):
         can tell, at their next glance at the tablet, whether it was recorded."""
         total = tablet.get("history_total") if isinstance(tablet, dict) else None
         self.last_move = (events, total if isinstance(total, int) else None, 0)
+        pressed = any(isinstance(e, (TurnButton, SeatButton)) for e in events)
+        self.move_pending = self.pending if pressed else None  # what this move pressed for
 
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The last move once more when the tablet shows nothing recorded since it (the
@@ -185,25 +193,34 @@ class World(ABC):
         return [Declare({"type": "forget_taps"})] if warned or not when_warned else []
 
     def correct_record(self, tablet: dict[str, Any], made_at: int | None) -> list[PhysicalEvent]:
-        """The tablet warns that the table and the record disagree (score pieces that differ,
-        a table no move explains) and its newest entry, recorded since the players made the
-        move still pending (when the history held ``made_at`` entries), is not that move:
-        they correct the entry to what they did, once."""
+        """The history shows an entry recorded since the players made the move still pending
+        (when it held ``made_at`` entries), and none of those entries is that move: the press
+        recorded something else (pressed before the pieces were down, a piece misread), so
+        they correct the newest entry to what they did, once.  Where the world
+        :attr:`reads_entries`, they read the entry's words, not a warning: the warning that
+        the mats now differ from the record may come a frame later, after they have looked
+        away; elsewhere they wait for the tablet to warn that table and record disagree."""
         history = tablet.get("history")
         if self.pending is None or made_at is None or not isinstance(history, list):
             return []
-        warned = any(p.get("kind") == "warning" and str(p.get("text", "")).startswith(
-            ("The score pieces differ", "The table does not match"))
-            for p in tablet.get("prompts") or [] if isinstance(p, dict))
+        if self.reads_entries:
+            if self.pending != getattr(self, "move_pending", None):
+                return []  # an older move's press: not what this move did
+        elif not any(p.get("kind") == "warning" and str(p.get("text", "")).startswith(
+                ("The score pieces differ", "The table does not match"))
+                for p in tablet.get("prompts") or [] if isinstance(p, dict)):
+            return []
         first = tablet.get("history_total", len(history)) - len(history)
         standing = [h for i, h in enumerate(history, first)
                     if i >= made_at and isinstance(h, dict) and not h.get("undone")]
-        if not warned or not standing:
+        if not standing:
+            return []
+        wanted = json.dumps(self.pending, sort_keys=True)
+        if any(json.dumps(h.get("action"), sort_keys=True) == wanted for h in standing):
             return []
         newest = standing[-1]
         done = getattr(self, "_corrected", set())
-        if json.dumps(newest.get("action"), sort_keys=True) == json.dumps(self.pending, sort_keys=True) \
-                or newest.get("seq") in done:
+        if newest.get("seq") in done:
             return []
         self._corrected = done | {newest.get("seq")}
         action, self.pending = self.pending, None

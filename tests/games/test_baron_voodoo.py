@@ -747,11 +747,15 @@ def test_layout_fits_the_camera() -> None:
     layout = GAME.layout(state)
     mat = F.mats
 
-    def per_side(seats: int) -> int:
+    def per_side(seats: int, underworld: int = 21) -> int:
         return mat["caught_places"] + mat["offering_places"] + mat["track_places"] \
-            + mat["x20_places"] + seats
+            + mat["x20_places"] + seats + underworld
 
     assert len(layout.spots) == 49 + state["sides"] * per_side(1)
+    # each Underworld's places against the most dice a side sent there in simulated games
+    # (20 of 2 players, 16 of 3, 13 of 4, 19 of a team): a full block is not counted
+    assert [GAME.underworld_places(GAME.setup(n, v)) for n, v in ((2, None), (3, None), (4, None),
+                                                                 (4, "team"))] == [21, 15, 15, 21]
     assert layout.width <= 600 and layout.height <= 400
     assert all(min(s.w, s.h) >= 16 for s in layout.spots)
     assert all(s.x + s.w <= layout.width and s.y + s.h <= layout.height for s in layout.spots)
@@ -771,7 +775,7 @@ def test_layout_fits_the_camera() -> None:
     four = GAME.layout(GAME.setup(4))  # four mats beside the board: wider than 16:9, and
     width, height = canvas_size_mm(four)  # a 1280 px frame still gives a token 24 px, a die 40
     px_per_mm = 1280 / max(width, height * 16 / 9)
-    assert len(four.spots) == 49 + 4 * per_side(1)
+    assert len(four.spots) == 49 + 4 * per_side(1, 15)
     assert mat["token_mm"] * px_per_mm >= 24 and mat["die_mm"] * px_per_mm >= 40
     assert {s.fill for s in layout.spots} <= {"board", "light_fill", "dark_fill"}
     assert layout.spot("D4").fill == "dark_fill"
@@ -839,6 +843,47 @@ def test_the_mats_say_which_step_c_move_was_made() -> None:
     # the button, the token flipped back or not yet: the turn ends either way
     assert button(theirs, ended) == [{"type": "end_turn", "player": 1}]
     assert button(theirs, theirs) == [{"type": "end_turn", "player": 1}]
+
+
+def test_the_underworld_is_read_a_group_arriving_a_die_stolen_and_counted() -> None:
+    """Dice sent lie in their side's Underworld block below the board: a group is recorded
+    only if it arrived there, a Steal says from the Underworld which die left whom, and the
+    dice there are counted by colour against the record (the end's majorities and Baron
+    Samedi count them); a block with every place full is not counted."""
+    from companion.reconcile import tally_mismatch
+
+    state = on_board(started(), {**EXAMPLE, "A2": [("yellow", "swap")], "B2": [("yellow", "steal")]})
+    two = captured(state, 0, "A2", "C2")  # Mami Wata jumps her own yellow Steal die
+    two["caught"] = [[["yellow", "vp"], ["red", "vp"], ["blue", "offering"]], []]
+    two["underworld"] = [[], [["blue", "vp"], ["white", "swap"]]]
+    sent = GAME.apply(two, {"type": "send", "player": 0, "dice": [["red", "vp"], ["yellow", "vp"]]})
+    view = GAME.board_view(sent)
+    under = {k: v for k, v in view.items() if k.startswith("under0-")}
+    assert sorted(p.colour for ps in under.values() for p in ps) == ["red", "yellow"]
+    assert [a["type"] for a in GAME.explain(two, view, [], "button")] == ["send"]
+    left_out = {k: v for k, v in view.items() if not k.startswith("under0-")}
+    assert GAME.explain(two, make_view(left_out), [], "button") == []  # not in the Underworld
+    assert tally_mismatch(GAME, sent, view) is None
+    assert tally_mismatch(GAME, sent, make_view(left_out)) == (
+        "Mami Wata: yellow Soul Dice in the Underworld 0 on the table, 1 in the record; "
+        "Mami Wata: red Soul Dice in the Underworld 0 on the table, 1 in the record")
+
+    # a Steal: the die leaves the opponent's Underworld for the thief's Caught Souls
+    thief = two
+    assert thief["turn"]["captured"] == ["yellow", "steal"]
+    options = [a for a in GAME.legal_actions(thief) if a["type"] == "effect"]
+    assert len(options) == 2  # Gran Bwa's blue die or his white one
+    for option in options:
+        after = GAME.apply(thief, option)
+        assert GAME.explain(thief, GAME.board_view(after), [], "button") == [option]
+
+    # a full block: more dice may lie beside it, so nothing is counted there
+    full = json.loads(json.dumps(two))
+    places = GAME.underworld_places(full)
+    full["underworld"][1] = [["blue", "vp"]] * (places + 2)
+    seen = GAME.board_view(full)
+    assert sum(1 for k in seen if k.startswith("under1-")) == places
+    assert not any("Gran Bwa" in name and "Underworld" in name for name in GAME.tallies(full, seen))
 
 
 def test_explain_captures_and_powers_from_the_grid() -> None:
@@ -1100,6 +1145,32 @@ def test_world_resumes_from_a_pickle_and_shows_its_board() -> None:
     copy = pickle.loads(pickle.dumps(world))
     assert copy.board() == world.board() and copy.board()
     assert [world.step({}) for _ in range(5)] == [copy.step({}) for _ in range(5)]
+
+
+def test_players_make_the_set_up_again_when_the_tablet_does_not_show_it() -> None:
+    """Issue 12: a die misread as the set-up's button came refused the set-up; the players
+    straightened the dice twice without pressing and went on to capture, and the record never
+    had a set-up.  The set-up is made again like any move (the same grid, the button), after
+    the Deities' choice if they made one; once recorded, play goes on."""
+    from companion.sim.world import MOVE_TRIES, STRAIGHTEN_FRAMES
+
+    for seed in range(1, 8):
+        world = load_world("baron_voodoo", GAME, 2, None, seed)
+        events = world.start()
+        chose = sum(isinstance(e, Declare) for e in events)
+        grid = world.board()
+        history = [{"seq": 0, "action": {"type": "deities"}}] if chose else []
+        refused = {"history_total": chose, "history": history, "taps": [], "prompts": [
+            {"kind": "warning", "text": "Not allowed: Set-up: ... Put the pieces back"}]}
+        straightened = [world.step(refused) for _ in range(2)]
+        assert straightened == [[HandOver(STRAIGHTEN_FRAMES), BoardChange(grid)]] * 2
+        again = [world.step(refused) for _ in range(MOVE_TRIES)]
+        assert again == [[HandOver(STRAIGHTEN_FRAMES), BoardChange(grid), TurnButton()]] * MOVE_TRIES
+        recorded = dict(refused, history_total=chose + 1, prompts=[],
+                        history=[*history, {"seq": chose, "action": {"type": "setup"}}])
+        move = world.step(recorded)  # the first move of play, not the set-up once more
+        assert move and HandOver(STRAIGHTEN_FRAMES) not in move and world.board() != grid or \
+            move == [TurnButton()]  # (or "I cannot capture": the grid untouched)
 
 
 def test_score_pieces_that_differ_from_the_record_are_a_warning_until_set_right() -> None:

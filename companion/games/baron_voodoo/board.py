@@ -32,7 +32,7 @@ from companion.games.base import (
     make_view,
 )
 
-MAT_PREFIXES = ("souls", "offer", "track", "x20-", "guard")
+MAT_PREFIXES = ("souls", "offer", "track", "x20-", "guard", "under")
 MAT_MOVES = ("take_offering", "change_face", "effect", "extra_turn", "send", "final_group",
              "end_turn", "stuck")
 """Step C moves, the final group and the turn's end: what they change lies on the mats (the
@@ -59,16 +59,22 @@ def guard_place(seat: int) -> str:
     return f"guard{seat}"
 
 
+def underworld_place(side: int, index: int) -> str:
+    return f"under{side}-{index}"
+
+
 @dataclass(frozen=True)
 class MatSeen:
     """One side's mat as the camera sees it: Caught Souls (sorted: where a die lies on the
     mat says nothing), Offering tokens, VP (None when no score marker is seen) and each of
-    the side's Protection tokens (True active, False inactive, None not seen)."""
+    the side's Protection tokens (True active, False inactive, None not seen), and the dice
+    in its Underworld (sorted; None when every place holds a die: more may lie beside)."""
 
     souls: tuple[Piece, ...]
     tokens: int
     vp: int | None
     guards: tuple[bool | None, ...]
+    underworld: tuple[Piece, ...] | None
 
 
 class BaronVoodooBoard:
@@ -130,22 +136,44 @@ class BaronVoodooBoard:
                                   f"{seat_names[seat].split(' (')[0]}: Protection token",
                                   "light_fill"))
             x = track_x + max(mat["track_places"] // rows, mat["x20_places"], 2) * tok + mat["gap_mm"]
+        width = x - mat["gap_mm"] + margin
+        strip_y = margin + f.rows * size + mat["gap_mm"]  # the Underworlds: a strip below it all
+        gap = mat["gap_mm"]
+        share = (width - 2 * margin + gap) / state["sides"] - gap  # each side's part of the strip
+        cols = int(share // die)
+        for side in range(state["sides"]):
+            owner = names[side].split(" (")[0]
+            for i in range(cols * mat["underworld_rows"]):
+                row, col = divmod(i, cols)
+                spots.append(Spot(underworld_place(side, i), margin + side * (share + gap) + col * die,
+                                  strip_y + row * die, die, die,
+                                  f"{owner}: Underworld {i + 1}", "light_fill"))
         return Layout(
-            width=x - mat["gap_mm"] + margin,
-            height=2 * margin + f.rows * size,
+            width=width,
+            height=strip_y + mat["underworld_rows"] * die + margin,
             spots=tuple(spots),
             pieces=pieces,
             marks=marks,
             shapes=shapes,
         )
 
+    def underworld_places(self, state: State) -> int:
+        """How many die places each side's Underworld has on the table (the strip's share
+        depends only on how many sides and seats there are)."""
+        key = (state["sides"], state["team"])
+        cache: dict[tuple[int, bool], int] = self.__dict__.setdefault("_underworld_places", {})
+        if key not in cache:
+            cache[key] = sum(1 for spot in self.layout(state).spots if spot.id.startswith("under0-"))
+        return cache[key]
+
     def board_view(self, state: State) -> BoardView:
         """The top die of every cell, and on each side's mat its Caught Souls (from the top
-        place down), its Offering tokens, its score marker and x20 markers, and each
-        player's Protection token, as far as the mat has places."""
+        place down), its Offering tokens, its score marker and x20 markers, each player's
+        Protection token, and the dice in its Underworld, as far as the mat has places."""
         items: dict[str, list[Piece]] = {cell: [self.piece(stack[-1])] for cell, stack in
                                          state["board"].items() if stack}
         mat = self.facts.mats
+        places = self.underworld_places(state)
         for side in range(state["sides"]):
             # in a fixed order: where on the mat a die lies says nothing
             for i, die in enumerate(sorted(state["caught"][side])[:mat["caught_places"]]):
@@ -160,6 +188,8 @@ class BaronVoodooBoard:
                 active = state["protection"][state["colours"][seat]]
                 items[guard_place(seat)] = [
                     Piece(mat["protection_colours"]["active" if active else "inactive"], 0)]
+            for i, die in enumerate(sorted(state["underworld"][side])[:places]):
+                items[underworld_place(side, i)] = [self.piece(die)]
         return make_view(items)
 
     def mats_seen(self, view: BoardView, state: State) -> list[MatSeen] | None:
@@ -169,6 +199,7 @@ class BaronVoodooBoard:
             return None
         mat = self.facts.mats
         sides = mat["protection_colours"]
+        places = self.underworld_places(state)
         out = []
         for side in range(state["sides"]):
             souls = sorted((p for spot, ps in view.items() if spot.startswith(f"souls{side}-")
@@ -183,12 +214,16 @@ class BaronVoodooBoard:
                 colour = token[0].colour if token and len(token) == 1 else None
                 guards.append(True if colour == sides["active"] else
                               False if colour == sides["inactive"] else None)
-            out.append(MatSeen(tuple(souls), tokens, vp, tuple(guards)))
+            under = sorted((p for spot, ps in view.items() if spot.startswith(f"under{side}-")
+                            for p in ps), key=lambda p: (p.colour, p.pips))
+            out.append(MatSeen(tuple(souls), tokens, vp, tuple(guards),
+                               tuple(under) if len(under) < places else None))
         return out
 
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
-        """Each side's VP (the score marker and x20 markers) and Offering tokens, as far as
-        the mat shows them (a marker out of sight: no VP count)."""
+        """Each side's VP (the score marker and x20 markers), Offering tokens and Soul Dice
+        in the Underworld by colour, as far as the mat shows them (a marker out of sight: no
+        VP count; a full Underworld block: no dice count)."""
         mats = self.mats_seen(view, state)
         if mats is None:
             return {}
@@ -199,6 +234,10 @@ class BaronVoodooBoard:
                 out[f"{names[side]}: VP"] = mat.vp
             if state["offerings"][side] <= self.facts.mats["offering_places"]:
                 out[f"{names[side]}: Offering tokens"] = mat.tokens
+            if mat.underworld is not None:
+                for colour in self.facts.dice:
+                    out[f"{names[side]}: {colour} Soul Dice in the Underworld"] = sum(
+                        1 for p in mat.underworld if p.colour == colour)
         return out
 
     def piece(self, die: list[str]) -> Piece:
@@ -314,9 +353,13 @@ class BaronVoodooBoard:
         key = sorted(map(tuple, dice))
         for action in self.legal_actions(state):  # type: ignore[attr-defined]
             if action["type"] == "send" and sorted(map(tuple, action["dice"])) == key:
-                if want[side].vp is not None and \
-                        self.apply(state, action)["vp"][side] != want[side].vp:  # type: ignore[attr-defined]
+                after = self.apply(state, action)  # type: ignore[attr-defined]
+                shown = self.mats_seen(self.board_view(after), after)
+                if want[side].vp is not None and after["vp"][side] != want[side].vp:
                     return None  # the score marker says otherwise: a mismatch to show
+                if shown is not None and None not in (want[side].underworld, shown[side].underworld) \
+                        and want[side].underworld != shown[side].underworld:
+                    return None  # the dice did not arrive in the Underworld: a mismatch to show
                 return action  # the same group in the rules' own order
         return {"type": "send", "player": seat, "dice": dice}  # refused with the rule it breaks
 

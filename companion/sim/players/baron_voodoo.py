@@ -64,6 +64,8 @@ def possible_actors(state: State) -> list[int]:
 class BaronVoodooWorld(World):
     """The true table of one Baron Voodoo game and its scripted players."""
 
+    reads_entries = True  # only the button's moves are pending (press_for)
+
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
         if not isinstance(game, BaronVoodoo):
@@ -90,8 +92,11 @@ class BaronVoodooWorld(World):
                      for cell, colour in f.printed.items() if colour != "black"}
             layout = "random"
         self._apply({"type": "setup", "layout": layout, "board": board})
-        events += [BoardChange(g.board_view(self.state)), TurnButton()]
-        return events
+        setup: list[PhysicalEvent] = [BoardChange(g.board_view(self.state)), TurnButton()]
+        # a set-up the tablet does not show (a die misread as the press came) is made again
+        # like any move: the history held the Deities' choice, if any, before it
+        self.last_move = (setup, sum(isinstance(e, Declare) for e in events), 0)
+        return events + setup
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """Answer the tablet's question, or correct or make again a move it did not record
