@@ -349,17 +349,18 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
     """Issue 12: a press that came before the tokens were down recorded "ends the turn"
     instead of "pays 2 Offerings for another turn"; the tablet's warning about the mats came a
     frame later, after the players had looked away, and Baron Voodoo's game parted from its
-    record for good.  Players read the newest entry itself: not their move, they correct it,
-    once; their own move recorded, or an older move's press, is left alone."""
+    record for good (in Jivecat an early press recorded two wrong entries).  Players read the
+    entries themselves: those not theirs are undone but the oldest, which they correct, once;
+    their own move recorded, a late entry for one of their earlier moves, or an older move's
+    press is left alone."""
     from companion.games.times_square import TimesSquare
     from companion.sim.world import Declare, World
 
     ours = {"type": "extra_turn", "player": 1}
     other = {"type": "end_turn", "player": 1}
+    earlier = {"type": "reveal", "card": "skull-9"}
 
     class OnePress(World):
-        reads_entries = True
-
         def start(self) -> list[Any]:
             return []
 
@@ -369,26 +370,70 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
         def finished(self) -> bool:
             return False
 
-    world = OnePress(TimesSquare(), 2, None, 0)
-    before = {"history_total": 7, "history": [{"seq": 7}]}
-    events = [BoardChange({}), world.press_for(ours)]
-    world.remember_move(before, events)
-    wrong = {"history_total": 8, "history": [{"seq": 7}, {"seq": 8, "action": other}], "prompts": []}
+    def pressed() -> OnePress:
+        world = OnePress(TimesSquare(), 2, None, 0)
+        world.did(earlier)
+        world.did(ours)
+        world.remember_move(before, [BoardChange({}), world.press_for(ours)])
+        return world
+
+    def history(*actions: dict[str, Any]) -> dict[str, Any]:
+        return {"history_total": 7 + len(actions), "prompts": [],
+                "history": [{"seq": 7 + i, "action": a} for i, a in enumerate(actions)]}
+
+    before = {"history_total": 7, "history": [{"seq": 6}]}
+    world = pressed()
+    wrong = history(other)
     assert world.correct_record(wrong, 7) == [Declare({"type": "correct", "action": ours})]
     assert world.pending is None
     world.pending = ours
     assert world.correct_record(wrong, 7) == []  # that entry was corrected once already
-    right = {"history_total": 8, "history": [{"seq": 7}, {"seq": 8, "action": ours}]}
-    world = OnePress(TimesSquare(), 2, None, 0)
-    world.remember_move(before, [BoardChange({}), world.press_for(ours)])
-    assert world.correct_record(right, 7) == []  # their move stands: nothing to correct
-    assert world.correct_record(before, 7) == []  # nothing recorded yet: made again, not corrected
+    two = history({"type": "lay", "card": "rada-6"}, {"type": "discard", "card": "rada-6"})
+    assert pressed().correct_record(two, 7) == [Declare({"type": "undo"}),
+                                                 Declare({"type": "correct", "action": ours})]
+    late = history(earlier, other)  # the camera caught up with their earlier move, then a wrong one
+    assert pressed().correct_record(late, 7) == [Declare({"type": "correct", "action": ours})]
+    assert pressed().correct_record(history(earlier), 7) == []  # theirs, late: made again instead
+    assert pressed().correct_record(history(other, earlier), 7) == []  # undoing would lose theirs
+    assert pressed().correct_record(history({**ours, "code": [1]}), 7) == []  # their move stands
+    assert pressed().correct_record(before, 7) == []  # nothing recorded yet: made again, not corrected
+    world = pressed()
     world.remember_move(before, [Declare(other)])  # a later move pressed for nothing
     assert world.correct_record(wrong, 7) == []  # the older press is not this move's
-    # a world whose every move is pending (pressed for or not) waits for the tablet's warning
-    world = OnePress(TimesSquare(), 2, None, 0)
-    world.reads_entries = False
-    world.pending = ours
-    assert world.correct_record(wrong, 7) == []
-    warned = dict(wrong, prompts=[{"kind": "warning", "text": "The score pieces differ ..."}])
-    assert world.correct_record(warned, 7) == [Declare({"type": "correct", "action": ours})]
+
+
+def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> None:
+    """Issue 12 (Jivecat, seed 2 with faults): a Skull card flipped onto its row was recorded
+    by the camera only after the players had started their next move; that entry made the
+    next move look recorded, the players went on, and the record never caught up.  Only an
+    entry that says the move counts (it may add what the table read, such as a card's code)."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton, World
+
+    board = {"s3": (Piece("red", 0),)}
+    ours = {"type": "claim_trend", "player": 2, "card": "trend-02"}
+
+    class OneMove(World):
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return self.again(tablet)
+
+        def board(self) -> Any:
+            return board
+
+        def finished(self) -> bool:
+            return False
+
+    world = OneMove(TimesSquare(), 2, None, 0)
+    world.remember_move({"history_total": 3}, [BoardChange(board), world.press_for(ours)])
+    late = {"history_total": 4, "taps": [], "history": [
+        {"seq": 3, "action": {"type": "reveal", "card": "skull-9"}}]}
+    assert world.step(late) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(board), TurnButton()]
+    read = {"history_total": 5, "taps": [], "history": [
+        {"seq": 3, "action": {"type": "reveal", "card": "skull-9"}},
+        {"seq": 4, "action": {**ours, "code": ["cyan", 9]}}]}
+    assert world.step(read) == []  # recorded, with the code the camera read: not again
+    assert World.entry_says(read["history"][1], ours)
+    assert not World.entry_says(read["history"][1], {**ours, "card": "trend-03"})

@@ -20,6 +20,7 @@ from companion.games.base import Action, BoardView, Game, view_to_json
 
 STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
+RECENT_MOVES = 4  # the players' own moves an entry recorded late may still be for
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,6 @@ class World(ABC):
     """Whether the players compare the tablet's drawing of the table with the table after
     each move (worlds whose every piece the tracker draws)."""
 
-    reads_entries = False
-    """Whether ``pending`` is always the very move the last press was for (set by
-    :meth:`press_for` alone), so that the players read the newest entry against it without
-    waiting for a warning (worlds that remember every move as pending wait for one)."""
-
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         self.game = game
         self.players = players
@@ -89,6 +85,7 @@ class World(ABC):
         self._taps_made: tuple[list[CardTap], Any] | None = None  # the last step's cards
         self.repeated = False  # the last act() laid cards again instead of a new step
         self.move_pending: Action | None = None  # what the last move pressed for
+        self.done: list[Action] = []  # the players' last few moves (see did())
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
@@ -111,16 +108,26 @@ class World(ABC):
         return events
 
     @staticmethod
-    def nothing_stands_since(tablet: dict[str, Any], total: int) -> bool:
+    def nothing_stands_since(tablet: dict[str, Any], total: int, action: Action | None = None) -> bool:
         """Whether the tablet shows no entry (left standing, not undone) after its first
         ``total`` ones: the move the players made when the history held ``total`` entries
-        was not recorded (or they undid what was)."""
+        was not recorded (or they undid what was).  Given the move's ``action``, only an
+        entry that says that move counts: an earlier move the camera recorded late (a card
+        flipped onto a row) is not theirs."""
         history = tablet.get("history")
         if not isinstance(history, list):
             return False  # nothing to read: players assume it was
         first = tablet.get("history_total", len(history)) - len(history)
         return not any(i >= total and isinstance(h, dict) and not h.get("undone")
+                       and (action is None or World.entry_says(h, action))
                        for i, h in enumerate(history, first))
+
+    @staticmethod
+    def entry_says(entry: dict[str, Any], action: Action) -> bool:
+        """Whether a history entry records ``action``: the entry may add what the table read
+        (a Trend card's printed code), never change what the players did."""
+        recorded = entry.get("action")
+        return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in action.items())
 
     def press_for(self, action: Action) -> TurnButton:
         """The button pressed for ``action``: remembered until the tablet's history shows it,
@@ -143,7 +150,7 @@ class World(ABC):
         if self.pending is None:
             return []
         wanted = json.dumps(self.pending, sort_keys=True)
-        if any(json.dumps(h.get("action"), sort_keys=True) == wanted and not h.get("undone")
+        if any(isinstance(h, dict) and self.entry_says(h, self.pending) and not h.get("undone")
                for h in (tablet.get("history") or [])[-3:]):
             self.pending = None
             return []
@@ -169,7 +176,8 @@ class World(ABC):
         and presses.  Three times at most, then players go on.  A move made on the tablet alone is
         not made again: nothing on the table was lost."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= MOVE_TRIES or not self.nothing_stands_since(tablet, total):
+        if not events or total is None or tries >= MOVE_TRIES \
+                or not self.nothing_stands_since(tablet, total, getattr(self, "move_pending", None)):
             return []
         if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
             return []
@@ -193,38 +201,41 @@ class World(ABC):
         return [Declare({"type": "forget_taps"})] if warned or not when_warned else []
 
     def correct_record(self, tablet: dict[str, Any], made_at: int | None) -> list[PhysicalEvent]:
-        """The history shows an entry recorded since the players made the move still pending
-        (when it held ``made_at`` entries), and none of those entries is that move: the press
-        recorded something else (pressed before the pieces were down, a piece misread), so
-        they correct the newest entry to what they did, once.  Where the world
-        :attr:`reads_entries`, they read the entry's words, not a warning: the warning that
-        the mats now differ from the record may come a frame later, after they have looked
-        away; elsewhere they wait for the tablet to warn that table and record disagree."""
+        """The history shows entries recorded since the players made the move still pending
+        (when it held ``made_at`` entries), and none of them is that move: the press recorded
+        something else (pressed before the pieces were down, a piece misread).  They read
+        the entries' words, not a warning (the warning that the mats differ may come a frame
+        later, after they have looked away): an entry for one of their own last few moves is
+        the camera catching up; the others are not theirs, so they undo all but the oldest
+        of those and correct that one to what they did, once.  An entry of theirs newer than
+        a wrong one is left for the tablet's warning: undoing it would lose it."""
         history = tablet.get("history")
-        if self.pending is None or made_at is None or not isinstance(history, list):
-            return []
-        if self.reads_entries:
-            if self.pending != getattr(self, "move_pending", None):
-                return []  # an older move's press: not what this move did
-        elif not any(p.get("kind") == "warning" and str(p.get("text", "")).startswith(
-                ("The score pieces differ", "The table does not match"))
-                for p in tablet.get("prompts") or [] if isinstance(p, dict)):
-            return []
+        if self.pending is None or made_at is None or not isinstance(history, list) \
+                or self.pending != getattr(self, "move_pending", None):
+            return []  # nothing pressed for, or an older move's press: not what this move did
         first = tablet.get("history_total", len(history)) - len(history)
         standing = [h for i, h in enumerate(history, first)
                     if i >= made_at and isinstance(h, dict) and not h.get("undone")]
-        if not standing:
+        if not standing or any(self.entry_says(h, self.pending) for h in standing):
             return []
-        wanted = json.dumps(self.pending, sort_keys=True)
-        if any(json.dumps(h.get("action"), sort_keys=True) == wanted for h in standing):
+        recent = [a for a in getattr(self, "done", []) if a != self.pending][-RECENT_MOVES:]
+        ours = [any(self.entry_says(h, a) for a in recent) for h in standing]
+        if all(ours) or any(ours[ours.index(False):]):
+            return []  # only late entries of earlier moves, or one of ours after a wrong one
+        wrong = standing[ours.index(False):]
+        corrected = getattr(self, "_corrected", set())
+        if wrong[-1].get("seq") in corrected:
             return []
-        newest = standing[-1]
-        done = getattr(self, "_corrected", set())
-        if newest.get("seq") in done:
-            return []
-        self._corrected = done | {newest.get("seq")}
+        self._corrected = corrected | {wrong[-1].get("seq")}
         action, self.pending = self.pending, None
-        return [Declare({"type": "correct", "action": action})]
+        undo: list[PhysicalEvent] = [Declare({"type": "undo"}) for _ in wrong[1:]]
+        return [*undo, Declare({"type": "correct", "action": action})]
+
+    def did(self, action: Action) -> None:
+        """Remember one of the players' own moves, so that an entry the camera records late
+        for it is known as theirs."""
+        done = getattr(self, "done", [])
+        self.done = [*done, action][-RECENT_MOVES - 1:]
 
     def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the

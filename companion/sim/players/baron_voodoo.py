@@ -64,8 +64,6 @@ def possible_actors(state: State) -> list[int]:
 class BaronVoodooWorld(World):
     """The true table of one Baron Voodoo game and its scripted players."""
 
-    reads_entries = True  # only the button's moves are pending (press_for)
-
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
         if not isinstance(game, BaronVoodoo):
@@ -293,6 +291,7 @@ class BaronVoodooWorld(World):
     def _apply(self, action: Action) -> State:
         before = self.state
         self.state = self.rules.apply(before, action)
+        self.did(action)
         return before
 
     def _act(self, action: Action) -> list[PhysicalEvent]:

@@ -154,14 +154,17 @@ class JivecatWorld(World):
             self.shown = real
         total = tablet.get("history_total") if isinstance(tablet, dict) else None
         self.last_move = (events, total if isinstance(total, int) else None, 0)
+        self.move_pending = self.pending  # every move of this world is pending until recorded
         return events
 
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """The last move once more when the tablet shows nothing recorded since it (the
-        camera had not settled, the button was pressed too early, a card missed its reader):
+        """The last move once more when the tablet shows no entry for it (the camera had not
+        settled, the button was pressed too early, a card missed its reader; an entry for an
+        earlier move the camera recorded late is not it):
         the table as it is, the same cards and presses.  Three times at most, then players go on."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= MOVE_TRIES or not self.nothing_stands_since(tablet, total):
+        if not events or total is None or tries >= MOVE_TRIES \
+                or not self.nothing_stands_since(tablet, total, self.pending):
             return []
         self.last_move = (events, total, tries + 1)
         # a hand straightens the pieces (the camera looks again), then the same cards and presses
@@ -187,6 +190,7 @@ class JivecatWorld(World):
         Remembered until the tablet's history shows it, should the table ask about it."""
         self.state = self.rules.apply(self.state, action)
         self.pending = action
+        self.did(action)
         return self.state
 
     def _legal(self, action: Action) -> bool:
