@@ -351,8 +351,9 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
     frame later, after the players had looked away, and Baron Voodoo's game parted from its
     record for good (in Jivecat an early press recorded two wrong entries).  Players read the
     entries themselves: those not theirs are undone but the oldest, which they correct, once;
-    their own move recorded, a late entry for one of their earlier moves, or an older move's
-    press is left alone."""
+    their own move recorded, a late entry for a move they gave up making again, or an older
+    move's press is left alone.  An entry that only looks like one of their earlier moves
+    (Baron Voodoo: "ends the turn" a round before) is not taken for a late one."""
     from companion.games.times_square import TimesSquare
     from companion.sim.world import Declare, World
 
@@ -372,8 +373,7 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
 
     def pressed() -> OnePress:
         world = OnePress(TimesSquare(), 2, None, 0)
-        world.did(earlier)
-        world.did(ours)
+        world.give_up(earlier)  # made again in vain three times, then they went on
         world.remember_move(before, [BoardChange({}), world.press_for(ours)])
         return world
 
@@ -397,6 +397,8 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
     assert pressed().correct_record(history(other, earlier), 7) == []  # undoing would lose theirs
     assert pressed().correct_record(history({**ours, "code": [1]}), 7) == []  # their move stands
     assert pressed().correct_record(before, 7) == []  # nothing recorded yet: made again, not corrected
+    again = {"type": "end_turn", "player": 1}  # recorded for them a round ago, not given up
+    assert pressed().correct_record(history(again), 7) == [Declare({"type": "correct", "action": ours})]
     world = pressed()
     world.remember_move(before, [Declare(other)])  # a later move pressed for nothing
     assert world.correct_record(wrong, 7) == []  # the older press is not this move's
@@ -431,6 +433,9 @@ def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> No
     late = {"history_total": 4, "taps": [], "history": [
         {"seq": 3, "action": {"type": "reveal", "card": "skull-9"}}]}
     assert world.step(late) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(board), TurnButton()]
+    assert world.step(late)[0] == world.step(late)[0] == HandOver(STRAIGHTEN_FRAMES)
+    assert world.step(late) == [] and world.given_up == [ours]  # three tries: given up
+    world.remember_move({"history_total": 3}, [BoardChange(board), world.press_for(ours)])
     read = {"history_total": 5, "taps": [], "history": [
         {"seq": 3, "action": {"type": "reveal", "card": "skull-9"}},
         {"seq": 4, "action": {**ours, "code": ["cyan", 9]}}]}

@@ -20,7 +20,7 @@ from companion.games.base import Action, BoardView, Game, view_to_json
 
 STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
-RECENT_MOVES = 4  # the players' own moves an entry recorded late may still be for
+RECENT_MOVES = 4  # the moves given up on that an entry recorded late may still be for
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class World(ABC):
         self._taps_made: tuple[list[CardTap], Any] | None = None  # the last step's cards
         self.repeated = False  # the last act() laid cards again instead of a new step
         self.move_pending: Action | None = None  # what the last move pressed for
-        self.done: list[Action] = []  # the players' last few moves (see did())
+        self.given_up: list[Action] = []  # moves last made again in vain (see give_up())
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
@@ -170,14 +170,19 @@ class World(ABC):
         self.move_pending = self.pending if pressed else None  # what this move pressed for
 
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """The last move once more when the tablet shows nothing recorded since it (the
-        camera misread the pieces for a moment, the press came too early, a card missed its
-        reader): a hand straightens the pieces so the camera looks again, then the same cards
-        and presses.  Three times at most, then players go on.  A move made on the tablet alone is
-        not made again: nothing on the table was lost."""
+        """The last move once more when the tablet shows no entry for it since it was made
+        (the camera misread the pieces for a moment, the press came too early, a card missed
+        its reader): a hand straightens the pieces so the camera looks again, then the same
+        cards and presses.  Three times at most, then players give it up and go on.  A move
+        made on the tablet alone is not made again: nothing on the table was lost."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= MOVE_TRIES \
-                or not self.nothing_stands_since(tablet, total, getattr(self, "move_pending", None)):
+        action = getattr(self, "move_pending", None)
+        if not events or total is None or not self.nothing_stands_since(tablet, total, action):
+            return []
+        if tries >= MOVE_TRIES:
+            if tries == MOVE_TRIES:
+                self.give_up(action)
+                self.last_move = (events, total, tries + 1)
             return []
         if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
             return []
@@ -205,7 +210,7 @@ class World(ABC):
         (when it held ``made_at`` entries), and none of them is that move: the press recorded
         something else (pressed before the pieces were down, a piece misread).  They read
         the entries' words, not a warning (the warning that the mats differ may come a frame
-        later, after they have looked away): an entry for one of their own last few moves is
+        later, after they have looked away): an entry for a move they gave up making again is
         the camera catching up; the others are not theirs, so they undo all but the oldest
         of those and correct that one to what they did, once.  An entry of theirs newer than
         a wrong one is left for the tablet's warning: undoing it would lose it."""
@@ -218,8 +223,8 @@ class World(ABC):
                     if i >= made_at and isinstance(h, dict) and not h.get("undone")]
         if not standing or any(self.entry_says(h, self.pending) for h in standing):
             return []
-        recent = [a for a in getattr(self, "done", []) if a != self.pending][-RECENT_MOVES:]
-        ours = [any(self.entry_says(h, a) for a in recent) for h in standing]
+        late = getattr(self, "given_up", [])
+        ours = [any(self.entry_says(h, a) for a in late) for h in standing]
         if all(ours) or any(ours[ours.index(False):]):
             return []  # only late entries of earlier moves, or one of ours after a wrong one
         wrong = standing[ours.index(False):]
@@ -231,11 +236,11 @@ class World(ABC):
         undo: list[PhysicalEvent] = [Declare({"type": "undo"}) for _ in wrong[1:]]
         return [*undo, Declare({"type": "correct", "action": action})]
 
-    def did(self, action: Action) -> None:
-        """Remember one of the players' own moves, so that an entry the camera records late
-        for it is known as theirs."""
-        done = getattr(self, "done", [])
-        self.done = [*done, action][-RECENT_MOVES - 1:]
+    def give_up(self, action: Action | None) -> None:
+        """The players stop making ``action`` again (the tablet never showed it): should the
+        camera record it late, the entry is theirs, not a misreading of their next move."""
+        if action is not None:
+            self.given_up = [*getattr(self, "given_up", []), action][-RECENT_MOVES:]
 
     def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the

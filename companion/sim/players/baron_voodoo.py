@@ -291,7 +291,6 @@ class BaronVoodooWorld(World):
     def _apply(self, action: Action) -> State:
         before = self.state
         self.state = self.rules.apply(before, action)
-        self.did(action)
         return before
 
     def _act(self, action: Action) -> list[PhysicalEvent]:

@@ -163,8 +163,12 @@ class JivecatWorld(World):
         earlier move the camera recorded late is not it):
         the table as it is, the same cards and presses.  Three times at most, then players go on."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
-        if not events or total is None or tries >= MOVE_TRIES \
-                or not self.nothing_stands_since(tablet, total, self.pending):
+        if not events or total is None or not self.nothing_stands_since(tablet, total, self.pending):
+            return []
+        if tries >= MOVE_TRIES:
+            if tries == MOVE_TRIES:
+                self.give_up(self.pending)
+                self.last_move = (events, total, tries + 1)
             return []
         self.last_move = (events, total, tries + 1)
         # a hand straightens the pieces (the camera looks again), then the same cards and presses
@@ -190,7 +194,6 @@ class JivecatWorld(World):
         Remembered until the tablet's history shows it, should the table ask about it."""
         self.state = self.rules.apply(self.state, action)
         self.pending = action
-        self.did(action)
         return self.state
 
     def _legal(self, action: Action) -> bool:
