@@ -1624,3 +1624,27 @@ def test_skulls_and_monkeys_on_the_mats_that_differ_from_the_record_are_a_warnin
     assert table.state == state  # a warning, never a change to the record
     table.board_seen(right)
     assert warning() is None
+
+
+def test_players_making_a_move_again_show_the_table_as_the_move_left_it() -> None:
+    """Issue 12 (seed 2 with faults): a Trend power that takes a row card and pays Skulls
+    was refused on a transient misread; made again, the table showed the row card back in its
+    row and the Skulls already paid, a table no move explains, three times, and the game
+    parted from its record.  Made again, the table is the one the move left."""
+    from companion.sim.world import STRAIGHTEN_FRAMES, BoardChange, HandOver
+
+    differed = 0
+    for seed in range(1, 6):
+        world = WORLD_CLASS(GAME, 3, None, seed)
+        world.start()
+        for _ in range(150):
+            events = world.step({})
+            boards = [e.view for e in events if isinstance(e, BoardChange)]
+            if not boards or not any(not isinstance(e, BoardChange) for e in events):
+                continue
+            world.last_move = (events, 0, 0)
+            differed += boards[-1] != world.view()
+            again = world.again({"history_total": 0, "history": [], "taps": []})
+            assert again[:2] == [HandOver(STRAIGHTEN_FRAMES), BoardChange(boards[-1])]
+            world.last_move = (events, None, 0)
+    assert differed  # moves whose table the old "again" (the rows before the move) got wrong

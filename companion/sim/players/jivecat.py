@@ -171,9 +171,12 @@ class JivecatWorld(World):
                 self.last_move = (events, total, tries + 1)
             return []
         self.last_move = (events, total, tries + 1)
-        # a hand straightens the pieces (the camera looks again), then the same cards and presses
+        # a hand straightens the pieces (the camera looks again), then the same cards and
+        # presses: the table as the move left it (a row card it took stays taken; the Skulls it
+        # pays leave the mat only with the chores, once it is recorded)
         moves = [e for e in events if not isinstance(e, BoardChange)]
-        self.shown = self.view()
+        boards = [e.view for e in events if isinstance(e, BoardChange)]
+        self.shown = boards[-1] if boards else self.view()
         return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(self.shown), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
