@@ -179,10 +179,7 @@ class World(ABC):
         action = getattr(self, "move_pending", None)
         if not events or total is None or not self.nothing_stands_since(tablet, total, action):
             return []
-        if tries >= MOVE_TRIES:
-            if tries == MOVE_TRIES:
-                self.give_up(action)
-                self.last_move = (events, total, tries + 1)
+        if self.out_of_tries(action):
             return []
         if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
             return []
@@ -235,6 +232,17 @@ class World(ABC):
         action, self.pending = self.pending, None
         undo: list[PhysicalEvent] = [Declare({"type": "undo"}) for _ in wrong[1:]]
         return [*undo, Declare({"type": "correct", "action": action})]
+
+    def out_of_tries(self, action: Action | None) -> bool:
+        """Whether the last move was made again :data:`MOVE_TRIES` times already; the first
+        time this is seen, the players give ``action`` up."""
+        events, total, tries = self.last_move
+        if tries < MOVE_TRIES:
+            return False
+        if tries == MOVE_TRIES:
+            self.give_up(action)
+            self.last_move = (events, total, tries + 1)
+        return True
 
     def give_up(self, action: Action | None) -> None:
         """The players stop making ``action`` again (the tablet never showed it): should the

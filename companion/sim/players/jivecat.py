@@ -51,7 +51,6 @@ from companion.games.jivecat.facts import (
     trend_pile,
 )
 from companion.sim.world import (
-    MOVE_TRIES,
     STRAIGHTEN_FRAMES,
     BoardChange,
     CardTap,
@@ -165,10 +164,7 @@ class JivecatWorld(World):
         events, total, tries = getattr(self, "last_move", ([], None, 0))
         if not events or total is None or not self.nothing_stands_since(tablet, total, self.pending):
             return []
-        if tries >= MOVE_TRIES:
-            if tries == MOVE_TRIES:
-                self.give_up(self.pending)
-                self.last_move = (events, total, tries + 1)
+        if self.out_of_tries(self.pending):
             return []
         self.last_move = (events, total, tries + 1)
         # a hand straightens the pieces (the camera looks again), then the same cards and
