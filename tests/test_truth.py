@@ -219,7 +219,8 @@ def test_judge_sorts_games_into_the_four_bins() -> None:
 
 def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     """The command itself, end to end (frames, device, pins, HTTP): a clean game and one
-    with pip misreads of Times Square, judged by the world's own truth."""
+    with pip misreads of Times Square, played at once in two processes, judged by the
+    world's own truth and reported in the order asked for."""
     import json
 
     from click.testing import CliRunner
@@ -227,7 +228,7 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     from companion.sim.truth import bench_truth_command
 
     out = CliRunner().invoke(bench_truth_command, ["--game", "times_square", "--faults", "clean",
-                                                   "--faults", "pips", "--json"])
+                                                   "--faults", "pips", "--jobs", "2", "--json"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.output[out.output.index("{"):])["rows"]
     assert [(r["faults"], r["games"]) for r in rows] == [("clean", 1), ("pips", 1)]

@@ -22,17 +22,21 @@ on the tablet, or the world never finished).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
+import sys
 import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
+from tqdm import tqdm
 
 from companion.games import GAMES
 from companion.games.base import BoardView, Piece
@@ -323,8 +327,28 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500,
 
 def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int = 1,
                 progress: Callable[[GameOutcome], None] | None = None,
-                budget_s: float = BUDGET_S) -> dict[str, Any]:
-    """Every (game, fault model) for ``count`` seeds: the bins, sources and each game's detail."""
+                budget_s: float = BUDGET_S, jobs: int = 1) -> dict[str, Any]:
+    """Every (game, fault model) for ``count`` seeds: the bins, sources and each game's detail.
+    ``jobs`` > 1 plays that many games at once, each in its own process (its own service,
+    port, pins and data folder), so a sample large enough to show a share can be run."""
+    plan = [(game, fault, seed) for game in games for fault in faults
+            for seed in range(first_seed, first_seed + count)]
+    done: dict[tuple[str, str, int], GameOutcome] = {}
+    if jobs <= 1:
+        for game, fault, seed in plan:
+            done[game, fault, seed] = outcome = play_one(game, seed, fault, budget_s=budget_s)
+            if progress is not None:
+                progress(outcome)
+    else:
+        # spawned, not forked: a game's threads and mock pins start clean in each worker
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = {pool.submit(play_one, game, seed, fault, budget_s=budget_s): (game, fault, seed)
+                       for game, fault, seed in plan}
+            for future in as_completed(futures):
+                done[futures[future]] = outcome = future.result()
+                if progress is not None:
+                    progress(outcome)
     rows: list[dict[str, Any]] = []
     outcomes: list[GameOutcome] = []
     for game in games:
@@ -332,12 +356,10 @@ def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int
             bins: Counter[str] = Counter()
             sources: Counter[str] = Counter()
             for seed in range(first_seed, first_seed + count):
-                outcome = play_one(game, seed, fault, budget_s=budget_s)
+                outcome = done[game, fault, seed]
                 outcomes.append(outcome)
                 bins[outcome.verdict] += 1
                 sources.update(outcome.sources)
-                if progress is not None:
-                    progress(outcome)
             players, variant = SMALLEST[game]
             total = sum(sources.values()) or 1
             rows.append({
@@ -369,21 +391,27 @@ def _table(rows: list[dict[str, Any]]) -> str:
 @click.option("--seed", "first_seed", type=int, default=1, show_default=True)
 @click.option("--budget", "budget_s", type=click.FloatRange(10), default=BUDGET_S,
               show_default=True, help="Seconds a game may take; past them it counts as stuck.")
+@click.option("--jobs", type=click.IntRange(1, 16), default=1, show_default=True,
+              help="Games played at once, each in its own process (at most one per core).")
 @click.option("--json", "as_json", is_flag=True)
 def bench_truth_command(game_names: tuple[str, ...], fault_names: tuple[str, ...], count: int,
-                        first_seed: int, budget_s: float, as_json: bool) -> None:
+                        first_seed: int, budget_s: float, jobs: int, as_json: bool) -> None:
     """Whole games through the full path with faults at the physical channels, judged by the
     world's own truth: exact, wrong with a prompt, silently wrong, stuck."""
     import json
 
     games = list(game_names) or list(SMALLEST)
     faults = list(fault_names) or ["clean", "mixed"]
+    bar = tqdm(total=len(games) * len(faults) * count, desc="games", unit="game", leave=False)
 
     def show(o: GameOutcome) -> None:
+        bar.update(1)
+        bar.set_postfix_str(f"{o.game} seed {o.seed} {o.faults}: {o.verdict}")
         if not as_json:
-            click.echo(f"  {o.game} seed {o.seed} {o.faults}: {o.verdict} "
-                       f"({o.scores} vs {o.true_scores}, {o.steps} steps, {o.seconds}s, "
-                       f"injected {o.injected})", err=True)
+            bar.write(f"  {o.game} seed {o.seed} {o.faults}: {o.verdict} "
+                      f"({o.scores} vs {o.true_scores}, {o.steps} steps, {o.seconds}s, "
+                      f"injected {o.injected})", file=sys.stderr)
 
-    figures = bench_truth(games, faults, count, first_seed, show, budget_s)
+    with bar:
+        figures = bench_truth(games, faults, count, first_seed, show, budget_s, jobs)
     click.echo(json.dumps(figures, sort_keys=True) if as_json else _table(figures["rows"]))
