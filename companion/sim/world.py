@@ -107,8 +107,8 @@ class World(ABC):
             self._taps_made = (taps, tablet.get("history_total"))
         return events
 
-    @staticmethod
-    def nothing_stands_since(tablet: dict[str, Any], total: int, action: Action | None = None) -> bool:
+    def nothing_stands_since(self, tablet: dict[str, Any], total: int,
+                             action: Action | None = None) -> bool:
         """Whether the tablet shows no entry (left standing, not undone) after its first
         ``total`` ones: the move the players made when the history held ``total`` entries
         was not recorded (or they undid what was).  Given the move's ``action``, only an
@@ -119,7 +119,7 @@ class World(ABC):
             return False  # nothing to read: players assume it was
         first = tablet.get("history_total", len(history)) - len(history)
         return not any(i >= total and isinstance(h, dict) and not h.get("undone")
-                       and (action is None or World.entry_says(h, action))
+                       and (action is None or self.entry_says(h, action))
                        for i, h in enumerate(history, first))
 
     @staticmethod

@@ -735,6 +735,24 @@ def test_explain_trade_with_charlie_move():
         {"type": "trade", "player": 0, "cards": ["sue-1a"], "charlie": 1}]
 
 
+def test_cards_played_before_the_figures_are_down_are_not_read_as_a_trade():
+    """Issue 12: A tapped Bodyguard cards on A's reader and pressed while the figures were
+    still in hand; the unchanged strip was recorded as "A trades 5 cards", and the record
+    never met the table again.  Cards on a seat's reader are played: with no figure moved,
+    nothing is recorded and the players are told to make their move; the same cards on the
+    shared reader are a trade."""
+    state = at(0, hal=0)
+    still = GAME.board_view(state)
+    played = [Tap("bodyguard-2a", 0), Tap("bodyguard-1a", 0)]
+    assert GAME.explain(state, still, played, "button") == []
+    result = reconcile(GAME, state, still, played, "button")
+    assert result.action is None and result.prompt.kind == "warning"
+    assert result.prompt.text.startswith("Nothing to record yet")
+    traded = [Tap("bodyguard-2a"), Tap("bodyguard-1a")]
+    assert GAME.explain(state, still, traded, "button") == [
+        {"type": "trade", "player": 0, "cards": ["bodyguard-2a", "bodyguard-1a"]}]
+
+
 # --------------------------------------------------------------------------- legal actions
 
 
@@ -814,7 +832,8 @@ def explain_roundtrip(before: dict[str, Any], action: dict[str, Any],
     if after["phase"] == "charlie":
         return  # Charlie still to move: covered by the charlie-phase tests
     seen = GAME.board_view(after)
-    candidates = GAME.explain(before, seen, [Tap(c, action["player"]) for c in cards], "button")
+    reader = None if action["type"] == "trade" else action["player"]  # a trade: the shared reader
+    candidates = GAME.explain(before, seen, [Tap(c, reader) for c in cards], "button")
     results = []
     for candidate in candidates:
         try:
@@ -872,6 +891,7 @@ def drive(seed: int) -> tuple[dict[str, Any], Any, int]:
     world = load_world("times_square", GAME, 2, None, seed)
     seen = GAME.board_view(state)
     taps: list[Tap] = []
+    history: list[dict[str, Any]] = []
     stalls = 0
 
     def feed(events: list[Any]) -> bool:
@@ -880,6 +900,7 @@ def drive(seed: int) -> tuple[dict[str, Any], Any, int]:
         for event in events:
             if isinstance(event, Declare):
                 state = GAME.apply(state, event.action)
+                history.append({"action": event.action})
                 taps, done = [], True
                 continue
             if isinstance(event, BoardChange):
@@ -894,30 +915,35 @@ def drive(seed: int) -> tuple[dict[str, Any], Any, int]:
             result = reconcile(GAME, state, seen, taps, trigger)
             if result.action is not None:
                 state, taps, done = result.state, [], True
+                history.append({"action": result.action})
         return done
 
     assert feed(world.start())
     for _ in range(1000):
-        if world.finished():
-            break
         tablet = {"prompts": [p.to_json() for p in GAME.prompts(state)],
-                  "summary": GAME.summary(state)}
-        if not feed(world.step(tablet)):
+                  "summary": GAME.summary(state), "history": history[-50:],
+                  "history_total": len(history)}
+        events = world.act(tablet)
+        if world.finished() and not events:
+            break
+        if not feed(events):
             stalls += 1
     return state, world, stalls
 
 
-def test_world_answers_a_choice_and_declares_a_lost_move():
+def test_world_answers_a_choice_and_makes_a_lost_move_again():
+    """The set-up's question is answered on the tablet; a move the tablet still does not
+    show is made again (straightened, pressed) three times, then the players play on."""
     world = load_world("times_square", GAME, 2, None, 3)
     world.start()
     fresh = GAME.setup(2)
-    tablet = {"summary": GAME.summary(fresh), "prompts": [p.to_json() for p in
-                                                          GAME.prompts(fresh)]}
-    events = world.step(tablet)
+    nothing = {"summary": GAME.summary(fresh), "history": [], "history_total": 0}
+    events = world.step({**nothing, "prompts": [p.to_json() for p in GAME.prompts(fresh)]})
     assert events == [Declare({"type": "setup", "hal_player": world.hal_player})]
-    events = world.step({"summary": GAME.summary(fresh), "prompts": []})
-    assert events == [Declare({"type": "setup", "hal_player": world.hal_player})]
-    events = world.step({"summary": GAME.summary(fresh), "prompts": []})
+    for _ in range(3):
+        events = world.step({**nothing, "prompts": []})
+        assert [type(e) for e in events] == [HandOver, BoardChange, TurnButton]
+    events = world.step({**nothing, "prompts": []})
     assert any(isinstance(e, TurnButton) for e in events)  # gives up and plays on
 
 

@@ -90,7 +90,9 @@ class TimesSquareBoard:
                 return []
             return [{"type": "charlie", "player": player, "spaces": charlie}]
         if not moved:
-            if not ids:
+            if not ids or any(t.seat is not None for t in taps):
+                # cards on a seat's reader are played, and no figure has moved yet (the button
+                # pressed before the figures were down): no move to record, not a trade
                 return []
             return [{"type": "trade", "player": player, "cards": ids, **extra}]
         if not ids:

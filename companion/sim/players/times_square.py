@@ -29,7 +29,6 @@ from companion.sim.world import (
     Declare,
     HandOver,
     PhysicalEvent,
-    TurnButton,
     World,
 )
 
@@ -58,7 +57,6 @@ class TimesSquareWorld(World):
         self.winners: list[int] | None = None
         self.reason = ""
         self.last: tuple[State, Action] | None = None
-        self.retried = False
 
     # --- the contract ----------------------------------------------------------------------
 
@@ -68,28 +66,40 @@ class TimesSquareWorld(World):
         before = self.rules_state
         self.rules_state = self.rules.apply(before, action)
         self.last = (before, action)
-        return [BoardChange(self._view()), TurnButton()]
+        events: list[PhysicalEvent] = [BoardChange(self._view()), self.press_for(action)]
+        self.remember_move({"history_total": 0}, events)
+        return events
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        if self.finished():
+        """Answer the tablet's question, or correct or make again a move it did not record
+        as made; else the next move."""
+        answer = self.answer_prompt(tablet)
+        if answer:
+            return answer
+        made_at = getattr(self, "last_move", ([], None, 0))[1]
+        again = self.correct_record(tablet, made_at) or self.again(tablet)
+        if again:
+            return again
+        if self.winners is not None:
+            self.pending = None  # nothing asks about the last move: the table took it
             return []
-        fix = self._recover(tablet)
-        if fix is not None:
-            return fix
-        self.retried = False
+        stray = self.forget_stray_taps(tablet, when_warned=True)
+        if stray:
+            return stray
         state = self.rules_state
         player = int(state["turn"])
         if state["phase"] == "charlie":
-            return self._do({"type": "charlie", "player": player,
-                             "spaces": state["charlie_due"]}, [], None)
-        for action, taps_seat in self._choices(player):
-            ids = _cards_of(action)
-            if self._playable(action):
-                return self._do(action, ids, taps_seat)
-        raise AssertionError("a trade is always possible")  # pragma: no cover
+            events = self._do({"type": "charlie", "player": player,
+                               "spaces": state["charlie_due"]}, [], None)
+        else:
+            events = next(self._do(action, _cards_of(action), seat)
+                          for action, seat in self._choices(player) if self._playable(action))
+        self.remember_move(tablet, events)
+        return events
 
     def finished(self) -> bool:
-        return self.winners is not None
+        """Over by the world's truth, and no question about the last move left unanswered."""
+        return self.winners is not None and self.pending is None
 
     def board(self) -> Any:
         return self._view()
@@ -116,27 +126,31 @@ class TimesSquareWorld(World):
 
     # --- reading the tablet ----------------------------------------------------------------
 
-    def _recover(self, tablet: dict[str, Any]) -> list[PhysicalEvent] | None:
-        """If the tablet does not show our last move, answer its choice or declare it once."""
-        summary = tablet.get("summary") or {}
-        if self.last is None or "figures" not in summary:
-            return None
-        mine = self.rules.summary(self.rules_state)
-        agrees = summary["figures"] == mine["figures"] and summary.get("supply") == mine["supply"]
-        if agrees:
-            return None
-        before, action = self.last
+    def entry_says(self, entry: dict[str, Any], action: Action) -> bool:  # type: ignore[override]
+        """Whether a history entry records ``action``: the companion may read the same turn
+        with its steps in another order or pairing (the same state follows), so an entry
+        of the last move is judged by what it does to the table and the hands."""
+        if World.entry_says(entry, action):
+            return True
+        recorded = entry.get("action")
+        if self.last is None or action != self.last[1] or not isinstance(recorded, dict):
+            return False
+        before = self.last[0]
         wanted = self._effect(before, action)
-        for prompt in tablet.get("prompts", []):
-            if prompt.get("kind") != "choice":
-                continue
-            for option in prompt.get("options", []):
-                if self._effect(before, option) == wanted:
-                    return [Declare(option)]
-        if self.retried:
-            return None
-        self.retried = True
-        return [Declare(action)]
+        return wanted is not None and self._effect(before, recorded) == wanted
+
+    def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The table fits several readings of the turn ("choose one"): the players tap the
+        one that does what they did (the order of steps may differ from theirs)."""
+        if self.pending is not None and self.last is not None:
+            for prompt in tablet.get("prompts") or []:
+                if prompt.get("kind") != "choice":
+                    continue
+                for option in prompt.get("options") or []:
+                    if isinstance(option, dict) and self.entry_says({"action": option}, self.pending):
+                        self.pending = None
+                        return [Declare(option)]
+        return super().answer_prompt(tablet)
 
     def _effect(self, state: State, action: Action) -> dict[str, Any] | None:
         try:
@@ -288,7 +302,7 @@ class TimesSquareWorld(World):
             self._end([player], "Champagne Charlie reached an entrance")
         if before["pos"] != pos:
             events += [HandOver(2), BoardChange(self._view())]
-        events.append(TurnButton())
+        events.append(self.press_for(action))
         return events
 
     def _draw(self, hand: list[str]) -> None:
