@@ -89,3 +89,29 @@ def test_an_old_move_is_not_reconsidered(tmp_path: Path) -> None:
     table.board_seen(game.board_view(game.apply(before, true)))
     prompt = table.table_prompt
     assert prompt is None or not any(o.get("type") == "correct" for o in prompt.options or [])
+
+
+def test_players_tap_the_correction_of_a_nightclub_value_the_camera_misread() -> None:
+    """Issue 12 (King of Clubs, seed 4 with faults): a Nightclub's 5 read as a 4 for a moment
+    was recorded as the night's Nightclubs; the table then asked whether the night was the
+    one it now shows, and nobody answered, so the night's dances were wrong from then on.
+    The players tap the correction when it names the Nightclubs lying on their table, in
+    their order, and leave one that does not."""
+    from companion.games import load_game
+    from companion.sim.world import Declare, load_world
+
+    game = load_game("king_of_clubs")
+    world = load_world("king_of_clubs", game, PLAYERS, VARIANT, 4)
+    world.step({"prompts": [], "history": [], "history_total": 0})  # the Nightclubs laid
+    laid = list(world.clubs)
+    wrong = [laid[0] + (1 if laid[0] < 7 else -1), *laid[1:]]
+
+    def asking(values: list[int]) -> dict:
+        option = {"type": "correct", "action": {"type": "nightclubs", "values": values}}
+        return {"history": [], "history_total": 1,
+                "prompts": [{"kind": "choice", "text": "The table now shows ...", "options": [option]}]}
+
+    assert world.step(asking(laid)) == [Declare(asking(laid)["prompts"][0]["options"][0])]
+    assert not world.recognises({"type": "nightclubs", "values": wrong})
+    assert not world.recognises({"type": "nightclubs", "values": list(reversed(laid))}) \
+        or laid == list(reversed(laid))

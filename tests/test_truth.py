@@ -443,3 +443,52 @@ def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> No
     assert world.step(read) == []  # recorded, with the code the camera read: not again
     assert World.entry_says(read["history"][1], ours)
     assert not World.entry_says(read["history"][1], {**ours, "card": "trend-03"})
+
+
+def test_players_lay_again_one_at_a_time_moves_the_camera_saw_run_together() -> None:
+    """Issue 12 (King of Clubs, seed 15 with faults): B laid their Dancers while a hand
+    rested over the table, and the Lead Dancer turned a card face up at once; the camera saw
+    both in one board, which no single move explains, and every later press was judged
+    against it.  The tablet draws the table as an earlier move of theirs left it: the players
+    put it back so, then make the moves after it again one at a time, and press once more for
+    the move that waits; once for one point of the game."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, SeatButton, World
+
+    a = {"club0": (Piece("orange", 7),)}
+    b = {**a, "p0_d0": (Piece("grey", 0),)}
+    c = {**b, "p1_d0": (Piece("grey", 0),)}
+    d = {**b, "p1_d0": (Piece("red", 4),)}
+
+    class Laid(World):
+        compares_board = True
+        now = d
+
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return self.answer_prompt(tablet)
+
+        def board(self) -> Any:
+            return self.now
+
+        def finished(self) -> bool:
+            return False
+
+    from companion.games.base import view_to_json
+
+    world = Laid(TimesSquare(), 2, None, 0)
+    for view in (a, b, c, d):
+        world.remember_move({"history_total": 4}, [BoardChange(view)])
+    world.remember_move({"history_total": 4}, [world.press_for({"type": "pass"}, 1)])
+    refused = {"kind": "warning", "text": "The table does not match any legal move (...)"}
+    tablet = {"history_total": 5, "board": view_to_json(b), "prompts": [refused]}
+    assert world.step(tablet) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(b), HandOver(),
+                                  BoardChange(c), HandOver(), BoardChange(d), SeatButton(1)]
+    again = world.step(tablet)  # the same point of the game: straightened as before, not laid again
+    assert again == [HandOver(STRAIGHTEN_FRAMES), BoardChange(d)]
+    unknown = {**tablet, "history_total": 6, "board": view_to_json({"club0": (Piece("orange", 2),)})}
+    assert world.step(unknown)[:2] == [HandOver(STRAIGHTEN_FRAMES), BoardChange(d)]  # no move of theirs
+    quiet = {**tablet, "history_total": 7, "prompts": []}  # drawn wrong, nothing refused
+    assert world.step(quiet) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(d)]  # straightened only

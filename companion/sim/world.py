@@ -21,6 +21,7 @@ from companion.games.base import Action, BoardView, Game, view_to_json
 STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
 RECENT_MOVES = 4  # the moves given up on that an entry recorded late may still be for
+RECENT_BOARDS = 8  # the tables the last moves left that players can lay again, one at a time
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class World(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.pending: Action | None = None  # made and pressed for; not yet in the history
+        self.pending_seat: int | None = None  # whose device button it was pressed on (None: the turn button)
         self._taps_made: tuple[list[CardTap], Any] | None = None  # the last step's cards
         self.repeated = False  # the last act() laid cards again instead of a new step
         self.move_pending: Action | None = None  # what the last move pressed for
@@ -129,11 +131,12 @@ class World(ABC):
         recorded = entry.get("action")
         return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in action.items())
 
-    def press_for(self, action: Action) -> TurnButton:
-        """The button pressed for ``action``: remembered until the tablet's history shows it,
-        so that a question the table asks about it can be answered."""
-        self.pending = action
-        return TurnButton()
+    def press_for(self, action: Action, seat: int | None = None) -> TurnButton | SeatButton:
+        """The button pressed for ``action`` (the turn button, or ``seat``'s button on the
+        device): remembered until the tablet's history shows it, so that a question the
+        table asks about it can be answered and a press that recorded nothing is made again."""
+        self.pending, self.pending_seat = action, seat
+        return TurnButton() if seat is None else SeatButton(seat)
 
     def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """A player glances at the tablet after pressing: when the table asks which move it
@@ -168,6 +171,9 @@ class World(ABC):
         self.last_move = (events, total if isinstance(total, int) else None, 0)
         pressed = any(isinstance(e, (TurnButton, SeatButton)) for e in events)
         self.move_pending = self.pending if pressed else None  # what this move pressed for
+        boards = [e.view for e in events if isinstance(e, BoardChange)]
+        if boards:  # the table after each of the last moves, should they have to be laid again
+            self.recent_boards = [*getattr(self, "recent_boards", []), boards[-1]][-RECENT_BOARDS:]
 
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The last move once more when the tablet shows no entry for it since it was made
@@ -265,14 +271,39 @@ class World(ABC):
             and tablet["board"] != view_to_json(view)
         if view is None or not (refused or drawn_wrong):
             return []
-        tries = getattr(self, "_straightened", {})
         key = str(tablet.get("history_total"))
+        relay = self.lay_again_since(tablet, view) if refused else []
+        if relay and key != getattr(self, "_laid_again", None):  # once for one point of the game
+            self._laid_again = key
+            return relay
+        tries = getattr(self, "_straightened", {})
         if tries.get(key, 0) >= 2:
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
         if self.pending is not None and not drawn_wrong:  # the move still waits: press again
-            return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending)]
+            seat = getattr(self, "pending_seat", None)  # the same button as the move's
+            return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending, seat)]
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
+
+    def lay_again_since(self, tablet: dict[str, Any], view: BoardView) -> list[PhysicalEvent]:
+        """The tablet draws the table as one of the players' last moves left it, and the
+        moves after it ran together for the camera (a hand over the board while one was
+        made, the next made at once): they put the table back as the tablet draws it, then
+        make those moves again one at a time, as the camera needs to see them."""
+        drawn = tablet.get("board") if self.compares_board else None
+        recent = getattr(self, "recent_boards", [])
+        if drawn is None or not recent or drawn == view_to_json(view):
+            return []
+        earlier = [i for i, board in enumerate(recent[:-1]) if view_to_json(board) == drawn]
+        if not earlier:
+            return []
+        events: list[PhysicalEvent] = [HandOver(STRAIGHTEN_FRAMES), BoardChange(recent[earlier[-1]])]
+        for board in [*recent[earlier[-1] + 1:], view]:
+            if board != events[-1].view:  # type: ignore[union-attr]
+                events += [HandOver(), BoardChange(board)]
+        if self.pending is not None:  # the move still waits for its press
+            events.append(self.press_for(self.pending, getattr(self, "pending_seat", None)))
+        return events
 
     def recognises(self, action: Any) -> bool:
         """Whether ``action``, offered on the tablet as a correction of the last move, is

@@ -31,11 +31,14 @@ from companion.sim.world import (
     CardTap,
     Declare,
     PhysicalEvent,
-    SeatButton,
     World,
 )
 
 Step = list[PhysicalEvent]
+
+PASS = {"type": "pass"}
+"""What a seat button says (no swap, no more Moves): any seat of the side may be the one
+the record names, so the players look for a pass entry, not for whose."""
 
 MAX_MOVES_ON_A_DANCER = 4  # a card slot shows a Dancer and up to four Moves legibly
 
@@ -88,12 +91,16 @@ class KingOfClubsWorld(World):
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
+        again = self.again(tablet)  # a pass or a Move card the tablet does not show: once more
+        if again:
+            return again
         score = self._score_cards()
         events: Step = getattr(self, f"_stage_{self.stage}")()
         if self._score_cards() != score:
             # the night is over: its point card taken and the Lead Dancer card handed over
             # once the last move is made, in view of the camera
             events.append(BoardChange(self._view()))
+        self.remember_move(tablet, events)
         return events
 
     def _score_cards(self) -> tuple[list[int], int | None]:
@@ -103,9 +110,17 @@ class KingOfClubsWorld(World):
         return bool(self.winners)
 
     def recognises(self, action: Any) -> bool:
-        """A reveal offered as a correction is ours when every card it names lies face up
-        with that value on the table."""
-        if not isinstance(action, dict) or action.get("type") != "reveal":
+        """A reading offered as a correction is ours when the table shows it: the night's
+        Nightclubs with those values in that order; a reveal whose every card lies face up
+        with that value."""
+        if not isinstance(action, dict):
+            return False
+        if action.get("type") == "nightclubs":
+            return self.stage != "clubs" and action.get("values") == self.clubs
+        if action.get("type") == "lead_reveal":
+            return (action.get("player"), action.get("slot")) in self.face_up \
+                and self.placed.get(action.get("player"), {}).get(action.get("slot")) == action.get("skill")
+        if action.get("type") != "reveal":
             return False
         cards = action.get("cards") or []
         return bool(cards) and all(
@@ -154,7 +169,7 @@ class KingOfClubsWorld(World):
             a, b = self.rng.sample(SLOTS, 2)
             self.placed[opp][a], self.placed[opp][b] = self.placed[opp][b], self.placed[opp][a]
             return [Declare({"type": "swap", "player": opp, "slots": [a, b]})]
-        return [SeatButton(opp)]
+        return [self.press_for(PASS, opp)]  # no swap
 
     def _stage_reveal(self) -> Step:
         dance = self.dances[self.cursor]
@@ -193,7 +208,7 @@ class KingOfClubsWorld(World):
             if ex["played"] == 0 or ex["passed"][1 - turn]:
                 ex["passed"][turn] = True
             ex["turn"], ex["played"] = 1 - turn, 0
-            events = [SeatButton(self._seats(turn)[0])]
+            events = [self.press_for(PASS, self._seats(turn)[0])]
         self._settle_exchange()
         return events
 
