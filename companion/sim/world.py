@@ -164,6 +164,16 @@ class World(ABC):
                     return [Declare(option)]
         return []
 
+    def mend_last_move(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """What players do about their last move before the next one: answer the tablet's
+        question about it, correct an entry that is not it, or make it again when the tablet
+        shows nothing for it; [] when it stands recorded."""
+        answer = self.answer_prompt(tablet)
+        if answer:
+            return answer
+        made_at = getattr(self, "last_move", ([], None, 0))[1]
+        return self.correct_record(tablet, made_at) or self.again(tablet)
+
     def remember_move(self, tablet: dict[str, Any], events: list[PhysicalEvent]) -> None:
         """The move just made and how long the history was before it, so that the players
         can tell, at their next glance at the tablet, whether it was recorded."""

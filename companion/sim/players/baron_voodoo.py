@@ -99,13 +99,9 @@ class BaronVoodooWorld(World):
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """Answer the tablet's question, or correct or make again a move it did not record
         as made; else the next move."""
-        answer = self.answer_prompt(tablet)
-        if answer:
-            return answer
-        made_at = getattr(self, "last_move", ([], None, 0))[1]
-        again = self.correct_record(tablet, made_at) or self.again(tablet)
-        if again:
-            return again
+        mend = self.mend_last_move(tablet)
+        if mend:
+            return mend
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return []

@@ -121,13 +121,9 @@ class JivecatWorld(World):
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One move's events; the row chores it caused, as a BoardChange of their own, once the
         tablet shows the move recorded; the move again when it shows nothing recorded."""
-        answer = self.answer_prompt(tablet)
-        if answer:
-            return answer
-        made_at = getattr(self, "last_move", ([], None, 0))[1]
-        again = self.correct_record(tablet, made_at) or self.again(tablet)
-        if again:
-            return again
+        mend = self.mend_last_move(tablet)
+        if mend:
+            return mend
         stray = self.forget_stray_taps(tablet, when_warned=True)
         if stray:
             return stray
