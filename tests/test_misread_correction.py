@@ -115,3 +115,28 @@ def test_players_tap_the_correction_of_a_nightclub_value_the_camera_misread() ->
     assert not world.recognises({"type": "nightclubs", "values": wrong})
     assert not world.recognises({"type": "nightclubs", "values": list(reversed(laid))}) \
         or laid == list(reversed(laid))
+
+
+def test_players_tap_the_correction_of_the_lead_dancers_card_only_as_it_lies() -> None:
+    """The Lead Dancer's card turned face up and read as another value: the players tap the
+    correction that names that card with the value it shows, not another value or card."""
+    from companion.games import load_game
+    from companion.sim.world import load_world
+
+    game = load_game("king_of_clubs")
+    world = load_world("king_of_clubs", game, PLAYERS, VARIANT, 4)
+    quiet = {"prompts": [], "history": [], "history_total": 0}
+    for _ in range(200):
+        if world.face_up and world.stage == "swap":
+            break
+        world.step(quiet)
+    else:
+        raise AssertionError("never reached a Lead Dancer's reveal")
+    (player, slot), = world.face_up
+    skill = world.placed[player][slot]
+    assert world.recognises({"type": "lead_reveal", "player": player, "slot": slot, "skill": skill})
+    assert not world.recognises({"type": "lead_reveal", "player": player, "slot": slot,
+                                 "skill": skill % 5 + 1})
+    other = next(s for s in world.placed[player] if s != slot)
+    assert not world.recognises({"type": "lead_reveal", "player": player, "slot": other,
+                                 "skill": world.placed[player][other]})
