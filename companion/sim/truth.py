@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -325,6 +325,23 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500,
     )
 
 
+def _played(plan: list[tuple[str, str, int]], budget_s: float,
+            jobs: int) -> Iterator[tuple[tuple[str, str, int], GameOutcome]]:
+    """Each (game, fault model, seed) of ``plan`` with its outcome, as the games end: one
+    after another, or ``jobs`` at once in spawned processes (not forked: a game's threads
+    and mock pins start clean in each worker)."""
+    if jobs <= 1:
+        for game, fault, seed in plan:
+            yield (game, fault, seed), play_one(game, seed, fault, budget_s=budget_s)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {pool.submit(play_one, game, seed, fault, budget_s=budget_s): (game, fault, seed)
+                   for game, fault, seed in plan}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
 def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int = 1,
                 progress: Callable[[GameOutcome], None] | None = None,
                 budget_s: float = BUDGET_S, jobs: int = 1) -> dict[str, Any]:
@@ -334,21 +351,10 @@ def bench_truth(games: list[str], faults: list[str], count: int, first_seed: int
     plan = [(game, fault, seed) for game in games for fault in faults
             for seed in range(first_seed, first_seed + count)]
     done: dict[tuple[str, str, int], GameOutcome] = {}
-    if jobs <= 1:
-        for game, fault, seed in plan:
-            done[game, fault, seed] = outcome = play_one(game, seed, fault, budget_s=budget_s)
-            if progress is not None:
-                progress(outcome)
-    else:
-        # spawned, not forked: a game's threads and mock pins start clean in each worker
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = {pool.submit(play_one, game, seed, fault, budget_s=budget_s): (game, fault, seed)
-                       for game, fault, seed in plan}
-            for future in as_completed(futures):
-                done[futures[future]] = outcome = future.result()
-                if progress is not None:
-                    progress(outcome)
+    for key, outcome in _played(plan, budget_s, jobs):
+        done[key] = outcome
+        if progress is not None:
+            progress(outcome)
     rows: list[dict[str, Any]] = []
     outcomes: list[GameOutcome] = []
     for game in games:
