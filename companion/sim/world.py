@@ -88,6 +88,9 @@ class World(ABC):
         self.repeated = False  # the last act() laid cards again instead of a new step
         self.move_pending: Action | None = None  # what the last move pressed for
         self.given_up: list[Action] = []  # moves last made again in vain (see give_up())
+        # moves laid again one at a time (lay_next): the table the last one left, the tables
+        # still to lay, how often the last one was straightened
+        self.relay: tuple[BoardView, list[BoardView], int] | None = None
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
@@ -147,7 +150,7 @@ class World(ABC):
                 if isinstance(option, dict) and option.get("type") == "correct" \
                         and self.recognises(option.get("action")):
                     return [Declare(option)]  # "the table now shows ...": yes, that is what we did
-        relay = self.straighten(tablet)
+        relay = self.lay_next(tablet) or self.straighten(tablet)
         if relay:
             return relay
         if self.pending is None:
@@ -271,7 +274,9 @@ class World(ABC):
         pieces back"), yet the pieces are where the players put them: someone straightens
         them, so the camera looks again, and press the button again when the move they pressed
         for is still not recorded.  At most twice for one point of the game, then they carry
-        on (and the prompt stays for whoever reads the tablet)."""
+        on (and the prompt stays for whoever reads the tablet).  When the tablet draws the
+        table as an earlier move of theirs left it, they lay the moves since again instead
+        (:meth:`lay_again_since`)."""
         view = self.board()
         refused = [p for p in tablet.get("prompts") or []
                    if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
@@ -282,10 +287,12 @@ class World(ABC):
         if view is None or not (refused or drawn_wrong):
             return []
         key = str(tablet.get("history_total"))
-        relay = self.lay_again_since(tablet, view) if refused else []
-        if relay and key != getattr(self, "_laid_again", None):  # once for one point of the game
-            self._laid_again = key
-            return relay
+        if key != getattr(self, "_laid_again", None):
+            # once for one point of the game; unasked, only when the tablet is moves behind
+            relay = self.lay_again_since(tablet, view, behind=1 if refused else 2)
+            if relay:
+                self._laid_again = key
+                return relay
         tries = getattr(self, "_straightened", {})
         if tries.get(key, 0) >= 2:
             return []
@@ -295,25 +302,49 @@ class World(ABC):
             return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending, seat)]
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
 
-    def lay_again_since(self, tablet: dict[str, Any], view: BoardView) -> list[PhysicalEvent]:
-        """The tablet draws the table as one of the players' last moves left it, and the
-        moves after it ran together for the camera (a hand over the board while one was
-        made, the next made at once): they put the table back as the tablet draws it, then
-        make those moves again one at a time, as the camera needs to see them."""
+    def lay_again_since(self, tablet: dict[str, Any], view: BoardView,
+                        behind: int = 1) -> list[PhysicalEvent]:
+        """The tablet draws the table as one of the players' last moves left it, at least
+        ``behind`` moves ago, and the moves after it ran together for the camera (a hand
+        over the board while one was made, the next made at once): they put the table back
+        as the tablet draws it, then make those moves again one at a time, each once the
+        tablet shows the one before (:meth:`lay_next`), as the camera needs to see them."""
         drawn = tablet.get("board") if self.compares_board else None
         recent = getattr(self, "recent_boards", [])
         if drawn is None or not recent or drawn == view_to_json(view):
             return []
-        earlier = [i for i, board in enumerate(recent[:-1]) if view_to_json(board) == drawn]
+        earlier = [i for i, board in enumerate(recent[:-behind]) if view_to_json(board) == drawn]
         if not earlier:
             return []
-        events: list[PhysicalEvent] = [HandOver(STRAIGHTEN_FRAMES), BoardChange(recent[earlier[-1]])]
+        boards: list[BoardView] = []
         for board in [*recent[earlier[-1] + 1:], view]:
-            if board != events[-1].view:  # type: ignore[union-attr]
-                events += [HandOver(), BoardChange(board)]
-        if self.pending is not None:  # the move still waits for its press
-            events.append(self.press_for(self.pending, getattr(self, "pending_seat", None)))
-        return events
+            if board != (boards[-1] if boards else recent[earlier[-1]]):
+                boards.append(board)
+        self.relay = (recent[earlier[-1]], boards, 0)
+        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(recent[earlier[-1]])]
+
+    def lay_next(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """Laying moves again one at a time (:meth:`lay_again_since`): once the tablet draws
+        the table as the last one laid left it, the next; with the last (the table as it is
+        now), the press for the move that waits.  When the tablet does not show one (a
+        misread, a hand), it is straightened, twice at most; then they stop and carry on."""
+        relay = getattr(self, "relay", None)
+        if relay is None:
+            return []
+        laid, boards, tries = relay
+        if tablet.get("board") == view_to_json(laid):
+            if len(boards) > 1:
+                self.relay = (boards[0], boards[1:], 0)
+                return [HandOver(), BoardChange(boards[0])]
+            self.relay = None  # the table as it is now; the move that waits is pressed for
+            press = [self.press_for(self.pending, getattr(self, "pending_seat", None))] \
+                if self.pending is not None else []
+            return [HandOver(), BoardChange(boards[0]), *press] if boards else press
+        if tries >= 2:
+            self.relay = None
+            return []
+        self.relay = (laid, boards, tries + 1)
+        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
 
     def recognises(self, action: Any) -> bool:
         """Whether ``action``, offered on the tablet as a correction of the last move, is
