@@ -346,6 +346,41 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     assert world.forget_stray_taps(warned, when_warned=True) == [Declare({"type": "forget_taps"})]
 
 
+def test_players_straighten_a_refused_move_the_camera_records_alone_without_pressing() -> None:
+    """Issue 12 (Jivecat, seed 11 with faults): Blue laid a claimed Trend on their Trend pile,
+    which the camera records alone; a pip misread was refused, the players straightened the
+    card and pressed the turn button as for a pressed move.  The straightened card was recorded
+    first, so the press read as "Blue ends the turn" and every later move was refused.  Only a
+    move made with a press is pressed for again."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton, World
+
+    board = {"trend-pile-1": (Piece("brown", 3),)}
+
+    class Claimed(World):
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return self.answer_prompt(tablet)
+
+        def board(self) -> Any:
+            return board
+
+        def finished(self) -> bool:
+            return False
+
+    world = Claimed(TimesSquare(), 3, None, 0)
+    world.pending = {"type": "claim_trend", "player": 1, "card": "trend-13"}
+    world.remember_move({"history_total": 57}, [BoardChange(board)])
+    refused = {"history_total": 57, "history": [], "taps": [], "prompts": [
+        {"kind": "warning", "text": "Not allowed: Blue sets the Trend Hi-Fi Stereo: ..."}]}
+    assert world.step(refused) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(board)]
+    world.remember_move({"history_total": 57}, [BoardChange(board), world.press_for(world.pending)])
+    assert world.step({**refused, "history_total": 58}) == [
+        HandOver(STRAIGHTEN_FRAMES), BoardChange(board), TurnButton()]  # a pressed move: again
+
+
 def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> None:
     """Issue 12: a press that came before the tokens were down recorded "ends the turn"
     instead of "pays 2 Offerings for another turn"; the tablet's warning about the mats came a

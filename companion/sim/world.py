@@ -297,10 +297,17 @@ class World(ABC):
         if tries.get(key, 0) >= 2:
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
-        if self.pending is not None and not drawn_wrong:  # the move still waits: press again
-            seat = getattr(self, "pending_seat", None)  # the same button as the move's
+        if self.pending is not None and not drawn_wrong and self.pressed_last():
+            # the move still waits for its press: pressed again, on the same button.  A move
+            # the camera records alone is not: a press after it (Jivecat) ends the turn
+            seat = getattr(self, "pending_seat", None)
             return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending, seat)]
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
+
+    def pressed_last(self) -> bool:
+        """Whether the players' last move ended with a press of a button."""
+        events = getattr(self, "last_move", ([], None, 0))[0]
+        return any(isinstance(e, (TurnButton, SeatButton)) for e in events)
 
     def lay_again_since(self, tablet: dict[str, Any], view: BoardView,
                         behind: int = 1) -> list[PhysicalEvent]:
@@ -338,7 +345,7 @@ class World(ABC):
                 return [HandOver(), BoardChange(boards[0])]
             self.relay = None  # the table as it is now; the move that waits is pressed for
             press = [self.press_for(self.pending, getattr(self, "pending_seat", None))] \
-                if self.pending is not None else []
+                if self.pending is not None and self.pressed_last() else []
             return [HandOver(), BoardChange(boards[0]), *press] if boards else press
         if tries >= 2:
             self.relay = None
