@@ -277,7 +277,7 @@ class World(ABC):
         on (and the prompt stays for whoever reads the tablet).  When the tablet draws the
         table as an earlier move of theirs left it, they lay the moves since again instead
         (:meth:`lay_again_since`)."""
-        view = self.board()
+        view = self.table_now()
         refused = [p for p in tablet.get("prompts") or []
                    if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
                        ("Not allowed:", "The table does not match"))]
@@ -380,6 +380,12 @@ class World(ABC):
     def board(self) -> BoardView | None:
         """The real board now, so a restarted demo can show the camera the table again."""
         return None
+
+    def table_now(self) -> BoardView | None:
+        """The table as the players left it, which a hand straightening the pieces puts
+        back: the real board, unless the world leaves chores (rows slid, tokens taken) until
+        the tablet shows the move that causes them recorded."""
+        return self.board()
 
     def truth(self) -> dict[str, Any]:
         """The world's own view of the result, for tests comparing it to the tablet:

@@ -1648,3 +1648,30 @@ def test_players_making_a_move_again_show_the_table_as_the_move_left_it() -> Non
             assert again[:2] == [HandOver(STRAIGHTEN_FRAMES), BoardChange(boards[-1])]
             world.last_move = (events, None, 0)
     assert differed  # moves whose table the old "again" (the rows before the move) got wrong
+
+
+def test_players_straighten_the_table_as_their_move_left_it_not_with_its_chores_done() -> None:
+    """Issue 12 (seed 2 with faults): a move was refused and the players straightened the
+    pieces, laying the table as the truth stands, with the move's chores already done (the
+    rows slid, the Skulls it pays on the mat).  The camera then saw the move and its chores
+    at once, which no legal move explains.  A straightening puts back the table as the move
+    left it; the chores follow once the tablet shows the move recorded."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, HandOver
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 2, resume=False)
+    world = WORLD_CLASS(load_game("jivecat"), 3, None, 2)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(400):  # play on until a move leaves chores to do
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+        if world.board() != world.shown and not world.finished():
+            break
+    assert world.board() != world.shown, "no move left chores in 400 steps"
+    refused = {**table.public(), "prompts": [
+        {"kind": "warning", "text": "Not allowed: the move as the camera read it (...)"}]}
+    events = world.straighten(refused)
+    assert events[:2] == [HandOver(12), BoardChange(world.shown)]

@@ -108,6 +108,11 @@ class JivecatWorld(World):
         """The real board now (a restarted demo shows it to the camera again)."""
         return self.view(full=True)
 
+    def table_now(self) -> BoardView:
+        """The table as the last move left it: its chores (rows slid, Skulls and Monkeys
+        taken) wait until the tablet shows the move recorded."""
+        return self.shown or self.board()
+
     def truth(self) -> dict[str, Any]:
         outcome = self.rules.outcome(self.state)
         return {
