@@ -1675,3 +1675,37 @@ def test_players_straighten_the_table_as_their_move_left_it_not_with_its_chores_
         {"kind": "warning", "text": "Not allowed: the move as the camera read it (...)"}]}
     events = world.straighten(refused)
     assert events[:2] == [HandOver(12), BoardChange(world.shown)]
+
+
+def test_players_take_back_and_lay_again_a_move_straightening_did_not_get_recorded() -> None:
+    """Issue 12 (seed 6 with faults): the chores of a move (a Trend row slid, a Skull paid)
+    and the next move (a Staff chip) were made at once; the camera saw both in one board,
+    which no legal move explains, and straightening the pieces showed it the same board
+    again.  The first time the tablet shows nothing for a move the pieces are straightened;
+    from the second, the move's pieces are taken back and laid again, so the camera sees the
+    table before it and after it."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, HandOver
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 6, resume=False)
+    world = WORLD_CLASS(load_game("jivecat"), 3, None, 6)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    made: list[Any] = []
+    for _ in range(400):  # play on until a move changes the table
+        made = world.step(table.public())
+        if world.before_move is not None and world.before_move != world.shown \
+                and not world.finished():
+            break
+        for event in made:
+            deliver(table, event, refusals)
+    before, after = world.before_move, world.shown
+    assert before is not None and before != after
+    total = world.last_move[1]
+    nothing = {"history_total": total, "history": [], "taps": [], "prompts": []}
+    moves = [e for e in made if not isinstance(e, BoardChange)]
+    assert world.step(nothing) == [HandOver(12), BoardChange(after), *moves]
+    assert world.step(nothing) == [HandOver(12), BoardChange(before), HandOver(), BoardChange(after),
+                                   *moves]

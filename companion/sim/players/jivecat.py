@@ -92,6 +92,7 @@ class JivecatWorld(World):
         """The state whose Skulls and Monkeys lie on the mats during a move (None: the truth):
         players take or pay them once the move is done, with the chores."""
         self.shown: BoardView = {}
+        self.before_move: BoardView | None = None  # the table the last move was made on
 
     # ------------------------------------------------------------------ the contract
     def start(self) -> list[PhysicalEvent]:
@@ -136,7 +137,7 @@ class JivecatWorld(World):
         # Monkeys taken), which players do when the tablet tells them to
         real = self.view(full=True)
         chores: list[PhysicalEvent] = [BoardChange(real)] if real != self.shown else []
-        self.shown = real
+        self.shown = self.before_move = real
         if self.state["phase"] == "over":
             self.pending = None  # nothing asks about the last move: the table took it
             return chores
@@ -160,8 +161,9 @@ class JivecatWorld(World):
     def again(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The last move once more when the tablet shows no entry for it (the camera had not
         settled, the button was pressed too early, a card missed its reader; an entry for an
-        earlier move the camera recorded late is not it):
-        the table as it is, the same cards and presses.  Three times at most, then players go on."""
+        earlier move the camera recorded late is not it): the table as it is, the same cards
+        and presses; from the second time, the move's pieces taken back and laid again.  Three
+        times at most, then players go on."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
         if not events or total is None or not self.nothing_stands_since(tablet, total, self.pending):
             return []
@@ -174,6 +176,12 @@ class JivecatWorld(World):
         moves = [e for e in events if not isinstance(e, BoardChange)]
         boards = [e.view for e in events if isinstance(e, BoardChange)]
         self.shown = boards[-1] if boards else self.view()
+        before = getattr(self, "before_move", None)
+        if tries and before is not None and before != self.shown:
+            # straightening did not do: the move ran together with its chores for the camera
+            # (made at once after them), so its pieces are taken back, then laid again
+            return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(before),
+                    HandOver(), BoardChange(self.shown), *moves]
         return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(self.shown), *moves]
 
     def _step(self) -> list[PhysicalEvent]:
