@@ -25,7 +25,7 @@ from companion.sim.truth import (
     judge,
     perturb_view,
 )
-from companion.sim.world import BoardChange, CardTap
+from companion.sim.world import BoardChange, CardTap, World
 
 SIM = Path(__file__).resolve().parents[1] / "companion" / "sim"
 WORLD_MODULES = sorted((SIM / "players").glob("*.py")) + [SIM / "world.py"]
@@ -162,6 +162,25 @@ class MovingTablet:
                 "taps": [], "seen": None}
 
 
+class StillWorld(World):
+    """A world whose table stands as ``now`` and whose step is what the players do about
+    their last move: for tests of how players read the tablet."""
+
+    now: Any = None
+
+    def start(self) -> list[Any]:
+        return []
+
+    def step(self, tablet: dict[str, Any]) -> list[Any]:
+        return self.answer_prompt(tablet)
+
+    def board(self) -> Any:
+        return self.now
+
+    def finished(self) -> bool:
+        return False
+
+
 def faulty(model: FaultModel) -> tuple[FaultyTable, FakeDevice, FakeSource, FaultLog]:
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)
     service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1")
@@ -265,18 +284,11 @@ def test_players_lay_again_a_card_the_reader_missed() -> None:
     Players see that the tablet neither recorded it nor lists the card, and lay it again
     once; a card the tablet lists, or a move recorded, is left alone."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import World
 
-    class OneCard(World):
-        def start(self) -> list[Any]:
-            return []
-
+    class OneCard(StillWorld):
         def step(self, tablet: dict[str, Any]) -> list[Any]:
             self.steps = getattr(self, "steps", 0) + 1
             return [BoardChange({}), CardTap("card-7", 1)]
-
-        def finished(self) -> bool:
-            return False
 
     world = OneCard(TimesSquare(), 2, None, 0)
     assert world.act({"history_total": 3, "taps": []}) == [BoardChange({}), CardTap("card-7", 1)]
@@ -300,14 +312,13 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     move straighten the pieces and press again, three times at most; a recorded move, or one made
     on the tablet alone, is not made again; cards the tablet still lists are taken back."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import MOVE_TRIES, STRAIGHTEN_FRAMES, Declare, HandOver, TurnButton, World
+    from companion.sim.world import MOVE_TRIES, STRAIGHTEN_FRAMES, Declare, HandOver, TurnButton
 
     assert MOVE_TRIES == 3
     board = {"s3": (Piece("red", 0),)}
 
-    class OneMove(World):
-        def start(self) -> list[Any]:
-            return []
+    class OneMove(StillWorld):
+        now = board
 
         def step(self, tablet: dict[str, Any]) -> list[Any]:
             return self.again(tablet) or self.made(tablet)
@@ -316,12 +327,6 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
             events = [BoardChange(board), TurnButton()]
             self.remember_move(tablet, events)
             return events
-
-        def board(self) -> Any:
-            return board
-
-        def finished(self) -> bool:
-            return False
 
     world = OneMove(TimesSquare(), 2, None, 0)
     nothing = {"history_total": 3, "history": [{"seq": 3}], "taps": []}
@@ -353,24 +358,12 @@ def test_players_straighten_a_refused_move_the_camera_records_alone_without_pres
     first, so the press read as "Blue ends the turn" and every later move was refused.  Only a
     move made with a press is pressed for again."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton, World
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton
 
     board = {"trend-pile-1": (Piece("brown", 3),)}
 
-    class Claimed(World):
-        def start(self) -> list[Any]:
-            return []
-
-        def step(self, tablet: dict[str, Any]) -> list[Any]:
-            return self.answer_prompt(tablet)
-
-        def board(self) -> Any:
-            return board
-
-        def finished(self) -> bool:
-            return False
-
-    world = Claimed(TimesSquare(), 3, None, 0)
+    world = StillWorld(TimesSquare(), 3, None, 0)
+    world.now = board
     world.pending = {"type": "claim_trend", "player": 1, "card": "trend-13"}
     world.remember_move({"history_total": 57}, [BoardChange(board)])
     refused = {"history_total": 57, "history": [], "taps": [], "prompts": [
@@ -391,21 +384,15 @@ def test_players_correct_an_entry_that_is_not_the_move_they_pressed_for() -> Non
     move's press is left alone.  An entry that only looks like one of their earlier moves
     (Baron Voodoo: "ends the turn" a round before) is not taken for a late one."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import Declare, World
+    from companion.sim.world import Declare
 
     ours = {"type": "extra_turn", "player": 1}
     other = {"type": "end_turn", "player": 1}
     earlier = {"type": "reveal", "card": "skull-9"}
 
-    class OnePress(World):
-        def start(self) -> list[Any]:
-            return []
-
+    class OnePress(StillWorld):
         def step(self, tablet: dict[str, Any]) -> list[Any]:
             return []
-
-        def finished(self) -> bool:
-            return False
 
     def pressed() -> OnePress:
         world = OnePress(TimesSquare(), 2, None, 0)
@@ -451,18 +438,11 @@ def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> No
     board = {"s3": (Piece("red", 0),)}
     ours = {"type": "claim_trend", "player": 2, "card": "trend-02"}
 
-    class OneMove(World):
-        def start(self) -> list[Any]:
-            return []
+    class OneMove(StillWorld):
+        now = board
 
         def step(self, tablet: dict[str, Any]) -> list[Any]:
             return self.again(tablet)
-
-        def board(self) -> Any:
-            return board
-
-        def finished(self) -> bool:
-            return False
 
     world = OneMove(TimesSquare(), 2, None, 0)
     world.remember_move({"history_total": 3}, [BoardChange(board), world.press_for(ours)])
@@ -491,28 +471,16 @@ def test_players_lay_again_one_at_a_time_moves_the_camera_saw_run_together() -> 
     one point of the game.  Unasked (no refusal on the tablet) only when its drawing is more
     than one move behind: one behind, the camera may just not have settled yet."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, SeatButton, World
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, SeatButton
 
     a = {"club0": (Piece("orange", 7),)}
     b = {**a, "p0_d0": (Piece("grey", 0),)}
     c = {**b, "p1_d0": (Piece("grey", 0),)}
     d = {**b, "p1_d0": (Piece("red", 4),)}
 
-    class Laid(World):
+    class Laid(StillWorld):
         compares_board = True
         now = d
-
-        def start(self) -> list[Any]:
-            return []
-
-        def step(self, tablet: dict[str, Any]) -> list[Any]:
-            return self.answer_prompt(tablet)
-
-        def board(self) -> Any:
-            return self.now
-
-        def finished(self) -> bool:
-            return False
 
     from companion.games.base import view_to_json
 
