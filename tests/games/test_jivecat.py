@@ -1650,6 +1650,19 @@ def test_players_making_a_move_again_show_the_table_as_the_move_left_it() -> Non
     assert differed  # moves whose table the old "again" (the rows before the move) got wrong
 
 
+def started_headless(seed: int) -> tuple[Any, Any, list[str]]:
+    """A three-player table and its world, set up through the headless path (no frames)."""
+    from companion.sim.headless import deliver
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, seed, resume=False)
+    world = WORLD_CLASS(load_game("jivecat"), 3, None, seed)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    return table, world, refusals
+
+
 def test_players_straighten_the_table_as_their_move_left_it_not_with_its_chores_done() -> None:
     """Issue 12 (seed 2 with faults): a move was refused and the players straightened the
     pieces, laying the table as the truth stands, with the move's chores already done (the
@@ -1657,14 +1670,9 @@ def test_players_straighten_the_table_as_their_move_left_it_not_with_its_chores_
     at once, which no legal move explains.  A straightening puts back the table as the move
     left it; the chores follow once the tablet shows the move recorded."""
     from companion.sim.headless import deliver
-    from companion.sim.world import BoardChange, HandOver
-    from companion.table import Table
+    from companion.sim.world import STRAIGHTEN_FRAMES, BoardChange, HandOver
 
-    table = Table.open("jivecat", None, 3, None, 2, resume=False)
-    world = WORLD_CLASS(load_game("jivecat"), 3, None, 2)
-    refusals: list[str] = []
-    for event in world.start():
-        deliver(table, event, refusals)
+    table, world, refusals = started_headless(2)
     for _ in range(400):  # play on until a move leaves chores to do
         for event in world.step(table.public()):
             deliver(table, event, refusals)
@@ -1674,7 +1682,7 @@ def test_players_straighten_the_table_as_their_move_left_it_not_with_its_chores_
     refused = {**table.public(), "prompts": [
         {"kind": "warning", "text": "Not allowed: the move as the camera read it (...)"}]}
     events = world.straighten(refused)
-    assert events[:2] == [HandOver(12), BoardChange(world.shown)]
+    assert events[:2] == [HandOver(STRAIGHTEN_FRAMES), BoardChange(world.shown)]
 
 
 def test_players_take_back_and_lay_again_a_move_straightening_did_not_get_recorded() -> None:
@@ -1685,14 +1693,9 @@ def test_players_take_back_and_lay_again_a_move_straightening_did_not_get_record
     from the second, the move's pieces are taken back and laid again, so the camera sees the
     table before it and after it."""
     from companion.sim.headless import deliver
-    from companion.sim.world import BoardChange, HandOver
-    from companion.table import Table
+    from companion.sim.world import STRAIGHTEN_FRAMES, BoardChange, HandOver
 
-    table = Table.open("jivecat", None, 3, None, 6, resume=False)
-    world = WORLD_CLASS(load_game("jivecat"), 3, None, 6)
-    refusals: list[str] = []
-    for event in world.start():
-        deliver(table, event, refusals)
+    table, world, refusals = started_headless(6)
     made: list[Any] = []
     for _ in range(400):  # play on until a move changes the table
         made = world.step(table.public())
@@ -1706,6 +1709,6 @@ def test_players_take_back_and_lay_again_a_move_straightening_did_not_get_record
     total = world.last_move[1]
     nothing = {"history_total": total, "history": [], "taps": [], "prompts": []}
     moves = [e for e in made if not isinstance(e, BoardChange)]
-    assert world.step(nothing) == [HandOver(12), BoardChange(after), *moves]
-    assert world.step(nothing) == [HandOver(12), BoardChange(before), HandOver(), BoardChange(after),
-                                   *moves]
+    assert world.step(nothing) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(after), *moves]
+    assert world.step(nothing) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(before), HandOver(),
+                                   BoardChange(after), *moves]
