@@ -145,11 +145,9 @@ class World(ABC):
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
-        for prompt in tablet.get("prompts") or []:
-            for option in prompt.get("options") or []:
-                if isinstance(option, dict) and option.get("type") == "correct" \
-                        and self.recognises(option.get("action")):
-                    return [Declare(option)]  # "the table now shows ...": yes, that is what we did
+        confirmed = self.confirm_reading(tablet)
+        if confirmed:
+            return confirmed
         relay = self.lay_next(tablet) or self.straighten(tablet)
         if relay:
             return relay
@@ -164,6 +162,16 @@ class World(ABC):
             for option in prompt.get("options") or []:
                 if json.dumps(option, sort_keys=True) == wanted:
                     self.pending = None
+                    return [Declare(option)]
+        return []
+
+    def confirm_reading(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """"The table now shows ..., but ... was recorded": when the reading offered is what
+        the players did (:meth:`recognises`), they tap it; otherwise nothing."""
+        for prompt in tablet.get("prompts") or []:
+            for option in prompt.get("options") or []:
+                if isinstance(option, dict) and option.get("type") == "correct" \
+                        and self.recognises(option.get("action")):
                     return [Declare(option)]
         return []
 

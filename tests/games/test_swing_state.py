@@ -1182,3 +1182,36 @@ def test_players_undo_a_camera_entry_none_of_them_made_and_move_again_when_nothi
     again = world.step({"history": [{**ours, "undone": True}], "history_total": 1, "prompts": []})
     assert again and all(isinstance(e, (BoardChange, TurnButton)) for e in again)
     assert world.retries >= 1
+
+
+def test_players_undo_a_die_pick_up_nobody_made_and_refuse_the_old_roll_as_theirs() -> None:
+    """Issue 12 (seed 22 of the faults bench): while Red's V chips changed hands the camera
+    lost the die and recorded "Blue picks up the die".  The players straightened the table
+    first; the camera then saw Red's die still lying there and recorded "Blue rolls 6"; the
+    players tapped that reading as theirs because the die showed 6, and the tablet then
+    waited for a move of Blue's that Blue never rolled for.  Players undo the entry nobody
+    made before they straighten anything, and a roll is theirs only when they made it."""
+    world: Any = load_world("swing_state", load_game("swing_state"), 3, None, 7)
+    world.start()
+    history: list[dict[str, Any]] = []
+    for _ in range(40):  # play until a State has rolled and moved: its die stays on the tray
+        world.step({"history": history, "history_total": len(history), "prompts": []})
+        kind, player, value, to = world.made[-1]
+        history.append({"seq": len(history) + 1, "source": "camera", "undone": False,
+                        "action": {"type": kind, "player": player, "value": value, "to": to}})
+        if kind == "move" and player != 0:
+            break
+    roller, shown = player, world.die
+    assert roller != 0 and shown is not None
+    nxt = world.rules.current_player(world.public)
+    assert nxt != roller
+    assert world.recognises({"type": "roll", "player": roller, "value": shown})
+    assert not world.recognises({"type": "roll", "player": nxt, "value": shown})
+    stray = {"seq": len(history) + 1, "source": "camera", "undone": False,
+             "action": {"type": "pick_up_die", "player": nxt}}
+    drawn_without_die = {"history": [*history, stray], "history_total": len(history) + 1,
+                         "prompts": [], "board": {}}  # the tablet draws the table without the die
+    assert world.step(drawn_without_die) == [Declare({"type": "undo"})]
+    offered = {"type": "correct", "action": {"type": "roll", "player": nxt, "value": shown}}
+    prompt = {"kind": "warning", "text": f"The table now shows {nxt} rolls {shown}", "options": [offered]}
+    assert Declare(offered) not in world.step({**drawn_without_die, "prompts": [prompt]})

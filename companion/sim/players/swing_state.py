@@ -108,9 +108,14 @@ class SwingStateWorld(World):
         return self.game.outcome(self.public) is not None
 
     def recognises(self, action: Any) -> bool:
-        """A roll offered as a correction is ours when the die on the table shows it."""
-        return isinstance(action, dict) and action.get("type") == "roll" \
-            and self.die is not None and action.get("value") == self.die
+        """A roll offered as a correction is ours when it is the last roll the players made
+        and the die on the table still shows it.  A die left showing an earlier State's roll
+        is no roll of the player the tablet names (the camera, misreading the table, had
+        that player pick the die up)."""
+        if not isinstance(action, dict) or action.get("type") != "roll" or self.die is None:
+            return False
+        rolls = [m for m in getattr(self, "made", []) if m[0] == "roll"]
+        return action.get("value") == self.die and bool(rolls) and rolls[-1] == self.gist(action)
 
     def truth(self) -> dict[str, Any]:
         outcome = self.game.outcome(self.public)
@@ -128,11 +133,15 @@ class SwingStateWorld(World):
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The next move; or, when the tablet shows the last one was not recorded (the camera
         had not settled, a button press came too early), do it again as players would."""
-        answer = self.answer_prompt(tablet) if isinstance(tablet, dict) else []
-        if answer:
-            return answer
-        if isinstance(tablet, dict) and self.stray_entry(tablet) is not None:
-            return [Declare({"type": "undo"})]  # "we never did that": the newest entry goes
+        if isinstance(tablet, dict):
+            # a reading to confirm first; then an entry nobody made goes before anything is
+            # straightened (straightening would only show the camera a table it misreads again)
+            answer = self.confirm_reading(tablet)
+            if not answer and self.stray_entry(tablet) is not None:
+                answer = [Declare({"type": "undo"})]  # "we never did that": the newest entry goes
+            answer = answer or self.answer_prompt(tablet)
+            if answer:
+                return answer
         history = tablet.get("history") if isinstance(tablet, dict) else None
         # the tablet shows the newest entries only; history_total counts them all
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
