@@ -57,6 +57,11 @@ class NothingToUndo(ValueError):
     """Undo asked with no effective action left."""
 
 
+class NotTheNewest(NothingToUndo):
+    """Undo or replace asked for a move that is no longer the newest: another was recorded
+    between the player's look at the history and the tap (the camera does not wait)."""
+
+
 @dataclass
 class HistoryEntry:
     seq: int
@@ -618,7 +623,7 @@ class Table:
         action = canonical(action)
         with self._lock:
             if action["type"] == "undo":
-                self.undo(source, request_id)
+                self.undo(source, request_id, seq=action.get("seq"))
                 return None
             if action["type"] == "forget_taps":
                 self.forget_taps(action.get("card"))
@@ -627,7 +632,7 @@ class Table:
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
                     raise MalformedAction('"correct" needs "action": the action to record instead')
-                return self.correct(replacement, source, request_id)
+                return self.correct(replacement, source, request_id, seq=action.get("seq"))
             try:
                 new_state = self.game.apply(self.state, action)
             except RuleError as err:
@@ -654,11 +659,14 @@ class Table:
             self.table_prompt = None  # a refusal of those cards is no longer the question
             self._publish("taps")
 
-    def undo(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
-        """Take back the newest effective action (logged as an undo event)."""
+    def undo(self, source: str = "tablet", request_id: str | None = None,
+             seq: int | None = None) -> HistoryEntry:
+        """Take back the newest effective action (logged as an undo event); given ``seq``,
+        only if that is still the newest (:meth:`check_newest`)."""
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to undo")
+            self.check_newest(seq, "undone")
             # taking back the winning move reopens the game, in the same write
             was_over = self.game.outcome(self.state) is not None
             event = self.log.append(self.record.id, "undo", None, source, request_id,
@@ -677,13 +685,15 @@ class Table:
             return frame.entry
 
     def correct(self, action: Action, source: str = "tablet",
-                request_id: str | None = None) -> HistoryEntry:
+                request_id: str | None = None, seq: int | None = None) -> HistoryEntry:
         """Replace the newest action by ``action``, logged as one ``correct`` event (a crash
-        leaves either the old action or the replacement); refused ones change nothing."""
+        leaves either the old action or the replacement); refused ones change nothing.
+        Given ``seq``, only if that is still the newest move (:meth:`check_newest`)."""
         action = canonical(action)
         with self._lock:
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to correct")
+            self.check_newest(seq, "replaced")
             before = self._frames[-2].state
             new_state = self.game.apply(before, action)
             text = self.game.describe(before, action)
@@ -696,6 +706,20 @@ class Table:
             frame.entry.undone = True
             self._undone.append(frame.entry.seq)
             return self._advance(event, text, before, new_state, "correct")
+
+    def check_newest(self, seq: int | None, done: str) -> None:
+        """A player taps "undo" or "replace" on the move they read as the newest; the camera
+        may record another before the tap arrives, and the tap would then take back a move
+        they never saw.  Given the ``seq`` they saw, anything else newer is refused."""
+        if seq is None:
+            return
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise MalformedAction('"seq" is the number of the move meant (the newest one)')
+        newest = self._frames[-1].entry
+        assert newest is not None
+        if newest.seq != seq:
+            raise NotTheNewest(f"move {seq} can no longer be {done}: move {newest.seq} "
+                               f"({newest.text}) was recorded after it; look at the history again")
 
     # ------------------------------------------------------------------ physical inputs
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:

@@ -339,6 +339,27 @@ def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
     page.close()
 
 
+def test_an_undo_confirmed_after_another_move_came_takes_back_nothing(browser: Any,
+                                                                        serve: Serve) -> None:
+    """The camera records a move while the "Undo this move?" sheet is open: confirming
+    must not take back that newer move, which the player never saw; the sheet says why."""
+    table = started_table(actions=2)
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    seen = table.history[-1]
+    page.click(f'#history [data-entry="{seen.seq}"]')
+    page.click(f'[data-undo="{seen.seq}"]')
+    table.declare(table.game.legal_actions(table.state)[0], "camera")
+    page.click(f'[data-confirm-undo="{seen.seq}"]')
+    page.wait_for_function("() => document.querySelector('#sheet-result').textContent !== ''",
+                           timeout=10000)
+    assert f"move {seen.seq} can no longer be undone" in page.inner_text("#sheet-result")
+    assert not any(h.undone for h in table.history)
+    assert not page.errors
+    page.close()
+
+
 def test_an_entry_is_replaced_with_the_same_form(browser: Any, serve: Serve) -> None:
     table = started_table(actions=1)
     options = table.game.legal_actions(table.state)

@@ -25,7 +25,7 @@ from companion.sim.truth import (
     judge,
     perturb_view,
 )
-from companion.sim.world import BoardChange, CardTap, World
+from companion.sim.world import BoardChange, CardTap, Declare, World
 
 SIM = Path(__file__).resolve().parents[1] / "companion" / "sim"
 WORLD_MODULES = sorted((SIM / "players").glob("*.py")) + [SIM / "world.py"]
@@ -255,17 +255,27 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
 
 
 @pytest.mark.timeout(720)  # a whole game at a human pace: 60-95 s here, its budget 240 s
-def test_players_tap_the_correction_of_a_roll_the_camera_misread() -> None:
+def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
-    ("the table now shows ..., but ... was recorded") and the players tap the correction;
-    a misread taken as a roll nobody made they undo.  The V chips in the trays are counted
-    against the record all along."""
-    from companion.sim.truth import play_one
+    ("the table now shows ..., but ... was recorded") and the players tap the correction,
+    or they see their roll misrecorded in the history and replace it; a misread taken as a
+    roll nobody made they undo.  The V chips in the trays are counted against the record
+    all along."""
+    from companion.sim import truth
 
-    outcome = play_one("swing_state", 2, "pips")
+    declared: list[dict] = []
+    deliver = truth.FaultyTable.deliver
+
+    def noting(self: truth.FaultyTable, event: Any, before: Any = None) -> None:
+        if isinstance(event, Declare):
+            declared.append(event.action)
+        deliver(self, event, before)
+
+    monkeypatch.setattr(truth.FaultyTable, "deliver", noting)
+    outcome = truth.play_one("swing_state", 2, "pips")
     assert outcome.injected.get("pip", 0) > 0
-    assert any("was recorded" in text for text in outcome.prompts), outcome.prompts
+    assert any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), declared
     assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.prompts)
 
 

@@ -125,6 +125,39 @@ def test_correct_replaces_the_newest_action(client: FlaskClient, table: Table) -
     assert effective[-1] == options[-1] and len(effective) == 2
 
 
+def test_undo_and_replace_name_the_move_and_refuse_when_another_came_since(
+        client: FlaskClient, table: Table) -> None:
+    """A player reads the newest move, taps "Undo this move" and confirms; the camera may
+    record another move in between, and an unnamed undo would take back the move nobody
+    looked at.  Naming the move (its ``seq``, as the dashboard does) refuses that with a
+    clear message and changes nothing; the named newest move is undone or replaced."""
+    pin = {"X-Table-Pin": PIN}
+    client.post("/api/actions", json=legal(client), headers=pin)  # set-up: move 1
+    seen = client.get("/api/state").get_json()["history"][-1]["seq"]
+    options = client.get("/api/legal").get_json()["actions"]
+    client.post("/api/actions", json=options[0], headers=pin)  # recorded before the tap lands
+    newest = client.get("/api/state").get_json()["history"][-1]["seq"]
+    before = [(h.seq, h.undone) for h in table.history]
+    for body in ({"type": "undo", "seq": seen},
+                 {"type": "correct", "action": options[-1], "seq": seen}):
+        response = client.post("/api/actions", json=body, headers=pin)
+        assert response.status_code == 409, response.get_json()
+        error = response.get_json()["error"]
+        assert f"move {seen} can no longer be" in error and f"move {newest} (" in error
+        assert [(h.seq, h.undone) for h in table.history] == before  # refused: nothing changed
+    for bad in ({"type": "undo", "seq": "last"}, {"type": "undo", "seq": True},
+                {"type": "correct", "action": options[-1], "seq": 2.5}):
+        assert client.post("/api/actions", json=bad, headers=pin).status_code == 400
+    assert [(h.seq, h.undone) for h in table.history] == before
+    response = client.post("/api/actions", json={"type": "correct", "action": options[-1],
+                                                 "seq": newest}, headers=pin)
+    assert response.status_code == 200, response.get_json()
+    replaced = response.get_json()["entry"]["seq"]
+    response = client.post("/api/actions", json={"type": "undo", "seq": replaced}, headers=pin)
+    assert response.status_code == 200, response.get_json()
+    assert [h.action for h in table.history if not h.undone] == [table.history[0].action]
+
+
 @pytest.fixture
 def server(table: Table) -> Iterator[int]:
     app = create_app(table, PIN, {"KEEPALIVE_S": 0.5})

@@ -90,14 +90,17 @@ def check_action(game: Game, action: Any, where: str = "action") -> None:
         raise BadRequest(f'{where}: an action is a JSON object with a string "type"')
     kind = action["type"]
     if kind == "undo":
-        allowed: frozenset[str] | None = frozenset({"type"})
+        allowed: frozenset[str] | None = frozenset({"type", "seq"})
     elif kind == "forget_taps":
         allowed = frozenset({"type", "card"})
     elif kind == "correct":
-        allowed = frozenset({"type", "action"})
+        allowed = frozenset({"type", "action", "seq"})
         check_action(game, action.get("action"), f"{where}.action")
     else:
         allowed = game.action_fields().get(kind)
+    if kind in ("undo", "correct") and "seq" in action and (
+            not isinstance(action["seq"], int) or isinstance(action["seq"], bool)):
+        raise BadRequest(f'{where}: "seq" is the number of the move meant (the newest one)')
     if allowed is not None:
         unknown = sorted(set(action) - allowed)
         if unknown:

@@ -1175,9 +1175,9 @@ def test_players_undo_a_camera_entry_none_of_them_made_and_move_again_when_nothi
     stray = {"seq": 2, "source": "camera", "undone": False,
              "action": {"type": "roll", "player": 1, "value": 4}}
     tablet = {"history": [ours, stray], "history_total": 2, "prompts": []}
-    assert world.step(tablet) == [Declare({"type": "undo"})]
+    assert world.step(tablet) == [Declare({"type": "undo", "seq": 2})]  # named: no other goes
     # asked again before the tablet shows it undone: the same entry is not undone twice
-    assert world.step(tablet) != [Declare({"type": "undo"})]
+    assert world.step(tablet) != [Declare({"type": "undo", "seq": 2})]
     # the players' own move undone (it was the misread): nothing of theirs stands, so again
     again = world.step({"history": [{**ours, "undone": True}], "history_total": 1, "prompts": []})
     assert again and all(isinstance(e, (BoardChange, TurnButton)) for e in again)
@@ -1211,7 +1211,30 @@ def test_players_undo_a_die_pick_up_nobody_made_and_refuse_the_old_roll_as_their
              "action": {"type": "pick_up_die", "player": nxt}}
     drawn_without_die = {"history": [*history, stray], "history_total": len(history) + 1,
                          "prompts": [], "board": {}}  # the tablet draws the table without the die
-    assert world.step(drawn_without_die) == [Declare({"type": "undo"})]
+    assert world.step(drawn_without_die) == [Declare({"type": "undo", "seq": stray["seq"]})]
     offered = {"type": "correct", "action": {"type": "roll", "player": nxt, "value": shown}}
     prompt = {"kind": "warning", "text": f"The table now shows {nxt} rolls {shown}", "options": [offered]}
     assert Declare(offered) not in world.step({**drawn_without_die, "prompts": [prompt]})
+
+
+def test_players_replace_their_roll_the_camera_recorded_a_pip_off() -> None:
+    """Issue 12 (seed 11 of the faults bench): Red rolled 3 for votes, the camera recorded
+    "Red rolls 2" and paid 2 V; no question came, since the next frame read as Blue's roll.
+    Players who undid only Blue's roll left Red one vote short for good.  They replace
+    their own roll, naming the entry, with the roll the die shows."""
+    world: Any = load_world("swing_state", load_game("swing_state"), 3, None, 7)
+    world.start()
+    history: list[dict[str, Any]] = []
+    for _ in range(40):  # play until a State has rolled
+        world.step({"history": history, "history_total": len(history), "prompts": []})
+        kind, player, value, to = world.made[-1]
+        if kind == "roll" and player != 0:
+            break
+        history.append({"seq": len(history) + 1, "source": "camera", "undone": False,
+                        "action": {"type": kind, "player": player, "value": value, "to": to}})
+    misread = value % 6 + 1
+    entry = {"seq": len(history) + 1, "source": "camera", "undone": False,
+             "action": {"type": "roll", "player": player, "value": misread}}
+    tablet = {"history": [*history, entry], "history_total": len(history) + 1, "prompts": []}
+    roll = {"type": "roll", "player": player, "value": value}
+    assert world.step(tablet) == [Declare({"type": "correct", "action": roll, "seq": entry["seq"]})]

@@ -137,8 +137,9 @@ class SwingStateWorld(World):
             # a reading to confirm first; then an entry nobody made goes before anything is
             # straightened (straightening would only show the camera a table it misreads again)
             answer = self.confirm_reading(tablet)
-            if not answer and self.stray_entry(tablet) is not None:
-                answer = [Declare({"type": "undo"})]  # "we never did that": the newest entry goes
+            stray = None if answer else self.stray_entry(tablet)
+            if stray is not None:
+                answer = [Declare(self.mend_entry(stray))]
             answer = answer or self.answer_prompt(tablet)
             if answer:
                 return answer
@@ -174,18 +175,36 @@ class SwingStateWorld(World):
     def stray_entry(self, tablet: dict[str, Any]) -> dict[str, Any] | None:
         """The newest entry on the tablet when it is a move the camera recorded that none of
         the players made (a die misread a pip off for a moment became "Blue rolls 4" though
-        nobody had rolled): players see it and undo it, once."""
+        nobody had rolled): players see it and mend it (:meth:`mend_entry`), once.  A roll
+        is theirs only as their last roll: the die shows no other, so "Red rolls 5" for
+        Red's roll of 4 is a misreading even when Red rolled 5 the turn before."""
         shown = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
         if not shown:
             return None
         newest = shown[-1]
         action = newest.get("action") or {}
         undone = getattr(self, "undone_seqs", set())
+        made = getattr(self, "made", [])
+        rolls = [m for m in made if m[0] == "roll"]
+        ours = self.gist(action) == rolls[-1] if action.get("type") == "roll" and rolls \
+            else self.gist(action) in made
         if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
-                or self.gist(action) in getattr(self, "made", []) or newest.get("seq") in undone:
+                or ours or newest.get("seq") in undone:
             return None
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
+
+    def mend_entry(self, entry: dict[str, Any]) -> Action:
+        """What players tap on an entry that is none of their moves, naming it (a move the
+        camera records meanwhile is not taken back instead): the roll they last made, read a
+        pip off, is replaced by the roll the die shows; anything else is undone."""
+        action = entry.get("action") or {}
+        rolls = [m for m in self.made if m[0] == "roll"]
+        if rolls and action.get("type") == "roll" and action.get("player") == rolls[-1][1] \
+                and self.die == rolls[-1][2]:
+            roll = {"type": "roll", "player": rolls[-1][1], "value": rolls[-1][2]}
+            return {"type": "correct", "action": roll, "seq": entry.get("seq")}
+        return {"type": "undo", "seq": entry.get("seq")}
 
     def repeat_last(self) -> list[PhysicalEvent]:
         """Show the table again and press the button; tap the card or declare once more."""

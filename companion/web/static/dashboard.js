@@ -126,7 +126,8 @@ function labelAction(action) {
 }
 
 function startForm(type) {
-  form = { type, chosen: {}, key: forms.key, correcting: forms.correct, requestId: null, taps: 1 };
+  form = { type, chosen: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
+    requestId: null, taps: 1 };
   showResult("", "");
   renderForm();
 }
@@ -268,7 +269,7 @@ async function submit(action, button) {
   button.disabled = true;
   const requestId = sent.requestId;
   const payload = sent.correcting
-    ? { action: { type: "correct", action }, request_id: requestId }
+    ? { action: { type: "correct", action, seq: sent.replacing }, request_id: requestId }
     : { action, request_id: requestId };
   const { status, body } = await postChange("/api/actions", payload);
   document.body.dataset.lastRequest = requestId;
@@ -340,7 +341,7 @@ function confirmUndo(h) {
     if (sending) return;  // a double tap undoes once
     sending = true;
     yes.disabled = true;
-    const { status, body } = await postChange("/api/actions", { action: { type: "undo" }, request_id: requestId });
+    const { status, body } = await postChange("/api/actions", { action: { type: "undo", seq: h.seq }, request_id: requestId });
     if (status === 200) {
       $("sheet").close();
       showResult(body.duplicate ? "Already undone." : `Undone: ${h.text}`, "ok");
@@ -360,6 +361,7 @@ async function startReplace(h) {
   $("sheet").close();
   if (!body) { showResult("This move cannot be replaced now.", "bad"); return; }
   forms = body;
+  forms.replacing = h.seq;  // sent with the replacement: refused if another move came since
   form = null;
   $("declare-title").textContent = `Replace move ${h.seq}`;
   showResult(`Choose what happened instead of: ${h.text}`, "info");
