@@ -1238,3 +1238,10 @@ def test_players_replace_their_roll_the_camera_recorded_a_pip_off() -> None:
     tablet = {"history": [*history, entry], "history_total": len(history) + 1, "prompts": []}
     roll = {"type": "roll", "player": player, "value": value}
     assert world.step(tablet) == [Declare({"type": "correct", "action": roll, "seq": entry["seq"]})]
+    # a roll recorded after something else (not after the pick-up) is no reading of theirs
+    ours = {**entry, "action": {"type": "roll", "player": player, "value": value}}
+    cheat = {"seq": entry["seq"] + 1, "source": "cards", "undone": False,
+             "action": {"type": "pass", "player": player}}
+    phantom = {**entry, "seq": entry["seq"] + 2}
+    later = {"history": [*history, ours, cheat, phantom], "history_total": len(history) + 3, "prompts": []}
+    assert world.step(later) == [Declare({"type": "undo", "seq": phantom["seq"]})]

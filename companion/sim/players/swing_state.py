@@ -139,7 +139,7 @@ class SwingStateWorld(World):
             answer = self.confirm_reading(tablet)
             stray = None if answer else self.stray_entry(tablet)
             if stray is not None:
-                answer = [Declare(self.mend_entry(stray))]
+                answer = [Declare(self.mend_entry(tablet, stray))]
             answer = answer or self.answer_prompt(tablet)
             if answer:
                 return answer
@@ -194,15 +194,23 @@ class SwingStateWorld(World):
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 
-    def mend_entry(self, entry: dict[str, Any]) -> Action:
+    def mend_entry(self, tablet: dict[str, Any], entry: dict[str, Any]) -> Action:
         """What players tap on an entry that is none of their moves, naming it (a move the
-        camera records meanwhile is not taken back instead): the roll they last made, read a
-        pip off, is replaced by the roll the die shows; anything else is undone."""
+        camera records meanwhile is not taken back instead).  The roll that follows the
+        tablet's record of their last pick-up of the die, read a pip off, is replaced by the
+        roll the die shows; anything else is undone (a roll nobody made, though the die
+        shows the last roller's face, is no reading of that roll)."""
         action = entry.get("action") or {}
-        rolls = [m for m in self.made if m[0] == "roll"]
-        if rolls and action.get("type") == "roll" and action.get("player") == rolls[-1][1] \
-                and self.die == rolls[-1][2]:
-            roll = {"type": "roll", "player": rolls[-1][1], "value": rolls[-1][2]}
+        made = self.made
+        last = max((i for i, m in enumerate(made) if m[0] == "roll"), default=None)
+        standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        before = (standing[-2].get("action") or {}) if len(standing) > 1 and standing[-1] is entry else {}
+        if last is not None and last > 0 and action.get("type") == "roll" \
+                and made[last - 1] == ("pick_up_die", made[last][1], None, None) \
+                and before.get("type") == "pick_up_die" \
+                and action.get("player") == before.get("player") == made[last][1] \
+                and self.die == made[last][2]:
+            roll = {"type": "roll", "player": made[last][1], "value": made[last][2]}
             return {"type": "correct", "action": roll, "seq": entry.get("seq")}
         return {"type": "undo", "seq": entry.get("seq")}
 
