@@ -312,8 +312,10 @@ def test_a_card_tapped_arrives_live_and_is_taken_back_by_a_tap(browser: Any, ser
     page.close()
 
 
-def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
-    table = started_table(actions=3)
+def undo_sheet(browser: Any, serve: Serve, actions: int) -> tuple[Table, Any, str, Any]:
+    """A started table's dashboard, its newest move opened and "Undo this move…" tapped:
+    the table, the page, its URL and that move."""
+    table = started_table(actions=actions)
     url = serve(table)
     page = open_page(browser, url)
     unlock(page, url)
@@ -321,6 +323,11 @@ def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
     page.click(f'#history [data-entry="{newest.seq}"]')
     assert newest.text in page.inner_text("#sheet")
     page.click(f'[data-undo="{newest.seq}"]')
+    return table, page, url, newest
+
+
+def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
+    table, page, url, newest = undo_sheet(browser, serve, actions=3)
     page.dblclick(f'[data-confirm-undo="{newest.seq}"]')
     page.wait_for_selector(f'#history li.undone[data-seq="{newest.seq}"]', timeout=10000)
     page.wait_for_timeout(500)
@@ -343,13 +350,7 @@ def test_an_undo_confirmed_after_another_move_came_takes_back_nothing(browser: A
                                                                         serve: Serve) -> None:
     """The camera records a move while the "Undo this move?" sheet is open: confirming
     must not take back that newer move, which the player never saw; the sheet says why."""
-    table = started_table(actions=2)
-    url = serve(table)
-    page = open_page(browser, url)
-    unlock(page, url)
-    seen = table.history[-1]
-    page.click(f'#history [data-entry="{seen.seq}"]')
-    page.click(f'[data-undo="{seen.seq}"]')
+    table, page, _, seen = undo_sheet(browser, serve, actions=2)
     table.declare(table.game.legal_actions(table.state)[0], "camera")
     page.click(f'[data-confirm-undo="{seen.seq}"]')
     page.wait_for_function("() => document.querySelector('#sheet-result').textContent !== ''",
