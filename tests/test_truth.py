@@ -361,6 +361,55 @@ def test_players_make_again_a_move_the_tablet_does_not_show_then_go_on() -> None
     assert world.forget_stray_taps(warned, when_warned=True) == [Declare({"type": "forget_taps"})]
 
 
+class EndingTablet(MovingTablet):
+    """A tablet that shows the game over once the players' last move came through."""
+
+    def __init__(self, lost: int) -> None:
+        super().__init__()
+        self.lost = lost  # how many times the last move is lost before one comes through
+        self.declared: list[dict[str, Any]] = []
+
+    def state(self, history: int = 50) -> dict[str, Any]:
+        return {**super().state(history), "over": len(self.declared) > self.lost}
+
+    def declare(self, action: dict[str, Any], request: Any = None) -> tuple[int, dict[str, Any]]:
+        self.declared.append(action)
+        return 200, {}
+
+
+class FinishedWorld(StillWorld):
+    """Players whose own game is over; their last move (a declaration) is made again while
+    the tablet does not show the end."""
+
+    def finished(self) -> bool:
+        return True
+
+    def step(self, tablet: dict[str, Any]) -> list[Any]:
+        return [] if tablet.get("over") else [Declare({"type": "pass"})]
+
+
+@pytest.mark.parametrize("lost", [0, 2, 50])
+def test_players_mend_the_games_last_move_until_the_tablet_shows_the_end(
+        monkeypatch: pytest.MonkeyPatch, lost: int) -> None:
+    """Issue 12: the bench stopped a game as soon as the players' own game was over, so a
+    last move the tablet had not recorded (pressed early, a card that missed its reader)
+    left the game stuck with nobody at the table.  Players watch for the end and mend their
+    last move, a few times at most."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim import runner
+
+    monkeypatch.setattr(runner, "END_WAIT_S", 0.05)
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1")
+    tablet = EndingTablet(lost)
+    table = runner.SimulatedTable(service, FinishedWorld(TimesSquare(), 3, None, 0), FakeSource(),
+                                  FakeDevice(), 0, None, None, tablet,
+                                  stickers=StickerSheet("times_square", ["T01"], 1))
+    result = table.run()
+    assert len(tablet.declared) == min(lost + 1, runner.GLANCES_AFTER_END)
+    assert result.tablet["over"] == (lost < runner.GLANCES_AFTER_END)
+
+
 def test_players_straighten_a_refused_move_the_camera_records_alone_without_pressing() -> None:
     """Issue 12 (Jivecat, seed 11 with faults): Blue laid a claimed Trend on their Trend pile,
     which the camera records alone; a pip misread was refused, the players straightened the

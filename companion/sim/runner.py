@@ -42,6 +42,8 @@ from companion.table import HELD_PRESS_TEXT
 from companion.vision.sources import SyntheticSource
 
 HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
+END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end
+GLANCES_AFTER_END = 6  # how often they then mend their last move before they give up
 
 
 @dataclass
@@ -240,9 +242,18 @@ class SimulatedTable:
             if board is not None:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
-        steps = stalls = 0
-        while steps < max_steps and not self.world.finished() and not self.out_of_time():
-            tablet = self.tablet.state()
+        steps = stalls = after_end = 0
+        while steps < max_steps and not self.out_of_time():
+            if self.world.finished():
+                # the last move is made: players watch the tablet for the end and, when it
+                # does not come (the last press came early, a card missed its reader), mend
+                # their last move as at any other point of the game, a few times at most
+                tablet = self.wait_for(lambda s: s["over"], END_WAIT_S)
+                after_end += 1
+                if tablet["over"] or after_end > GLANCES_AFTER_END:
+                    break
+            else:
+                tablet = self.tablet.state()
             events = self.world.act(tablet)
             if not events:
                 break
@@ -256,7 +267,6 @@ class SimulatedTable:
             if self.progress is not None:
                 self.progress.update(1)
             self.pause()
-        final = self.wait_for(lambda s: s["over"], 5.0) if self.world.finished() else self.tablet.state()
         final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
