@@ -114,8 +114,14 @@ class SwingStateWorld(World):
         that player pick the die up)."""
         if not isinstance(action, dict) or action.get("type") != "roll" or self.die is None:
             return False
-        rolls = [m for m in getattr(self, "made", []) if m[0] == "roll"]
-        return action.get("value") == self.die and bool(rolls) and rolls[-1] == self.gist(action)
+        last = self.last_roll_at()
+        return action.get("value") == self.die and last is not None \
+            and self.made[last] == self.gist(action)
+
+    def last_roll_at(self) -> int | None:
+        """Where the players' last roll stands among the moves they remember (``made``)."""
+        made = getattr(self, "made", [])  # a world pickled before it existed
+        return max((i for i, m in enumerate(made) if m[0] == "roll"), default=None)
 
     def truth(self) -> dict[str, Any]:
         outcome = self.game.outcome(self.public)
@@ -185,8 +191,8 @@ class SwingStateWorld(World):
         action = newest.get("action") or {}
         undone = getattr(self, "undone_seqs", set())
         made = getattr(self, "made", [])
-        rolls = [m for m in made if m[0] == "roll"]
-        ours = self.gist(action) == rolls[-1] if action.get("type") == "roll" and rolls \
+        last = self.last_roll_at()
+        ours = self.gist(action) == made[last] if action.get("type") == "roll" and last is not None \
             else self.gist(action) in made
         if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
                 or ours or newest.get("seq") in undone:
@@ -202,7 +208,7 @@ class SwingStateWorld(World):
         shows the last roller's face, is no reading of that roll)."""
         action = entry.get("action") or {}
         made = self.made
-        last = max((i for i, m in enumerate(made) if m[0] == "roll"), default=None)
+        last = self.last_roll_at()
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
         before = (standing[-2].get("action") or {}) if len(standing) > 1 and standing[-1] is entry else {}
         if last is not None and last > 0 and action.get("type") == "roll" \
