@@ -249,9 +249,11 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     out = CliRunner().invoke(bench_truth_command, ["--game", "times_square", "--faults", "clean",
                                                    "--faults", "pips", "--jobs", "2", "--json"])
     assert out.exit_code == 0, out.output
-    rows = json.loads(out.output[out.output.index("{"):])["rows"]
+    rows = json.loads(out.stdout)["rows"]
     assert [(r["faults"], r["games"]) for r in rows] == [("clean", 1), ("pips", 1)]
     assert rows[0]["exact"] == 1 and all(r["silent"] == 0 and r["stuck"] == 0 for r in rows)
+    # each game as it ends, on stderr: a long run stopped early keeps what it played
+    assert "times_square seed 1 clean: exact" in out.stderr and "seed 1 pips:" in out.stderr
 
 
 @pytest.mark.timeout(720)  # a whole game at a human pace: 60-95 s here, its budget 240 s
@@ -287,6 +289,9 @@ def test_a_game_past_its_time_budget_is_stuck_not_waited_on() -> None:
     outcome = play_one("times_square", 1, "clean", budget_s=0.0)
     assert outcome.verdict == "stuck" and outcome.steps == 0
     assert outcome.seconds < 60
+    # what the tablet showed at the end, to tell one stuck game from another
+    assert outcome.ending[-1] == "the players' game was not over"
+    assert any(line.startswith("turn: ") for line in outcome.ending), outcome.ending
 
 
 def test_players_lay_again_a_card_the_reader_missed() -> None:

@@ -266,6 +266,9 @@ class GameOutcome:
     sources: dict[str, int]
     prompts: list[str]
     injected: dict[str, int]
+    ending: list[str] = field(default_factory=list)
+    """What the tablet showed last, for a game that did not end exact: its newest entries and
+    the prompts it was showing, so that a stuck game in a long run can be told apart."""
 
 
 def same_scores(a: list[Any], b: list[Any]) -> bool:
@@ -314,15 +317,30 @@ def play_one(game: str, seed: int, faults: str, max_steps: int = 1500,
     table = tables[0]
     tablet = result.tablet
     finished = table.world.finished()
+    verdict = judge(tablet, result.truth, table.prompts_seen, finished)
     sources = Counter(h["source"] for h in tablet.get("history", []))
     return GameOutcome(
         game=game, players=players, variant=variant, seed=seed, faults=faults,
-        verdict=judge(tablet, result.truth, table.prompts_seen, finished),
+        verdict=verdict,
         scores=list(tablet.get("scores") or []), true_scores=list(result.truth.get("scores") or []),
         winners=list(tablet.get("winner") or []), true_winners=list(result.truth.get("winners") or []),
         steps=result.steps, seconds=round(time.monotonic() - started, 1), sources=dict(sources),
         prompts=table.prompts_seen[:20], injected=dict(log.counts),
+        ending=[] if verdict == "exact" else ending(tablet, finished),
     )
+
+
+def ending(tablet: dict[str, Any], world_finished: bool) -> list[str]:
+    """The tablet's last three entries and its prompts at the end, and whether the players'
+    game was over."""
+    entries = [h for h in tablet.get("history") or [] if isinstance(h, dict)][-3:]
+    return [
+        *(f"#{h.get('seq')}{' (undone)' if h.get('undone') else ''} [{h.get('source')}] "
+          f"{h.get('text')}" for h in entries),
+        *(f"{p.get('kind')}: {p.get('text')}" for p in tablet.get("prompts") or []
+          if isinstance(p, dict)),
+        f"the players' game {'was' if world_finished else 'was not'} over",
+    ]
 
 
 def _played(plan: list[tuple[str, str, int]], budget_s: float,
@@ -413,10 +431,12 @@ def bench_truth_command(game_names: tuple[str, ...], fault_names: tuple[str, ...
     def show(o: GameOutcome) -> None:
         bar.update(1)
         bar.set_postfix_str(f"{o.game} seed {o.seed} {o.faults}: {o.verdict}")
-        if not as_json:
-            bar.write(f"  {o.game} seed {o.seed} {o.faults}: {o.verdict} "
-                      f"({o.scores} vs {o.true_scores}, {o.steps} steps, {o.seconds}s, "
-                      f"injected {o.injected})", file=sys.stderr)
+        # on stderr with --json too: a long run stopped early keeps what it played
+        bar.write(f"  {o.game} seed {o.seed} {o.faults}: {o.verdict} "
+                  f"({o.scores} vs {o.true_scores}, {o.steps} steps, {o.seconds}s, "
+                  f"injected {o.injected})", file=sys.stderr)
+        for line in o.ending:
+            bar.write(f"    {line}", file=sys.stderr)
 
     with bar:
         figures = bench_truth(games, faults, count, first_seed, show, budget_s, jobs)
