@@ -1245,3 +1245,33 @@ def test_players_replace_their_roll_the_camera_recorded_a_pip_off() -> None:
     phantom = {**entry, "seq": entry["seq"] + 2}
     later = {"history": [*history, ours, cheat, phantom], "history_total": len(history) + 3, "prompts": []}
     assert world.step(later) == [Declare({"type": "undo", "seq": phantom["seq"]})]
+
+
+def test_players_take_back_a_card_read_twice_before_they_press_again() -> None:
+    """Issue 12 (seed 93 of the faults bench): the News card Red drew was read twice; the
+    second read stayed listed on the tablet, so every press of Blue's pass was taken as
+    "Blue draws News" and refused, for good.  Players take a listed card back before they
+    make an unrecorded move again, and before a new move when the tablet warns."""
+    world: Any = load_world("swing_state", load_game("swing_state"), 3, None, 7)
+    world.start()
+    history: list[dict[str, Any]] = []
+    for _ in range(6):
+        world.step({"history": history, "history_total": len(history), "prompts": []})
+        kind, player, value, to = world.made[-1]
+        history.append({"seq": len(history) + 1, "source": "camera", "undone": False,
+                        "action": {"type": kind, "player": player, "value": value, "to": to}})
+    made = world.step({"history": history, "history_total": len(history), "prompts": []})
+    listed = [{"card": "news-28", "name": "News 28", "seat": None}]
+    warning = {"kind": "warning", "text": "Not allowed: Blue draws News: Police Union Endorsement"}
+    # (the warning's straightening done with, twice): nothing recorded, the card listed
+    unrecorded = {"history": history, "history_total": len(history), "prompts": [], "taps": listed}
+    again = world.step(unrecorded)
+    assert again[0] == Declare({"type": "forget_taps"})
+    assert again[1:] == world.repeat_last() and made  # then the move, made again
+    kind, player, value, to = world.made[-1]
+    recorded = [*history, {"seq": len(history) + 1, "source": "camera", "undone": False,
+                           "action": {"type": kind, "player": player, "value": value, "to": to}}]
+    warned = {"history": recorded, "history_total": len(recorded), "prompts": [warning], "taps": listed}
+    steps = [world.step(warned) for _ in range(3)]  # straightened twice for the warning, then
+    assert steps[-1] == [Declare({"type": "forget_taps"})]
+    assert Declare({"type": "forget_taps"}) not in world.step({**warned, "prompts": []})

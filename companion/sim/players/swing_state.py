@@ -156,9 +156,14 @@ class SwingStateWorld(World):
         if recorded is not None and self.last_events and sent_at is not None \
                 and self.nothing_stands_since(tablet, sent_at):
             self.retries += 1  # nothing recorded since the last move (or only what we undid)
-            return self.repeat_last()
+            # a card the tablet still lists (read twice, the second read left over) would
+            # spoil the move made again: they take it back first, as in every game
+            return [*self.forget_stray_taps(tablet), *self.repeat_last()]
         if self.finished():
             return []
+        stray = self.forget_stray_taps(tablet, when_warned=True)
+        if stray:
+            return stray
         action = self.choose()
         events = self.enact(action)
         before = self.public
