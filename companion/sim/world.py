@@ -236,9 +236,8 @@ class World(ABC):
         the entries' words, not a warning (the warning that the mats differ may come a frame
         later, after they have looked away): an entry for a move they gave up making again is
         the camera catching up; the others are not theirs, so they undo all but the oldest
-        of those and correct that one to what they did, once, naming each entry they mean.
-        An entry of theirs newer than a wrong one is left for the tablet's warning: undoing
-        it would lose it."""
+        of those and correct that one to what they did, once.  An entry of theirs newer than
+        a wrong one is left for the tablet's warning: undoing it would lose it."""
         history = tablet.get("history")
         if self.pending is None or made_at is None or not isinstance(history, list) \
                 or self.pending != getattr(self, "move_pending", None):
@@ -258,11 +257,8 @@ class World(ABC):
             return []
         self._corrected = corrected | {wrong[-1].get("seq")}
         action, self.pending = self.pending, None
-        # each tap names the entry read, newest first, so that a move the camera records
-        # between their glance and their taps is refused rather than taken back
-        undo: list[PhysicalEvent] = [Declare({"type": "undo", "seq": h.get("seq")})
-                                     for h in reversed(wrong[1:])]
-        return [*undo, Declare({"type": "correct", "action": action, "seq": wrong[0].get("seq")})]
+        undo: list[PhysicalEvent] = [Declare({"type": "undo"}) for _ in wrong[1:]]
+        return [*undo, Declare({"type": "correct", "action": action})]
 
     def out_of_tries(self, action: Action | None) -> bool:
         """Whether the last move was made again :data:`MOVE_TRIES` times already; the first
