@@ -43,7 +43,7 @@ from companion.vision.sources import SyntheticSource
 
 HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
 END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end
-GLANCES_AFTER_END = 6  # how often they then mend their last move before they give up
+GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
 
 
 @dataclass
@@ -243,13 +243,17 @@ class SimulatedTable:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
         steps = stalls = after_end = 0
+        total_at_end: int | None = None
         while steps < max_steps and not self.out_of_time():
             if self.world.finished():
                 # the last move is made: players watch the tablet for the end and, when it
                 # does not come (the last press came early, a card missed its reader), mend
-                # their last move as at any other point of the game, a few times at most
+                # their last move as at any other point of the game: a few glances at most
+                # without the tablet taking anything more (laying moves again takes several)
                 tablet = self.wait_for(lambda s: s["over"], END_WAIT_S)
-                after_end += 1
+                moved = tablet["history_total"] != total_at_end
+                total_at_end = tablet["history_total"]
+                after_end = 1 if moved else after_end + 1
                 if tablet["over"] or after_end > GLANCES_AFTER_END:
                     break
             else:

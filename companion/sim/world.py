@@ -201,7 +201,8 @@ class World(ABC):
         (the camera misread the pieces for a moment, the press came too early, a card missed
         its reader): a hand straightens the pieces so the camera looks again, then the same
         cards and presses.  Three times at most, then players give it up and go on.  A move
-        made on the tablet alone is not made again: nothing on the table was lost."""
+        made on the tablet alone is not made again: nothing on the table was lost; nor is a
+        press the tablet says it holds until the hands are off the table."""
         events, total, tries = getattr(self, "last_move", ([], None, 0))
         action = getattr(self, "move_pending", None)
         if not events or total is None or not self.nothing_stands_since(tablet, total, action):
@@ -214,8 +215,18 @@ class World(ABC):
         if view is None:
             return []
         self.last_move = (events, total, tries + 1)
+        if self.press_held(tablet):
+            # "Press noted: it counts once the camera sees the table clear of hands": the hand
+            # comes off the board, nobody presses again (a second press is another move)
+            return [BoardChange(view)]
         moves = [e for e in events if not isinstance(e, BoardChange)]
         return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *moves]
+
+    @staticmethod
+    def press_held(tablet: dict[str, Any]) -> bool:
+        """Whether the tablet says it holds a press until the table is clear of hands."""
+        return any(isinstance(p, dict) and str(p.get("text", "")).startswith("Press noted")
+                   for p in tablet.get("prompts") or [])
 
     @staticmethod
     def forget_stray_taps(tablet: dict[str, Any], when_warned: bool = False) -> list[PhysicalEvent]:
@@ -281,10 +292,10 @@ class World(ABC):
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the
         pieces back"), yet the pieces are where the players put them: someone straightens
         them, so the camera looks again, and press the button again when the move they pressed
-        for is still not recorded.  At most twice for one point of the game, then they carry
-        on (and the prompt stays for whoever reads the tablet).  When the tablet draws the
-        table as an earlier move of theirs left it, they lay the moves since again instead
-        (:meth:`lay_again_since`)."""
+        for is still not recorded.  At most twice for one point of the game and one thing the
+        tablet says of it, then they carry on (and the prompt stays for whoever reads the
+        tablet).  When the tablet draws the table as an earlier move of theirs left it, they
+        lay the moves since again instead (:meth:`lay_again_since`)."""
         view = self.table_now()
         refused = [p for p in tablet.get("prompts") or []
                    if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
@@ -294,7 +305,10 @@ class World(ABC):
             and tablet["board"] != view_to_json(view)
         if view is None or not (refused or drawn_wrong):
             return []
-        key = str(tablet.get("history_total"))
+        # one point of the game and what the tablet says of it: a refusal after the tablet
+        # drew the table wrong (a straightening used up on that) is looked at afresh
+        said = str(refused[0].get("text", "")) if refused else "drawn wrong"
+        key = f"{tablet.get('history_total')}: {said}"
         if key != getattr(self, "_laid_again", None):
             # once for one point of the game; unasked, only when the tablet is moves behind
             relay = self.lay_again_since(tablet, view, behind=1 if refused else 2)
@@ -305,7 +319,8 @@ class World(ABC):
         if tries.get(key, 0) >= 2:
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
-        if self.pending is not None and not drawn_wrong and self.pressed_last():
+        if self.pending is not None and not drawn_wrong and self.pressed_last() \
+                and not self.press_held(tablet):
             # the move still waits for its press: pressed again, on the same button.  A move
             # the camera records alone is not: a press after it (Jivecat) ends the turn
             seat = getattr(self, "pending_seat", None)

@@ -942,6 +942,82 @@ def test_headless_harness_agrees_with_the_world(players: int, variant: str) -> N
     assert result.stalls == 0
 
 
+QUIET: dict[str, Any] = {"prompts": [], "history": [], "history_total": 0}
+
+
+def world_until(test: Any, seed: int = 3, variant: str = "advanced") -> tuple[Any, list[Any]]:
+    """A two-player world stepped against a tablet that shows nothing until ``test(world,
+    events)`` holds; the world and the events of that step."""
+    world = load_world("king_of_clubs", G, 2, variant, seed)
+    for _ in range(3000):
+        events = world.step(QUIET)
+        if test(world, events):
+            return world, events
+    raise AssertionError("never reached")
+
+
+def test_players_tap_a_refused_swap_again_once_the_tablet_offers_it() -> None:
+    """Issue 12 (King of Clubs, seed 60 with faults): a dropout hid the Lead Dancer's reveal,
+    so the swap tapped on the tablet was refused ("not possible now"); the players went on,
+    the tablet then offered the swap and nobody tapped it, and every reveal after it was
+    refused to the end.  Players tap it again once the tablet offers it, in its own words."""
+    world, events = world_until(lambda w, ev: any(
+        isinstance(e, Declare) and e.action.get("type") == "swap" for e in ev))
+    swap = events[0].action
+    assert swap["slots"] == sorted(swap["slots"])  # as the tablet lists the pair
+    offered = [{"type": "pass", "player": swap["player"]},
+               {"type": "swap", "player": swap["player"], "slots": ["d0", "d1"]}
+               if swap["slots"] != ["d0", "d1"] else {"type": "swap", "player": 0, "slots": ["d2", "d3"]},
+               dict(swap)]
+    asking = {**QUIET, "prompts": [{"kind": "choice", "text": "declare it, or pass", "options": offered}]}
+    assert world.step(asking) == [Declare(swap)]
+    assert world.step(asking) != [Declare(swap)]  # once: then it is theirs to see recorded
+
+
+def test_players_tap_again_a_move_card_whose_tap_recorded_something_else() -> None:
+    """Issue 12 (King of Clubs, seed 59 with faults): a hand hid a reveal from the camera;
+    the Move card tapped next recorded the reveal ("Solo 2: B 2") and the card went with it,
+    so the record counted one Move fewer in A's hand for the rest of the game.  A card the
+    tablet neither lists nor names in an entry since it was tapped is tapped again."""
+    world = load_world("king_of_clubs", G, 2, "advanced", 3)
+    twist = CardTap("move-twist", 0)
+    world._taps_made = ([twist], 27)
+    reveal = {"seq": 28, "action": {"type": "reveal", "cards": []}, "text": "Solo 2: B 2"}
+    tablet = {"history_total": 28, "history": [reveal], "taps": [], "prompts": []}
+    assert world.act(tablet) == [twist] and world.repeated
+    world._taps_made = ([twist], 27)
+    listed = {**tablet, "taps": [{"card": "move-twist", "seat": 0}]}
+    assert world.act(listed) != [twist]  # read, waiting for its move
+    world._taps_made = ([twist], 27)
+    played = {"seq": 29, "action": {"type": "move", "player": 0, "card": "move-twist"}}
+    assert world.act({**tablet, "history_total": 29, "history": [reveal, played]}) != [twist]
+
+
+def test_players_clear_the_night_only_once_the_tablet_has_scored_it() -> None:
+    """Issue 12 (King of Clubs, seeds 59, 94 and 98 with faults): the camera missed some of a
+    night's moves and refused the table that had them all; the players cleared it and played
+    on for nights while every table was refused.  They read the night's result off the
+    tablet before they take the cards away: while it has not scored the night they show the
+    table again (a few times), then go on."""
+    from companion.sim.players.king_of_clubs import NIGHT_END_TRIES
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver
+
+    world, _ = world_until(lambda w, ev: w.stage == "clear")
+    world.last_move, world.pending = ([], None, 0), None  # the last move stands recorded
+    table = world.board()
+    night = world.night
+    assert world.step(QUIET) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(table)]
+    assert world.stage == "clear" and world.night == night
+    scored = {**QUIET, "prompts": [{"kind": "turn", "text": "Night over: take every card off the table."}]}
+    cleared = world.step(scored)
+    assert world.night == night + 1 and cleared == [BoardChange(world.board())] != [BoardChange(table)]
+    world, _ = world_until(lambda w, ev: w.stage == "clear")
+    world.last_move, world.pending = ([], None, 0), None
+    tries = [world.step(QUIET) for _ in range(NIGHT_END_TRIES + 1)]
+    assert all(t[0] == HandOver(STRAIGHTEN_FRAMES) for t in tries[:NIGHT_END_TRIES])
+    assert world.stage != "clear" or world.night > night  # then they go on
+
+
 def test_point_cards_and_the_lead_dancer_card_are_counted_against_the_record() -> None:
     """Issue 12: the Disco Ball Point cards in front of each side and the Lead Dancer card
     are on the table's view; the night's cards cleared away, they stay; a count the record

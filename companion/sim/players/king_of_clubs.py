@@ -27,9 +27,11 @@ from companion.games.king_of_clubs.rules import (
     night_winner,
 )
 from companion.sim.world import (
+    STRAIGHTEN_FRAMES,
     BoardChange,
     CardTap,
     Declare,
+    HandOver,
     PhysicalEvent,
     World,
 )
@@ -41,6 +43,7 @@ PASS = {"type": "pass"}
 the record names, so the players look for a pass entry, not for whose."""
 
 MAX_MOVES_ON_A_DANCER = 4  # a card slot shows a Dancer and up to four Moves legibly
+NIGHT_END_TRIES = 4  # how often players show the night's table again before clearing it anyway
 
 
 class KingOfClubsWorld(World):
@@ -83,17 +86,52 @@ class KingOfClubsWorld(World):
         """The table starts empty: Nightclub and Moves piles shuffled beside it."""
         return []
 
+    def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """A Move card tapped that the tablet neither lists nor names in an entry since (its
+        tap recorded the reveal the camera had missed, and the card went with it) is tapped
+        again, before anything else; then as in every game (:meth:`World.act`).  Seed 59
+        with faults: the Twist was lost so, and the hands parted from the record for good."""
+        made = getattr(self, "_taps_made", None)
+        if made is not None:
+            taps, total = made
+            recorded = tablet.get("history_total")
+            if isinstance(total, int) and isinstance(recorded, int) and recorded > total:
+                missed = [t for t in taps if not self.card_shown(tablet, t.card, total)]
+                if missed:
+                    self._taps_made, self.repeated = None, True
+                    return list(missed)
+        return super().act(tablet)
+
+    @staticmethod
+    def card_shown(tablet: dict[str, Any], card: str, total: int) -> bool:
+        """Whether the tablet lists ``card`` as read, or an entry after its first ``total``
+        ones (left standing) names it."""
+        if any(isinstance(t, dict) and t.get("card") == card for t in tablet.get("taps") or []):
+            return True
+        history = tablet.get("history")
+        if not isinstance(history, list):
+            return True  # nothing to read: players assume it was
+        first = tablet.get("history_total", len(history)) - len(history)
+        return any(i >= total and isinstance(h, dict) and not h.get("undone")
+                   and (h.get("action") or {}).get("card") == card
+                   for i, h in enumerate(history, first))
+
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One recordable thing the players do; the truth is settled before returning, so
-        :meth:`finished` is true right after the step that ends the game."""
-        if self.winners:
-            return []
+        :meth:`finished` is true right after the step that ends the game.  After the last
+        move they still mend what the tablet did not take, as at any other point."""
         answer = self.answer_prompt(tablet)
         if answer:
             return answer
         again = self.again(tablet)  # a pass or a Move card the tablet does not show: once more
         if again:
             return again
+        if self.winners:
+            return [] if tablet.get("over", True) else self.catch_the_tablet_up(tablet)
+        if self.stage == "clear" and not self.night_over_on(tablet):
+            catch_up = self.catch_the_tablet_up(tablet)
+            if catch_up:
+                return catch_up
         score = self._score_cards()
         events: Step = getattr(self, f"_stage_{self.stage}")()
         if self._score_cards() != score:
@@ -102,6 +140,36 @@ class KingOfClubsWorld(World):
             events.append(BoardChange(self._view()))
         self.remember_move(tablet, events)
         return events
+
+    @staticmethod
+    def night_over_on(tablet: dict[str, Any]) -> bool:
+        """Whether the tablet has scored the night ("Night over: take every card off the
+        table", or the game over): players read who won it there before they clear."""
+        return bool(tablet.get("over")) or any(
+            isinstance(p, dict) and p.get("kind") == "turn"
+            and str(p.get("text", "")).startswith("Night over") for p in tablet.get("prompts") or [])
+
+    def catch_the_tablet_up(self, tablet: dict[str, Any]) -> Step:
+        """The night is over at the table but not on the tablet (a hand or a dropout hid
+        some of its moves, so the camera saw them run together): before the cards leave the
+        table, the players straighten it (and press again for a move that waits), then lay
+        the night's moves again from where the tablet draws the table
+        (:meth:`lay_again_since`), a few times in all; then they go on, and the prompt stays
+        for whoever reads the tablet.  Seen in seeds 59, 94 and 98 with faults: the players
+        went on for nights while the tablet refused every table."""
+        night, tries = getattr(self, "_caught_up", (self.night, 0))
+        tries = tries if night == self.night else 0
+        if tries >= NIGHT_END_TRIES:
+            return []
+        self._caught_up = (self.night, tries + 1)
+        view = self._view()
+        # first a look again (the camera may only be a frame behind), then the moves again
+        relay = self.lay_again_since(tablet, view, behind=1) if tries else []
+        if relay:
+            return relay
+        press = [self.press_for(self.pending, self.pending_seat)] \
+            if self.pending is not None and self.pressed_last() else []
+        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *press]
 
     def _score_cards(self) -> tuple[list[int], int | None]:
         return list(self.points), self.lead
@@ -140,6 +208,8 @@ class KingOfClubsWorld(World):
 
     # --- the night, stage by stage ----------------------------------------------------------
     def _stage_clubs(self) -> Step:
+        if isinstance(self.pending, dict) and self.pending.get("type") == "swap":
+            self.pending = None  # last night's swap, never offered again: it is past
         pile = list(self.club_pile)
         self.rng.shuffle(pile)
         self.clubs = pile[:4]
@@ -166,9 +236,13 @@ class KingOfClubsWorld(World):
         opp = self._seats(1 - self.lead)[0]
         self.stage, self.cursor = "reveal", 0
         if self.rng.random() < 0.5:
-            a, b = self.rng.sample(SLOTS, 2)
+            a, b = sorted(self.rng.sample(SLOTS, 2), key=SLOTS.index)  # as the tablet lists them
             self.placed[opp][a], self.placed[opp][b] = self.placed[opp][b], self.placed[opp][a]
-            return [Declare({"type": "swap", "player": opp, "slots": [a, b]})]
+            # tapped on the tablet: should the tablet refuse it (the Lead Dancer's reveal not
+            # seen yet), it is tapped again once the tablet offers it (answer_prompt)
+            swap = {"type": "swap", "player": opp, "slots": [a, b]}
+            self.pending, self.pending_seat = swap, None
+            return [Declare(swap)]
         return [self.press_for(PASS, opp)]  # no swap
 
     def _stage_reveal(self) -> Step:
