@@ -119,13 +119,21 @@ class World(ABC):
         was not recorded (or they undid what was).  Given the move's ``action``, only an
         entry that says that move counts: an earlier move the camera recorded late (a card
         flipped onto a row) is not theirs."""
+        standing = self.standing_since(tablet, total)
+        if standing is None:
+            return False  # nothing to read: players assume it was
+        return not any(action is None or self.entry_says(h, action) for h in standing)
+
+    @staticmethod
+    def standing_since(tablet: dict[str, Any], total: int) -> list[dict[str, Any]] | None:
+        """The entries after the tablet's first ``total`` ones that stand (not undone), of
+        those the tablet shows; None when it shows no history to read."""
         history = tablet.get("history")
         if not isinstance(history, list):
-            return False  # nothing to read: players assume it was
+            return None
         first = tablet.get("history_total", len(history)) - len(history)
-        return not any(i >= total and isinstance(h, dict) and not h.get("undone")
-                       and (action is None or self.entry_says(h, action))
-                       for i, h in enumerate(history, first))
+        return [h for i, h in enumerate(history, first)
+                if i >= total and isinstance(h, dict) and not h.get("undone")]
 
     @staticmethod
     def entry_says(entry: dict[str, Any], action: Action) -> bool:
@@ -249,13 +257,10 @@ class World(ABC):
         the camera catching up; the others are not theirs, so they undo all but the oldest
         of those and correct that one to what they did, once.  An entry of theirs newer than
         a wrong one is left for the tablet's warning: undoing it would lose it."""
-        history = tablet.get("history")
-        if self.pending is None or made_at is None or not isinstance(history, list) \
+        standing = self.standing_since(tablet, made_at) if made_at is not None else None
+        if self.pending is None or standing is None \
                 or self.pending != getattr(self, "move_pending", None):
             return []  # nothing pressed for, or an older move's press: not what this move did
-        first = tablet.get("history_total", len(history)) - len(history)
-        standing = [h for i, h in enumerate(history, first)
-                    if i >= made_at and isinstance(h, dict) and not h.get("undone")]
         if not standing or any(self.entry_says(h, self.pending) for h in standing):
             return []
         late = getattr(self, "given_up", [])
@@ -327,6 +332,13 @@ class World(ABC):
             return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending, seat)]
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
 
+    def press_again(self) -> list[PhysicalEvent]:
+        """The press for the move that waits, on the same button, when the players' last move
+        ended with a press; else nothing."""
+        if self.pending is None or not self.pressed_last():
+            return []
+        return [self.press_for(self.pending, getattr(self, "pending_seat", None))]
+
     def pressed_last(self) -> bool:
         """Whether the players' last move ended with a press of a button."""
         events = getattr(self, "last_move", ([], None, 0))[0]
@@ -367,8 +379,7 @@ class World(ABC):
                 self.relay = (boards[0], boards[1:], 0)
                 return [HandOver(), BoardChange(boards[0])]
             self.relay = None  # the table as it is now; the move that waits is pressed for
-            press = [self.press_for(self.pending, getattr(self, "pending_seat", None))] \
-                if self.pending is not None and self.pressed_last() else []
+            press = self.press_again()
             return [HandOver(), BoardChange(boards[0]), *press] if boards else press
         if tries >= 2:
             self.relay = None

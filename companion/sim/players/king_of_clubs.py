@@ -108,13 +108,10 @@ class KingOfClubsWorld(World):
         ones (left standing) names it."""
         if any(isinstance(t, dict) and t.get("card") == card for t in tablet.get("taps") or []):
             return True
-        history = tablet.get("history")
-        if not isinstance(history, list):
+        standing = World.standing_since(tablet, total)
+        if standing is None:
             return True  # nothing to read: players assume it was
-        first = tablet.get("history_total", len(history)) - len(history)
-        return any(i >= total and isinstance(h, dict) and not h.get("undone")
-                   and (h.get("action") or {}).get("card") == card
-                   for i, h in enumerate(history, first))
+        return any((h.get("action") or {}).get("card") == card for h in standing)
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One recordable thing the players do; the truth is settled before returning, so
@@ -167,9 +164,7 @@ class KingOfClubsWorld(World):
         relay = self.lay_again_since(tablet, view, behind=1) if tries else []
         if relay:
             return relay
-        press = [self.press_for(self.pending, self.pending_seat)] \
-            if self.pending is not None and self.pressed_last() else []
-        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *press]
+        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), *self.press_again()]
 
     def _score_cards(self) -> tuple[list[int], int | None]:
         return list(self.points), self.lead
