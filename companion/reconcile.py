@@ -107,6 +107,70 @@ def changed_places(before: BoardView, after: BoardView) -> set[str]:
         {move.target for move in diff_views(before, after) if move.target}
 
 
+@dataclass(frozen=True)
+class RecordedMove:
+    """A standing move of the record with the states around it (for :func:`reconsider_earlier`)."""
+
+    seq: int
+    action: Action
+    source: str
+    before: State
+    after: State
+
+
+def reconsider_earlier(game: Game, moves: list[RecordedMove], state: State,
+                       seen: BoardView) -> Prompt | None:
+    """The table contradicts a card laid moves ago that no move changes since: ask, never
+    change.
+
+    A Nightclub read 3 for a 2 when it was laid, with the players placing and revealing
+    since: the newest move is not the one misread, and the reveal order the record follows
+    is wrong from there on.  When every place that differs from the record is one of the
+    game's :meth:`~companion.games.base.Game.fixed_places`, the newest move that touched them
+    was read by the camera, the table read anew at those places (the rest as that move
+    found it) explains exactly one *other* legal move of the same kind, and every move
+    since is still legal after it, the players are asked; choosing it replaces that move
+    and keeps the ones after it (``{"type": "correct", "entry": seq}``).  ``None`` for
+    anything else."""
+    fixed = game.fixed_places(state)
+    if not fixed or not moves:
+        return None
+    differ = {p for p in changed_places(game.board_view(state), seen) if not game.score_place(p)}
+    if not differ or not differ <= fixed:
+        return None
+    for index in range(len(moves) - 1, -1, -1):
+        move = moves[index]
+        touched = changed_places(game.board_view(move.before), game.board_view(move.after))
+        if not differ & touched:
+            continue
+        if not differ <= touched or move.source not in ("camera", "table"):
+            return None  # the newest move there is not one the camera read
+        view = {p: pieces for p, pieces in game.board_view(move.before).items()
+                if p not in touched}
+        view.update({p: seen[p] for p in touched if seen.get(p)})
+        verdict = reconcile(game, move.before, view, [], "board")
+        if verdict.action is None or verdict.state is None or \
+                verdict.action.get("type") != move.action.get("type") or \
+                json.dumps(verdict.action, sort_keys=True) == json.dumps(move.action,
+                                                                         sort_keys=True):
+            return None
+        after = verdict.state
+        for later in moves[index + 1:]:
+            try:
+                after = game.apply(after, later.action)
+            except (RuleError, MalformedAction):
+                return None  # the moves since would not stand: not a question to offer
+        since = len(moves) - 1 - index
+        text = (f"The table shows {game.describe(move.before, verdict.action)}, but "
+                f"{game.describe(move.before, move.action)} was recorded"
+                + (f" {since} move{'s' if since > 1 else ''} ago" if since else "")
+                + ". If the table is right, correct it"
+                + (": the moves since stand." if since else "."))
+        return Prompt(text, "choice", game.current_player(state),
+                      [{"type": "correct", "action": verdict.action, "entry": move.seq}])
+    return None
+
+
 def reconsider(game: Game, before: State, recorded: Action, after: State, seen: BoardView,
                taps: list[Tap]) -> Prompt | None:
     """The table now contradicts the move the camera recorded last: ask, never change.

@@ -14,7 +14,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,34 +256,50 @@ class EventLog:
         winning move, or an undo of one, is one decision and one write.  Raises ValueError
         for a kind not in :data:`EVENT_KINDS` or a non-finite number,
         :class:`DuplicateRequest` when ``request_id`` was already used in this game."""
-        if kind not in EVENT_KINDS:
-            raise ValueError(f"unknown event kind {kind!r}; one of {', '.join(EVENT_KINDS)}")
+        return self.append_many(game_id, [(kind, action, source, request_id)], finished)[0]
+
+    def append_many(self, game_id: int,
+                    events: Sequence[tuple[str, dict[str, Any] | None, str, str | None]],
+                    finished: bool | None = None) -> list[Event]:
+        """Write several events (kind, action, source, request id) as one decision: all of
+        them in one transaction, or none.  A correction of an earlier move is the undos down
+        to it, the correction and the moves after it made again; a crash must not leave the
+        record with half of them.  Raises as :meth:`append` does."""
+        rows = []
+        for kind, action, source, request_id in events:
+            if kind not in EVENT_KINDS:
+                raise ValueError(f"unknown event kind {kind!r}; one of {', '.join(EVENT_KINDS)}")
+            payload = None if action is None else json.dumps(action, sort_keys=True,
+                                                             allow_nan=False)
+            rows.append((kind, action, payload, source, request_id))
         at = self.clock()
-        payload = None if action is None else json.dumps(action, sort_keys=True,
-                                                         allow_nan=False)
+        written: list[Event] = []
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cur = self._db.execute(
-                    "INSERT INTO event (game_id, kind, action, source, at, request_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, kind, payload, source, at, request_id),
-                )
+                for kind, action, payload, source, request_id in rows:
+                    cur = self._db.execute(
+                        "INSERT INTO event (game_id, kind, action, source, at, request_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, kind, payload, source, at, request_id),
+                    )
+                    written.append(Event(int(cur.lastrowid or 0), kind, action, source, at,
+                                         request_id))
                 if finished is not None:
                     self._db.execute("UPDATE game SET finished=? WHERE id=?",
                                      (int(finished), game_id))
                 self._db.execute("COMMIT")
             except sqlite3.IntegrityError:
                 self._db.execute("ROLLBACK")
-                if request_id is not None and self._request(game_id, request_id) is not None:
-                    raise DuplicateRequest(request_id) from None
+                for *_, request_id in rows:
+                    if request_id is not None and self._request(game_id, request_id) is not None:
+                        raise DuplicateRequest(request_id) from None
                 raise
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-            seq = int(cur.lastrowid or 0)
-        return Event(seq, kind, action, source, at, request_id)
+        return written
 
     def _request(self, game_id: int, request_id: str) -> Event | None:
         row = self._db.execute(

@@ -31,7 +31,13 @@ from companion.games.base import (
     Trigger,
     view_to_json,
 )
-from companion.reconcile import reconcile, reconsider, tally_mismatch
+from companion.reconcile import (
+    RecordedMove,
+    reconcile,
+    reconsider,
+    reconsider_earlier,
+    tally_mismatch,
+)
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
@@ -43,6 +49,7 @@ Watcher = Callable[[str, str], None]
 """Called with (SSE event name, JSON data) after every change: ``delta`` or ``state``."""
 
 RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
+EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 HISTORY_SHOWN = 50  # history entries in a snapshot; older ones are paged (/api/history)
 HISTORY_MAX = 500  # the most one request may ask for
 
@@ -632,7 +639,8 @@ class Table:
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
                     raise MalformedAction('"correct" needs "action": the action to record instead')
-                return self.correct(replacement, source, request_id, seq=action.get("seq"))
+                return self.correct(replacement, source, request_id, seq=action.get("seq"),
+                                    entry=action.get("entry"))
             try:
                 new_state = self.game.apply(self.state, action)
             except RuleError as err:
@@ -685,12 +693,19 @@ class Table:
             return frame.entry
 
     def correct(self, action: Action, source: str = "tablet",
-                request_id: str | None = None, seq: int | None = None) -> HistoryEntry:
+                request_id: str | None = None, seq: int | None = None,
+                entry: int | None = None) -> HistoryEntry:
         """Replace the newest action by ``action``, logged as one ``correct`` event (a crash
         leaves either the old action or the replacement); refused ones change nothing.
-        Given ``seq``, only if that is still the newest move (:meth:`check_newest`)."""
+        Given ``seq``, only if that is still the newest move (:meth:`check_newest`).  Given
+        ``entry``, the move of that number is replaced and the moves after it stand
+        (:meth:`amend`)."""
         action = canonical(action)
         with self._lock:
+            if entry is not None:
+                newest = self._frames[-1].entry
+                if newest is None or newest.seq != entry:
+                    return self.amend(entry, action, source, request_id)
             if len(self._frames) == 1:
                 raise NothingToUndo("nothing to correct")
             self.check_newest(seq, "replaced")
@@ -706,6 +721,65 @@ class Table:
             frame.entry.undone = True
             self._undone.append(frame.entry.seq)
             return self._advance(event, text, before, new_state, "correct")
+
+    def amend(self, seq: int, action: Action, source: str = "tablet",
+              request_id: str | None = None) -> HistoryEntry:
+        """Replace the standing move ``seq`` by ``action`` and keep every move after it: the
+        camera misread a card that stays on the table (a Nightclub's value) and the players
+        went on.  The moves after it must all still be legal from the corrected one, else
+        nothing changes (RuleError names the first that is not).  Logged as one decision,
+        in one transaction: an undo of each move down to ``seq``, the correction, and each
+        later move made again with its own source, so a restart replays the same record.
+        Returns the corrected move's new entry."""
+        action = canonical(action)
+        with self._lock:
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                raise MalformedAction('"entry" is the number of the move to correct')
+            index = next((i for i, f in enumerate(self._frames)
+                          if f.entry is not None and f.entry.seq == seq), None)
+            if index is None:
+                raise NothingToUndo(f"move {seq} is not in the record (undone, or never made)")
+            before = self._frames[index - 1].state
+            states = [self.game.apply(before, action)]  # the corrected move, then each later one
+            texts = [self.game.describe(before, action)]
+            later = [f.entry for f in self._frames[index + 1:] if f.entry is not None]
+            for entry in later:
+                try:
+                    texts.append(self.game.describe(states[-1], entry.action))
+                    states.append(self.game.apply(states[-1], entry.action))
+                except RuleError as err:
+                    raise RuleError(f"with move {seq} corrected, move {entry.seq} "
+                                    f"({entry.text}) no longer applies: {err.reason}",
+                                    err.rule) from None
+            was_over = self.game.outcome(self.state) is not None
+            over = self.game.outcome(states[-1]) is not None
+            events = self.log.append_many(
+                self.record.id,
+                [("undo", None, source, None)] * len(later)
+                + [("correct", action, source, request_id)]
+                + [("action", e.action, e.source, None) for e in later],
+                finished=over if over != was_over else None)
+            seat_before = self.game.current_player(self.state)
+            for _ in range(len(later) + 1):
+                frame = self._frames.pop()
+                assert frame.entry is not None
+                frame.entry.undone = True
+                self._undone.append(frame.entry.seq)
+            made = events[len(later):]
+            for event, text, after in zip(made, texts, states, strict=True):
+                assert event.action is not None
+                new = HistoryEntry(event.seq, text, event.action, event.source, event.at,
+                                   False, event.kind)
+                self.history.append(new)
+                self._added.append(new)
+                self._push(after, new, event.at)
+            self._advance_clocks(events[-1].at)
+            self._turn_changed(seat_before)
+            self.taps = []
+            self.table_prompt = None
+            self._check_tallies()
+            self._publish("correct")
+            return self.history[-len(made)]
 
     def check_newest(self, seq: int | None, done: str) -> None:
         """A player taps "undo" or "replace" on the move they read as the newest; the camera
@@ -726,7 +800,11 @@ class Table:
         seen = self.seen if self.seen is not None else self.game.board_view(self.state)
         verdict = reconcile(self.game, self.state, seen, list(self.taps), trigger)
         if verdict.action is not None and verdict.state is not None:
-            return self._commit(canonical(verdict.action), verdict.state, source)
+            entry = self._commit(canonical(verdict.action), verdict.state, source)
+            if (earlier := self._reconsider_earlier(seen)) is not None:
+                self.table_prompt = earlier  # the move stands; a card laid before it was misread
+                self._publish("prompt")
+            return entry
         if trigger == "board" and (second := self._reconsider(seen)) is not None:
             verdict.prompt = second
         if verdict.prompt is not None:
@@ -737,13 +815,22 @@ class Table:
         return None
 
     def _reconsider(self, seen: BoardView) -> Prompt | None:
-        """Does the board, moments after the camera's last move, say it was misread?"""
+        """Does the board, moments after the camera's last move, say it was misread?  Or
+        does it show a card laid moves ago, that no move changes, as another value?"""
         entry = self._frames[-1].entry
-        if entry is None or entry.source not in ("camera", "table") or len(self._frames) < 2 \
-                or self.clock() - entry.at > RECONSIDER_S:
-            return None
-        return reconsider(self.game, self._frames[-2].state, entry.action, self.state, seen,
-                          list(self.taps))
+        if entry is not None and entry.source in ("camera", "table") \
+                and len(self._frames) >= 2 and self.clock() - entry.at <= RECONSIDER_S:
+            prompt = reconsider(self.game, self._frames[-2].state, entry.action, self.state,
+                                seen, list(self.taps))
+            if prompt is not None:
+                return prompt
+        return self._reconsider_earlier(seen)
+
+    def _reconsider_earlier(self, seen: BoardView) -> Prompt | None:
+        frames = self._frames[-(EARLIER_MOVES + 1):]
+        moves = [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
+                 for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
+        return reconsider_earlier(self.game, moves, self.state, seen)
 
     def board_seen(self, view: BoardView) -> HistoryEntry | None:
         """The stabiliser committed a board: explain it if it changed."""

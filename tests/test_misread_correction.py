@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from companion.games.base import RuleError
 from companion.store import EventLog
 from companion.table import Table
 
@@ -140,3 +143,82 @@ def test_players_tap_the_correction_of_the_lead_dancers_card_only_as_it_lies() -
     other = next(s for s in world.placed[player] if s != slot)
     assert not world.recognises({"type": "lead_reveal", "player": player, "slot": other,
                                  "skill": world.placed[player][other]})
+
+
+# --- a card laid moves ago that stays put: King of Clubs' Nightclubs ----------------------------
+TRUE_CLUBS = {"type": "nightclubs", "values": [2, 4, 7, 2]}  # Couples 2+2, Solo 4, Solo 7
+MISREAD_CLUBS = {"type": "nightclubs", "values": [2, 4, 7, 3]}  # the last 2 read as a 3
+
+
+def nightclubs_misread_then_placed(data_dir: Path | None) -> tuple[Table, int]:
+    """The camera read the last Nightclub as a 3 for a moment and the reading was recorded;
+    both sides then placed their Dancers, and the camera, reading the 2 again, recorded
+    each placement (seed 76 of the King of Clubs bench, night 8)."""
+    table = Table.open("king_of_clubs", data_dir, PLAYERS, "basic", 0)
+    game = table.game
+    truth = game.apply(table.state, TRUE_CLUBS)
+    entry = table.board_seen(game.board_view(game.apply(table.state, MISREAD_CLUBS)))
+    assert entry is not None and entry.action == MISREAD_CLUBS
+    for player in range(PLAYERS):
+        truth = game.apply(truth, {"type": "place", "player": player})
+        placed = table.board_seen(game.board_view(truth))
+        assert placed is not None and placed.action == {"type": "place", "player": player}
+    return table, entry.seq
+
+
+def test_a_nightclub_misread_moves_ago_is_asked_about_by_name(tmp_path: Path) -> None:
+    table, misread_seq = nightclubs_misread_then_placed(tmp_path)
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "choice", prompt
+    assert prompt.options == [{"type": "correct", "action": TRUE_CLUBS, "entry": misread_seq}]
+    assert "Nightclubs 2, 4, 7, 2" in prompt.text and "Nightclubs 2, 4, 7, 3" in prompt.text
+    assert "2 moves ago" in prompt.text
+    assert table.state["clubs"] == [2, 4, 7, 3]  # asked, never changed on the camera's word
+
+
+def test_the_correction_replaces_that_move_and_the_moves_since_stand_after_a_restart(
+        tmp_path: Path) -> None:
+    table, misread_seq = nightclubs_misread_then_placed(tmp_path)
+    game = table.game
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.options
+    standing_before = [h for h in table.history if not h.undone]
+
+    entry = table.declare(prompt.options[0])  # the players tap it
+
+    truth = game.apply(game.apply(game.apply(
+        game.start(PLAYERS, "basic", 0), TRUE_CLUBS), {"type": "place", "player": 0}),
+        {"type": "place", "player": 1})
+    assert table.state == truth
+    assert entry is not None and entry.action == TRUE_CLUBS and entry.kind == "correct"
+    standing = [h for h in table.history if not h.undone]
+    assert [h.action for h in standing] == [TRUE_CLUBS] + [h.action for h in standing_before[1:]]
+    assert [h.source for h in standing[1:]] == ["camera", "camera"]  # made again as they were
+    assert all(h.undone for h in standing_before)
+    assert any("Solo 4 -> Solo 7 -> Couples 2+2" in p.text
+               for p in game.prompts(table.state))  # the reveal order of the table itself
+    # a restart replays the same record
+    again = Table.open("king_of_clubs", tmp_path, PLAYERS, "basic", 0)
+    assert again.state == truth
+    assert [(h.seq, h.action, h.undone) for h in again.history] == \
+        [(h.seq, h.action, h.undone) for h in table.history]
+
+
+def test_a_correction_the_moves_since_would_not_survive_changes_nothing(
+        tmp_path: Path) -> None:
+    table = Table.open("king_of_clubs", tmp_path, PLAYERS, "basic", 0)
+    game = table.game
+    clubs = table.declare({"type": "nightclubs", "values": [2, 3, 4, 5]})  # Solo 2 first
+    assert clubs is not None
+    for player in range(PLAYERS):
+        table.declare({"type": "place", "player": player})
+    reveal = next(a for a in game.legal_actions(table.state) if a["type"] == "reveal")
+    table.declare(reveal)  # the Dancers at Nightclub 1 (Solo 2)
+    before = (table.state, [(h.seq, h.undone) for h in table.history],
+              len(table.log.events(table.record.id)))
+    # with a 6 at Nightclub 1, Solo 3 comes first: the reveal at Nightclub 1 was out of turn
+    with pytest.raises(RuleError, match=f"with move {clubs.seq} corrected, move"):
+        table.declare({"type": "correct", "entry": clubs.seq,
+                       "action": {"type": "nightclubs", "values": [6, 3, 4, 5]}})
+    assert (table.state, [(h.seq, h.undone) for h in table.history],
+            len(table.log.events(table.record.id))) == before

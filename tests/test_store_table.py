@@ -17,7 +17,7 @@ import pytest
 
 from companion.games.base import RuleError
 from companion.games.times_square import TimesSquare
-from companion.store import EventLog, effective_events
+from companion.store import DuplicateRequest, EventLog, effective_events
 from companion.table import NothingToUndo, Table
 
 
@@ -29,6 +29,28 @@ def test_log_is_wal_with_full_sync(tmp_path: Path) -> None:
     log = EventLog(tmp_path / "log.sqlite")
     assert log._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert log._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_several_events_of_one_decision_are_written_all_or_none(tmp_path: Path) -> None:
+    """A correction of an earlier move is several events (undos, the correction, the moves
+    since made again): one transaction, so a failure leaves none of them."""
+    log = EventLog(tmp_path / "log.sqlite")
+    game = log.new_game("times_square", 2, "standard", 0, {})
+    log.append(game.id, "action", {"type": "x"}, "tablet", "first")
+    with pytest.raises(ValueError, match="unknown event kind"):
+        log.append_many(game.id, [("undo", None, "tablet", None),
+                                  ("correct", {"type": "y"}, "tablet", None),
+                                  ("oops", {"type": "z"}, "camera", None)])
+    with pytest.raises(DuplicateRequest):  # the second row clashes: the first is not kept
+        log.append_many(game.id, [("undo", None, "tablet", None),
+                                  ("correct", {"type": "y"}, "tablet", "first")])
+    assert [e.kind for e in log.events(game.id)] == ["action"]
+    written = log.append_many(game.id, [("undo", None, "tablet", None),
+                                        ("correct", {"type": "y"}, "tablet", "second"),
+                                        ("action", {"type": "z"}, "camera", None)])
+    assert [(e.kind, e.source) for e in log.events(game.id)] == \
+        [("action", "tablet"), ("undo", "tablet"), ("correct", "tablet"), ("action", "camera")]
+    assert [e.seq for e in written] == [e.seq for e in log.events(game.id)[1:]]
 
 
 def test_undo_is_an_event_and_replay_skips_what_it_took_back(tmp_path: Path) -> None:

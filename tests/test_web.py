@@ -146,7 +146,8 @@ def test_undo_and_replace_name_the_move_and_refuse_when_another_came_since(
         assert f"move {seen} can no longer be" in error and f"move {newest} (" in error
         assert [(h.seq, h.undone) for h in table.history] == before  # refused: nothing changed
     for bad in ({"type": "undo", "seq": "last"}, {"type": "undo", "seq": True},
-                {"type": "correct", "action": options[-1], "seq": 2.5}):
+                {"type": "correct", "action": options[-1], "seq": 2.5},
+                {"type": "correct", "action": options[-1], "entry": "1"}):
         assert client.post("/api/actions", json=bad, headers=pin).status_code == 400
     assert [(h.seq, h.undone) for h in table.history] == before
     response = client.post("/api/actions", json={"type": "correct", "action": options[-1],

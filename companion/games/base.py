@@ -437,6 +437,13 @@ class Game(ABC):
         """``view`` without its score places: what a move is read from."""
         return {spot: pieces for spot, pieces in view.items() if not self.score_place(spot)}
 
+    def fixed_places(self, state: State) -> frozenset[str]:
+        """Places whose pieces no move changes at this point of the game (King of Clubs'
+        Nightclubs during a night): a reading there that differs from the record, with
+        nothing else changed, says that the move which laid them was misread, however many
+        moves ago (:func:`companion.reconcile.reconsider_earlier`).  None by default."""
+        return frozenset()
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
         Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The

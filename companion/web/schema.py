@@ -94,13 +94,16 @@ def check_action(game: Game, action: Any, where: str = "action") -> None:
     elif kind == "forget_taps":
         allowed = frozenset({"type", "card"})
     elif kind == "correct":
-        allowed = frozenset({"type", "action", "seq"})
+        allowed = frozenset({"type", "action", "seq", "entry"})
         check_action(game, action.get("action"), f"{where}.action")
     else:
         allowed = game.action_fields().get(kind)
     if kind in ("undo", "correct") and "seq" in action and (
             not isinstance(action["seq"], int) or isinstance(action["seq"], bool)):
         raise BadRequest(f'{where}: "seq" is the number of the move meant (the newest one)')
+    if kind == "correct" and "entry" in action and (
+            not isinstance(action["entry"], int) or isinstance(action["entry"], bool)):
+        raise BadRequest(f'{where}: "entry" is the number of the move to correct')
     if allowed is not None:
         unknown = sorted(set(action) - allowed)
         if unknown:

@@ -141,6 +141,12 @@ class KingOfClubsBoard:
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
 
+    def fixed_places(self, state: State) -> frozenset[str]:
+        """The Nightclubs stay as laid from their reading until the table is cleared."""
+        if state["phase"] in ("scene", "night_over", "over") or not state["clubs"]:
+            return frozenset()
+        return frozenset(f"club{i}" for i in range(len(state["clubs"])))
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """Each side's Disco Ball Point cards, and whether it holds the Lead Dancer card."""
         out: dict[str, int] = {}

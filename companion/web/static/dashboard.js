@@ -109,6 +109,9 @@ function rowLabel(info, row, skip = new Set(), chosen = {}) {
 
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
+  if (action.type === "correct" && action.action && typeof action.action === "object") {
+    return `Correct it: ${labelAction(action.action)}`;  // the reading the table shows now
+  }
   const info = typeInfo(action.type);
   if (!info) {  // not offered as a form now: its type and values in words
     const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
