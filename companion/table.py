@@ -941,6 +941,15 @@ class Table:
         with self._lock:
             return self._frames[-2].state if len(self._frames) > 1 else None
 
+    def state_before(self, seq: int) -> State | None:
+        """The state a correction of the standing move ``seq`` starts from (None: no such
+        move stands)."""
+        with self._lock:
+            for before, frame in zip(self._frames, self._frames[1:], strict=False):
+                if frame.entry is not None and frame.entry.seq == seq:
+                    return before.state
+            return None
+
     def state_json(self) -> str:
         return json.dumps(self.state, sort_keys=True)
 

@@ -381,6 +381,50 @@ def test_an_entry_is_replaced_with_the_same_form(browser: Any, serve: Serve) -> 
     page.close()
 
 
+def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since_stand(
+        browser: Any, serve: Serve) -> None:
+    """King of Clubs: the camera recorded a Nightclub's 2 as a 3 and both sides placed since.
+    The tablet asks by name and one tap on its option corrects it; replacing an earlier
+    move from the history works the same way, the moves since kept."""
+    table = Table.open("king_of_clubs", None, 2, "basic", 0, resume=False)
+    game = table.game
+    true_clubs = {"type": "nightclubs", "values": [2, 4, 7, 2]}
+    truth = game.apply(table.state, true_clubs)
+    table.board_seen(game.board_view(game.apply(table.state, {"type": "nightclubs",
+                                                               "values": [2, 4, 7, 3]})))
+    for player in (0, 1):
+        truth = game.apply(truth, {"type": "place", "player": player})
+        table.board_seen(game.board_view(truth))
+    assert table.table_prompt is not None and table.table_prompt.options
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    option = page.locator("#prompts button[data-option]")
+    assert option.inner_text().startswith("Correct it:") and "{" not in option.inner_text()
+    option.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded')", timeout=10000)
+    assert table.state == truth
+    placed = [h for h in table.history if not h.undone][1:]
+    assert [h.action["type"] for h in placed] == ["place", "place"]
+
+    # the history: the players replace the Nightclubs move (now 2 moves back) by its form
+    clubs = next(h for h in table.history if not h.undone)
+    page.click(f'#history [data-entry="{clubs.seq}"]')
+    assert "Only the newest move can be undone" in page.inner_text("#sheet")
+    page.click(f'[data-replace="{clubs.seq}"]')
+    page.wait_for_selector("[data-cancel-replace]", timeout=10000)
+    again = {"type": "nightclubs", "values": [2, 4, 7, 4]}
+    status, _ = BrowserTablet(url, PIN, page).declare(again)
+    assert status == 200
+    standing = [h.action for h in table.history if not h.undone]
+    assert standing[0]["type"] == "nightclubs" and standing[0] != true_clubs
+    assert sorted(standing[0]["values"]) == sorted(again["values"])  # (the form's own order)
+    assert standing[1:] == [{"type": "place", "player": 0}, {"type": "place", "player": 1}]
+    assert not page.errors
+    page.close()
+
+
 def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) -> None:
     table = started_table()
     url = serve(table)

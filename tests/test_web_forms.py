@@ -122,6 +122,13 @@ def test_forms_route_and_corrections(client: FlaskClient, table: Table) -> None:
     assert client.get("/api/forms").get_json()["key"] == str(table.history[0].seq)
     table.undo()
     assert client.get("/api/forms").get_json()["key"] == "0"
+    # an earlier move, by its number: the choices it was made from (the moves since stand)
+    table.declare(first)
+    table.declare(table.game.legal_actions(table.state)[0])
+    earlier = table.history[-2]
+    body = client.get(f"/api/forms?correct={earlier.seq}").get_json()
+    assert body["correct"] and first in rebuild(body)
+    assert client.get("/api/forms?correct=999").status_code == 409
 
 
 def test_no_forms_once_the_game_is_over() -> None:

@@ -127,11 +127,15 @@ def refuse(status: int, message: str) -> tuple[Response, int]:
 @bp.get("/api/forms")
 def forms() -> Response | tuple[Response, int]:
     table = current_app.config["TABLE"]
-    correcting = request.args.get("correct") in ("1", "true")
+    asked = request.args.get("correct", "")
+    correcting = asked in ("1", "true") or asked.isdigit()
     with table._lock:
-        state = table.state_before_newest() if correcting else table.state
+        # the newest move ("1"), or the standing move of that number (the moves since stand)
+        state = (table.state if not correcting else table.state_before_newest()
+                 if asked in ("1", "true") else table.state_before(int(asked)))
         if state is None:
-            return refuse(409, "nothing to correct")
+            return refuse(409, "nothing to correct" if asked in ("1", "true") else
+                          f"move {asked} is not in the record (undone, or never made)")
         body = build_forms(table.game, state)
         body["key"] = state_key(table.history)
         body["correct"] = correcting

@@ -24,8 +24,9 @@ function newestEffective(s) {
 }
 
 // ------------------------------------------------------------------ forms
+// correcting: true for the newest move, a move's number for an earlier one
 async function loadForms(correcting = false) {
-  const url = correcting ? "/api/forms?correct=1" : "/api/forms";
+  const url = correcting ? `/api/forms?correct=${correcting === true ? 1 : correcting}` : "/api/forms";
   const r = await fetch(url);
   if (!r.ok) return null;
   const body = await r.json();
@@ -130,7 +131,7 @@ function labelAction(action) {
 
 function startForm(type) {
   form = { type, chosen: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
-    requestId: null, taps: 1 };
+    earlier: forms.earlier, requestId: null, taps: 1 };
   showResult("", "");
   renderForm();
 }
@@ -271,8 +272,11 @@ async function submit(action, button) {
   form.sending = true;
   button.disabled = true;
   const requestId = sent.requestId;
-  const payload = sent.correcting
-    ? { action: { type: "correct", action, seq: sent.replacing }, request_id: requestId }
+  // the newest move is named as the newest (refused if another came since); an earlier one
+  // as the entry to replace, the moves since standing when they still can
+  const correction = sent.earlier ? { type: "correct", action, entry: sent.replacing }
+    : { type: "correct", action, seq: sent.replacing };
+  const payload = sent.correcting ? { action: correction, request_id: requestId }
     : { action, request_id: requestId };
   const { status, body } = await postChange("/api/actions", payload);
   document.body.dataset.lastRequest = requestId;
@@ -325,7 +329,10 @@ function openEntry(h) {
   const buttons = $("sheet-buttons");
   if (h.undone) { buttons.append(el("p", { class: "note" }, "This move was taken back.")); return; }
   if (!newest || newest.seq !== h.seq) {
-    buttons.append(el("p", { class: "note" }, "Only the newest move can be undone or replaced: undo the later ones first."));
+    // a misread card that stayed on the table: replace the move, the moves since stand
+    const replace = el("button", { "data-replace": String(h.seq) }, "Replace it…");
+    replace.addEventListener("click", () => startReplace(h, true));
+    buttons.append(el("p", { class: "note" }, "Only the newest move can be undone. Replacing this one keeps the moves since, when they still apply."), replace);
     return;
   }
   const undo = el("button", { "data-undo": String(h.seq) }, "Undo this move…");
@@ -359,12 +366,13 @@ function confirmUndo(h) {
   $("sheet-buttons").replaceChildren(yes);
 }
 
-async function startReplace(h) {
-  const body = await loadForms(true);
+async function startReplace(h, earlier = false) {
+  const body = await loadForms(earlier ? h.seq : true);
   $("sheet").close();
   if (!body) { showResult("This move cannot be replaced now.", "bad"); return; }
   forms = body;
   forms.replacing = h.seq;  // sent with the replacement: refused if another move came since
+  forms.earlier = earlier;
   form = null;
   $("declare-title").textContent = `Replace move ${h.seq}`;
   showResult(`Choose what happened instead of: ${h.text}`, "info");
