@@ -161,7 +161,10 @@ def reconsider_earlier(game: Game, moves: list[RecordedMove], state: State,
             except (RuleError, MalformedAction):
                 return None  # the moves since would not stand: not a question to offer
         since = len(moves) - 1 - index
-        text = (f"The table shows {game.describe(move.before, verdict.action)}, but "
+        labels = {spot.id: spot.label for spot in game.layout(state).spots}
+        where = ", ".join(labels.get(place, place) for place in sorted(differ))
+        text = (f"{where} reads otherwise now. "
+                f"The table shows {game.describe(move.before, verdict.action)}, but "
                 f"{game.describe(move.before, move.action)} was recorded"
                 + (f" {since} move{'s' if since > 1 else ''} ago" if since else "")
                 + ". If the table is right, correct it"

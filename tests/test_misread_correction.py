@@ -172,7 +172,7 @@ def test_a_nightclub_misread_moves_ago_is_asked_about_by_name(tmp_path: Path) ->
     assert prompt is not None and prompt.kind == "choice", prompt
     assert prompt.options == [{"type": "correct", "action": TRUE_CLUBS, "entry": misread_seq}]
     assert "Nightclubs 2, 4, 7, 2" in prompt.text and "Nightclubs 2, 4, 7, 3" in prompt.text
-    assert "2 moves ago" in prompt.text
+    assert prompt.text.startswith("Nightclub 4 reads otherwise now.") and "2 moves ago" in prompt.text
     assert table.state["clubs"] == [2, 4, 7, 3]  # asked, never changed on the camera's word
 
 
