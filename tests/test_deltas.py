@@ -54,6 +54,27 @@ def test_deltas_rebuild_the_state_a_client_would_fetch() -> None:
         assert state[key] == fresh[key], key
 
 
+def test_a_correction_of_an_earlier_move_arrives_as_one_delta() -> None:
+    """Replacing a move three back undoes it and the two since, and adds the correction and
+    those two again: one delta that a client applies to the state it would fetch."""
+    table = Table.open("king_of_clubs", None, 2, "basic", 0, resume=False)
+    clubs = table.declare({"type": "nightclubs", "values": [2, 4, 7, 3]})
+    for player in (0, 1):
+        table.declare({"type": "place", "player": player})
+    assert clubs is not None
+    got: list[tuple[str, str]] = []
+    state = json.loads(table.watch(lambda event, data: got.append((event, data))))
+    table.declare({"type": "correct", "entry": clubs.seq,
+                   "action": {"type": "nightclubs", "values": [2, 4, 7, 2]}})
+    assert len(got) == 1
+    delta = json.loads(got[0][1])
+    assert len(delta["history"]["undone"]) == 3 and len(delta["history"]["add"]) == 3
+    state = apply(state, delta)
+    fresh = table.public(history=None)
+    for key in set(fresh) - set(TIMED):
+        assert state[key] == fresh[key], key
+
+
 def test_a_snapshot_at_move_1000_is_as_small_as_at_move_50() -> None:
     table = long_table(1000)
     snapshot = table.public()
