@@ -126,9 +126,11 @@ def test_forms_route_and_corrections(client: FlaskClient, table: Table) -> None:
     table.declare(first)
     table.declare(table.game.legal_actions(table.state)[0])
     earlier = table.history[-2]
-    body = client.get(f"/api/forms?correct={earlier.seq}").get_json()
+    body = client.get(f"/api/forms?entry={earlier.seq}").get_json()
     assert body["correct"] and first in rebuild(body)
-    assert client.get("/api/forms?correct=999").status_code == 409
+    assert earlier.seq != table.history[-1].seq
+    assert client.get("/api/forms?entry=999").status_code == 409
+    assert client.get("/api/forms?entry=first").status_code == 400
 
 
 def test_no_forms_once_the_game_is_over() -> None:

@@ -127,15 +127,18 @@ def refuse(status: int, message: str) -> tuple[Response, int]:
 @bp.get("/api/forms")
 def forms() -> Response | tuple[Response, int]:
     table = current_app.config["TABLE"]
-    asked = request.args.get("correct", "")
-    correcting = asked in ("1", "true") or asked.isdigit()
+    entry = request.args.get("entry", "")  # an earlier move by its number: the moves since stand
+    if entry and not entry.isdigit():
+        return refuse(400, '"entry" is the number of the move to correct')
+    correcting = request.args.get("correct") in ("1", "true") or bool(entry)
     with table._lock:
-        # the newest move ("1"), or the standing move of that number (the moves since stand)
-        state = (table.state if not correcting else table.state_before_newest()
-                 if asked in ("1", "true") else table.state_before(int(asked)))
+        if entry:
+            state = table.state_before(int(entry))
+        else:
+            state = table.state_before_newest() if correcting else table.state
         if state is None:
-            return refuse(409, "nothing to correct" if asked in ("1", "true") else
-                          f"move {asked} is not in the record (undone, or never made)")
+            return refuse(409, f"move {entry} is not in the record (undone, or never made)"
+                          if entry else "nothing to correct")
         body = build_forms(table.game, state)
         body["key"] = state_key(table.history)
         body["correct"] = correcting

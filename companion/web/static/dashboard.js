@@ -26,7 +26,8 @@ function newestEffective(s) {
 // ------------------------------------------------------------------ forms
 // correcting: true for the newest move, a move's number for an earlier one
 async function loadForms(correcting = false) {
-  const url = correcting ? `/api/forms?correct=${correcting === true ? 1 : correcting}` : "/api/forms";
+  const url = correcting === true ? "/api/forms?correct=1"
+    : correcting ? `/api/forms?entry=${correcting}` : "/api/forms";
   const r = await fetch(url);
   if (!r.ok) return null;
   const body = await r.json();
