@@ -681,16 +681,13 @@ class Table:
                                     finished=False if was_over else None)
             self._advance_clocks(event.at)
             seat_before = self.game.current_player(self.state)
-            frame = self._frames.pop()
-            assert frame.entry is not None
-            frame.entry.undone = True
-            self._undone.append(frame.entry.seq)
+            taken = self._take_back_newest()
             self._turn_changed(seat_before)
             self.table_prompt = None
             self.taps = []
             self._check_tallies()
             self._publish("undo")
-            return frame.entry
+            return taken
 
     def correct(self, action: Action, source: str = "tablet",
                 request_id: str | None = None, seq: int | None = None,
@@ -716,10 +713,7 @@ class Table:
             over = self.game.outcome(new_state) is not None
             event = self.log.append(self.record.id, "correct", action, source, request_id,
                                     finished=over if over != was_over else None)
-            frame = self._frames.pop()
-            assert frame.entry is not None
-            frame.entry.undone = True
-            self._undone.append(frame.entry.seq)
+            self._take_back_newest()
             return self._advance(event, text, before, new_state, "correct")
 
     def amend(self, seq: int, action: Action, source: str = "tablet",
@@ -735,8 +729,7 @@ class Table:
         with self._lock:
             if not isinstance(seq, int) or isinstance(seq, bool):
                 raise MalformedAction('"entry" is the number of the move to correct')
-            index = next((i for i, f in enumerate(self._frames)
-                          if f.entry is not None and f.entry.seq == seq), None)
+            index = self._frame_of(seq)
             if index is None:
                 raise NothingToUndo(f"move {seq} is not in the record (undone, or never made)")
             before = self._frames[index - 1].state
@@ -761,10 +754,7 @@ class Table:
                 finished=over if over != was_over else None)
             seat_before = self.game.current_player(self.state)
             for _ in range(len(later) + 1):
-                frame = self._frames.pop()
-                assert frame.entry is not None
-                frame.entry.undone = True
-                self._undone.append(frame.entry.seq)
+                self._take_back_newest()
             made = events[len(later):]
             for event, text, after in zip(made, texts, states, strict=True):
                 assert event.action is not None
@@ -780,6 +770,19 @@ class Table:
             self._check_tallies()
             self._publish("correct")
             return self.history[-len(made)]
+
+    def _take_back_newest(self) -> HistoryEntry:
+        """Pop the newest move's frame and mark its entry undone (published with the change)."""
+        frame = self._frames.pop()
+        assert frame.entry is not None
+        frame.entry.undone = True
+        self._undone.append(frame.entry.seq)
+        return frame.entry
+
+    def _frame_of(self, seq: int) -> int | None:
+        """The index in the stack of the frame the standing move ``seq`` made, if it stands."""
+        return next((i for i, f in enumerate(self._frames)
+                     if f.entry is not None and f.entry.seq == seq), None)
 
     def check_newest(self, seq: int | None, done: str) -> None:
         """A player taps "undo" or "replace" on the move they read as the newest; the camera
@@ -827,6 +830,8 @@ class Table:
         return self._reconsider_earlier(seen)
 
     def _reconsider_earlier(self, seen: BoardView) -> Prompt | None:
+        if not self.game.fixed_places(self.state):
+            return None  # the common case, after every move: nothing stays put to check
         frames = self._frames[-(EARLIER_MOVES + 1):]
         moves = [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
                  for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
@@ -945,10 +950,8 @@ class Table:
         """The state a correction of the standing move ``seq`` starts from (None: no such
         move stands)."""
         with self._lock:
-            for before, frame in zip(self._frames, self._frames[1:], strict=False):
-                if frame.entry is not None and frame.entry.seq == seq:
-                    return before.state
-            return None
+            index = self._frame_of(seq)
+            return None if index is None else self._frames[index - 1].state
 
     def state_json(self) -> str:
         return json.dumps(self.state, sort_keys=True)
