@@ -22,9 +22,10 @@ from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sensors.tags import TagRegistry
 from companion.table import Table, TableOptions
 from companion.venue.settings import MqttSettings
+from companion.vision.colour_profile import ColourProfile
 from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
-from companion.vision.reader import BoardReader, ColourProfile
+from companion.vision.reader import BoardReader
 from companion.vision.sources import FrameSource, open_source
 from companion.watchdog import Watchdog
 from companion.web.app import create_app

@@ -234,7 +234,7 @@ def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Pat
 
     from companion.profile import apply_board_map
     from companion.sim.owner import calibrate_table
-    from companion.vision.reader import ColourProfile
+    from companion.vision.colour_profile import ColourProfile
     from companion.vision.render import lamp_cast, varied_paints
 
     game = load_game("swing_state")

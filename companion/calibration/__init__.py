@@ -49,8 +49,8 @@ from companion.profile import (
     profile_file,
     write_settings,
 )
+from companion.vision.colour_profile import ColourProfile
 from companion.vision.geometry import MARKER_IDS
-from companion.vision.reader import ColourProfile
 
 __all__ = ["calibrate", "learn_colours", "learn_faces"]
 

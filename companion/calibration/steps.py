@@ -17,9 +17,10 @@ import numpy as np
 from tqdm import tqdm
 
 from companion.games.base import Layout
+from companion.vision.colour_profile import ColourProfile
 from companion.vision.faces import FaceTemplates, _fit
 from companion.vision.geometry import MARKER_IDS, spot_rect_px
-from companion.vision.reader import SCALE, BoardReader, ColourProfile
+from companion.vision.reader import SCALE, BoardReader
 
 CHARUCO_SQUARES = (7, 5)
 CHARUCO_SQUARE_MM = 30.0

@@ -43,8 +43,10 @@ def vision() -> None:
 def read_image(game: str, players: int | None, colours: Path | None, lens: Path | None,
                faces: Path | None, out: Path | None, image: Path) -> None:
     """Read the board in a photo (PNG/JPEG): JSON on stdout, an annotated picture beside it."""
+    from companion.vision.annotate import annotate
+    from companion.vision.colour_profile import ColourProfile
     from companion.vision.faces import FaceTemplates
-    from companion.vision.reader import BoardReader, ColourProfile, annotate
+    from companion.vision.reader import BoardReader
 
     frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
     if frame is None:

@@ -4,10 +4,8 @@ The board is found by its ArUco markers (any two fix it) and a homography,
 tracked between frames: the markers are looked for again only when the board
 stops fitting where they were.  A lens profile from ``calibrate camera`` is
 folded into a sampling map computed once per homography, so no frame is
-ever undistorted whole.  The board is sampled top-down at 1 px/mm; its light
-is flattened against the white margin (clipped pixels left out) and a tone
-curve per channel is fitted to the board's own printed surfaces, so warm, cool,
-dim and uneven light all come back to the calibrated colours.
+ever undistorted whole.  The board is sampled top-down at 1 px/mm; the room's
+light is taken off it (``light.py``), then a lamp's reflections (``glare.py``).
 
 Each pixel then gets the nearest calibrated colour, or none when it is far from
 all of them.  Pieces are blobs of a piece colour placed by their centre.  What
@@ -15,14 +13,12 @@ neither a piece nor the empty board explains (the board as learnt when empty)
 is a hand, an arm, a sleeve, a shadow or glare, whatever its colour: a large
 patch of it is a hand over the board (no board at all), a small one makes the
 spots under it doubtful, with the likely reason.  A doubtful position is never
-guessed: the stabiliser commits nothing while one is doubtful.
+guessed: the stabiliser commits nothing while one is doubtful.  Marks on a piece
+are counted on a sharp crop of it (``pips.py``).
 """
 
 from __future__ import annotations
 
-import json
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +27,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView, Layout, Piece, make_view
+from companion.vision.colour_profile import ColourProfile
 from companion.vision.faces import FaceTemplates
 from companion.vision.geometry import (
     MARGIN_MM,
@@ -39,15 +36,16 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
+from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, Glare, lit_around
 from companion.vision.lens import Lens
-from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
-from companion.vision.render import SKIN_BGR, piece_slots, render_topdown
+from companion.vision.light import Light
+from companion.vision.pips import connected_components, count_pips
+from companion.vision.render import piece_slots, render_topdown
 
 HAND = "hand"
 UNKNOWN = 255  # the label of a pixel near no calibrated colour
 SCALE = 1.0  # px per mm of the board sampled for colours
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
-OUTLINE_BGR = (95, 125, 145)
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
 _SQUARE3 = np.ones((3, 3), np.uint8)
@@ -59,51 +57,7 @@ STILL_TOLERANCE = 16
 BESIDE_MM = 4  # places this close (beyond their rims) to a hidden one are doubtful too
 BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
-GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
-GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
-GLARE_DOUBT = 50  # more reflection than this on a piece: its colour read only if it holds below
-# how far the reflection measured round a piece may be off under it: a reading under glare is
-# confident only if it is the same with the estimate scaled by each of these
-GLARE_ERRORS = (0.5, 1.6)
-LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
-
-
-def bgr_to_lab(colour: tuple[int, int, int]) -> np.ndarray:
-    pixel = np.array([[colour]], np.uint8)
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
-
-
-@dataclass
-class ColourProfile:
-    """Calibrated colours (Lab) by name: pieces, the board's surfaces, and skin.
-
-    ``skin`` is kept for the files ``calibrate colours`` wrote; hands are found by
-    what the empty board does not explain, not by a skin colour.
-    """
-
-    pieces: dict[str, list[float]]
-    surfaces: dict[str, list[float]]
-    skin: list[float]
-
-    @classmethod
-    def default(cls) -> ColourProfile:
-        """The synthetic renderer's paints; a real table's come from calibration."""
-        return cls(
-            {k: bgr_to_lab(v).tolist() for k, v in PIECE_COLOURS.items()},
-            {k: bgr_to_lab(v).tolist() for k, v in SURFACE_COLOURS.items()}
-            | {"outline": bgr_to_lab(OUTLINE_BGR).tolist()},
-            bgr_to_lab(SKIN_BGR).tolist(),
-        )
-
-    @classmethod
-    def load(cls, path: str | Path) -> ColourProfile:
-        data = json.loads(Path(path).read_text())
-        return cls(data["pieces"], data["surfaces"], data.get("skin", bgr_to_lab(SKIN_BGR).tolist()))
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(
-            {"pieces": self.pieces, "surfaces": self.surfaces, "skin": self.skin}, indent=1))
 
 
 @dataclass
@@ -201,16 +155,8 @@ class BoardReader:
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
         self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
         self._kept: _Kept | None = None
-        self._paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint and light
-        self._gain: np.ndarray | None = None
-        self._tone: np.ndarray | None = None
-        self._glare: np.ndarray | None = None  # the reflections taken off the last frame (2 mm cells)
-        self._washed_out: np.ndarray | None = None  # where they clipped the picture
-        self._glare_faint: np.ndarray | None = None  # all of the reflection measured, faint rims too
-        self._pre_glare: np.ndarray | None = None  # this frame's board before reflections were taken off
+        self.light = Light()  # the room's light, fitted to the margin and the board's print
         self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
-        self._frames_since_fit = 0
-        self._margin_at_fit: np.ndarray | None = None
         self.frame_size: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ the empty board
@@ -226,15 +172,7 @@ class BoardReader:
         self._allowed = allowed
         self._reference = top
         self._kept = None  # matched against the old empty board
-        # glare is judged against the lightest the empty board shows nearby (a line drawn a
-        # pixel off is no reflection), inside the board (the margin is the light model's)
-        self._reference_half = cv2.pyrDown(cv2.dilate(top, np.ones((5, 5), np.uint8))).astype(np.int16)
-        inside = cv2.pyrDown((~self._outside).astype(np.uint8) * 255) > 254
-        self._inside_half = cv2.erode(inside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        self._inside_u8 = self._inside_half.astype(np.uint8) * 255
-        self._inside_count = int(self._inside_half.sum())
-        self._glare_floor = np.clip(self._reference_half + 13, 0, 255).astype(np.uint8)
-        self._white_half = np.full(self._glare_floor.shape, 255, np.uint8)
+        self.glare = Glare(top, self._outside, self._classify, self._piece_names, self._hidden_radius)
         # the colours each pixel of the empty board may show, allowing for a pixel or two of
         # misplacement and for light the flattening does not quite take out
         k3 = np.ones((5, 5), np.uint8)
@@ -276,13 +214,13 @@ class BoardReader:
             raise ValueError("something lies across the board's margin (an arm?): "
                              "photograph the empty board with nothing over it")
         before = (self._reference.copy(), self.empty_board)
-        self.use_empty(self._flatten(small))
+        self.use_empty(self.light.flatten(small))
         reading = self.read(frame)
         pieces = sorted(reading.view or {})
         if reading.view is None or pieces:
             self._build_reference(before[0])
             self.empty_board = before[1]
-            self._gain = None
+            self.light.gain = None
             why = f"pieces stand on {', '.join(pieces[:6])}" if pieces else reading.problem
             raise ValueError(f"{why}: photograph the empty board")
         return reading
@@ -296,7 +234,7 @@ class BoardReader:
                              "run 'companion calibrate board' again with a photo of the empty board")
         self._build_reference(top)
         self.empty_board = top
-        self._gain = None  # refit the light against the new anchors
+        self.light.gain = None  # refit the light against the new anchors
         self._last_reading = None
 
     # ------------------------------------------------------------------ markers
@@ -341,8 +279,8 @@ class BoardReader:
         frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
         self._maps = cv2.convertMaps(frame_pts[..., 0].copy(), frame_pts[..., 1].copy(), cv2.CV_16SC2)
         self._marker_checks = self._build_marker_checks()
-        self._gain = None
-        self._tone = None
+        self.light.gain = None
+        self.light.tone = None
         self._last_reading = None
         self._last_cells = None
         self._pip_cache = {}
@@ -505,20 +443,9 @@ class BoardReader:
             y1, x1 = max(y1, int(boxes[:, 2].max())), max(x1, int(boxes[:, 3].max()))
         return slice(y0, y1), slice(x0, x1)
 
-    def _light_sample(self) -> np.ndarray:
-        assert self._gain is not None
-        return self._gain[::16, ::16].copy()
-
     def _same_light_as_kept(self) -> bool:
-        """Is the light just fitted the one the kept board was flattened with (within 1 %
-        and 2 levels)?  Light that drifts a little at each fit is caught when it adds up."""
-        if self._kept is None or self._gain is None:
-            return False
-        gain, tone = self._kept.gain, self._kept.tone
-        if tone is None or self._tone is None or gain.shape != self._gain[::16, ::16].shape:
-            return False
-        drift = np.abs(self._light_sample() - gain) / np.maximum(gain, 1e-3)
-        return float(drift.max()) < 0.01 and int(cv2.absdiff(tone, self._tone).max()) <= 2
+        """Is the light just fitted the one the kept board was flattened with?"""
+        return self._kept is not None and self.light.same_as(self._kept.gain, self._kept.tone)
 
     def _within_board(self, region: tuple[slice, slice] | None) -> bool:
         """Does a region lie inside the board, clear of the margin and its markers?"""
@@ -536,26 +463,26 @@ class BoardReader:
         if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
             return Reading(None, markers_found=len(MARKER_IDS),
                            problem="too blurred to read: the camera or the table shook")
-        self._frames_since_fit += 1
+        self.light.frames_since_fit += 1
         ys, xs = self._margin_samples
         margin = small[ys[::4], xs[::4]].astype(np.float32)
         # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
         # curtain drawn changes it at once (the margin changes: no change inside the board)
-        sudden = not self._within_board(region) and self._light_changed(margin)
-        if self._gain is None or self._frames_since_fit >= 8 or sudden:
-            problem = self._fit_light(small)
+        sudden = not self._within_board(region) and self.light.changed(margin)
+        if self.light.gain is None or self.light.frames_since_fit >= 8 or sudden:
+            problem = self.light.fit(small, self._margin_samples, self._anchors, self._reference)
             if problem:
-                self._gain = None
+                self.light.gain = None
                 return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
-            self._frames_since_fit = 0
-            self._margin_at_fit = margin
+            self.light.frames_since_fit = 0
+            self.light.margin_at_fit = margin
             if not self._same_light_as_kept():
                 kept = self._kept = None  # the light changed: the whole board is flattened again
         part = self._read_part(small, region, kept) if region is not None and kept is not None else None
         if part is not None:
             flat, labels, as_empty = part
         else:
-            flat = self._unglare(self._flatten(small))
+            flat = self.glare.take_off(self.light.flatten(small))
             labels = self._classify(flat)
             # what the empty board does not explain: an unknown colour, or a surface colour
             # where the empty board shows another one
@@ -564,10 +491,10 @@ class BoardReader:
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
-        if self._washed_out is not None:  # clipped by a reflection and not the empty board
-            self._washed_out &= ~as_empty
-            unexplained |= self._washed_out
-            is_piece &= ~self._washed_out
+        if self.glare.washed_out is not None:  # clipped by a reflection and not the empty board
+            self.glare.washed_out &= ~as_empty
+            unexplained |= self.glare.washed_out
+            is_piece &= ~self.glare.washed_out
         if (part is None or not self._within_board(region)) and self._crosses_margin(small):
             return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                            problem="a hand is over the board")
@@ -589,7 +516,7 @@ class BoardReader:
         explained = np.zeros(labels.shape, bool)
         # a blob whose pixels (and the ring its glare check looks at) are as they were in the
         # last frame is read as it was then: only what changed on the table is read again
-        reuse = self._glare is None and self._washed_out is None and not self.keep_masks
+        reuse = self.glare.cells is None and self.glare.washed_out is None and not self.keep_masks
         blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
         for _patch, blob, _area in carried.values():
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
@@ -616,9 +543,9 @@ class BoardReader:
         verdict = self._judge_unexplained(unexplained, flat, doubtful)
         if verdict is not None:
             return verdict
-        if self._glare is None and self._washed_out is None and cells is not None:
-            self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self._light_sample(),
-                               None if self._tone is None else self._tone.copy())
+        if self.glare.cells is None and self.glare.washed_out is None and cells is not None:
+            self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
+                               None if self.light.tone is None else self.light.tone.copy())
         for spot_id, why in list(doubtful.items()):
             # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
             # past what was seen of it: the places beside it are not vouched for either (a
@@ -663,7 +590,7 @@ class BoardReader:
         c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
         mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, _SQUARE3)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SQUARE3)
-        n, local, stats, centres = _components(mask)
+        n, local, stats, centres = connected_components(mask)
         near_pieces = np.zeros(is_piece.shape, np.uint8)
         near_pieces[r0:r1, c0:c1] = cv2.dilate(mask, _SQUARE5)
         carried: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
@@ -777,9 +704,10 @@ class BoardReader:
                 if size_mm > hi:  # it may reach over other places: they are not seen either
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
-            if self._lit_around(lit, near_pieces, bx, by, bw, bh) or (
-                    self._glared(index, bx, by, bw, bh)
-                    and not self._colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by)):
+            if lit_around(lit, near_pieces, bx, by, bw, bh) or (
+                    self.glare.too_strong_on(index, bx, by, bw, bh)
+                    and not self.glare.colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by,
+                                                    self._flat)):
                 out.doubts.append((spot, "glare?"))  # and the places its pixels reach
                 out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
@@ -788,7 +716,7 @@ class BoardReader:
                 pips, sure = 0, True
             else:
                 pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
-            if pips and self._glare_on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
+            if pips and self.glare.on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
                     self._read_pips(frame, index, bx, by, bw, bh, scale)[0] != pips
                     for scale in GLARE_ERRORS):
                 out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
@@ -810,7 +738,7 @@ class BoardReader:
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
             return None
-        n, components, stats, _ = _components(mask)
+        n, components, stats, _ = connected_components(mask)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px:
@@ -819,9 +747,10 @@ class BoardReader:
             pixels = flat[y:y + h, x:x + w][region]
             empty = self._reference[y:y + h, x:x + w][region]
             brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
-            washed = self._washed_out is not None and self._washed_out[y:y + h, x:x + w][region].mean() > 0.3
+            washed_out = self.glare.washed_out
+            washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
             if washed or float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
-                if self._board_under_glare(region, x, y, w, h):
+                if self.glare.board_under(region, x, y, w, h):
                     continue  # the empty board, lifted evenly and smoothly by a reflection
                 why = "glare?"
             elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
@@ -834,107 +763,12 @@ class BoardReader:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         return None
 
-    def _board_under_glare(self, region: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
-        """Is a patch lighter than the empty board the empty board itself under a reflection?
-        A reflection adds the same light to every channel: each pixel must be the empty board
-        lifted by one amount in all the channels it did not clip (and enough to clip the
-        others), and that lift must run on smoothly into the board around the patch, as a
-        reflection does and a piece's edge does not.  Where every channel clipped nothing is
-        seen, so no such part may be wide enough to hide a piece."""
-        if self._pre_glare is None or self._glare_faint is None:
-            return False
-        pad = 5
-        y0, x0 = max(0, y - pad), max(0, x - pad)
-        y1, x1 = min(self._spot_map.shape[0], y + h + pad), min(self._spot_map.shape[1], x + w + pad)
-        cells = self._glare_faint[y0 // 2:(y1 + 1) // 2 + 1, x0 // 2:(x1 + 1) // 2 + 1]
-        if not cells.size or float(cells.max()) < GLARE_MIN:
-            return False  # no reflection measured here: something else is lighter
-        patch = np.zeros((y1 - y0, x1 - x0), bool)
-        patch[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
-        pre = self._pre_glare[y0:y1, x0:x1]
-        ref = self._reference[y0:y1, x0:x1]
-        blind = (pre >= 250).all(axis=2)
-        if (blind & patch).any() and cv2.distanceTransform((blind & patch).astype(np.uint8), cv2.DIST_L2,
-                                                           3).max() >= self._hidden_radius:
-            return False  # a piece could lie wholly in what the reflection washed out
-        level, even = _even_lift(pre, ref)
-        seen = patch & ~blind
-        n_seen = int(seen.sum())
-        if not n_seen or float(level[seen].max()) < GLARE_MIN:
-            return False
-        if n_seen - int(even[seen].sum()) > 1 + 0.05 * n_seen:  # a pixel of sensor noise is no piece
-            return False
-        # the lift, here and on the board around, smoothed over what it is known on
-        ring = ~patch & even & ~self._outside[y0:y1, x0:x1]
-        known = (even & (patch | ring)).astype(np.float32)
-        values = np.where(known > 0, level, 0).astype(np.float32)
-        weight = np.maximum(cv2.GaussianBlur(known, (0, 0), 2.5), 1e-3)
-        smooth = cv2.GaussianBlur(values, (0, 0), 2.5) / weight
-        steady = np.abs(level - smooth) <= 8 + 0.1 * np.abs(smooth)
-        judged = seen & even
-        return int(ring.sum()) >= 12 and int((judged & ~steady).sum()) <= 1 + 0.05 * int(judged.sum())
-
-    def _glare_on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
-        """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
-        if self._glare is None:
-            return 0
-        cells = self._glare_faint if faint else self._glare
-        g = cells[by // 2:(by + bh) // 2 + 1, bx // 2:(bx + bw) // 2 + 1]
-        return int(g.max()) if g.size else 0
-
-    def _glared(self, index: int, bx: int, by: int, bw: int, bh: int) -> bool:
-        """Is a piece under more glare than can be taken off it, or light enough to be glare?"""
-        most = self._glare_on(bx, by, bw, bh)
-        return most > GLARE_DOUBT or (self._piece_names[index] in LIGHT_PIECES and most > GLARE_MIN)
-
-    def _colour_holds(self, index: int, part: np.ndarray, bx: int, by: int) -> bool:
-        """Is a piece under a reflection the same colour whether the reflection measured
-        around it was half as strong, or stronger, under it?  Then the colour does not hang on
-        the estimate (a reflection's core over a light board reads as a light piece only for
-        one estimate)."""
-        if self._glare is None or self._flat is None or self._pre_glare is None or not part.any():
-            return False
-        h, w = part.shape
-        if self._piece_names[index] in LIGHT_PIECES:
-            # a light piece and a light board under a reflection look alike: only a piece
-            # whose colour is clearly no lift of the board's is one
-            box = (slice(by, by + h), slice(bx, bx + w))
-            _, even = _even_lift(self._pre_glare[box][part], self._reference[box][part])
-            if float(np.mean(even)) > 0.1:
-                return False
-        g = self._glare[by // 2:(by + h) // 2 + 1, bx // 2:(bx + w) // 2 + 1]
-        if not g.size:
-            return False
-        g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
-        core = cv2.erode(part.astype(np.uint8), _SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-        washed = self._washed_out is not None and self._washed_out[by:by + h, bx:bx + w][core].any()
-        if int(core.sum()) < 12 or washed:
-            return False
-        pixels = self._flat[by:by + h, bx:bx + w][core].astype(np.int16)
-        lift = g[core][:, None]
-        for scale in GLARE_ERRORS:  # the flat picture had the estimate (scale 1) taken off
-            shifted = np.clip(pixels + np.round((1.0 - scale) * lift), 0, 255).astype(np.uint8)
-            names = self._classify(shifted[None])[0]
-            if float(np.mean(names == index)) < 0.7:
-                return False
-        return True
-
-    def _lit_around(self, lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int,
-                    bh: int) -> bool:
-        """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
-        y0, y1 = max(0, by - 7), min(lit.shape[0], by + bh + 7)
-        x0, x1 = max(0, bx - 7), min(lit.shape[1], bx + bw + 7)
-        ring = near_pieces[y0:y1, x0:x1] == 0  # 3-7 px out, clear of its rim and its neighbours
-        ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
-        count = int(ring.sum())
-        return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
-
     def _crosses_margin(self, small: np.ndarray) -> bool:
         """Something lies across the white margin (an arm reaching in from a seat): margin
         paper of another tint than the paper's, or much darker than the light there."""
-        if self._paper is None:
+        if self.light.paper is None:
             return False
-        tint, level = self._paper
+        tint, level = self.light.paper
         ys, xs = self._margin_samples
         samples = small[ys, xs].astype(np.float32)
         luma = samples.mean(1)
@@ -991,182 +825,24 @@ class BoardReader:
         return out
 
     # ------------------------------------------------------------------ light
-    def _light_changed(self, margin: np.ndarray) -> bool:
-        """Has the white margin's light moved since the fit (more than a hand on it explains)?"""
-        before = self._margin_at_fit
-        if before is None or before.shape != margin.shape:
-            return True
-        ratio = (margin.sum(1) + 1) / (before.sum(1) + 1)
-        return abs(float(np.median(ratio)) - 1) > 0.04 or float(np.percentile(np.abs(ratio - 1), 75)) > 0.08
-
-    def _fit_light(self, small: np.ndarray) -> str:
-        """Light in two parts: its fall-off across the table, fitted to the margin's white
-        paper (clipped pixels left out), then a tone curve per channel fitted to the board's
-        own printed surfaces (a colour cast, a dim room's gamma)."""
-        ys, xs = self._margin_samples
-        samples = small[ys, xs].astype(np.float32)
-        luma = samples.mean(1)
-        if np.percentile(luma, 90) < 40:
-            return "too dark to read: turn a light on over the table"
-        # white paper: the margin's own tint (a hand or sleeve on it has another), not ink
-        tint = samples / np.maximum(samples.sum(1, keepdims=True), 1)
-        bright = luma > np.percentile(luma, 50)
-        paper = np.median(tint[bright], axis=0)
-        paperish = (np.abs(tint - paper).max(1) < 0.06) & (luma > 0.5 * np.percentile(luma, 90))
-        # the light's shape from the channel least clipped on the paper
-        unclipped = (samples < 250) & paperish[:, None]
-        channel = int(np.argmax(unclipped.sum(0)))
-        ok = unclipped[:, channel]
-        if ok.sum() < 60:
-            return "too bright to read: the white margin is washed out (lower the exposure)"
-        xs_f, ys_f = xs[ok] / small.shape[1], ys[ok] / small.shape[0]
-        basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
-        target = samples[ok, channel]
-        keep = np.ones(len(target), bool)
-        for _ in range(3):  # robust: refit without the worst (glare, a finger on the margin)
-            bk = basis[keep]
-            coeffs = np.linalg.solve(bk.T @ bk + 1e-6 * np.eye(6), bk.T @ target[keep])
-            fitted = basis @ coeffs
-            err = np.abs(target - fitted) / np.maximum(fitted, 1)
-            keep = err < max(0.04, float(np.percentile(err, 75)))
-        level = float(np.median(fitted))
-        self._paper = (paper, basis_all(xs / small.shape[1], ys / small.shape[0]) @ coeffs)
-        if level < 35:
-            return "too dark to read: turn a light on over the table"
-        gy, gx = np.mgrid[0:1:24j, 0:1:32j]
-        grid = np.stack([np.ones_like(gx), gx, gy, gx * gy, gx ** 2, gy ** 2], -1) @ coeffs
-        shape = cv2.resize(grid.astype(np.float32), (small.shape[1], small.shape[0]))
-        gain = level / np.clip(shape, 0.2 * level, None)
-        self._gain = cv2.merge([gain, gain, gain])
-        # the tone curve: each printed surface's flattened colour back to its calibrated colour
-        flat = np.clip(small * self._gain, 0, 255)
-        obs, ref = [], []
-        for ay, ax in self._anchors.values():
-            obs.append(np.median(flat[ay, ax], axis=0))
-            ref.append(np.median(self._reference[ay, ax].astype(np.float32), axis=0))
-        white = np.median(flat[ys[ok], xs[ok]], axis=0)
-        white_ref = np.median(self._reference[ys, xs].astype(np.float32), axis=0)
-        obs_a, ref_a = np.array(obs), np.array(ref)
-        lut = np.zeros((256, 3), np.uint8)
-        levels = np.arange(256, dtype=np.float32)
-        for c in range(3):
-            o, r = list(obs_a[:, c]), list(ref_a[:, c])
-            wts = [1.0] * len(o)
-            if white[c] < 248:  # the paper's white, where the channel is not clipped on it
-                o.append(white[c])
-                r.append(white_ref[c])
-                wts.append(3.0)
-            if len(o) < 2:
-                return "cannot judge the light: the board's printed colours are not visible"
-            lo = np.log(np.clip(np.array(o), 4, 255) / 255.0)
-            lr = np.log(np.clip(np.array(r), 4, 255) / 255.0)
-            g, log_a = np.polyfit(lo, lr, 1, w=np.array(wts))
-            g = float(np.clip(g, 0.4, 3.0))
-            curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
-            lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
-        self._tone = lut.reshape(256, 1, 3)
-        self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
-        return ""
-
-    def _unglare(self, flat: np.ndarray) -> np.ndarray:
-        """Take a lamp's reflections off: glare adds the same light to every channel, so
-        where the board is lighter than the empty board by about as much in each channel, that
-        much is glare.  It is measured on the board around the pieces (2 mm cells), spread
-        smoothly under them, and subtracted.  What stays lighter (a clipped core) is still
-        judged as glare by what follows.  Only the part of the board that is lighter at all
-        is worked on, so a frame without glare costs two cheap passes."""
-        self._glare = self._glare_faint = None
-        self._washed_out = None
-        self._pre_glare = flat
-        half8 = cv2.pyrDown(flat)
-        if half8.shape != self._reference_half.shape:
-            return flat
-        lighter = cv2.bitwise_and(cv2.inRange(half8, self._glare_floor, self._white_half), self._inside_u8)
-        if cv2.countNonZero(lighter) >= 6:
-            # a light piece (a white die) is lighter and no reflection, nor are the specks of
-            # pieces' rims: a reflection is a patch of board at least 6 mm across
-            lighter[self._classify(half8) < len(self._piece_names)] = 0
-            lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE3)
-        n_lighter = cv2.countNonZero(lighter)
-        if n_lighter < 6 or n_lighter > 0.25 * self._inside_count:
-            return flat  # none, or lighter all over: the light's level, not a reflection
-        bx, by, bw, bh = cv2.boundingRect(lighter)
-        pad = 16  # the wide spread below reaches this far
-        y0, y1 = max(0, by - pad), min(half8.shape[0], by + bh + pad)
-        x0, x1 = max(0, bx - pad), min(half8.shape[1], bx + bw + pad)
-        half = half8[y0:y1, x0:x1].astype(np.int16)
-        ref = self._reference_half[y0:y1, x0:x1]
-        inside = self._inside_half[y0:y1, x0:x1]
-        d = half - ref
-        clipped = half >= 250
-        # the channels a reflection clipped say only "at least": judge by the others, and
-        # ask of the clipped ones that the reflection would have clipped them
-        low = np.where(clipped, 255, d).min(axis=2)
-        high = np.where(clipped, -255, d).max(axis=2)
-        reaches = (~clipped | (ref + low[..., None] >= 240)).all(axis=2)
-        pure = (low > 12) & (high - low <= 6 + 0.15 * high) & (clipped.sum(axis=2) <= 1) & reaches & inside
-        if pure.any():  # a light piece (a white die under a cool lamp) is no reflection
-            pure &= self._classify(half8[y0:y1, x0:x1]) >= len(self._piece_names)
-        if int(np.count_nonzero(pure)) < 6:
-            return flat
-        plain = (np.abs(low) <= 12) & (np.abs(high) <= 20) & inside
-        lift = np.where(pure, low, 0).astype(np.float32)
-        # the board's other pixels count as "no glare here", pieces and clipped cores as unknown
-        weight = (pure | plain).astype(np.float32)
-        est = np.zeros_like(lift)
-        for sigma in (6.0, 2.0):  # wide first (under a piece), then as close as the board allows
-            num = cv2.GaussianBlur(lift * weight, (0, 0), sigma)
-            den = cv2.GaussianBlur(weight, (0, 0), sigma)
-            est = np.where(den > 0.2, num / np.maximum(den, 1e-3), est)
-        faint = np.zeros(half8.shape[:2], np.float32)
-        faint[y0:y1, x0:x1] = est
-        self._glare_faint = faint  # all of it, for the marks: a faint reflection still makes one
-        # a reflection is one where it is strong somewhere; its faint rim is taken off with it
-        strong = cv2.dilate((est >= GLARE_MIN).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
-        est = np.where(strong & (est >= 4), est, 0)
-        if not est.any():
-            return flat
-        glare = np.zeros(half8.shape[:2], np.uint8)
-        glare[y0:y1, x0:x1] = np.clip(est, 0, 255).astype(np.uint8)
-        self._glare = glare
-        full = cv2.resize(glare, (flat.shape[1], flat.shape[0]), interpolation=cv2.INTER_LINEAR)
-        # where the reflection clipped a channel, the colour under it is lost
-        rows, cols = slice(2 * y0, 2 * y1), slice(2 * x0, 2 * x1)
-        self._washed_out = np.zeros(flat.shape[:2], bool)
-        self._washed_out[rows, cols] = (flat[rows, cols].max(axis=2) >= 250) & (full[rows, cols] > GLARE_MIN)
-        return cv2.subtract(flat, cv2.merge([full, full, full]))
-
     def _read_part(self, small: np.ndarray, region: tuple[slice, slice],
                    kept: _Kept) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The last clear board's flattened picture, colours and empty-board match, with only
         the changed region read again (on copies: this frame may yet show a hand); None when
         a reflection may lie in it (read it all)."""
         rows, cols = region
-        part = self._flatten_light(small[rows, cols], self._gain[rows, cols])
+        part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
         names = self._classify(part)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE5)) >= 24:
             return None
-        self._glare = self._glare_faint = self._pre_glare = self._washed_out = None
+        self.glare.clear()
         flat, labels, as_empty = kept.flat.copy(), kept.labels.copy(), kept.as_empty.copy()
         flat[rows, cols] = part
         labels[rows, cols] = names
         as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
         return flat, labels, as_empty
-
-    def _flatten(self, img: np.ndarray) -> np.ndarray:
-        if self._gain is None or self._gain.shape[:2] != img.shape[:2]:
-            return img
-        return self._flatten_light(img, self._gain)
-
-    def _flatten_light(self, img: np.ndarray, gain: np.ndarray | tuple[float, ...]) -> np.ndarray:
-        """The light's gain (per pixel, or one for a small crop) and the tone curve taken off."""
-        flat = cv2.multiply(img, gain, dtype=cv2.CV_8U)
-        if self._tone is not None:  # a channel at a time: cv2.LUT is slower with three at once
-            channels = zip(cv2.split(flat), self._tone_channels, strict=True)
-            flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
-        return flat
 
     # ------------------------------------------------------------------ pips
     def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
@@ -1204,11 +880,11 @@ class BoardReader:
             pts = np.stack([x0 + (xs + 0.5) / CROP_SCALE, y0 + (ys + 0.5) / CROP_SCALE], -1).reshape(-1, 2)
             frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
             crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
-        gy = min(int(by + bh / 2), self._gain.shape[0] - 1) if self._gain is not None else 0
-        gx = min(int(bx + bw / 2), self._gain.shape[1] - 1) if self._gain is not None else 0
-        if self._gain is not None:
-            crop = self._flatten_light(crop, tuple(float(v) for v in self._gain[gy, gx]) + (0.0,))
-        cells = self._glare if glare_scale == 1.0 else self._glare_faint
+        gy = min(int(by + bh / 2), self.light.gain.shape[0] - 1) if self.light.gain is not None else 0
+        gx = min(int(bx + bw / 2), self.light.gain.shape[1] - 1) if self.light.gain is not None else 0
+        if self.light.gain is not None:
+            crop = self.light.flatten_with(crop, tuple(float(v) for v in self.light.gain[gy, gx]) + (0.0,))
+        cells = self.glare.cells if glare_scale == 1.0 else self.glare.faint
         if cells is not None:  # the same glare taken off as on the board sampled
             g = cells[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
                       max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
@@ -1335,29 +1011,15 @@ class BoardReader:
         """The board as the reader samples it, light flattened (for calibration and checks)."""
         if self._maps is None:
             return None
-        return self._flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
+        return self.light.flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
+
+    @property
+    def located(self) -> bool:
+        """Is the board found in the frames (its markers fix where it lies)?"""
+        return self._homography is not None
 
     def describe(self) -> dict[str, Any]:
         return {"located": self._maps is not None, "lens": self.lens is not None}
-
-
-def _even_lift(pre: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per pixel, how much lighter than the empty board it is (the mean over the channels
-    not clipped) and whether that is one lift in every channel, as a reflection adds, and
-    enough to clip the channels it clipped.  A pixel clipped in every channel is never even."""
-    pre32, ref32 = pre.astype(np.float32), ref.astype(np.float32)
-    clipped = pre >= 250
-    lift = np.where(clipped, np.nan, pre32 - ref32)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-clipped pixels: NaN, handled below
-        level = np.nanmean(lift, axis=-1)
-        spread = np.nanmax(lift, axis=-1) - np.nanmin(lift, axis=-1)
-    blind = clipped.all(axis=-1)
-    level = np.where(blind, 0.0, level)
-    spread = np.where(blind, np.inf, spread)
-    reaches = (~clipped | (ref32 + level[..., None] >= 240)).all(axis=-1)
-    even = ~blind & (spread <= 10 + 0.15 * np.abs(level)) & reaches & (level >= -6)
-    return level, even
 
 
 def _grown_over(region: tuple[int, int, int, int], boxes: list[tuple[int, int, int, int]],
@@ -1376,116 +1038,8 @@ def _grown_over(region: tuple[int, int, int, int], boxes: list[tuple[int, int, i
     return y0, y1, x0, x1
 
 
-def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """8-connected components with their boxes and centres, by Grana's block-based scan
-    (half the time of OpenCV's default with statistics on a board's worth of pieces)."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-
-
-def _median_where(gray: np.ndarray, mask: np.ndarray) -> float:
-    """The median grey level under a mask, from its histogram (a sort of every pixel costs
-    more than the rest of a piece's marks)."""
-    hist = cv2.calcHist([gray], [0], mask, [256], [0, 256]).ravel()
-    cumulative = np.cumsum(hist)
-    return float(np.searchsorted(cumulative, cumulative[-1] / 2))
-
-
 def _alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool:
     """Are two patches the same but for sensor noise (no pixel off by more than ``most``,
     ``mean`` on average)?  A blur, a moved piece or a finger is far more."""
     diff = cv2.absdiff(before, now)
     return bool(diff.max() <= most and diff.mean() <= mean)
-
-
-def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """The quadratic light model's terms at relative positions."""
-    return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
-
-
-def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, bool]:
-    """Pips on a piece, and whether the count is clear.
-
-    With the crop's brightness, a pip is a peak of contrast against the body's own
-    brightness: a blurred pip keeps part of its contrast and its centre, even when
-    blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
-    either way.  Without it (die faces), marks are the holes in the colour mask.
-    """
-    if mask.size == 0:
-        return 0, False
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return 0, False
-    body = max(contours, key=cv2.contourArea)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
-    body_area = float(cv2.contourArea(body))
-    hull_area = float(np.count_nonzero(filled))
-    if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
-        return 0, False  # the piece's own colour covers too little of it to judge its marks
-    rim = max(1, int(round(0.07 * np.sqrt(body_area))))
-    filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
-                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    if gray is None or not mask.any():
-        holes = cv2.morphologyEx((filled & (1 - mask)).astype(np.uint8), cv2.MORPH_OPEN,
-                                 np.ones((2, 2), np.uint8))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-        min_area = max(3.0, 0.004 * body_area)
-        return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
-    level = _median_where(gray, mask)
-    pip = 20.0 if level > 128 else 235.0
-    contrast = np.abs(gray.astype(np.float32) - level) / max(abs(pip - level), 30.0)
-    radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
-    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
-    contrast[filled == 0] = 0
-    window = max(3, int(0.3 * radius) | 1)
-    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
-    n, _, _, centres = _components(peaks.astype(np.uint8))
-    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
-    strong = values >= 0.30
-    faint = (values >= 0.15) & ~strong
-    count = int(strong.sum())
-    return count, bool(not faint.any() and count <= 9)
-
-
-def annotate(frame: np.ndarray, reader: BoardReader, reading: Reading,
-             tracked: BoardView | None = None) -> np.ndarray:
-    """The frame with what was read drawn over it: agreeing pieces green, pieces that differ
-    from the tracked board red, doubtful spots orange, with the reason."""
-    out = frame.copy()
-    if reader._homography is None:
-        cv2.putText(out, reading.problem or "board not found", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
-                    (0, 0, 255), 2, cv2.LINE_AA)
-        return out
-    for spot in reader.layout.spots:
-        xs = np.array([spot.x, spot.x + spot.w, spot.x + spot.w, spot.x])
-        ys = np.array([spot.y, spot.y, spot.y + spot.h, spot.y + spot.h])
-        quad = reader.board_to_frame(xs, ys).astype(np.int32)
-        seen = reading.view.get(spot.id, ()) if reading.view is not None else ()
-        colour = (80, 80, 80)
-        if spot.id in reading.doubtful:
-            colour = (0, 140, 255)
-        elif tracked is not None and tracked.get(spot.id, ()) != seen:
-            colour = (0, 0, 255)
-        elif seen:
-            colour = (0, 200, 0)
-        cv2.polylines(out, [quad], True, colour, 2 if colour != (80, 80, 80) else 1, cv2.LINE_AA)
-        if spot.id in reading.doubtful:
-            x, y = quad[0]
-            text = f"{reader.spot_label(spot.id)}: {reading.doubtful[spot.id]}"
-            cv2.putText(out, text, (int(x), int(y) - 4), cv2.FONT_HERSHEY_PLAIN, 1.0, colour, 1, cv2.LINE_AA)
-    for spot_id, piece, x_mm, y_mm, _conf in reading.pieces_at:
-        (px, py), = reader.board_to_frame(np.array([x_mm]), np.array([y_mm]))
-        wrong = tracked is not None and tracked.get(spot_id, ()) != (reading.view or {}).get(spot_id, ())
-        colour = (0, 0, 255) if wrong else (0, 200, 0)
-        cv2.circle(out, (int(px), int(py)), 5, colour, -1, cv2.LINE_AA)
-        text = piece.colour + (f" {piece.pips}" if piece.pips else "")
-        cv2.putText(out, text, (int(px) + 6, int(py) + 4), cv2.FONT_HERSHEY_PLAIN, 0.9, colour, 1,
-                    cv2.LINE_AA)
-    if reading.view is None:
-        cv2.putText(out, reading.problem, (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 255), 2,
-                    cv2.LINE_AA)
-    return out
-
-
-Annotator = Callable[[np.ndarray, BoardReader, Reading, BoardView | None], np.ndarray]

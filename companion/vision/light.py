@@ -1,0 +1,141 @@
+"""The room's light over the board, as the reader takes it off every frame.
+
+Light in two parts: its fall-off across the table, fitted to the white margin's
+paper (clipped pixels left out), and a tone curve per channel fitted to the board's
+own printed surfaces, so warm, cool, dim and uneven light all come back to the
+calibrated colours.  Fitted again every few frames and whenever the margin's light
+jumps (a lamp switched on); a lamp's reflections are ``glare``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Light:
+    """The light last fitted: its gain per pixel of the sampled board and its tone curve."""
+
+    gain: np.ndarray | None = None  # per pixel of the board sampled (1 px/mm), three channels
+    tone: np.ndarray | None = None  # a 256-level curve per channel
+    paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint, and the light per sample
+    margin_at_fit: np.ndarray | None = None  # the margin as it was at the fit
+    frames_since_fit: int = 0
+    _tone_channels: list[np.ndarray] = field(default_factory=list)
+
+    def changed(self, margin: np.ndarray) -> bool:
+        """Has the white margin's light moved since the fit (more than a hand on it explains)?"""
+        before = self.margin_at_fit
+        if before is None or before.shape != margin.shape:
+            return True
+        ratio = (margin.sum(1) + 1) / (before.sum(1) + 1)
+        return abs(float(np.median(ratio)) - 1) > 0.04 or float(np.percentile(np.abs(ratio - 1), 75)) > 0.08
+
+    def fit(self, small: np.ndarray, margin_samples: tuple[np.ndarray, np.ndarray],
+            anchors: dict[str, tuple[np.ndarray, np.ndarray]], reference: np.ndarray) -> str:
+        """Light in two parts: its fall-off across the table, fitted to the margin's white
+        paper (clipped pixels left out), then a tone curve per channel fitted to the board's
+        own printed surfaces (a colour cast, a dim room's gamma).  ``reference`` is the empty
+        board as calibrated, ``anchors`` its printed surfaces' pixels, ``margin_samples`` the
+        white margin's.  A reason the light cannot be judged, or ""."""
+        ys, xs = margin_samples
+        samples = small[ys, xs].astype(np.float32)
+        luma = samples.mean(1)
+        if np.percentile(luma, 90) < 40:
+            return "too dark to read: turn a light on over the table"
+        # white paper: the margin's own tint (a hand or sleeve on it has another), not ink
+        tint = samples / np.maximum(samples.sum(1, keepdims=True), 1)
+        bright = luma > np.percentile(luma, 50)
+        paper = np.median(tint[bright], axis=0)
+        paperish = (np.abs(tint - paper).max(1) < 0.06) & (luma > 0.5 * np.percentile(luma, 90))
+        # the light's shape from the channel least clipped on the paper
+        unclipped = (samples < 250) & paperish[:, None]
+        channel = int(np.argmax(unclipped.sum(0)))
+        ok = unclipped[:, channel]
+        if ok.sum() < 60:
+            return "too bright to read: the white margin is washed out (lower the exposure)"
+        xs_f, ys_f = xs[ok] / small.shape[1], ys[ok] / small.shape[0]
+        basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
+        target = samples[ok, channel]
+        keep = np.ones(len(target), bool)
+        for _ in range(3):  # robust: refit without the worst (glare, a finger on the margin)
+            bk = basis[keep]
+            coeffs = np.linalg.solve(bk.T @ bk + 1e-6 * np.eye(6), bk.T @ target[keep])
+            fitted = basis @ coeffs
+            err = np.abs(target - fitted) / np.maximum(fitted, 1)
+            keep = err < max(0.04, float(np.percentile(err, 75)))
+        level = float(np.median(fitted))
+        self.paper = (paper, basis_all(xs / small.shape[1], ys / small.shape[0]) @ coeffs)
+        if level < 35:
+            return "too dark to read: turn a light on over the table"
+        gy, gx = np.mgrid[0:1:24j, 0:1:32j]
+        grid = np.stack([np.ones_like(gx), gx, gy, gx * gy, gx ** 2, gy ** 2], -1) @ coeffs
+        shape = cv2.resize(grid.astype(np.float32), (small.shape[1], small.shape[0]))
+        gain = level / np.clip(shape, 0.2 * level, None)
+        self.gain = cv2.merge([gain, gain, gain])
+        # the tone curve: each printed surface's flattened colour back to its calibrated colour
+        flat = np.clip(small * self.gain, 0, 255)
+        obs, ref = [], []
+        for ay, ax in anchors.values():
+            obs.append(np.median(flat[ay, ax], axis=0))
+            ref.append(np.median(reference[ay, ax].astype(np.float32), axis=0))
+        white = np.median(flat[ys[ok], xs[ok]], axis=0)
+        white_ref = np.median(reference[ys, xs].astype(np.float32), axis=0)
+        obs_a, ref_a = np.array(obs), np.array(ref)
+        lut = np.zeros((256, 3), np.uint8)
+        levels = np.arange(256, dtype=np.float32)
+        for c in range(3):
+            o, r = list(obs_a[:, c]), list(ref_a[:, c])
+            wts = [1.0] * len(o)
+            if white[c] < 248:  # the paper's white, where the channel is not clipped on it
+                o.append(white[c])
+                r.append(white_ref[c])
+                wts.append(3.0)
+            if len(o) < 2:
+                return "cannot judge the light: the board's printed colours are not visible"
+            lo = np.log(np.clip(np.array(o), 4, 255) / 255.0)
+            lr = np.log(np.clip(np.array(r), 4, 255) / 255.0)
+            g, log_a = np.polyfit(lo, lr, 1, w=np.array(wts))
+            g = float(np.clip(g, 0.4, 3.0))
+            curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
+            lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
+        self.tone = lut.reshape(256, 1, 3)
+        self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
+        return ""
+
+    def sample(self) -> np.ndarray:
+        """A sparse sample of the gain, to tell later whether the light moved."""
+        assert self.gain is not None
+        return self.gain[::16, ::16].copy()
+
+    def same_as(self, gain_sample: np.ndarray, tone: np.ndarray | None) -> bool:
+        """Is this light the one a board was flattened with (its gain sample and tone curve,
+        within 1 % and 2 levels)?  Light that drifts a little at each fit is caught when it
+        adds up."""
+        if self.gain is None or tone is None or self.tone is None \
+                or gain_sample.shape != self.gain[::16, ::16].shape:
+            return False
+        drift = np.abs(self.sample() - gain_sample) / np.maximum(gain_sample, 1e-3)
+        return float(drift.max()) < 0.01 and int(cv2.absdiff(tone, self.tone).max()) <= 2
+
+    def flatten(self, img: np.ndarray) -> np.ndarray:
+        """The sampled board with the light taken off (as it is, before any fit)."""
+        if self.gain is None or self.gain.shape[:2] != img.shape[:2]:
+            return img
+        return self.flatten_with(img, self.gain)
+
+    def flatten_with(self, img: np.ndarray, gain: np.ndarray | tuple[float, ...]) -> np.ndarray:
+        """The light's gain (per pixel, or one for a small crop) and the tone curve taken off."""
+        flat = cv2.multiply(img, gain, dtype=cv2.CV_8U)
+        if self.tone is not None:  # a channel at a time: cv2.LUT is slower with three at once
+            channels = zip(cv2.split(flat), self._tone_channels, strict=True)
+            flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
+        return flat
+
+
+def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The quadratic light model's terms at relative positions."""
+    return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
