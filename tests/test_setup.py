@@ -53,7 +53,7 @@ def test_games_catalogue(client: FlaskClient) -> None:
 def test_each_seat_shows_the_colour_it_plays_with(client: FlaskClient) -> None:
     """Baron Voodoo's seats are Deities: Mami Wata's banner is her dice's yellow, not the
     palette's first red, at set-up and in play."""
-    from companion.table import NAMED_COLOURS
+    from companion.seats import NAMED_COLOURS
 
     body = client.get("/api/games").get_json()
     baron = next(g for g in body["games"] if g["name"] == "baron_voodoo")
@@ -192,7 +192,7 @@ def test_the_joining_address_is_one_other_devices_can_use(client: FlaskClient) -
 
 
 def test_seats_take_the_colour_their_name_says(tmp_path: Path) -> None:
-    from companion.table import NAMED_COLOURS
+    from companion.seats import NAMED_COLOURS
 
     table = Table.open("swing_state", tmp_path, 3, resume=False)
     colours = [p["colour"] for p in table.public()["players"]]

@@ -18,15 +18,9 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from companion.games import GAMES, load_game
 from companion.games.base import MalformedAction, RuleError
+from companion.seats import DEFAULT_COLOURS, NAMED_COLOURS, check_setup, game_colours
 from companion.store import EventLog, GameRecord
-from companion.table import (
-    DEFAULT_COLOURS,
-    NAMED_COLOURS,
-    Table,
-    TableOptions,
-    check_setup,
-    game_colours,
-)
+from companion.table import Table, TableOptions
 from companion.web.forms import authorised, refuse, words
 
 bp = Blueprint("setup", __name__)
