@@ -202,26 +202,35 @@ class Camera:
         self._noise = [self.rng.normal(0, noise, (FRAME_H, FRAME_W, 3)).astype(np.float32)
                        for _ in range(3)] if noise else []
         self._count = 0
-        self._cache: tuple[tuple, np.ndarray] | None = None
+        # the board as drawn for the view last asked for, and its finished frames by noise
+        # field: a still table (most frames) costs a copy, not a fresh light and noise pass
+        self._cache: tuple[tuple, np.ndarray, dict[int, np.ndarray]] | None = None
 
     def frame(self, view: BoardView, hand: float | None = None) -> np.ndarray:
         """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep."""
         key = tuple(sorted(view.items()))
-        if self._cache is not None and self._cache[0] == key:
-            warped = self._cache[1]
-        else:
+        if self._cache is None or self._cache[0] != key:
             top = render_topdown(self.layout, view, self.px_per_mm, self.paints)
             warped = cv2.warpPerspective(top, self.homography, (FRAME_W, FRAME_H),
                                          dst=self.background.copy(), borderMode=cv2.BORDER_TRANSPARENT)
-            self._cache = (key, warped)
+            self._cache = (key, warped, {})
+        _, warped, finished = self._cache
+        field = 0
+        if self._noise:
+            self._count += 1
+            field = self._count % len(self._noise)
+        if hand is None and field in finished:
+            return finished[field].copy()
         frame = warped.copy()
         if hand is not None:
             self._draw_arm(frame, hand)
         lit = frame.astype(np.float32) * self.light
         if self._noise:
-            self._count += 1
-            lit += self._noise[self._count % len(self._noise)]
-        return np.clip(lit, 0, 255).astype(np.uint8)
+            lit += self._noise[field]
+        out = np.clip(lit, 0, 255).astype(np.uint8)
+        if hand is None:
+            finished[field] = out.copy()
+        return out
 
     def _draw_arm(self, frame: np.ndarray, sweep: float) -> None:
         """An arm from the bottom edge reaching to a point that moves with ``sweep``."""
