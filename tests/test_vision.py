@@ -37,6 +37,23 @@ def test_boards_from_real_play_are_read_exactly(game_name: str) -> None:
     assert not wrong, wrong[:2]
 
 
+def test_a_still_view_gives_each_noise_field_again_and_a_frame_is_the_callers_own() -> None:
+    """The synthetic camera keeps a still table's finished frames (a copy costs less than the
+    light and noise pass): the fields cycle as before, a hand is drawn fresh, and scribbling on
+    a frame handed out changes no later frame."""
+    _, camera, _ = reader_for("times_square")
+    view = sample_boards("times_square", None, 1, seed=2)[0]
+    first = camera.frame(view)
+    kept = first.copy()
+    first[:] = 0
+    second, third, fourth = (camera.frame(view) for _ in range(3))
+    assert (fourth == kept).all()  # three noise fields: the fourth frame is the first again
+    assert not (second == kept).all() and not (third == second).all()
+    with_hand = camera.frame(view, hand=0.5)
+    assert not (with_hand == second).all()
+    assert (camera.frame(view) == third).all()  # the hand drew on its own frame
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_every_camera_pose_and_light_reads_the_same(seed: int) -> None:
     game = load_game("times_square")
