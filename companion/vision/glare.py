@@ -7,7 +7,7 @@ measured on the board round the pieces, spread smoothly under them and subtracte
 is doubted, and a patch still lighter than the empty board is taken for board only
 if it is the board lifted evenly and smoothly (``Glare.board_under``).  A piece's
 colour and marks under a reflection count only if they hold with the reflection
-measured round it halved or half as strong again (``GLARE_ERRORS``).
+measured round it halved or 1.6 times as strong (``GLARE_ERRORS``).
 """
 
 from __future__ import annotations
