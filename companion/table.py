@@ -778,9 +778,7 @@ class Table:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self._publish("prompt")
             return entry
-        # a press the table cannot explain may be explained by a misread of the move before
-        # it: that question is the answer, not "the table does not match"
-        if trigger in ("board", "button") and (second := self._reconsider(seen)) is not None:
+        if trigger == "board" and (second := self._reconsider(seen)) is not None:
             verdict.prompt = second
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
