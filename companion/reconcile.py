@@ -101,6 +101,72 @@ def reconcile(
     return Reconciled()
 
 
+def reread(game: Game, before: State, seen: BoardView, taps: list[Tap]) -> Reconciled:
+    """The move ``seen`` shows from ``before``, read as the camera reads a move, or else as
+    a press does (a set-up, or a capture the players press for)."""
+    verdict = reconcile(game, before, seen, taps, "board")
+    return verdict if verdict.action is not None else reconcile(game, before, seen, taps, "button")
+
+
+NEXT_MOVES_TRIED = 400  # legal next moves tried at most (a hand of hidden cards offers many)
+
+
+def misread_before_next(game: Game, before: State, recorded: Action, after: State,
+                        seen: BoardView) -> Prompt | None:
+    """The move the camera recorded last was misread, and the next move is already made.
+
+    The set-up's 48 dice recorded with one die read a pip off, and the first capture
+    made before the next frames read it right: no legal move explains the table, because
+    the record is wrong where the capture never went.  When exactly one reading of the
+    recorded move (the table as it stands at the places the next move left alone, the
+    rest as that move laid it) is another legal move of the same kind, and after it one
+    legal next move shows exactly the table, the players are asked to correct the
+    recorded move; the next move is then recorded from the table as usual.  ``None`` for
+    anything else (several readings, nothing legal, a difference where the next move
+    went)."""
+    touched = changed_places(game.board_view(before), game.board_view(after))
+    laid = game.board_view(after)
+    table = game.without_score_places(seen)
+    readings: dict[str, tuple[Action, Action]] = {}
+    for tried, move in enumerate(game.legal_actions(after)):
+        if tried >= NEXT_MOVES_TRIED:
+            return None  # too many to be sure there is only one
+        try:
+            expected = game.board_view(game.apply(after, move))
+        except (RuleError, MalformedAction):
+            continue
+        residual = {p for p in changed_places(expected, seen) if not game.score_place(p)}
+        if not residual or not residual <= touched or residual & changed_places(laid, expected):
+            continue
+        view = {p: pieces for p, pieces in laid.items() if p not in residual}
+        view.update({p: seen[p] for p in residual if seen.get(p)})
+        verdict = reread(game, before, view, [])
+        if verdict.action is None or verdict.state is None or \
+                verdict.action.get("type") != recorded.get("type") or \
+                json.dumps(verdict.action, sort_keys=True) == json.dumps(recorded, sort_keys=True):
+            continue
+        try:
+            shown = game.board_view(game.apply(verdict.state, move))
+        except (RuleError, MalformedAction):
+            continue
+        if game.without_score_places(shown) == table:
+            readings.setdefault(json.dumps(verdict.action, sort_keys=True), (verdict.action, move))
+    if len(readings) != 1:
+        return None
+    reading, move = next(iter(readings.values()))
+    corrected = game.apply(before, reading)
+    labels = {spot.id: spot.label for spot in game.layout(after).spots}
+    where = ", ".join(labels.get(p, p) or p for p in sorted(changed_places(laid, game.board_view(corrected))))
+    shows, was = game.describe(before, reading), game.describe(before, recorded)
+    since = game.describe(corrected, move)
+    text = (f"{where} reads otherwise now than when {was} was recorded, and {since} has been made"
+            if shows == was else
+            f"{where} reads otherwise now. The table shows {shows}, then {since}, but {was} was "
+            "recorded")
+    text += ". If the table is right, correct it: the move made since is recorded next."
+    return Prompt(text, "choice", game.current_player(after), [{"type": "correct", "action": reading}])
+
+
 def changed_places(before: BoardView, after: BoardView) -> set[str]:
     """The places whose pieces differ between two views (a piece moved, or read anew)."""
     return {move.source for move in diff_views(before, after) if move.source} | \
@@ -175,7 +241,7 @@ def reconsider_earlier(game: Game, moves: list[RecordedMove], state: State,
 
 
 def reconsider(game: Game, before: State, recorded: Action, after: State, seen: BoardView,
-               taps: list[Tap]) -> Prompt | None:
+               taps: list[Tap], trigger: Trigger = "board") -> Prompt | None:
     """The table now contradicts the move the camera recorded last: ask, never change.
 
     A reading the camera was sure of can still be a passing misread (a die's pips, a
@@ -188,9 +254,14 @@ def reconsider(game: Game, before: State, recorded: Action, after: State, seen: 
     # score pieces (counted against the record on their own) are no reading of a move
     differ = {p for p in changed_places(game.board_view(after), seen) if not game.score_place(p)}
     touched = changed_places(game.board_view(before), game.board_view(after))
-    if not differ or not differ <= touched:
+    if not differ:
         return None
-    verdict = reconcile(game, before, seen, taps, "board")
+    if not differ <= touched:
+        # trying every legal next move is worth it only when the players say a move is
+        # made and the table explains none (a press), not on every board mid-move
+        return misread_before_next(game, before, recorded, after, seen) \
+            if trigger == "button" else None
+    verdict = reread(game, before, seen, taps)
     if verdict.action is None or verdict.action.get("type") != recorded.get("type") or \
             json.dumps(verdict.action, sort_keys=True) == json.dumps(recorded, sort_keys=True):
         return None  # the same move read anew, or nothing: another kind of move is no re-reading

@@ -778,7 +778,9 @@ class Table:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self._publish("prompt")
             return entry
-        if trigger == "board" and (second := self._reconsider(seen)) is not None:
+        # a press the table cannot explain may be explained by a misread of the move before
+        # it: that question is the answer, not "the table does not match"
+        if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
@@ -787,14 +789,14 @@ class Table:
             self._publish(trigger)
         return None
 
-    def _reconsider(self, seen: BoardView) -> Prompt | None:
+    def _reconsider(self, seen: BoardView, trigger: Trigger) -> Prompt | None:
         """Does the board, moments after the camera's last move, say it was misread?  Or
         does it show a card laid moves ago, that no move changes, as another value?"""
         entry = self._frames[-1].entry
         if entry is not None and entry.source in ("camera", "table") \
                 and len(self._frames) >= 2 and self.clock() - entry.at <= RECONSIDER_S:
             prompt = reconsider(self.game, self._frames[-2].state, entry.action, self.state,
-                                seen, list(self.taps))
+                                seen, list(self.taps), trigger)
             if prompt is not None:
                 return prompt
         return self._reconsider_earlier(seen)

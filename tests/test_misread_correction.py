@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.base import RuleError
+from companion.reconcile import changed_places
 from companion.store import EventLog
 from companion.table import Table
 
@@ -222,3 +223,80 @@ def test_a_correction_the_moves_since_would_not_survive_changes_nothing(
                        "action": {"type": "nightclubs", "values": [6, 3, 4, 5]}})
     assert (table.state, [(h.seq, h.undone) for h in table.history],
             len(table.log.events(table.record.id))) == before
+
+
+def baron_set_up_misread(tmp_path: Path) -> tuple[Table, dict, dict, dict, dict]:
+    """A Baron Voodoo table after the Deities' choice, with its true set-up (a random
+    layout), the same set-up with one die read a face off, and a first capture that is legal
+    after either and never goes near that die."""
+    table = Table.open("baron_voodoo", tmp_path, 2, None, 0)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "deities"))
+    base = table.state
+    faces = list(game.facts.faces)
+
+    def other_face(setup: dict, cell: str) -> dict:
+        colour, face = setup["board"][cell][0]
+        board = {**setup["board"], cell: [[colour, faces[(faces.index(face) + 1) % len(faces)]]]}
+        return {**setup, "layout": "random", "board": board}
+
+    true_setup = other_face(next(a for a in game.legal_actions(base) if a["type"] == "setup"), "A1")
+    truth = game.apply(base, true_setup)
+    for cell in sorted(true_setup["board"]):
+        misread = other_face(true_setup, cell)
+        if not game.is_legal(base, misread):
+            continue
+        for capture in (a for a in game.legal_actions(truth) if a["type"] == "capture"):
+            moved = changed_places(game.board_view(truth), game.board_view(game.apply(truth, capture)))
+            if cell not in moved and game.is_legal(game.apply(base, misread), capture):
+                return table, base, true_setup, misread, capture
+    raise AssertionError("no capture clear of a misread die")
+
+
+def test_a_set_up_die_read_right_again_is_asked_about_and_corrected(tmp_path: Path) -> None:
+    """A set-up is recorded on a press, not from the board alone: its misread die, read
+    right again a moment later, is asked about all the same."""
+    table, base, true_setup, misread, _ = baron_set_up_misread(tmp_path)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(base, misread)))
+    table.button()
+    assert table.history[-1].action == misread
+    table.board_seen(game.board_view(game.apply(base, true_setup)))
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.options == [{"type": "correct", "action": true_setup}]
+    table.declare(prompt.options[0])
+    assert table.state == game.apply(base, true_setup)
+
+
+def test_a_set_up_die_misread_then_the_first_capture_is_asked_about_and_corrected(
+        tmp_path: Path) -> None:
+    """Issue 12, Baron Voodoo seed 82: one of the 48 set-up dice was read a face off for a
+    moment, the set-up was recorded so, and the first capture was made before the next
+    frames read the die right.  No legal move explains the table (the record is wrong where
+    the capture never went), and the game stuck.  The table now asks by name whether the
+    set-up was the one the table shows with that capture made after it; the players' tap
+    corrects the set-up, and their press records the capture."""
+    table, base, true_setup, misread, capture = baron_set_up_misread(tmp_path)
+    game = table.game
+    truth = game.apply(base, true_setup)
+
+    table.board_seen(game.board_view(game.apply(base, misread)))
+    table.button()  # the set-up is recorded as the camera read it
+    assert table.history[-1].action == misread
+    recorded = table.state
+
+    table.board_seen(game.board_view(game.apply(truth, capture)))  # the die reads right now
+    # a board alone may be a move under way: every legal next move is tried only on a press
+    assert table.table_prompt is None or table.table_prompt.kind != "choice"
+    table.button()  # the players press for their capture: the question stays the answer
+    assert table.state == recorded  # nothing changed on the camera's word alone
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "choice", prompt
+    assert prompt.options == [{"type": "correct", "action": true_setup}]
+    assert "reads otherwise now" in prompt.text and "was recorded" in prompt.text
+
+    table.declare(prompt.options[0])  # the players tap it
+    assert table.state == truth
+    table.button()  # and press for their capture
+    assert table.state == game.apply(truth, capture)
+    assert table.history[-1].source == "table"

@@ -90,6 +90,7 @@ class BaronVoodooWorld(World):
                      for cell, colour in f.printed.items() if colour != "black"}
             layout = "random"
         self._apply({"type": "setup", "layout": layout, "board": board})
+        self.laid = board  # the dice as the players rolled and placed them
         setup: list[PhysicalEvent] = [BoardChange(g.board_view(self.state)), TurnButton()]
         # a set-up the tablet does not show (a die misread as the press came) is made again
         # like any move: the history held the Deities' choice, if any, before it
@@ -117,6 +118,13 @@ class BaronVoodooWorld(World):
             events = self._after_capture()
         self.remember_move(tablet, events)
         return events
+
+    def recognises(self, action: Any) -> bool:
+        """A set-up offered as a correction is ours when it is the one on the table: every
+        die where the players put it, showing the face they rolled."""
+        laid = getattr(self, "laid", None)  # a world pickled before it existed
+        return isinstance(action, dict) and action.get("type") == "setup" and laid is not None \
+            and action.get("board") == laid
 
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
