@@ -25,4 +25,7 @@ PY="${PYTHON:-python3}"
 .venv/bin/micropython -c "import sys; assert sys.implementation.name == 'micropython'"
 
 .venv/bin/ruff check companion firmware tests calibration
-exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"
+# two workers, one per core of CI's machine (7 min instead of 11: a whole simulated game leaves
+# a core idle); not "-n auto", which counts a container's host CPUs, not its quota.
+# TEST_WORKERS=0 runs the suite in one process.
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-2}" --durations=12 "$@"
