@@ -33,6 +33,7 @@ from companion.games.base import (
 )
 from companion.reconcile import (
     RecordedMove,
+    changed_places,
     reconcile,
     reconsider,
     reconsider_earlier,
@@ -785,9 +786,21 @@ class Table:
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self._publish("prompt")
+        elif self._question_settled(seen):
+            self.table_prompt = None
+            self._publish("prompt")
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self._publish(trigger)
         return None
+
+    def _question_settled(self, seen: BoardView) -> bool:
+        """A question whether a move was misread is moot once the table reads as recorded
+        again (a misread for a moment, the record right): it would stay until the next move."""
+        options = self.table_prompt.options if self.table_prompt is not None else None
+        if not options or any(o.get("type") != "correct" for o in options):
+            return False
+        return not {p for p in changed_places(self.game.board_view(self.state), seen)
+                    if not self.game.score_place(p)}
 
     def _reconsider(self, seen: BoardView, trigger: Trigger) -> Prompt | None:
         """Does the board, moments after the camera's last move, say it was misread?  Or

@@ -61,6 +61,21 @@ def test_a_recorded_reveal_the_board_then_contradicts_becomes_a_correction_to_ta
     assert table.history[-1].kind == "correct"
 
 
+def test_the_question_goes_when_the_table_reads_as_recorded_again(tmp_path: Path) -> None:
+    """The record was right and the other reading a misread for a moment: once the table
+    reads as recorded, the question is moot and leaves the tablet; the record stands."""
+    table = at_first_reveal(tmp_path)
+    game, before = table.game, table.state
+    recorded_move, passing = two_readings(table)
+    table.board_seen(game.board_view(game.apply(before, recorded_move)))
+    recorded = table.state
+    table.board_seen(game.board_view(game.apply(before, passing)))
+    assert table.table_prompt is not None and table.table_prompt.options[0]["type"] == "correct"
+    table.board_seen(game.board_view(recorded))
+    assert table.table_prompt is None and table.state == recorded
+    assert not any(p.options and p.options[0].get("type") == "correct" for p in table.prompts())
+
+
 def test_a_change_beyond_the_recorded_move_is_not_taken_for_a_misread(tmp_path: Path) -> None:
     table = at_first_reveal(tmp_path)
     game, before = table.game, table.state
