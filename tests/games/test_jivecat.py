@@ -796,6 +796,99 @@ def test_a_row_card_taken_away_on_the_button_is_the_trend_power_that_discards_it
         assert GAME.explain(base, bare, [], "button") == []
 
 
+def mats_after(owner: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The table as ``owner``'s record shows it, with the mats as ``action`` leaves them (the
+    player took, stole or paid the Skulls and pressed)."""
+    after = GAME.apply(owner, action)
+    view = {k: v for k, v in GAME.board_view(owner).items() if not is_mat_place(k)}
+    view.update({k: v for k, v in GAME.board_view(after).items() if is_mat_place(k)})
+    return make_view(view)
+
+
+def test_trend_powers_read_from_the_mats_on_the_button() -> None:
+    """Beatnik Poetry (a Skull taken), Hula Hoop (one stolen), Bossa Nova and Tiki Mugs (one
+    paid for a card drawn or recovered), Martini Hour (two paid, a rival's Monkey Point lost),
+    Exotica (a Monkey Point for two Skulls): nothing moves on the board, the mats change as the
+    power changes them, and the press records that power."""
+    by = {t["power"]["kind"]: c for c, t in GAME.trend_cards.items()}
+    base = arrange(started(3), skulls=[3, 2, 1], mp=[2, 6, 0], discard=["cheval-3"])
+    for kind, extra in (("skull", {}), ("steal_skull", {"target": BLUE}), ("draw", {}),
+                        ("recover", {"card": "cheval-3"}), ("undermine", {"target": BLUE}),
+                        ("cash_in", {})):
+        owner = arrange(base, trends=[[{"card": by[kind], "active": True, "used": False}], [], []])
+        power = {"type": "trend_power", "player": RED, "trend": by[kind], **extra}
+        seen = mats_after(owner, power)
+        assert GAME.explain(owner, seen, [], "button") == [power], kind
+        verdict = reconcile(GAME, owner, seen, [], "button")
+        assert verdict.action == power and verdict.state is not None, kind
+        assert GAME.tallies(verdict.state, seen) == GAME.tallies(verdict.state,
+                                                                 GAME.board_view(verdict.state))
+        # the mats as recorded: the turn ends; a used power, or none: the turn ends too
+        assert GAME.explain(owner, GAME.board_view(owner), [], "button") == [
+            {"type": "end_turn", "player": RED}]
+        spent = arrange(owner, trends=[[{"card": by[kind], "active": True, "used": True}], [], []])
+        assert GAME.explain(spent, seen, [], "button") == [{"type": "end_turn", "player": RED}]
+        assert GAME.explain(owner, seen, [], "board") == []  # the mats alone are no move
+    # a Skull stolen from Yellow, who has one: the target is read from whose mat lost it
+    owner = arrange(base, trends=[[{"card": by["steal_skull"], "active": True, "used": False}],
+                                  [], []])
+    steal = {"type": "trend_power", "player": RED, "trend": by["steal_skull"], "target": YELLOW}
+    assert GAME.explain(owner, mats_after(owner, steal), [], "button") == [steal]
+
+
+def test_mats_that_fit_several_powers_are_asked_about_unless_a_trend_tap_names_one() -> None:
+    """Two Trends that each cost a Skull (Bossa Nova draws, Tiki Mugs recovers): the mats
+    cannot tell them apart, so the table asks, unless the player tapped the Trend card used.
+    A turn's end that returns a sixth Skull looks the same as a Skull paid: asked too."""
+    by: dict[str, list[str]] = {}
+    for c, t in GAME.trend_cards.items():
+        by.setdefault(t["power"]["kind"], []).append(c)
+    trends = [{"card": by["draw"][0], "active": True, "used": False},
+              {"card": by["recover"][0], "active": True, "used": False}]
+    owner = arrange(started(3), skulls=[3, 2, 1], discard=["cheval-3"], trends=[trends, [], []])
+    draw = {"type": "trend_power", "player": RED, "trend": by["draw"][0]}
+    recover = {"type": "trend_power", "player": RED, "trend": by["recover"][0], "card": "cheval-3"}
+    seen = mats_after(owner, draw)
+    assert GAME.explain(owner, seen, [], "button") == [draw, recover]
+    verdict = reconcile(GAME, owner, seen, [], "button")
+    assert verdict.action is None and verdict.prompt is not None
+    assert verdict.prompt.kind == "choice" and verdict.prompt.options == [draw, recover]
+    assert GAME.explain(owner, seen, [Tap(by["recover"][0], RED)], "button") == [recover]
+    # the last Trend tapped names it (an earlier tap confirmed a claim)
+    taps = [Tap(by["recover"][0], RED), Tap(by["draw"][0], RED)]
+    assert GAME.explain(owner, seen, taps, "button") == [draw]
+    # another seat's tap names nothing
+    assert GAME.explain(owner, seen, [Tap(by["recover"][0], BLUE)], "button") == [draw, recover]
+    six = arrange(owner, skulls=[6, 2, 1])
+    seen = mats_after(six, draw)
+    end = {"type": "end_turn", "player": RED}
+    assert GAME.explain(six, seen, [], "button") == [end, draw, recover]
+    assert GAME.explain(six, seen, [Tap(by["draw"][0], RED)], "button") == [draw]
+    # a mat change no power explains is no move: the turn ends (the warning stays)
+    odd = make_view({**GAME.board_view(owner), mat_place(BLUE, "skull", 5): (Piece("black"),)})
+    assert GAME.explain(owner, odd, [], "button") == [end]
+
+
+def test_the_first_starter_chip_names_the_first_player() -> None:
+    """"Beginning with the first player ... each player puts one chip on a Starter": with no
+    first player declared, whoever lays the first chip goes first and the snake follows; a
+    declared first player is kept (another colour's chip is refused)."""
+    s = GAME.setup(3)
+    starters = sorted(k for k, v in GAME.board.lizards.items() if v.kind == "starter")
+    seen = make_view({**GAME.board_view(s), starters[0]: (Piece("yellow"),)})
+    acts = GAME.explain(s, seen, [], "button")
+    assert acts == [{"type": "place_starter", "player": YELLOW, "spot": starters[0]}]
+    assert GAME.describe(s, acts[0]).endswith("and goes first")
+    after = GAME.apply(s, acts[0])
+    assert after["first"] == YELLOW and after["setup_queue"] == snake(YELLOW, 3)[1:]
+    refused(after, {"type": "first_player", "player": RED}, "first")
+    refused(after, {"type": "place_starter", "player": BLUE, "spot": starters[1]}, "starter")
+    declared = GAME.apply(s, {"type": "first_player", "player": BLUE})
+    refused(declared, {"type": "place_starter", "player": YELLOW, "spot": starters[0]}, "starter")
+    assert not GAME.describe(declared, {"type": "place_starter", "player": BLUE,
+                                        "spot": starters[0]}).endswith("goes first")
+
+
 def test_every_trend_configuration_is_checked_on_the_board() -> None:
     s = started(3)
     board = {"C12": RED, "C13": RED, "C17": RED, "C22": RED, "C19": RED, "C24": RED,

@@ -25,8 +25,14 @@ CARD_ID = re.compile(r"\b(cheval|voodoo|zombie|rada|jivecat|skull|trend)-\d")
 
 @pytest.fixture(scope="module")
 def played() -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    # two games: most moves are read by the camera now, fewer are left to declare
-    return declared_in_a_simulated_game("jivecat", 3, 1) + declared_in_a_simulated_game("jivecat", 3, 2)
+    # the table reads nearly every move now (Trend powers from the mats, the first player from
+    # the first Starter chip): the Trend powers it read are what players would
+    # declare with the camera's view of them lost, and the first player is declared at the start
+    also = ("trend_power",)
+    start = GAME.start(3)
+    return [(start, {"type": "first_player", "player": 1})] + \
+        declared_in_a_simulated_game("jivecat", 3, 1, also) + \
+        declared_in_a_simulated_game("jivecat", 3, 2, also)
 
 
 def test_every_action_type_has_a_form_in_the_games_words() -> None:

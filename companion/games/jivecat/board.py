@@ -12,7 +12,9 @@ from companion.games.base import (
     Action,
     BoardView,
     Layout,
+    MalformedAction,
     Piece,
+    RuleError,
     Spot,
     State,
     Tap,
@@ -39,6 +41,9 @@ from companion.games.jivecat.facts import (
 )
 
 MAT_KINDS = (("skull", "skull_places"), ("five", "five_places"), ("one", "one_places"))
+MAT_POWERS = ("skull", "steal_skull", "cash_in", "undermine", "draw", "recover")
+"""Trend powers whose whole effect the table shows on the mats (Skulls taken, stolen or paid,
+Monkey Points lost or cashed in) beside a hand or a pile the camera does not see."""
 
 
 class JivecatBoard:
@@ -189,7 +194,9 @@ class JivecatBoard:
         phase = s["phase"]
         if phase == "over":
             return []
-        # Skulls and Monkeys are counted against the record, never a move
+        # Skulls and Monkeys are counted against the record; only a press with nothing else
+        # changed reads them, as a Trend power that changes nothing but the mats
+        with_mats = seen
         seen = self.without_score_places(seen)
         expected = self.without_score_places(self.board_view(s))
         cards_came, cards_gone = self._card_changes(s, expected, seen)
@@ -210,7 +217,7 @@ class JivecatBoard:
             if spot.startswith("tableau-"):
                 return self._explain_tableau_gone(s, p, spot, taps)
             if spot.partition("-")[0] in ROWS:
-                return self._explain_row_gone(s, p, spot)
+                return self._named_by_tap(self._explain_row_gone(s, p, spot), taps, p)
         colour = {COLOURS[q]: q for q in range(s["players"])}
         colour[STAFF_COLOUR] = STAFF
         added: list[tuple[Any, str]] = []
@@ -240,7 +247,46 @@ class JivecatBoard:
             if staff["pending"] and len(added) == 1 and not removed:
                 return [{"type": "staff_place", "player": p, "spot": added[0][1]}]
             return []
-        return self._explain_play(s, p, added, removed, cards)
+        if phase == "play" and not added and not removed and not cards:
+            return self._explain_mats(s, p, with_mats, taps)
+        return self._named_by_tap(self._explain_play(s, p, added, removed, cards), taps, p)
+
+    def _explain_mats(self, s: State, p: int, seen: BoardView, taps: list[Tap]) -> list[Action]:
+        """A press with nothing moved on the board and no Clique card tapped ends the turn,
+        unless the mats show Skulls or Monkeys changed exactly as one of the player's Trend
+        powers changes them (a Skull taken or stolen, one paid for a card drawn or recovered,
+        Monkey Points undermined or cashed in): then that power.  Several that fit are asked
+        about, unless a Trend card tapped on the player's reader names one.  A mat change no
+        power explains is the standing warning's, not a move: the turn ends."""
+        end: Action = {"type": "end_turn", "player": p}
+        if self._mats_agree(s, seen):
+            return [end]
+        fits: list[Action] = []
+        for option in [end] + [o for t in s["trends"][p]
+                               if t["active"] and not t["used"]
+                               and self.trend_cards[t["card"]]["power"]["kind"] in MAT_POWERS
+                               for o in self._power_options(s, p, t["card"])]:
+            try:
+                after = self.apply(s, option)  # type: ignore[attr-defined]
+            except (RuleError, MalformedAction):
+                continue
+            if self._mats_agree(after, seen):
+                fits.append(option)
+        return self._named_by_tap(fits, taps, p) or [end]
+
+    def _named_by_tap(self, options: list[Action], taps: list[Tap], p: int) -> list[Action]:
+        """The options of the Trend card the player tapped last (a tap names the power used
+        when several fit), or all of them when no tapped Trend card is among them."""
+        for tap in reversed(taps):
+            if tap.card in self.trend_cards and tap.seat in (None, p):
+                named = [o for o in options if o.get("trend") == tap.card]
+                if named:
+                    return named
+        return options
+
+    def _mats_agree(self, state: State, seen: BoardView) -> bool:
+        """The Skulls and Monkeys the mats show are the record's (those the mats can hold)."""
+        return self.tallies(state, seen) == self.tallies(state, self.board_view(state))
 
     def _card_changes(self, s: State, expected: BoardView, seen: BoardView
                       ) -> tuple[dict[str, Piece], dict[str, Piece]]:
@@ -377,8 +423,6 @@ class JivecatBoard:
         own_added = [x for who, x in added if who == p]
         own_removed = [x for who, x in removed if who == p]
         if not added and not removed:
-            if not cards:
-                return [{"type": "end_turn", "player": p}]
             if len(cards) != 1:
                 return []
             card = cards[0]

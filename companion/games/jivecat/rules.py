@@ -256,6 +256,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         if s["phase"] != "setup" or len(s["setup_queue"]) != 2 * s["players"] or s["board"]:
             raise RuleError("The first player is chosen before any chip is placed.", R["first"])
         s["first"] = p
+        s["first_named"] = True
         s["turn"] = p
         s["setup_queue"] = snake(p, s["players"])
 
@@ -265,6 +266,11 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         if s["phase"] != "setup" or not s["setup_queue"]:
             raise RuleError("Every player already has two starting chips.", R["starter"])
         due = s["setup_queue"][0]
+        if not s["board"] and not s.get("first_named"):
+            # "Beginning with the first player ... each player puts one chip on a Starter":
+            # the first chip on the board names the first player when nobody declared one
+            self._a_first_player(s, {"type": "first_player", "player": p})
+            due = p
         if p != due:
             raise RuleError(f"It is {self._name(s, due)}'s turn to place a starting chip.",
                             R["starter"])

@@ -315,7 +315,8 @@ class JivecatWords:
             via = " through a Voodoo Portal" if a.get("portal") else ""
             return f"{name} buys a drink ({expr}) for {spot(a['spot'])}{via}"
         if kind == "place_starter":
-            return f"{name} starts on {spot(a['spot'])}"
+            first = " and goes first" if not s["board"] and not s.get("first_named") else ""
+            return f"{name} starts on {spot(a['spot'])}{first}"
         if kind == "first_player":
             return f"{name} goes first"
         card = self.card_name(a["card"]) if a.get("card") else \

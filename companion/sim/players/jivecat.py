@@ -11,9 +11,11 @@ BoardChange plus its tap, a Trend claimed is the Trend card taken off its row
 and laid on the player's Trend pile in one BoardChange (every other claim also
 tapped on the seat reader), and each step ends with the turn button.  Table
 chores the tracker computes (sliding the rows down at a turn's start, a Skull
-card collected) follow as a last BoardChange once the move is recorded.  What
-the camera cannot see (a Trend power, cards discarded at the end of a turn) is
-declared on the tablet.
+card collected) follow as a last BoardChange once the move is recorded.  A Trend
+power is made on the table (its chip moved, its row card taken, or its Skulls and
+Monkeys taken or paid on the mats), its Trend card tapped and the button pressed;
+the first player is whoever lays the first Starter chip.  What the camera cannot
+see (cards discarded at the end of a turn) is declared on the tablet.
 
 The scripted players are simple and greedy: set a Trend when they can, cast a
 Jivecat Spell when it pays, buy Hipsters and Skull-card lizards, otherwise grow
@@ -96,10 +98,10 @@ class JivecatWorld(World):
 
     # ------------------------------------------------------------------ the contract
     def start(self) -> list[PhysicalEvent]:
+        # the first player is whoever lays the first Starter chip: nothing to declare
         first = self.rng.randrange(self.players)
-        action = {"type": "first_player", "player": first}
-        self._commit(action)
-        return [Declare(action)]
+        self.state = self.rules.apply(self.state, {"type": "first_player", "player": first})
+        return []
 
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
@@ -366,12 +368,23 @@ class JivecatWorld(World):
                     elif kind == "draw":
                         self._draw(p, 1, list(s["discard"]))
                     if self.view(full=True, mats=False) == before:
-                        # Skulls, Monkeys, a hand: no move the camera reads (the mats follow)
-                        return [Declare(action)]
+                        return self._mat_power(p, t["card"], action)
                     if kind in SEEN_POWERS:  # a chip moved or gone, a row card taken: the button
-                        return [BoardChange(self.view(full=True)), self.press_for(action)]
+                        return [BoardChange(self.view(full=True)), CardTap(t["card"], p),
+                                self.press_for(action)]
                     return [BoardChange(self.view(full=True)), Declare(action)]
         return []
+
+    def _mat_power(self, p: int, card: str, action: Action) -> list[PhysicalEvent]:
+        """A power whose effect on the table is Skulls or Monkeys (a hand aside): the player
+        takes, steals or pays them on the mats, taps the Trend card used and presses; declared
+        when the mats cannot show it."""
+        old = self.view(full=True)
+        self.mats_shown = self.state
+        new = self.view(full=True)
+        if new == old:
+            return [Declare(action)]
+        return [BoardChange(new), CardTap(card, p), self.press_for(action)]
 
     def _power_moves(self, p: int, base: Action) -> list[Action]:
         """A Trend move toward an unclaimed Jivecat or onto a Hipster."""
