@@ -267,7 +267,7 @@ class JivecatBoard:
                                and self.trend_cards[t["card"]]["power"]["kind"] in MAT_POWERS
                                for o in self._power_options(s, p, t["card"])]:
             try:
-                after = self.apply(s, option)  # type: ignore[attr-defined]
+                after = self.apply(s, option)
             except (RuleError, MalformedAction):
                 continue
             if self._mats_agree(after, seen):
