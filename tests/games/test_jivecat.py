@@ -1258,6 +1258,31 @@ def test_world_keeps_its_own_truth() -> None:
     assert len(world.deck) == world.state["deck"]
 
 
+
+def test_players_make_a_trend_power_on_the_mats_and_press() -> None:
+    """The simulated players take a Skull for Beatnik Poetry on their mat, tap the Trend card
+    and press (nothing declared); the companion reads that press as the power.  Nobody
+    declares the first player: the world's first Starter chip names it."""
+    from companion.sim.world import BoardChange, CardTap, Declare, TurnButton
+
+    world = WORLD_CLASS(GAME, 3, None, 7)
+    assert world.start() == []
+    skull = next(c for c, t in GAME.trend_cards.items() if t["power"]["kind"] == "skull")
+    world.state = arrange(started(3), skulls=[1, 0, 0],
+                          trends=[[{"card": skull, "active": True, "used": False}], [], []])
+    before = world.state
+    world.rows_shown = world.mats_shown = before
+    events = world._powers(RED)
+    world.mats_shown = None
+    assert [type(e) for e in events] == [BoardChange, CardTap, TurnButton], events
+    assert not any(isinstance(e, Declare) for e in events)
+    board, tap = events[0], events[1]
+    assert isinstance(board, BoardChange) and isinstance(tap, CardTap) and tap.card == skull
+    verdict = reconcile(GAME, before, board.view, [Tap(skull, RED)], "button")
+    assert verdict.action == {"type": "trend_power", "player": RED, "trend": skull}
+    assert verdict.state is not None and verdict.state["skulls"][RED] == 2
+
+
 # --------------------------------------------------------------------------- the camera reads cards
 
 
