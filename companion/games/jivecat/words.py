@@ -75,7 +75,8 @@ class JivecatWords:
             else:
                 out.append(Prompt(
                     f"{name}'s turn: buy drinks (chip on the board + tap the cards), cast spells "
-                    "(tap the card), claim Trends (tap the Trend card); press the turn button "
+                    "(tap the card), claim Trends (tap the Trend card), use a Trend's power (do "
+                    "it on the board or the mats, tap the Trend card); press the turn button "
                     "after each; press it with nothing new to end the turn (or end it on the "
                     "tablet to discard cards).", "turn", p))
         for note in s["row_notes"]:
