@@ -260,15 +260,19 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         s["turn"] = p
         s["setup_queue"] = snake(p, s["players"])
 
+    @staticmethod
+    def first_chip_names_first(s: State) -> bool:
+        """"Beginning with the first player ... each player puts one chip on a Starter": with
+        no first player declared, the first chip on the board names the first player."""
+        return not s["board"] and not s.get("first_named")
+
     def _a_place_starter(self, s: State, a: Action) -> None:
         p = self._seat(s, a)
         spot = self._spot(a, "spot")
         if s["phase"] != "setup" or not s["setup_queue"]:
             raise RuleError("Every player already has two starting chips.", R["starter"])
         due = s["setup_queue"][0]
-        if not s["board"] and not s.get("first_named"):
-            # "Beginning with the first player ... each player puts one chip on a Starter":
-            # the first chip on the board names the first player when nobody declared one
+        if self.first_chip_names_first(s):
             self._a_first_player(s, {"type": "first_player", "player": p})
             due = p
         if p != due:

@@ -316,7 +316,7 @@ class JivecatWords:
             via = " through a Voodoo Portal" if a.get("portal") else ""
             return f"{name} buys a drink ({expr}) for {spot(a['spot'])}{via}"
         if kind == "place_starter":
-            first = " and goes first" if not s["board"] and not s.get("first_named") else ""
+            first = " and goes first" if self.first_chip_names_first(s) else ""
             return f"{name} starts on {spot(a['spot'])}{first}"
         if kind == "first_player":
             return f"{name} goes first"
