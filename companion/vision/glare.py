@@ -24,6 +24,9 @@ GLARE_DOUBT = 50  # more reflection than this on a piece: its colour read only i
 # how far the reflection measured round a piece may be off under it: a reading under glare is
 # confident only if it is the same with the estimate scaled by each of these
 GLARE_ERRORS = (0.5, 1.6)
+PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: an edge of its print
+UNMEASURED_REACH = 6  # px (mm) of a piece next to an unmeasured reflection whose lift is unbounded
+LIFT_TOLERANCE = 10  # a pixel under a reflection may be off the board lifted smoothly by this
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -34,11 +37,11 @@ class Glare:
 
     def __init__(self, reference: np.ndarray, outside: np.ndarray,
                  classify: Callable[[np.ndarray], np.ndarray], piece_names: list[str],
-                 hidden_radius: float) -> None:
+                 hidden_radius: np.ndarray) -> None:
         """``reference``: the empty board sampled top-down; ``outside``: where the board is
         not (its margin); ``classify``: the reader's colour per pixel (piece colours first,
-        then surfaces); ``hidden_radius``: the widest a washed-out patch may be and still
-        show part of any piece lying in it."""
+        then surfaces); ``hidden_radius``: per pixel, the widest a washed-out patch centred
+        there may be and still show part of any piece standing at the place there."""
         self._reference = reference
         self._outside = outside
         self._classify = classify
@@ -57,21 +60,28 @@ class Glare:
         self.washed_out: np.ndarray | None = None  # where they clipped the picture
         self.faint: np.ndarray | None = None  # all of the reflection measured, faint rims too
         self.pre: np.ndarray | None = None  # this frame's board before reflections were taken off
+        self._raw: np.ndarray | None = None  # and as the camera saw it, light not flattened
+        self._as_seen: Callable[[np.ndarray, slice, slice], np.ndarray] | None = None
 
     def clear(self) -> None:
         """No reflection measured on this frame (it was not looked for)."""
         self.cells = self.faint = self.pre = self.washed_out = None
 
-    def take_off(self, flat: np.ndarray) -> np.ndarray:
+    def take_off(self, flat: np.ndarray, raw: np.ndarray | None = None,
+                 as_seen: Callable[[np.ndarray, slice, slice], np.ndarray] | None = None) -> np.ndarray:
         """Take a lamp's reflections off: glare adds the same light to every channel, so
         where the board is lighter than the empty board by about as much in each channel, that
         much is glare.  It is measured on the board around the pieces (2 mm cells), spread
         smoothly under them, and subtracted.  What stays lighter (a clipped core) is still
         judged as glare by what follows.  Only the part of the board that is lighter at all
-        is worked on, so a frame without glare costs two cheap passes."""
+        is worked on, so a frame without glare costs two cheap passes.  ``raw`` is the board as
+        the camera saw it and ``as_seen`` puts the light back on a window of the empty board:
+        whether a patch is the board under a reflection is judged by them, as the camera
+        saw it (the flattening bends a reflection's light and may clip what it lifted)."""
         self.cells = self.faint = None
         self.washed_out = None
         self.pre = flat
+        self._raw, self._as_seen = raw, as_seen
         half8 = cv2.pyrDown(flat)
         if half8.shape != self._reference_half.shape:
             return flat
@@ -136,7 +146,8 @@ class Glare:
         lifted by one amount in all the channels it did not clip (and enough to clip the
         others), and that lift must run on smoothly into the board around the patch, as a
         reflection does and a piece's edge does not.  Where every channel clipped nothing is
-        seen, so no such part may be wide enough to hide a piece."""
+        seen: what is washed out or else not the board may nowhere be wide enough to hold a
+        piece of the place there."""
         if self.pre is None or self.faint is None:
             return False
         pad = 5
@@ -147,28 +158,45 @@ class Glare:
             return False  # no reflection measured here: something else is lighter
         patch = np.zeros((y1 - y0, x1 - x0), bool)
         patch[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
-        pre = self.pre[y0:y1, x0:x1]
         ref = self._reference[y0:y1, x0:x1]
-        blind = (pre >= 250).all(axis=2)
-        if (blind & patch).any() and cv2.distanceTransform((blind & patch).astype(np.uint8), cv2.DIST_L2,
-                                                           3).max() >= self._hidden_radius:
-            return False  # a piece could lie wholly in what the reflection washed out
+        if self._raw is not None and self._as_seen is not None and self._raw.shape == self.pre.shape:
+            pre = self._raw[y0:y1, x0:x1]  # as the camera saw it: its light, its clipping
+            ref = self._as_seen(ref, slice(y0, y1), slice(x0, x1))
+        else:
+            pre = self.pre[y0:y1, x0:x1]
+        clipped = pre >= 250
+        blind = clipped.all(axis=2)
         level, even = even_lift(pre, ref)
         seen = patch & ~blind
         n_seen = int(seen.sum())
         if not n_seen or float(level[seen].max()) < GLARE_MIN:
             return False
-        if n_seen - int(even[seen].sum()) > 1 + 0.05 * n_seen:  # a pixel of sensor noise is no piece
-            return False
-        # the lift, here and on the board around, smoothed over what it is known on
+        # the lift, here and on the board around, fitted smoothly over the plain board (at the
+        # print's edges a pixel of misplacement is a step of its own)
+        ref32 = ref.astype(np.float32)
+        plain = (cv2.dilate(ref32, _SQUARE3) - cv2.erode(ref32, _SQUARE3)).max(axis=2) <= PRINT_EDGE
         ring = ~patch & even & ~self._outside[y0:y1, x0:x1]
-        known = (even & (patch | ring)).astype(np.float32)
-        values = np.where(known > 0, level, 0).astype(np.float32)
-        weight = np.maximum(cv2.GaussianBlur(known, (0, 0), 2.5), 1e-3)
-        smooth = cv2.GaussianBlur(values, (0, 0), 2.5) / weight
-        steady = np.abs(level - smooth) <= 8 + 0.1 * np.abs(smooth)
-        judged = seen & even
-        return int(ring.sum()) >= 12 and int((judged & ~steady).sum()) <= 1 + 0.05 * int(judged.sum())
+        smooth = smooth_fit(level, even & plain & (patch | ring), 2.5)
+        # each pixel seen must be the empty board (up to a pixel off) lifted by that much in the
+        # channels the camera did not clip, and by enough to clip the others
+        pre32, clipped_at = pre.astype(np.float32), np.minimum(pre.astype(np.float32), 255) - 15
+        tolerance = (LIFT_TOLERANCE + 0.1 * np.abs(smooth))[..., None]
+        padded = cv2.copyMakeBorder(ref32, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
+        board = np.zeros(patch.shape, bool)
+        for dy in (0, -1, 1):
+            for dx in (0, -1, 1):
+                lifted = padded[1 + dy:1 + dy + patch.shape[0], 1 + dx:1 + dx + patch.shape[1]] + smooth[..., None]
+                board |= np.where(clipped, lifted >= clipped_at, np.abs(pre32 - lifted) <= tolerance).all(axis=2)
+        odd = seen & ~board
+        # what is not seen to be the board: washed out, or something else.  A piece could lie
+        # there if a piece of its place fits in it (a piece partly in a washed-out core
+        # shows the rest of itself, which is no board)
+        unseen = (blind | odd) & patch
+        if unseen.any():
+            depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
+            if (depth >= self._hidden_radius[y0:y1, x0:x1]).any():
+                return False
+        return int(ring.sum()) >= 12 and int(odd.sum()) <= 1 + 0.05 * n_seen  # a pixel of noise is no piece
 
     def on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
         """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
@@ -208,12 +236,74 @@ class Glare:
             return False
         pixels = flat[by:by + h, bx:bx + w][core].astype(np.int16)
         lift = g[core][:, None]
+        # a channel the reflection clipped says only "at least": the colour under it lies
+        # anywhere from what is left once the lift is taken off up to full
+        clipped = self.pre[by:by + h, bx:bx + w][core] >= 250
+        tries = []
         for scale in GLARE_ERRORS:  # the flat picture had the estimate (scale 1) taken off
-            shifted = np.clip(pixels + np.round((1.0 - scale) * lift), 0, 255).astype(np.uint8)
-            names = self._classify(shifted[None])[0]
+            shifted = pixels + np.round((1.0 - scale) * lift)
+            tries += [shifted, np.where(clipped, 255, shifted)]
+        reach = self._unmeasured_reach(part, bx, by)[core]
+        if reach.any():
+            # next to board the reflection washed out past measuring, the lift measured round
+            # it is only its least, and the most is what the piece's own darkest channel leaves
+            own = self.pre[by:by + h, bx:bx + w][core].astype(np.int16)
+            most = np.where(clipped, 255, own).min(axis=1)[:, None]
+            darkest = own - most
+            for extreme in (np.where(clipped, 255 - most, darkest), np.where(clipped, 255, darkest)):
+                tries.append(np.where(reach[:, None], extreme, pixels))
+        for shifted in tries:
+            names = self._classify(np.clip(shifted, 0, 255).astype(np.uint8)[None])[0]
             if float(np.mean(names == index)) < 0.7:
                 return False
         return True
+
+    def one_piece_lifted(self, labels: np.ndarray, blob: np.ndarray, main: int, other: int,
+                         box: tuple[slice, slice], measured: bool, flat: np.ndarray | None) -> bool:
+        """Is one colour of a blob the other one lifted evenly (a reflection over part of one
+        piece: an orange die's lit half reads yellow), rather than a second piece?  A small
+        reflection may light a piece and hardly any board (``measured``: one was seen
+        round it); but a grey piece is a black one lifted, so two touching pieces without
+        colour are taken for one lit piece only where a reflection was seen.  ``flat``: the
+        board as read (the same picture where no reflection was taken off)."""
+        picture = self.pre if self.pre is not None else flat
+        if picture is None:
+            return False
+        pre = picture[box].astype(np.float32)
+        a, b = (labels == main) & blob, (labels == other) & blob
+        if not a.any() or not b.any():
+            return False
+        first, second = np.median(pre[a], axis=0), np.median(pre[b], axis=0)
+        low, high = (first, second) if second.sum() >= first.sum() else (second, first)
+        if not measured and float(low.max() - low.min()) < 40:
+            return False
+        seen = high < 250
+        lift = high - low
+        if not seen.any():
+            return bool((low + GLARE_MIN >= 240).all())
+        level = float(lift[seen].mean())
+        even = float(lift[seen].max() - lift[seen].min()) <= 12 + 0.15 * level
+        return level > 12 and even and bool((low[~seen] + level >= 240).all())
+
+    def _unmeasured_reach(self, part: np.ndarray, bx: int, by: int) -> np.ndarray:
+        """The pixels of a piece's box within a few millimetres of board a reflection washed
+        out so far (two channels or more clipped) that its lift there was not measured:
+        one channel clipped still leaves it measured by the others (``take_off``)."""
+        h, w = part.shape
+        out = np.zeros((h, w), bool)
+        if self.pre is None:
+            return out
+        pad = UNMEASURED_REACH
+        y0, x0 = max(0, by - pad), max(0, bx - pad)
+        y1, x1 = min(self.pre.shape[0], by + h + pad), min(self.pre.shape[1], bx + w + pad)
+        own = np.zeros((y1 - y0, x1 - x0), bool)
+        own[by - y0:by - y0 + h, bx - x0:bx - x0 + w] = part
+        own = cv2.dilate(own.astype(np.uint8), _SQUARE3) > 0
+        unmeasured = ((self.pre[y0:y1, x0:x1] >= 250).sum(axis=2) >= 2) & ~own & ~self._outside[y0:y1, x0:x1]
+        if not unmeasured.any():
+            return out
+        near = cv2.distanceTransform((~unmeasured).astype(np.uint8), cv2.DIST_L2, 3) <= pad
+        return near[by - y0:by - y0 + h, bx - x0:bx - x0 + w]
 
 
 def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int, bh: int) -> bool:
@@ -226,12 +316,48 @@ def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: i
     return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
 
 
-def even_lift(pre: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def smooth_fit(values: np.ndarray, known: np.ndarray, sigma: float) -> np.ndarray:
+    """``values`` fitted by a plane round every pixel (Gaussian weights, ``known`` pixels only).
+
+    A plane, not a weighted mean: next to a reflection's clipped core only its lower side
+    is known, and a mean there falls short of the rising lift; a plane follows the slope,
+    while a piece's edge (a step) still stands out of it."""
+    k = known.astype(np.float64)
+    h, w = values.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    v = np.where(known, values, 0).astype(np.float64)
+
+    def g(a: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(a, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
+
+    s0 = g(k)
+    mean = g(k * v) / np.maximum(s0, 1e-6)
+    # moments about each pixel: the plane's value there is its intercept
+    sx, sy = g(k * xs) - xs * s0, g(k * ys) - ys * s0
+    sxx = g(k * xs * xs) - 2 * xs * g(k * xs) + xs * xs * s0
+    syy = g(k * ys * ys) - 2 * ys * g(k * ys) + ys * ys * s0
+    sxy = g(k * xs * ys) - xs * g(k * ys) - ys * g(k * xs) + xs * ys * s0
+    sv = g(k * v)
+    sxv, syv = g(k * xs * v) - xs * sv, g(k * ys * v) - ys * sv
+    m = np.stack([np.stack([s0, sx, sy], -1), np.stack([sx, sxx, sxy], -1), np.stack([sy, sxy, syy], -1)], -2)
+    rhs = np.stack([sv, sxv, syv], -1)[..., None]
+    det = np.linalg.det(m)
+    fine = np.abs(det) > 1e-3 * np.maximum(s0, 1e-6) ** 3 * sigma ** 4
+    plane = mean.copy()
+    if fine.any():
+        plane[fine] = np.linalg.solve(m[fine], rhs[fine])[:, 0, 0]
+    return plane.astype(np.float32)
+
+
+def even_lift(pre: np.ndarray, ref: np.ndarray,
+              clipped: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, how much lighter than the empty board it is (the mean over the channels
     not clipped) and whether that is one lift in every channel, as a reflection adds, and
-    enough to clip the channels it clipped.  A pixel clipped in every channel is never even."""
+    enough to clip the channels it clipped.  A pixel clipped in every channel is never even.
+    ``clipped``: the channels the camera clipped (by default, those at 250 or more)."""
     pre32, ref32 = pre.astype(np.float32), ref.astype(np.float32)
-    clipped = pre >= 250
+    if clipped is None:
+        clipped = pre >= 250
     lift = np.where(clipped, np.nan, pre32 - ref32)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-clipped pixels: NaN, handled below
@@ -240,6 +366,7 @@ def even_lift(pre: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     blind = clipped.all(axis=-1)
     level = np.where(blind, 0.0, level)
     spread = np.where(blind, np.inf, spread)
-    reaches = (~clipped | (ref32 + level[..., None] >= 240)).all(axis=-1)
+    # a clipped channel says "at least this": the lift must reach about that far
+    reaches = (~clipped | (ref32 + level[..., None] >= np.minimum(pre32, 255) - 15)).all(axis=-1)
     even = ~blind & (spread <= 10 + 0.15 * np.abs(level)) & reaches & (level >= -6)
     return level, even

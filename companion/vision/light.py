@@ -25,6 +25,7 @@ class Light:
     margin_at_fit: np.ndarray | None = None  # the margin as it was at the fit
     frames_since_fit: int = 0
     _tone_channels: list[np.ndarray] = field(default_factory=list)
+    _curves: np.ndarray | None = None  # the tone curve's scale and power per channel
 
     def changed(self, margin: np.ndarray) -> bool:
         """Has the white margin's light moved since the fit (more than a hand on it explains)?"""
@@ -86,6 +87,7 @@ class Light:
         white_ref = np.median(reference[ys, xs].astype(np.float32), axis=0)
         obs_a, ref_a = np.array(obs), np.array(ref)
         lut = np.zeros((256, 3), np.uint8)
+        curves: list[tuple[float, float]] = []
         levels = np.arange(256, dtype=np.float32)
         for c in range(3):
             o, r = list(obs_a[:, c]), list(ref_a[:, c])
@@ -102,9 +104,25 @@ class Light:
             g = float(np.clip(g, 0.4, 3.0))
             curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
             lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
+            curves.append((float(np.exp(log_a)), g))
         self.tone = lut.reshape(256, 1, 3)
+        self._curves = np.array(curves, np.float32)
         self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
         return ""
+
+    def as_seen(self, board: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
+        """A window of a flattened board (the empty board) as this light shows it to the
+        camera: the tone curve and the gain put back, in floats.  A reflection adds the same
+        light to every channel of what the camera sees, not of the flattened picture, whose
+        tone curve bends it differently per channel; and the camera's own clipping is
+        judged where it happened, not where the gain lifted a pixel past white."""
+        out = board.astype(np.float32)
+        if self._curves is not None and self.tone is not None:
+            scale, power = self._curves[:, 0], self._curves[:, 1]
+            out = 255.0 * (np.maximum(out, 1.0) / (255.0 * scale)) ** (1.0 / power)
+        if self.gain is not None and self.gain[rows, cols].shape[:2] == board.shape[:2]:
+            out = out / np.maximum(self.gain[rows, cols], 1e-3)
+        return out
 
     def sample(self) -> np.ndarray:
         """A sparse sample of the gain, to tell later whether the light moved."""

@@ -54,6 +54,7 @@ _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 # a frame whose 4 mm cells all match the last one read within this is read the same
 STILL_TOLERANCE = 16
+HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
 BESIDE_MM = 4  # places this close (beyond their rims) to a hidden one are doubtful too
 BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
@@ -482,7 +483,7 @@ class BoardReader:
         if part is not None:
             flat, labels, as_empty = part
         else:
-            flat = self.glare.take_off(self.light.flatten(small))
+            flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen)
             labels = self._classify(flat)
             # what the empty board does not explain: an unknown colour, or a surface colour
             # where the empty board shows another one
@@ -682,6 +683,14 @@ class BoardReader:
             if self._marks_of_one_piece(labels[box], blob, int(order[0]), small[box]):
                 purity = votes.sum() / max(1, len(inside))  # its marks are its own
                 blobs = [(int(order[0]), centres[k], stats[k], purity)]
+            elif self.glare.one_piece_lifted(labels[box], blob > 0, int(order[0]), int(order[1]), box,
+                                             self.glare.on(x, y, w, h, faint=True) > GLARE_FAINT, self._flat):
+                # one piece with a reflection over part of it, not two pieces
+                spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
+                if spot is not None:
+                    out.doubts.append((spot, "glare?"))
+                out.odd.append(((y, x), blob))
+                return out
             else:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
         else:
@@ -961,9 +970,14 @@ class BoardReader:
         self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
         self._largest_piece = max(self._max_area.values(), default=1.0)
         self._speck_px = max(12.0, 0.25 * self._smallest_px)
-        # the widest a washed-out patch may be and still show part of any piece lying in it
-        smallest_radius = np.sqrt(min(self._min_area.values(), default=0.0) / (0.35 * np.pi))
-        self._hidden_radius = 0.6 * smallest_radius * SCALE
+        # per pixel, the widest an unseen patch centred there may be and still show part of any
+        # piece standing at the place there (no piece stands off its places); a share of the
+        # radius, for a piece's rim blurs into the board
+        self._hidden_radius = np.full((h, w), np.inf, np.float32)
+        for i, spot in enumerate(self.layout.spots):
+            radius = np.sqrt(self._min_area[spot.id] / (0.35 * np.pi))
+            here = self._spot_map == i
+            self._hidden_radius[here] = np.minimum(self._hidden_radius[here], HIDDEN_SHARE * radius * SCALE)
         largest_spot = max((s.w * s.h for s in self.layout.spots), default=1.0)
         self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
         self._outside = np.ones((h, w), bool)
