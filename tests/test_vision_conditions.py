@@ -198,23 +198,30 @@ def test_a_board_that_explains_no_action_is_still_pushed_to_dashboards() -> None
 
 
 def test_the_benchmark_counts_places_no_camera_can_see() -> None:
-    """A reflection that washes a place out to pure white is counted apart: the figure that
-    says how much of the glare condition any camera could read."""
-    from companion.vision.bench import conditions_benchmark, washed_out
+    """A reflection that clips a place to white wide enough to hold one of its pieces is
+    counted apart: the figure that says how much of the glare condition any camera could
+    read."""
+    from companion.vision.bench import blind, conditions_benchmark
 
     _, layout, colours, view = times_square()
     reader = BoardReader(layout, colours=colours)
     clean = camera_for(layout, seed=4).frame(view)
     reader.read(clean)
-    assert not washed_out(reader, clean)
-    assert washed_out(reader, glare_over(reader, clean, next(iter(view)), strength=250))
+    assert not blind(reader, clean)
+    spot_id = next(s.id for s in layout.spots if s.id not in view and s.id.startswith("s"))
+    assert spot_id in reader.blind_places(glare_over(reader, clean, spot_id, strength=250))
+    assert not blind(reader, glare_over(reader, clean, spot_id, strength=45))
     result = conditions_benchmark(["times_square"], per_condition=4, seed=100, sequences=0,
-                                  names=["glare"])
+                                  names=["glare", "highlights"])
     glare_row = result["by_condition"]["glare"]
     assert glare_row["frames"] == 4 and glare_row["silently_misread"] == 0
-    if glare_row.get("washed_out_frames"):
-        exact, of = glare_row["exact_where_nothing_washed_out"].split(" of ")
-        assert int(of) == 4 - glare_row["washed_out_frames"] and int(exact) <= int(of)
+    if glare_row.get("frames_a_piece_could_hide_in"):
+        exact, of = glare_row["exact_where_no_piece_could_hide"].split(" of ")
+        assert int(of) == 4 - glare_row["frames_a_piece_could_hide_in"] and int(exact) <= int(of)
+    # reflections on the pieces themselves are measured apart from issue 10's conditions
+    assert "highlights" not in result["by_condition"]
+    assert result["extra_conditions"]["highlights"]["frames"] == 4
+    assert result["overall"]["frames"] == 4
 
 
 @pytest.mark.parametrize("sigma", [1.7, 2.0, 2.2])

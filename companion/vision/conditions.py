@@ -116,6 +116,27 @@ def glare(frame: np.ndarray, rng: np.random.Generator, spots: int) -> np.ndarray
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def highlights(frame: np.ndarray, rng: np.random.Generator, pieces: list[tuple[float, float, float]],
+               spots: int) -> np.ndarray:
+    """A lamp caught on glossy pieces: small, bright reflections on or at the edge of
+    pieces, often clipping to white (a specular highlight is the lamp's own image)."""
+    out = frame.astype(np.float32)
+    if not pieces:
+        return frame
+    for _ in range(spots):
+        x, y, r = pieces[int(rng.integers(0, len(pieces)))]
+        angle, off = rng.uniform(0, 2 * np.pi), r * rng.uniform(0, 1.1)
+        cx, cy = x + off * np.cos(angle), y + off * np.sin(angle)
+        sigma = r * rng.uniform(0.35, 1.3)
+        amp = rng.uniform(60, 240)
+        x0, x1 = int(max(0, cx - 4 * sigma)), int(min(FRAME_W, cx + 4 * sigma + 1))
+        y0, y1 = int(max(0, cy - 4 * sigma)), int(min(FRAME_H, cy + 4 * sigma + 1))
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        spot = amp * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
+        out[y0:y1, x0:x1] += spot[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def gaussian_blur(frame: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(frame, (0, 0), sigma)
 
@@ -209,11 +230,13 @@ class Condition:
 
     name: str
     description: str
-    apply: Callable[[np.ndarray, np.random.Generator], tuple[np.ndarray, dict]]
+    apply: Callable[..., tuple[np.ndarray, dict]]  # (frame, rng[, pieces in the frame])
     lens: bool = False  # the reader is given the lens profile for this one
     tilt: bool = False  # the frame is formed by a tilted camera
     hand: bool = False  # a resting hand: the right answer is "a hand is over the board"
     rejection_is_right: bool = False  # motion blur: a clear rejection is the right answer
+    on_pieces: bool = False  # drawn where the pieces lie: ``apply`` is given them too
+    extra: bool = False  # not in issue 10's table: measured for silent misreads, no exact target
 
 
 def _warm(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
@@ -234,6 +257,12 @@ def _dim(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
 def _glare(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
     n = int(rng.integers(1, 4))
     return glare(f, rng, n), {"spots": n}
+
+
+def _highlights(f: np.ndarray, rng: np.random.Generator,
+                pieces: list[tuple[float, float, float]] | None = None) -> tuple[np.ndarray, dict]:
+    n = int(rng.integers(1, 4))
+    return highlights(f, rng, pieces or [], n), {"spots": n}
 
 
 def _barrel(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
@@ -288,6 +317,8 @@ CONDITIONS: tuple[Condition, ...] = (
     Condition("jpeg", "JPEG quality 40-70", _jpeg),
     Condition("tilt", "camera tilted up to 25 degrees", _tilt, tilt=True),
     Condition("noise", "sensor noise, sigma 6-14 plus shot noise", _noise),
+    Condition("highlights", "1-3 small bright reflections on glossy pieces, often clipped white",
+              _highlights, on_pieces=True, extra=True),
 )
 CONDITION_NAMES = tuple(c.name for c in CONDITIONS)
 

@@ -183,10 +183,12 @@ class Glare:
         tolerance = (LIFT_TOLERANCE + 0.1 * np.abs(smooth))[..., None]
         padded = cv2.copyMakeBorder(ref32, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
         board = np.zeros(patch.shape, bool)
+        rows, cols = patch.shape
         for dy in (0, -1, 1):
             for dx in (0, -1, 1):
-                lifted = padded[1 + dy:1 + dy + patch.shape[0], 1 + dx:1 + dx + patch.shape[1]] + smooth[..., None]
-                board |= np.where(clipped, lifted >= clipped_at, np.abs(pre32 - lifted) <= tolerance).all(axis=2)
+                lifted = padded[1 + dy:1 + dy + rows, 1 + dx:1 + dx + cols] + smooth[..., None]
+                near = np.abs(pre32 - lifted) <= tolerance
+                board |= np.where(clipped, lifted >= clipped_at, near).all(axis=2)
         odd = seen & ~board
         # what is not seen to be the board: washed out, or something else.  A piece could lie
         # there if a piece of its place fits in it (a piece partly in a washed-out core

@@ -68,3 +68,80 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     faint = (values >= 0.15) & ~strong
     count = int(strong.sum())
     return count, bool(not faint.any() and count <= 9)
+
+
+INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
+LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
+
+
+def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray) -> bool:
+    """Is a light spot on a dark piece a lamp's reflection rather than a light mark?
+
+    A reflection adds the same light to every channel and fades out slowly: the piece
+    round its bright core is lifted too, its darkest channel raised.  A printed mark
+    is a sharp disc: a mark's width beyond its edge the piece is its own colour again.
+    Judged on the darkest channel, which a reflection raises and a dark body keeps low.
+    On a light piece a reflection's white core passes for the piece itself: its "marks"
+    are then the lit colour of whatever it lies on, not dark ink blurred into it.
+    """
+    if mask.size == 0 or not mask.any():
+        return False
+    darkest = crop.min(axis=2).astype(np.float32)
+    body = float(np.median(darkest[mask > 0]))
+    if body > 128:
+        return _marks_not_dark_alike(crop, mask)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    outline = max(contours, key=cv2.contourArea)
+    hull = np.zeros_like(mask)
+    cv2.drawContours(hull, [cv2.convexHull(outline)], -1, 1, -1)
+    radius = 0.53 * np.sqrt(max(1.0, float(cv2.contourArea(outline))))
+    mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
+    raised = darkest - body
+    # well inside the outline: at its rim the piece blurs into the (lighter) board
+    rim = int(max(2, round(mark)))
+    inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                      borderValue=0) > 0
+    bright = ((raised > 0.5 * (235 - body)) & inner).astype(np.uint8)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if n <= 1:
+        return False
+    near_bright = cv2.dilate(bright, np.ones((3, 3), np.uint8)) > 0
+    ys, xs = np.mgrid[0:mask.shape[0], 0:mask.shape[1]].astype(np.float32)
+    for k in range(1, n):
+        cx, cy = centres[k]
+        spread = np.sqrt(stats[k, cv2.CC_STAT_AREA] / np.pi)  # a wide core is measured from its edge
+        d = np.hypot(xs - cx, ys - cy)
+        ring = (d >= spread + 0.8 * mark) & (d <= spread + 1.8 * mark) & inner & ~near_bright
+        if int(ring.sum()) >= 6 and float(np.median(raised[ring])) > LIT_RAISE:
+            return True
+    return False
+
+
+def _marks_not_dark_alike(crop: np.ndarray, mask: np.ndarray) -> bool:
+    """Has a light piece a dark spot that is not its colour darkened alike in every channel,
+    as dark ink blurred into it is (a blue chip's lit rim round a reflection's white core)?"""
+    body = np.median(crop[mask > 0].astype(np.float32), axis=0)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    hull = np.zeros_like(mask)
+    cv2.drawContours(hull, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 1, -1)
+    inner = cv2.erode(hull, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    level = crop.astype(np.float32).mean(axis=2)
+    dark = (level < body.mean() - 0.3 * (body.mean() - INK)) & inner
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
+    lit = body > INK + 40
+    if n <= 1 or lit.sum() < 2:
+        return False
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < 4:
+            continue
+        spot = np.median(crop[labels == k].astype(np.float32), axis=0)
+        share = (spot[lit] - INK) / (body[lit] - INK)
+        if float(share.max() - share.min()) > 0.35:
+            return True
+    return False

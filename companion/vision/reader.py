@@ -36,10 +36,19 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
-from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, Glare, lit_around
+from companion.vision.glare import (
+    GLARE_ERRORS,
+    GLARE_FAINT,
+    GLARE_MIN,
+    LIGHT_PIECES,
+    Glare,
+    even_lift,
+    lit_around,
+)
 from companion.vision.lens import Lens
 from companion.vision.light import Light
-from companion.vision.pips import connected_components, count_pips
+from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.pips import connected_components, count_pips, lit_like_a_mark
 from companion.vision.render import piece_slots, render_topdown
 
 HAND = "hand"
@@ -144,6 +153,8 @@ class BoardReader:
         self._surface_names = list(self.profile.surfaces)
         centroids = [self.profile.pieces[n] for n in names] + list(self.profile.surfaces.values())
         self._centroids = np.array(centroids, np.float32)
+        lab = np.clip(self._centroids[:len(names)], 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+        self._piece_bgr = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
         self._weights = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts for less
         self._lut = self._build_lut()
         self._build_spots()
@@ -502,6 +513,7 @@ class BoardReader:
         unexplained[self._outside] = False
         is_piece[self._outside] = False
         lit = self._lighter_than_empty(flat, region if part is not None else None)
+        strange = unexplained.copy()  # neither the empty board nor a piece's colour
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
             blobs = self._blobs_in(is_piece, region, kept) or self._blobs_in(is_piece, region, kept, 60)
@@ -532,7 +544,7 @@ class BoardReader:
                 blob_cache[key] = hit[1]
             else:
                 patch = small[max(0, y - 8):y + h + 8, max(0, x - 8):x + w + 8]
-                blob = self._read_blob(k, stats, centres, components, labels, lit, near_pieces,
+                blob = self._read_blob(k, stats, centres, components, labels, (lit, strange), near_pieces,
                                        small, frame, pip_cache)
                 if reuse:
                     blob_cache[key] = (patch.copy(), blob, area)
@@ -665,9 +677,12 @@ class BoardReader:
         return None
 
     def _read_blob(self, k: int, stats: np.ndarray, centres: np.ndarray, components: np.ndarray,
-                   labels: np.ndarray, lit: np.ndarray, near_pieces: np.ndarray, small: np.ndarray,
-                   frame: np.ndarray, pip_cache: dict) -> _Blob:
-        """One blob of piece colours: the pieces it holds, or the doubts it raises."""
+                   labels: np.ndarray, around: tuple[np.ndarray, np.ndarray], near_pieces: np.ndarray,
+                   small: np.ndarray, frame: np.ndarray, pip_cache: dict) -> _Blob:
+        """One blob of piece colours: the pieces it holds, or the doubts it raises.  ``around``:
+        where the board is lighter than the empty board, and where it shows neither the empty
+        board nor a piece."""
+        lit, strange = around
         x, y, w, h, _area = (int(v) for v in stats[k])
         n_pieces = len(self._piece_names)
         out = _Blob()
@@ -713,7 +728,15 @@ class BoardReader:
                 if size_mm > hi:  # it may reach over other places: they are not seen either
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
+            own = components[by:by + bh, bx:bx + bw] == k
             if lit_around(lit, near_pieces, bx, by, bw, bh) or (
+                    # a light piece ringed by colours that are nothing (a lit piece's glow round
+                    # its reflection's white core), or that is another piece lit evenly
+                    self._piece_names[index] in LIGHT_PIECES and (
+                        lit_around(strange, near_pieces, bx, by, bw, bh)
+                        or self._another_lit(index, own, bx, by)
+                        or self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw], index),
+                                             bx, by))) or (
                     self.glare.too_strong_on(index, bx, by, bw, bh)
                     and not self.glare.colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by,
                                                     self._flat)):
@@ -722,9 +745,12 @@ class BoardReader:
                 continue
             marks = self.layout.marks.get(self._piece_names[index])
             if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
-                pips, sure = 0, True
+                pips, sure, reflected = 0, True, False
             else:
-                pips, sure = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+                pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+            if reflected:
+                out.doubts.append((spot, "glare?"))  # a lamp's reflection passes for a light mark
+                continue
             if pips and self.glare.on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
                     self._read_pips(frame, index, bx, by, bw, bh, scale)[0] != pips
                     for scale in GLARE_ERRORS):
@@ -792,9 +818,44 @@ class BoardReader:
         y1 = m + int(self.layout.height * SCALE)
         return x <= m + 2 or y <= m + 2 or x + w >= x1 - 2 or y + h >= y1 - 2
 
+    def _another_lit(self, index: int, part: np.ndarray, bx: int, by: int) -> bool:
+        """Is a light piece as seen a darker piece's colour lifted evenly in every channel, as a
+        lamp's reflection lifts it (an orange die under one reads yellow)?  A piece without
+        colour lifted is another one without colour (black, grey and white are each other
+        lifted), and a colour clipped in a channel is many colours lifted, so those are taken
+        for a reflection only where one was seen."""
+        picture = self.glare.pre if self.glare.pre is not None else self._flat
+        if picture is None or not part.any():
+            return False
+        box = (slice(by, by + part.shape[0]), slice(bx, bx + part.shape[1]))
+        seen = np.median(picture[box][part].astype(np.float32), axis=0)
+        measured = self.glare.on(bx, by, part.shape[1], part.shape[0], faint=True) > GLARE_FAINT
+        # a white piece the lamp lifts to the clipping point is any light colour lifted: only
+        # a colour seen whole (no channel clipped) is judged without a reflection seen round it
+        whole = bool((seen < 250).all())
+        for other, colour in enumerate(self._piece_bgr):
+            if other == index or colour.sum() >= seen.sum():
+                continue
+            neutral = float(colour.max() - colour.min()) < 40 and float(seen.max() - seen.min()) < 40
+            if not measured and (neutral or not whole):
+                continue
+            level, even = even_lift(seen[None, None], colour[None, None])
+            if bool(even[0, 0]) and float(level[0, 0]) > GLARE_MIN:
+                return True
+        return False
+
+    @staticmethod
+    def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
+        """What lies within a piece's outline that is not its colour (its marks, or else)."""
+        contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros(part.shape, np.uint8)
+        if contours:
+            cv2.drawContours(filled, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 1, -1)
+        return (filled > 0) & (labels != index)
+
     def _marks_of_one_piece(self, labels: np.ndarray, blob: np.ndarray, main: int,
                             picture: np.ndarray) -> bool:
-        """Are a blob's other piece colours its main colour darkened (no channel lighter) and
+        """Are a blob's other piece colours its main colour darkened alike in every channel and
         all well inside its main colour's box?  Then they are the marks on one piece, blurred
         into a colour of their own (dark pips on orange read as brown), not a second piece
         touching it (that would stick out) nor one of another hue lying on it."""
@@ -814,8 +875,14 @@ class BoardReader:
             return False
         body = picture[own].astype(np.float32).mean(axis=0)
         marks = picture[other].astype(np.float32).mean(axis=0)
-        # the same hue in shadow: no channel lighter, a fifth darker at least
-        return bool((marks <= body + 4).all() and marks.sum() <= 0.8 * body.sum())
+        # the same hue in shadow: no channel lighter, a fifth darker at least, and every
+        # channel darkened alike, as a dark mark blurred into the body mixes them (red on a
+        # white patch is no white piece's marks: a reflection on a red one, more likely)
+        if not ((marks <= body + 4).all() and marks.sum() <= 0.8 * body.sum()):
+            return False
+        lit = body > 60
+        share = (marks[lit] - PIP_ON_LIGHT[0]) / (body[lit] - PIP_ON_LIGHT[0])
+        return bool(share.max() - share.min() <= 0.3)
 
     def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray,
                          votes: np.ndarray) -> list:
@@ -855,7 +922,7 @@ class BoardReader:
 
     # ------------------------------------------------------------------ pips
     def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                     bh: int, fresh: dict) -> tuple[int, bool]:
+                     bh: int, fresh: dict) -> tuple[int, bool, bool]:
         """Pips again only for a piece that looks different from the last frame's."""
         key = (index, bx // 3, by // 3, bw // 3, bh // 3)
         patch = small[by:by + bh, bx:bx + bw]
@@ -870,9 +937,10 @@ class BoardReader:
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                   bh: int, glare_scale: float = 1.0) -> tuple[int, bool]:
+                   bh: int, glare_scale: float = 1.0) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
-        reflection measured round it taken off ``glare_scale`` times)."""
+        reflection measured round it taken off ``glare_scale`` times), whether the count is
+        clear, and whether a light spot on it is a lamp's reflection rather than a mark."""
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
         cw, ch = int((x1 - x0) * CROP_SCALE), int((y1 - y0) * CROP_SCALE)
@@ -905,9 +973,10 @@ class BoardReader:
         mask = (self._classify(crop) == index).astype(np.uint8)
         if self.keep_masks:
             self._last_mask = mask
+        reflected = lit_like_a_mark(crop, mask)
         if self.faces is not None:
-            return self.faces.classify(mask), True
-        return count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
+            return self.faces.classify(mask), True, reflected
+        return (*count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)), reflected)
 
     # ------------------------------------------------------------------ helpers
     def _build_lut(self) -> np.ndarray:
@@ -1015,6 +1084,19 @@ class BoardReader:
         if self._maps is None:
             return None
         return cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+
+    def blind_places(self, frame: np.ndarray) -> list[str]:
+        """The places where a piece could lie wholly in what the camera clipped to white in
+        every channel (a lamp's reflection): no camera sees what lies there."""
+        top = self.sampled(frame)
+        if top is None:
+            return []
+        blind = (top >= 250).all(axis=2) & ~self._outside
+        if not blind.any():
+            return []
+        depth = cv2.distanceTransform(blind.astype(np.uint8), cv2.DIST_L2, 3)
+        hidden = np.unique(self._spot_map[(depth >= self._hidden_radius) & (self._spot_map >= 0)])
+        return [self._spot_ids[int(i)] for i in hidden]
 
     @property
     def spot_index_map(self) -> np.ndarray:
