@@ -56,7 +56,10 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
     level = _median_where(gray, mask)
     pip = 20.0 if level > 128 else 235.0
-    contrast = np.abs(gray.astype(np.float32) - level) / max(abs(pip - level), 30.0)
+    # ink is darker than a light body, lighter than a dark one: the other way is no mark (a
+    # reflection lightens a light body)
+    towards = (gray.astype(np.float32) - level) * np.sign(pip - level)
+    contrast = np.maximum(towards, 0) / max(abs(pip - level), 30.0)
     radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
     contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
     contrast[filled == 0] = 0
@@ -74,22 +77,21 @@ INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_O
 LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
 
 
-def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray) -> bool:
-    """Is a light spot on a dark piece a lamp's reflection rather than a light mark?
+def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -> bool:
+    """Is a piece's face lit by a lamp's reflection, which passes for a mark or hides one?
 
-    A reflection adds the same light to every channel and fades out slowly: the piece
-    round its bright core is lifted too, its darkest channel raised.  A printed mark
-    is a sharp disc: a mark's width beyond its edge the piece is its own colour again.
-    Judged on the darkest channel, which a reflection raises and a dark body keeps low.
-    On a light piece a reflection's white core passes for the piece itself: its "marks"
-    are then the lit colour of whatever it lies on, not dark ink blurred into it.
+    A reflection adds the same light to every channel and fades out slowly, so it is
+    judged on the darkest channel, which it raises.  On a light face with dark ink
+    nothing is lighter than the face but a reflection, and a mark it lies on turns grey.
+    On a dark face with light marks, a printed mark is a sharp disc, the face its own
+    colour again a mark's width beyond it (or a mix of the two, blurred); round a
+    reflection's bright core the face is lifted evenly too.  A reflection's white
+    core on a light piece passes for the piece itself: its "marks" are then the lit colour
+    of whatever it lies on, not ink blurred into it.  ``in_focus``: the frame is sharp, so
+    a light mark on a face without colour has no halo either.
     """
     if mask.size == 0 or not mask.any():
         return False
-    darkest = crop.min(axis=2).astype(np.float32)
-    body = float(np.median(darkest[mask > 0]))
-    if body > 128:
-        return _marks_not_dark_alike(crop, mask)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -99,23 +101,67 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray) -> bool:
     cv2.drawContours(hull, [cv2.convexHull(outline)], -1, 1, -1)
     radius = 0.53 * np.sqrt(max(1.0, float(cv2.contourArea(outline))))
     mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
-    raised = darkest - body
-    # well inside the outline: at its rim the piece blurs into the (lighter) board
+    # well inside the outline: at its rim the piece blurs into the board
     rim = int(max(2, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0) > 0
-    bright = ((raised > 0.5 * (235 - body)) & inner).astype(np.uint8)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    darkest = crop.min(axis=2).astype(np.float32)
+    raised = darkest - float(np.median(darkest[mask > 0]))
+    gray = crop.astype(np.float32).mean(axis=2)
+    level = float(np.median(gray[mask > 0]))
+    if level > 128:  # dark ink on a light face
+        # blur greys a small mark too: grey ink counts only in a sharp frame
+        return (_lighter_patch(raised > LIT_RAISE, inner, mark)
+                or (in_focus and _grey_ink(gray, level, inner, mark)) or _marks_not_dark_alike(crop, mask))
+    body = np.median(crop[mask > 0].astype(np.float32), axis=0)
+    return _spreading_core(crop, raised, body, inner, mark, in_focus)
+
+
+def _lighter_patch(lighter: np.ndarray, inner: np.ndarray, mark: float) -> bool:
+    """A patch of a light face lighter than the face, a mark wide or more."""
+    patch = cv2.morphologyEx((lighter & inner).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= np.pi * mark * mark
+
+
+def _grey_ink(gray: np.ndarray, level: float, inner: np.ndarray, mark: float) -> bool:
+    """A mark on a light face lifted to grey: no part of it near the ink's darkness."""
+    ink = (gray < level - 0.3 * (level - INK)) & inner
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] >= 0.5 * np.pi * mark * mark \
+                and float(gray[labels == k].min()) > INK + 0.5 * (level - INK):
+            return True
+    return False
+
+
+def _spreading_core(crop: np.ndarray, raised: np.ndarray, body: np.ndarray, inner: np.ndarray,
+                    mark: float, in_focus: bool) -> bool:
+    """A bright spot on a dark face with the face round it lifted evenly in every channel, a
+    mark's width out.  A blurred light mark also brightens the face round it, but as a mix
+    of the two colours, not evenly; on a face without colour the two look alike, so there
+    a halo counts only in a sharp frame."""
+    colourless = float(body.max() - body.min()) < 40
+    if colourless and not in_focus:
+        return False
+    full = 235 - float(body.min())
+    bright = ((raised > 0.3 * full) & inner).astype(np.uint8)  # what ``count_pips`` counts as a mark
+    n, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=8)
     if n <= 1:
         return False
-    near_bright = cv2.dilate(bright, np.ones((3, 3), np.uint8)) > 0
-    ys, xs = np.mgrid[0:mask.shape[0], 0:mask.shape[1]].astype(np.float32)
+    spread_out = max(1, int(round(0.6 * mark)))
+    near_bright = cv2.dilate(bright, np.ones((2 * spread_out + 1, 2 * spread_out + 1), np.uint8)) > 0
+    lift = crop.astype(np.float32) - body
+    level = lift.mean(axis=2)
+    even = (lift.max(axis=2) - lift.min(axis=2)) <= 12 + 0.15 * np.abs(level)
+    lifted_evenly = (raised > LIT_RAISE) & (even | colourless)
+    ys, xs = np.mgrid[0:raised.shape[0], 0:raised.shape[1]].astype(np.float32)
     for k in range(1, n):
         cx, cy = centres[k]
-        spread = np.sqrt(stats[k, cv2.CC_STAT_AREA] / np.pi)  # a wide core is measured from its edge
+        spread = np.sqrt(float(stats[k, cv2.CC_STAT_AREA]) / np.pi)  # a wide core: from its edge
         d = np.hypot(xs - cx, ys - cy)
         ring = (d >= spread + 0.8 * mark) & (d <= spread + 1.8 * mark) & inner & ~near_bright
-        if int(ring.sum()) >= 6 and float(np.median(raised[ring])) > LIT_RAISE:
+        if int(ring.sum()) >= 6 and float(np.mean(lifted_evenly[ring])) > 0.3:
             return True
     return False
 

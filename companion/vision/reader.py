@@ -56,6 +56,7 @@ UNKNOWN = 255  # the label of a pixel near no calibrated colour
 SCALE = 1.0  # px per mm of the board sampled for colours
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
+IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -166,6 +167,7 @@ class BoardReader:
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
         self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
+        self._in_focus = True  # the last frame read was sharp (see ``sharpness``)
         self._kept: _Kept | None = None
         self.light = Light()  # the room's light, fitted to the margin and the board's print
         self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
@@ -472,6 +474,7 @@ class BoardReader:
                     region: tuple[slice, slice] | None = None, cells: np.ndarray | None = None) -> Reading:
         kept = self._kept
         sharp, skew = self.sharpness(small)
+        self._in_focus = sharp >= IN_FOCUS
         if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
             return Reading(None, markers_found=len(MARKER_IDS),
                            problem="too blurred to read: the camera or the table shook")
@@ -973,7 +976,7 @@ class BoardReader:
         mask = (self._classify(crop) == index).astype(np.uint8)
         if self.keep_masks:
             self._last_mask = mask
-        reflected = lit_like_a_mark(crop, mask)
+        reflected = lit_like_a_mark(crop, mask, self._in_focus)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         return (*count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)), reflected)
