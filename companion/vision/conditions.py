@@ -116,7 +116,7 @@ def glare(frame: np.ndarray, rng: np.random.Generator, spots: int) -> np.ndarray
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def highlights(frame: np.ndarray, rng: np.random.Generator, pieces: list[tuple[float, float, float]],
+def highlights(frame: np.ndarray, rng: np.random.Generator, pieces: list[tuple[str, float, float, float]],
                spots: int) -> np.ndarray:
     """A lamp caught on glossy pieces: small, bright reflections on or at the edge of
     pieces, often clipping to white (a specular highlight is the lamp's own image)."""
@@ -124,7 +124,7 @@ def highlights(frame: np.ndarray, rng: np.random.Generator, pieces: list[tuple[f
     if not pieces:
         return frame
     for _ in range(spots):
-        x, y, r = pieces[int(rng.integers(0, len(pieces)))]
+        _, x, y, r = pieces[int(rng.integers(0, len(pieces)))]
         angle, off = rng.uniform(0, 2 * np.pi), r * rng.uniform(0, 1.1)
         cx, cy = x + off * np.cos(angle), y + off * np.sin(angle)
         sigma = r * rng.uniform(0.35, 1.3)
@@ -260,7 +260,7 @@ def _glare(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
 
 
 def _highlights(f: np.ndarray, rng: np.random.Generator,
-                pieces: list[tuple[float, float, float]] | None = None) -> tuple[np.ndarray, dict]:
+                pieces: list[tuple[str, float, float, float]] | None = None) -> tuple[np.ndarray, dict]:
     n = int(rng.integers(1, 4))
     return highlights(f, rng, pieces or [], n), {"spots": n}
 

@@ -206,9 +206,9 @@ class Camera:
         # field: a still table (most frames) costs a copy, not a fresh light and noise pass
         self._cache: tuple[tuple, np.ndarray, dict[int, np.ndarray]] | None = None
 
-    def pieces_in_frame(self, view: BoardView) -> list[tuple[float, float, float]]:
-        """Where each piece of a board lies in the frame: centre and radius, in pixels (the
-        radius as wide as the piece looks across the board)."""
+    def pieces_in_frame(self, view: BoardView) -> list[tuple[str, float, float, float]]:
+        """Where each piece of a board lies in the frame: its place, centre and radius, in
+        pixels (the radius as wide as the piece looks across the board)."""
         out = []
         for spot_id, pieces in view.items():
             spot = self.layout.spot(spot_id)
@@ -216,7 +216,7 @@ class Camera:
                 x, y = spot.x + MARGIN_MM + cx, spot.y + MARGIN_MM + cy
                 pts = np.array([[[x, y], [x + r, y]]], np.float32) * self.px_per_mm
                 (centre, rim), = cv2.perspectiveTransform(pts, self.homography)
-                out.append((float(centre[0]), float(centre[1]), float(np.linalg.norm(rim - centre))))
+                out.append((spot_id, float(centre[0]), float(centre[1]), float(np.linalg.norm(rim - centre))))
         return out
 
     def frame(self, view: BoardView, hand: float | None = None) -> np.ndarray:
