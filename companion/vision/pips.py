@@ -111,10 +111,24 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
     level = float(np.median(gray[mask > 0]))
     if level > 128:  # dark ink on a light face
         # blur greys a small mark too: grey ink counts only in a sharp frame
-        return (_lighter_patch(raised > LIT_RAISE, inner, mark)
+        return (_lighter_patch((raised > LIT_RAISE) & _even_lift(crop, mask), inner, mark)
                 or (in_focus and _grey_ink(gray, level, inner, mark)) or _marks_not_dark_alike(crop, mask))
     body = np.median(crop[mask > 0].astype(np.float32), axis=0)
     return _spreading_core(crop, raised, body, inner, mark, in_focus)
+
+
+def _even_lift(crop: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """Per pixel: lighter than the face by one amount in every channel it did not clip, as a
+    reflection adds light (JPEG's smeared colour and a blurred mark's mix are not)."""
+    if body.ndim == 2:  # the face's mask: its colour is its median
+        body = np.median(crop[body > 0].astype(np.float32), axis=0)
+    pixels = crop.astype(np.float32)
+    lift = np.where(pixels >= 250, np.nan, pixels - body)
+    seen = ~np.isnan(lift)
+    low = np.where(seen, lift, np.inf).min(axis=2)
+    high = np.where(seen, lift, -np.inf).max(axis=2)
+    reaches = np.where(seen, True, body + np.where(np.isfinite(low), low, 0)[..., None] >= 235).all(axis=2)
+    return np.isfinite(low) & (high - low <= 12 + 0.15 * np.abs(low)) & reaches
 
 
 def _lighter_patch(lighter: np.ndarray, inner: np.ndarray, mark: float) -> bool:
@@ -151,10 +165,7 @@ def _spreading_core(crop: np.ndarray, raised: np.ndarray, body: np.ndarray, inne
         return False
     spread_out = max(1, int(round(0.6 * mark)))
     near_bright = cv2.dilate(bright, np.ones((2 * spread_out + 1, 2 * spread_out + 1), np.uint8)) > 0
-    lift = crop.astype(np.float32) - body
-    level = lift.mean(axis=2)
-    even = (lift.max(axis=2) - lift.min(axis=2)) <= 12 + 0.15 * np.abs(level)
-    lifted_evenly = (raised > LIT_RAISE) & (even | colourless)
+    lifted_evenly = (raised > LIT_RAISE) & (_even_lift(crop, body) | colourless)
     ys, xs = np.mgrid[0:raised.shape[0], 0:raised.shape[1]].astype(np.float32)
     for k in range(1, n):
         cx, cy = centres[k]
