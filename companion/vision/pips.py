@@ -73,6 +73,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     return count, bool(not faint.any() and count <= 9)
 
 
+_SQUARE3 = np.ones((3, 3), np.uint8)
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
 LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
 
@@ -92,112 +93,124 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
     """
     if mask.size == 0 or not mask.any():
         return False
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    crop = cv2.pyrDown(crop)  # half the crop's scale: a reflection is smooth, a mark still 3 px wide
+    mask = (cv2.pyrDown(mask * 255) > 127).astype(np.uint8)
+    contours, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE3), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return False
     outline = max(contours, key=cv2.contourArea)
     hull = np.zeros_like(mask)
     cv2.drawContours(hull, [cv2.convexHull(outline)], -1, 1, -1)
     radius = 0.53 * np.sqrt(max(1.0, float(cv2.contourArea(outline))))
-    mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
+    mark = max(1.0, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
     # well inside the outline: at its rim the piece blurs into the board
-    rim = int(max(2, round(mark)))
+    rim = int(max(1, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0) > 0
-    darkest = crop.min(axis=2).astype(np.float32)
-    raised = darkest - float(np.median(darkest[mask > 0]))
-    gray = crop.astype(np.float32).mean(axis=2)
-    level = float(np.median(gray[mask > 0]))
-    if level > 128:  # dark ink on a light face
+    own = crop[mask > 0]
+    body = np.median(own[::5].astype(np.float32), axis=0)  # a fifth of the face is plenty
+    b, g, r = cv2.split(crop)
+    raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
+    if float(body.mean()) > 128:  # dark ink on a light face
+        lighter = (raised > LIT_RAISE) & inner
+        if not lighter.any() and float(body.min()) < 240:
+            return False  # nothing lighter than the face, and the face not at white: no reflection
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
         # blur greys a small mark too: grey ink counts only in a sharp frame
-        return (_lighter_patch((raised > LIT_RAISE) & _even_lift(crop, mask), inner, mark)
-                or (in_focus and _grey_ink(gray, level, inner, mark)) or _marks_not_dark_alike(crop, mask))
-    body = np.median(crop[mask > 0].astype(np.float32), axis=0)
+        return (_lighter_patch(crop, lighter, body, mark)
+                or (in_focus and _grey_ink(gray, body, inner, mark))
+                or _marks_not_dark_alike(crop, gray, body, inner))
     return _spreading_core(crop, raised, body, inner, mark, in_focus)
 
 
-def _even_lift(crop: np.ndarray, body: np.ndarray) -> np.ndarray:
-    """Per pixel: lighter than the face by one amount in every channel it did not clip, as a
-    reflection adds light (JPEG's smeared colour and a blurred mark's mix are not)."""
-    if body.ndim == 2:  # the face's mask: its colour is its median
-        body = np.median(crop[body > 0].astype(np.float32), axis=0)
-    pixels = crop.astype(np.float32)
-    lift = np.where(pixels >= 250, np.nan, pixels - body)
-    seen = ~np.isnan(lift)
-    low = np.where(seen, lift, np.inf).min(axis=2)
-    high = np.where(seen, lift, -np.inf).max(axis=2)
-    reaches = np.where(seen, True, body + np.where(np.isfinite(low), low, 0)[..., None] >= 235).all(axis=2)
-    return np.isfinite(low) & (high - low <= 12 + 0.15 * np.abs(low)) & reaches
+def _evenly(pixels: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """Of some pixels (N x 3): lighter than the face by one amount in every channel they did
+    not clip, and by enough to clip the others, as a reflection adds light (JPEG's smeared
+    colour and a blurred mark's mix are not)."""
+    pixels = pixels.astype(np.float32)
+    clipped = pixels >= 250
+    lift = pixels - body
+    low = np.where(clipped, np.inf, lift).min(axis=1)
+    high = np.where(clipped, -np.inf, lift).max(axis=1)
+    seen = np.isfinite(low)
+    low = np.where(seen, low, 0)
+    reaches = (~clipped | (body + low[:, None] >= 235)).all(axis=1)
+    return seen & (high - low <= 12 + 0.15 * np.abs(low)) & reaches
 
 
-def _lighter_patch(lighter: np.ndarray, inner: np.ndarray, mark: float) -> bool:
-    """A patch of a light face lighter than the face, a mark wide or more."""
-    patch = cv2.morphologyEx((lighter & inner).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+def _lighter_patch(crop: np.ndarray, lighter: np.ndarray, body: np.ndarray, mark: float) -> bool:
+    """A patch of a light face lifted evenly above the face, a mark wide or more."""
+    lighter = lighter.copy()
+    if int(lighter.sum()) < np.pi * mark * mark:
+        return False
+    lighter[lighter] = _evenly(crop[lighter], body)
+    patch = cv2.morphologyEx(lighter.astype(np.uint8), cv2.MORPH_OPEN, _SQUARE3)
     n, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= np.pi * mark * mark
 
 
-def _grey_ink(gray: np.ndarray, level: float, inner: np.ndarray, mark: float) -> bool:
+def _grey_ink(gray: np.ndarray, body: np.ndarray, inner: np.ndarray, mark: float) -> bool:
     """A mark on a light face lifted to grey: no part of it near the ink's darkness."""
+    level = float(body.mean())
     ink = (gray < level - 0.3 * (level - INK)) & inner
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] >= 0.5 * np.pi * mark * mark \
-                and float(gray[labels == k].min()) > INK + 0.5 * (level - INK):
-            return True
-    return False
+    if n <= 1:
+        return False
+    darkest = np.full(n, 255.0)
+    np.minimum.at(darkest, labels[ink], gray[ink].astype(np.float64))
+    big = stats[:, cv2.CC_STAT_AREA] >= 0.5 * np.pi * mark * mark
+    return bool((big[1:] & (darkest[1:] > INK + 0.5 * (level - INK))).any())
 
 
 def _spreading_core(crop: np.ndarray, raised: np.ndarray, body: np.ndarray, inner: np.ndarray,
                     mark: float, in_focus: bool) -> bool:
     """A bright spot on a dark face with the face round it lifted evenly in every channel, a
-    mark's width out.  A blurred light mark also brightens the face round it, but as a mix
-    of the two colours, not evenly; on a face without colour the two look alike, so there
-    a halo counts only in a sharp frame."""
+    mark's width out, or, in a sharp frame, a bright patch wider than any mark.  A blurred
+    light mark also brightens the face round it, but as a mix of the two colours, not
+    evenly; on a face without colour the two look alike, so there a halo counts only in a
+    sharp frame."""
     colourless = float(body.max() - body.min()) < 40
     if colourless and not in_focus:
         return False
-    full = 235 - float(body.min())
-    bright = ((raised > 0.3 * full) & inner).astype(np.uint8)  # what ``count_pips`` counts as a mark
-    n, _, stats, centres = cv2.connectedComponentsWithStats(bright, connectivity=8)
-    if n <= 1:
+    bright = (raised > 0.3 * (235 - float(body.min()))) & inner  # what ``count_pips`` counts as a mark
+    n_bright = int(np.count_nonzero(bright))
+    if not n_bright:
         return False
-    spread_out = max(1, int(round(0.6 * mark)))
-    near_bright = cv2.dilate(bright, np.ones((2 * spread_out + 1, 2 * spread_out + 1), np.uint8)) > 0
-    lifted_evenly = (raised > LIT_RAISE) & (_even_lift(crop, body) | colourless)
-    ys, xs = np.mgrid[0:raised.shape[0], 0:raised.shape[1]].astype(np.float32)
-    for k in range(1, n):
-        cx, cy = centres[k]
-        spread = np.sqrt(float(stats[k, cv2.CC_STAT_AREA]) / np.pi)  # a wide core: from its edge
-        d = np.hypot(xs - cx, ys - cy)
-        ring = (d >= spread + 0.8 * mark) & (d <= spread + 1.8 * mark) & inner & ~near_bright
-        if int(ring.sum()) >= 6 and float(np.mean(lifted_evenly[ring])) > 0.3:
+    if in_focus:  # a sharp mark is no wider than a mark (marks run together stay as narrow)
+        if float(cv2.distanceTransform(bright.astype(np.uint8), cv2.DIST_L2, 3).max()) > 1.8 * mark:
             return True
-    return False
+        if np.count_nonzero((raised > LIT_RAISE) & inner) < 1.8 * n_bright:
+            return False  # sharp marks and their thin rims, nothing raised round them
+    # each pixel's distance from the nearest bright spot, and which spot that is
+    far, nearest = cv2.distanceTransformWithLabels((~bright).astype(np.uint8), cv2.DIST_L2, 3,
+                                                   labelType=cv2.DIST_LABEL_CCOMP)
+    ring = (far >= 0.8 * mark) & (far <= 1.8 * mark) & inner
+    if int(ring.sum()) < 6:
+        return False
+    lifted = raised[ring] > LIT_RAISE
+    if not colourless and lifted.any():
+        lifted[lifted] = _evenly(crop[ring][lifted], body)
+    spots = nearest[ring]
+    count = np.bincount(spots)
+    share = np.bincount(spots, weights=lifted.astype(np.float64), minlength=len(count)) / np.maximum(count, 1)
+    return bool(((count >= 6) & (share > 0.3)).any())
 
 
-def _marks_not_dark_alike(crop: np.ndarray, mask: np.ndarray) -> bool:
+def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, inner: np.ndarray) -> bool:
     """Has a light piece a dark spot that is not its colour darkened alike in every channel,
     as dark ink blurred into it is (a blue chip's lit rim round a reflection's white core)?"""
-    body = np.median(crop[mask > 0].astype(np.float32), axis=0)
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return False
-    hull = np.zeros_like(mask)
-    cv2.drawContours(hull, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 1, -1)
-    inner = cv2.erode(hull, np.ones((5, 5), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    level = crop.astype(np.float32).mean(axis=2)
-    dark = (level < body.mean() - 0.3 * (body.mean() - INK)) & inner
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
+    dark = (gray < body.mean() - 0.3 * (body.mean() - INK)) & inner
     lit = body > INK + 40
-    if n <= 1 or lit.sum() < 2:
+    if not dark.any() or lit.sum() < 2:
         return False
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < 4:
+        if stats[k, cv2.CC_STAT_AREA] < 2:
             continue
-        spot = np.median(crop[labels == k].astype(np.float32), axis=0)
+        x, y, w, h = stats[k, :4]
+        box = (slice(y, y + h), slice(x, x + w))
+        spot = np.median(crop[box][labels[box] == k].astype(np.float32), axis=0)
         share = (spot[lit] - INK) / (body[lit] - INK)
         if float(share.max() - share.min()) > 0.35:
             return True

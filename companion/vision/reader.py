@@ -738,8 +738,10 @@ class BoardReader:
                     self._piece_names[index] in LIGHT_PIECES and (
                         lit_around(strange, near_pieces, bx, by, bw, bh)
                         or self._another_lit(index, own, bx, by)
-                        or self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw], index),
-                                             bx, by))) or (
+                        # a white core read as a die: its "pips" are the lit piece round it
+                        or (self.layout.marks.get(self._piece_names[index], (0, 0))[1] > 0
+                            and self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw],
+                                                                     index), bx, by)))) or (
                     self.glare.too_strong_on(index, bx, by, bw, bh)
                     and not self.glare.colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by,
                                                     self._flat)):
@@ -836,16 +838,15 @@ class BoardReader:
         # a white piece the lamp lifts to the clipping point is any light colour lifted: only
         # a colour seen whole (no channel clipped) is judged without a reflection seen round it
         whole = bool((seen < 250).all())
-        for other, colour in enumerate(self._piece_bgr):
-            if other == index or colour.sum() >= seen.sum():
-                continue
-            neutral = float(colour.max() - colour.min()) < 40 and float(seen.max() - seen.min()) < 40
-            if not measured and (neutral or not whole):
-                continue
-            level, even = even_lift(seen[None, None], colour[None, None])
-            if bool(even[0, 0]) and float(level[0, 0]) > GLARE_MIN:
-                return True
-        return False
+        colours = self._piece_bgr
+        darker = (np.arange(len(colours)) != index) & (colours.sum(axis=1) < seen.sum())
+        if not measured:
+            neutral = (np.ptp(colours, axis=1) < 40) & (float(np.ptp(seen)) < 40)
+            darker &= ~neutral if whole else False
+        if not darker.any():
+            return False
+        level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
+        return bool((even[0] & (level[0] > GLARE_MIN)).any())
 
     @staticmethod
     def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
