@@ -89,12 +89,11 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
     reflection's bright core the face is lifted evenly too.  A reflection's white
     core on a light piece passes for the piece itself: its "marks" are then the lit colour
     of whatever it lies on, not ink blurred into it.  ``in_focus``: the frame is sharp, so
-    a light mark on a face without colour has no halo either.
+    a light mark on a face without colour has no halo either.  Judged at the crop's own
+    scale: at half of it a small reflection on a die slips through.
     """
     if mask.size == 0 or not mask.any():
         return False
-    crop = cv2.pyrDown(crop)  # half the crop's scale: a reflection is smooth, a mark still 3 px wide
-    mask = (cv2.pyrDown(mask * 255) > 127).astype(np.uint8)
     contours, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE3), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -103,9 +102,9 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
     hull = np.zeros_like(mask)
     cv2.drawContours(hull, [cv2.convexHull(outline)], -1, 1, -1)
     radius = 0.53 * np.sqrt(max(1.0, float(cv2.contourArea(outline))))
-    mark = max(1.0, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
+    mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
     # well inside the outline: at its rim the piece blurs into the board
-    rim = int(max(1, round(mark)))
+    rim = int(max(2, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0) > 0
     own = crop[mask > 0]
