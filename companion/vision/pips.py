@@ -116,10 +116,11 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
         if not lighter.any() and float(body.min()) < 240:
             return False  # nothing lighter than the face, and the face not at white: no reflection
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        # blur greys a small mark too: grey ink counts only in a sharp frame
+        # blur greys a small mark and mixes it with the board round the piece: grey ink, and
+        # ink not the face darkened alike, count only in a sharp frame
         return (_lighter_patch(crop, lighter, body, mark)
-                or (in_focus and _grey_ink(gray, body, inner, mark))
-                or _marks_not_dark_alike(crop, gray, body, inner))
+                or (in_focus and (_grey_ink(gray, body, inner, mark)
+                                  or _marks_not_dark_alike(crop, gray, body, inner))))
     return _spreading_core(crop, raised, body, inner, mark, in_focus)
 
 
