@@ -743,10 +743,9 @@ class BoardReader:
                             and self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw],
                                                                      index), bx, by)))) or (
                     self.glare.too_strong_on(index, bx, by, bw, bh)
-                    and not self.glare.colour_holds(index, components[by:by + bh, bx:bx + bw] == k, bx, by,
-                                                    self._flat)):
+                    and not self.glare.colour_holds(index, own, bx, by, self._flat)):
                 out.doubts.append((spot, "glare?"))  # and the places its pixels reach
-                out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
+                out.odd.append(((by, bx), own.astype(np.uint8)))
                 continue
             marks = self.layout.marks.get(self._piece_names[index])
             if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
@@ -842,7 +841,7 @@ class BoardReader:
         darker = (np.arange(len(colours)) != index) & (colours.sum(axis=1) < seen.sum())
         if not measured:
             neutral = (np.ptp(colours, axis=1) < 40) & (float(np.ptp(seen)) < 40)
-            darker &= ~neutral if whole else False
+            darker &= (~neutral) if whole else False
         if not darker.any():
             return False
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
@@ -977,7 +976,8 @@ class BoardReader:
         mask = (self._classify(crop) == index).astype(np.uint8)
         if self.keep_masks:
             self._last_mask = mask
-        reflected = lit_like_a_mark(crop, mask, self._in_focus)
+        # (the re-reads with the reflection scaled ask only the count)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         return (*count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)), reflected)
