@@ -223,6 +223,16 @@ def test_reading_only_what_changed_says_what_a_first_look_says(game_name: str) -
         return out
 
     reader._read_part = counted  # type: ignore[method-assign]
+    sampled_in_part = 0
+    around = reader._sample_around
+
+    def sampled(*args: object) -> object:
+        nonlocal sampled_in_part
+        out = around(*args)  # type: ignore[arg-type]
+        sampled_in_part += reader._partial
+        return out
+
+    reader._sample_around = sampled  # type: ignore[method-assign]
     differ = []
     for i, view in enumerate(boards):
         frames = [camera.frame(view), camera.frame(view)]
@@ -238,6 +248,49 @@ def test_reading_only_what_changed_says_what_a_first_look_says(game_name: str) -
                 differ.append((i, k, said, ours.problem, first.problem))
     assert not differ, differ[:2]
     assert partial >= len(boards) // 2  # the part-read path was taken, not only whole reads
+    assert sampled_in_part >= len(boards) // 3  # and the board sampled again only round the change
+
+
+def test_a_window_sampled_again_holds_the_pixels_a_whole_sampling_gives() -> None:
+    """The changed region, the markers and the margin's samples are sampled again with the
+    whole board's own maps: not a pixel differs from sampling the whole board."""
+    reader, camera, _ = reader_for("king_of_clubs")
+    boards = sample_boards("king_of_clubs", None, 2, seed=4)
+    reader.read(camera.frame(boards[0]))
+    sampler = reader._sampler
+    assert sampler is not None
+    frame = camera.frame(boards[1])
+    whole = sampler.whole(frame).copy()
+    sampler.small[:] = 0
+    rows, cols = slice(-5, 120), slice(300, 380)  # reaching past the board's edge: clipped
+    sampler.window(frame, rows, cols)
+    sampler.watch(frame)
+    assert (sampler.small[:120, 300:380] == whole[:120, 300:380]).all()
+    ys, xs = reader._margin_samples
+    assert (sampler.small[ys, xs] == whole[ys, xs]).all()
+    for marker_rows, marker_cols, _bits in reader._marker_checks:
+        assert (sampler.small[marker_rows, marker_cols] == whole[marker_rows, marker_cols]).all()
+    assert not sampler.small[200:260, 100:200].any()  # nothing else was sampled
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_a_still_table_under_sensor_noise_is_still_and_a_moved_piece_is_not(game_name: str) -> None:
+    """The 4 mm cells come from the frame at half size (not from the whole board sampled):
+    the camera's noise fields still leave a still table still, and one piece moved is a
+    change."""
+    reader, camera, layout = reader_for(game_name)
+    view = sample_boards(game_name, None, 1, seed=6)[0]
+    first = reader.read(camera.frame(view))
+    assert first.view == view
+    for _ in range(4):  # every noise field of the camera, and the first again
+        assert reader.read(camera.frame(view)) is first
+    size = {s.id: (s.w, s.h) for s in layout.spots}
+    spot, pieces = next((s, p) for s, p in sorted(view.items())
+                        if p and any(o not in view and size[o] == size[s] for o in size))
+    free = next(o for o in size if o not in view and size[o] == size[spot])  # a place like it
+    moved = {k: v for k, v in view.items() if k != spot} | {free: pieces}
+    after = reader.read(camera.frame(moved))
+    assert after is not first and after.view == moved, (spot, free, after.view, after.doubtful)
 
 
 def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ measured round it halved or 1.6 times as strong (``GLARE_ERRORS``).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
 import cv2
@@ -360,13 +359,11 @@ def even_lift(pre: np.ndarray, ref: np.ndarray,
     pre32, ref32 = pre.astype(np.float32), ref.astype(np.float32)
     if clipped is None:
         clipped = pre >= 250
-    lift = np.where(clipped, np.nan, pre32 - ref32)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-clipped pixels: NaN, handled below
-        level = np.nanmean(lift, axis=-1)
-        spread = np.nanmax(lift, axis=-1) - np.nanmin(lift, axis=-1)
-    blind = clipped.all(axis=-1)
-    level = np.where(blind, 0.0, level)
+    lift = pre32 - ref32
+    seen = (~clipped).sum(axis=-1)
+    blind = seen == 0
+    level = np.where(clipped, 0.0, lift).sum(axis=-1) / np.maximum(seen, 1)  # 0 where blind
+    spread = np.where(clipped, -np.inf, lift).max(axis=-1) - np.where(clipped, np.inf, lift).min(axis=-1)
     spread = np.where(blind, np.inf, spread)
     # a clipped channel says "at least this": the lift must reach about that far
     reaches = (~clipped | (ref32 + level[..., None] >= np.minimum(pre32, 255) - 15)).all(axis=-1)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+_SQUARE3 = np.ones((3, 3), np.uint8)
+
 
 def connected_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components with their boxes and centres, by Grana's block-based scan
@@ -24,24 +26,41 @@ def _median_where(gray: np.ndarray, mask: np.ndarray) -> float:
     return float(np.searchsorted(cumulative, cumulative[-1] / 2))
 
 
-def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, bool]:
+def outline(mask: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """A piece's convex hull (0/1) and its outline's area, from its colour mask (small gaps
+    closed), computed once for the marks and the reflection checks; None for no piece."""
+    if mask.size == 0 or not mask.any():
+        return None
+    contours, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE3), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    body = max(contours, key=cv2.contourArea)
+    hull = np.zeros_like(mask)
+    cv2.drawContours(hull, [cv2.convexHull(body)], -1, 1, -1)
+    return hull, float(cv2.contourArea(body))
+
+
+def channel_medians(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each channel's median under a mask, from histograms (sorting the pixels costs more
+    than the rest of a piece's reflection check)."""
+    return np.array([_median_where(channel, mask) for channel in cv2.split(crop)], np.float32)
+
+
+def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
+               face: tuple[np.ndarray, float] | None = None) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
     brightness: a blurred pip keeps part of its contrast and its centre, even when
     blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
     either way.  Without it (die faces), marks are the holes in the colour mask.
+    ``face``: the mask's ``outline``, when the caller has it already.
     """
-    if mask.size == 0:
+    face = face or outline(mask)
+    if face is None:
         return 0, False
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return 0, False
-    body = max(contours, key=cv2.contourArea)
-    filled = np.zeros_like(mask)
-    cv2.drawContours(filled, [cv2.convexHull(body)], -1, 1, -1)
-    body_area = float(cv2.contourArea(body))
+    filled, body_area = face
     hull_area = float(np.count_nonzero(filled))
     if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
         return 0, False  # the piece's own colour covers too little of it to judge its marks
@@ -73,12 +92,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None) -> tuple[int, b
     return count, bool(not faint.any() and count <= 9)
 
 
-_SQUARE3 = np.ones((3, 3), np.uint8)
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
 LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
 
 
-def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -> bool:
+def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
+                    face: tuple[np.ndarray, float] | None = None, gray: np.ndarray | None = None) -> bool:
     """Is a piece's face lit by a lamp's reflection, which passes for a mark or hides one?
 
     A reflection adds the same light to every channel and fades out slowly, so it is
@@ -90,32 +109,27 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True) -
     core on a light piece passes for the piece itself: its "marks" are then the lit colour
     of whatever it lies on, not ink blurred into it.  ``in_focus``: the frame is sharp, so
     a light mark on a face without colour has no halo either.  Judged at the crop's own
-    scale: at half of it a small reflection on a die slips through.
+    scale: at half of it a small reflection on a die slips through.  ``face`` (the mask's
+    ``outline``) and ``gray`` (the crop in grey), when the caller has them already.
     """
-    if mask.size == 0 or not mask.any():
+    face = face or outline(mask)
+    if face is None:
         return False
-    contours, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE3), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return False
-    outline = max(contours, key=cv2.contourArea)
-    hull = np.zeros_like(mask)
-    cv2.drawContours(hull, [cv2.convexHull(outline)], -1, 1, -1)
-    radius = 0.53 * np.sqrt(max(1.0, float(cv2.contourArea(outline))))
+    hull, area = face
+    radius = 0.53 * np.sqrt(max(1.0, area))
     mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
     # well inside the outline: at its rim the piece blurs into the board
     rim = int(max(2, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0) > 0
-    own = crop[mask > 0]
-    body = np.median(own[::5].astype(np.float32), axis=0)  # a fifth of the face is plenty
+    body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
     if float(body.mean()) > 128:  # dark ink on a light face
         lighter = (raised > LIT_RAISE) & inner
         if not lighter.any() and float(body.min()) < 240:
             return False  # nothing lighter than the face, and the face not at white: no reflection
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if gray is None else gray
         # blur greys a small mark and mixes it with the board round the piece: grey ink, and
         # ink not the face darkened alike, count only in a sharp frame
         return (_lighter_patch(crop, lighter, body, mark)
@@ -210,7 +224,7 @@ def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, 
             continue
         x, y, w, h = stats[k, :4]
         box = (slice(y, y + h), slice(x, x + w))
-        spot = np.median(crop[box][labels[box] == k].astype(np.float32), axis=0)
+        spot = channel_medians(crop[box], (labels[box] == k).astype(np.uint8))
         share = (spot[lit] - INK) / (body[lit] - INK)
         if float(share.max() - share.min()) > 0.35:
             return True

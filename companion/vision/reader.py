@@ -48,8 +48,9 @@ from companion.vision.glare import (
 from companion.vision.lens import Lens
 from companion.vision.light import Light
 from companion.vision.palette import PIP_ON_LIGHT
-from companion.vision.pips import connected_components, count_pips, lit_like_a_mark
+from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
 from companion.vision.render import piece_slots, render_topdown
+from companion.vision.sampling import Sampler
 
 HAND = "hand"
 UNKNOWN = 255  # the label of a pixel near no calibrated colour
@@ -62,6 +63,9 @@ _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
+REFIT_EVERY = 8  # frames read between two fits of the light
+BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
+BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 # a frame whose 4 mm cells all match the last one read within this is read the same
 STILL_TOLERANCE = 16
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
@@ -117,6 +121,10 @@ class _Kept:
     blobs: dict[tuple, tuple[np.ndarray, _Blob, int]]
     gain: np.ndarray  # a sample of the light's gain
     tone: np.ndarray | None
+    boxes: np.ndarray = field(init=False)  # the blobs' boxes (x, y, w, h), one a row
+
+    def __post_init__(self) -> None:
+        self.boxes = np.array(list(self.blobs), np.int64).reshape(-1, 4)
 
 
 @dataclass
@@ -143,6 +151,7 @@ class BoardReader:
         params.perspectiveRemovePixelPerCell = 6
         self._detector = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
         self._homography: np.ndarray | None = None  # undistorted frame px -> canvas px
+        self._to_frame = np.eye(3)  # its inverse
         self._last: dict[int, np.ndarray] = {}
         self.masks: dict[str, list[tuple[str, np.ndarray]]] = {}
         total_w, total_h = canvas_size_mm(self.layout)
@@ -161,11 +170,13 @@ class BoardReader:
         self._build_spots()
         self._build_reference(render_topdown(self.layout, {}, SCALE))
         self.empty_board: np.ndarray | None = None  # learnt from a photo; None: the drawn layout
-        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._sampler: Sampler | None = None  # the located board's sampling maps
+        self._partial = False  # this frame's board is sampled again only round a change
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
+        self._blob_corners: dict[tuple[int, int], list[tuple]] = {}  # the cache's boxes by corner
         self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
         self._in_focus = True  # the last frame read was sharp (see ``sharpness``)
         self._kept: _Kept | None = None
@@ -221,9 +232,9 @@ class BoardReader:
         (the classifier still sees them: a piece learnt as board would confuse every frame).
         """
         self.read(frame)
-        if self._maps is None:
+        if self._sampler is None:
             raise ValueError("the board was not found: all its markers must be in the photo")
-        small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+        small = cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR)
         if self._crosses_margin(small):
             raise ValueError("something lies across the board's margin (an arm?): "
                              "photograph the empty board with nothing over it")
@@ -286,19 +297,22 @@ class BoardReader:
     def _set_homography(self, homography: np.ndarray, shape: tuple[int, ...]) -> None:
         """Sampling maps for this view, computed once: board mm -> (distorted) frame px."""
         self._homography = homography
+        self._to_frame = np.linalg.inv(homography)  # canvas px -> undistorted frame px
         self.frame_size = (shape[1], shape[0])
         w, h = self._small_size
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         pts = np.stack([(xs + 0.5) / SCALE, (ys + 0.5) / SCALE], -1).reshape(-1, 2) * self.px_per_mm
         frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
-        self._maps = cv2.convertMaps(frame_pts[..., 0].copy(), frame_pts[..., 1].copy(), cv2.CV_16SC2)
         self._marker_checks = self._build_marker_checks()
+        watched = [(slice(rows.start - 3, rows.stop + 3), slice(cols.start - 3, cols.stop + 3))
+                   for rows, cols, _bits in self._marker_checks]  # as ``sharpness`` looks at them
+        self._sampler = Sampler(frame_pts, shape, watched, self._margin_samples)
         self.light.gain = None
         self.light.tone = None
         self._last_reading = None
         self._last_cells = None
         self._pip_cache = {}
-        self._blob_cache = {}
+        self._set_blob_cache({})
         self._marker_sharpness = []
         self._kept = None
 
@@ -355,13 +369,17 @@ class BoardReader:
             return Reading(None, problem="not a colour camera frame")
         if frame.dtype != np.uint8:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
-        if self._maps is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
-            small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
-            cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
+        if self._sampler is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
+            cells = self._sampler.cells(frame)  # 4 mm cells, sensor noise averaged out
             if self._last_reading is not None and self._last_cells is not None \
                     and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
                 return self._last_reading  # nothing on the table moved since the last read
             region = self._changed_region(cells)
+            if region is not None:
+                small = self._sample_around(frame, region)
+            else:
+                self._partial = False
+                small = self._sampler.whole(frame)
             # the markers and the margin lie outside a change inside the board: as they were
             if (region is not None and self._within_board(region)) or self._still_fits(small):
                 return self._remember(self._read_small(small, frame, region, cells), cells)
@@ -370,12 +388,52 @@ class BoardReader:
             return Reading(None, problem=problem)
         missing = self._locate(frame)
         if missing is not None:
-            self._maps = None
+            self._sampler = None
             return missing
-        assert self._maps is not None
-        small = cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
-        cells = cv2.pyrDown(cv2.pyrDown(small))  # 4 mm cells, sensor noise averaged out
+        assert self._sampler is not None
+        self._partial = False
+        small = self._sampler.whole(frame)
+        cells = self._sampler.cells(frame)
         return self._remember(self._read_small(small, frame, None, cells), cells)
+
+    def _sample_around(self, frame: np.ndarray, region: tuple[slice, slice]) -> np.ndarray:
+        """The board for a change in part of it: sampled again in the changed region, at the
+        markers and at the margin's samples (and, once they are found, round the blobs that
+        reach into it: ``_sample_blobs``); the rest as last sampled.  The whole board when
+        the light is due to be fitted again (the fit looks at all of it) or no board was kept
+        to read the rest from."""
+        assert self._sampler is not None
+        sampler = self._sampler
+        if sampler.small is None or self._kept is None or self.light.gain is None or self.keep_masks \
+                or self.light.frames_since_fit + 1 >= REFIT_EVERY:
+            self._partial = False
+            return sampler.whole(frame)
+        self._partial = True
+        sampler.window(frame, *region)
+        sampler.watch(frame)
+        return sampler.small
+
+    def _sample_blobs(self, frame: np.ndarray, stats: np.ndarray) -> None:
+        """Sample again round the blobs this frame reads (those with an area left in
+        ``stats``): their pixels, and the patches their last frame is compared on (8 px round
+        a blob, give or take a pixel)."""
+        read = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 0) + 1
+        if not self._partial or not len(read):
+            return
+        assert self._sampler is not None
+        x, y = stats[read, 0], stats[read, 1]
+        x1, y1 = x + stats[read, 2], y + stats[read, 3]
+        reach = 9
+        self._sampler.window(frame, slice(int(y.min()) - reach, int(y1.max()) + reach),
+                             slice(int(x.min()) - reach, int(x1.max()) + reach))
+
+    def _sample_whole(self, frame: np.ndarray, small: np.ndarray) -> np.ndarray:
+        """The whole board, for a frame sampled only round its change that must be read whole."""
+        if not self._partial:
+            return small
+        assert self._sampler is not None
+        self._partial = False
+        return self._sampler.whole(frame)
 
     def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
         self._last_reading, self._last_cells = reading, cells
@@ -484,7 +542,8 @@ class BoardReader:
         # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
         # curtain drawn changes it at once (the margin changes: no change inside the board)
         sudden = not self._within_board(region) and self.light.changed(margin)
-        if self.light.gain is None or self.light.frames_since_fit >= 8 or sudden:
+        if self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden:
+            small = self._sample_whole(frame, small)  # the fit looks at the whole board
             problem = self.light.fit(small, self._margin_samples, self._anchors, self._reference)
             if problem:
                 self.light.gain = None
@@ -494,6 +553,8 @@ class BoardReader:
             if not self._same_light_as_kept():
                 kept = self._kept = None  # the light changed: the whole board is flattened again
         part = self._read_part(small, region, kept) if region is not None and kept is not None else None
+        if part is None:
+            small = self._sample_whole(frame, small)
         if part is not None:
             flat, labels, as_empty = part
         else:
@@ -513,16 +574,19 @@ class BoardReader:
         if (part is None or not self._within_board(region)) and self._crosses_margin(small):
             return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                            problem="a hand is over the board")
-        unexplained[self._outside] = False
-        is_piece[self._outside] = False
+        _clear_outside(unexplained, self._board_rect)
+        _clear_outside(is_piece, self._board_rect)
         lit = self._lighter_than_empty(flat, region if part is not None else None)
         strange = unexplained.copy()  # neither the empty board nor a piece's colour
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
-            blobs = self._blobs_in(is_piece, region, kept) or self._blobs_in(is_piece, region, kept, 60)
+            blobs = self._blobs_in(is_piece, region, kept, BLOB_PAD) \
+                or self._blobs_in(is_piece, region, kept, BLOB_PAD_WIDE)
         if blobs is None:
+            small = self._sample_whole(frame, small)
             blobs = self._blobs_in(is_piece, None, None)
         n, components, stats, centres, near_pieces, carried = blobs
+        self._sample_blobs(frame, stats)
         pieces: dict[str, list[Piece]] = {}
         doubtful: dict[str, str] = {}
         confidence: dict[str, float] = {}
@@ -552,7 +616,7 @@ class BoardReader:
                 if reuse:
                     blob_cache[key] = (patch.copy(), blob, area)
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
-        self._blob_cache = blob_cache
+        self._set_blob_cache(blob_cache)
         self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained |= odd > 0
@@ -583,7 +647,7 @@ class BoardReader:
         if region is None:
             return cv2.inRange(flat, self._ref_lit, self._white)
         rows, cols = region
-        reach = 72  # the wider window round the region (60) and a ring (7), and a pixel or two
+        reach = BLOB_PAD_WIDE + 12  # the wider window round the region, a ring (7), a pixel or two
         window = (slice(max(0, rows.start - reach), rows.stop + reach),
                   slice(max(0, cols.start - reach), cols.stop + reach))
         lit = np.zeros(flat.shape[:2], np.uint8)
@@ -591,7 +655,7 @@ class BoardReader:
         return lit
 
     def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
-                  kept: _Kept | None, pad: int = 12) -> tuple | None:
+                  kept: _Kept | None, pad: int = BLOB_PAD) -> tuple | None:
         """Blobs of piece colours: over the whole board, or only those that reach into a
         changed region, with the kept board's blobs clear of it carried over as they were
         read.  None when a blob runs past the window around the region (read it all)."""
@@ -621,7 +685,7 @@ class BoardReader:
         # a region grown over every box (now or kept) near it, so that a piece beside the
         # change is either read now or carried, never both and never neither
         y0, y1, x0, x1 = _grown_over((rows.start, rows.stop, cols.start, cols.stop),
-                                     [tuple(int(v) for v in s[:4]) for s in stats[1:]] + list(kept.blobs))
+                                     np.concatenate([stats[1:, :4], kept.boxes]))
         if (y0 < r0 and r0 > 0) or (x0 < c0 and c0 > 0) or (y1 > r1 and r1 < h_all) \
                 or (x1 > c1 and c1 < w_all):
             return None
@@ -633,7 +697,10 @@ class BoardReader:
         if (reaches & cut).any():
             return None
         # blobs clear of the region stay as the kept board read them; the rest are read now
-        local[~np.isin(local, np.flatnonzero(reaches))] = 0
+        for k in np.flatnonzero(~reaches[1:]) + 1:  # in its own box: cheaper than a pass over all
+            kx, ky = int(x[k]) - c0, int(y[k]) - r0
+            box = local[ky:ky + int(h[k]), kx:kx + int(w[k])]
+            box[box == k] = 0
         components = np.zeros(is_piece.shape, np.int32)
         components[r0:r1, c0:c1] = local
         stats[~reaches, 4] = 0  # left out of this frame's reading
@@ -657,6 +724,12 @@ class BoardReader:
             placed.append((spot, piece, x_mm, y_mm, conf))
             confidence[spot] = min(confidence.get(spot, 1.0), conf)
 
+    def _set_blob_cache(self, cache: dict[tuple, tuple[np.ndarray, _Blob, int]]) -> None:
+        self._blob_cache = cache
+        self._blob_corners = {}
+        for box in cache:
+            self._blob_corners.setdefault(box[:2], []).append(box)
+
     def _same_blob(self, key: tuple[int, int, int, int], area: int,
                    small: np.ndarray) -> tuple[tuple, tuple[np.ndarray, _Blob, int]] | None:
         """A blob of the last frame in the same box (give or take a pixel of rim as the light
@@ -664,19 +737,20 @@ class BoardReader:
         x, y, w, h = key
         for dx in (0, -1, 1):
             for dy in (0, -1, 1):
-                for dw in (0, -1, 1):
-                    for dh in (0, -1, 1):
-                        old = (x + dx, y + dy, w + dw, h + dh)
-                        hit = self._blob_cache.get(old)
-                        if hit is None or abs(hit[2] - area) > max(6, 0.04 * area):
-                            continue
-                        ox, oy, ow, oh = old
-                        patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
-                        if hit[0].shape != patch.shape:
-                            continue
-                        if _alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
-                            return old, hit
-                        return None  # the same blob, changed: read it again
+                # the last frame's boxes with this corner, the same size first, then a pixel less, more
+                near = [old for old in self._blob_corners.get((x + dx, y + dy), ())
+                        if abs(old[2] - w) <= 1 and abs(old[3] - h) <= 1]
+                for old in sorted(near, key=lambda b: (_NEAREST[b[2] - w], _NEAREST[b[3] - h])):
+                    hit = self._blob_cache[old]
+                    if abs(hit[2] - area) > max(6, 0.04 * area):
+                        continue
+                    ox, oy, ow, oh = old
+                    patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
+                    if hit[0].shape != patch.shape:
+                        continue
+                    if _alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
+                        return old, hit
+                    return None  # the same blob, changed: read it again
         return None
 
     def _read_blob(self, k: int, stats: np.ndarray, centres: np.ndarray, components: np.ndarray,
@@ -832,7 +906,7 @@ class BoardReader:
         if picture is None or not part.any():
             return False
         box = (slice(by, by + part.shape[0]), slice(bx, bx + part.shape[1]))
-        seen = np.median(picture[box][part].astype(np.float32), axis=0)
+        seen = channel_medians(picture[box], part.astype(np.uint8))
         measured = self.glare.on(bx, by, part.shape[1], part.shape[0], faint=True) > GLARE_FAINT
         # a white piece the lamp lifts to the clipping point is any light colour lifted: only
         # a colour seen whole (no channel clipped) is judged without a reflection seen round it
@@ -952,7 +1026,7 @@ class BoardReader:
             to_canvas = np.array([[k, 0, (x0 + 0.5 / CROP_SCALE) * self.px_per_mm],
                                   [0, k, (y0 + 0.5 / CROP_SCALE) * self.px_per_mm], [0, 0, 1]])
             assert self._homography is not None
-            to_frame = np.linalg.inv(self._homography) @ to_canvas
+            to_frame = self._to_frame @ to_canvas
             crop = cv2.warpPerspective(frame, to_frame, (cw, ch),
                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         else:  # through the lens, point by point
@@ -977,10 +1051,12 @@ class BoardReader:
         if self.keep_masks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)
-        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus)
+        face = outline(mask)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
-        return (*count_pips(mask, cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)), reflected)
+        return (*count_pips(mask, gray, face), reflected)
 
     # ------------------------------------------------------------------ helpers
     def _build_lut(self) -> np.ndarray:
@@ -1055,7 +1131,9 @@ class BoardReader:
         self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
         self._outside = np.ones((h, w), bool)
         m = int(round(MARGIN_MM * SCALE))
-        self._outside[m:m + int(self.layout.height * SCALE), m:m + int(self.layout.width * SCALE)] = False
+        self._board_rect = (slice(m, m + int(self.layout.height * SCALE)),
+                            slice(m, m + int(self.layout.width * SCALE)))
+        self._outside[self._board_rect] = False
         mask = np.zeros((h, w), np.uint8)
         band = int(m * 0.1)
         mask[band:m - band, :] = 1
@@ -1085,9 +1163,9 @@ class BoardReader:
 
     def sampled(self, frame: np.ndarray) -> np.ndarray | None:
         """The board as sampled top-down (1 px/mm), light not flattened; None when not located."""
-        if self._maps is None:
+        if self._sampler is None:
             return None
-        return cv2.remap(frame, *self._maps, cv2.INTER_LINEAR)
+        return cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR)
 
     def blind_places(self, frame: np.ndarray) -> list[str]:
         """The places where a piece could lie wholly in what the camera clipped to white in
@@ -1109,9 +1187,9 @@ class BoardReader:
 
     def topdown(self, frame: np.ndarray) -> np.ndarray | None:
         """The board as the reader samples it, light flattened (for calibration and checks)."""
-        if self._maps is None:
+        if self._sampler is None:
             return None
-        return self.light.flatten(cv2.remap(frame, *self._maps, cv2.INTER_LINEAR))
+        return self.light.flatten(cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR))
 
     @property
     def located(self) -> bool:
@@ -1119,27 +1197,41 @@ class BoardReader:
         return self._homography is not None
 
     def describe(self) -> dict[str, Any]:
-        return {"located": self._maps is not None, "lens": self.lens is not None}
+        return {"located": self._sampler is not None, "lens": self.lens is not None}
 
 
-def _grown_over(region: tuple[int, int, int, int], boxes: list[tuple[int, int, int, int]],
+def _clear_outside(mask: np.ndarray, inside: tuple[slice, slice]) -> None:
+    """Clear a mask of the board outside a rectangle (the same as indexing it with the
+    rectangle's complement, in four slices rather than a pass over every pixel)."""
+    rows, cols = inside
+    mask[:rows.start] = False
+    mask[rows.stop:] = False
+    mask[:, :cols.start] = False
+    mask[:, cols.stop:] = False
+
+
+_NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
+
+
+def _grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
                 reach: int = 3) -> tuple[int, int, int, int]:
-    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h) within
-    ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
+    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h; one a
+    row) within ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
     y0, y1, x0, x1 = region
-    grown = True
-    while grown:  # each pass takes in at least one more box, so at most len(boxes) passes
-        grown = False
-        for bx, by, bw, bh in boxes:
-            near = by < y1 + reach and by + bh > y0 - reach and bx < x1 + reach and bx + bw > x0 - reach
-            if near and (by < y0 or by + bh > y1 or bx < x0 or bx + bw > x1):
-                y0, y1, x0, x1 = min(y0, by), max(y1, by + bh), min(x0, bx), max(x1, bx + bw)
-                grown = True
-    return y0, y1, x0, x1
+    boxes = np.asarray(boxes, np.int64).reshape(-1, 4)
+    bx, by = boxes[:, 0], boxes[:, 1]
+    bx1, by1 = bx + boxes[:, 2], by + boxes[:, 3]
+    while True:  # each pass takes in at least one more box, so at most len(boxes) passes
+        near = (by < y1 + reach) & (by1 > y0 - reach) & (bx < x1 + reach) & (bx1 > x0 - reach)
+        out = near & ((by < y0) | (by1 > y1) | (bx < x0) | (bx1 > x1))
+        if not out.any():
+            return y0, y1, x0, x1
+        y0, y1 = min(y0, int(by[out].min())), max(y1, int(by1[out].max()))
+        x0, x1 = min(x0, int(bx[out].min())), max(x1, int(bx1[out].max()))
 
 
 def _alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool:
     """Are two patches the same but for sensor noise (no pixel off by more than ``most``,
     ``mean`` on average)?  A blur, a moved piece or a finger is far more."""
-    diff = cv2.absdiff(before, now)
-    return bool(diff.max() <= most and diff.mean() <= mean)
+    return bool(cv2.norm(before, now, cv2.NORM_INF) <= most
+                and cv2.norm(before, now, cv2.NORM_L1) <= mean * before.size)

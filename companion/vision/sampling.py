@@ -1,0 +1,86 @@
+"""Sampling the board top-down from a camera frame: the whole board at 1 px/mm, the 4 mm
+cells that tell whether anything on the table moved, and only the windows a change needs.
+
+Sampling the whole board is the dearest step of reading a frame in which a piece moved
+(2-3 ms of a 1280x720 frame on one core for the bigger boards), and a move touches a few
+places.  So every frame's cells come from the frame at half size (a 2x2 area average, then
+one pyramid step: the sensor noise is averaged as much as by two pyramid steps over the
+whole board), and the board itself is sampled again only where a change, a marker or the
+margin is.  Elsewhere it holds what it held, which the cells say is as it was.  The same
+fixed-point maps sample a window and the whole board, so a window holds exactly the
+pixels a whole sampling would.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+class Sampler:
+    """One view of the board (a homography, and the lens if there is one) as sampling maps,
+    computed once, and the board as last sampled (``small``)."""
+
+    def __init__(self, frame_pts: np.ndarray, frame_shape: tuple[int, ...],
+                 watched: list[tuple[slice, slice]], points: tuple[np.ndarray, np.ndarray]) -> None:
+        """``frame_pts``: per board pixel (1 px/mm, rows x cols x 2), where its centre lies in
+        the frame, in frame pixels.  ``watched`` (windows: the markers) and ``points`` (rows
+        and columns: the margin's samples) are sampled again in every frame (``watch``)."""
+        h, w = frame_pts.shape[:2]
+        self.maps = cv2.convertMaps(np.ascontiguousarray(frame_pts[..., 0]),
+                                    np.ascontiguousarray(frame_pts[..., 1]), cv2.CV_16SC2)
+        self.small: np.ndarray | None = None
+        m1, m2 = self.maps
+        self._watched = [(rows, cols, m1[rows, cols].copy(), m2[rows, cols].copy())
+                         for rows, cols in (self._clip(r, c) for r, c in watched) if rows.stop > rows.start
+                         and cols.stop > cols.start]
+        ys, xs = points
+        self._points = (ys, xs, m1[ys, xs].reshape(1, -1, 2).copy(), m2[ys, xs].reshape(1, -1).copy())
+        # the 2 mm cells' centres: each the mean of its 2x2 board pixels (the last row and
+        # column repeated on a board of odd size, as a pyramid step does)
+        padded = np.pad(frame_pts, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+        centres = padded.reshape((h + 1) // 2, 2, (w + 1) // 2, 2, 2).mean(axis=(1, 3))
+        fh, fw = frame_shape[:2]
+        # the half-size frame is made of the part of the frame the board lies in (even sides)
+        x0 = max(0, int(np.floor(centres[..., 0].min())) - 2) & ~1
+        y0 = max(0, int(np.floor(centres[..., 1].min())) - 2) & ~1
+        x1 = min(fw, int(np.ceil(centres[..., 0].max())) + 4)
+        y1 = min(fh, int(np.ceil(centres[..., 1].max())) + 4)
+        x1 -= (x1 - x0) % 2
+        y1 -= (y1 - y0) % 2
+        self._box = (slice(y0, max(y0 + 2, y1)), slice(x0, max(x0 + 2, x1)))
+        half = (centres - np.array([x0, y0], np.float32) + 0.5) / 2 - 0.5  # half-frame px
+        self._cell_maps = cv2.convertMaps(np.ascontiguousarray(half[..., 0], np.float32),
+                                          np.ascontiguousarray(half[..., 1], np.float32), cv2.CV_16SC2)
+
+    def cells(self, frame: np.ndarray) -> np.ndarray:
+        """The board in 4 mm cells, noise averaged out: what the stillness and the changed
+        region are judged on."""
+        part = frame[self._box]
+        half = cv2.resize(part, (part.shape[1] // 2, part.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        return cv2.pyrDown(cv2.remap(half, *self._cell_maps, cv2.INTER_LINEAR))
+
+    def whole(self, frame: np.ndarray) -> np.ndarray:
+        """The whole board sampled from this frame (and kept as ``small``)."""
+        self.small = cv2.remap(frame, *self.maps, cv2.INTER_LINEAR)
+        return self.small
+
+    def _clip(self, rows: slice, cols: slice) -> tuple[slice, slice]:
+        h, w = self.maps[1].shape
+        return (slice(max(0, rows.start), min(h, rows.stop)), slice(max(0, cols.start), min(w, cols.stop)))
+
+    def window(self, frame: np.ndarray, rows: slice, cols: slice) -> None:
+        """Sample one window of ``small`` again from this frame."""
+        assert self.small is not None
+        m1, m2 = self.maps
+        rows, cols = self._clip(rows, cols)
+        if rows.stop > rows.start and cols.stop > cols.start:
+            self.small[rows, cols] = cv2.remap(frame, m1[rows, cols], m2[rows, cols], cv2.INTER_LINEAR)
+
+    def watch(self, frame: np.ndarray) -> None:
+        """Sample the watched windows and points of ``small`` again from this frame."""
+        assert self.small is not None
+        for rows, cols, m1, m2 in self._watched:
+            self.small[rows, cols] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
+        ys, xs, m1, m2 = self._points
+        self.small[ys, xs] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)
