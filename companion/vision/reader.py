@@ -172,6 +172,7 @@ class BoardReader:
         self.empty_board: np.ndarray | None = None  # learnt from a photo; None: the drawn layout
         self._sampler: Sampler | None = None  # the located board's sampling maps
         self._partial = False  # this frame's board is sampled again only round a change
+        self._part_undo: tuple | None = None  # what the kept board held where this frame wrote
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
@@ -552,6 +553,7 @@ class BoardReader:
             self.light.margin_at_fit = margin
             if not self._same_light_as_kept():
                 kept = self._kept = None  # the light changed: the whole board is flattened again
+        self._part_undo = None
         part = self._read_part(small, region, kept) if region is not None and kept is not None else None
         if part is None:
             small = self._sample_whole(frame, small)
@@ -572,6 +574,7 @@ class BoardReader:
             unexplained |= self.glare.washed_out
             is_piece &= ~self.glare.washed_out
         if (part is None or not self._within_board(region)) and self._crosses_margin(small):
+            self._undo_part()
             return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                            problem="a hand is over the board")
         _clear_outside(unexplained, self._board_rect)
@@ -622,6 +625,7 @@ class BoardReader:
         unexplained |= odd > 0
         verdict = self._judge_unexplained(unexplained, flat, doubtful)
         if verdict is not None:
+            self._undo_part()
             return verdict
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
@@ -981,8 +985,9 @@ class BoardReader:
     def _read_part(self, small: np.ndarray, region: tuple[slice, slice],
                    kept: _Kept) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The last clear board's flattened picture, colours and empty-board match, with only
-        the changed region read again (on copies: this frame may yet show a hand); None when
-        a reflection may lie in it (read it all)."""
+        the changed region read again; None when a reflection may lie in it (read it all).
+        Written over the kept board's own (this frame's board is kept in its turn), with what
+        the region held put aside: a frame that shows a hand puts it back (``_undo_part``)."""
         rows, cols = region
         part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
         names = self._classify(part)
@@ -991,11 +996,22 @@ class BoardReader:
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE5)) >= 24:
             return None
         self.glare.clear()
-        flat, labels, as_empty = kept.flat.copy(), kept.labels.copy(), kept.as_empty.copy()
+        flat, labels, as_empty = kept.flat, kept.labels, kept.as_empty
+        self._part_undo = (rows, cols, flat[rows, cols].copy(), labels[rows, cols].copy(),
+                           as_empty[rows, cols].copy())
         flat[rows, cols] = part
         labels[rows, cols] = names
         as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
         return flat, labels, as_empty
+
+    def _undo_part(self) -> None:
+        """Put back in the kept board what the changed region held before this frame."""
+        if self._part_undo is not None and self._kept is not None:
+            rows, cols, flat, labels, as_empty = self._part_undo
+            self._kept.flat[rows, cols] = flat
+            self._kept.labels[rows, cols] = labels
+            self._kept.as_empty[rows, cols] = as_empty
+        self._part_undo = None
 
     # ------------------------------------------------------------------ pips
     def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
