@@ -333,3 +333,32 @@ def test_the_places_beside_a_hidden_place_are_not_vouched_for() -> None:
     loop = VisionLoop(table, Frames([glared]), BoardReader(layout, colours=colours), fps=0)
     prompt = loop.prompt(loop.reader.read(glared))
     assert prompt is not None and prompt.text.startswith(f"Can't see {label} clearly: glare?")
+
+
+@pytest.mark.parametrize("sigma", [0.0, 1.5, 2.5])
+def test_a_broad_lift_over_part_of_a_dark_die_is_no_mark(sigma: float) -> None:
+    """A reflection (or a lamp's fall-off) laid softly over one side of a red die with four
+    white pips peaks like a fifth pip, but over many pips' areas: the count is unclear,
+    never 5.  The same die without it, sharp or blurred, reads 4 and sure."""
+    from companion.vision.pips import count_pips
+
+    size, pip = 104, 8
+    face = np.zeros((size, size, 3), np.uint8)
+    face[:] = (150, 170, 180)  # the board round the die
+    face[8:96, 8:96] = (60, 60, 230)
+    body = np.zeros((size, size), np.uint8)
+    body[8:96, 8:96] = 1
+    for cx, cy in ((34, 34), (70, 34), (34, 70), (70, 70)):
+        cv2.circle(face, (cx, cy), pip, (245, 245, 245), -1)
+        cv2.circle(body, (cx, cy), pip, 0, -1)
+    ys, xs = np.mgrid[0:size, 0:size]
+    lift = 110 * np.exp(-((xs - 12.0) ** 2 + (ys - 52.0) ** 2) / (2 * 16.0 ** 2))
+    lit = np.clip(face + lift[..., None], 0, 255).astype(np.uint8)
+    for picture, lifted in ((face, False), (lit, True)):
+        if sigma:
+            picture = cv2.GaussianBlur(picture, (0, 0), sigma)
+        count, sure = count_pips(body, cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY))
+        if lifted:
+            assert not sure or count == 4, (sigma, count)
+        else:
+            assert (count, sure) == (4, True), (sigma, count, sure)

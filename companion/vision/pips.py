@@ -89,7 +89,46 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
     strong = values >= 0.30
     faint = (values >= 0.15) & ~strong
     count = int(strong.sum())
-    return count, bool(not faint.any() and count <= 9)
+    sure = not faint.any() and count <= 9
+    if sure and count:  # and every mark counted no wider than a mark
+        sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
+    return count, bool(sure)
+
+
+MARK_SHARE = 0.14  # a mark's radius, as a share of its piece's half-width (0.13 printed)
+WIDEST_MARK = 2.5  # a peak spread over this many marks' areas at half its height is no mark,
+WIDER_THAN_ITS_MARKS = 1.8  # when it is also this much wider than the other marks of its face
+
+
+def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray,
+                       radius: float) -> bool:
+    """Does a counted peak spread at half its height over several marks' areas (each peak
+    that shares that spread counted as one mark)?  Ink is a small disc, blurred a little;
+    the broad lift a reflection or a shadow lays over part of a face also peaks, but wide:
+    the count is then unclear, never a guess."""
+    widest = WIDEST_MARK * np.pi * (MARK_SHARE * radius) ** 2
+    h, w = contrast.shape
+    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
+    # the marks of a face peak alike: one pass at the faintest one's half height, each
+    # spread shared by the peaks in it, holds each one's spread at its own height or wider
+    n, labels, stats, _ = connected_components((contrast >= float(values.min()) / 2).astype(np.uint8))
+    at = labels[ys, xs]
+    first = stats[at, cv2.CC_STAT_AREA] / np.bincount(at, minlength=n)[at]
+    if (first <= widest).all() and values.max() <= 1.5 * values.min():
+        return False
+    # else each peak's own spread: at half its height, the pixels nearer it than any other
+    # peak (a lift that reaches two pips is not three marks, nor are two pips run together);
+    # blur widens every mark of a face alike, a lift is wider than the marks beside it
+    seeds = np.ones((h, w), np.uint8)
+    seeds[ys, xs] = 0
+    _, nearest = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+    own = nearest[ys, xs]
+    spreads = np.array([np.count_nonzero((nearest == own[k]) & (contrast >= float(values[k]) / 2))
+                        for k in range(len(values))], np.float64)
+    return any(spreads[k] > widest and (len(spreads) == 1 or spreads[k] > WIDER_THAN_ITS_MARKS
+                                        * float(np.median(np.delete(spreads, k))))
+               for k in range(len(values)))
 
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
