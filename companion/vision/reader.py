@@ -55,7 +55,8 @@ from companion.vision.sampling import Sampler
 HAND = "hand"
 UNKNOWN = 255  # the label of a pixel near no calibrated colour
 SCALE = 1.0  # px per mm of the board sampled for colours
-CROP_SCALE = 4.0  # px per mm of the crops pips are counted on
+CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
+CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
@@ -1036,18 +1037,20 @@ class BoardReader:
         clear, and whether a light spot on it is a lamp's reflection rather than a mark."""
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
-        cw, ch = int((x1 - x0) * CROP_SCALE), int((y1 - y0) * CROP_SCALE)
+        # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
+        scale = min(CROP_SCALE, CROP_PIECE_PX * SCALE / max(bw, bh, 1))
+        cw, ch = int((x1 - x0) * scale), int((y1 - y0) * scale)
         if self.lens is None:  # crop px -> canvas px -> frame px is one homography
-            k = self.px_per_mm / CROP_SCALE
-            to_canvas = np.array([[k, 0, (x0 + 0.5 / CROP_SCALE) * self.px_per_mm],
-                                  [0, k, (y0 + 0.5 / CROP_SCALE) * self.px_per_mm], [0, 0, 1]])
+            k = self.px_per_mm / scale
+            to_canvas = np.array([[k, 0, (x0 + 0.5 / scale) * self.px_per_mm],
+                                  [0, k, (y0 + 0.5 / scale) * self.px_per_mm], [0, 0, 1]])
             assert self._homography is not None
             to_frame = self._to_frame @ to_canvas
             crop = cv2.warpPerspective(frame, to_frame, (cw, ch),
                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         else:  # through the lens, point by point
             ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
-            pts = np.stack([x0 + (xs + 0.5) / CROP_SCALE, y0 + (ys + 0.5) / CROP_SCALE], -1).reshape(-1, 2)
+            pts = np.stack([x0 + (xs + 0.5) / scale, y0 + (ys + 0.5) / scale], -1).reshape(-1, 2)
             frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
             crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
         gy = min(int(by + bh / 2), self.light.gain.shape[0] - 1) if self.light.gain is not None else 0
