@@ -102,10 +102,10 @@ WIDER_THAN_ITS_MARKS = 1.8  # when it is also this much wider than the other mar
 
 def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray,
                        radius: float) -> bool:
-    """Does a counted peak spread at half its height over several marks' areas (each peak
-    that shares that spread counted as one mark)?  Ink is a small disc, blurred a little;
-    the broad lift a reflection or a shadow lays over part of a face also peaks, but wide:
-    the count is then unclear, never a guess."""
+    """Does a counted peak spread at half its height over several marks' areas, and much
+    wider than the other marks of its face?  Ink is a small disc, blurred a little; the
+    broad lift a reflection or a shadow lays over part of a face also peaks, but wide: the
+    count is then unclear, never a guess."""
     widest = WIDEST_MARK * np.pi * (MARK_SHARE * radius) ** 2
     h, w = contrast.shape
     xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
@@ -156,7 +156,7 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
         return False
     hull, area = face
     radius = 0.53 * np.sqrt(max(1.0, area))
-    mark = max(1.5, 0.14 * radius)  # a mark's radius on these pieces (0.13 of the piece's)
+    mark = max(1.5, MARK_SHARE * radius)  # a mark's radius on these pieces
     # well inside the outline: at its rim the piece blurs into the board
     rim = int(max(2, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
