@@ -236,7 +236,7 @@ class BoardReader:
         self.read(frame)
         if self._sampler is None:
             raise ValueError("the board was not found: all its markers must be in the photo")
-        small = cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR)
+        small = self._sampler.sample(frame)
         if self._crosses_margin(small):
             raise ValueError("something lies across the board's margin (an arm?): "
                              "photograph the empty board with nothing over it")
@@ -1184,7 +1184,7 @@ class BoardReader:
         """The board as sampled top-down (1 px/mm), light not flattened; None when not located."""
         if self._sampler is None:
             return None
-        return cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR)
+        return self._sampler.sample(frame)
 
     def blind_places(self, frame: np.ndarray) -> list[str]:
         """The places where a piece could lie wholly in what the camera clipped to white in
@@ -1208,7 +1208,7 @@ class BoardReader:
         """The board as the reader samples it, light flattened (for calibration and checks)."""
         if self._sampler is None:
             return None
-        return self.light.flatten(cv2.remap(frame, *self._sampler.maps, cv2.INTER_LINEAR))
+        return self.light.flatten(self._sampler.sample(frame))
 
     @property
     def located(self) -> bool:

@@ -60,9 +60,13 @@ class Sampler:
         half = cv2.resize(part, (part.shape[1] // 2, part.shape[0] // 2), interpolation=cv2.INTER_AREA)
         return cv2.pyrDown(cv2.remap(half, *self._cell_maps, cv2.INTER_LINEAR))
 
+    def sample(self, frame: np.ndarray) -> np.ndarray:
+        """The whole board sampled from a frame, leaving ``small`` as it is."""
+        return cv2.remap(frame, *self.maps, cv2.INTER_LINEAR)
+
     def whole(self, frame: np.ndarray) -> np.ndarray:
         """The whole board sampled from this frame (and kept as ``small``)."""
-        self.small = cv2.remap(frame, *self.maps, cv2.INTER_LINEAR)
+        self.small = self.sample(frame)
         return self.small
 
     def _clip(self, rows: slice, cols: slice) -> tuple[slice, slice]:
