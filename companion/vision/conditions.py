@@ -191,9 +191,9 @@ class Arm:
     def moved(self, tip: tuple[float, float]) -> Arm:
         return Arm(self.base, tip, self.skin, self.sleeve, self.width)
 
-    def draw(self, frame: np.ndarray) -> np.ndarray:
-        """The arm with its soft shadow beside it; the hand lit from above, darker at its rim."""
-        out = frame.astype(np.float32)
+    def masks(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The sleeve's and the hand's pixels (uint8, 1 where they lie) and the soft shadow
+        they cast beside them (float, 1 at its darkest), in a frame of ``shape``."""
         bx, by = self.base
         tx, ty = self.tip
         d = np.array([tx - bx, ty - by])
@@ -203,17 +203,22 @@ class Arm:
         arm = np.array([[bx + n[0], by + n[1]], [bx - n[0], by - n[1]],
                         [wrist[0] - 0.8 * n[0], wrist[1] - 0.8 * n[1]],
                         [wrist[0] + 0.8 * n[0], wrist[1] + 0.8 * n[1]]], np.int32)
-        shadow = np.zeros(frame.shape[:2], np.float32)
+        angle = math.degrees(math.atan2(d[1], d[0]))
+        shadow = np.zeros(shape[:2], np.float32)
         offset = np.array([35, 25], np.int32)
         cv2.fillConvexPoly(shadow, arm + offset, 1.0)
-        cv2.ellipse(shadow, (int(tx) + 35, int(ty) + 25), (70, 50), math.degrees(math.atan2(d[1], d[0])),
-                    0, 360, 1.0, -1)
+        cv2.ellipse(shadow, (int(tx) + 35, int(ty) + 25), (70, 50), angle, 0, 360, 1.0, -1)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 18)
-        out *= (1.0 - 0.35 * shadow)[..., None]
-        body = np.zeros(frame.shape[:2], np.uint8)
+        body = np.zeros(shape[:2], np.uint8)
         cv2.fillConvexPoly(body, arm, 1)
-        hand = np.zeros(frame.shape[:2], np.uint8)
-        cv2.ellipse(hand, (int(tx), int(ty)), (75, 52), math.degrees(math.atan2(d[1], d[0])), 0, 360, 1, -1)
+        hand = np.zeros(shape[:2], np.uint8)
+        cv2.ellipse(hand, (int(tx), int(ty)), (75, 52), angle, 0, 360, 1, -1)
+        return body, hand, shadow
+
+    def draw(self, frame: np.ndarray) -> np.ndarray:
+        """The arm with its soft shadow beside it; the hand lit from above, darker at its rim."""
+        body, hand, shadow = self.masks(frame.shape)
+        out = frame.astype(np.float32) * (1.0 - SHADOW_DEPTH * shadow)[..., None]
         for mask, colour in ((body, self.sleeve or self.skin), (hand, self.skin)):
             # rounded: a little darker towards the rim, as a lit cylinder is
             rim = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -221,6 +226,9 @@ class Arm:
             paint = np.array(colour, np.float32)[None, None, :] * shade[..., None]
             out = np.where(mask[..., None] > 0, paint, out)
         return np.clip(out, 0, 255).astype(np.uint8)
+
+
+SHADOW_DEPTH = 0.35  # an arm's shadow takes this share of the light at its darkest
 
 
 # --------------------------------------------------------------------------- the table of them
@@ -282,7 +290,7 @@ def _motion(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
 
 def _hand(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
     arm = Arm.random(rng)
-    return arm.draw(f), {"skin": SKIN_TONES.index(arm.skin), "sleeve": arm.sleeve}
+    return arm.draw(f), {"skin": SKIN_TONES.index(arm.skin), "sleeve": arm.sleeve, "arm": arm}
 
 
 def _jpeg(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:

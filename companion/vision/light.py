@@ -36,12 +36,14 @@ class Light:
         return abs(float(np.median(ratio)) - 1) > 0.04 or float(np.percentile(np.abs(ratio - 1), 75)) > 0.08
 
     def fit(self, small: np.ndarray, margin_samples: tuple[np.ndarray, np.ndarray],
-            anchors: dict[str, tuple[np.ndarray, np.ndarray]], reference: np.ndarray) -> str:
+            anchors: dict[str, tuple[np.ndarray, np.ndarray]], reference: np.ndarray,
+            use: np.ndarray | None = None) -> str:
         """Light in two parts: its fall-off across the table, fitted to the margin's white
         paper (clipped pixels left out), then a tone curve per channel fitted to the board's
         own printed surfaces (a colour cast, a dim room's gamma).  ``reference`` is the empty
         board as calibrated, ``anchors`` its printed surfaces' pixels, ``margin_samples`` the
-        white margin's.  A reason the light cannot be judged, or ""."""
+        white margin's, of which only those in ``use`` (all without it) are fitted to (not
+        those under an arm).  A reason the light cannot be judged, or ""."""
         ys, xs = margin_samples
         samples = small[ys, xs].astype(np.float32)
         luma = samples.mean(1)
@@ -54,6 +56,8 @@ class Light:
         paperish = (np.abs(tint - paper).max(1) < 0.06) & (luma > 0.5 * np.percentile(luma, 90))
         # the light's shape from the channel least clipped on the paper
         unclipped = (samples < 250) & paperish[:, None]
+        if use is not None:
+            unclipped &= use[:, None]
         channel = int(np.argmax(unclipped.sum(0)))
         ok = unclipped[:, channel]
         if ok.sum() < 60:
@@ -85,7 +89,7 @@ class Light:
             ref.append(np.median(reference[ay, ax].astype(np.float32), axis=0))
         white = np.median(flat[ys[ok], xs[ok]], axis=0)
         white_ref = np.median(reference[ys, xs].astype(np.float32), axis=0)
-        obs_a, ref_a = np.array(obs), np.array(ref)
+        obs_a, ref_a = np.array(obs).reshape(-1, 3), np.array(ref).reshape(-1, 3)
         lut = np.zeros((256, 3), np.uint8)
         curves: list[tuple[float, float]] = []
         levels = np.arange(256, dtype=np.float32)

@@ -73,19 +73,20 @@ class VisionLoop:
             if reading.hand:
                 return Prompt("Hand over the board: waiting.", "info")
             return Prompt(f"Camera: {reading.problem}.", "info")
-        if reading.doubtful:
-            with self.table._lock:
-                tracked = self.table.game.board_view(self.table.state)
-            # name first a place that is itself hidden (not one doubted for its neighbour's
-            # sake), then the place that matters: where the tracked board has pieces
-            spot, why = min(reading.doubtful.items(),
-                            key=lambda kv: (kv[1].startswith(BESIDE), kv[0] not in tracked, kv[0]))
-            more = len(reading.doubtful) - 1
-            text = f"Can't see {self.reader.spot_label(spot)} clearly: {why}"
-            if more:
-                text += f" (and {more} more place{'s' if more > 1 else ''})"
-            return Prompt(text, "info")
-        return None
+        if not reading.doubtful:
+            return Prompt("Hand over the board: waiting.", "info") if reading.hand else None
+        with self.table._lock:
+            tracked = self.table.game.board_view(self.table.state)
+        # name first a place that is itself hidden (not one doubted for its neighbour's sake),
+        # then the place that matters: where the tracked board has pieces
+        spot, why = min(reading.doubtful.items(),
+                        key=lambda kv: (kv[1].startswith(BESIDE), kv[0] not in tracked, kv[0]))
+        more = len(reading.doubtful) - 1
+        also = f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
+        if reading.hand:  # the board round an arm is read, the places under it named
+            return Prompt(f"Hand over the board: can't see {self.reader.spot_label(spot)}{also}; waiting.",
+                          "info")
+        return Prompt(f"Can't see {self.reader.spot_label(spot)} clearly: {why}{also}", "info")
 
     def annotated_jpeg(self) -> bytes | None:
         """The latest frame with what was read drawn on it, mismatches with the tracked

@@ -72,7 +72,14 @@ STILL_TOLERANCE = 16
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
 BESIDE_MM = 4  # places this close (beyond their rims) to a hidden one are doubtful too
 BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
+UNDER_A_HAND = "under a hand or arm"
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
+ANCHOR_SEEN_PX = 30  # a printed surface with this many pixels clear of an arm still anchors the light
+ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the board's colour
+# leaves only the board's printed lines it covers unexplained, a cell apart)
+ARM_SHADOW_MM = 25  # an arm's shadow and its edge reach this far past what is seen of it ...
+ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, this far
+HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
@@ -86,7 +93,7 @@ class Reading:
     """
 
     view: BoardView | None
-    hand: bool = False
+    hand: bool = False  # a hand or arm is over the board (the places under it are doubtful)
     markers_found: int = 0
     problem: str = ""
     doubtful: dict[str, str] = field(default_factory=dict)
@@ -95,8 +102,8 @@ class Reading:
 
     @property
     def usable(self) -> bool:
-        """A whole board, every position confident."""
-        return self.view is not None and not self.doubtful
+        """A whole board, every position confident, no hand over it."""
+        return self.view is not None and not self.doubtful and not self.hand
 
 
 @dataclass
@@ -544,28 +551,34 @@ class BoardReader:
         # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
         # curtain drawn changes it at once (the margin changes: no change inside the board)
         sudden = not self._within_board(region) and self.light.changed(margin)
-        if self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden:
+        fitted = self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden
+        if fitted:
             small = self._sample_whole(frame, small)  # the fit looks at the whole board
-            problem = self.light.fit(small, self._margin_samples, self._anchors, self._reference)
+            problem = self._fit_light(small, margin)
             if problem:
-                self.light.gain = None
                 return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
-            self.light.frames_since_fit = 0
-            self.light.margin_at_fit = margin
             if not self._same_light_as_kept():
                 kept = self._kept = None  # the light changed: the whole board is flattened again
         self._part_undo = None
-        part = self._read_part(small, region, kept) if region is not None and kept is not None else None
+        # an arm reaching in from a seat lies across the margin: the board is read whole
+        # round it (what it covers is named, never guessed), and not kept to read changes from
+        arm = (region is None or not self._within_board(region)) and self._crosses_margin(small)
+        part = self._read_part(small, region, kept) \
+            if region is not None and kept is not None and not arm else None
         if part is None:
             small = self._sample_whole(frame, small)
-        if part is not None:
-            flat, labels, as_empty = part
-        else:
-            flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen)
-            labels = self._classify(flat)
-            # what the empty board does not explain: an unknown colour, or a surface colour
-            # where the empty board shows another one
-            as_empty = cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        flat, labels, as_empty = part if part is not None else self._flatten_whole(small)
+        if fitted and part is None:
+            # the light was just fitted with an arm and its shadow over the board (a light
+            # sleeve passes for the margin's paper): fitted again on the paper and the printed
+            # surfaces clear of them
+            away = self._arm_over(labels, as_empty)
+            if away is not None:
+                if all(self._fit_light(small, margin, zone) for zone in away):
+                    # the arm hides what the light is judged by
+                    return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                                   problem="a hand is over the board")
+                flat, labels, as_empty = self._flatten_whole(small)
         self._flat = flat
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
@@ -574,10 +587,6 @@ class BoardReader:
             self.glare.washed_out &= ~as_empty
             unexplained |= self.glare.washed_out
             is_piece &= ~self.glare.washed_out
-        if (part is None or not self._within_board(region)) and self._crosses_margin(small):
-            self._undo_part()
-            return Reading(None, hand=True, markers_found=len(MARKER_IDS),
-                           problem="a hand is over the board")
         _clear_outside(unexplained, self._board_rect)
         _clear_outside(is_piece, self._board_rect)
         lit = self._lighter_than_empty(flat, region if part is not None else None)
@@ -624,18 +633,21 @@ class BoardReader:
         self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained |= odd > 0
-        verdict = self._judge_unexplained(unexplained, flat, doubtful)
-        if verdict is not None:
+        verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components)
+        if verdict is not None or near_arm is not None:
             self._undo_part()
+        if verdict is not None:
             return verdict
-        if self.glare.cells is None and self.glare.washed_out is None and cells is not None:
+        hand = near_arm is not None or arm
+        if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
                                None if self.light.tone is None else self.light.tone.copy())
         for spot_id, why in list(doubtful.items()):
             # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
             # past what was seen of it: the places beside it are not vouched for either (a
-            # piece's own unclear marks hide nothing of its neighbours)
-            if why in HIDING:
+            # piece's own unclear marks hide nothing of its neighbours; an arm's edge is seen,
+            # and near it the arm is what made a place doubtful)
+            if why in HIDING and (near_arm is None or spot_id not in near_arm):
                 for near in self._beside[spot_id]:
                     doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
         for spot_id in self._spot_ids:
@@ -643,8 +655,53 @@ class BoardReader:
         for spot_id in doubtful:
             confidence[spot_id] = min(confidence.get(spot_id, 0.0), 0.3)
             pieces.pop(spot_id, None)
-        return Reading(make_view(pieces), markers_found=len(MARKER_IDS), doubtful=doubtful,
+        return Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
+
+    def _fit_light(self, small: np.ndarray, margin: np.ndarray, away: np.ndarray | None = None) -> str:
+        """Fit the light to the margin's paper and the board's printed surfaces (those not
+        under ``away``, an arm and its shadow); a reason it cannot be judged, or ""."""
+        ys, xs = self._margin_samples
+        anchors, clear = self._anchors, None
+        if away is not None:
+            clear = away[ys, xs] == 0
+            anchors = {}
+            for name, (ay, ax) in self._anchors.items():
+                seen = away[ay, ax] == 0
+                if seen.sum() >= min(ANCHOR_SEEN_PX, len(ay)):
+                    anchors[name] = (ay[seen], ax[seen])
+        problem = self.light.fit(small, self._margin_samples, anchors, self._reference, clear)
+        if problem:
+            self.light.gain = None
+            return problem
+        self.light.frames_since_fit = 0
+        self.light.margin_at_fit = margin
+        return ""
+
+    def _flatten_whole(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The whole board flattened, its colours, and where it matches the empty board."""
+        flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen)
+        # what the empty board does not explain: an unknown colour, or a surface colour
+        # where the empty board shows another one
+        return flat, self._classify(flat), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+
+    def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> tuple[np.ndarray, ...] | None:
+        """Where an arm reaching in lies, with room for its shadow: the big patches the empty
+        board and the pieces' colours do not explain, as first seen, their hull (a light
+        sleeve's middle passes for paper or a piece) grown by ``ARM_LIGHT_MM``; for when that
+        leaves too little to judge the light by, the hull and then the patches themselves
+        grown by ``ARM_SHADOW_MM``."""
+        unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
+        unexplained = unexplained.astype(np.uint8)  # the margin too: a sleeve on it is no paper
+        n, components, stats, _ = connected_components(unexplained)
+        big = [k for k in range(1, n) if stats[k, 4] > self._hand_px
+               or (stats[k, 4] > 0.3 * self._hand_px and self._reaches_edge(*(int(v) for v in stats[k, :4])))]
+        if not big:
+            return None
+        arm = np.isin(components, big).astype(np.uint8)
+        hull = _filled_hull(arm).astype(np.uint8)
+        return (cv2.dilate(hull, self._arm_light_disc), cv2.dilate(hull, self._arm_shadow_disc),
+                cv2.dilate(arm, self._arm_shadow_disc))
 
     def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo): over the
@@ -789,7 +846,7 @@ class BoardReader:
                 out.odd.append(((y, x), blob))
                 return out
             else:
-                blobs = self._split_by_colour(labels[y:y + h, x:x + w], x, y, order[:3], votes)
+                blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
@@ -850,13 +907,18 @@ class BoardReader:
                               cy / SCALE - MARGIN_MM, conf))
         return out
 
-    def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray,
-                           doubtful: dict[str, str]) -> Reading | None:
-        """A hand (no board at all), or the spots that something unexplained lies on."""
+    def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray, doubtful: dict[str, str],
+                           blobs: np.ndarray) -> tuple[Reading | None, set[str] | None]:
+        """The spots that something unexplained lies on, and, when a hand or arm is over the
+        board (its places are doubtful: ``_under_hand``), the places within its shadow's
+        reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
+        piece colours."""
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
-            return None
+            return None, None
         n, components, stats, _ = connected_components(mask)
+        whys: dict[int, str] = {}
+        hand: list[int] = []
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px:
@@ -867,19 +929,69 @@ class BoardReader:
             brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
             washed_out = self.glare.washed_out
             washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
-            if washed or float(np.mean(brighter > 12)) > 0.6:  # lighter than the empty board in every channel
+            lighter = float(np.mean(brighter > 12)) > 0.6  # than the empty board, in every channel
+            reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
+            if (washed or lighter) and not (reaching and not washed):
                 if self.glare.board_under(region, x, y, w, h):
                     continue  # the empty board, lifted evenly and smoothly by a reflection
-                why = "glare?"
-            elif area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)):
-                return Reading(None, hand=True, markers_found=len(MARKER_IDS),
-                               problem="a hand is over the board")
+                whys[k] = "glare?"
+            elif area > self._hand_px or reaching:  # an arm reaching in (a light sleeve, unclipped)
+                hand.append(k)
             else:
-                why = "something over it (a hand, a shadow)?"
-            spots = np.unique(self._spot_map[y:y + h, x:x + w][region])
+                whys[k] = "something over it (a hand, a shadow)?"
+        over = None
+        if hand:
+            if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
+                return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                               problem="a hand is over the board"), set()
+            # what touches the arm is the arm: a light sleeve, its shadow cut off by a piece,
+            # the pieces of a hand's rim round a palm of the board's colour.  The arm's outline
+            # is drawn round the solid parts (a dense speckle it touches is not the arm)
+            solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SQUARE5) > 0
+            for _ in range(8):
+                over = _filled_hull(np.isin(components, hand) & solid)
+                held = np.unique(blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0])
+                held = held[held > 0]
+                if len(held):
+                    over |= np.isin(blobs, held)
+                over = cv2.dilate(over.astype(np.uint8), self._arm_join_disc)
+                touching = set(np.unique(components[over > 0]).tolist())
+                joined = [k for k in whys if k in touching]
+                if not joined:
+                    break
+                for k in joined:
+                    hand.append(k)
+                    del whys[k]
+        for k, why in whys.items():
+            x, y, w, h, _ = stats[k]
+            spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
-        return None
+        if not hand:
+            return None, None
+        outline = _filled_outline(np.isin(components, hand) & solid, self._arm_shadow_disc)
+        self._under_hand(outline, blobs, doubtful)
+        # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
+        # light beside it), not a reflection whose rim reaches past what was seen of it
+        zone = cv2.dilate(outline.astype(np.uint8), self._arm_shadow_disc)
+        near = np.unique(self._spot_map[zone > 0])
+        return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
+
+    def _under_hand(self, hand: np.ndarray, blobs: np.ndarray, doubtful: dict[str, str]) -> None:
+        """Doubt every place a hand or arm (``hand``: its outline, filled) lies on, or reaches
+        within a few mm of, with the
+        blobs of piece colours that touch it (a sleeve or skin of a piece's colour, a piece
+        half under a finger): what is under a hand is asked for, never guessed.  The arm's
+        edge is seen, so its neighbours are not doubted for its sake (as a reflection's are)."""
+        grown = cv2.dilate(hand.astype(np.uint8), self._beside_disc)
+        touching = np.unique(blobs[grown > 0])
+        touching = touching[touching > 0]
+        over = grown > 0
+        if len(touching):
+            over |= np.isin(blobs, touching)
+        spots = np.unique(self._spot_map[over])
+        for s in spots[spots >= 0]:
+            doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
 
     def _crosses_margin(self, small: np.ndarray) -> bool:
         """Something lies across the white margin (an arm reaching in from a seat): margin
@@ -966,13 +1078,15 @@ class BoardReader:
         share = (marks[lit] - PIP_ON_LIGHT[0]) / (body[lit] - PIP_ON_LIGHT[0])
         return bool(share.max() - share.min() <= 0.3)
 
-    def _split_by_colour(self, labels: np.ndarray, x: int, y: int, indices: np.ndarray,
+    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, indices: np.ndarray,
                          votes: np.ndarray) -> list:
+        """A blob of two or more colours, as one piece per colour patch: only the blob's own
+        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does)."""
         out = []
         for index in indices:
             if votes[index] == 0:
                 continue
-            part = cv2.morphologyEx((labels == index).astype(np.uint8), cv2.MORPH_OPEN,
+            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
                                     np.ones((3, 3), np.uint8))
             n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
             for k in range(1, n):
@@ -1153,6 +1267,15 @@ class BoardReader:
         self._board_rect = (slice(m, m + int(self.layout.height * SCALE)),
                             slice(m, m + int(self.layout.width * SCALE)))
         self._outside[self._board_rect] = False
+        self._board_area = self.layout.width * self.layout.height * SCALE * SCALE
+        reach = 2 * int(round(BESIDE_MM * SCALE)) + 1
+        self._beside_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        reach = 2 * int(round(ARM_JOIN_MM * SCALE)) + 1
+        self._arm_join_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        reach = 2 * int(round(ARM_SHADOW_MM * SCALE)) + 1
+        self._arm_shadow_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        reach = 2 * int(round(ARM_LIGHT_MM * SCALE)) + 1
+        self._arm_light_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
         mask = np.zeros((h, w), np.uint8)
         band = int(m * 0.1)
         mask[band:m - band, :] = 1
@@ -1217,6 +1340,26 @@ class BoardReader:
 
     def describe(self) -> dict[str, Any]:
         return {"located": self._sampler is not None, "lens": self.lens is not None}
+
+
+def _filled_hull(mask: np.ndarray) -> np.ndarray:
+    """A mask's convex hull, filled: an arm and hand are one convex shape, though a palm
+    of the board's colour leaves only its darker rim unexplained."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    if contours:
+        cv2.fillConvexPoly(filled, cv2.convexHull(np.concatenate(contours)), 1)
+    return filled > 0
+
+
+def _filled_outline(mask: np.ndarray, disc: np.ndarray) -> np.ndarray:
+    """A mask closed over gaps narrower than ``disc`` and with its holes filled: an arm and
+    hand with the palm a rim leaves unexplained (its middle is of the board's colour), not
+    the hull's slivers beside an arm that meets something on its way."""
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(closed, contours, -1, 1, cv2.FILLED)
+    return closed > 0
 
 
 def _clear_outside(mask: np.ndarray, inside: tuple[slice, slice]) -> None:

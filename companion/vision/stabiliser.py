@@ -3,8 +3,8 @@
 Like picochess's move debouncer: a half-finished move (a figure lifted, an arm
 reaching) must not become a move.  A board is committed after it was read the
 same, with no doubtful position, in ``frames_needed`` consecutive frames; any
-frame with no board (a hand, lost markers, a dark frame) or with a doubtful
-position starts the count again.  What was doubtful is kept in ``doubt`` so
+frame with no board (lost markers, a dark frame), with a hand or arm over it, or
+with a doubtful position starts the count again.  What was doubtful is kept in ``doubt`` so
 the dashboard can name the place ("Can't see Tiki 8 clearly: glare?") rather
 than the companion guessing.
 """
@@ -33,9 +33,11 @@ class Stabiliser:
             self.doubt = {}
             self._candidate, self._count = None, 0
             return None
-        self.hand_over = False
+        self.hand_over = reading.hand
         self.doubt = dict(reading.doubtful)
-        if self.doubt:  # never guess a place it cannot see: wait, and say where
+        if self.doubt or reading.hand:  # never guess a place it cannot see: wait, and say where
+            # (a board read round an arm is shown, never committed: the arm is still moving
+            # pieces, and what it hides may be what changed)
             self._candidate, self._count = None, 0
             return None
         if reading.view == self._candidate:
