@@ -93,7 +93,7 @@ def test_a_hand_over_the_board_is_read_round_and_what_it_covers_is_named() -> No
     """An arm reaching in: the board outside it is read, every place it covers is named
     "under a hand", nothing is guessed, and the stabiliser commits nothing while it is there.
     What it covers is measured from the arm as drawn, not from the reader."""
-    from companion.vision.bench import ArmOver
+    from companion.vision.bench import Unseen
     from companion.vision.reader import UNDER_A_HAND
 
     reader, camera, _ = reader_for("times_square")
@@ -106,7 +106,7 @@ def test_a_hand_over_the_board_is_read_round_and_what_it_covers_is_named() -> No
         drawn = np.zeros((720, 1280, 3), np.uint8)
         camera._draw_arm(drawn, sweep)
         over = drawn.any(axis=2)
-        arm = ArmOver.of(over, over, camera, game.layout(game.setup(2, None, 0)))
+        arm = Unseen.of(over, over, camera, game.layout(game.setup(2, None, 0)))
         reading = reader.read(camera.frame(view, hand=sweep))
         assert reading.hand and stab.feed(reading) is None and stab.hand_over
         if reading.view is None:  # most of the board hidden: no board at all

@@ -27,6 +27,7 @@ from companion.vision.conditions import (
     camera_for,
     condition,
     distort,
+    glare_lift,
     lens_profile,
 )
 from companion.vision.reader import BoardReader, Reading
@@ -153,58 +154,82 @@ class Tally:
 
 
 HIDDEN_UNDER_ARM = 0.3  # a place this share under a sleeve or hand: what lies there is unseen
-TOUCHED_MM = 8  # a place this close to an arm, or where its shadow darkens the board by ...
-SHADE_TOUCHES = 0.05  # ... this share, may be doubted: it need not be read
+TOUCHED_MM = 8  # a place this close to an arm or a reflection, or where ...
+SHADE_TOUCHES = 0.05  # ... an arm's shadow darkens the board by this share, or ...
+LIFT_TOUCHES = 12  # ... a reflection lifts it by this many levels, may be doubted: it need not be read
+CLIPPED = 250  # a reflection has clipped a pixel white when every channel is at least this
 
 
 @dataclass(frozen=True)
-class ArmOver:
-    """What an arm drawn over a frame truly hides, measured from the drawing, not the reader:
-    the places it covers (they must be named, never read) and those it touches (they may be)."""
+class Unseen:
+    """What an arm or a lamp's reflections truly hide in a frame, measured from how they were
+    drawn, not by the reader: the places they hide (these must be named, never read) and
+    those they touch (these may be named or read).  Every other place must be read."""
 
     hidden: frozenset[str]
     touched: frozenset[str]
 
     @classmethod
-    def measure(cls, arm: Arm, camera: Any, layout: Layout) -> ArmOver:
+    def under_arm(cls, arm: Arm, camera: Any, layout: Layout) -> Unseen:
         body, hand, shadow = arm.masks((FRAME_H, FRAME_W))
         over = (body | hand) > 0
         return cls.of(over, over | (SHADOW_DEPTH * shadow >= SHADE_TOUCHES), camera, layout)
 
     @classmethod
-    def of(cls, over: np.ndarray, near: np.ndarray, camera: Any, layout: Layout) -> ArmOver:
+    def of(cls, over: np.ndarray, near: np.ndarray, camera: Any, layout: Layout) -> Unseen:
         """From the frame's pixels an arm covers (``over``) and those it covers or shades."""
-        from companion.vision.geometry import MARGIN_MM, canvas_size_mm
+        over_mm, near_mm = _to_board((over, near), camera, layout)
+        hidden = {spot.id for spot in layout.spots if over_mm[_rect(spot)].mean() >= HIDDEN_UNDER_ARM}
+        return cls(frozenset(hidden), _touching(near_mm, layout))
 
-        total_w, total_h = canvas_size_mm(layout)
-        # frame pixels to board millimetres: the camera's own homography, inverted
-        to_mm = np.diag([1 / camera.px_per_mm, 1 / camera.px_per_mm, 1.0]) @ np.linalg.inv(camera.homography)
-        size = (int(np.ceil(total_w)), int(np.ceil(total_h)))
-        over_mm = cv2.warpPerspective(over.astype(np.uint8), to_mm, size, flags=cv2.INTER_NEAREST)
-        near_mm = cv2.warpPerspective(near.astype(np.uint8), to_mm, size, flags=cv2.INTER_NEAREST)
-        reach = 2 * TOUCHED_MM + 1
-        near_mm = cv2.dilate(near_mm, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-        hidden, touched = set(), set()
-        for spot in layout.spots:
-            x0, y0 = int(spot.x + MARGIN_MM), int(spot.y + MARGIN_MM)
-            x1 = max(x0 + 1, int(spot.x + spot.w + MARGIN_MM))
-            y1 = max(y0 + 1, int(spot.y + spot.h + MARGIN_MM))
-            if over_mm[y0:y1, x0:x1].mean() >= HIDDEN_UNDER_ARM:
-                hidden.add(spot.id)
-            if near_mm[y0:y1, x0:x1].any():
-                touched.add(spot.id)
-        return cls(frozenset(hidden), frozenset(touched))
+    @classmethod
+    def under_glare(cls, spots: list, frame: np.ndarray, camera: Any, layout: Layout) -> Unseen:
+        """Where reflections clipped the frame white wide enough for one of a place's pieces
+        to lie wholly in it, that place is hidden; where they lifted it visibly, touched."""
+        from companion.vision.render import piece_slots
+
+        lift = glare_lift(spots)
+        clipped = (frame >= CLIPPED).all(axis=2) & (lift >= 1)
+        clipped_mm, lifted_mm = _to_board((clipped, lift >= LIFT_TOUCHES), camera, layout)
+        depth = cv2.distanceTransform(clipped_mm, cv2.DIST_L2, 3)
+        hidden = {spot.id for spot in layout.spots
+                  if depth[_rect(spot)].max() >= piece_slots(4, spot.w, spot.h)[0][2]}
+        return cls(frozenset(hidden), _touching(lifted_mm, layout))
+
+
+def _to_board(masks: tuple[np.ndarray, ...], camera: Any, layout: Layout) -> list[np.ndarray]:
+    """Frame masks as board masks at 1 px/mm, through the camera's own homography."""
+    from companion.vision.geometry import canvas_size_mm
+
+    total_w, total_h = canvas_size_mm(layout)
+    to_mm = np.diag([1 / camera.px_per_mm, 1 / camera.px_per_mm, 1.0]) @ np.linalg.inv(camera.homography)
+    size = (int(np.ceil(total_w)), int(np.ceil(total_h)))
+    return [cv2.warpPerspective(m.astype(np.uint8), to_mm, size, flags=cv2.INTER_NEAREST) for m in masks]
+
+
+def _rect(spot: Any) -> tuple[slice, slice]:
+    from companion.vision.geometry import MARGIN_MM
+
+    x0, y0 = int(spot.x + MARGIN_MM), int(spot.y + MARGIN_MM)
+    return (slice(y0, max(y0 + 1, int(spot.y + spot.h + MARGIN_MM))),
+            slice(x0, max(x0 + 1, int(spot.x + spot.w + MARGIN_MM))))
+
+
+def _touching(near_mm: np.ndarray, layout: Layout) -> frozenset[str]:
+    reach = 2 * TOUCHED_MM + 1
+    grown = cv2.dilate(near_mm, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    return frozenset(spot.id for spot in layout.spots if grown[_rect(spot)].any())
 
 
 def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, tally: Tally,
-          arm: ArmOver | None = None) -> None:
-    """Score one reading against the truth.  Under an arm (``arm``), a frame is exact when
-    every place the arm hides is named, every place clear of it is read, and every place
-    read is right: the board read outside the arm, the rest asked for."""
+          unseen: Unseen | None = None) -> None:
+    """Score one reading against the truth.  Under an arm or reflections (``unseen``), a
+    frame is exact when every place they hide is named, every place clear of them is read,
+    and every place read is right: the board read round them, the rest asked for."""
     tally.frames += 1
     unsure = doubtful(reading)
-    if arm is not None and reading.view is not None:
-        judge_under_arm(reading, truth, layout, arm, tally, unsure)
+    if unseen is not None and reading.view is not None:
+        judge_round(reading, truth, layout, unseen, tally, unsure)
         return
     if reading.view is None:
         tally.rejected += 1
@@ -237,10 +262,10 @@ def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, t
         tally.right += 1
 
 
-def judge_under_arm(reading: Reading, truth: BoardView, layout: Layout, arm: ArmOver, tally: Tally,
-                    unsure: dict[str, str]) -> None:
-    """A board read round an arm: wrong where it read a place wrong, exact where it named
-    every hidden place and read every place clear of the arm."""
+def judge_round(reading: Reading, truth: BoardView, layout: Layout, unseen: Unseen, tally: Tally,
+                unsure: dict[str, str]) -> None:
+    """A board read round what hides part of it: wrong where it read a place wrong, exact
+    where it named every hidden place and read every place clear of what hides them."""
     assert reading.view is not None
     wrong = 0
     for spot in layout.spots:
@@ -249,8 +274,8 @@ def judge_under_arm(reading: Reading, truth: BoardView, layout: Layout, arm: Arm
         tally.positions += 1
         wrong += reading.view.get(spot.id, ()) != truth.get(spot.id, ())
     tally.wrong_positions += wrong
-    named_all = arm.hidden <= set(unsure)
-    read_clear = not (set(unsure) - arm.touched)
+    named_all = unseen.hidden <= set(unsure)
+    read_clear = not (set(unsure) - unseen.touched)
     for why in set(unsure.values()):
         tally.reasons["doubt: " + why] += 1
     if wrong:
@@ -307,10 +332,11 @@ def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 
                 else:
                     frame, info = cond.apply(frame, rng)
                 exact_before = tally.exact
-                arm = ArmOver.measure(info["arm"], camera, layout) if "arm" in info else None
-                judge(reader.read(frame), view, layout, cond, tally, arm)
+                unseen = Unseen.under_arm(info["arm"], camera, layout) if "arm" in info \
+                    else Unseen.under_glare(info["glare"], frame, camera, layout) if "glare" in info else None
+                judge(reader.read(frame), view, layout, cond, tally, unseen)
                 if cond.name in REFLECTIONS:
-                    if blind(reader, frame):
+                    if unseen.hidden if unseen is not None else blind(reader, frame):
                         tally.blind += 1
                     else:
                         tally.exact_not_blind += tally.exact - exact_before

@@ -103,17 +103,35 @@ def dim(frame: np.ndarray, gamma: float) -> np.ndarray:
     return cv2.LUT(frame, lut)
 
 
-def glare(frame: np.ndarray, rng: np.random.Generator, spots: int) -> np.ndarray:
-    """Reflections of a lamp: soft bright patches that wash colour out towards white."""
-    out = frame.astype(np.float32)
-    ys, xs = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+GlareSpot = tuple[float, float, float, float, float]  # centre x, y; spread x, y; strength
+
+
+def glare_spots(rng: np.random.Generator, spots: int) -> list[GlareSpot]:
+    """Where a lamp's reflections fall, how wide and how strong."""
+    out = []
     for _ in range(spots):
         cx, cy = rng.uniform(250, FRAME_W - 250), rng.uniform(120, FRAME_H - 120)
         sx, sy = rng.uniform(18, 45), rng.uniform(14, 35)
-        amp = rng.uniform(70, 160)
-        blob = amp * np.exp(-(((xs - cx) / sx) ** 2 + ((ys - cy) / sy) ** 2) / 2)
-        out += blob[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+        out.append((cx, cy, sx, sy, rng.uniform(70, 160)))
+    return out
+
+
+def glare_lift(spots: list[GlareSpot]) -> np.ndarray:
+    """How much light the reflections add to each pixel of the frame."""
+    ys, xs = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+    lift = np.zeros((FRAME_H, FRAME_W), np.float32)
+    for cx, cy, sx, sy, amp in spots:
+        lift += amp * np.exp(-(((xs - cx) / sx) ** 2 + ((ys - cy) / sy) ** 2) / 2)
+    return lift
+
+
+def glare(frame: np.ndarray, rng: np.random.Generator, spots: int) -> np.ndarray:
+    """Reflections of a lamp: soft bright patches that wash colour out towards white."""
+    return add_glare(frame, glare_spots(rng, spots))
+
+
+def add_glare(frame: np.ndarray, spots: list[GlareSpot]) -> np.ndarray:
+    return np.clip(frame.astype(np.float32) + glare_lift(spots)[..., None], 0, 255).astype(np.uint8)
 
 
 def highlights(frame: np.ndarray, rng: np.random.Generator, pieces: list[tuple[str, float, float, float]],
@@ -264,7 +282,8 @@ def _dim(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
 
 def _glare(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
     n = int(rng.integers(1, 4))
-    return glare(f, rng, n), {"spots": n}
+    spots = glare_spots(rng, n)
+    return add_glare(f, spots), {"spots": n, "glare": spots}
 
 
 def _highlights(f: np.ndarray, rng: np.random.Generator,

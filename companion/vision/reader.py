@@ -575,9 +575,10 @@ class BoardReader:
             away = self._arm_over(labels, as_empty)
             if away is not None:
                 if all(self._fit_light(small, margin, zone) for zone in away):
-                    # the arm hides what the light is judged by
-                    return Reading(None, hand=True, markers_found=len(MARKER_IDS),
-                                   problem="a hand is over the board")
+                    if arm:  # the arm hides what the light is judged by
+                        return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                                       problem="a hand is over the board")
+                    self._fit_light(small, margin)  # no arm across the margin: the first fit stands
                 flat, labels, as_empty = self._flatten_whole(small)
         self._flat = flat
         n_pieces = len(self._piece_names)
@@ -649,7 +650,8 @@ class BoardReader:
             # and near it the arm is what made a place doubtful)
             if why in HIDING and (near_arm is None or spot_id not in near_arm):
                 for near in self._beside[spot_id]:
-                    doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
+                    if why != "glare?" or self._reflection_reaches(near):
+                        doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
         for spot_id in self._spot_ids:
             confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
         for spot_id in doubtful:
@@ -692,7 +694,8 @@ class BoardReader:
         leaves too little to judge the light by, the hull and then the patches themselves
         grown by ``ARM_SHADOW_MM``."""
         unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
-        unexplained = unexplained.astype(np.uint8)  # the margin too: a sleeve on it is no paper
+        unexplained = unexplained.astype(np.uint8)
+        _clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
         n, components, stats, _ = connected_components(unexplained)
         big = [k for k in range(1, n) if stats[k, 4] > self._hand_px
                or (stats[k, 4] > 0.3 * self._hand_px and self._reaches_edge(*(int(v) for v in stats[k, :4])))]
@@ -702,6 +705,14 @@ class BoardReader:
         hull = _filled_hull(arm).astype(np.uint8)
         return (cv2.dilate(hull, self._arm_light_disc), cv2.dilate(hull, self._arm_shadow_disc),
                 cv2.dilate(arm, self._arm_shadow_disc))
+
+    def _reflection_reaches(self, spot_id: str) -> bool:
+        """Does a reflection measured on the board reach a place (its rim too), faintly or
+        more?  Without a measure of it (a patch too bright to measure), say it may."""
+        if self.glare.cells is None:
+            return True
+        y0, x0, y1, x1 = (int(v) for v in self._spot_boxes[self._spot_index[spot_id]])
+        return self.glare.on(x0, y0, x1 - x0, y1 - y0, faint=True) >= GLARE_FAINT
 
     def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo): over the
@@ -1242,6 +1253,7 @@ class BoardReader:
             self._min_area[spot.id] = 0.35 * np.pi * radius * radius
             self._max_area[spot.id] = 1.1 * spot.w * spot.h
         self._spot_boxes = np.array(boxes, np.int32).reshape(-1, 4)
+        self._spot_index = {spot_id: i for i, spot_id in enumerate(self._spot_ids)}
         # the places within a few millimetres of each place
         b = self._spot_boxes + np.array([-BESIDE_MM, -BESIDE_MM, BESIDE_MM, BESIDE_MM]) * SCALE
         self._beside: dict[str, list[str]] = {}
