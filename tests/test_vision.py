@@ -94,7 +94,7 @@ def test_a_hand_over_the_board_is_read_round_and_what_it_covers_is_named() -> No
     "under a hand", nothing is guessed, and the stabiliser commits nothing while it is there.
     What it covers is measured from the arm as drawn, not from the reader."""
     from companion.vision.bench import Unseen
-    from companion.vision.reader import UNDER_A_HAND
+    from companion.vision.reading import UNDER_A_HAND
 
     reader, camera, _ = reader_for("times_square")
     game = load_game("times_square")
@@ -382,7 +382,7 @@ def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Pat
 def test_a_changed_region_grows_over_every_box_near_it() -> None:
     """The rule behind the test above: a box within reach of the region is taken in whole
     (and whatever is then near), a box farther off is left out."""
-    from companion.vision.reader import _grown_over
+    from companion.vision.blobs import _grown_over
 
     region = (100, 200, 100, 200)  # rows 100..200, columns 100..200
     inside_by_a_pixel = (150, 60, 20, 41)  # x, y, w, h: rows 60..101

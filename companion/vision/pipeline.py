@@ -18,7 +18,8 @@ import numpy as np
 from companion.games.base import Prompt
 from companion.table import Table
 from companion.vision.annotate import annotate
-from companion.vision.reader import BESIDE, BoardReader, Reading
+from companion.vision.reader import BoardReader
+from companion.vision.reading import BESIDE, Reading
 from companion.vision.sources import FrameSource
 from companion.vision.stabiliser import Stabiliser
 

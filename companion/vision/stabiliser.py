@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.games.base import BoardView
-from companion.vision.reader import Reading
+from companion.vision.reading import Reading
 
 
 @dataclass

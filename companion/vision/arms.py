@@ -1,0 +1,223 @@
+"""What neither a piece nor the empty board explains: a hand, an arm, a sleeve, a shadow,
+glare, whatever its colour.
+
+A large patch reaching in from an edge (or anything across the white margin) is an arm.
+The board round it is read: the places it lies on, or reaches within a few millimetres of,
+are named "under a hand or arm" and never guessed, with the pieces that touch it (a sleeve
+of a piece's colour, a piece half under a finger).  Its outline is closed over a palm of the
+board's own colour, of which only the board's printed lines it covers are unexplained.  A
+light fitted with an arm over the board is fitted again clear of it and its shadow.  Only
+an arm over most of the board gives no board at all.  A small patch makes the places under
+it doubtful, with the likely reason, and (a reflection's rim or a shadow reaching past what
+was seen of it) the places beside them where the reflection reaches.
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import MARGIN_MM, MARKER_IDS
+from companion.vision.glare import GLARE_FAINT
+from companion.vision.pips import connected_components
+from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
+
+ANCHOR_SEEN_PX = 30  # a printed surface with this many pixels clear of an arm still anchors the light
+ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the board's colour
+# leaves only the board's printed lines it covers unexplained, a cell apart)
+ARM_SHADOW_MM = 25  # an arm's shadow and its edge reach this far past what is seen of it ...
+ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, this far
+HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
+
+
+
+class Arms:
+    """Hands, arms, shadows and glare: what the empty board and the pieces do not explain."""
+
+    def _build_arm_discs(self) -> None:
+        """How far an arm's parts, its shadow and its effect on the light reach, as discs of
+        the sampled board."""
+        self._arm_join_disc = _disc(ARM_JOIN_MM)
+        self._arm_shadow_disc = _disc(ARM_SHADOW_MM)
+        self._arm_light_disc = _disc(ARM_LIGHT_MM)
+
+    def _fit_light(self, small: np.ndarray, margin: np.ndarray, away: np.ndarray | None = None) -> str:
+        """Fit the light to the margin's paper and the board's printed surfaces (those not
+        under ``away``, an arm and its shadow); a reason it cannot be judged, or ""."""
+        ys, xs = self._margin_samples
+        anchors, clear = self._anchors, None
+        if away is not None:
+            clear = away[ys, xs] == 0
+            anchors = {}
+            for name, (ay, ax) in self._anchors.items():
+                seen = away[ay, ax] == 0
+                if seen.sum() >= min(ANCHOR_SEEN_PX, len(ay)):
+                    anchors[name] = (ay[seen], ax[seen])
+        problem = self.light.fit(small, self._margin_samples, anchors, self._reference, clear)
+        if problem:
+            self.light.gain = None
+            return problem
+        self.light.frames_since_fit = 0
+        self.light.margin_at_fit = margin
+        return ""
+
+    def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> tuple[np.ndarray, ...] | None:
+        """Where an arm reaching in lies, with room for its shadow: the big patches the empty
+        board and the pieces' colours do not explain, as first seen, their hull (a light
+        sleeve's middle passes for paper or a piece) grown by ``ARM_LIGHT_MM``; for when that
+        leaves too little to judge the light by, the hull and then the patches themselves
+        grown by ``ARM_SHADOW_MM``."""
+        unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
+        unexplained = unexplained.astype(np.uint8)
+        clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
+        n, components, stats, _ = connected_components(unexplained)
+        big = [k for k in range(1, n) if stats[k, 4] > self._hand_px
+               or (stats[k, 4] > 0.3 * self._hand_px and self._reaches_edge(*(int(v) for v in stats[k, :4])))]
+        if not big:
+            return None
+        arm = np.isin(components, big).astype(np.uint8)
+        hull = _filled_hull(arm).astype(np.uint8)
+        return (cv2.dilate(hull, self._arm_light_disc), cv2.dilate(hull, self._arm_shadow_disc),
+                cv2.dilate(arm, self._arm_shadow_disc))
+
+    def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray, doubtful: dict[str, str],
+                           blobs: np.ndarray) -> tuple[Reading | None, set[str] | None]:
+        """The spots that something unexplained lies on, and, when a hand or arm is over the
+        board (its places are doubtful: ``_under_hand``), the places within its shadow's
+        reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
+        piece colours."""
+        mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if not mask.any():
+            return None, None
+        n, components, stats, _ = connected_components(mask)
+        whys: dict[int, str] = {}
+        hand: list[int] = []
+        for k in range(1, n):
+            x, y, w, h, area = stats[k]
+            if area < self._speck_px:
+                continue
+            region = components[y:y + h, x:x + w] == k
+            pixels = flat[y:y + h, x:x + w][region]
+            empty = self._reference[y:y + h, x:x + w][region]
+            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
+            washed_out = self.glare.washed_out
+            washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
+            lighter = float(np.mean(brighter > 12)) > 0.6  # than the empty board, in every channel
+            reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
+            if (washed or lighter) and not (reaching and not washed):
+                if self.glare.board_under(region, x, y, w, h):
+                    continue  # the empty board, lifted evenly and smoothly by a reflection
+                whys[k] = "glare?"
+            elif area > self._hand_px or reaching:  # an arm reaching in (a light sleeve, unclipped)
+                hand.append(k)
+            else:
+                whys[k] = "something over it (a hand, a shadow)?"
+        over = None
+        if hand:
+            if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
+                return Reading(None, hand=True, markers_found=len(MARKER_IDS),
+                               problem="a hand is over the board"), set()
+            # what touches the arm is the arm: a light sleeve, its shadow cut off by a piece,
+            # the pieces of a hand's rim round a palm of the board's colour.  The arm's outline
+            # is drawn round the solid parts (a dense speckle it touches is not the arm)
+            solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE5) > 0
+            for _ in range(8):
+                over = _filled_hull(np.isin(components, hand) & solid)
+                held = np.unique(blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0])
+                held = held[held > 0]
+                if len(held):
+                    over |= np.isin(blobs, held)
+                over = cv2.dilate(over.astype(np.uint8), self._arm_join_disc)
+                touching = set(np.unique(components[over > 0]).tolist())
+                joined = [k for k in whys if k in touching]
+                if not joined:
+                    break
+                for k in joined:
+                    hand.append(k)
+                    del whys[k]
+        for k, why in whys.items():
+            x, y, w, h, _ = stats[k]
+            spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
+            for s in spots[spots >= 0]:
+                doubtful.setdefault(self._spot_ids[int(s)], why)
+        if not hand:
+            return None, None
+        outline = _filled_outline(np.isin(components, hand) & solid, self._arm_shadow_disc)
+        self._under_hand(outline, blobs, doubtful)
+        # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
+        # light beside it), not a reflection whose rim reaches past what was seen of it
+        zone = cv2.dilate(outline.astype(np.uint8), self._arm_shadow_disc)
+        near = np.unique(self._spot_map[zone > 0])
+        return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
+
+    def _under_hand(self, hand: np.ndarray, blobs: np.ndarray, doubtful: dict[str, str]) -> None:
+        """Doubt every place a hand or arm (``hand``: its outline, filled) lies on, or reaches
+        within a few mm of, with the blobs of piece colours that touch it (a sleeve or skin of
+        a piece's colour, a piece half under a finger): what is under a hand is asked for,
+        never guessed.  The arm's edge is seen, so its neighbours are not doubted for its sake
+        (as a reflection's are), nor a piece's neighbours for the piece's sake."""
+        arm = hand & (blobs == 0)
+        grown = cv2.dilate(arm.astype(np.uint8), self._beside_disc)
+        touching = np.unique(blobs[grown > 0])
+        touching = touching[touching > 0]
+        over = (grown > 0) | hand
+        if len(touching):
+            over |= np.isin(blobs, touching)
+        spots = np.unique(self._spot_map[over])
+        for s in spots[spots >= 0]:
+            doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
+
+    def _crosses_margin(self, small: np.ndarray) -> bool:
+        """Something lies across the white margin (an arm reaching in from a seat): margin
+        paper of another tint than the paper's, or much darker than the light there."""
+        if self.light.paper is None:
+            return False
+        tint, level = self.light.paper
+        ys, xs = self._margin_samples
+        samples = small[ys, xs].astype(np.float32)
+        luma = samples.mean(1)
+        own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
+        odd = (np.abs(own - tint).max(1) > 0.07) | (luma < 0.6 * level)
+        return int(odd.sum()) > max(20, 0.025 * len(odd))
+
+    def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
+        """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
+        m = int(round(MARGIN_MM * SCALE))
+        x1 = m + int(self.layout.width * SCALE)
+        y1 = m + int(self.layout.height * SCALE)
+        return x <= m + 2 or y <= m + 2 or x + w >= x1 - 2 or y + h >= y1 - 2
+
+    def _reflection_reaches(self, spot_id: str) -> bool:
+        """Does a reflection measured on the board reach a place (its rim too), faintly or
+        more?  Without a measure of it (a patch too bright to measure), say it may."""
+        if self.glare.cells is None:
+            return True
+        y0, x0, y1, x1 = (int(v) for v in self._spot_boxes[self._spot_index[spot_id]])
+        return self.glare.on(x0, y0, x1 - x0, y1 - y0, faint=True) >= GLARE_FAINT
+
+
+def _filled_hull(mask: np.ndarray) -> np.ndarray:
+    """A mask's convex hull, filled: an arm and hand are one convex shape, though a palm
+    of the board's colour leaves only its darker rim unexplained."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    if contours:
+        cv2.fillConvexPoly(filled, cv2.convexHull(np.concatenate(contours)), 1)
+    return filled > 0
+
+
+def _filled_outline(mask: np.ndarray, disc: np.ndarray) -> np.ndarray:
+    """A mask closed over gaps narrower than ``disc`` and with its holes filled: an arm and
+    hand with the palm a rim leaves unexplained (its middle is of the board's colour), not
+    the hull's slivers beside an arm that meets something on its way."""
+    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc)
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(closed, contours, -1, 1, cv2.FILLED)
+    return closed > 0
+
+
+def _disc(mm: float) -> np.ndarray:
+    reach = 2 * int(round(mm * SCALE)) + 1
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))

@@ -1,0 +1,416 @@
+"""Pieces as blobs of a piece colour: each placed by its centre, split when it holds two
+colours, doubted when a reflection or a neighbour may have made it, and its marks counted
+on a sharp crop of it (``pips.py``).  A blob whose pixels are as they were in the last
+frame is told again as it was read then.
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.games.base import Piece
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
+from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
+from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+
+CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
+CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
+BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
+_NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
+
+
+
+@dataclass
+class _Blob:
+    """What one blob of piece colours told: kept to be told again while its pixels stay."""
+
+    odd: list[tuple[tuple[int, int], np.ndarray]] = field(default_factory=list)  # no piece's
+    explained: list[tuple[int, int, int, int]] = field(default_factory=list)  # rows, columns
+    doubts: list[tuple[str, str]] = field(default_factory=list)
+    found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
+
+
+@dataclass
+class _Kept:
+    """The last board read whole and clear (no hand, no glare), to read only what changed
+    since: its 4 mm cells, flattened picture, colours, empty-board match and blobs, and the
+    light it was flattened with."""
+
+    cells: np.ndarray
+    flat: np.ndarray
+    labels: np.ndarray
+    as_empty: np.ndarray
+    blobs: dict[tuple, tuple[np.ndarray, _Blob, int]]
+    gain: np.ndarray  # a sample of the light's gain
+    tone: np.ndarray | None
+    boxes: np.ndarray = field(init=False)  # the blobs' boxes (x, y, w, h), one a row
+
+    def __post_init__(self) -> None:
+        self.boxes = np.array(list(self.blobs), np.int64).reshape(-1, 4)
+
+
+class Blobs:
+    """Pieces as blobs of their colours, and the marks on them."""
+
+    def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
+                  kept: _Kept | None, pad: int = BLOB_PAD) -> tuple | None:
+        """Blobs of piece colours: over the whole board, or only those that reach into a
+        changed region, with the kept board's blobs clear of it carried over as they were
+        read.  None when a blob runs past the window around the region (read it all)."""
+        h_all, w_all = is_piece.shape
+        if region is None or kept is None:
+            rows, cols = slice(0, h_all), slice(0, w_all)
+        else:
+            rows, cols = region
+        # a window wider than the region: closing, opening and the ring a glare check looks
+        # at see the region's neighbours as they are
+        r0, r1 = max(0, rows.start - pad), min(h_all, rows.stop + pad)
+        c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
+        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE3)
+        n, local, stats, centres = connected_components(mask)
+        near_pieces = np.zeros(is_piece.shape, np.uint8)
+        near_pieces[r0:r1, c0:c1] = cv2.dilate(mask, SQUARE5)
+        carried: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
+        if region is None or kept is None:
+            return n, local, stats, centres, near_pieces, carried
+        stats = stats.copy()
+        stats[:, 0] += c0
+        stats[:, 1] += r0
+        centres = centres + np.array([c0, r0], np.float64)
+        x, y, w, h = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        # one piece's box now and in the kept board may differ by a pixel of rim: decide on
+        # a region grown over every box (now or kept) near it, so that a piece beside the
+        # change is either read now or carried, never both and never neither
+        y0, y1, x0, x1 = _grown_over((rows.start, rows.stop, cols.start, cols.stop),
+                                     np.concatenate([stats[1:, :4], kept.boxes]))
+        if (y0 < r0 and r0 > 0) or (x0 < c0 and c0 > 0) or (y1 > r1 and r1 < h_all) \
+                or (x1 > c1 and c1 < w_all):
+            return None
+        rows, cols = slice(y0, y1), slice(x0, x1)
+        reaches = (y < rows.stop) & (y + h > rows.start) & (x < cols.stop) & (x + w > cols.start)
+        reaches[0] = False
+        cut = ((x == c0) & (c0 > 0)) | ((y == r0) & (r0 > 0)) | ((x + w == c1) & (c1 < w_all)) \
+            | ((y + h == r1) & (r1 < h_all))
+        if (reaches & cut).any():
+            return None
+        # blobs clear of the region stay as the kept board read them; the rest are read now
+        for k in np.flatnonzero(~reaches[1:]) + 1:  # in its own box: cheaper than a pass over all
+            kx, ky = int(x[k]) - c0, int(y[k]) - r0
+            box = local[ky:ky + int(h[k]), kx:kx + int(w[k])]
+            box[box == k] = 0
+        components = np.zeros(is_piece.shape, np.int32)
+        components[r0:r1, c0:c1] = local
+        stats[~reaches, 4] = 0  # left out of this frame's reading
+        for (bx, by, bw, bh), entry in kept.blobs.items():
+            if not (by < rows.stop and by + bh > rows.start and bx < cols.stop and bx + bw > cols.start):
+                carried[(bx, by, bw, bh)] = entry
+        return n, components, stats, centres, near_pieces, carried
+
+    @staticmethod
+    def _tell(blob: _Blob, odd: np.ndarray, explained: np.ndarray, doubtful: dict[str, str],
+              pieces: dict[str, list[Piece]], placed: list, confidence: dict[str, float]) -> None:
+        """Add what one blob told to the frame's reading."""
+        for (oy, ox), part in blob.odd:
+            odd[oy:oy + part.shape[0], ox:ox + part.shape[1]] |= part
+        for y0, y1, x0, x1 in blob.explained:
+            explained[y0:y1, x0:x1] = True
+        for spot, why in blob.doubts:
+            doubtful.setdefault(spot, why)
+        for spot, piece, x_mm, y_mm, conf in blob.found:
+            pieces.setdefault(spot, []).append(piece)
+            placed.append((spot, piece, x_mm, y_mm, conf))
+            confidence[spot] = min(confidence.get(spot, 1.0), conf)
+
+    def _set_blob_cache(self, cache: dict[tuple, tuple[np.ndarray, _Blob, int]]) -> None:
+        self._blob_cache = cache
+        self._blob_corners = {}
+        for box in cache:
+            self._blob_corners.setdefault(box[:2], []).append(box)
+
+    def _same_blob(self, key: tuple[int, int, int, int], area: int,
+                   small: np.ndarray) -> tuple[tuple, tuple[np.ndarray, _Blob, int]] | None:
+        """A blob of the last frame in the same box (give or take a pixel of rim as the light
+        is refitted) whose pixels, where it stood, are as they were."""
+        x, y, w, h = key
+        for dx in (0, -1, 1):
+            for dy in (0, -1, 1):
+                # the last frame's boxes with this corner, the same size first, then a pixel less, more
+                near = [old for old in self._blob_corners.get((x + dx, y + dy), ())
+                        if abs(old[2] - w) <= 1 and abs(old[3] - h) <= 1]
+                for old in sorted(near, key=lambda b: (_NEAREST[b[2] - w], _NEAREST[b[3] - h])):
+                    hit = self._blob_cache[old]
+                    if abs(hit[2] - area) > max(6, 0.04 * area):
+                        continue
+                    ox, oy, ow, oh = old
+                    patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
+                    if hit[0].shape != patch.shape:
+                        continue
+                    if alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
+                        return old, hit
+                    return None  # the same blob, changed: read it again
+        return None
+
+    def _read_blob(self, k: int, stats: np.ndarray, centres: np.ndarray, components: np.ndarray,
+                   labels: np.ndarray, around: tuple[np.ndarray, np.ndarray], near_pieces: np.ndarray,
+                   small: np.ndarray, frame: np.ndarray, pip_cache: dict) -> _Blob:
+        """One blob of piece colours: the pieces it holds, or the doubts it raises.  ``around``:
+        where the board is lighter than the empty board, and where it shows neither the empty
+        board nor a piece."""
+        lit, strange = around
+        x, y, w, h, _area = (int(v) for v in stats[k])
+        n_pieces = len(self._piece_names)
+        out = _Blob()
+        blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
+        core = cv2.erode(blob, SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        # colours voted by the blob's core: a blurred rim mixes the piece with the board
+        inside = labels[y:y + h, x:x + w][(core if core.any() else blob) > 0]
+        votes = np.bincount(inside, minlength=256)[:n_pieces]
+        order = np.argsort(votes)[::-1]
+        purity = votes[order[0]] / max(1, len(inside))
+        if votes[order[1]] > 0.25 * votes[order[0]]:
+            box = (slice(y, y + h), slice(x, x + w))
+            if self._marks_of_one_piece(labels[box], blob, int(order[0]), small[box]):
+                purity = votes.sum() / max(1, len(inside))  # its marks are its own
+                blobs = [(int(order[0]), centres[k], stats[k], purity)]
+            elif self.glare.one_piece_lifted(labels[box], blob > 0, int(order[0]), int(order[1]), box,
+                                             self.glare.on(x, y, w, h, faint=True) > GLARE_FAINT, self._flat):
+                # one piece with a reflection over part of it, not two pieces
+                spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
+                if spot is not None:
+                    out.doubts.append((spot, "glare?"))
+                out.odd.append(((y, x), blob))
+                return out
+            else:
+                blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
+        else:
+            blobs = [(int(order[0]), centres[k], stats[k], purity)]
+        for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
+            spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
+            size_mm = barea / (SCALE * SCALE)
+            if spot is None or size_mm > self._largest_piece:
+                if size_mm >= self._smallest_px * 0.6:
+                    part = components[by:by + bh, bx:bx + bw] == k
+                    out.odd.append(((by, bx), part.astype(np.uint8)))
+                continue
+            lo, hi = self._min_area[spot], self._max_area[spot]
+            if size_mm < 0.5 * lo:
+                continue  # a speck of colour: not a piece
+            # a piece explains its own box: its pips and its anti-aliased rim
+            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            if size_mm < lo or size_mm > hi:
+                out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
+                if size_mm > hi:  # it may reach over other places: they are not seen either
+                    out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
+                continue
+            own = components[by:by + bh, bx:bx + bw] == k
+            if lit_around(lit, near_pieces, bx, by, bw, bh) or (
+                    # a light piece ringed by colours that are nothing (a lit piece's glow round
+                    # its reflection's white core), or that is another piece lit evenly
+                    self._piece_names[index] in LIGHT_PIECES and (
+                        lit_around(strange, near_pieces, bx, by, bw, bh)
+                        or self._another_lit(index, own, bx, by)
+                        # a white core read as a die: its "pips" are the lit piece round it
+                        or (self.layout.marks.get(self._piece_names[index], (0, 0))[1] > 0
+                            and self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw],
+                                                                     index), bx, by)))) or (
+                    self.glare.too_strong_on(index, bx, by, bw, bh)
+                    and not self.glare.colour_holds(index, own, bx, by, self._flat)):
+                out.doubts.append((spot, "glare?"))  # and the places its pixels reach
+                out.odd.append(((by, bx), own.astype(np.uint8)))
+                continue
+            marks = self.layout.marks.get(self._piece_names[index])
+            if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
+                pips, sure, reflected = 0, True, False
+            else:
+                pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+            if reflected:
+                out.doubts.append((spot, "glare?"))  # a lamp's reflection passes for a light mark
+                continue
+            if pips and self.glare.on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
+                    self._read_pips(frame, index, bx, by, bw, bh, scale)[0] != pips
+                    for scale in GLARE_ERRORS):
+                out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
+                continue
+            if self.keep_masks:
+                self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
+            if marks is not None and not marks[0] <= pips <= marks[1]:
+                sure = False  # no such piece shows that many marks: misread, not a new face
+            conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
+            if conf < 0.75:
+                out.doubts.append((spot, "marks unclear: blur?" if not sure else "colour unclear"))
+            out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
+                              cy / SCALE - MARGIN_MM, conf))
+        return out
+
+    def _another_lit(self, index: int, part: np.ndarray, bx: int, by: int) -> bool:
+        """Is a light piece as seen a darker piece's colour lifted evenly in every channel, as a
+        lamp's reflection lifts it (an orange die under one reads yellow)?  A piece without
+        colour lifted is another one without colour (black, grey and white are each other
+        lifted), and a colour clipped in a channel is many colours lifted, so those are taken
+        for a reflection only where one was seen."""
+        picture = self.glare.pre if self.glare.pre is not None else self._flat
+        if picture is None or not part.any():
+            return False
+        box = (slice(by, by + part.shape[0]), slice(bx, bx + part.shape[1]))
+        seen = channel_medians(picture[box], part.astype(np.uint8))
+        measured = self.glare.on(bx, by, part.shape[1], part.shape[0], faint=True) > GLARE_FAINT
+        # a white piece the lamp lifts to the clipping point is any light colour lifted: only
+        # a colour seen whole (no channel clipped) is judged without a reflection seen round it
+        whole = bool((seen < 250).all())
+        colours = self._piece_bgr
+        darker = (np.arange(len(colours)) != index) & (colours.sum(axis=1) < seen.sum())
+        if not measured:
+            neutral = (np.ptp(colours, axis=1) < 40) & (float(np.ptp(seen)) < 40)
+            darker &= (~neutral) if whole else False
+        if not darker.any():
+            return False
+        level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
+        return bool((even[0] & (level[0] > GLARE_MIN)).any())
+
+    @staticmethod
+    def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
+        """What lies within a piece's outline that is not its colour (its marks, or else)."""
+        contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros(part.shape, np.uint8)
+        if contours:
+            cv2.drawContours(filled, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 1, -1)
+        return (filled > 0) & (labels != index)
+
+    def _marks_of_one_piece(self, labels: np.ndarray, blob: np.ndarray, main: int,
+                            picture: np.ndarray) -> bool:
+        """Are a blob's other piece colours its main colour darkened alike in every channel and
+        all well inside its main colour's box?  Then they are the marks on one piece, blurred
+        into a colour of their own (dark pips on orange read as brown), not a second piece
+        touching it (that would stick out) nor one of another hue lying on it."""
+        marks = self.layout.marks.get(self._piece_names[main])
+        if marks is not None and marks[1] == 0:
+            return False  # a plain piece has no marks: a darker colour on it is another piece
+        n_pieces = len(self._piece_names)
+        inside = blob > 0
+        own = (labels == main) & inside
+        other = (labels < n_pieces) & (labels != main) & inside
+        if not own.any() or not other.any():
+            return False
+        ox, oy, ow, oh = cv2.boundingRect(own.astype(np.uint8))
+        tx, ty, tw, th = cv2.boundingRect(other.astype(np.uint8))
+        edge = 2
+        if tx < ox + edge or ty < oy + edge or tx + tw > ox + ow - edge or ty + th > oy + oh - edge:
+            return False
+        body = picture[own].astype(np.float32).mean(axis=0)
+        marks = picture[other].astype(np.float32).mean(axis=0)
+        # the same hue in shadow: no channel lighter, a fifth darker at least, and every
+        # channel darkened alike, as a dark mark blurred into the body mixes them (red on a
+        # white patch is no white piece's marks: a reflection on a red one, more likely)
+        if not ((marks <= body + 4).all() and marks.sum() <= 0.8 * body.sum()):
+            return False
+        lit = body > 60
+        share = (marks[lit] - PIP_ON_LIGHT[0]) / (body[lit] - PIP_ON_LIGHT[0])
+        return bool(share.max() - share.min() <= 0.3)
+
+    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, indices: np.ndarray,
+                         votes: np.ndarray) -> list:
+        """A blob of two or more colours, as one piece per colour patch: only the blob's own
+        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does)."""
+        out = []
+        for index in indices:
+            if votes[index] == 0:
+                continue
+            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
+                                    np.ones((3, 3), np.uint8))
+            n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
+            for k in range(1, n):
+                if stats[k, cv2.CC_STAT_AREA] >= self._smallest_px * 0.3:
+                    bx, by, bw, bh, area = stats[k]
+                    out.append((int(index), (centres[k][0] + x, centres[k][1] + y),
+                                (bx + x, by + y, bw, bh, area), 1.0))
+        return out
+
+    def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                     bh: int, fresh: dict) -> tuple[int, bool, bool]:
+        """Pips again only for a piece that looks different from the last frame's."""
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3)
+        patch = small[by:by + bh, bx:bx + bw]
+        cached = self._pip_cache.get(key)
+        if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
+                and int(cv2.absdiff(cached[0], patch).max()) <= 3 * STILL_TOLERANCE \
+                and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
+            fresh[key] = cached
+            return cached[1]
+        result = self._read_pips(frame, index, bx, by, bw, bh)
+        fresh[key] = (patch.copy(), result)
+        return result
+
+    def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                   bh: int, glare_scale: float = 1.0) -> tuple[int, bool, bool]:
+        """Pips on one piece, from a sharp crop sampled straight from the frame (with the
+        reflection measured round it taken off ``glare_scale`` times), whether the count is
+        clear, and whether a light spot on it is a lamp's reflection rather than a mark."""
+        x0, y0 = bx / SCALE - 2, by / SCALE - 2
+        x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
+        # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
+        scale = min(CROP_SCALE, CROP_PIECE_PX * SCALE / max(bw, bh, 1))
+        cw, ch = int((x1 - x0) * scale), int((y1 - y0) * scale)
+        if self.lens is None:  # crop px -> canvas px -> frame px is one homography
+            k = self.px_per_mm / scale
+            to_canvas = np.array([[k, 0, (x0 + 0.5 / scale) * self.px_per_mm],
+                                  [0, k, (y0 + 0.5 / scale) * self.px_per_mm], [0, 0, 1]])
+            assert self._homography is not None
+            to_frame = self._to_frame @ to_canvas
+            crop = cv2.warpPerspective(frame, to_frame, (cw, ch),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        else:  # through the lens, point by point
+            ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+            pts = np.stack([x0 + (xs + 0.5) / scale, y0 + (ys + 0.5) / scale], -1).reshape(-1, 2)
+            frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
+            crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
+        gy = min(int(by + bh / 2), self.light.gain.shape[0] - 1) if self.light.gain is not None else 0
+        gx = min(int(bx + bw / 2), self.light.gain.shape[1] - 1) if self.light.gain is not None else 0
+        if self.light.gain is not None:
+            crop = self.light.flatten_with(crop, tuple(float(v) for v in self.light.gain[gy, gx]) + (0.0,))
+        cells = self.glare.cells if glare_scale == 1.0 else self.glare.faint
+        if cells is not None:  # the same glare taken off as on the board sampled
+            g = cells[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
+                      max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
+            if g.size and float(g.max()) > 0:
+                g = cv2.resize(g, (cw, ch), interpolation=cv2.INTER_LINEAR)
+                if glare_scale != 1.0:
+                    g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
+                crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
+        mask = (self._classify(crop) == index).astype(np.uint8)
+        if self.keep_masks:
+            self._last_mask = mask
+        # (the re-reads with the reflection scaled ask only the count)
+        face = outline(mask)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
+        if self.faces is not None:
+            return self.faces.classify(mask), True, reflected
+        return (*count_pips(mask, gray, face), reflected)
+
+
+def _grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
+                reach: int = 3) -> tuple[int, int, int, int]:
+    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h; one a
+    row) within ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
+    y0, y1, x0, x1 = region
+    boxes = np.asarray(boxes, np.int64).reshape(-1, 4)
+    bx, by = boxes[:, 0], boxes[:, 1]
+    bx1, by1 = bx + boxes[:, 2], by + boxes[:, 3]
+    while True:  # each pass takes in at least one more box, so at most len(boxes) passes
+        near = (by < y1 + reach) & (by1 > y0 - reach) & (bx < x1 + reach) & (bx1 > x0 - reach)
+        out = near & ((by < y0) | (by1 > y1) | (bx < x0) | (bx1 > x1))
+        if not out.any():
+            return y0, y1, x0, x1
+        y0, y1 = min(y0, int(by[out].min())), max(y1, int(by1[out].max()))
+        x0, x1 = min(x0, int(bx[out].min())), max(x1, int(bx1[out].max()))
+
+

@@ -1,0 +1,67 @@
+"""What a frame's reading says, and the words and scales every part of the reader shares.
+
+``Reading`` is a frame's verdict: a board with the places it is unsure of, or why there is
+none.  The reader is split by concern (``reader.py`` drives a frame through the others:
+``locating.py`` finds the board, ``arms.py`` tells what the empty board and the pieces do
+not explain, ``blobs.py`` reads the pieces); what they share is here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.games.base import BoardView, Piece
+
+UNKNOWN = 255  # the label of a pixel near no calibrated colour
+SCALE = 1.0  # px per mm of the board sampled for colours
+SQUARE3 = np.ones((3, 3), np.uint8)
+SQUARE5 = np.ones((5, 5), np.uint8)
+# a frame whose 4 mm cells all match the last one read within this is read the same
+STILL_TOLERANCE = 16
+BESIDE_MM = 4  # places this close (beyond their rims) to a hidden one are doubtful too
+BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
+UNDER_A_HAND = "under a hand or arm"
+HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
+
+
+@dataclass
+class Reading:
+    """One frame's verdict: a board (with the positions it is unsure of), or why there is none.
+
+    ``view`` holds every position read confidently; ``doubtful`` names the spots
+    that could not be read, with the likely reason ("glare?").  ``confidence``
+    gives each spot read (pieces or empty) a value in [0, 1].
+    """
+
+    view: BoardView | None
+    hand: bool = False  # a hand or arm is over the board (the places under it are doubtful)
+    markers_found: int = 0
+    problem: str = ""
+    doubtful: dict[str, str] = field(default_factory=dict)
+    confidence: dict[str, float] = field(default_factory=dict)
+    pieces_at: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
+
+    @property
+    def usable(self) -> bool:
+        """A whole board, every position confident, no hand over it."""
+        return self.view is not None and not self.doubtful and not self.hand
+
+
+def clear_outside(mask: np.ndarray, inside: tuple[slice, slice]) -> None:
+    """Clear a mask of the board outside a rectangle (the same as indexing it with the
+    rectangle's complement, in four slices rather than a pass over every pixel)."""
+    rows, cols = inside
+    mask[:rows.start] = False
+    mask[rows.stop:] = False
+    mask[:, :cols.start] = False
+    mask[:, cols.stop:] = False
+
+
+def alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool:
+    """Are two patches the same but for sensor noise (no pixel off by more than ``most``,
+    ``mean`` on average)?  A blur, a moved piece or a finger is far more."""
+    return bool(cv2.norm(before, now, cv2.NORM_INF) <= most
+                and cv2.norm(before, now, cv2.NORM_L1) <= mean * before.size)
