@@ -16,11 +16,13 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
-from companion.vision.glare import GLARE_FAINT
+from companion.vision.glare import GLARE_MIN
 from companion.vision.pips import connected_components
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
 
@@ -29,19 +31,14 @@ ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the boar
 # leaves only the board's printed lines it covers unexplained, a cell apart)
 ARM_SHADOW_MM = 25  # an arm's shadow and its edge reach this far past what is seen of it ...
 ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, this far
+ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the margin is the arm
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
-
+WIDE_PX = 16  # a mask is grown this far or more at half size
 
 
 class Arms:
     """Hands, arms, shadows and glare: what the empty board and the pieces do not explain."""
 
-    def _build_arm_discs(self) -> None:
-        """How far an arm's parts, its shadow and its effect on the light reach, as discs of
-        the sampled board."""
-        self._arm_join_disc = _disc(ARM_JOIN_MM)
-        self._arm_shadow_disc = _disc(ARM_SHADOW_MM)
-        self._arm_light_disc = _disc(ARM_LIGHT_MM)
 
     def _fit_light(self, small: np.ndarray, margin: np.ndarray, away: np.ndarray | None = None) -> str:
         """Fit the light to the margin's paper and the board's printed surfaces (those not
@@ -63,12 +60,12 @@ class Arms:
         self.light.margin_at_fit = margin
         return ""
 
-    def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> Iterator[np.ndarray] | None:
         """Where an arm reaching in lies, with room for its shadow: the big patches the empty
         board and the pieces' colours do not explain, as first seen, their hull (a light
         sleeve's middle passes for paper or a piece) grown by ``ARM_LIGHT_MM``; for when that
         leaves too little to judge the light by, the hull and then the patches themselves
-        grown by ``ARM_SHADOW_MM``."""
+        grown by ``ARM_SHADOW_MM`` (each made only when the one before leaves too little)."""
         unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
         unexplained = unexplained.astype(np.uint8)
         clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
@@ -77,17 +74,18 @@ class Arms:
                or (stats[k, 4] > 0.3 * self._hand_px and self._reaches_edge(*(int(v) for v in stats[k, :4])))]
         if not big:
             return None
-        arm = np.isin(components, big).astype(np.uint8)
-        hull = _filled_hull(arm).astype(np.uint8)
-        return (cv2.dilate(hull, self._arm_light_disc), cv2.dilate(hull, self._arm_shadow_disc),
-                cv2.dilate(arm, self._arm_shadow_disc))
+        arm = np.isin(components, big)
+        hull = _filled_hull(arm)
+        return (_grown(mask, mm * SCALE) for mask, mm in ((hull, ARM_LIGHT_MM), (hull, ARM_SHADOW_MM),
+                                                          (arm, ARM_SHADOW_MM)))
 
     def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray, doubtful: dict[str, str],
-                           blobs: np.ndarray) -> tuple[Reading | None, set[str] | None]:
+                           blobs: np.ndarray, crossing: np.ndarray | None = None
+                           ) -> tuple[Reading | None, set[str] | None]:
         """The spots that something unexplained lies on, and, when a hand or arm is over the
         board (its places are doubtful: ``_under_hand``), the places within its shadow's
         reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
-        piece colours."""
+        piece colours; ``crossing`` is where an arm lies across the margin, if one does."""
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
             return None, None
@@ -114,6 +112,16 @@ class Arms:
                 hand.append(k)
             else:
                 whys[k] = "something over it (a hand, a shadow)?"
+        if crossing is not None:
+            # an arm of the board's own colours breaks into pieces at the board's printed
+            # lines: the patches where it crosses the margin are the arm all the same
+            entry = _grown(crossing, ARM_LIGHT_MM * SCALE)
+            big = ARM_PIECE * self._hand_px
+            for k in [k for k, why in whys.items() if why != "glare?" and stats[k, 4] >= big]:
+                x, y, w, h = (int(v) for v in stats[k, :4])
+                if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
+                    hand.append(k)
+                    del whys[k]
         over = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
@@ -123,15 +131,20 @@ class Arms:
             # the pieces of a hand's rim round a palm of the board's colour.  The arm's outline
             # is drawn round the solid parts (a dense speckle it touches is not the arm)
             solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE5) > 0
+            n_blobs = int(blobs.max()) + 1
+            arm = np.zeros(mask.shape, bool)  # the arm's solid parts, added to as they join
+            joined = list(hand)
             for _ in range(8):
-                over = _filled_hull(np.isin(components, hand) & solid)
-                held = np.unique(blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0])
-                held = held[held > 0]
+                for k in joined:
+                    x, y, w, h = (int(v) for v in stats[k, :4])
+                    arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
+                over = _filled_hull(arm)
+                near_blobs = blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0]
+                held = np.flatnonzero(np.bincount(near_blobs, minlength=n_blobs)[1:]) + 1
                 if len(held):
-                    over |= np.isin(blobs, held)
-                over = cv2.dilate(over.astype(np.uint8), self._arm_join_disc)
-                touching = set(np.unique(components[over > 0]).tolist())
-                joined = [k for k in whys if k in touching]
+                    over |= _labelled(blobs, held, n_blobs)
+                touching = np.bincount(components[_grown(over, ARM_JOIN_MM * SCALE)], minlength=n) > 0
+                joined = [k for k in whys if touching[k]]
                 if not joined:
                     break
                 for k in joined:
@@ -144,11 +157,14 @@ class Arms:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         if not hand:
             return None, None
-        outline = _filled_outline(np.isin(components, hand) & solid, self._arm_shadow_disc)
+        for k in joined:
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
+        outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         self._under_hand(outline, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
-        zone = cv2.dilate(outline.astype(np.uint8), self._arm_shadow_disc)
+        zone = _grown(outline, ARM_SHADOW_MM * SCALE)
         near = np.unique(self._spot_map[zone > 0])
         return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
 
@@ -170,17 +186,26 @@ class Arms:
             doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
 
     def _crosses_margin(self, small: np.ndarray) -> bool:
-        """Something lies across the white margin (an arm reaching in from a seat): margin
-        paper of another tint than the paper's, or much darker than the light there."""
+        """Something lies across the white margin (an arm reaching in from a seat)."""
+        return self._margin_crossing(small) is not None
+
+    def _margin_crossing(self, small: np.ndarray) -> np.ndarray | None:
+        """Where something lies across the white margin (an arm reaching in from a seat):
+        the margin's samples of another tint than the paper's, or much darker than the light
+        there, as a mask of the sampled board; None when too few are."""
         if self.light.paper is None:
-            return False
+            return None
         tint, level = self.light.paper
         ys, xs = self._margin_samples
         samples = small[ys, xs].astype(np.float32)
         luma = samples.mean(1)
         own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
         odd = (np.abs(own - tint).max(1) > 0.07) | (luma < 0.6 * level)
-        return int(odd.sum()) > max(20, 0.025 * len(odd))
+        if int(odd.sum()) <= max(20, 0.025 * len(odd)):
+            return None
+        crossing = np.zeros(small.shape[:2], np.uint8)
+        crossing[ys[odd], xs[odd]] = 1
+        return crossing
 
     def _reaches_edge(self, x: int, y: int, w: int, h: int) -> bool:
         """Does a patch touch the board's edge (as an arm reaching in from a seat does)?"""
@@ -190,12 +215,14 @@ class Arms:
         return x <= m + 2 or y <= m + 2 or x + w >= x1 - 2 or y + h >= y1 - 2
 
     def _reflection_reaches(self, spot_id: str) -> bool:
-        """Does a reflection measured on the board reach a place (its rim too), faintly or
-        more?  Without a measure of it (a patch too bright to measure), say it may."""
+        """Does a reflection measured on the board reach a place (its rim too) as strongly as
+        a reflection is told by (``GLARE_MIN``)?  Fainter, it hides nothing there: a piece's
+        own reading weighs what lift it has.  Without a measure of it (a patch too bright to
+        measure), say it may."""
         if self.glare.cells is None:
             return True
         y0, x0, y1, x1 = (int(v) for v in self._spot_boxes[self._spot_index[spot_id]])
-        return self.glare.on(x0, y0, x1 - x0, y1 - y0, faint=True) >= GLARE_FAINT
+        return self.glare.on(x0, y0, x1 - x0, y1 - y0, faint=True) >= GLARE_MIN
 
 
 def _filled_hull(mask: np.ndarray) -> np.ndarray:
@@ -208,16 +235,45 @@ def _filled_hull(mask: np.ndarray) -> np.ndarray:
     return filled > 0
 
 
-def _filled_outline(mask: np.ndarray, disc: np.ndarray) -> np.ndarray:
-    """A mask closed over gaps narrower than ``disc`` and with its holes filled: an arm and
-    hand with the palm a rim leaves unexplained (its middle is of the board's colour), not
-    the hull's slivers beside an arm that meets something on its way."""
-    closed = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, disc)
+def _filled_outline(mask: np.ndarray, px: float) -> np.ndarray:
+    """A mask closed over gaps narrower than twice ``px`` and with its holes filled: an arm
+    and hand with the palm a rim leaves unexplained (its middle is of the board's colour),
+    not the hull's slivers beside an arm that meets something on its way."""
+    grown = _grown(mask, px).astype(np.uint8)
+    closed = (cv2.distanceTransform(grown, cv2.DIST_L2, cv2.DIST_MASK_5) > px).astype(np.uint8)
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(closed, contours, -1, 1, cv2.FILLED)
     return closed > 0
 
 
-def _disc(mm: float) -> np.ndarray:
-    reach = 2 * int(round(mm * SCALE)) + 1
-    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+def _labelled(labels: np.ndarray, which: list[int] | np.ndarray, n: int) -> np.ndarray:
+    """Where ``labels`` is one of ``which`` (labels below ``n``): a look-up, not ``np.isin``."""
+    lut = np.zeros(n, bool)
+    lut[which] = True
+    return lut[labels]
+
+
+def _grown(mask: np.ndarray, px: float) -> np.ndarray:
+    """A mask grown by a disc of radius ``px``, from its distance transform: as quick for a
+    wide disc (an arm's shadow, 25-45 mm) as for a narrow one, where a dilation is not.  A
+    wide one is grown at half size (a pixel of the half counts if any of its four does), a
+    pixel or two wider than asked, never narrower.  Only the mask's box and its reach are
+    looked at."""
+    out = np.zeros(mask.shape, bool)
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    if not w:
+        return out
+    reach = int(px) + 3
+    rows = slice(max(0, y - reach), y + h + reach)
+    cols = slice(max(0, x - reach), x + w + reach)
+    part = mask[rows, cols]
+    if px < WIDE_PX:
+        dist = cv2.distanceTransform((part == 0).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5)
+        out[rows, cols] = dist <= px
+        return out
+    ph, pw = part.shape
+    half = (pw + 1) // 2, (ph + 1) // 2
+    any_of_four = cv2.resize(part.astype(np.uint8) * 255, half, interpolation=cv2.INTER_AREA) > 0
+    near = cv2.distanceTransform((~any_of_four).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= px / 2 + 1
+    out[rows, cols] = cv2.resize(near.astype(np.uint8), (pw, ph), interpolation=cv2.INTER_NEAREST) > 0
+    return out

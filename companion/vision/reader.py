@@ -353,7 +353,8 @@ class BoardReader(Locating, Arms, Blobs):
         self._part_undo = None
         # an arm reaching in from a seat lies across the margin: the board is read whole
         # round it (what it covers is named, never guessed), and not kept to read changes from
-        arm = (region is None or not self._within_board(region)) and self._crosses_margin(small)
+        crossing = self._margin_crossing(small) if region is None or not self._within_board(region) else None
+        arm = crossing is not None
         part = self._read_part(small, region, kept) \
             if region is not None and kept is not None and not arm else None
         if part is None:
@@ -425,7 +426,7 @@ class BoardReader(Locating, Arms, Blobs):
         self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained |= odd > 0
-        verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components)
+        verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing)
         if verdict is not None or near_arm is not None:
             self._undo_part()
         if verdict is not None:
@@ -585,7 +586,6 @@ class BoardReader(Locating, Arms, Blobs):
         self._board_area = self.layout.width * self.layout.height * SCALE * SCALE
         reach = 2 * int(round(BESIDE_MM * SCALE)) + 1
         self._beside_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-        self._build_arm_discs()
         mask = np.zeros((h, w), np.uint8)
         band = int(m * 0.1)
         mask[band:m - band, :] = 1
