@@ -439,10 +439,13 @@ class BoardReader(Locating, Arms, Blobs):
             # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
             # past what was seen of it: the places beside it are not vouched for either (a
             # piece's own unclear marks hide nothing of its neighbours; an arm's edge is seen,
-            # and near it the arm is what made a place doubtful)
+            # and near it the arm is what made a place doubtful).  A reflection, or a place
+            # under one, reaches only the neighbours the reflection lifts too
             if why in HIDING and (near_arm is None or spot_id not in near_arm):
+                measured = self.glare.cells is not None
+                reflected = why == "glare?" or (measured and self._reflection_reaches(spot_id))
                 for near in self._beside[spot_id]:
-                    if why != "glare?" or self._reflection_reaches(near):
+                    if not reflected or self._reflection_reaches(near):
                         doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
         for spot_id in self._spot_ids:
             confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
