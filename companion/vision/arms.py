@@ -239,7 +239,7 @@ def _filled_outline(mask: np.ndarray, px: float) -> np.ndarray:
     """A mask closed over gaps narrower than twice ``px`` and with its holes filled: an arm
     and hand with the palm a rim leaves unexplained (its middle is of the board's colour),
     not the hull's slivers beside an arm that meets something on its way."""
-    grown = _grown(mask, px).astype(np.uint8)
+    grown = _grown(mask, px, exact=True).astype(np.uint8)  # then shrunk as much: exactly
     closed = (cv2.distanceTransform(grown, cv2.DIST_L2, cv2.DIST_MASK_5) > px).astype(np.uint8)
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(closed, contours, -1, 1, cv2.FILLED)
@@ -253,12 +253,12 @@ def _labelled(labels: np.ndarray, which: list[int] | np.ndarray, n: int) -> np.n
     return lut[labels]
 
 
-def _grown(mask: np.ndarray, px: float) -> np.ndarray:
+def _grown(mask: np.ndarray, px: float, exact: bool = False) -> np.ndarray:
     """A mask grown by a disc of radius ``px``, from its distance transform: as quick for a
     wide disc (an arm's shadow, 25-45 mm) as for a narrow one, where a dilation is not.  A
     wide one is grown at half size (a pixel of the half counts if any of its four does), a
-    pixel or two wider than asked, never narrower.  Only the mask's box and its reach are
-    looked at."""
+    pixel or two wider than asked, never narrower (unless ``exact``).  Only the mask's box and
+    its reach are looked at."""
     out = np.zeros(mask.shape, bool)
     x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
     if not w:
@@ -267,7 +267,7 @@ def _grown(mask: np.ndarray, px: float) -> np.ndarray:
     rows = slice(max(0, y - reach), y + h + reach)
     cols = slice(max(0, x - reach), x + w + reach)
     part = mask[rows, cols]
-    if px < WIDE_PX:
+    if px < WIDE_PX or exact:
         dist = cv2.distanceTransform((part == 0).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5)
         out[rows, cols] = dist <= px
         return out
