@@ -34,11 +34,16 @@ ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, 
 ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the margin is the arm
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 WIDE_PX = 16  # a mask is grown this far or more at half size
+JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
 
 
 class Arms:
     """Hands, arms, shadows and glare: what the empty board and the pieces do not explain."""
 
+    def _reaches_in(self, x: int, y: int, w: int, h: int, area: int) -> bool:
+        """Is a patch the empty board and the pieces do not explain an arm: bigger than a hand,
+        or a third of one reaching in from the board's edge?"""
+        return area > self._hand_px or (area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h))
 
     def _fit_light(self, small: np.ndarray, margin: np.ndarray, away: np.ndarray | None = None) -> str:
         """Fit the light to the margin's paper and the board's printed surfaces (those not
@@ -70,8 +75,7 @@ class Arms:
         unexplained = unexplained.astype(np.uint8)
         clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
         n, components, stats, _ = connected_components(unexplained)
-        big = [k for k in range(1, n) if stats[k, 4] > self._hand_px
-               or (stats[k, 4] > 0.3 * self._hand_px and self._reaches_edge(*(int(v) for v in stats[k, :4])))]
+        big = [k for k in range(1, n) if self._reaches_in(*(int(v) for v in stats[k]))]
         if not big:
             return None
         arm = np.isin(components, big)
@@ -104,11 +108,11 @@ class Arms:
             washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
             lighter = float(np.mean(brighter > 12)) > 0.6  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
-            if (washed or lighter) and not (reaching and not washed):
+            if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
                 if self.glare.board_under(region, x, y, w, h):
                     continue  # the empty board, lifted evenly and smoothly by a reflection
                 whys[k] = "glare?"
-            elif area > self._hand_px or reaching:  # an arm reaching in (a light sleeve, unclipped)
+            elif self._reaches_in(x, y, w, h, area):
                 hand.append(k)
             else:
                 whys[k] = "something over it (a hand, a shadow)?"
@@ -122,44 +126,19 @@ class Arms:
                 if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
                     hand.append(k)
                     del whys[k]
-        over = None
+        arm = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                                problem="a hand is over the board"), set()
-            # what touches the arm is the arm: a light sleeve, its shadow cut off by a piece,
-            # the pieces of a hand's rim round a palm of the board's colour.  The arm's outline
-            # is drawn round the solid parts (a dense speckle it touches is not the arm)
-            solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE5) > 0
-            n_blobs = int(blobs.max()) + 1
-            arm = np.zeros(mask.shape, bool)  # the arm's solid parts, added to as they join
-            joined = list(hand)
-            for _ in range(8):
-                for k in joined:
-                    x, y, w, h = (int(v) for v in stats[k, :4])
-                    arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
-                over = _filled_hull(arm)
-                near_blobs = blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0]
-                held = np.flatnonzero(np.bincount(near_blobs, minlength=n_blobs)[1:]) + 1
-                if len(held):
-                    over |= _labelled(blobs, held, n_blobs)
-                touching = np.bincount(components[_grown(over, ARM_JOIN_MM * SCALE)], minlength=n) > 0
-                joined = [k for k in whys if touching[k]]
-                if not joined:
-                    break
-                for k in joined:
-                    hand.append(k)
-                    del whys[k]
+            arm = self._join_arm(hand, whys, mask, components, stats, blobs)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]
             spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
-        if not hand:
+        if arm is None:
             return None, None
-        for k in joined:
-            x, y, w, h = (int(v) for v in stats[k, :4])
-            arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         self._under_hand(outline, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
@@ -167,6 +146,34 @@ class Arms:
         zone = _grown(outline, ARM_SHADOW_MM * SCALE)
         near = np.unique(self._spot_map[zone > 0])
         return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
+
+    def _join_arm(self, hand: list[int], whys: dict[int, str], mask: np.ndarray, components: np.ndarray,
+                  stats: np.ndarray, blobs: np.ndarray) -> np.ndarray:
+        """The arm's solid parts (a dense speckle it touches is not the arm), with what
+        touches it joined to it (moved from ``whys`` to ``hand``): a light sleeve, its shadow
+        cut off by a piece, the pieces of a hand's rim round a palm of the board's colour.
+        Touching is judged against the arm's hull with the pieces it holds."""
+        solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE5) > 0
+        n, n_blobs = len(stats), int(blobs.max()) + 1
+        arm = np.zeros(mask.shape, bool)
+        joined = list(hand)
+        for rounds in range(JOIN_ROUNDS + 1):
+            for k in joined:
+                x, y, w, h = (int(v) for v in stats[k, :4])
+                arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
+            if not joined or rounds == JOIN_ROUNDS:
+                break
+            over = _filled_hull(arm)
+            near_blobs = blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0]
+            held = np.flatnonzero(np.bincount(near_blobs, minlength=n_blobs)[1:]) + 1
+            if len(held):
+                over |= _labelled(blobs, held, n_blobs)
+            touching = np.bincount(components[_grown(over, ARM_JOIN_MM * SCALE)], minlength=n) > 0
+            joined = [k for k in whys if touching[k]]
+            for k in joined:
+                hand.append(k)
+                del whys[k]
+        return arm
 
     def _under_hand(self, hand: np.ndarray, blobs: np.ndarray, doubtful: dict[str, str]) -> None:
         """Doubt every place a hand or arm (``hand``: its outline, filled) lies on, or reaches

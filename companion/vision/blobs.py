@@ -27,7 +27,6 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
-
 @dataclass
 class _Blob:
     """What one blob of piece colours told: kept to be told again while its pixels stay."""

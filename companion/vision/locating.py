@@ -18,7 +18,6 @@ _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 
 
-
 class Locating:
     """Where the board lies in the frame, and how sharp it is."""
 

@@ -200,8 +200,6 @@ class BoardReader(Locating, Arms, Blobs):
         self.light.gain = None  # refit the light against the new anchors
         self._last_reading = None
 
-    # ------------------------------------------------------------------ markers
-
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
         """Read one BGR frame; a garbled, empty, dark or boardless frame is a Reading with a problem."""
@@ -506,8 +504,6 @@ class BoardReader(Locating, Arms, Blobs):
             self._kept.labels[rows, cols] = labels
             self._kept.as_empty[rows, cols] = as_empty
         self._part_undo = None
-
-    # ------------------------------------------------------------------ pips
 
     # ------------------------------------------------------------------ helpers
     def _build_lut(self) -> np.ndarray:
