@@ -257,7 +257,7 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     assert "times_square seed 1 clean: exact" in out.stderr and "seed 1 pips:" in out.stderr
 
 
-@pytest.mark.timeout(720)  # a whole game at a human pace: 60-95 s here, its budget 240 s
+@pytest.mark.timeout(720)  # a whole game at a human pace: 105-145 s alone, 200 s in the suite on 2 cores
 def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
@@ -276,7 +276,9 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: py
         deliver(self, event, before)
 
     monkeypatch.setattr(truth.FaultyTable, "deliver", noting)
-    outcome = truth.play_one("swing_state", 2, "pips")
+    # its budget is half again the bench's (240 s): a frame with an arm over the board is
+    # read round the arm now, and the suite's other worker shares the machine
+    outcome = truth.play_one("swing_state", 2, "pips", budget_s=360)
     assert outcome.injected.get("pip", 0) > 0
     assert any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), declared
     assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.prompts)
