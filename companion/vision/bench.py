@@ -30,8 +30,9 @@ from companion.vision.conditions import (
     glare_lift,
     lens_profile,
 )
+from companion.vision.geometry import MARGIN_MM, canvas_size_mm
 from companion.vision.reader import BoardReader, Reading
-from companion.vision.render import FRAME_H, FRAME_W
+from companion.vision.render import FRAME_H, FRAME_W, piece_slots
 from companion.vision.stabiliser import Stabiliser
 
 PLAYERS = {"jivecat": 3, "swing_state": 3}  # a fuller board than the minimum
@@ -170,6 +171,15 @@ class Unseen:
     touched: frozenset[str]
 
     @classmethod
+    def drawn(cls, info: dict, frame: np.ndarray, camera: Any, layout: Layout) -> Unseen | None:
+        """What a condition's drawing (its ``info``: an arm, reflections) hides, if it drew one."""
+        if "arm" in info:
+            return cls.under_arm(info["arm"], camera, layout)
+        if "glare" in info:
+            return cls.under_glare(info["glare"], frame, camera, layout)
+        return None
+
+    @classmethod
     def under_arm(cls, arm: Arm, camera: Any, layout: Layout) -> Unseen:
         body, hand, shadow = arm.masks((FRAME_H, FRAME_W))
         over = (body | hand) > 0
@@ -186,8 +196,6 @@ class Unseen:
     def under_glare(cls, spots: list, frame: np.ndarray, camera: Any, layout: Layout) -> Unseen:
         """Where reflections clipped the frame white wide enough for one of a place's pieces
         to lie wholly in it, that place is hidden; where they lifted it visibly, touched."""
-        from companion.vision.render import piece_slots
-
         lift = glare_lift(spots)
         clipped = (frame >= CLIPPED).all(axis=2) & (lift >= 1)
         clipped_mm, lifted_mm = _to_board((clipped, lift >= LIFT_TOUCHES), camera, layout)
@@ -199,8 +207,6 @@ class Unseen:
 
 def _to_board(masks: tuple[np.ndarray, ...], camera: Any, layout: Layout) -> list[np.ndarray]:
     """Frame masks as board masks at 1 px/mm, through the camera's own homography."""
-    from companion.vision.geometry import canvas_size_mm
-
     total_w, total_h = canvas_size_mm(layout)
     to_mm = np.diag([1 / camera.px_per_mm, 1 / camera.px_per_mm, 1.0]) @ np.linalg.inv(camera.homography)
     size = (int(np.ceil(total_w)), int(np.ceil(total_h)))
@@ -208,8 +214,6 @@ def _to_board(masks: tuple[np.ndarray, ...], camera: Any, layout: Layout) -> lis
 
 
 def _rect(spot: Any) -> tuple[slice, slice]:
-    from companion.vision.geometry import MARGIN_MM
-
     x0, y0 = int(spot.x + MARGIN_MM), int(spot.y + MARGIN_MM)
     return (slice(y0, max(y0 + 1, int(spot.y + spot.h + MARGIN_MM))),
             slice(x0, max(x0 + 1, int(spot.x + spot.w + MARGIN_MM))))
@@ -238,14 +242,7 @@ def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, t
         if cond.hand or cond.rejection_is_right:
             tally.right += 1
         return
-    wrong = 0
-    for spot in layout.spots:
-        if spot.id in unsure:
-            continue
-        tally.positions += 1
-        if reading.view.get(spot.id, ()) != truth.get(spot.id, ()):
-            wrong += 1
-    tally.wrong_positions += wrong
+    wrong = _wrong_positions(reading.view, truth, layout, unsure, tally)
     if unsure:
         tally.rejected += 1
         for why in set(unsure.values()):
@@ -262,18 +259,25 @@ def judge(reading: Reading, truth: BoardView, layout: Layout, cond: Condition, t
         tally.right += 1
 
 
-def judge_round(reading: Reading, truth: BoardView, layout: Layout, unseen: Unseen, tally: Tally,
-                unsure: dict[str, str]) -> None:
-    """A board read round what hides part of it: wrong where it read a place wrong, exact
-    where it named every hidden place and read every place clear of what hides them."""
-    assert reading.view is not None
+def _wrong_positions(view: BoardView, truth: BoardView, layout: Layout, unsure: dict[str, str],
+                     tally: Tally) -> int:
+    """How many places read confidently (not in ``unsure``) are wrong, counted in ``tally``."""
     wrong = 0
     for spot in layout.spots:
         if spot.id in unsure:
             continue
         tally.positions += 1
-        wrong += reading.view.get(spot.id, ()) != truth.get(spot.id, ())
+        wrong += view.get(spot.id, ()) != truth.get(spot.id, ())
     tally.wrong_positions += wrong
+    return wrong
+
+
+def judge_round(reading: Reading, truth: BoardView, layout: Layout, unseen: Unseen, tally: Tally,
+                unsure: dict[str, str]) -> None:
+    """A board read round what hides part of it: wrong where it read a place wrong, exact
+    where it named every hidden place and read every place clear of what hides them."""
+    assert reading.view is not None
+    wrong = _wrong_positions(reading.view, truth, layout, unsure, tally)
     named_all = unseen.hidden <= set(unsure)
     read_clear = not (set(unsure) - unseen.touched)
     for why in set(unsure.values()):
@@ -332,8 +336,7 @@ def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 
                 else:
                     frame, info = cond.apply(frame, rng)
                 exact_before = tally.exact
-                unseen = Unseen.under_arm(info["arm"], camera, layout) if "arm" in info \
-                    else Unseen.under_glare(info["glare"], frame, camera, layout) if "glare" in info else None
+                unseen = Unseen.drawn(info, frame, camera, layout)
                 judge(reader.read(frame), view, layout, cond, tally, unseen)
                 if cond.name in REFLECTIONS:
                     if unseen.hidden if unseen is not None else blind(reader, frame):
