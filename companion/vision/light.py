@@ -3,8 +3,9 @@
 Light in two parts: its fall-off across the table, fitted to the white margin's
 paper (clipped pixels left out), and a tone curve per channel fitted to the board's
 own printed surfaces, so warm, cool, dim and uneven light all come back to the
-calibrated colours.  Fitted again every few frames and whenever the margin's light
-jumps (a lamp switched on); a lamp's reflections are ``glare``'s.
+calibrated colours.  A surface an arm or its shadow covers much of is left out of the
+curve, not averaged into it.  Fitted again every few frames and whenever the margin's
+light jumps (a lamp switched on); a lamp's reflections are ``glare``'s.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
+ANCHOR_MISSED = 12  # levels: a surface the curve through them all misses by more is covered
+ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors the curve
 
 @dataclass
 class Light:
@@ -83,32 +87,13 @@ class Light:
         self.gain = cv2.merge([gain, gain, gain])
         # the tone curve: each printed surface's flattened colour back to its calibrated colour
         flat = np.clip(small * self.gain, 0, 255)
-        obs, ref = [], []
-        for ay, ax in anchors.values():
-            obs.append(np.median(flat[ay, ax], axis=0))
-            ref.append(np.median(reference[ay, ax].astype(np.float32), axis=0))
+        pixels = [(flat[ay, ax], reference[ay, ax].astype(np.float32)) for ay, ax in anchors.values()]
         white = np.median(flat[ys[ok], xs[ok]], axis=0)
         white_ref = np.median(reference[ys, xs].astype(np.float32), axis=0)
-        obs_a, ref_a = np.array(obs).reshape(-1, 3), np.array(ref).reshape(-1, 3)
-        lut = np.zeros((256, 3), np.uint8)
-        curves: list[tuple[float, float]] = []
-        levels = np.arange(256, dtype=np.float32)
-        for c in range(3):
-            o, r = list(obs_a[:, c]), list(ref_a[:, c])
-            wts = [1.0] * len(o)
-            if white[c] < 248:  # the paper's white, where the channel is not clipped on it
-                o.append(white[c])
-                r.append(white_ref[c])
-                wts.append(3.0)
-            if len(o) < 2:
-                return "cannot judge the light: the board's printed colours are not visible"
-            lo = np.log(np.clip(np.array(o), 4, 255) / 255.0)
-            lr = np.log(np.clip(np.array(r), 4, 255) / 255.0)
-            g, log_a = np.polyfit(lo, lr, 1, w=np.array(wts))
-            g = float(np.clip(g, 0.4, 3.0))
-            curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
-            lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
-            curves.append((float(np.exp(log_a)), g))
+        found = robust_tone(pixels, white, white_ref)
+        if found is None:
+            return "cannot judge the light: the board's printed colours are not visible"
+        lut, curves = found
         self.tone = lut.reshape(256, 1, 3)
         self._curves = np.array(curves, np.float32)
         self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
@@ -156,6 +141,73 @@ class Light:
             channels = zip(cv2.split(flat), self._tone_channels, strict=True)
             flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat
+
+
+def robust_tone(pixels: list[tuple[np.ndarray, np.ndarray]], white: np.ndarray, white_ref: np.ndarray
+                ) -> tuple[np.ndarray, list[tuple[float, float]]] | None:
+    """The tone curve from the printed surfaces' pixels (each surface's flattened pixels and
+    their calibrated colours) and the paper's white.  The curve through every surface's
+    median, when it takes each of them back to its colour; when one misses (an arm or its
+    shadow covers much of a surface), of the curves through all and through all but one,
+    the one most pixels agree with picks the pixels it is fitted to again.  None with too few."""
+    obs = np.array([np.median(o, axis=0) for o, _ in pixels]).reshape(-1, 3)
+    ref = np.array([np.median(r, axis=0) for _, r in pixels]).reshape(-1, 3)
+    every = tone_curves(obs, ref, white, white_ref)
+    if every is None or len(obs) < 3 or _missed_by(every[0], obs, ref).max() <= ANCHOR_MISSED:
+        return every
+    best, best_count = None, -1
+    for subset in [np.ones(len(obs), bool)] + [np.arange(len(obs)) != k for k in range(len(obs))]:
+        found = tone_curves(obs[subset], ref[subset], white, white_ref)
+        if found is None:
+            continue
+        agree = [_agrees(found[0], o, r) for o, r in pixels]
+        count = sum(int(a.sum()) for a in agree)
+        if count > best_count:
+            best, best_count = agree, count
+    assert best is not None  # the curve through every surface was found
+    kept = [k for k, a in enumerate(best) if a.sum() >= min(ANCHOR_AGREE_PX, len(a))]
+    if not kept:
+        return every
+    obs = np.array([np.median(pixels[k][0][best[k]], axis=0) for k in kept])
+    ref = np.array([np.median(pixels[k][1][best[k]], axis=0) for k in kept])
+    return tone_curves(obs, ref, white, white_ref)
+
+
+def _missed_by(lut: np.ndarray, obs: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """How far a tone curve takes each colour seen from its calibrated one (levels, worst channel)."""
+    return np.abs(lut[np.clip(obs, 0, 255).astype(np.intp), [0, 1, 2]].astype(np.float32) - ref).max(1)
+
+
+def _agrees(lut: np.ndarray, seen: np.ndarray, calibrated: np.ndarray) -> np.ndarray:
+    """Which pixels a tone curve takes back to within ``TONE_AGREE`` of their calibrated colour."""
+    return _missed_by(lut, seen, calibrated) <= TONE_AGREE
+
+
+def tone_curves(obs: np.ndarray, ref: np.ndarray, white: np.ndarray, white_ref: np.ndarray
+                ) -> tuple[np.ndarray, list[tuple[float, float]]] | None:
+    """A power curve per channel taking the printed surfaces' flattened colours (``obs``)
+    and the paper's white, where a channel is not clipped on it, back to their calibrated
+    colours: a 256-level table and each channel's scale and power; None with too few."""
+    lut = np.zeros((256, 3), np.uint8)
+    curves: list[tuple[float, float]] = []
+    levels = np.arange(256, dtype=np.float32)
+    for c in range(3):
+        o, r = list(obs[:, c]), list(ref[:, c])
+        wts = [1.0] * len(o)
+        if white[c] < 248:
+            o.append(white[c])
+            r.append(white_ref[c])
+            wts.append(3.0)
+        if len(o) < 2:
+            return None
+        lo = np.log(np.clip(np.array(o), 4, 255) / 255.0)
+        lr = np.log(np.clip(np.array(r), 4, 255) / 255.0)
+        g, log_a = np.polyfit(lo, lr, 1, w=np.array(wts))
+        g = float(np.clip(g, 0.4, 3.0))
+        curve = 255.0 * np.exp(log_a) * (np.maximum(levels, 1) / 255.0) ** g
+        lut[:, c] = np.clip(curve, 0, 255).astype(np.uint8)
+        curves.append((float(np.exp(log_a)), g))
+    return lut, curves
 
 
 def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
