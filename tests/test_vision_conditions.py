@@ -325,6 +325,25 @@ def test_a_lamp_caught_on_a_piece_is_no_mark_no_other_colour_and_no_second_piece
     assert named >= len(targets)  # and the prompt says why
 
 
+def test_a_highlight_clipped_white_at_a_light_pieces_rim_is_glare_not_a_missing_mark() -> None:
+    """A lamp's highlight clipped white over the rim of King of Clubs' orange club card (a
+    five) covers one of its marks: the card is named as glare, never read as a four (the
+    reader of 8b29e11 read a four with full confidence: the benchmark's highlights frame 3
+    of seed 100)."""
+    from companion.vision.bench import game_layout
+
+    layout, colours, players = game_layout("king_of_clubs")
+    view = sample_boards("king_of_clubs", players, 28, 100)[3]
+    assert view["club0"][0].colour == "orange" and view["club0"][0].pips == 5
+    clean = camera_for(layout, seed=100).frame(view)
+    for strength in (212, 240):
+        reader = BoardReader(layout, colours=colours)
+        assert reader.read(clean).view == view
+        reading = reader.read(lamp_on(clean, 466.7, 338.2, strength, 10.1))
+        card = reading.view and reading.view.get("club0")
+        assert reading.doubtful.get("club0") == "glare?", (strength, card)
+
+
 def test_a_plane_through_a_reflections_lift_follows_its_slope_and_not_a_pieces_edge() -> None:
     """Next to a reflection's clipped core only the lift's lower side is known: a plane
     fitted round each pixel follows it up to the core, where a weighted mean falls short;

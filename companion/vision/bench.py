@@ -129,13 +129,14 @@ class Tally:
     right: int = 0  # exact, or the rejection that condition calls for
     positions: int = 0
     wrong_positions: int = 0
-    blind: int = 0  # reflections: frames where a piece could lie in what the camera clipped white
+    reflected: int = 0  # frames of a condition that may clip the picture to white (``REFLECTIONS``)
+    blind: int = 0  # of those, frames where a piece could lie in what the camera clipped white
     exact_not_blind: int = 0
     reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def add(self, other: Tally) -> None:
         for name in ("frames", "rejected", "silent", "exact", "right", "positions", "wrong_positions",
-                     "blind", "exact_not_blind"):
+                     "reflected", "blind", "exact_not_blind"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for k, v in other.reasons.items():
             self.reasons[k] += v
@@ -151,7 +152,7 @@ class Tally:
             "position_error_pct": round(100 * self.wrong_positions / max(1, self.positions), 3),
             "reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:4]),
         } | ({"frames_a_piece_could_hide_in": self.blind, "exact_where_no_piece_could_hide":
-              f"{self.exact_not_blind} of {self.frames - self.blind}"} if self.blind else {})
+              f"{self.exact_not_blind} of {self.reflected - self.blind}"} if self.blind else {})
 
 
 HIDDEN_UNDER_ARM = 0.3  # a place this share under a sleeve or hand: what lies there is unseen
@@ -339,6 +340,7 @@ def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 
                 unseen = Unseen.drawn(info, frame, camera, layout)
                 judge(reader.read(frame), view, layout, cond, tally, unseen)
                 if cond.name in REFLECTIONS:
+                    tally.reflected += 1
                     if unseen.hidden if unseen is not None else blind(reader, frame):
                         tally.blind += 1
                     else:

@@ -16,12 +16,15 @@ import numpy as np
 from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
-from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT
 from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
 from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+CLIPPED = 250  # a pixel at this level or more in every channel is clipped white by the camera
+CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
+WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
@@ -211,6 +214,14 @@ class Blobs:
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
+            if self._piece_names[index] not in DARK_PIECES | WHITE \
+                    and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):
+                # a glossy piece's highlight, clipped white, holds no colour: on a light piece
+                # it hides a dark mark, at its rim too (a white piece may be clipped by a bright
+                # lamp, and on a dark piece clipped white may be its marks)
+                out.doubts.append((spot, "glare?"))
+                out.odd.append(((by, bx), own.astype(np.uint8)))
+                continue
             if lit_around(lit, near_pieces, bx, by, bw, bh) or (
                     # a light piece ringed by colours that are nothing (a lit piece's glow round
                     # its reflection's white core), or that is another piece lit evenly
@@ -394,6 +405,12 @@ class Blobs:
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         return (*count_pips(mask, gray, face), reflected)
+
+
+def clipped_white(small: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
+    """Has the camera clipped white, in every channel, a mark's area or more of a piece's box?"""
+    clipped = cv2.inRange(small[max(0, y):y + h, max(0, x):x + w], (CLIPPED,) * 3, (255,) * 3)
+    return cv2.countNonZero(clipped) >= CLIPPED_PX
 
 
 def _grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
