@@ -145,6 +145,26 @@ def test_an_arm_over_most_of_a_surface_does_not_bend_the_tone_curve(sleeve: tupl
         assert Unseen.under_arm(arm, camera, layout).hidden <= set(reading.doubtful)
 
 
+def test_a_bare_arm_over_a_mat_of_its_own_colour_is_named_where_it_lies() -> None:
+    """A bare tan arm reaching in from the right over Jivecat's mats shows nothing of itself
+    over their pale cells: the forearm runs straight from where it crosses the margin, and
+    every place it hides is named, none read (the reader of 68b27ba read 2-4 mat places
+    under it as empty, right only because nothing lay there)."""
+    from companion.vision.bench import Unseen, game_layout
+
+    layout, colours, n = game_layout("jivecat")
+    views = sample_boards("jivecat", n, 28, 31337)
+    arm = Arm((1320.0, 499.3), (712.6, 296.9), SKIN_TONES[2], None, 123.5)
+    for seed, board in ((1, 5), (2, 3)):
+        camera = camera_for(layout, seed=seed)
+        view = views[board]
+        reading = BoardReader(layout, colours=colours).read(arm.draw(camera.frame(view)))
+        assert reading.hand and reading.view is not None
+        assert Unseen.under_arm(arm, camera, layout).hidden <= set(reading.doubtful)
+        read = [s.id for s in layout.spots if s.id not in reading.doubtful]
+        assert all(reading.view.get(p, ()) == view.get(p, ()) for p in read)
+
+
 def test_the_board_round_an_arm_is_read_and_what_it_hides_named() -> None:
     """The benchmark's hand frames in every game (arms of any skin tone and sleeve, judged
     against the arm as drawn): never a place read wrong, and most frames exact: every place

@@ -5,7 +5,9 @@ A large patch reaching in from an edge (or anything across the white margin) is 
 The board round it is read: the places it lies on, or reaches within a few millimetres of,
 are named "under a hand or arm" and never guessed, with the pieces that touch it (a sleeve
 of a piece's colour, a piece half under a finger).  Its outline is closed over a palm of the
-board's own colour, of which only the board's printed lines it covers are unexplained.  A
+board's own colour, of which only the board's printed lines it covers are unexplained, and
+it runs straight from where it crosses the margin to what is seen of it (over a surface of
+its own colour, what has the colour it showed on the margin is taken as the forearm).  A
 light fitted with an arm over the board is fitted again clear of it and its shadow.  Only
 an arm over most of the board gives no board at all.  A small patch makes the places under
 it doubtful, with the likely reason, and (a reflection's rim or a shadow reaching past what
@@ -31,6 +33,8 @@ ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the boar
 # leaves only the board's printed lines it covers unexplained, a cell apart)
 ARM_SHADOW_MM = 25  # an arm's shadow and its edge reach this far past what is seen of it ...
 ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, this far
+FOREARM_MM = 120  # an arm seen this far from where it crosses the margin is straight to it
+SLEEVE_LIKE = 30  # levels: the board this near a sleeve's colour where it crossed the margin may be it
 ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the margin is the arm
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 WIDE_PX = 16  # a mask is grown this far or more at half size
@@ -139,6 +143,8 @@ class Arms:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
         if arm is None:
             return None, None
+        if crossing is not None:
+            arm |= _limb(arm, crossing, flat)
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         self._under_hand(outline, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
@@ -240,6 +246,27 @@ def _filled_hull(mask: np.ndarray) -> np.ndarray:
     if contours:
         cv2.fillConvexPoly(filled, cv2.convexHull(np.concatenate(contours)), 1)
     return filled > 0
+
+
+def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """The forearm between where it crosses the margin and what is seen of it on the board:
+    a forearm is straight, and a sleeve or skin of the board's own colours shows nothing of
+    itself over a surface of those colours.  For each crossing, what is of the colour it
+    shows on the margin within the hull of it and the arm seen within a forearm's length."""
+    limb = np.zeros(arm.shape, bool)
+    n, labels, _, _ = connected_components(cv2.dilate(crossing, SQUARE5))  # samples a few px apart
+    for k in range(1, n):
+        at = (labels == k) & (crossing > 0)
+        near = arm & _grown(at, FOREARM_MM * SCALE)
+        if not near.any():
+            continue
+        hull = _filled_hull(near | at)
+        x, y, w, h = cv2.boundingRect(hull.astype(np.uint8))
+        box = (slice(y, y + h), slice(x, x + w))
+        colour = np.median(flat[at], axis=0).astype(np.int16)
+        like = np.abs(flat[box].astype(np.int16) - colour).max(axis=2) <= SLEEVE_LIKE
+        limb[box] |= hull[box] & like
+    return limb
 
 
 def _filled_outline(mask: np.ndarray, px: float) -> np.ndarray:
