@@ -34,6 +34,7 @@ ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the boar
 ARM_SHADOW_MM = 25  # an arm's shadow and its edge reach this far past what is seen of it ...
 ARM_LIGHT_MM = 45  # ... and its faint outskirts, that bias a fit of the light, this far
 FOREARM_MM = 120  # an arm seen this far from where it crosses the margin is straight to it
+CROSSING_JOIN = np.ones((9, 9), np.uint8)  # the margin's samples of one crossing lie closer than this
 SLEEVE_LIKE = 30  # levels: the board this near a sleeve's colour where it crossed the margin may be it
 ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the margin is the arm
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
@@ -252,20 +253,29 @@ def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray
     """The forearm between where it crosses the margin and what is seen of it on the board:
     a forearm is straight, and a sleeve or skin of the board's own colours shows nothing of
     itself over a surface of those colours.  For each crossing, what is of the colour it
-    shows on the margin within the hull of it and the arm seen within a forearm's length."""
+    shows on the margin within the hull of it and the arm seen within a forearm's length
+    (each worked out in a window a forearm's length round the crossing, and a few px more
+    than ``_grown`` looks at)."""
     limb = np.zeros(arm.shape, bool)
-    n, labels, _, _ = connected_components(cv2.dilate(crossing, SQUARE5))  # samples a few px apart
+    # the margin's samples lie a few px apart: those of one crossing are joined
+    n, labels, stats, _ = connected_components(cv2.dilate(crossing, CROSSING_JOIN))
+    reach = int(FOREARM_MM * SCALE) + 4
+    height, width = arm.shape
     for k in range(1, n):
-        at = (labels == k) & (crossing > 0)
-        near = arm & _grown(at, FOREARM_MM * SCALE)
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        window = (slice(max(0, y - reach), min(height, y + h + reach)),
+                  slice(max(0, x - reach), min(width, x + w + reach)))
+        at = (labels[window] == k) & (crossing[window] > 0)
+        near = arm[window] & _grown(at, FOREARM_MM * SCALE)
         if not near.any():
             continue
         hull = _filled_hull(near | at)
-        x, y, w, h = cv2.boundingRect(hull.astype(np.uint8))
-        box = (slice(y, y + h), slice(x, x + w))
-        colour = np.median(flat[at], axis=0).astype(np.int16)
-        like = np.abs(flat[box].astype(np.int16) - colour).max(axis=2) <= SLEEVE_LIKE
-        limb[box] |= hull[box] & like
+        bx, by, bw, bh = cv2.boundingRect(hull.astype(np.uint8))
+        box = (slice(by, by + bh), slice(bx, bx + bw))
+        seen = flat[window]
+        colour = np.median(seen[at], axis=0).astype(np.int16)
+        like = np.abs(seen[box].astype(np.int16) - colour).max(axis=2) <= SLEEVE_LIKE
+        limb[window][box] |= hull[box] & like
     return limb
 
 
