@@ -364,6 +364,32 @@ def test_a_highlight_clipped_white_at_a_light_pieces_rim_is_glare_not_a_missing_
         assert reading.doubtful.get("club0") == "glare?", (strength, card)
 
 
+def test_the_margins_paper_clipped_white_is_no_halo_round_the_pieces_beside_it() -> None:
+    """The white paper round the board clipped by a bright lamp lies within a Skull's ring
+    on the top row of Jivecat's first mat: it is no reflection's halo, and the Skulls are read
+    (the reader of 34a8629 doubted them as glare, and their neighbours with them)."""
+    from companion.vision.bench import game_layout
+
+    layout, colours, n = game_layout("jivecat")
+    views = sample_boards("jivecat", n, 28, 31337)
+    for seed, board in ((1, 11), (3, 7), (4, 3)):
+        view = views[board]
+        clean = camera_for(layout, seed=seed).frame(view)
+        reader = BoardReader(layout, colours=colours)
+        assert reader.read(clean).view == view
+        corners = reader.board_to_frame(np.array([0, layout.width, layout.width, 0.0]),
+                                        np.array([0, 0, layout.height, layout.height]))
+        board_px = np.zeros(clean.shape[:2], np.uint8)
+        cv2.fillConvexPoly(board_px, np.asarray(corners, np.float32).reshape(-1, 2).astype(np.int32), 1)
+        band = (cv2.dilate(board_px, np.ones((31, 31), np.uint8)) > 0) & (board_px == 0)
+        paper = band & (clean.min(axis=2) > 170)
+        for lift in (15, 30):
+            frame = clean.copy()
+            frame[paper] = np.clip(frame[paper].astype(int) + lift, 0, 255).astype(np.uint8)
+            reading = BoardReader(layout, colours=colours).read(frame)
+            assert reading.view == view and not reading.doubtful, (seed, lift, reading.doubtful)
+
+
 def test_a_plane_through_a_reflections_lift_follows_its_slope_and_not_a_pieces_edge() -> None:
     """Next to a reflection's clipped core only the lift's lower side is known: a plane
     fitted round each pixel follows it up to the core, where a weighted mean falls short;

@@ -381,6 +381,7 @@ class BoardReader(Locating, Arms, Blobs):
         clear_outside(unexplained, self._board_rect)
         clear_outside(is_piece, self._board_rect)
         lit = self._lighter_than_empty(flat, region if part is not None else None)
+        clear_outside(lit, self._board_rect)  # the margin's paper at white is no reflection's halo
         strange = unexplained.copy()  # neither the empty board nor a piece's colour
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
