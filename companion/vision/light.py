@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+TOO_BRIGHT = "too bright to read: the white margin is washed out (lower the exposure)"
 TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
 ANCHOR_MISSED = 12  # levels: a surface the curve through them all misses by more is covered
 ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors the curve
@@ -56,6 +57,8 @@ class Light:
         # white paper: the margin's own tint (a hand or sleeve on it has another), not ink
         tint = samples / np.maximum(samples.sum(1, keepdims=True), 1)
         bright = luma > np.percentile(luma, 50)
+        if not bright.any():  # more than half the paper clipped white: no light to fit to
+            return TOO_BRIGHT
         paper = np.median(tint[bright], axis=0)
         paperish = (np.abs(tint - paper).max(1) < 0.06) & (luma > 0.5 * np.percentile(luma, 90))
         # the light's shape from the channel least clipped on the paper
@@ -65,7 +68,7 @@ class Light:
         channel = int(np.argmax(unclipped.sum(0)))
         ok = unclipped[:, channel]
         if ok.sum() < 60:
-            return "too bright to read: the white margin is washed out (lower the exposure)"
+            return TOO_BRIGHT
         xs_f, ys_f = xs[ok] / small.shape[1], ys[ok] / small.shape[0]
         basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
         target = samples[ok, channel]
