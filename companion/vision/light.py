@@ -20,6 +20,7 @@ TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to 
 ANCHOR_MISSED = 12  # levels: a surface the curve through them all misses by more is covered
 ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors the curve
 
+
 @dataclass
 class Light:
     """The light last fitted: its gain per pixel of the sampled board and its tone curve."""
