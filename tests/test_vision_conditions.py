@@ -191,6 +191,25 @@ def test_the_lens_profile_turns_a_distorted_frame_from_wrong_to_right() -> None:
     assert seeing.usable and seeing.view == view
 
 
+@pytest.mark.parametrize("game_name", ["jivecat", "swing_state"])
+def test_an_exposure_that_clips_the_paper_under_the_lamp_is_read_as_it_is(game_name: str) -> None:
+    """A camera exposing 6 % brighter than the clean renders clips most of the margin's paper
+    white under the lamp: the light's shape there is taken from the board's printed surfaces
+    too, and the board is read exactly (the reader of 1291a08 took the paper's fit from the
+    darker corners alone, flattened the board under the lamp 12-20 levels too light, and
+    doubted its pieces as glare)."""
+    from companion.vision.bench import game_layout
+
+    layout, colours, n = game_layout(game_name)
+    views = sample_boards(game_name, n, 12, 7)
+    for seed in (0, 1):
+        view = views[seed * 2 + 1]
+        clean = camera_for(layout, seed=seed).frame(view)
+        frame = np.clip(clean.astype(np.float32) * 1.06, 0, 255).astype(np.uint8)
+        reading = BoardReader(layout, colours=colours).read(frame)
+        assert reading.view == view and not reading.doubtful, (seed, reading.problem, reading.doubtful)
+
+
 @pytest.mark.filterwarnings("error")  # and no statistics of nothing on the way (a median of no paper)
 @pytest.mark.parametrize("scale, reason", [(0.08, "too dark"), (None, "too bright"), (1.1, "too bright")])
 def test_a_frame_too_dark_or_too_bright_is_refused_with_its_reason(scale: float | None,

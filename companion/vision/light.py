@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 TOO_BRIGHT = "too bright to read: the white margin is washed out (lower the exposure)"
+SHAPE_FROM_PAPER = 0.5  # fewer of the paper's samples than this share unclipped: the surfaces help
 TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
 ANCHOR_MISSED = 12  # levels: a surface the curve through them all misses by more is covered
 ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors the curve
@@ -71,15 +72,15 @@ class Light:
         if ok.sum() < 60:
             return TOO_BRIGHT
         xs_f, ys_f = xs[ok] / small.shape[1], ys[ok] / small.shape[0]
-        basis = np.stack([np.ones_like(xs_f), xs_f, ys_f, xs_f * ys_f, xs_f ** 2, ys_f ** 2], 1)
+        basis = basis_all(xs_f, ys_f)
         target = samples[ok, channel]
-        keep = np.ones(len(target), bool)
-        for _ in range(3):  # robust: refit without the worst (glare, a finger on the margin)
-            bk = basis[keep]
-            coeffs = np.linalg.solve(bk.T @ bk + 1e-6 * np.eye(6), bk.T @ target[keep])
+        coeffs, keep = robust_quadratic(basis, target)  # without glare, a finger on the margin
+        fitted = basis @ coeffs
+        if ok.sum() < SHAPE_FROM_PAPER * paperish.sum():
+            # the paper clipped white under the lamp: the light's shape there is taken from the
+            # printed surfaces too, each at its own brightness relative to the paper's fit
+            coeffs = self._shape_with_surfaces(small, anchors, channel, basis, target[keep], coeffs, keep)
             fitted = basis @ coeffs
-            err = np.abs(target - fitted) / np.maximum(fitted, 1)
-            keep = err < max(0.04, float(np.percentile(err, 75)))
         level = float(np.median(fitted))
         self.paper = (paper, basis_all(xs / small.shape[1], ys / small.shape[0]) @ coeffs)
         if level < 35:
@@ -102,6 +103,27 @@ class Light:
         self._curves = np.array(curves, np.float32)
         self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
         return ""
+
+    @staticmethod
+    def _shape_with_surfaces(small: np.ndarray, anchors: dict[str, tuple[np.ndarray, np.ndarray]],
+                             channel: int, basis: np.ndarray, target: np.ndarray, coeffs: np.ndarray,
+                             keep: np.ndarray) -> np.ndarray:
+        """The light's shape fitted to the paper's unclipped samples and to every printed
+        surface's unclipped pixels, each surface scaled by its median ratio to the paper's fit."""
+        rows, values = [basis[keep]], [target]
+        h, w = small.shape[:2]
+        for ay, ax in anchors.values():
+            seen = small[ay, ax, channel].astype(np.float32)
+            good = (small[ay, ax] < 250).all(axis=1) & (seen > 20)
+            if good.sum() < 30:
+                continue
+            b = basis_all(ax[good] / w, ay[good] / h)
+            ratio = float(np.median(seen[good] / np.maximum(b @ coeffs, 1)))
+            if ratio <= 0.1:
+                continue
+            rows.append(b)
+            values.append(seen[good] / ratio)
+        return robust_quadratic(np.concatenate(rows), np.concatenate(values))[0]  # without what lies on them
 
     def as_seen(self, board: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
         """A window of a flattened board (the empty board) as this light shows it to the
@@ -145,6 +167,19 @@ class Light:
             channels = zip(cv2.split(flat), self._tone_channels, strict=True)
             flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat
+
+
+def robust_quadratic(basis: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The light's quadratic fitted three times over, each without the worst quarter of the
+    samples the fit before missed: its coefficients, and the samples the last fit kept."""
+    keep = np.ones(len(target), bool)
+    for _ in range(3):
+        bk = basis[keep]
+        coeffs = np.linalg.solve(bk.T @ bk + 1e-6 * np.eye(6), bk.T @ target[keep])
+        fitted = basis @ coeffs
+        err = np.abs(target - fitted) / np.maximum(fitted, 1)
+        keep = err < max(0.04, float(np.percentile(err, 75)))
+    return coeffs, keep
 
 
 def robust_tone(pixels: list[tuple[np.ndarray, np.ndarray]], white: np.ndarray, white_ref: np.ndarray
