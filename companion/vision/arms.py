@@ -37,6 +37,9 @@ FOREARM_MM = 120  # an arm seen this far from where it crosses the margin is str
 CROSSING_JOIN = np.ones((9, 9), np.uint8)  # the margin's samples of one crossing lie closer than this
 SLEEVE_LIKE = 30  # levels: the board this near a sleeve's colour where it crossed the margin may be it
 ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the margin is the arm
+TINT_OFF = 0.07  # a margin's sample this far off the paper's tint (a share of its sum) is no paper ...
+TINT_OFF_DARKER = 0.025  # ... nor one this far off and darker than the paper's light by DARKER
+DARKER = 0.95  # (a share of the light the paper shows there)
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
@@ -68,7 +71,14 @@ class Arms:
             return problem
         self.light.frames_since_fit = 0
         self.light.margin_at_fit = margin
+        self.light.round_arm = away is not None
         return ""
+
+    @staticmethod
+    def _arm_entry(crossing: np.ndarray) -> np.ndarray:
+        """Where an arm crossing the margin enters the board: the crossing, grown by
+        ``ARM_LIGHT_MM``."""
+        return _grown(crossing, ARM_LIGHT_MM * SCALE)
 
     def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> Iterator[np.ndarray] | None:
         """Where an arm reaching in lies, with room for its shadow: the big patches the empty
@@ -123,10 +133,12 @@ class Arms:
                 whys[k] = "something over it (a hand, a shadow)?"
         if crossing is not None:
             # an arm of the board's own colours breaks into pieces at the board's printed
-            # lines: the patches where it crosses the margin are the arm all the same
-            entry = _grown(crossing, ARM_LIGHT_MM * SCALE)
+            # lines: the patches where it crosses the margin are the arm all the same, a pale
+            # arm's too, which is lighter than the board as a reflection is (a reflection
+            # does not darken the margin's paper where it crosses)
+            entry = self._arm_entry(crossing)
             big = ARM_PIECE * self._hand_px
-            for k in [k for k, why in whys.items() if why != "glare?" and stats[k, 4] >= big]:
+            for k in [k for k in whys if stats[k, 4] >= big]:
                 x, y, w, h = (int(v) for v in stats[k, :4])
                 if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
                     hand.append(k)
@@ -206,7 +218,9 @@ class Arms:
     def _margin_crossing(self, small: np.ndarray) -> np.ndarray | None:
         """Where something lies across the white margin (an arm reaching in from a seat):
         the margin's samples of another tint than the paper's, or much darker than the light
-        there, as a mask of the sampled board; None when too few are."""
+        there, or of a slightly other tint and darker (the palest skin: 0.03-0.04 off the
+        paper's tint, a tenth darker; a reflection makes the paper lighter, not darker), as a
+        mask of the sampled board; None when too few are."""
         if self.light.paper is None:
             return None
         tint, level = self.light.paper
@@ -214,7 +228,8 @@ class Arms:
         samples = small[ys, xs].astype(np.float32)
         luma = samples.mean(1)
         own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
-        odd = (np.abs(own - tint).max(1) > 0.07) | (luma < 0.6 * level)
+        off = np.abs(own - tint).max(1)
+        odd = (off > TINT_OFF) | (luma < 0.6 * level) | ((off > TINT_OFF_DARKER) & (luma < DARKER * level))
         if int(odd.sum()) <= max(20, 0.025 * len(odd)):
             return None
         crossing = np.zeros(small.shape[:2], np.uint8)

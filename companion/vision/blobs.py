@@ -16,13 +16,13 @@ import numpy as np
 from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
+from companion.vision.light import CLIPPED
 from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT
 from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
 from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
-CLIPPED = 250  # a pixel at this level or more in every channel is clipped white by the camera
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
@@ -227,11 +227,11 @@ class Blobs:
                     # its reflection's white core), or that is another piece lit evenly
                     self._piece_names[index] in LIGHT_PIECES and (
                         lit_around(strange, near_pieces, bx, by, bw, bh)
-                        or self._another_lit(index, own, bx, by)
+                        or self._another_lit(index, own, bx, by, small)
                         # a white core read as a die: its "pips" are the lit piece round it
                         or (self.layout.marks.get(self._piece_names[index], (0, 0))[1] > 0
                             and self._another_lit(index, self._holes(own, labels[by:by + bh, bx:bx + bw],
-                                                                     index), bx, by)))) or (
+                                                                     index), bx, by, small)))) or (
                     self.glare.too_strong_on(index, bx, by, bw, bh)
                     and not self.glare.colour_holds(index, own, bx, by, self._flat)):
                 out.doubts.append((spot, "glare?"))  # and the places its pixels reach
@@ -261,12 +261,13 @@ class Blobs:
                               cy / SCALE - MARGIN_MM, conf))
         return out
 
-    def _another_lit(self, index: int, part: np.ndarray, bx: int, by: int) -> bool:
+    def _another_lit(self, index: int, part: np.ndarray, bx: int, by: int, small: np.ndarray) -> bool:
         """Is a light piece as seen a darker piece's colour lifted evenly in every channel, as a
         lamp's reflection lifts it (an orange die under one reads yellow)?  A piece without
         colour lifted is another one without colour (black, grey and white are each other
         lifted), and a colour clipped in a channel is many colours lifted, so those are taken
-        for a reflection only where one was seen."""
+        for a reflection only where one was seen.  Clipped as the camera saw it (``small``): a
+        cast that clips one channel of a white face flattens it below white, not lifted."""
         picture = self.glare.pre if self.glare.pre is not None else self._flat
         if picture is None or not part.any():
             return False
@@ -275,7 +276,8 @@ class Blobs:
         measured = self.glare.on(bx, by, part.shape[1], part.shape[0], faint=True) > GLARE_FAINT
         # a white piece the lamp lifts to the clipping point is any light colour lifted: only
         # a colour seen whole (no channel clipped) is judged without a reflection seen round it
-        whole = bool((seen < 250).all())
+        whole = bool((seen < CLIPPED).all()) \
+            and bool((channel_medians(small[box], part.astype(np.uint8)) < CLIPPED).all())
         colours = self._piece_bgr
         darker = (np.arange(len(colours)) != index) & (colours.sum(axis=1) < seen.sum())
         if not measured:
@@ -384,6 +386,7 @@ class Blobs:
             crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
         gy = min(int(by + bh / 2), self.light.gain.shape[0] - 1) if self.light.gain is not None else 0
         gx = min(int(bx + bw / 2), self.light.gain.shape[1] - 1) if self.light.gain is not None else 0
+        seen = crop
         if self.light.gain is not None:
             crop = self.light.flatten_with(crop, tuple(float(v) for v in self.light.gain[gy, gx]) + (0.0,))
         cells = self.glare.cells if glare_scale == 1.0 else self.glare.faint
@@ -395,7 +398,7 @@ class Blobs:
                 if glare_scale != 1.0:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-        mask = (self._classify(crop) == index).astype(np.uint8)
+        mask = (self._classify_seen(crop, seen) == index).astype(np.uint8)
         if self.keep_masks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)

@@ -67,7 +67,8 @@ class Glare:
         self.cells = self.faint = self.pre = self.washed_out = None
 
     def take_off(self, flat: np.ndarray, raw: np.ndarray | None = None,
-                 as_seen: Callable[[np.ndarray, slice, slice], np.ndarray] | None = None) -> np.ndarray:
+                 as_seen: Callable[[np.ndarray, slice, slice], np.ndarray] | None = None,
+                 arm_entry: np.ndarray | None = None) -> np.ndarray:
         """Take a lamp's reflections off: glare adds the same light to every channel, so
         where the board is lighter than the empty board by about as much in each channel, that
         much is glare.  It is measured on the board around the pieces (2 mm cells), spread
@@ -76,7 +77,9 @@ class Glare:
         is worked on, so a frame without glare costs two cheap passes.  ``raw`` is the board as
         the camera saw it and ``as_seen`` puts the light back on a window of the empty board:
         whether a patch is the board under a reflection is judged by them, as the camera
-        saw it (the flattening bends a reflection's light and may clip what it lifted)."""
+        saw it (the flattening bends a reflection's light and may clip what it lifted).
+        ``arm_entry``: where an arm crossing the margin enters the board; a lift that reaches
+        it is that arm (a reflection does not darken the margin's paper), not taken off."""
         self.cells = self.faint = None
         self.washed_out = None
         self.pre = flat
@@ -110,6 +113,8 @@ class Glare:
         pure = (low > 12) & (high - low <= 6 + 0.15 * high) & (clipped.sum(axis=2) <= 1) & reaches & inside
         if pure.any():  # a light piece (a white die under a cool lamp) is no reflection
             pure &= self._classify(half8[y0:y1, x0:x1]) >= len(self._piece_names)
+        if arm_entry is not None and pure.any():
+            pure &= ~_touching(pure, cv2.pyrDown(arm_entry.astype(np.uint8) * 255)[y0:y1, x0:x1] > 0)
         if int(np.count_nonzero(pure)) < 6:
             return flat
         plain = (np.abs(low) <= 12) & (np.abs(high) <= 20) & inside
@@ -305,6 +310,13 @@ class Glare:
             return out
         near = cv2.distanceTransform((~unmeasured).astype(np.uint8), cv2.DIST_L2, 3) <= pad
         return near[by - y0:by - y0 + h, bx - x0:bx - x0 + w]
+
+
+def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
+    """The 8-connected parts of a mask that reach into a zone."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    reached = np.unique(labels[zone & mask])
+    return np.isin(labels, reached[reached > 0])
 
 
 def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int, bh: int) -> bool:

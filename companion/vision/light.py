@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+CLIPPED = 250  # a channel at this level or more is clipped by the camera: it was at least that
 TOO_BRIGHT = "too bright to read: the white margin is washed out (lower the exposure)"
 SHAPE_FROM_PAPER = 0.5  # fewer of the paper's samples than this share unclipped: the surfaces help
 TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
@@ -31,6 +32,8 @@ class Light:
     paper: tuple[np.ndarray, np.ndarray] | None = None  # the margin's tint, and the light per sample
     margin_at_fit: np.ndarray | None = None  # the margin as it was at the fit
     frames_since_fit: int = 0
+    round_arm: bool = False  # fitted clear of an arm over the board: fitted again at the next frame
+    clipped_floor: np.ndarray | None = None  # per channel, the least a clipped pixel flattens to
     _tone_channels: list[np.ndarray] = field(default_factory=list)
     _curves: np.ndarray | None = None  # the tone curve's scale and power per channel
 
@@ -102,6 +105,9 @@ class Light:
         self.tone = lut.reshape(256, 1, 3)
         self._curves = np.array(curves, np.float32)
         self._tone_channels = [np.ascontiguousarray(lut[:, c]) for c in range(3)]
+        # what a channel the camera clipped flattens to, at least, where the gain is lowest
+        at_least = self.flatten_with(np.full((1, 1, 3), CLIPPED, np.uint8), (float(gain.min()),) * 3 + (0.0,))
+        self.clipped_floor = at_least.reshape(3)
         return ""
 
     @staticmethod

@@ -40,13 +40,14 @@ from companion.vision.geometry import (
 )
 from companion.vision.glare import Glare
 from companion.vision.lens import Lens
-from companion.vision.light import Light
+from companion.vision.light import CLIPPED, Light
 from companion.vision.locating import Locating
 from companion.vision.reading import (
     BESIDE,
     BESIDE_MM,
     HIDING,
     SCALE,
+    SQUARE3,
     SQUARE5,
     STILL_TOLERANCE,
     UNKNOWN,
@@ -61,6 +62,7 @@ IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no bl
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
 REFIT_EVERY = 8  # frames read between two fits of the light
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
+LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 
 
@@ -102,6 +104,8 @@ class BoardReader(Locating, Arms, Blobs):
         self._centroids = np.array(centroids, np.float32)
         lab = np.clip(self._centroids[:len(names)], 0, 255).astype(np.uint8).reshape(-1, 1, 3)
         self._piece_bgr = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
+        every = np.clip(self._centroids, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+        self._centroid_bgr = cv2.cvtColor(every, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
         self._weights = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts for less
         self._lut = self._build_lut()
         self._build_spots()
@@ -340,7 +344,9 @@ class BoardReader(Locating, Arms, Blobs):
         # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
         # curtain drawn changes it at once (the margin changes: no change inside the board)
         sudden = not self._within_board(region) and self.light.changed(margin)
-        fitted = self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden
+        # a light fitted clear of an arm saw less of the board: fitted again once it may be gone
+        fitted = self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden \
+            or self.light.round_arm
         if fitted:
             small = self._sample_whole(frame, small)  # the fit looks at the whole board
             problem = self._fit_light(small, margin)
@@ -357,7 +363,7 @@ class BoardReader(Locating, Arms, Blobs):
             if region is not None and kept is not None and not arm else None
         if part is None:
             small = self._sample_whole(frame, small)
-        flat, labels, as_empty = part if part is not None else self._flatten_whole(small)
+        flat, labels, as_empty = part if part is not None else self._flatten_whole(small, crossing)
         if fitted and part is None:
             # the light was just fitted with an arm and its shadow over the board (a light
             # sleeve passes for the margin's paper): fitted again on the paper and the printed
@@ -369,7 +375,7 @@ class BoardReader(Locating, Arms, Blobs):
                         return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                                        problem="a hand is over the board")
                     self._fit_light(small, margin)  # no arm across the margin: the first fit stands
-                flat, labels, as_empty = self._flatten_whole(small)
+                flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
@@ -454,12 +460,17 @@ class BoardReader(Locating, Arms, Blobs):
         return Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
 
-    def _flatten_whole(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The whole board flattened, its colours, and where it matches the empty board."""
-        flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen)
+    def _flatten_whole(self, small: np.ndarray, crossing: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The whole board flattened, its colours, and where it matches the empty board.
+        ``crossing``: where an arm crosses the margin; a lift that reaches it is the arm (the
+        palest skin over a tan board is lighter by about as much in every channel, as a
+        reflection is), not a reflection to take off."""
+        arm_entry = None if crossing is None else self._arm_entry(crossing)
+        flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen, arm_entry)
         # what the empty board does not explain: an unknown colour, or a surface colour
         # where the empty board shows another one
-        return flat, self._classify(flat), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        return flat, self._classify_seen(flat, small), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
 
     def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo): over the
@@ -483,7 +494,7 @@ class BoardReader(Locating, Arms, Blobs):
         the region held put aside: a frame that shows a hand puts it back (``_undo_part``)."""
         rows, cols = region
         part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
-        names = self._classify(part)
+        names = self._classify_seen(part, small[rows, cols])
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
@@ -522,6 +533,44 @@ class BoardReader(Locating, Arms, Blobs):
         out = best.astype(np.uint8)
         out[far] = UNKNOWN
         return out
+
+    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the
+        picture as sampled) counts as at least what it flattened to: a lamp of another colour
+        clips one channel of a white face first, which flattens it below the face's own level
+        (206 where it is 245), and the face then passed for a lighter print of the board
+        (only a channel the light flattens below ``LOWER_BOUND_MATTERS`` is so judged).  A
+        pixel beside a clipped one counts so too (sampling mixes the clipped values in: 236
+        where the face's pips' rims showed 255).  A pixel so in every channel is left as it is
+        (a reflection's rim: the glare check judges those)."""
+        labels = self._classify(flat)
+        floor = self.light.clipped_floor
+        lowered = floor < LOWER_BOUND_MATTERS if floor is not None else np.zeros(3, bool)
+        if not lowered.any():  # a clipped channel flattens to about white: nothing to raise
+            return labels
+        near = cv2.dilate(seen, SQUARE3)  # each channel's highest value round each pixel
+        unclipped = cv2.inRange(near, (0, 0, 0), tuple(CLIPPED - 1 if low else 255 for low in lowered))
+        if cv2.countNonZero(unclipped) == unclipped.size:
+            return labels
+        # only what is no piece's colour yet may be one (a lower bound lifts nothing else)
+        open_ = cv2.compare(labels, len(self._piece_names), cv2.CMP_GE)
+        open_ &= ~unclipped & ~cv2.inRange(near, (CLIPPED,) * 3, (255,) * 3)
+        found_at = cv2.findNonZero(open_)
+        if found_at is None:
+            return labels
+        xs, ys = found_at.reshape(-1, 2).T
+        pixels = flat[ys, xs].astype(np.float32)[:, None, :]  # N x 1 x 3
+        clipped = ((near[ys, xs] >= CLIPPED) & lowered)[:, None, :]
+        # each colour judged with the clipped channels raised to it where it is lighter
+        lifted = np.where(clipped, np.maximum(pixels, self._centroid_bgr[None]), pixels)
+        k = len(self._centroid_bgr)
+        lab = cv2.cvtColor(lifted.astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)
+        lab = lab.reshape(-1, k, 3).astype(np.float32) * self._weights
+        d = ((lab - self._centroids * self._weights) ** 2).sum(-1)
+        best = d.argmin(1)
+        found = np.where(d[np.arange(len(best)), best] > 30.0 ** 2, UNKNOWN, best).astype(np.uint8)
+        labels[ys, xs] = found
+        return labels
 
     def _classify(self, img: np.ndarray) -> np.ndarray:
         q = img >> 2  # 6 bits a channel, one index into the table (in place: half the time)
