@@ -584,3 +584,19 @@ def test_a_light_fitted_round_an_arm_is_fitted_again_once_the_arm_is_gone() -> N
         reading = reader.read(frame)
         stab.feed(reading)
     assert not reader.light.round_arm and not reading.doubtful and stab.committed == after, reading.doubtful
+
+
+def test_the_palest_arm_across_the_margin_in_its_own_shadow_is_seen() -> None:
+    """The palest skin crossing the margin where the arm's own shadow and the light's fall-off
+    leave the paper no lighter than the skin: only its warmth tells it from paper (red's share
+    0.07 above blue's), and the arm is seen, so nothing is committed under it (at 31fc102, seed
+    999 of the conditions benchmark: no hand seen across Jivecat's board, a Skull under the
+    palm read as an empty place)."""
+    from companion.vision.bench import game_layout
+
+    layout, colours, n = game_layout("jivecat")
+    view = sample_boards("jivecat", n, 28, 999)[9]
+    arm = Arm((-40.0, 420.7), (935.6, 338.0), SKIN_TONES[0], None, 120.8)
+    for seed in (999, 1000):
+        reading = BoardReader(layout, colours=colours).read(arm.draw(camera_for(layout, seed=seed).frame(view)))
+        assert reading.hand, (seed, reading.problem, len(reading.doubtful))

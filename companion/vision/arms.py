@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN
+from companion.vision.light import CLIPPED
 from companion.vision.pips import connected_components
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
 
@@ -40,6 +41,7 @@ ARM_PIECE = 0.05  # a patch this share of a hand's size where an arm crosses the
 TINT_OFF = 0.07  # a margin's sample this far off the paper's tint (a share of its sum) is no paper ...
 TINT_OFF_DARKER = 0.025  # ... nor one this far off and darker than the paper's light by DARKER
 DARKER = 0.95  # (a share of the light the paper shows there)
+WARMER = 0.05  # ... nor one whose red outweighs its blue by this share more than the paper's
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
@@ -218,9 +220,10 @@ class Arms:
     def _margin_crossing(self, small: np.ndarray) -> np.ndarray | None:
         """Where something lies across the white margin (an arm reaching in from a seat):
         the margin's samples of another tint than the paper's, or much darker than the light
-        there, or of a slightly other tint and darker (the palest skin: 0.03-0.04 off the
-        paper's tint, a tenth darker; a reflection makes the paper lighter, not darker), as a
-        mask of the sampled board; None when too few are."""
+        there, or of a slightly other tint and darker (a reflection makes the paper lighter,
+        not darker), or warmer than the paper (the palest skin: red's share 0.07 above blue's,
+        0.03-0.04 off the paper's tint, and in its own shadow no darker than the paper's light
+        there), as a mask of the sampled board; None when too few are."""
         if self.light.paper is None:
             return None
         tint, level = self.light.paper
@@ -230,6 +233,13 @@ class Arms:
         own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
         off = np.abs(own - tint).max(1)
         odd = (off > TINT_OFF) | (luma < 0.6 * level) | ((off > TINT_OFF_DARKER) & (luma < DARKER * level))
+        # skin is warmer than paper under any lamp: red's share above blue's by more than the
+        # paper's, judged where no channel clipped (a lamp of another colour clips the paper's
+        # strongest channel, which bends its tint where it clipped)
+        clear = (samples < CLIPPED).all(1)
+        if int(clear.sum()) >= 30:
+            paper = np.median(own[clear & (luma >= np.median(luma[clear]))], axis=0)
+            odd |= clear & ((own[:, 2] - own[:, 0]) - (paper[2] - paper[0]) > WARMER)
         if int(odd.sum()) <= max(20, 0.025 * len(odd)):
             return None
         crossing = np.zeros(small.shape[:2], np.uint8)
