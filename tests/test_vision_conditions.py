@@ -598,5 +598,6 @@ def test_the_palest_arm_across_the_margin_in_its_own_shadow_is_seen() -> None:
     view = sample_boards("jivecat", n, 28, 999)[9]
     arm = Arm((-40.0, 420.7), (935.6, 338.0), SKIN_TONES[0], None, 120.8)
     for seed in (999, 1000):
-        reading = BoardReader(layout, colours=colours).read(arm.draw(camera_for(layout, seed=seed).frame(view)))
+        frame = arm.draw(camera_for(layout, seed=seed).frame(view))
+        reading = BoardReader(layout, colours=colours).read(frame)
         assert reading.hand, (seed, reading.problem, len(reading.doubtful))
