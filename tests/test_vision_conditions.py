@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from companion.bench import sample_boards
 from companion.games import load_game
-from companion.games.base import BoardView
+from companion.games.base import BoardView, Piece
 from companion.table import Table
 from companion.vision.conditions import SKIN_TONES, Arm, camera_for, distort, glare, lens_profile
 from companion.vision.pipeline import VisionLoop
@@ -601,3 +601,24 @@ def test_the_palest_arm_across_the_margin_in_its_own_shadow_is_seen() -> None:
         frame = arm.draw(camera_for(layout, seed=seed).frame(view))
         reading = BoardReader(layout, colours=colours).read(frame)
         assert reading.hand, (seed, reading.problem, len(reading.doubtful))
+
+
+def test_a_piece_half_in_an_arms_shadow_is_named_with_the_arm() -> None:
+    """A navy sleeve's shadow over half of a white die beside the arm turns that half of its
+    face from white to the board's light print: the patch is joined to the arm, and the die
+    is named with it, not read from its lit half (at 873c799, seed 999 of the conditions
+    benchmark: the patch was too thin to be the arm's solid part, so neither the arm nor a
+    doubt of its own named the place, and the die read 5 for 6)."""
+    from companion.vision.bench import game_layout
+
+    layout, colours, n = game_layout("baron_voodoo")
+    view = sample_boards("baron_voodoo", n, 28, 999)[5]
+    arm = Arm((-40.0, 594.1), (702.8, 200.3), SKIN_TONES[4], (90, 45, 30), 128.6)
+    assert view["D7"] == (Piece("white", 6),)
+    for seed in (1001, 999):
+        frame = arm.draw(camera_for(layout, seed=seed).frame(view))
+        reading = BoardReader(layout, colours=colours).read(frame)
+        assert reading.hand and reading.view is not None
+        read = [s.id for s in layout.spots if s.id not in reading.doubtful]
+        assert all(reading.view.get(p, ()) == view.get(p, ()) for p in read), \
+            (seed, {p: reading.view.get(p) for p in read if reading.view.get(p, ()) != view.get(p, ())})

@@ -150,7 +150,7 @@ class Arms:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                                problem="a hand is over the board"), set()
-            arm = self._join_arm(hand, whys, mask, components, stats, blobs)
+            arm, joined = self._join_arm(hand, whys, mask, components, stats, blobs)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]
             spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
@@ -161,7 +161,9 @@ class Arms:
         if crossing is not None:
             arm |= _limb(arm, crossing, flat)
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
-        self._under_hand(outline, blobs, doubtful)
+        # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
+        # over what they cover as the arm does
+        self._under_hand(outline | joined, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
         zone = _grown(outline, ARM_SHADOW_MM * SCALE)
@@ -169,19 +171,23 @@ class Arms:
         return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
 
     def _join_arm(self, hand: list[int], whys: dict[int, str], mask: np.ndarray, components: np.ndarray,
-                  stats: np.ndarray, blobs: np.ndarray) -> np.ndarray:
+                  stats: np.ndarray, blobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The arm's solid parts (a dense speckle it touches is not the arm), with what
         touches it joined to it (moved from ``whys`` to ``hand``): a light sleeve, its shadow
         cut off by a piece, the pieces of a hand's rim round a palm of the board's colour.
-        Touching is judged against the arm's hull with the pieces it holds."""
+        Touching is judged against the arm's hull with the pieces it holds.  And every patch
+        joined, solid or not."""
         solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE5) > 0
         n, n_blobs = len(stats), int(blobs.max()) + 1
         arm = np.zeros(mask.shape, bool)
+        every = np.zeros(mask.shape, bool)
         joined = list(hand)
         for rounds in range(JOIN_ROUNDS + 1):
             for k in joined:
                 x, y, w, h = (int(v) for v in stats[k, :4])
-                arm[y:y + h, x:x + w] |= (components[y:y + h, x:x + w] == k) & solid[y:y + h, x:x + w]
+                patch = components[y:y + h, x:x + w] == k
+                every[y:y + h, x:x + w] |= patch
+                arm[y:y + h, x:x + w] |= patch & solid[y:y + h, x:x + w]
             if not joined or rounds == JOIN_ROUNDS:
                 break
             over = _filled_hull(arm)
@@ -194,7 +200,7 @@ class Arms:
             for k in joined:
                 hand.append(k)
                 del whys[k]
-        return arm
+        return arm, every
 
     def _under_hand(self, hand: np.ndarray, blobs: np.ndarray, doubtful: dict[str, str]) -> None:
         """Doubt every place a hand or arm (``hand``: its outline, filled) lies on, or reaches
