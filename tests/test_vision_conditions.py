@@ -274,6 +274,26 @@ def test_vision_read_prints_json_with_confidences_and_writes_the_annotated_image
     assert result.exit_code != 0 and "not a picture" in result.output
 
 
+def test_vision_read_of_a_board_laid_out_for_other_players_says_which(tmp_path: Path) -> None:
+    """A photo of Baron Voodoo set up for three, read as laid out for two (the default):
+    most places are doubtful, and the reader says the player count that explains the
+    picture, instead of leaving a "glare?" at each place to puzzle over."""
+    from companion.cli import main
+
+    photo = tmp_path / "three.png"
+    result = CliRunner().invoke(main, ["vision", "render", "--game", "baron_voodoo", "--players", "3",
+                                       "--out", str(photo)])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["vision", "read", "--game", "baron_voodoo", str(photo)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert not printed["usable"] and "--players 3" in printed["hint"] and "--players 3" in result.stderr
+    result = CliRunner().invoke(main, ["vision", "read", "--game", "baron_voodoo", "--players", "3",
+                                       str(photo)])
+    printed = json.loads(result.stdout)
+    assert printed["usable"] and not printed["doubtful"] and "hint" not in printed
+
+
 def test_camera_jpg_serves_the_annotated_frame() -> None:
     _, layout, colours, view = times_square()
     table = Table.open("times_square", None, 2, None, 0, resume=False)

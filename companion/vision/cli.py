@@ -51,19 +51,56 @@ def read_image(game: str, players: int | None, colours: Path | None, lens: Path 
     frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
     if frame is None:
         raise click.ClickException(f"{image} is not a picture OpenCV can read")
-    _, _, layout = _layout(game, players)
-    try:
-        reader = BoardReader(
-            layout, ColourProfile.load(colours) if colours else ColourProfile.default(),
-            colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None,
-            faces=FaceTemplates.load(faces) if faces else None, lens=lens)
-    except (ValueError, KeyError, OSError) as err:
-        raise click.ClickException(str(err)) from err
+    rules, _, layout = _layout(game, players)
+    players = players or rules.min_players
+
+    def reader_for(layout: Layout) -> Any:
+        try:
+            return BoardReader(
+                layout, ColourProfile.load(colours) if colours else ColourProfile.default(),
+                colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None,
+                faces=FaceTemplates.load(faces) if faces else None, lens=lens)
+        except (ValueError, KeyError, OSError) as err:
+            raise click.ClickException(str(err)) from err
+
+    reader = reader_for(layout)
     reading = reader.read(frame)
-    click.echo(json.dumps(reading_json(reader, reading), indent=1))
+    result = reading_json(reader, reading)
+    hint = _players_hint(rules, players, reading, lambda n: reader_for(_layout(game, n)[2]).read(frame))
+    if hint:
+        result["hint"] = hint
+        click.echo(hint, err=True)
+    click.echo(json.dumps(result, indent=1))
     out = out or image.with_name(f"{image.stem}-read.png")
     cv2.imwrite(str(out), annotate(frame, reader, reading))
     click.echo(f"wrote {out}", err=True)
+
+
+LAYOUT_DOUBT_SHARE = 0.25  # more of the places than this doubtful: is it the layout for this board?
+
+
+def _players_hint(rules: Any, players: int, reading: Any, read_as: Any) -> str:
+    """When much of a found board is doubtful, the player count whose layout explains the
+    picture far better (half the doubts or fewer), said as the option to run with: a board
+    laid out for three players read as one for two leaves most places unexplained, and the
+    reason is not "glare?" at each of them."""
+    if reading.view is None or reading.hand:
+        return ""
+    doubts = len(reading.doubtful)
+    spots = len(reading.confidence) or 1
+    if doubts <= LAYOUT_DOUBT_SHARE * spots:
+        return ""
+    best, fewest = players, doubts
+    for n in rules.player_counts():
+        if n == players:
+            continue
+        other = read_as(n)
+        if other.view is not None and len(other.doubtful) <= fewest / 2:
+            best, fewest = n, len(other.doubtful)
+    if best == players:
+        return ""
+    return (f"{doubts} places doubtful as laid out for {players} players, {fewest} as laid out for "
+            f"{best}: is this a {best}-player game? Run with --players {best}.")
 
 
 def reading_json(reader: Any, reading: Any) -> dict[str, Any]:
