@@ -642,3 +642,32 @@ def test_a_piece_half_in_an_arms_shadow_is_named_with_the_arm() -> None:
         read = [s.id for s in layout.spots if s.id not in reading.doubtful]
         assert all(reading.view.get(p, ()) == view.get(p, ()) for p in read), \
             (seed, {p: reading.view.get(p) for p in read if reading.view.get(p, ()) != view.get(p, ())})
+
+
+def test_two_pieces_of_a_pile_run_together_are_not_read_as_one() -> None:
+    """Four of King of Clubs' yellow tokens on one place, under a warm lamp: a light fit
+    a little off bridges the gap between two of them, and the blob they make fits the
+    place's size.  Its shape is no piece's (a piece is a disc or a square: two joined fill
+    three quarters of their hull), so the place is doubted "pieces touching?", not read as
+    three tokens (at d46e70c the stabiliser committed three, seed 555's hand sequence 1
+    with 24 sequences a game, before the arm came in)."""
+    from companion.vision.bench import SEQ_CONDITIONS, game_layout
+    from companion.vision.conditions import condition
+
+    layout, colours, n = game_layout("king_of_clubs")
+    board = sample_boards("king_of_clubs", n, 54, 555)[-3]
+    rng = np.random.default_rng([1555, len("king_of_clubs")])
+    for k in range(2):  # the benchmark's draws up to its second sequence
+        Arm.random(rng, tone=k % 6)
+        glare_seed = int(rng.integers(1 << 30))
+    cond = condition(SEQ_CONDITIONS[1])
+    assert cond.name == "warm" and len(board["points1"]) == 4
+    camera = camera_for(layout, seed=1556)
+    reader, stab = BoardReader(layout, colours=colours), Stabiliser()
+    for i in range(5):
+        frame, _ = cond.apply(camera.frame(board), np.random.default_rng([glare_seed, i]))
+        reading = reader.read(frame)
+        assert reading.view is not None
+        assert "points1" in reading.doubtful or reading.view.get("points1") == board["points1"], i
+        committed = stab.feed(reading)
+        assert committed is None or committed == board, i

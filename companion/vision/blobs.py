@@ -23,6 +23,7 @@ from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, a
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
@@ -214,6 +215,11 @@ class Blobs:
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
+            if not _one_piece_shape(own):
+                # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
+                # chip (a pile's place holds several, so its size alone does not tell)
+                out.doubts.append((spot, "pieces touching?"))
+                continue
             if self._piece_names[index] not in DARK_PIECES | WHITE \
                     and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):
                 # a glossy piece's highlight, clipped white, holds no colour: on a light piece
@@ -408,6 +414,14 @@ class Blobs:
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         return (*count_pips(mask, gray, face), reflected)
+
+
+def _one_piece_shape(part: np.ndarray) -> bool:
+    """Has a blob the shape of one piece: every piece is a disc or a square, about as wide
+    as it is long, turned any way?  Two pieces of a pile side by side, joined by a bridge of
+    a pixel or two, are twice as long as wide."""
+    h, w = part.shape
+    return max(h, w) <= PIECE_ASPECT * min(h, w)
 
 
 def clipped_white(small: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
