@@ -215,7 +215,7 @@ class Blobs:
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
-            if not _one_piece_shape(own):
+            if not _one_piece_shape(int(bw), int(bh)):
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
                 # chip (a pile's place holds several, so its size alone does not tell)
                 out.doubts.append((spot, "pieces touching?"))
@@ -416,11 +416,10 @@ class Blobs:
         return (*count_pips(mask, gray, face), reflected)
 
 
-def _one_piece_shape(part: np.ndarray) -> bool:
-    """Has a blob the shape of one piece: every piece is a disc or a square, about as wide
-    as it is long, turned any way?  Two pieces of a pile side by side, joined by a bridge of
-    a pixel or two, are twice as long as wide."""
-    h, w = part.shape
+def _one_piece_shape(w: int, h: int) -> bool:
+    """Has a blob's box the shape of one piece's: every piece is a disc or a square, about
+    as wide as it is long, turned any way.  Two pieces of a pile side by side, joined by a
+    bridge of a pixel or two, are twice as long as wide."""
     return max(h, w) <= PIECE_ASPECT * min(h, w)
 
 

@@ -102,10 +102,9 @@ class BoardReader(Locating, Arms, Blobs):
         self._surface_names = list(self.profile.surfaces)
         centroids = [self.profile.pieces[n] for n in names] + list(self.profile.surfaces.values())
         self._centroids = np.array(centroids, np.float32)
-        lab = np.clip(self._centroids[:len(names)], 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-        self._piece_bgr = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
-        every = np.clip(self._centroids, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-        self._centroid_bgr = cv2.cvtColor(every, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
+        lab = np.clip(self._centroids, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+        self._centroid_bgr = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
+        self._piece_bgr = self._centroid_bgr[:len(names)]
         self._weights = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts for less
         self._lut = self._build_lut()
         self._build_spots()
