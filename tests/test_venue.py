@@ -23,7 +23,7 @@ from companion.table import Table
 from companion.venue import topics
 from companion.venue.broker import LocalBroker
 from companion.venue.feed import Room, VenueSubscriber
-from companion.venue.league import BadResult, League, evening_of
+from companion.venue.league import BadResult, League, evening_of, placing_points, placings
 from companion.venue.publish import TablePublisher
 from companion.venue.settings import MqttSettings, MqttSettingsError
 
@@ -93,7 +93,10 @@ def test_topic_tree_and_parse() -> None:
         "companion/cafe/t1/status", "companion/cafe/t1/state", "companion/cafe/t1/events",
         "companion/cafe/t1/result"]
     assert {spec.leaf: (spec.qos, spec.retain) for spec in topics.TREE} == {
-        "status": (1, True), "state": (1, True), "events": (1, False), "result": (1, True)}
+        "status": (1, True), "state": (1, True), "events": (1, False), "result": (1, True),
+        "backfill": (1, False)}
+    assert topics.players_topic(s) == "companion/cafe/players"
+    assert topics.parse_topic("companion/cafe/players") is None  # not a table's
     assert topics.parse_topic("companion/cafe/t1/state") == ("cafe", "t1", "state")
     assert topics.parse_topic("companion/cafe/t1/board") is None
     assert topics.parse_topic("homeassistant/sensor/x/config") is None
@@ -104,12 +107,13 @@ def test_topic_tree_and_parse() -> None:
 def test_state_payload_carries_only_what_the_room_needs() -> None:
     table = played_table(4)
     public = table.public()
-    state = topics.state_payload(public, "t1", 9, 100.0)
+    state = topics.state_payload(public, "t1", 9, 100.0, 4, ["Ann", None])
     assert set(state) == {"table", "game", "title", "game_id", "variant", "players", "turn", "turn_name",
                           "phase", "phase_label", "phase_s", "over", "winner", "reason", "history",
-                          "history_total", "last_seq", "at"}
+                          "history_total", "last_seq", "events", "at"}
     for player in state["players"]:
-        assert set(player) == {"seat", "name", "score", "clock_s"}
+        assert set(player) == {"seat", "name", "score", "clock_s", "player"}
+    assert [p["player"] for p in state["players"]] == ["Ann", None]
     for entry in state["history"]:
         assert set(entry) == {"seq", "text", "undone", "at"}  # the text, never the raw action
     assert [h["text"] for h in state["history"]] == [h["text"] for h in public["history"]][-20:]
@@ -128,14 +132,21 @@ def test_home_assistant_discovery_describes_the_table_as_a_device() -> None:
         "homeassistant/binary_sensor/companion_cafe_t1/over/config",
     }
     ids = set()
-    for config in messages.values():
+    for name, config in messages.items():
         assert config["state_topic"] == "companion/cafe/t1/state"
         assert config["availability_topic"] == "companion/cafe/t1/status"
+        assert config["availability_template"] == "{{ value_json.status }}"
         assert (config["payload_available"], config["payload_not_available"]) == ("online", "offline")
         assert config["device"]["identifiers"] == ["companion_cafe_t1"]
         assert config["value_template"].startswith("{")
+        assert "object_id" not in config  # deprecated by Home Assistant
+        assert config["default_entity_id"] == config["unique_id"].join(
+            ["binary_sensor." if "/binary_sensor/" in name else "sensor.", ""])
         ids.add(config["unique_id"])
     assert len(ids) == 5
+    # attributes: names, people and scores; never the clocks that tick every second
+    attributes = messages["homeassistant/sensor/companion_cafe_t1/game/config"]["json_attributes_template"]
+    assert "clock" not in attributes and "p.score" in attributes and "p.player" in attributes
     assert topics.discovery_messages(MqttSettings(discovery_prefix="")) == []
 
 
@@ -143,14 +154,26 @@ def test_home_assistant_discovery_describes_the_table_as_a_device() -> None:
 
 
 def result(table: str, game_id: int, names: list[str], scores: list[float], winner: list[int],
-           finished: float, game: str = "times_square") -> dict[str, Any]:
+           finished: float, game: str = "times_square", people: list[str | None] | None = None
+           ) -> dict[str, Any]:
+    people = people if people is not None else list(names)
     return {"table": table, "game": game, "title": game, "game_id": game_id, "started": finished - 600,
             "finished": finished,
-            "players": [{"name": n, "score": s} for n, s in zip(names, scores, strict=True)],
+            "players": [{"name": n, "score": s, "player": who}
+                        for n, s, who in zip(names, scores, people, strict=True)],
             "winner": winner, "reason": "test"}
 
 
-def test_league_by_name_with_points_normalised_per_game_across_evenings(tmp_path: Path) -> None:
+def test_placings_winners_first_ties_shared() -> None:
+    # Swing State: the Incumbent's 31 is the best score but the States won
+    assert placings([31, 25, 23], [1, 2]) == [3, 1, 1]
+    assert placings([5, 9, 9, 1], [1]) == [3, 1, 2, 4]  # the runner-up is placed by score
+    assert placings([4, 4, 2], []) == [1, 1, 3]
+    assert [placing_points(p, 3) for p in (1, 1, 3)] == [1.0, 1.0, 0.0]
+    assert [placing_points(p, 4) for p in (1, 2, 3, 4)] == [1.0, 0.6667, 0.3333, 0.0]
+
+
+def test_league_counts_people_by_placing_per_game_and_overall(tmp_path: Path) -> None:
     league = League(tmp_path / "league.sqlite")
     monday = time.mktime((2026, 11, 23, 21, 0, 0, 0, 0, -1))
     tuesday = monday + 86400
@@ -160,21 +183,64 @@ def test_league_by_name_with_points_normalised_per_game_across_evenings(tmp_path
     assert not league.record("cafe", result("t2", 1, ["Bob", "Cy", "Ann"], [40, 20, 10], [0], monday,
                                             "baron_voodoo"))  # the same result again counts once
     assert league.record("cafe", result("t1", 2, ["Cy", "Ann"], [0, 0], [1], tuesday))
+    # seats nobody named count for nobody: "Red" of two tables is not one person
+    assert league.record("cafe", result("t3", 7, ["Red", "Blue"], [3, 9], [1], tuesday, "jivecat",
+                                        [None, "Bob"]))
+    assert league.record("cafe", result("t4", 8, ["Red", "Blue"], [3, 9], [1], tuesday, "jivecat",
+                                        [None, None]))
     table = {row["name"]: row for row in league.standings()}
-    assert table["Ann"] == {"rank": 1, "name": "Ann", "games": 3, "wins": 2, "points": 2.25,
-                            "points_per_game": 0.75}
-    assert table["Bob"]["points"] == round(1 / 7 + 1.0, 3) and table["Bob"]["wins"] == 1
-    assert table["Cy"]["points"] == 0.5 and table["Cy"]["games"] == 2
+    assert set(table) == {"Ann", "Bob", "Cy"}
+    # Ann: 1st of 2 (1), 3rd of 3 (0), 1st of 2 (1) = 2; Bob: 2nd of 2 (0), 1st of 3 (1), 1st (1) = 2
+    assert table["Ann"] == {"rank": 1, "name": "Ann", "games": 3, "wins": 2, "points": 2.0,
+                            "points_per_game": 0.667}
+    assert table["Bob"]["rank"] == 1 and table["Bob"]["points"] == 2.0  # equal points, equal rank
+    assert table["Cy"] == {"rank": 3, "name": "Cy", "games": 2, "wins": 0, "points": 0.5,
+                           "points_per_game": 0.25}
     assert league.evenings() == [evening_of(monday), evening_of(tuesday)]
-    assert [r["name"] for r in league.standings(evening_of(tuesday))] == ["Ann", "Cy"]
+    assert [r["name"] for r in league.standings(evening_of(tuesday))] == ["Ann", "Bob", "Cy"]
+    kinds = {k["game"]: k["standings"] for k in league.standings_by_game()}
+    assert set(kinds) == {"times_square", "baron_voodoo", "jivecat"}
+    assert [(r["rank"], r["name"], r["points"]) for r in kinds["baron_voodoo"]] == [
+        (1, "Bob", 1.0), (2, "Cy", 0.5), (3, "Ann", 0.0)]
+    assert [r["name"] for r in kinds["jivecat"]] == ["Bob"]
+    assert league.people()[0] in ("Bob", "Ann", "Cy") and sorted(league.people()) == ["Ann", "Bob", "Cy"]
     lines = league.export_csv().splitlines()
     assert lines[0] == "rank,name,games,wins,points,points_per_game"
-    assert lines[1] == "1,Ann,3,2,2.25,0.75"
+    assert lines[1:3] == ["1,Ann,3,2,2.0,0.667", "1,Bob,3,2,2.0,0.667"]
     exported = json.loads(league.export_json(evening_of(monday)))
     assert len(exported["results"]) == 2
-    assert [r["points"] for r in exported["standings"]] == [1.25, 1.143, 0.5]
+    assert [r["points"] for r in exported["standings"]] == [1.0, 1.0, 0.5]
     # a game past midnight still belongs to the evening it started in
     assert evening_of(monday + 4 * 3600) == evening_of(monday)
+
+
+def test_a_league_from_before_placings_is_placed_again(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    db.execute("INSERT INTO result VALUES (1, 'cafe', 't1', 3, 'swing_state', 'Swing State', 0, 10,"
+               " '2026-11-23', 'x')")
+    db.executemany("INSERT INTO result_player VALUES (1, ?, ?, ?, ?, ?)",
+                   [(0, "Incumbent", 31, 1.0, 0), (1, "Red", 21, 0.68, 1), (2, "Blue", 16, 0.52, 1)])
+    db.commit()
+    db.close()
+    league = League(path)
+    players = league.results()[0]["players"]
+    assert [(p["placing"], p["points"], p["player"]) for p in players] == [
+        (3, 0.0, None), (1, 1.0, None), (1, 1.0, None)]
+    assert league.standings() == []  # seat names were never people
+
+
+OLD_SCHEMA = """
+CREATE TABLE result (id INTEGER PRIMARY KEY, venue TEXT NOT NULL, table_name TEXT NOT NULL,
+    game_id INTEGER NOT NULL, game TEXT NOT NULL, title TEXT NOT NULL, started REAL NOT NULL,
+    finished REAL NOT NULL, evening TEXT NOT NULL, reason TEXT, UNIQUE (venue, table_name, game_id, started));
+CREATE TABLE result_player (result_id INTEGER NOT NULL REFERENCES result(id), seat INTEGER NOT NULL,
+    name TEXT NOT NULL, score REAL NOT NULL, points REAL NOT NULL, won INTEGER NOT NULL,
+    PRIMARY KEY (result_id, seat));
+"""
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -184,6 +250,8 @@ def test_league_by_name_with_points_normalised_per_game_across_evenings(tmp_path
     ({"players": [{"name": "A", "score": "7"}]}, "name and a numeric score"),
     ({"winner": [5]}, "winner must list seats"),
     ({"finished": "today"}, "'finished' must be a number"),
+    ({"players": [{"name": "A", "score": 1, "player": 7}]}, "person is a name"),
+    ({"players": [{"name": "A", "score": 1, "player": "x" * 41}]}, "at most 40"),
 ])
 def test_a_bad_result_is_refused_and_changes_nothing(tmp_path: Path, bad: dict[str, Any],
                                                      message: str) -> None:
@@ -200,7 +268,8 @@ def test_a_bad_result_is_refused_and_changes_nothing(tmp_path: Path, bad: dict[s
 
 def test_room_keeps_each_event_once_and_fills_gaps_from_the_state(tmp_path: Path) -> None:
     room = Room("cafe", League(tmp_path / "l.sqlite"))
-    feed = room.subscribe()
+    told: list[dict[str, Any]] = []
+    room.subscribe(told.append)
 
     def event(seq: int) -> bytes:
         return topics.dumps(topics.event_payload("t1", 4, seq, "action", f"move {seq}", "tablet", 1.0))
@@ -218,10 +287,7 @@ def test_room_keeps_each_event_once_and_fills_gaps_from_the_state(tmp_path: Path
         {"seq": 3, "text": "move 3", "undone": False, "at": 1.0}]}, "t1", 3, 2.0)
     room.handle("companion/cafe/t1/state", topics.dumps(state))
     assert room.events_of("t1", 4) == [1, 2, 3] and room.duplicates == 1 and room.filled == 1
-    kinds = []
-    while not feed.empty():
-        kinds.append(feed.get_nowait()["type"])
-    assert kinds == ["event", "event", "state", "event"]
+    assert [m["type"] for m in told] == ["event", "event", "state", "event"]
     view = room.snapshot()["tables"][0]
     assert view["event_count"] == 3 and view["seqs"] == [1, 2, 3]
 
@@ -268,13 +334,16 @@ def test_table_publishes_retained_state_status_and_discovery(broker: LocalBroker
         assert wait_until(lambda: len(room.events_of("t1", table.record.id)) == 3, 10), "three events"
         state = json.loads(retained(broker, "companion/cafe/t1/state") or b"{}")
         assert state["game"] == "king_of_clubs" and state["last_seq"] == table.history[-1].seq
-        assert retained(broker, "companion/cafe/t1/status") == b"online"
+        expected = {"status": "online", "game_id": table.record.id, "last_seq": table.history[-1].seq,
+                    "events": 3}  # the heartbeat: how many events the venue should have
+        assert wait_until(lambda: expected.items() <= json.loads(
+            retained(broker, "companion/cafe/t1/status") or b"{}").items(), 5)
         config = json.loads(retained(broker, "homeassistant/sensor/companion_cafe_t1/turn/config") or b"{}")
         assert config["unique_id"] == "companion_cafe_t1_turn"
         assert wait_until(lambda: publisher.acked_seq == table.history[-1].seq, 5), "PUBACK of every event"
     finally:
         publisher.close()
-    assert retained(broker, "companion/cafe/t1/status") == b"offline"  # a clean stop says so too
+    assert json.loads(retained(broker, "companion/cafe/t1/status") or b"{}")["status"] == "offline"
 
 
 KILLED_TABLE = """
@@ -467,7 +536,7 @@ def test_a_restarted_table_sends_only_what_the_broker_has_not_acknowledged(
 
     first = run_table(2)
     assert json.loads((tmp_path / "table" / "mqtt-cafe-t5.json").read_text()) == {
-        "game_id": first.record.id, "acked_seq": 2}
+        "game_id": first.record.id, "acked_seq": 2, "result": None}
     second = run_table(1)
     assert second.record.id == first.record.id
     assert wait_until(lambda: room.events_of("t5", first.record.id) == [1, 2, 3], 5)
