@@ -59,9 +59,18 @@ def test_bad_settings_are_refused_by_name(section: dict[str, Any], message: str)
 def test_tls_settings_need_their_files_and_a_ca(tmp_path: Path) -> None:
     for name in ("ca.pem", "cert.pem", "key.pem"):
         (tmp_path / name).write_text("x")
-    with pytest.raises(MqttSettingsError, match="needs mqtt.tls_ca"):
-        MqttSettings.from_mapping({"tls_cert": str(tmp_path / "cert.pem"),
-                                   "tls_key": str(tmp_path / "key.pem")})
+    # a client certificate without a CA file: TLS on, the broker checked against the system's CAs
+    assert MqttSettings.from_mapping({"tls_cert": str(tmp_path / "cert.pem"),
+                                      "tls_key": str(tmp_path / "key.pem")}).tls
+    assert MqttSettings.from_url("mqtts://h").tls and not MqttSettings.from_url("mqtt://h").tls
+    (tmp_path / "secret").write_text("s3cret\nignored\n")
+    s = MqttSettings.from_mapping({"url": "mqtt://club@h", "password_file": str(tmp_path / "secret")})
+    assert (s.username, s.password) == ("club", "s3cret") and "s3cret" not in repr(s)
+    with pytest.raises(MqttSettingsError, match="give one of them"):
+        MqttSettings.from_mapping({"username": "u", "password": "p",
+                                   "password_file": str(tmp_path / "secret")})
+    with pytest.raises(MqttSettingsError, match="password_file: cannot read"):
+        MqttSettings.from_mapping({"username": "u", "password_file": str(tmp_path / "none")})
     s = MqttSettings.from_mapping({"tls_ca": str(tmp_path / "ca.pem"), "tls_cert": str(tmp_path / "cert.pem"),
                                    "tls_key": str(tmp_path / "key.pem")})
     assert s.tls and s.tls_key == tmp_path / "key.pem"
@@ -467,6 +476,67 @@ def test_credentials_and_tls_reach_a_locked_broker_and_wrong_ones_change_nothing
             venue.close()
 
 
+def broker_log(broker: LocalBroker) -> str:
+    return (broker.folder / "mosquitto.log").read_text(errors="replace")
+
+
+def test_tls_cannot_fall_back_an_unverified_broker_gets_nothing(tmp_path: Path) -> None:
+    """mqtts:// without a CA file checks the broker against the system's CAs: a broker with a
+    certificate of our own CA fails that check, and not even the CONNECT (user name,
+    password) reaches it; the tablet's link state and the doctor say why.  With the CA
+    file the same settings connect, subscribe, publish and receive."""
+    from companion.venue.probe import probe_broker
+
+    ca, cert, key = make_certificates(tmp_path)
+    (tmp_path / "password").write_text("t-pass\n")
+    with LocalBroker(tmp_path / "broker", users={"t1": "t-pass"}, tls=(ca, cert, key)) as broker, \
+            LocalBroker(tmp_path / "plain") as plain:
+        url = f"mqtts://t1@127.0.0.1:{broker.port}"
+        unverified = MqttSettings.from_mapping({"url": url, "password_file": str(tmp_path / "password"),
+                                                "venue": "cafe", "table": "t9"})
+        assert unverified.tls and unverified.tls_ca is None
+        table = played_table(2)
+        publisher = TablePublisher(table, unverified).start()
+        table.add_listener(publisher)
+        try:
+            assert wait_until(lambda: publisher.link == "down", 10), publisher.link
+            assert "TLS certificate not verified" in publisher.link_detail
+            table.declare(table.game.legal_actions(table.state)[0], "tablet")  # play goes on
+            check = probe_broker(unverified, timeout=5)
+            assert not check.ok and "certificate was not verified" in check.detail and "tls_ca" in check.fix
+            assert publisher.connections == 0
+        finally:
+            publisher.close(timeout=0.5, grace=0.5)
+        log_text = broker_log(broker)
+        assert "New connection from 127.0.0.1" in log_text  # the TCP connection came ...
+        assert "New client connected" not in log_text and "t9" not in log_text  # ... no CONNECT
+        # mqtts:// to a plain listener: the handshake fails, nothing is sent in the clear
+        check = probe_broker(MqttSettings.from_mapping({"url": f"mqtts://t1:t-pass@127.0.0.1:{plain.port}",
+                                                        "tls_ca": str(ca)}), timeout=5)
+        assert not check.ok and "nothing was sent" in check.detail
+        assert "New client connected" not in broker_log(plain)
+        verified = MqttSettings.from_mapping({"url": url, "password_file": str(tmp_path / "password"),
+                                              "tls_ca": str(ca), "venue": "cafe", "table": "t1"})
+        check = probe_broker(verified, timeout=5)
+        assert check.ok and "connect, subscribe, publish and receive" in check.detail, check.detail
+
+
+def test_doctor_checks_the_broker_named_on_its_command_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from companion.doctor import doctor
+
+    with LocalBroker(tmp_path / "broker") as broker:
+        out = CliRunner().invoke(doctor, ["--gpio", "off", "--camera", "none", "--mqtt-url", broker.url,
+                                          "--venue", "cafe", "--table-name", "t1"])
+        line = next(li for li in out.output.splitlines() if "broker" in li)
+        assert line.startswith("[ok  ] broker") and "connect, subscribe, publish and receive" in line
+        port = broker.port
+    out = CliRunner().invoke(doctor, ["--gpio", "off", "--camera", "none", "--mqtt-url",
+                                      f"mqtt://127.0.0.1:{port}"])
+    assert out.exit_code == 1 and "[FAIL] broker" in out.output and "unreachable" in out.output
+
+
 def test_venue_command_exports_the_league_and_demo_refuses_a_bad_broker_url(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -482,6 +552,10 @@ def test_venue_command_exports_the_league_and_demo_refuses_a_bad_broker_url(tmp_
     assert json.loads(out.output)["standings"][1]["name"] == "Bob"
     out = runner.invoke(main, ["demo", "--mqtt-url", "http://nowhere", "--data", str(tmp_path / "d")])
     assert out.exit_code == 2 and "mqtt://host" in out.output
+    # a password on the command line shows in ps: refused, for the tables and the venue
+    for command in (["demo", "--data", str(tmp_path / "d")], ["serve"], ["venue"]):
+        out = runner.invoke(main, [*command, "--mqtt-url", "mqtt://club:s3cret@127.0.0.1"])
+        assert out.exit_code == 2 and "password_file" in out.output, command
     assert not (tmp_path / "d").exists()  # refused before anything started
 
 

@@ -37,6 +37,7 @@ from companion.venue.broker import LocalBroker
 from companion.venue.publish import TablePublisher
 from companion.venue.settings import MqttSettings
 
+IDLE_S = 65.0  # over two heartbeats: what an idle table sends a minute
 BENCH_GAMES = (("baron_voodoo", 2, None), ("king_of_clubs", 2, "basic"), ("swing_state", 3, None),
                ("jivecat", 3, None))
 
@@ -82,8 +83,8 @@ class FeedReader:
                         else:
                             self.arrivals[key] = now
                             self.logged_at[key] = message["at"]
-        except (OSError, ValueError, http.client.HTTPException):
-            return
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return  # closed (AttributeError: http.client's reader after close)
 
     def has(self, keys: set[tuple[str, int, int]]) -> bool:
         with self._lock:
@@ -210,7 +211,7 @@ def _league_has(league: Any) -> set[tuple[str, int]]:
 
 
 def crash_scenario(tables: int, seconds: float, rate: float, outage_s: float, late: str, late_s: float,
-                   folder: Path, say: Callable[[str], None]) -> dict[str, Any]:
+                   folder: Path, say: Callable[[str], None], idle_s: float = 0.0) -> dict[str, Any]:
     """Tables play, the broker is killed for ``outage_s``; ``late`` ("venue" or "tables") comes
     back ``late_s`` after the other side; then what reached the venue, and a fresh venue."""
     broker = LocalBroker(folder / "broker").start()
@@ -243,9 +244,10 @@ def crash_scenario(tables: int, seconds: float, rate: float, outage_s: float, la
         latencies = [(reader.arrivals[k] - reader.logged_at[k]) * 1000 for k in live if k in reader.arrivals]
         _finish(sims, "king_of_clubs")  # results the broker holds (retained) when it dies
         _wait(lambda: _finished(sims) <= _league_has(venue.league), 10)
-        say("idle 10 s: what the tables send when nothing happens")
-        counter.take()
-        time.sleep(10)
+        if idle_s:
+            say(f"idle {idle_s:.0f} s: what the tables send when nothing happens")
+            counter.take()
+            time.sleep(idle_s)
         idle = counter.take()
 
         say(f"broker killed (SIGKILL) for {outage_s:.0f} s while the tables play on; {late} back last")
@@ -290,8 +292,8 @@ def crash_scenario(tables: int, seconds: float, rate: float, outage_s: float, la
             "repeats_on_page_feed": reader.repeats,
             "msgs_per_table_min_playing": _per_table_minute(playing, tables, playing_s),
             "states_per_table_min_playing": _per_table_minute(playing, tables, playing_s, "state"),
-            "msgs_per_table_min_idle": _per_table_minute(idle, tables, 10.0),
-            "states_per_table_min_idle": _per_table_minute(idle, tables, 10.0, "state"),
+            "msgs_per_table_min_idle": _per_table_minute(idle, tables, idle_s) if idle_s else None,
+            "states_per_table_min_idle": _per_table_minute(idle, tables, idle_s, "state") if idle_s else None,
             "refusals": sum(len(s.refusals) for s in sims),
         }
     finally:
@@ -314,6 +316,7 @@ def venue_benchmark(tables: int = 20, seconds: float = 8.0, rate: float = 40.0, 
     with tempfile.TemporaryDirectory(prefix="bench-venue-") as tmp:
         for late in ("venue", "tables"):
             say(f"scenario: {late} back {late_s:.0f} s after the other side")
-            figures = crash_scenario(tables, seconds, rate, outage_s, late, late_s, Path(tmp) / late, say)
+            figures = crash_scenario(tables, seconds, rate, outage_s, late, late_s, Path(tmp) / late, say,
+                                     idle_s=IDLE_S if late == "venue" else 0.0)
             out.update({f"{late}_last.{k}": v for k, v in figures.items() if k != "late"})
     return out

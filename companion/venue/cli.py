@@ -11,14 +11,24 @@ from typing import Any
 
 import click
 
-from companion.venue.settings import MqttSettings, MqttSettingsError
+from companion.venue.settings import MqttSettings, MqttSettingsError, password_in_url
+
+NO_PASSWORD_IN_URL = ("a password on the command line shows in `ps` and the shell's history: put it in "
+                      "the profile's [mqtt] password or password_file, or give --mqtt-password-file")
 
 
 def mqtt_options(func: Any) -> Any:
-    """--mqtt-url, --venue, --table-name: publish this table to a venue's broker."""
+    """--mqtt-url, --venue, --table-name, --mqtt-ca, --mqtt-password-file: publish this table to a
+    venue's broker."""
     options = [
-        click.option("--mqtt-url", default=None, metavar="mqtt://[USER:PASS@]HOST[:PORT]",
-                     help="Publish this table to a venue's MQTT broker."),
+        click.option("--mqtt-url", default=None, metavar="mqtt[s]://[USER@]HOST[:PORT]",
+                     help="Publish this table to a venue's MQTT broker (mqtts:// verifies it).",
+                     callback=_no_password),
+        click.option("--mqtt-ca", default=None, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="The broker's CA file for mqtts:// (default: the system's CAs)."),
+        click.option("--mqtt-password-file", default=None,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="A file whose first line is the broker password."),
         click.option("--venue", "mqtt_venue", default="venue", show_default=True,
                      help="The venue's name in the topic tree."),
         click.option("--table-name", "mqtt_table", default="table", show_default=True,
@@ -29,15 +39,33 @@ def mqtt_options(func: Any) -> Any:
     return func
 
 
+def _no_password(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and password_in_url(value):
+        raise click.BadParameter(NO_PASSWORD_IN_URL)
+    return value
+
+
+def _secrets(ca: Path | None, password_file: Path | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if ca is not None:
+        out["tls_ca"] = ca
+    if password_file is not None:
+        out["password_file"] = password_file
+    return out
+
+
 def mqtt_from_options(opts: dict[str, Any]) -> MqttSettings | None:
     """Pop the --mqtt options; settings when --mqtt-url was given, else None."""
     url = opts.pop("mqtt_url", None)
     venue = opts.pop("mqtt_venue", "venue")
     table = opts.pop("mqtt_table", "table")
+    more = _secrets(opts.pop("mqtt_ca", None), opts.pop("mqtt_password_file", None))
     if url is None:
+        if more:
+            raise click.BadParameter("give the broker with --mqtt-url too", param_hint="--mqtt-ca")
         return None
     try:
-        return MqttSettings.from_url(url, venue=venue, table=table)
+        return MqttSettings.from_url(url, venue=venue, table=table, **more)
     except MqttSettingsError as err:
         raise click.BadParameter(str(err), param_hint="--mqtt-url") from err
 
@@ -52,7 +80,12 @@ def mqtt_from_section(section: Any) -> MqttSettings:
 
 @click.command()
 @click.option("--mqtt-url", default="mqtt://127.0.0.1:1883", show_default=True,
-              help="The venue's broker.")
+              help="The venue's broker (mqtts:// verifies it).", callback=_no_password)
+@click.option("--mqtt-ca", default=None, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The broker's CA file for mqtts:// (default: the system's CAs).")
+@click.option("--mqtt-password-file", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file whose first line is the broker password.")
 @click.option("--venue", default="venue", show_default=True, help="The venue's name in the topic tree.")
 @click.option("--config", "config_file", type=click.Path(exists=True, path_type=Path),
               help="A TOML file whose [mqtt] section gives the broker (credentials, TLS).")
@@ -64,8 +97,9 @@ def mqtt_from_section(section: Any) -> MqttSettings:
 @click.option("--export", type=click.Choice(["csv", "json"]), default=None,
               help="Print the league (all evenings, or --evening) and exit.")
 @click.option("--evening", default=None, metavar="YYYY-MM-DD", help="One evening's league for --export.")
-def venue(mqtt_url: str, venue: str, config_file: Path | None, league_db: Path, host: str, port: int,
-          export: str | None, evening: str | None) -> None:
+def venue(mqtt_url: str, mqtt_ca: Path | None, mqtt_password_file: Path | None, venue: str,
+          config_file: Path | None, league_db: Path, host: str, port: int, export: str | None,
+          evening: str | None) -> None:
     """The room's big screen: every table live from the broker, and the league."""
     from companion.venue.app import VenueConfig, VenueService
     from companion.venue.league import League
@@ -79,7 +113,8 @@ def venue(mqtt_url: str, venue: str, config_file: Path | None, league_db: Path, 
             league.close()
         return
     try:
-        section: dict[str, Any] = {"url": mqtt_url, "venue": venue}
+        section: dict[str, Any] = {"url": mqtt_url, "venue": venue,
+                                   **_secrets(mqtt_ca, mqtt_password_file)}
         if config_file:
             section = {**section, **tomllib.loads(config_file.read_text()).get("mqtt", {})}
             section.pop("table", None)  # a table's own name means nothing to the venue

@@ -198,9 +198,9 @@ class Room:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (game_id, last_seq, count)):
             return []
         known = view.expected.get(game_id, (0, 0))
-        if (last_seq, count) > known:
-            view.expected[game_id] = (last_seq, count)
-        last_seq, count = view.expected[game_id]
+        if (last_seq, count) <= known:
+            return self._gap(view.name, game_id, *known)
+        view.expected[game_id] = (last_seq, count)
         return self._gap(view.name, game_id, last_seq, count)
 
     def _gap(self, table: str, game_id: int, last_seq: int, count: int) -> Asks:
