@@ -97,11 +97,13 @@ class FeedReader:
 class BenchTable:
     """One simulated table: a Table, its world and its publisher."""
 
-    def __init__(self, index: int, port: int, venue: str) -> None:
-        game, players, variant = BENCH_GAMES[index % len(BENCH_GAMES)]
-        self.name = f"t{index + 1:02d}"
-        self.table = Table.open(game, None, players, variant, seed=index, resume=False)
-        self.world: World = load_world(game, self.table.game, players, variant, index)
+    def __init__(self, index: int, port: int, venue: str, game: tuple[str, int, str | None] | None = None,
+                 name: str | None = None, setup: dict[str, Any] | None = None, log: Any = None) -> None:
+        game_name, players, variant = game or BENCH_GAMES[index % len(BENCH_GAMES)]
+        self.name = name or f"t{index + 1:02d}"
+        self.table = Table.open(game_name, None, players, variant, seed=index, resume=False, setup=setup,
+                                log=log)
+        self.world: World = load_world(game_name, self.table.game, players, variant, index)
         self.refusals: list[str] = []
         for event in self.world.start():
             deliver(self.table, event, self.refusals)
