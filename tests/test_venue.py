@@ -653,3 +653,212 @@ def test_closing_with_no_broker_gives_up_after_the_grace(tmp_path: Path) -> None
     assert time.monotonic() - started < 3.0
     assert publisher.acked_seq == 0
     table.log.close()
+
+
+# ---------------------------------------------------------------------- a broker crash
+
+
+def crash(broker: LocalBroker) -> None:
+    """SIGKILL: the broker saves nothing; its sessions, queues and retained messages are gone."""
+    assert broker.process is not None
+    broker.process.kill()
+    broker.process.wait()
+    broker.process = None
+
+
+def play_on(table: Table, world: Any, actions: int, refusals: list[str]) -> None:
+    from companion.sim.headless import deliver
+
+    goal = len(table.history) + actions
+    for _ in range(actions * 20):
+        if len(table.history) >= goal or world.finished():
+            return
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+
+
+@pytest.mark.parametrize("late", ["venue", "table"])
+def test_a_broker_crash_loses_no_event_and_no_result_whoever_comes_back_last(tmp_path: Path,
+                                                                             late: str) -> None:
+    """The broker is killed mid-game; the table plays on and finishes; the broker comes back
+    with nothing, and the venue or the table reconnects last.  The venue asks for what it
+    lacks (backfill) and gets every event once; the finished game's result reaches it and a
+    venue started fresh afterwards, because the table republishes it on every connect."""
+    from companion.sim.world import load_world
+
+    broker = LocalBroker(tmp_path / "broker").start()
+    room = Room("cafe", League(tmp_path / "league.sqlite"))
+    venue = VenueSubscriber(room, MqttSettings(port=broker.port, venue="cafe"), "crash-venue").start()
+    table = Table.open("king_of_clubs", tmp_path / "table", 2, "basic", 5, resume=False)
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="t1")).start()
+    table.add_listener(publisher)
+    world = load_world("king_of_clubs", table.game, 2, "basic", 5)
+    refusals: list[str] = []
+    from companion.sim.headless import deliver
+
+    for event in world.start():
+        deliver(table, event, refusals)
+    fresh: VenueSubscriber | None = None
+    try:
+        assert venue.connected.wait(10) and wait_until(lambda: publisher.connected, 10)
+        play_on(table, world, 5, refusals)
+        game = table.record.id
+        assert wait_until(lambda: len(room.events_of("t1", game)) == 5, 10)
+        crash(broker)
+        assert wait_until(lambda: not publisher.connected and not venue.connected.is_set(), 10)
+        assert not room.broker["up"]  # the room screen's banner
+        late_client = venue.client if late == "venue" else publisher.client
+        late_client.loop_stop()
+        play_on(table, world, 500, refusals)  # to the end, with no broker
+        assert table.public()["over"], "the game should end while the broker is away"
+        logged = [e.seq for e in table.log.events(game)]
+        broker.start()
+        other = publisher if late == "venue" else None
+        if other is not None:
+            assert wait_until(lambda: other.connected, 10)
+        else:
+            assert venue.connected.wait(10)
+        late_client.loop_start()
+        assert wait_until(lambda: room.events_of("t1", game) == logged, 20), (
+            f"{len(logged) - len(room.events_of('t1', game))} events lost")
+        assert wait_until(lambda: [r["game_id"] for r in room.league.results()] == [game], 10), "a result"
+        if late == "venue":
+            assert room.backfills >= 1 and publisher.backfilled >= 1  # the gap was asked for
+        # a second crash wipes the retained result; the table sends it again on connecting, so a
+        # venue that starts fresh afterwards still counts the game
+        crash(broker)
+        assert wait_until(lambda: not publisher.connected, 10)
+        broker.start()
+        assert wait_until(lambda: publisher.connected, 10)
+        league = League(tmp_path / "fresh.sqlite")
+        fresh = VenueSubscriber(Room("cafe", league), MqttSettings(port=broker.port, venue="cafe"),
+                                "fresh-venue").start()
+        assert wait_until(lambda: [r["game_id"] for r in league.results()] == [game], 10), "fresh venue"
+        assert wait_until(lambda: fresh.room.events_of("t1", game) == logged, 20), "fresh venue's backfill"
+        assert refusals == []
+    finally:
+        publisher.close(timeout=0.5, grace=0.5)
+        venue.close()
+        if fresh is not None:
+            fresh.close()
+        broker.stop()
+
+
+def test_state_is_published_only_when_what_it_shows_changes(broker: LocalBroker) -> None:
+    table = played_table(2)
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="q1")).start()
+    try:
+        assert wait_until(lambda: publisher.connected and publisher.states_sent == 1, 10)
+        public = table.public()
+        for second in range(1, 6):  # the clocks run; nothing else changes
+            ticking = {**public, "phase_s": public["phase_s"] + second,
+                       "players": [{**p, "clock_s": p["clock_s"] + second} for p in public["players"]]}
+            publisher("clock", ticking)
+            publisher._flush()
+        assert publisher.states_sent == 1
+        table.declare(table.game.legal_actions(table.state)[0], "tablet")
+        publisher._flush()
+        assert publisher.states_sent == 2
+    finally:
+        publisher.close(timeout=0.5)
+
+
+def test_room_asks_for_a_gap_notices_silence_and_the_broker(tmp_path: Path) -> None:
+    now = [1000.0]
+    room = Room("cafe", League(tmp_path / "l.sqlite"), clock=lambda: now[0])
+    asked: list[tuple[str, dict[str, Any]]] = []
+    told: list[dict[str, Any]] = []
+    room.ask = lambda table, request: asked.append((table, request))
+    room.subscribe(told.append)
+    room.broker_link(True, "127.0.0.1:1883")
+    for seq in (10, 11, 14):
+        room.handle("companion/cafe/t1/events",
+                    topics.dumps(topics.event_payload("t1", 3, seq, "action", "x", "tablet", 1.0)))
+    status = {"status": "online", "game_id": 3, "last_seq": 15, "events": 6, "at": 1.0}
+    room.handle("companion/cafe/t1/status", topics.dumps(status))
+    assert asked == [("t1", {"game_id": 3, "have": [[10, 11], [14, 14]]})]
+    room.handle("companion/cafe/t1/status", topics.dumps(status))
+    assert len(asked) == 1  # not again at once
+    now[0] += 5
+    room.sweep()
+    assert len(asked) == 2  # still missing: asked again
+    for seq in (12, 13, 15):
+        room.handle("companion/cafe/t1/events",
+                    topics.dumps(topics.event_payload("t1", 3, seq, "action", "x", "backfill", 1.0)))
+    now[0] += 5
+    room.sweep()
+    assert len(asked) == 2 and room.events_of("t1", 3) == [10, 11, 12, 13, 14, 15]
+    # an online table not heard from for 2.5 heartbeats is unreachable on the screen
+    now[0] += topics.HEARTBEAT_S * 2.5 + 1
+    room.sweep()
+    assert room.snapshot()["tables"][0]["silent"] and told[-1] == {
+        "type": "status", "table": "t1", "status": "online", "silent": True}
+    room.broker_link(False, "127.0.0.1:1883 unreachable")
+    assert told[-1]["type"] == "broker" and not told[-1]["broker"]["up"]
+    assert room.snapshot()["broker"]["detail"] == "127.0.0.1:1883 unreachable"
+
+
+def test_the_tablet_shows_the_venue_link_and_the_set_up_offers_known_players(tmp_path: Path) -> None:
+    """No broker: a standing notice on the tablet (play goes on); the set-up's API gives the
+    link's state and the venue's known players (published retained by the venue)."""
+    from companion.web.app import create_app
+
+    broker = LocalBroker(tmp_path / "broker")  # not started yet
+    table = played_table(1)
+    publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="t1"))
+    publisher.notice_after_s = 0.0
+    publisher.start()
+    table.add_listener(publisher)
+    app = create_app(table, "111111", {"VENUE_LINK": publisher})
+    client = app.test_client()
+    try:
+        assert wait_until(lambda: any("Venue link unreachable" in p["text"]
+                                      for p in table.public()["prompts"]), 10)
+        body = client.get("/api/setup/players").get_json()
+        assert body["venue"]["state"] == "down" and body["players"] == []
+        league = League(tmp_path / "league.sqlite")
+        league.record("cafe", result("t9", 1, ["Red", "Blue"], [1, 2], [1], 1.8e9, people=["Zoe", "Yan"]))
+        broker.start()
+        venue = VenueSubscriber(Room("cafe", league), MqttSettings(port=broker.port, venue="cafe")).start()
+        try:
+            assert wait_until(lambda: publisher.known_players == ["Zoe", "Yan"] or
+                              publisher.known_players == ["Yan", "Zoe"], 10)
+            body = client.get("/api/setup/players").get_json()
+            assert body["venue"]["state"] == "connected" and sorted(body["players"]) == ["Yan", "Zoe"]
+            assert not any(p["text"].startswith("Venue link") for p in table.public()["prompts"])
+        finally:
+            venue.close()
+    finally:
+        publisher.close(timeout=0.5, grace=0.2)
+        broker.stop()
+    assert create_app(played_table(1), "111111").test_client().get("/api/setup/players").get_json() == {
+        "venue": None, "players": []}
+
+
+def test_forty_screens_open_and_the_room_still_answers(tmp_path: Path) -> None:
+    """More screens than the old 32 server threads: each is a coroutine, the API still answers."""
+    import http.client
+
+    from companion.venue.app import VenueConfig, VenueService
+
+    with LocalBroker(tmp_path / "broker") as broker:
+        venue = VenueService(VenueConfig(MqttSettings(port=broker.port, venue="cafe"),
+                                         league_db=tmp_path / "league.sqlite", port=0)).start()
+        screens: list[http.client.HTTPConnection] = []
+        try:
+            for _ in range(40):
+                conn = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=20)
+                conn.request("GET", "/events")
+                response = conn.getresponse()
+                assert response.status == 200 and response.readline().startswith(b"data: ")
+                screens.append(conn)
+            assert wait_until(lambda: venue.room.feeds() == 40, 10)
+            api = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=20)
+            api.request("GET", "/api/room")
+            answer = api.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["type"] == "snapshot"
+            api.close()
+        finally:
+            for conn in screens:
+                conn.close()
+            venue.stop()

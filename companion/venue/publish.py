@@ -83,6 +83,7 @@ class TablePublisher:
         self._link_since = time.monotonic()
         self._link_at = time.time()
         self._noticed = False
+        self.notice_after_s = NOTICE_AFTER_S
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{settings.table}", daemon=True)
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
                              client_id=f"companion-{settings.venue}-{settings.table}",
@@ -308,7 +309,7 @@ class TablePublisher:
 
     def _check_link(self) -> None:
         """Down for a while: a standing notice on the tablet (play goes on regardless)."""
-        if self.link == "connected" or time.monotonic() - self._link_since < NOTICE_AFTER_S:
+        if self.link == "connected" or time.monotonic() - self._link_since < self.notice_after_s:
             return
         since = time.strftime("%H:%M", time.localtime(self._link_at))
         what = ("refused" if self.link == "refused" else "unreachable")
