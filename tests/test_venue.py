@@ -862,3 +862,79 @@ def test_forty_screens_open_and_the_room_still_answers(tmp_path: Path) -> None:
             for conn in screens:
                 conn.close()
             venue.stop()
+
+
+def test_the_shipped_venue_broker_config_keeps_retained_messages_and_refuses_strangers(
+        tmp_path: Path) -> None:
+    """deploy/mosquitto.conf, its paths and ports moved to a scratch folder: it starts, refuses an
+    anonymous client, serves a table with a password over loopback and a verified TLS
+    listener, and a restart keeps the retained state (persistence)."""
+    import pwd
+
+    from companion.venue.broker import free_port, mosquitto_binary
+    from companion.venue.probe import probe_broker
+
+    ca, cert, key = make_certificates(tmp_path)
+    passwords = tmp_path / "passwd"
+    passwords.write_text("")
+    subprocess.run(["mosquitto_passwd", "-b", str(passwords), "t1", "t-pass"], check=True,
+                   capture_output=True)
+    plain, tls = free_port(), free_port()
+    shipped = (Path(__file__).parent.parent / "deploy" / "mosquitto.conf").read_text()
+    assert "persistence true" in shipped and "autosave_interval 60" in shipped
+    config = (shipped.replace("/var/lib/mosquitto/", f"{tmp_path}/")
+              .replace("/etc/mosquitto/passwd", str(passwords))
+              .replace("/etc/mosquitto/certs/ca.pem", str(ca))
+              .replace("/etc/mosquitto/certs/server.pem", str(cert))
+              .replace("/etc/mosquitto/certs/server.key", str(key))
+              .replace("listener 1883 127.0.0.1", f"listener {plain} 127.0.0.1")
+              .replace("listener 8883", f"listener {tls} 127.0.0.1")
+              .replace("log_dest stderr", f"log_dest file {tmp_path}/mosquitto.log"))
+    (tmp_path / "mosquitto.conf").write_text(config + f"user {pwd.getpwuid(os.geteuid()).pw_name}\n")
+
+    def start() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen([mosquitto_binary(), "-c", str(tmp_path / "mosquitto.conf")],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        assert wait_until(lambda: probe_broker(MqttSettings(port=plain, username="t1", password="t-pass"),
+                                               timeout=2).ok, 10), broker_log_at(tmp_path)
+        return process
+
+    process = start()
+    try:
+        stranger = probe_broker(MqttSettings(port=plain), timeout=5)
+        assert not stranger.ok and "refused" in stranger.detail
+        verified = MqttSettings.from_mapping({"url": f"mqtts://t1@127.0.0.1:{tls}", "password": "t-pass",
+                                              "tls_ca": str(ca), "venue": "cafe", "table": "t1"})
+        assert probe_broker(verified, timeout=5).ok
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="keeper")
+        client.username_pw_set("t1", "t-pass")
+        client.connect("127.0.0.1", plain)
+        client.loop_start()
+        client.publish("companion/cafe/t1/state", b'{"kept": true}', qos=1,
+                       retain=True).wait_for_publish(5)
+        client.disconnect()
+        client.loop_stop()
+        process.terminate()  # a clean stop saves the persistence file
+        process.wait(10)
+        assert (tmp_path / "mosquitto.db").exists()
+        process = start()
+        got: list[bytes] = []
+        reader = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="reader")
+        reader.username_pw_set("t1", "t-pass")
+        reader.on_connect = lambda c, *_: c.subscribe("companion/cafe/t1/state", qos=1)
+        reader.on_message = lambda c, u, m: got.append(m.payload)
+        reader.connect("127.0.0.1", plain)
+        reader.loop_start()
+        try:
+            assert wait_until(lambda: got == [b'{"kept": true}'], 10)
+        finally:
+            reader.disconnect()
+            reader.loop_stop()
+    finally:
+        process.kill()
+        process.wait()
+
+
+def broker_log_at(folder: Path) -> str:
+    log_file = folder / "mosquitto.log"
+    return log_file.read_text(errors="replace") if log_file.exists() else "(no log)"

@@ -322,3 +322,86 @@ def venue_benchmark(tables: int = 20, seconds: float = 8.0, rate: float = 40.0, 
                                      idle_s=IDLE_S if late == "venue" else 0.0)
             out.update({f"{late}_last.{k}": v for k, v in figures.items() if k != "late"})
     return out
+
+
+def screens_benchmark(screens: int = 200, tables: int = 4, seconds: float = 5.0, rate: float = 20.0,
+                      progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """``screens`` room screens open on the live feed while tables play: how fast ``/api/room``
+    answers, and whether every screen got its snapshot and keeps receiving."""
+    import selectors
+    import socket
+
+    say = progress or (lambda _text: None)
+    with tempfile.TemporaryDirectory(prefix="bench-screens-") as tmp:
+        folder = Path(tmp)
+        broker = LocalBroker(folder / "broker").start()
+        venue = VenueService(VenueConfig(MqttSettings(port=broker.port, venue="bench"),
+                                         league_db=folder / "league.sqlite", port=0)).start()
+        sims: list[BenchTable] = []
+        sockets: list[socket.socket] = []
+        received = [0] * screens
+        stop = threading.Event()
+        try:
+            say(f"opening {screens} screens")
+            for _ in range(screens):
+                sock = socket.create_connection(("127.0.0.1", venue.port), timeout=30)
+                sock.sendall(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+                sockets.append(sock)
+            first = [b""] * screens
+            for i, sock in enumerate(sockets):  # each screen gets its snapshot
+                while b"data: " not in first[i]:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        raise OSError(f"screen {i} was closed before its snapshot")
+                    first[i] += chunk
+            selector = selectors.DefaultSelector()
+            for i, sock in enumerate(sockets):
+                sock.setblocking(False)
+                selector.register(sock, selectors.EVENT_READ, i)
+
+            def drain() -> None:
+                while not stop.is_set():
+                    for key, _ in selector.select(0.2):
+                        try:
+                            data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                        except BlockingIOError:
+                            continue
+                        received[key.data] += data.count(b"data: ")
+
+            drainer = threading.Thread(target=drain, name="screens", daemon=True)
+            drainer.start()
+            sims = [BenchTable(i, broker.port, "bench") for i in range(tables)]
+            for sim in sims:
+                sim.publisher.start()
+            _wait(lambda: all(s.publisher.connected for s in sims), 10)
+            say(f"{tables} tables play {seconds:.0f} s; /api/room asked meanwhile")
+            times: list[float] = []
+            player = threading.Thread(target=_pace, args=(sims, seconds, rate), daemon=True)
+            player.start()
+            while player.is_alive() or len(times) < 20:
+                api = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=30)
+                began = time.perf_counter()
+                api.request("GET", "/api/room")
+                api.getresponse().read()
+                times.append((time.perf_counter() - began) * 1000)
+                api.close()
+                time.sleep(0.1)
+            player.join()
+            time.sleep(1.0)
+            return {
+                "screens": screens,
+                "screens_open_at_end": venue.room.feeds(),
+                "api_room_requests": len(times),
+                "api_room_p50_ms": round(statistics.median(times), 1),
+                "api_room_max_ms": round(max(times), 1),
+                "screens_with_updates": sum(1 for n in received if n > 0),
+                "updates_per_screen_min": min(received),
+            }
+        finally:
+            stop.set()
+            for sim in sims:
+                sim.publisher.close(timeout=0.5, grace=0.2)
+            for sock in sockets:
+                sock.close()
+            venue.stop()
+            broker.stop()

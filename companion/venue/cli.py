@@ -140,19 +140,24 @@ def venue(mqtt_url: str, mqtt_ca: Path | None, mqtt_password_file: Path | None, 
               help="Seconds the broker stays dead after its SIGKILL.")
 @click.option("--late", "late_s", type=click.FloatRange(0, 120), default=6.0, show_default=True,
               help="Seconds the late side (venue, then tables) comes back after the other.")
+@click.option("--screens", type=click.IntRange(1, 2000), default=None,
+              help="Instead: this many room screens open on the live feed; how fast /api/room answers.")
 @click.option("--json", "as_json", is_flag=True)
 def bench_venue(tables: int, seconds: float, rate: float, outage_s: float, late_s: float,
-                as_json: bool) -> None:
+                screens: int | None, as_json: bool) -> None:
     """Tables through one broker: latency to the venue page, and a broker crash (SIGKILL) with the
     venue or the tables back first: events and results lost, messages a table sends a minute."""
-    from companion.venue.bench import venue_benchmark
+    from companion.venue.bench import screens_benchmark, venue_benchmark
 
     def say(text: str) -> None:
         if not as_json:
             click.echo(f"… {text}", err=True)
 
     try:
-        figures = venue_benchmark(tables, seconds, rate, outage_s, late_s, progress=say)
+        if screens is not None:
+            figures = screens_benchmark(screens, min(tables, 8), progress=say)
+        else:
+            figures = venue_benchmark(tables, seconds, rate, outage_s, late_s, progress=say)
     except (OSError, FileNotFoundError) as err:
         raise click.ClickException(str(err)) from err
     if as_json:
