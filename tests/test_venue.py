@@ -119,7 +119,7 @@ def test_state_payload_carries_only_what_the_room_needs() -> None:
     state = topics.state_payload(public, "t1", 9, 100.0, 4, ["Ann", None])
     assert set(state) == {"table", "game", "title", "game_id", "variant", "players", "turn", "turn_name",
                           "phase", "phase_label", "phase_s", "over", "winner", "reason", "history",
-                          "history_total", "last_seq", "events", "at"}
+                          "history_total", "last_seq", "events", "at", "paused"}
     for player in state["players"]:
         assert set(player) == {"seat", "name", "score", "clock_s", "player"}
     assert [p["player"] for p in state["players"]] == ["Ann", None]

@@ -28,6 +28,7 @@ from companion.venue.settings import MqttSettings
 KEEPALIVE_S = 10.0
 API_WORKERS = 8  # threads for the Flask routes (never held by a screen)
 QUEUE = 500  # changes waiting for one slow screen before it is resynced whole
+ENCODED_KEPT = 256  # recent changes kept encoded (every screen sends the same bytes)
 SWEEP_S = 2.0  # how often silent tables and unanswered backfills are looked at
 
 
@@ -89,6 +90,8 @@ class RoomStreams:
         self.wsgi = WSGIMiddleware(flask_app, workers=API_WORKERS)
         self.keepalive_s = keepalive_s
         self.stopping = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once a screen came
+        self._encoded: dict[int, tuple[dict[str, Any], bytes]] = {}  # kept: their ids stay unique
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] == "/events" and scope["method"] == "GET":
@@ -97,7 +100,7 @@ class RoomStreams:
             await self.wsgi(scope, receive, send)
 
     async def events(self, receive: Any, send: Any) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUE)
 
         def put(message: dict[str, Any]) -> None:
@@ -150,10 +153,15 @@ class RoomStreams:
             if message["type"] == "http.disconnect":
                 return
 
-    @staticmethod
-    def _body(message: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "http.response.body", "more_body": True,
-                "body": f"data: {json.dumps(message)}\n\n".encode()}
+    def _body(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Each change is told to every screen: encode it once, not once per screen."""
+        cached = self._encoded.get(id(message))
+        if cached is None or cached[0] is not message:
+            cached = (message, f"data: {json.dumps(message)}\n\n".encode())
+            self._encoded[id(message)] = cached
+            while len(self._encoded) > ENCODED_KEPT:
+                self._encoded.pop(next(iter(self._encoded)))
+        return {"type": "http.response.body", "more_body": True, "body": cached[1]}
 
 
 @dataclass
@@ -221,9 +229,11 @@ class VenueService:
         self._stop.set()
         self.subscriber.close()
         if self._server is not None:
-            loop = getattr(self._server, "_loop", None)
-            if self.streams is not None and loop is not None:
-                loop.call_soon_threadsafe(self.streams.stopping.set)
+            if self.streams is not None and self.streams.loop is not None:
+                try:
+                    self.streams.loop.call_soon_threadsafe(self.streams.stopping.set)
+                except RuntimeError:  # the loop already ended
+                    pass
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=5)

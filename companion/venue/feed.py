@@ -120,7 +120,7 @@ class Room:
 
     def _league(self) -> dict[str, Any]:
         return {"league": self.league.standings(), "kinds": self.league.standings_by_game(),
-                "results": self.league.results()[:10]}
+                "results": self.league.results(limit=10)}
 
     def events_of(self, table: str, game_id: int) -> list[int]:
         with self._lock:

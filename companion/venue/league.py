@@ -200,12 +200,13 @@ class League:
                 " LIMIT 500").fetchall()
         return [r[0] for r in rows]
 
-    def results(self, evening: str | None = None) -> list[dict[str, Any]]:
+    def results(self, evening: str | None = None, limit: int = -1) -> list[dict[str, Any]]:
+        """Finished games, the newest first (``limit`` of them; -1: all)."""
         where, args = ("WHERE evening = ?", (evening,)) if evening else ("", ())
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, venue, table_name, game_id, game, title, started, finished, evening, reason"
-                f" FROM result {where} ORDER BY finished DESC", args).fetchall()
+                f" FROM result {where} ORDER BY finished DESC LIMIT ?", (*args, limit)).fetchall()
             out = []
             for rid, venue, table, game_id, game, title, started, finished, ev, reason in rows:
                 players = self._db.execute(

@@ -79,6 +79,7 @@ function renderTable(t) {
   card.dataset.events = String(t.event_count);
   card.dataset.gameId = s ? String(s.game_id) : "";
   card.dataset.over = s && s.over ? "1" : "0";
+  card.dataset.paused = s && s.paused ? "1" : "0";
   card.dataset.status = statusText(t);
   card.replaceChildren();
   const head = el("h3", {}, t.table);
@@ -89,7 +90,7 @@ function renderTable(t) {
     const players = el("table", { class: "players" });
     const winners = s.winner || [];
     const age = Math.max(0, (Date.now() / 1000) - s.at);
-    const live = t.status === "online" && room.broker.up;
+    const live = t.status === "online" && room.broker.up && !s.paused;
     for (const p of s.players) {
       const turn = !s.over && s.turn === p.seat;
       const seconds = p.clock_s + (turn && live ? age : 0);
@@ -209,7 +210,7 @@ function connect() {
 setInterval(() => {  // the player on turn's clock ticks between messages (not while the broker is away)
   document.getElementById("clock").textContent = hhmm(Date.now() / 1000);
   if (!room.broker.up) return;
-  for (const cell of document.querySelectorAll(".card:not(.offline) .turn .clock")) {
+  for (const cell of document.querySelectorAll('.card:not(.offline):not([data-paused="1"]) .turn .clock')) {
     const s = parseFloat(cell.dataset.clock) + 1; cell.dataset.clock = String(s); cell.textContent = clock(s);
   }
 }, 1000);
