@@ -3,7 +3,7 @@
 // give way, whole lines at a time, then the size), so nothing is ever cut.
 "use strict";
 const room = { tables: {}, league: [], kinds: [], results: [], broker: { up: true } };
-const K_MAX = 7, K_MIN = 2.5, L_MAX = 4.4, L_MIN = 2;
+const K_MAX = 7, K_MIN = 2.5, L_MAX = 4.4, L_MID = 3.4, L_MIN = 2;
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElement(tag);
@@ -150,10 +150,14 @@ function renderLeague() {
   // fit: older results, then the kinds' rows, go first; then the size; the overall table last
   let l = L_MAX;
   side.style.setProperty("--l", l);
-  const droppable = [...results.children].reverse().concat([...kinds.children].reverse());
-  for (const node of droppable) { if (!overflows(side)) break; node.remove(); }
+  const shrink = (floor) => {
+    for (let step = 0; step < 40 && overflows(side) && l > floor; step++) { l *= 0.95; side.style.setProperty("--l", l.toFixed(3)); }
+  };
+  for (const node of [...results.children].reverse()) { if (!overflows(side)) break; node.remove(); }
   document.querySelector(".results-title").hidden = results.children.length === 0;
-  for (let step = 0; step < 40 && overflows(side) && l > L_MIN; step++) { l *= 0.95; side.style.setProperty("--l", l.toFixed(3)); }
+  shrink(L_MID);  // a little smaller before a game's own standings give way
+  for (const node of [...kinds.children].reverse()) { if (!overflows(side)) break; node.remove(); }
+  shrink(L_MIN);
   const rows = [...body.children];
   for (let i = rows.length - 1; i > 0 && overflows(side); i--) rows[i].remove();
   side.dataset.l = l.toFixed(3);
@@ -207,12 +211,14 @@ function connect() {
   source.onmessage = (e) => apply(JSON.parse(e.data));
 }
 
-setInterval(() => {  // the player on turn's clock ticks between messages (not while the broker is away)
+function tick() {  // the player on turn's clock ticks between messages (not while the broker is away)
   document.getElementById("clock").textContent = hhmm(Date.now() / 1000);
   if (!room.broker.up) return;
   for (const cell of document.querySelectorAll('.card:not(.offline):not([data-paused="1"]) .turn .clock')) {
     const s = parseFloat(cell.dataset.clock) + 1; cell.dataset.clock = String(s); cell.textContent = clock(s);
   }
-}, 1000);
+}
+document.getElementById("clock").textContent = hhmm(Date.now() / 1000);
+setInterval(tick, 1000);
 window.addEventListener("resize", () => { layout(); document.querySelectorAll(".card").forEach(fitCard); renderLeague(); });
 connect();
