@@ -470,6 +470,8 @@ def test_credentials_and_tls_reach_a_locked_broker_and_wrong_ones_change_nothing
             action = bad_table.game.legal_actions(bad_table.state)[0]
             bad_table.declare(action, "tablet")  # a refused broker changes nothing for play
             assert len(bad_table.history) == 3 and not bad.connected and "t9" not in room.tables
+            assert wait_until(lambda: bad.link.state == "refused", 10)  # what the tablet shows
+            assert "refused the table" in bad.link.detail
         finally:
             good.close(0.5)
             bad.close(0.5)
@@ -499,8 +501,8 @@ def test_tls_cannot_fall_back_an_unverified_broker_gets_nothing(tmp_path: Path) 
         publisher = TablePublisher(table, unverified).start()
         table.add_listener(publisher)
         try:
-            assert wait_until(lambda: publisher.link == "down", 10), publisher.link
-            assert "TLS certificate not verified" in publisher.link_detail
+            assert wait_until(lambda: publisher.link.state == "down", 10), publisher.link.state
+            assert "TLS certificate not verified" in publisher.link.detail
             table.declare(table.game.legal_actions(table.state)[0], "tablet")  # play goes on
             check = probe_broker(unverified, timeout=5)
             assert not check.ok and "certificate was not verified" in check.detail and "tls_ca" in check.fix
@@ -806,7 +808,7 @@ def test_the_tablet_shows_the_venue_link_and_the_set_up_offers_known_players(tmp
     broker = LocalBroker(tmp_path / "broker")  # not started yet
     table = played_table(1)
     publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="t1"))
-    publisher.notice_after_s = 0.0
+    publisher.link.notice_after_s = 0.0
     publisher.start()
     table.add_listener(publisher)
     app = create_app(table, "111111", {"VENUE_LINK": publisher})

@@ -45,6 +45,50 @@ NOTICE_AFTER_S = 5.0  # the tablet says the venue link is down once it has been 
 BACKFILL_MAX = 5000  # events sent for one backfill request at most
 
 
+class VenueLink:
+    """The table's link to the venue's broker as the tablet shows it: a standing notice on the
+    table's status once the link has been down a while (cleared when it is back), and the
+    state the set-up page shows.  Play never waits for it."""
+
+    def __init__(self, table: Any, where: str, notice_after_s: float = NOTICE_AFTER_S) -> None:
+        self.table = table
+        self.state = "connecting"  # connecting, connected, down, refused
+        self.detail = where
+        self.notice_after_s = notice_after_s
+        self._since = time.monotonic()
+        self._at = time.time()
+        self._noticed = False
+
+    def set(self, state: str, detail: str) -> None:
+        if state != self.state:
+            self._since, self._at = time.monotonic(), time.time()
+        self.state, self.detail = state, detail
+        if state == "connected":
+            self._notice(None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "detail": self.detail,
+                "since_s": round(time.monotonic() - self._since, 1)}
+
+    def check(self) -> None:
+        """Called about once a second while the link is not up."""
+        if self.state == "connected" or time.monotonic() - self._since < self.notice_after_s:
+            return
+        what = "refused" if self.state == "refused" else "unreachable"
+        self._notice(f"Venue link {what} since {time.strftime('%H:%M', time.localtime(self._at))} "
+                     f"({self.detail}): play goes on, the venue catches up when it is back.")
+
+    def _notice(self, text: str | None) -> None:
+        notice = getattr(self.table, "notice", None)
+        if notice is None or (text is None and not self._noticed):
+            return
+        try:
+            notice("venue", Prompt(text, "info") if text else None)
+            self._noticed = text is not None
+        except Exception:  # noqa: BLE001 - the tablet's notice must never stop the publisher
+            log.exception("could not show the venue link's state on the tablet")
+
+
 class TablePublisher:
     """Publish one table to a broker; add it with ``table.add_listener(publisher)``."""
 
@@ -78,12 +122,7 @@ class TablePublisher:
         self._heartbeat_at = 0.0
         self._requests: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=100)
         self.known_players: list[str] = []  # the venue's list, for the set-up's name picker
-        self.link = "connecting"  # connecting, connected, down, refused: the tablet shows it
-        self.link_detail = f"{settings.host}:{settings.port}"
-        self._link_since = time.monotonic()
-        self._link_at = time.time()
-        self._noticed = False
-        self.notice_after_s = NOTICE_AFTER_S
+        self.link = VenueLink(table, f"{settings.host}:{settings.port}")
         self._thread = threading.Thread(target=self._run, name=f"mqtt-{settings.table}", daemon=True)
         client = mqtt.Client(CallbackAPIVersion.VERSION2,
                              client_id=f"companion-{settings.venue}-{settings.table}",
@@ -205,7 +244,7 @@ class TablePublisher:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             log.warning("broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
-            self._set_link("refused", f"the broker refused the table: {reason}")
+            self.link.set("refused", f"the broker refused the table: {reason}")
             return
         self.connections += 1
         client.subscribe([(topics.topic(self.settings, "backfill"), 1),
@@ -221,7 +260,7 @@ class TablePublisher:
             self._publish_other(topics.topic(self.settings, "result"), topics.dumps(self._last_result),
                                 retain=True)
         self._connected.set()
-        self._set_link("connected", f"{self.settings.host}:{self.settings.port}")
+        self.link.set("connected", f"{self.settings.host}:{self.settings.port}")
         self._wake.set()
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
@@ -229,13 +268,14 @@ class TablePublisher:
         detail = f"{self.settings.host}:{self.settings.port} unreachable"
         if self.settings.tls:
             detail += " or its TLS certificate not verified (nothing was sent)"
-        self._set_link("down", detail)
+        self.link.set("down", detail)
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self._connected.clear()
         if not self._stopping.is_set():
             log.info("broker gone (%s); the table goes on and catches up on reconnect", reason)
-            self._set_link("down", f"{self.settings.host}:{self.settings.port} unreachable")
+            if self.link.state != "refused":  # a refused CONNECT is followed by a disconnect
+                self.link.set("down", f"{self.settings.host}:{self.settings.port} unreachable")
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """A venue's backfill request, or the venue's list of known players."""
@@ -293,38 +333,9 @@ class TablePublisher:
             return {"status": status, "game_id": self._game_id, "last_seq": self._handed_seq,
                     "events": self._handed_count, "at": round(self.clock(), 1)}
 
-    # ------------------------------------------------------------------ the venue link, for the tablet
-    def _set_link(self, state: str, detail: str) -> None:
-        if state != self.link:
-            self._link_since = time.monotonic()
-            self._link_at = time.time()
-        self.link, self.link_detail = state, detail
-        if state == "connected":
-            self._notice(None)
-
     def link_state(self) -> dict[str, Any]:
-        """What the tablet shows: the link to the venue's broker and since when."""
-        return {"state": self.link, "detail": self.link_detail,
-                "since_s": round(time.monotonic() - self._link_since, 1)}
-
-    def _check_link(self) -> None:
-        """Down for a while: a standing notice on the tablet (play goes on regardless)."""
-        if self.link == "connected" or time.monotonic() - self._link_since < self.notice_after_s:
-            return
-        since = time.strftime("%H:%M", time.localtime(self._link_at))
-        what = ("refused" if self.link == "refused" else "unreachable")
-        self._notice(f"Venue link {what} since {since} ({self.link_detail}): play goes on, "
-                     "the venue catches up when it is back.")
-
-    def _notice(self, text: str | None) -> None:
-        notice = getattr(self.table, "notice", None)
-        if notice is None or (text is None and not self._noticed):
-            return
-        try:
-            notice("venue", Prompt(text, "info") if text else None)
-            self._noticed = text is not None
-        except Exception:  # noqa: BLE001 - the tablet's notice must never stop the publisher
-            log.exception("could not show the venue link's state on the tablet")
+        """What the tablet's set-up shows of the link to the venue's broker."""
+        return self.link.to_json()
 
     # ------------------------------------------------------------------ the publisher's thread
     def _run(self) -> None:
@@ -341,7 +352,7 @@ class TablePublisher:
                 except Exception:  # noqa: BLE001 - the publisher must outlive any one bad flush
                     log.exception("publishing the table failed; retrying on the next change")
             else:
-                self._check_link()
+                self.link.check()
             self._save_ack()
 
     def _heartbeat(self) -> None:
