@@ -102,15 +102,20 @@ function playerPicker(seat, input) {
       const lower = name.toLowerCase();
       if ((typed && !lower.startsWith(typed) && lower !== typed) || taken.includes(lower)) continue;
       const b = el("button", { class: "choice" + (lower === typed ? " on" : ""), "data-player": name }, name);
-      b.addEventListener("click", () => { input.value = name; choice.names[seat] = name; show(); });
+      b.addEventListener("click", () => { input.value = name; choice.names[seat] = name; refreshPickers(); });
       row.append(b);
     }
     row.hidden = row.children.length === 0;
   };
-  input.addEventListener("input", () => { choice.names[seat] = input.value; show(); });
+  input.addEventListener("input", () => { choice.names[seat] = input.value; refreshPickers(); });
+  pickers = pickers.filter((p) => p.row.isConnected);
+  pickers.push({ row, show });
   show();
   return row;
 }
+
+let pickers = [];  // every seat's picker: a name taken at one seat leaves the others' choices
+function refreshPickers() { for (const p of pickers) if (p.row.isConnected) p.show(); }
 
 function renderRules(game) {
   const box = $("rules");
