@@ -751,6 +751,9 @@ def test_state_is_published_only_when_what_it_shows_changes(broker: LocalBroker)
     publisher = TablePublisher(table, MqttSettings(port=broker.port, venue="cafe", table="q1")).start()
     try:
         assert wait_until(lambda: publisher.connected and publisher.states_sent == 1, 10)
+        publisher._stopping.set()  # the publisher's own thread stops: only this test flushes now
+        publisher._wake.set()
+        publisher._thread.join(5)
         public = table.public()
         for second in range(1, 6):  # the clocks run; nothing else changes
             ticking = {**public, "phase_s": public["phase_s"] + second,
