@@ -857,7 +857,7 @@ def test_forty_screens_open_and_the_room_still_answers(tmp_path: Path) -> None:
                 response = conn.getresponse()
                 assert response.status == 200 and response.readline().startswith(b"data: ")
                 screens.append(conn)
-            assert wait_until(lambda: venue.room.feeds() == 40, 10)
+            assert wait_until(lambda: venue.streams is not None and venue.streams.screens == 40, 10)
             api = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=20)
             api.request("GET", "/api/room")
             answer = api.getresponse()

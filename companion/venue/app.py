@@ -29,6 +29,7 @@ KEEPALIVE_S = 10.0
 API_WORKERS = 8  # threads for the Flask routes (never held by a screen)
 QUEUE = 500  # changes waiting for one slow screen before it is resynced whole
 ENCODED_KEPT = 256  # recent changes kept encoded (every screen sends the same bytes)
+BATCH = 50  # changes sent to one screen in one write at most
 SWEEP_S = 2.0  # how often silent tables and unanswered backfills are looked at
 
 
@@ -92,6 +93,7 @@ class RoomStreams:
         self.stopping = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once a screen came
         self._encoded: dict[int, tuple[dict[str, Any], bytes]] = {}  # kept: their ids stay unique
+        self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()  # one per open screen
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] == "/events" and scope["method"] == "GET":
@@ -99,11 +101,24 @@ class RoomStreams:
         else:
             await self.wsgi(scope, receive, send)
 
-    async def events(self, receive: Any, send: Any) -> None:
-        loop = self.loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUE)
+    @property
+    def screens(self) -> int:
+        """Room screens on the live feed now."""
+        return len(self._queues)
 
-        def put(message: dict[str, Any]) -> None:
+    def _feed(self, message: dict[str, Any]) -> None:
+        """The room's one feed (on the broker's thread): one wake-up of the loop per change,
+        however many screens are open."""
+        loop = self.loop
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(self._fan_out, message)
+        except RuntimeError:  # the loop is gone: the server stopped
+            self.room.unsubscribe(self._feed)
+
+    def _fan_out(self, message: dict[str, Any]) -> None:
+        for queue in list(self._queues):
             if queue.full():  # too slow to keep up: skip to a fresh snapshot
                 while not queue.empty():
                     queue.get_nowait()
@@ -111,13 +126,13 @@ class RoomStreams:
             else:
                 queue.put_nowait(message)
 
-        def feed(message: dict[str, Any]) -> None:  # on the broker's thread
-            try:
-                loop.call_soon_threadsafe(put, message)
-            except RuntimeError:  # the loop is gone: the server stopped
-                self.room.unsubscribe(feed)
-
-        first = await asyncio.to_thread(self.room.subscribe, feed)
+    async def events(self, receive: Any, send: Any) -> None:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            self.room.subscribe(self._feed)
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUE)
+        self._queues.add(queue)  # before the snapshot: a change meanwhile is sent again, not lost
+        first = await asyncio.to_thread(self.room.snapshot)
         gone = asyncio.ensure_future(self._disconnected(receive))
         stopping = asyncio.ensure_future(self.stopping.wait())
         try:
@@ -135,17 +150,21 @@ class RoomStreams:
                         await send({"type": "http.response.body", "body": b": keepalive\n\n",
                                     "more_body": True})
                     continue
-                message = getter.result()
-                if message is None:
-                    message = await asyncio.to_thread(self.room.snapshot)
-                await send(self._body(message))
+                # what queued up meanwhile goes in the same write: a busy room costs fewer sends
+                messages = [getter.result()]
+                while not queue.empty() and len(messages) < BATCH:
+                    messages.append(queue.get_nowait())
+                if None in messages:  # resynced: a fresh snapshot replaces what was queued
+                    messages = [await asyncio.to_thread(self.room.snapshot)]
+                chunks = [self._encode(m) for m in messages if m is not None]
+                await send({"type": "http.response.body", "more_body": True, "body": b"".join(chunks)})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:
             pass  # the screen went away mid-write
         finally:
             gone.cancel()
             stopping.cancel()
-            self.room.unsubscribe(feed)
+            self._queues.discard(queue)
 
     async def _disconnected(self, receive: Any) -> None:
         while True:
@@ -154,6 +173,9 @@ class RoomStreams:
                 return
 
     def _body(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "http.response.body", "more_body": True, "body": self._encode(message)}
+
+    def _encode(self, message: dict[str, Any]) -> bytes:
         """Each change is told to every screen: encode it once, not once per screen."""
         cached = self._encoded.get(id(message))
         if cached is None or cached[0] is not message:
@@ -161,7 +183,7 @@ class RoomStreams:
             self._encoded[id(message)] = cached
             while len(self._encoded) > ENCODED_KEPT:
                 self._encoded.pop(next(iter(self._encoded)))
-        return {"type": "http.response.body", "more_body": True, "body": cached[1]}
+        return cached[1]
 
 
 @dataclass

@@ -390,7 +390,7 @@ def screens_benchmark(screens: int = 200, tables: int = 4, seconds: float = 5.0,
             time.sleep(1.0)
             return {
                 "screens": screens,
-                "screens_open_at_end": venue.room.feeds(),
+                "screens_open_at_end": venue.streams.screens if venue.streams else 0,
                 "api_room_requests": len(times),
                 "api_room_p50_ms": round(statistics.median(times), 1),
                 "api_room_max_ms": round(max(times), 1),
