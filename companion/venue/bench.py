@@ -394,6 +394,7 @@ def screens_benchmark(screens: int = 200, tables: int = 4, seconds: float = 5.0,
                 "api_room_requests": len(times),
                 "api_room_p50_ms": round(statistics.median(times), 1),
                 "api_room_max_ms": round(max(times), 1),
+                "api_room_ms": [round(t) for t in times],
                 "screens_with_updates": sum(1 for n in received if n > 0),
                 "updates_per_screen_min": min(received),
             }

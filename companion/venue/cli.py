@@ -155,7 +155,7 @@ def bench_venue(tables: int, seconds: float, rate: float, outage_s: float, late_
 
     try:
         if screens is not None:
-            figures = screens_benchmark(screens, min(tables, 8), progress=say)
+            figures = screens_benchmark(screens, min(tables, 8), rate=rate, progress=say)
         else:
             figures = venue_benchmark(tables, seconds, rate, outage_s, late_s, progress=say)
     except (OSError, FileNotFoundError) as err:
