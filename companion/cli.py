@@ -56,6 +56,9 @@ def main(verbose: bool) -> None:
     """Table Companion: the referee and scorekeeper beside your board game."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from companion.logsummary import install
+
+    install()  # a repeating warning is counted per minute, not written thousands of times
 
 
 @main.command()

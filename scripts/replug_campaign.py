@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--taps", type=int, default=3, help="taps while unplugged")
     parser.add_argument("--up", type=int, default=30, help="taps while the link is up")
+    parser.add_argument("--busy-host", type=float, default=0.0, metavar="SECONDS",
+                        help="the host takes this long over every 5th tap (a loaded Pi)")
     options = parser.parse_args()
     arrived: list[str] = []
     made: list[str] = []
@@ -39,8 +41,12 @@ def main() -> None:
         port = Path(folder) / "ttyTABLE"
         device = DeviceEmulator().start()
         port.symlink_to(device.port)
-        link = SerialLink(str(port), lambda reader, uid: arrived.append(uid),
-                          lambda seat, pressed: None, retry_s=0.5).start()
+        def on_tag(reader: int, uid: str) -> None:
+            arrived.append(uid)
+            if options.busy_host and len(arrived) % 5 == 0:
+                time.sleep(options.busy_host)
+
+        link = SerialLink(str(port), on_tag, lambda seat, pressed: None, retry_s=0.5).start()
         began = time.monotonic()
         try:
             if not link.wait_connected(10):

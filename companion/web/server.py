@@ -307,7 +307,7 @@ class DashboardServer:
         self.app = EventStreams(table, flask_app, keepalive, workers, self.kept)
         self.socket = socket.create_server((host, port), reuse_port=False, backlog=2048)
         self.port = int(self.socket.getsockname()[1])
-        config = uvicorn.Config(self.app, lifespan="off", log_level="warning",
+        config = uvicorn.Config(self.app, lifespan="off", log_level="warning", log_config=None,
                                 access_log=False, timeout_graceful_shutdown=2,
                                 timeout_keep_alive=int(self.limits.idle_s), backlog=2048,
                                 loop="asyncio", http=guarded_protocol(self.kept), ws="none",
