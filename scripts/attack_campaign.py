@@ -119,11 +119,13 @@ def actions_recorded(port: int) -> int:
 
 # ---------------------------------------------------------------------- starve
 async def _hold(port: int, first: bytes, trickle: bytes | None, stop: asyncio.Event,
-                counts: dict[str, int]) -> None:
-    """Keep one connection in the state ``first`` leaves it, reopening it when closed."""
+                counts: dict[str, int], source: str) -> None:
+    """Keep one connection in the state ``first`` leaves it, reopening it a second after
+    the server closed it (a persistent attacker, not a connect flood)."""
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
         except OSError:
             counts["connect_failed"] += 1
             await asyncio.sleep(0.5)
@@ -147,10 +149,10 @@ async def _hold(port: int, first: bytes, trickle: bytes | None, stop: asyncio.Ev
             pass
         finally:
             writer.close()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)
 
 
-def starve(code: Path, seconds: float) -> dict[str, Any]:
+def starve(code: Path, seconds: float, source: str) -> dict[str, Any]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # the attacker's own
     with tempfile.TemporaryDirectory() as folder:
@@ -175,8 +177,9 @@ def starve(code: Path, seconds: float) -> dict[str, Any]:
             body = (b"POST /api/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                     b"Content-Length: 1000\r\n\r\n{")
             half = b"GET /api/state HTTP/1.1\r\nHost: x\r\n"
-            tasks = [asyncio.ensure_future(_hold(port, body, b" ", stop, counts)) for _ in range(64)]
-            tasks += [asyncio.ensure_future(_hold(port, half, b"X-a: b\r\n", stop, counts))
+            tasks = [asyncio.ensure_future(_hold(port, body, b" ", stop, counts, source))
+                     for _ in range(64)]
+            tasks += [asyncio.ensure_future(_hold(port, half, b"X-a: b\r\n", stop, counts, source))
                       for _ in range(1100)]
             thread = threading.Thread(target=client)
             thread.start()
@@ -190,7 +193,8 @@ def starve(code: Path, seconds: float) -> dict[str, Any]:
         console = served.console.read_text(errors="replace")
     answered = [s for s in samples if s[1] != 0]
     fast = [s for s in samples if s[1] != 0 and s[2] <= 1.0]
-    return {"campaign": "starve", "slow_bodies": 64, "half_open": 1100, "server_nofile": 1024,
+    return {"campaign": "starve", "attacker": source, "slow_bodies": 64, "half_open": 1100,
+            "server_nofile": 1024,
             "requests": len(samples), "answered": len(answered), "answered_within_1s": len(fast),
             "slowest_s": round(max((s[2] for s in samples), default=0), 2),
             "statuses": sorted({s[1] for s in samples}), "attack_connections": counts,
@@ -334,10 +338,12 @@ def main() -> None:
     parser.add_argument("campaign", choices=["starve", "lockout", "csrf", "flood"])
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose code runs")
     parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--attacker", default="127.0.0.2",
+                        help="starve: the attacker's address (the normal client is 127.0.0.1)")
     options = parser.parse_args()
     code = options.code.resolve()
     if options.campaign == "starve":
-        result = starve(code, options.seconds or 30.0)
+        result = starve(code, options.seconds or 30.0, options.attacker)
     elif options.campaign == "lockout":
         result = lockout(code)
     elif options.campaign == "csrf":

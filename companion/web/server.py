@@ -48,7 +48,10 @@ BODY_S = 10.0  # ... and its body within this long after them
 IDLE_S = 15.0  # a kept-alive connection with nothing to say closes after this long
 BODY_BYTES = 64 * 1024  # the largest body any route takes (Flask's MAX_CONTENT_LENGTH too)
 MAX_CONNECTIONS = 4000  # when the file limit allows it
-RESERVED_FILES = 124  # files kept for the log, camera, serial port, threads' pipes, ...
+WAITING_PER_ADDRESS = 256  # connections one address may hold before handing a request over
+ACCEPT_BACKLOG = 128  # how many connections asyncio accepts in one go
+LISTEN_QUEUE = 2048  # connections the kernel holds until they are accepted
+RESERVED_FILES = 124 + 2 * ACCEPT_BACKLOG  # the log, camera, serial port, pipes, an accept burst
 
 Scope = dict[str, Any]
 
@@ -69,37 +72,67 @@ class Limits:
     idle_s: float = IDLE_S
     body_bytes: int = BODY_BYTES
     connections: int = MAX_CONNECTIONS
+    waiting_per_address: int = WAITING_PER_ADDRESS
 
 
 class Connections:
-    """Every open connection, oldest first, and whether it has handed a request to the app
-    yet (one that has not may be closed to make room).  Used on the event loop only."""
+    """Every open connection, and those that have not yet handed a whole request to the app
+    (half-open, trickling headers or a body, idle between requests), oldest first: one of
+    those may be closed to make room.  Used on the event loop only."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.open: OrderedDict[GuardedH11, None] = OrderedDict()
+        self.open: set[GuardedH11] = set()
         self.by_client: dict[tuple[str, int], GuardedH11] = {}
+        self.waiting: OrderedDict[GuardedH11, None] = OrderedDict()
+        self.waiting_by: dict[str, OrderedDict[GuardedH11, None]] = {}  # per address
         self.evicted = 0  # closed to make room for a newer one
         self.timed_out = 0  # closed for headers or a body too slow
         self.refused = 0  # closed at once: every slot held by a request being answered
 
     def opened(self, conn: GuardedH11) -> None:
-        self.open[conn] = None
+        self.open.add(conn)
         if conn.client is not None:
             self.by_client[conn.client] = conn
+        self.set_waiting(conn, True)
+        own = self.waiting_by.get(conn.address, OrderedDict())
+        if len(own) > self.limits.waiting_per_address:
+            # one address holding many unfinished requests: its oldest makes room
+            self.evicted += 1
+            self.close(next(iter(own)))
         if len(self.open) <= self.limits.connections:
             return
-        victim = next((c for c in self.open if c.waiting and c is not conn), None)
+        victim = next((c for c in self.waiting if c is not conn), None)
         if victim is None:
             self.refused += 1
             victim = conn
         else:
             self.evicted += 1
-        self.drop(victim)
-        victim.transport.close()
+        self.close(victim)
+
+    def close(self, conn: GuardedH11) -> None:
+        self.drop(conn)
+        conn.transport.close()
+
+    def set_waiting(self, conn: GuardedH11, waiting: bool) -> None:
+        if conn not in self.open:
+            return
+        own = self.waiting_by.setdefault(conn.address, OrderedDict())
+        if waiting:
+            self.waiting[conn] = None
+            own[conn] = None
+        else:
+            self.waiting.pop(conn, None)
+            own.pop(conn, None)
+        if not own:
+            del self.waiting_by[conn.address]
+        conn.waiting = waiting
 
     def drop(self, conn: GuardedH11) -> None:
-        self.open.pop(conn, None)
+        if conn not in self.open:
+            return
+        self.set_waiting(conn, False)
+        self.open.discard(conn)
         if conn.client is not None and self.by_client.get(conn.client) is conn:
             del self.by_client[conn.client]
 
@@ -107,7 +140,7 @@ class Connections:
         """The request from ``client`` is whole and goes to the app: keep its connection."""
         conn = self.by_client.get(tuple(client)) if client else None
         if conn is not None:
-            conn.waiting = False
+            self.set_waiting(conn, False)
 
 
 class GuardedH11(H11Protocol):
@@ -118,7 +151,8 @@ class GuardedH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.waiting = True
+        self.waiting = False  # Connections.opened makes it waiting
+        self.address = self.client[0] if self.client else ""
         self._deadline: asyncio.TimerHandle | None = None
         self._arm()
         self.connections_kept.opened(self)
@@ -143,7 +177,7 @@ class GuardedH11(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing() and not self._in_request():
-            self.waiting = True
+            self.connections_kept.set_waiting(self, True)
             self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -305,11 +339,11 @@ class DashboardServer:
         self.limits = limits or Limits(connections=connection_cap())
         self.kept = Connections(self.limits)
         self.app = EventStreams(table, flask_app, keepalive, workers, self.kept)
-        self.socket = socket.create_server((host, port), reuse_port=False, backlog=2048)
+        self.socket = socket.create_server((host, port), reuse_port=False, backlog=ACCEPT_BACKLOG)
         self.port = int(self.socket.getsockname()[1])
         config = uvicorn.Config(self.app, lifespan="off", log_level="warning", log_config=None,
                                 access_log=False, timeout_graceful_shutdown=2,
-                                timeout_keep_alive=int(self.limits.idle_s), backlog=2048,
+                                timeout_keep_alive=int(self.limits.idle_s), backlog=ACCEPT_BACKLOG,
                                 loop="asyncio", http=guarded_protocol(self.kept), ws="none",
                                 proxy_headers=False)  # no spoofed client ids
         self.server = uvicorn.Server(config)
@@ -335,8 +369,16 @@ class DashboardServer:
         deadline = threading.Event()
         for _ in range(int(timeout / 0.01)):
             if self.server.started:
-                return True
+                break
             deadline.wait(0.01)
+        if self.server.started:
+            # asyncio listened with ACCEPT_BACKLOG, which is also how many it accepts in one
+            # go; a longer queue in the kernel keeps a tablet's connection from waiting for
+            # a SYN resend while others connect in a storm
+            try:
+                self.socket.listen(LISTEN_QUEUE)
+            except OSError:
+                pass
         return self.server.started
 
     def close(self) -> None:
