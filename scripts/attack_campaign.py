@@ -162,16 +162,18 @@ def starve(code: Path, seconds: float, source: str) -> dict[str, Any]:
         counts = {"opened": 0, "answered": 0, "connect_failed": 0}
         samples: list[tuple[str, int, float]] = []
 
-        def client() -> None:
-            time.sleep(3)  # let the attack build up first
-            deadline = time.monotonic() + seconds
+        def client(into: list[tuple[str, int, float]], span: float) -> None:
+            deadline = time.monotonic() + span
             while time.monotonic() < deadline:
                 status, _, took = request(port, "GET", "/api/state", timeout=10)
-                samples.append(("GET /api/state", status, took))
+                into.append(("GET /api/state", status, took))
                 status, _, took = request(port, "POST", "/api/actions", {"type": "undo"},
                                           {"X-Table-Pin": PIN}, timeout=10)
-                samples.append(("POST /api/actions", status, took))
+                into.append(("POST /api/actions", status, took))
                 time.sleep(0.5)
+
+        quiet: list[tuple[str, int, float]] = []
+        client(quiet, 10.0)  # the same client with no attack: what this machine's load allows
 
         async def attack() -> None:
             body = (b"POST /api/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -181,7 +183,8 @@ def starve(code: Path, seconds: float, source: str) -> dict[str, Any]:
                      for _ in range(64)]
             tasks += [asyncio.ensure_future(_hold(port, half, b"X-a: b\r\n", stop, counts, source))
                       for _ in range(1100)]
-            thread = threading.Thread(target=client)
+            await asyncio.sleep(3)  # let the attack build up first
+            thread = threading.Thread(target=client, args=(samples, seconds))
             thread.start()
             while thread.is_alive():
                 await asyncio.sleep(0.2)
@@ -198,6 +201,10 @@ def starve(code: Path, seconds: float, source: str) -> dict[str, Any]:
             "requests": len(samples), "answered": len(answered), "answered_within_1s": len(fast),
             "slowest_s": round(max((s[2] for s in samples), default=0), 2),
             "statuses": sorted({s[1] for s in samples}), "attack_connections": counts,
+            "without_attack": {"requests": len(quiet),
+                               "within_1s": sum(1 for q in quiet if q[1] and q[2] <= 1.0),
+                               "slowest_s": round(max(q[2] for q in quiet), 2)},
+            "load_average": [round(x, 1) for x in os.getloadavg()],
             "emfile_lines": console.count("Too many open files"),
             "tracebacks": console.count("Traceback"), "exit": rc}
 

@@ -49,6 +49,7 @@ IDLE_S = 15.0  # a kept-alive connection with nothing to say closes after this l
 BODY_BYTES = 64 * 1024  # the largest body any route takes (Flask's MAX_CONTENT_LENGTH too)
 MAX_CONNECTIONS = 4000  # when the file limit allows it
 WAITING_PER_ADDRESS = 256  # connections one address may hold before handing a request over
+GRACE_S = 1.0  # a new connection has this long to send its request before it may be evicted
 ACCEPT_BACKLOG = 128  # how many connections asyncio accepts in one go
 LISTEN_QUEUE = 2048  # connections the kernel holds until they are accepted
 RESERVED_FILES = 124 + 2 * ACCEPT_BACKLOG  # the log, camera, serial port, pipes, an accept burst
@@ -73,6 +74,7 @@ class Limits:
     body_bytes: int = BODY_BYTES
     connections: int = MAX_CONNECTIONS
     waiting_per_address: int = WAITING_PER_ADDRESS
+    grace_s: float = GRACE_S
 
 
 class Connections:
@@ -98,12 +100,17 @@ class Connections:
         own = self.waiting_by.get(conn.address, OrderedDict())
         if len(own) > self.limits.waiting_per_address:
             # one address holding many unfinished requests: its oldest makes room
-            self.evicted += 1
-            self.close(next(iter(own)))
-        if len(self.open) <= self.limits.connections:
-            return
-        victim = next((c for c in self.waiting if c is not conn), None)
-        if victim is None:
+            self._make_room(conn, own)
+        if len(self.open) > self.limits.connections and conn in self.open:
+            self._make_room(conn, self.waiting)
+
+    def _make_room(self, conn: GuardedH11, candidates: OrderedDict[GuardedH11, None]) -> None:
+        """Close the oldest candidate past its grace (it had time to send its request and
+        did not), else the newcomer itself: a tablet's fresh connection is never evicted
+        by a storm of newer ones before it could speak."""
+        now = conn.loop.time()
+        victim = next(iter(candidates), None)
+        if victim is None or victim is conn or now - victim.waiting_since < self.limits.grace_s:
             self.refused += 1
             victim = conn
         else:
@@ -118,9 +125,12 @@ class Connections:
         if conn not in self.open:
             return
         own = self.waiting_by.setdefault(conn.address, OrderedDict())
-        if waiting:
+        if waiting:  # at the end: the newest to have started waiting
             self.waiting[conn] = None
+            self.waiting.move_to_end(conn)
             own[conn] = None
+            own.move_to_end(conn)
+            conn.waiting_since = conn.loop.time()
         else:
             self.waiting.pop(conn, None)
             own.pop(conn, None)
@@ -152,6 +162,7 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.waiting = False  # Connections.opened makes it waiting
+        self.waiting_since = 0.0
         self.address = self.client[0] if self.client else ""
         self._deadline: asyncio.TimerHandle | None = None
         self._arm()
