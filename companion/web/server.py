@@ -99,18 +99,19 @@ class Connections:
         self.set_waiting(conn, True)
         own = self.waiting_by.get(conn.address, OrderedDict())
         if len(own) > self.limits.waiting_per_address:
-            # one address holding many unfinished requests: its oldest makes room
-            self._make_room(conn, own)
+            # one address holding many unfinished requests: its own oldest makes room
+            self._make_room(conn, own, grace_s=0.0)
         if len(self.open) > self.limits.connections and conn in self.open:
-            self._make_room(conn, self.waiting)
+            self._make_room(conn, self.waiting, self.limits.grace_s)
 
-    def _make_room(self, conn: GuardedH11, candidates: OrderedDict[GuardedH11, None]) -> None:
+    def _make_room(self, conn: GuardedH11, candidates: OrderedDict[GuardedH11, None],
+                   grace_s: float) -> None:
         """Close the oldest candidate past its grace (it had time to send its request and
         did not), else the newcomer itself: a tablet's fresh connection is never evicted
-        by a storm of newer ones before it could speak."""
+        by a storm of newer ones from elsewhere before it could speak."""
         now = conn.loop.time()
         victim = next(iter(candidates), None)
-        if victim is None or victim is conn or now - victim.waiting_since < self.limits.grace_s:
+        if victim is None or victim is conn or now - victim.waiting_since < grace_s:
             self.refused += 1
             victim = conn
         else:
