@@ -17,8 +17,9 @@ code (e.g. the main branch, for the figures before a fix).
   ``fetch`` JSON with credentials, ``sendBeacon``).  Counted: actions recorded.
 - ``flood``: a table device on a pseudo-terminal sends garbage for 20 s.  Counted: bytes
   the service wrote to its console (what goes to the journal).
+- ``stop`` (not an attack): SIGTERM with two dashboards connected; the demo on SIGTERM.
 
-Usage: scripts/attack_campaign.py starve|lockout|csrf|flood [--code DIR]
+Usage: scripts/attack_campaign.py starve|lockout|csrf|flood|stop [--code DIR]
 """
 
 from __future__ import annotations
@@ -351,9 +352,42 @@ def flood(code: Path, seconds: float) -> dict[str, Any]:
             "console_growth_bytes": grown, "exit": rc, "console_tail": tail}
 
 
+# ---------------------------------------------------------------------- stop
+def stop(code: Path) -> dict[str, Any]:
+    """Not an attack: SIGTERM (systemctl stop) with two dashboards connected, and the demo's."""
+    with tempfile.TemporaryDirectory() as folder:
+        served = Served(code, Path(folder))
+        streams = []
+        for _ in range(2):
+            sock = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n")
+            sock.recv(65536)
+            streams.append(sock)
+        began = time.monotonic()
+        rc = served.stop()
+        took = time.monotonic() - began
+        for sock in streams:
+            sock.close()
+        console = served.console.read_text(errors="replace")
+        env = {**os.environ, "PYTHONPATH": str(code)}
+        demo = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--game", "times_square",
+                                 "--port", "0", "--pin", PIN, "--data", str(Path(folder) / "demo"),
+                                 "--speed", "1"], cwd=folder, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        assert demo.stdout is not None
+        demo.stdout.readline()  # the banner: its signal handling is set up
+        time.sleep(3)
+        demo.terminate()
+        out, err = demo.communicate(timeout=60)
+    return {"campaign": "stop", "serve_exit": rc, "serve_stop_s": round(took, 2),
+            "serve_tracebacks": console.count("Traceback"), "serve_aborted": console.count("Aborted"),
+            "demo_exit": demo.returncode, "demo_result_printed": "Scores:" in out,
+            "demo_tracebacks": err.count("Traceback")}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("campaign", choices=["starve", "lockout", "csrf", "flood", "_attack"])
+    parser.add_argument("campaign", choices=["starve", "lockout", "csrf", "flood", "stop", "_attack"])
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose code runs")
     parser.add_argument("--seconds", type=float, default=None)
@@ -369,6 +403,8 @@ def main() -> None:
         result = lockout(code)
     elif options.campaign == "csrf":
         result = csrf(code)
+    elif options.campaign == "stop":
+        result = stop(code)
     else:
         result = flood(code, options.seconds or 20.0)
     print(json.dumps(result))
