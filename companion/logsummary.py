@@ -97,11 +97,18 @@ def _log_summary(name: str, level: int, text: str) -> None:
     logging.getLogger(name).log(level, "%s", text, extra={"summary": True})
 
 
+_installed: RepeatSummary | None = None
+
+
 def install(root: logging.Logger | None = None) -> RepeatSummary:
-    """Put a summary filter on every handler of ``root`` (the root logger by default)."""
+    """Put the summary filter on every handler of ``root`` (the root logger by default);
+    once per process, however often the command's entry point runs (as in tests)."""
+    global _installed
     root = root or logging.getLogger()
-    summary = RepeatSummary()
+    if _installed is None:
+        _installed = RepeatSummary()
+        atexit.register(_installed.flush)
     for handler in root.handlers:
-        handler.addFilter(summary)
-    atexit.register(summary.flush)
-    return summary
+        if _installed not in handler.filters:
+            handler.addFilter(_installed)
+    return _installed
