@@ -169,9 +169,10 @@ class GuardedH11(H11Protocol):
         self._arm()
         self.connections_kept.opened(self)
 
-    def _arm(self) -> None:
+    def _arm(self, seconds: float | None = None) -> None:
         self._disarm()
-        self._deadline = self.loop.call_later(self.connections_kept.limits.header_s, self._too_slow)
+        limit = self.connections_kept.limits.header_s if seconds is None else seconds
+        self._deadline = self.loop.call_later(limit, self._too_slow)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
@@ -190,7 +191,7 @@ class GuardedH11(H11Protocol):
         super().on_response_complete()
         if not self.transport.is_closing() and not self._in_request():
             self.connections_kept.set_waiting(self, True)
-            self._arm()
+            self._arm(self.connections_kept.limits.idle_s)  # idle, then the next request's headers
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
