@@ -57,10 +57,24 @@ def check_profile(folder: Path | None) -> tuple[Check, Profile | None]:
     detail = f"{folder}: table.toml valid, game {profile.get('table', 'game')}"
     if optional:
         detail += f"; not calibrated (optional): {', '.join(optional)}"
-    if required:
-        return Check("profile", WARN, detail + f"; missing: {', '.join(n for n, _ in required)}",
-                     "; ".join(step for _, step in required)), profile
+    unset = unset_settings(profile)
+    if required or unset:
+        what = [n for n, _ in required] + [n for n, _ in unset]
+        return Check("profile", WARN, detail + f"; missing: {', '.join(what)}",
+                     "; ".join(step for _, step in required + unset)), profile
     return Check("profile", OK, detail), profile
+
+
+def unset_settings(profile: Profile) -> list[tuple[str, str]]:
+    """Settings a table.toml should have that serve would otherwise make up at each start."""
+    out = []
+    if profile.get("table", "pin") is None:
+        out.append(("pin", "set pin = \"<6+ digits>\" in [table] of table.toml (without it "
+                           "every start draws a new PIN)"))
+    if profile.get("table", "data_dir") is None:
+        out.append(("data_dir", "set data_dir = \"data\" (or an absolute folder) in [table] of "
+                                "table.toml (without it the log goes wherever serve is started)"))
+    return out
 
 
 def check_camera(spec: str | None, seconds: float = 2.0) -> Check:
