@@ -53,7 +53,11 @@ class VisionLoop:
         """Read one frame and hand a newly settled board to the table."""
         frame = self.source.read()
         started = time.perf_counter()
-        reading = self.reader.read(frame)
+        last = self._latest
+        if frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
+            reading = last[1]  # the very frame read last time, frozen: nothing in it can differ
+        else:
+            reading = self.reader.read(frame)
         self.seconds_reading += time.perf_counter() - started
         self.frames += 1
         if frame is None:
