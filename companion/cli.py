@@ -72,9 +72,11 @@ class LazyGroup(click.Group):
 
 
 def _vision_commands() -> click.Command:
-    """``companion vision``: the reader's commands (and, later, the world's renderer)."""
+    """``companion vision``: the reader's commands, and the world's camera on the same group."""
+    from companion.sim.camera.cli import render_state
     from companion.vision.cli import vision
 
+    vision.add_command(render_state)
     return vision
 
 
@@ -391,7 +393,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
                  only: tuple[str, ...], sequences: int, latency: bool, changes: int, seed: int,
                  as_json: bool) -> None:
     """The board reader: frame cost, accuracy under real-world conditions, latency."""
-    from companion.vision import bench as vb
+    from companion.bench import vision as vb
 
     if conditions:
         games = [game] if game else vb.ALL_GAMES
@@ -413,7 +415,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
 @click.option("--json", "as_json", is_flag=True)
 def bench_serial(taps: int, as_json: bool) -> None:
     """Tap-to-host latency over the emulated device's pseudo-terminal."""
-    from companion.bench import serial_benchmark
+    from companion.bench.service import serial_benchmark
 
     _print_bench(serial_benchmark(taps), as_json)
 
@@ -428,7 +430,7 @@ def bench_serial(taps: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -> None:
     """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
-    from companion.bench import sse_benchmark
+    from companion.bench.service import sse_benchmark
 
     _print_bench(sse_benchmark(clients, events, idle, moves), as_json)
 
@@ -441,7 +443,7 @@ def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -
 @click.option("--json", "as_json", is_flag=True)
 def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     """Whole simulated games through the table (headless): games and actions per second."""
-    from companion.bench import log_replay_benchmark, replay_benchmark
+    from companion.bench.service import log_replay_benchmark, replay_benchmark
 
     if log_events:
         _print_bench(log_replay_benchmark(game, log_events), as_json)
@@ -457,4 +459,3 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
     for key, value in figures.items():
         shown = f"{value:.2f}" if isinstance(value, float) else str(value)
         click.echo(f"{key:<{width}}  {shown}")
-
