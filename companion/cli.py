@@ -451,6 +451,32 @@ def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     _print_bench(replay_benchmark(game, count), as_json)
 
 
+FOOTPRINT_PARTS = ("service", "demo", "help", "after_game")  # companion.bench.footprint.PARTS
+
+
+@bench.command("footprint")
+@click.option("--only", "parts", multiple=True, type=click.Choice(FOOTPRINT_PARTS),
+              help="Just these parts (repeatable); default: all four.")
+@click.option("--frames", type=click.IntRange(8, 10000), default=120, show_default=True,
+              help="The service's camera frames (at 8 a second) its CPU is measured over.")
+@click.option("--idle", "idle_s", type=click.FloatRange(1, 600), default=10.0, show_default=True,
+              help="Seconds a demo's CPU is sampled after its game is over.")
+@click.option("--game", type=GAME_CHOICE, default="jivecat", show_default=True)
+@click.option("--players", type=int, default=3, show_default=True,
+              help="Players of the service's still board.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_footprint(parts: tuple[str, ...], frames: int, idle_s: float, game: str, players: int,
+                    as_json: bool) -> None:
+    """What the companion costs a Pi: memory, CPU, start-up; each part in its own process."""
+    from companion.bench.footprint import footprint_benchmark, format_footprint
+
+    try:
+        figures = footprint_benchmark(parts or FOOTPRINT_PARTS, frames, idle_s, game, players)
+    except OSError as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(json.dumps(figures, sort_keys=True) if as_json else format_footprint(figures))
+
+
 def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(figures, sort_keys=True))
