@@ -156,8 +156,9 @@ def _return_freed_memory() -> None:
     By default glibc keeps large freed blocks in its heaps, one heap per thread that ever
     allocated, and grows its threshold for mapping a block on its own: after the reader's
     first frames some 20 MB of a Pi's memory stay resident unused.  Blocks above 128 KiB
-    are then mapped and unmapped on their own, and the threads share two heaps (what
-    MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX set from the environment).  Off glibc: nothing.
+    are then mapped and unmapped on their own, a heap's free top goes back past 128 KiB, and
+    the threads share two heaps (what MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ and
+    MALLOC_ARENA_MAX set from the environment).  Off glibc: nothing.
     """
     import ctypes
 
@@ -165,9 +166,10 @@ def _return_freed_memory() -> None:
         mallopt = ctypes.CDLL("libc.so.6").mallopt
     except (OSError, AttributeError):
         return
-    m_arena_max, m_mmap_threshold = -8, -3  # <malloc.h>
+    m_trim_threshold, m_mmap_threshold, m_arena_max = -1, -3, -8  # <malloc.h>
     mallopt(m_arena_max, 2)
     mallopt(m_mmap_threshold, 128 * 1024)
+    mallopt(m_trim_threshold, 128 * 1024)  # a large block freed at start-up had raised it
 
 
 def _banner(service: Any) -> None:
