@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from waiting import wait_until
+from waiting import LOAD_FACTOR, wait_until
 
 from companion.table import Table
 from companion.venue import topics
@@ -413,7 +413,7 @@ def test_broker_down_changes_nothing_for_play_and_everything_arrives_once(broker
         assert wait_until(lambda: not publisher.connected, 5), "the publisher notices"
         started = time.monotonic()
         play(6)  # the table plays on with the broker gone, and never waits for it
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 2.0 * LOAD_FACTOR  # waiting would take a reconnect each
         logged = [e.seq for e in table.log.events(game)]
         assert len(logged) == 9 and len(room.events_of("t2", game)) == 3
         broker.start()
@@ -568,7 +568,7 @@ def test_a_table_started_before_its_broker_plays_on_and_catches_up(tmp_path: Pat
     started = time.monotonic()
     publisher.start()
     table.add_listener(publisher)
-    assert time.monotonic() - started < 0.5 and not publisher.connected
+    assert time.monotonic() - started < 0.5 * LOAD_FACTOR and not publisher.connected
     before = len(table.history)
     action = table.game.legal_actions(table.state)[0]
     table.declare(action, "tablet")
@@ -652,7 +652,7 @@ def test_closing_with_no_broker_gives_up_after_the_grace(tmp_path: Path) -> None
     table.declare(table.game.legal_actions(table.state)[0], "tablet")
     started = time.monotonic()
     publisher.close(timeout=0.5, grace=0.5)
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 6.0  # a hang guard below the 7 s of close's defaults
     assert publisher.acked_seq == 0
     table.log.close()
 
