@@ -87,7 +87,7 @@ LAZY_MAIN = {
     "emulate": ("companion.emulate:emulate",
                 "The table device emulated on a pseudo-terminal: tap cards and press buttons by typing."),
     "doctor": ("companion.doctor:doctor",
-               "Check the camera, table device, GPIO, profile and disk; say what to fix."),
+               "Check the camera, table device, GPIO, profile, disk and broker; say what to fix."),
     "venue": ("companion.venue.cli:venue",
               "The room's big screen: every table live from the broker, and the league."),
     "vision": ("companion.cli:_vision_commands", "Check the camera path: read a photo, render a state."),
