@@ -94,7 +94,9 @@ LAZY_MAIN = {
 }
 LAZY_BENCH = {
     "venue": ("companion.venue.cli:bench_venue",
-              "Tables publishing through one broker: latency to the venue page, broker-down recovery."),
+              "Tables through one broker: latency to the venue page, and a broker crash (SIGKILL) with "
+              "the venue or the tables back first: events and results lost, messages a table sends a "
+              "minute."),
     "truth": ("companion.sim.truth:bench_truth_command",
               "Whole games through the full path with faults at the physical channels, judged by the "
               "world's own truth: exact, wrong with a prompt, silently wrong, stuck."),
