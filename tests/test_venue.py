@@ -341,8 +341,11 @@ def test_table_publishes_retained_state_status_and_discovery(broker: LocalBroker
     table.add_listener(publisher)
     try:
         assert wait_until(lambda: len(room.events_of("t1", table.record.id)) == 3, 10), "three events"
+        # the state follows the events it counts: a newcomer gets it retained
+        assert wait_until(lambda: json.loads(retained(broker, "companion/cafe/t1/state") or b"{}").get(
+            "last_seq") == table.history[-1].seq, 10)
         state = json.loads(retained(broker, "companion/cafe/t1/state") or b"{}")
-        assert state["game"] == "king_of_clubs" and state["last_seq"] == table.history[-1].seq
+        assert state["game"] == "king_of_clubs" and state["events"] == 3
         expected = {"status": "online", "game_id": table.record.id, "last_seq": table.history[-1].seq,
                     "events": 3}  # the heartbeat: how many events the venue should have
         assert wait_until(lambda: expected.items() <= json.loads(
