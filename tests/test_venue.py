@@ -328,7 +328,7 @@ def retained(broker: LocalBroker, name: str) -> bytes | None:
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     try:
-        wait_until(lambda: bool(got), 2)
+        wait_until(lambda: bool(got), 5)
     finally:
         client.disconnect()
         client.loop_stop()
