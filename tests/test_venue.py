@@ -328,7 +328,7 @@ def retained(broker: LocalBroker, name: str) -> bytes | None:
     client.connect("127.0.0.1", broker.port)
     client.loop_start()
     try:
-        wait_until(lambda: bool(got), 2)
+        wait_until(lambda: bool(got), 5)
     finally:
         client.disconnect()
         client.loop_stop()
@@ -341,8 +341,11 @@ def test_table_publishes_retained_state_status_and_discovery(broker: LocalBroker
     table.add_listener(publisher)
     try:
         assert wait_until(lambda: len(room.events_of("t1", table.record.id)) == 3, 10), "three events"
+        # the state follows the events it counts: a newcomer gets it retained
+        assert wait_until(lambda: json.loads(retained(broker, "companion/cafe/t1/state") or b"{}").get(
+            "last_seq") == table.history[-1].seq, 10)
         state = json.loads(retained(broker, "companion/cafe/t1/state") or b"{}")
-        assert state["game"] == "king_of_clubs" and state["last_seq"] == table.history[-1].seq
+        assert state["game"] == "king_of_clubs" and state["events"] == 3
         expected = {"status": "online", "game_id": table.record.id, "last_seq": table.history[-1].seq,
                     "events": 3}  # the heartbeat: how many events the venue should have
         assert wait_until(lambda: expected.items() <= json.loads(
@@ -612,7 +615,7 @@ def test_a_restarted_table_sends_only_what_the_broker_has_not_acknowledged(
 
     first = run_table(2)
     assert json.loads((tmp_path / "table" / "mqtt-cafe-t5.json").read_text()) == {
-        "game_id": first.record.id, "acked_seq": 2, "result": None}
+        "game_id": first.record.id, "acked_seq": 2, "results": []}
     second = run_table(1)
     assert second.record.id == first.record.id
     assert wait_until(lambda: room.events_of("t5", first.record.id) == [1, 2, 3], 5)
@@ -943,3 +946,54 @@ def test_the_shipped_venue_broker_config_keeps_retained_messages_and_refuses_str
 def broker_log_at(folder: Path) -> str:
     log_file = folder / "mosquitto.log"
     return log_file.read_text(errors="replace") if log_file.exists() else "(no log)"
+
+
+def test_a_fresh_venue_after_a_crash_counts_every_game_the_table_finished_lately(
+        tmp_path: Path) -> None:
+    """Two games finish at one table; the broker is killed (it held only the newest result);
+    a venue that starts fresh afterwards sees the finished games in the table's heartbeat,
+    asks for the one it lacks, and counts both."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import load_world
+    from companion.web.setup import TableRef
+
+    def play_to_the_end(table: Table, seed: int) -> None:
+        world = load_world("king_of_clubs", table.game, 2, "basic", seed)
+        refusals: list[str] = []
+        for event in world.start():
+            deliver(table, event, refusals)
+        for _ in range(2000):
+            if table.public()["over"]:
+                break
+            for event in world.step(table.public()):
+                deliver(table, event, refusals)
+        assert table.public()["over"] and refusals == []
+
+    broker = LocalBroker(tmp_path / "broker").start()
+    first = Table.open("king_of_clubs", tmp_path / "table", 2, "basic", 5, resume=False)
+    ref = TableRef(first)
+    publisher = TablePublisher(ref, MqttSettings(port=broker.port, venue="cafe", table="t1")).start()
+    ref.add_listener(publisher)
+    venue: VenueSubscriber | None = None
+    try:
+        assert wait_until(lambda: publisher.connected, 10)
+        play_to_the_end(ref, 5)
+        ref.swap(Table.open("king_of_clubs", None, 2, "basic", 6, resume=False, log=first.log))
+        play_to_the_end(ref, 6)
+        games = [first.record.id, ref.record.id]
+        assert wait_until(lambda: list(publisher._results) == games, 10)
+        crash(broker)
+        broker.start()
+        assert wait_until(lambda: publisher.connected, 10)
+        league = League(tmp_path / "fresh.sqlite")
+        room = Room("cafe", league)
+        venue = VenueSubscriber(room, MqttSettings(port=broker.port, venue="cafe"), "fresh").start()
+        assert wait_until(lambda: sorted(r["game_id"] for r in league.results()) == games, 15), \
+            league.results()
+        assert room.backfills >= 1  # the older game was asked for
+    finally:
+        publisher.close(timeout=0.5, grace=0.5)
+        if venue is not None:
+            venue.close()
+        broker.stop()
+        first.log.close()

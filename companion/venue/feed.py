@@ -215,6 +215,17 @@ class Room:
         self.backfills += 1
         return [(table, {"game_id": game_id, "have": ranges(seen)})]
 
+    def _lacking_results(self, table: str, lacking: list[int]) -> Asks:
+        """Finished games the table says it has and the league lacks (call with the lock)."""
+        if not lacking:
+            return []
+        key = (table, -1)  # one pending request per table for its results
+        if self.clock() - self._asked.get(key, float("-inf")) < ASK_AGAIN_S:
+            return []
+        self._asked[key] = self.clock()
+        self.backfills += 1
+        return [(table, {"results": lacking})]
+
     def _send(self, asks: Asks) -> None:
         if self.ask is None:
             return
@@ -222,11 +233,14 @@ class Room:
             self.ask(table, request)
 
     def _status(self, table: str, status: dict[str, Any]) -> None:
+        finished = status.get("results") or []
+        lacking = [g for g in finished if isinstance(g, int) and not self.league.has(self.venue, table, g)]
         with self._lock:
             view = self._view(table)
             view.status = status["status"]
             view.silent = False
             asks = self._expect(view, status.get("game_id"), status.get("last_seq"), status.get("events"))
+            asks += self._lacking_results(table, lacking)
         self._tell({"type": "status", "table": table, "status": view.status, "silent": False})
         self._send(asks)
 

@@ -158,6 +158,12 @@ class League:
                 raise
         return True
 
+    def has(self, venue: str, table: str, game_id: int) -> bool:
+        """Whether a game of a table is counted already (whatever its start)."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM result WHERE venue=? AND table_name=? AND game_id=?",
+                                    (venue, table, game_id)).fetchone() is not None
+
     def evenings(self) -> list[str]:
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT evening FROM result ORDER BY evening").fetchall()

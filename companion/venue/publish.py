@@ -43,6 +43,7 @@ RECONNECT_MAX_S = 1  # recovery within ~1 s of the broker's return
 MAX_INFLIGHT = 200
 NOTICE_AFTER_S = 5.0  # the tablet says the venue link is down once it has been down this long
 BACKFILL_MAX = 5000  # events sent for one backfill request at most
+RESULTS_KEPT = 20  # finished games kept beside the log and sent again when a venue lacks them
 
 
 class VenueLink:
@@ -118,7 +119,7 @@ class TablePublisher:
         self.states_sent = 0
         self._state_key: str | None = None  # what the last published state showed (no clocks)
         self._handed_count = 0  # events of the game up to _handed_seq
-        self._last_result: dict[str, Any] | None = None  # the newest finished game, sent on each connect
+        self._results: dict[int, dict[str, Any]] = {}  # the newest finished games by id, oldest first
         self._heartbeat_at = 0.0
         self._requests: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=100)
         self.known_players: list[str] = []  # the venue's list, for the set-up's name picker
@@ -155,9 +156,11 @@ class TablePublisher:
         except (OSError, ValueError, KeyError, TypeError):
             log.warning("ignored an unreadable %s: every event of the game is sent again", self.ack_file)
             return
-        if isinstance(saved.get("result"), dict):
-            self._last_result = saved["result"]
-            self._result_sent = int(saved["result"].get("game_id", 0)) or None
+        for result in saved.get("results") or []:
+            if isinstance(result, dict) and isinstance(result.get("game_id"), int):
+                self._results[result["game_id"]] = result
+        if self._results:
+            self._result_sent = list(self._results)[-1]
         if game_id == self.table.record.id:
             self._game_id, self._handed_seq, self.acked_seq = game_id, seq, seq
             self._handed_count = sum(1 for e in self.table.log.events(game_id) if e.seq <= seq)
@@ -166,12 +169,12 @@ class TablePublisher:
     def _save_ack(self, force: bool = False) -> None:
         with self._lock:
             current = (self._game_id, self.acked_seq)
+            results = list(self._results.values())
         if self.ack_file is None or (current == self._saved_ack and not force) or current[0] is None:
             return
         try:
             tmp = self.ack_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"game_id": current[0], "acked_seq": current[1],
-                                       "result": self._last_result}))
+            tmp.write_text(json.dumps({"game_id": current[0], "acked_seq": current[1], "results": results}))
             tmp.replace(self.ack_file)
             self._saved_ack = current
         except OSError as err:  # a full disk must not stop the table
@@ -256,8 +259,8 @@ class TablePublisher:
         self._heartbeat_at = 0.0  # again after the first flush, with the events handed by then
         for name, config in topics.discovery_messages(self.settings):
             self._publish_other(name, topics.dumps(config), retain=True)
-        if self._last_result is not None:  # a crashed broker forgot it; a fresh venue needs it
-            self._publish_other(topics.topic(self.settings, "result"), topics.dumps(self._last_result),
+        if self._results:  # a crashed broker forgot it; a fresh venue needs it
+            self._publish_other(topics.topic(self.settings, "result"), topics.dumps(self._last_result()),
                                 retain=True)
         self._connected.set()
         self.link.set("connected", f"{self.settings.host}:{self.settings.port}")
@@ -288,8 +291,7 @@ class TablePublisher:
             if isinstance(data, list) and all(isinstance(n, str) for n in data):
                 self.known_players = data[:500]
             return
-        if not isinstance(data, dict) or isinstance(data.get("game_id"), bool) \
-                or not isinstance(data.get("game_id"), int) or not _ranges_ok(data.get("have", [])):
+        if not _request_ok(data):
             log.warning("ignored a malformed backfill request: %r", data)
             return
         try:
@@ -328,10 +330,16 @@ class TablePublisher:
             self.acked_seq = done
 
     def _status(self, status: str) -> dict[str, Any]:
-        """The retained status: online or offline, and the newest event handed over (the heartbeat)."""
+        """The retained status: online or offline, the newest event handed over and the games
+        finished lately (the heartbeat: a venue sees what it lacks)."""
         with self._lock:
             return {"status": status, "game_id": self._game_id, "last_seq": self._handed_seq,
-                    "events": self._handed_count, "at": round(self.clock(), 1)}
+                    "events": self._handed_count, "results": list(self._results),
+                    "at": round(self.clock(), 1)}
+
+    def _last_result(self) -> dict[str, Any]:
+        with self._lock:
+            return self._results[list(self._results)[-1]]
 
     def link_state(self) -> dict[str, Any]:
         """What the tablet's set-up shows of the link to the venue's broker."""
@@ -373,6 +381,12 @@ class TablePublisher:
                 request = self._requests.get_nowait()
             except queue.Empty:
                 return
+            if "results" in request:  # games the venue lacks: sent again, not retained
+                for game_id in request["results"]:
+                    if game_id in self._results and self._connected.is_set():
+                        self._publish_other(topics.topic(self.settings, "result"),
+                                            topics.dumps(self._results[game_id]), retain=False)
+                continue
             game_id = int(request["game_id"])
             have = request.get("have") or []
             with self._lock:
@@ -446,7 +460,11 @@ class TablePublisher:
             info = self._publish_other(topics.topic(settings, "result"), topics.dumps(result), retain=True)
             if info.rc in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
                 self._result_sent = game_id
-                self._last_result = result
+                with self._lock:  # the paho thread reads them for the status
+                    self._results.pop(game_id, None)
+                    self._results[game_id] = result
+                    while len(self._results) > RESULTS_KEPT:
+                        self._results.pop(next(iter(self._results)))
                 self._save_ack(force=True)
 
 
@@ -455,6 +473,18 @@ def _people(table: Any) -> list[str | None]:
     chosen = table.record.options.get("names") or []
     return [str(chosen[i]).strip() or None if i < len(chosen) and chosen[i] else None
             for i in range(table.record.players)]
+
+
+def _request_ok(data: Any) -> bool:
+    """``{"game_id": N, "have": [[low, high], ...]}`` (events) or ``{"results": [game ids]}``."""
+    if not isinstance(data, dict):
+        return False
+    if "results" in data:
+        ids = data["results"]
+        return isinstance(ids, list) and len(ids) <= RESULTS_KEPT and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in ids)
+    return isinstance(data.get("game_id"), int) and not isinstance(data.get("game_id"), bool) \
+        and _ranges_ok(data.get("have", []))
 
 
 def _ranges_ok(ranges: Any) -> bool:
