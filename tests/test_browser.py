@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from companion.games import load_game
-from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key
+from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key, survey_steps
 from companion.sim.world import load_world
 from companion.table import Table, TableOptions
 from companion.web.app import create_app
@@ -35,7 +35,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "432100"
-SIZES = [(1024, 768), (768, 1024), (390, 844)]
+SIZES = [(390, 844), (1180, 820), (820, 1180), (1920, 1080)]
+"""Phone, landscape and portrait tablet, TV: the sizes the page is laid out for."""
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
 if not os.path.exists(CHROMIUM):
@@ -162,6 +163,76 @@ def check_readable(page: Any, label: str) -> None:
     assert contrast(*banner) >= 3.0, (label, banner)  # large text across the table (WCAG AA)
 
 
+MEASURE = """() => {
+  const shown = (e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
+  const px = (sel) => [...document.querySelectorAll(sel)].filter(shown)
+      .map((e) => parseFloat(getComputedStyle(e).fontSize));
+  const box = (sel) => { const e = document.querySelector(sel);
+    if (!e || !shown(e)) return null;
+    const r = e.getBoundingClientRect();
+    return {top: Math.round(r.top + scrollY), bottom: Math.round(r.bottom + scrollY),
+            left: Math.round(r.left), right: Math.round(r.right)}; };
+  const rgba = (css) => { const v = (css.match(/[\\d.]+/g) || []).map(Number);
+    return v.length >= 3 ? [v[0], v[1], v[2], v.length > 3 ? v[3] : 1] : [0, 0, 0, 0]; };
+  const lum = ([r, g, b]) => { const c = [r, g, b].map((x) => { x /= 255;
+    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const background = (e) => {  // the colours under e, blended from the page up
+    const chain = [];
+    for (let n = e; n && n.nodeType === 1; n = n.parentElement) chain.push(n);
+    let colour = [255, 255, 255];
+    for (const n of chain.reverse()) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c[3] > 0) colour = over(c, colour);
+    }
+    return colour; };
+  let worst = null;
+  const texts = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (!shown(e) || e.closest('svg') || e.disabled || e.closest('[disabled]')) continue;
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const st = getComputedStyle(e);
+    if (parseFloat(st.opacity) === 0 || st.visibility === 'hidden') continue;
+    const bg = background(e), fg = over(rgba(st.color), bg);
+    const [a, b] = [lum(fg) + 0.05, lum(bg) + 0.05];
+    const ratio = Math.max(a, b) / Math.min(a, b);
+    texts.push(ratio);
+    if (!worst || ratio < worst.ratio) worst = {ratio: Math.round(ratio * 100) / 100,
+      text: e.textContent.trim().slice(0, 60), id: e.id || e.className || e.tagName};
+  }
+  const view = {w: innerWidth, h: innerHeight};
+  const panels = {};
+  let used = 0;
+  for (const id of ['players-panel', 'declare-panel', 'board-panel', 'history-panel', 'summary-panel']) {
+    const b = box('#' + id);
+    panels[id] = b;
+    if (b) used += Math.max(0, Math.min(b.right, view.w) - Math.max(b.left, 0))
+        * Math.max(0, Math.min(b.bottom, view.h) - Math.max(b.top, 0));
+  }
+  const scrollBoxes = [...document.querySelectorAll('body *')].filter(shown).filter((e) => {
+    const st = getComputedStyle(e);
+    return /(auto|scroll)/.test(st.overflowY) && e.scrollHeight > e.clientHeight + 2
+        && e.tagName !== 'DIALOG';
+  }).map((e) => e.id || e.className);
+  return {viewport: view, banner: box('#banner'), banner_text_px: Math.max(0, ...px('#banner-text')),
+          turn_clock_px: Math.max(0, ...px('#turn-clock')), score_px: Math.min(...px('#players .score')),
+          name_px: Math.min(...px('#players .name')), smallest_text_px: Math.min(...px('body *')),
+          min_contrast: worst, texts: texts.length,
+          panels, screen_used: Math.round(100 * used / (view.w * view.h)),
+          page_height: document.documentElement.scrollHeight, scroll_boxes: scrollBoxes};
+}"""
+
+
+def measure(page: Any) -> dict[str, Any]:
+    """The figures issue 41 asks for at the page's current size (positions in CSS px)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    figures = page.evaluate(MEASURE)
+    figures["banner_top"] = figures["banner"]["top"] if figures["banner"] else None
+    return figures
+
+
 def contrast(one: str, other: str) -> float:
     """WCAG contrast ratio of two CSS rgb() colours."""
     def luminance(css: str) -> float:
@@ -172,6 +243,25 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def write_figures(game: str, figures: dict[str, Any]) -> None:
+    """The per-size figures of one game into ``SHOTS/figures.json`` (beside the screenshots)."""
+    if not SHOTS:
+        return
+    out = Path(SHOTS) / "figures.json"
+    every = json.loads(out.read_text()) if out.exists() else {}
+    every[game] = figures
+    out.write_text(json.dumps(every, indent=1, sort_keys=True) + "\n")
+
+
+SURVEY_EVERY = 4  # steps between walks through every form the page offers (options per step)
+
+
 @pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
 def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, game: str,
                                                    players: int, variant: str | None,
@@ -179,30 +269,38 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     table = Table.open(game, None, players, variant, seed, resume=False)
     world = load_world(game, table.game, players, variant, seed)
     url = serve(table)
-    page = open_page(browser, url)
+    page = open_page(browser, url, 1180, 820)
     tablet = BrowserTablet(url, PIN, page)
     # the PIN's answer comes at once (from /api/pair, or without it through the PIN header)
     assert "Wrong PIN" in tablet.enter_pin("0000")
     assert tablet.enter_pin() == "accepted"
     if pairing_exists(url):  # with the pairing routes the device is now paired by its cookie
         assert page.evaluate("fetch('/api/whoami').then((r) => r.json()).then((b) => b.paired)")
-    def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too
+    sizes: dict[str, Any] = {}
+
+    def at_sizes(stage: str) -> None:
         for width, height in SIZES:
-            p.set_viewport_size({"width": width, "height": height})
-            p.evaluate("window.scrollTo(0, 0)")
-            check_readable(p, f"{game} declaring {width}x{height}")
-            if SHOTS and width == 1024:
-                Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                p.screenshot(path=str(Path(SHOTS) / f"{game}-declaring-1024x768.png"))
-        p.set_viewport_size({"width": 1024, "height": 768})
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_timeout(100)
+            check_readable(page, f"{game} {stage} {width}x{height}")
+            sizes.setdefault(f"{width}x{height}", {})[stage] = measure(page)
+            shot(page, f"{game}-{stage}-{width}x{height}.png")
+        page.set_viewport_size({"width": 1180, "height": 820})
+
+    def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too
+        at_sizes("declaring")
+
+    steps_offered: dict[str, int] = {}
 
     def on_step(n: int) -> None:  # the game under way
+        if n == 1 or n % SURVEY_EVERY == 0:
+            tablet.sync()
+            for label, counts in survey_steps(page).items():
+                steps_offered[label] = max(steps_offered.get(label, 0), max(counts[1:], default=0))
         if n == 6:
             tablet.sync()
-            check_readable(page, f"{game} playing")
-            if SHOTS:
-                Path(SHOTS).mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(Path(SHOTS) / f"{game}-playing-1024x768.png"))
+            at_sizes("playing")
 
     tablet.before_confirm = at_first_confirm
     started = time.monotonic()
@@ -216,28 +314,24 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     median = tablet.median_taps()
     if median is not None:
         assert median <= 3, [(d.type, d.taps) for d in tablet.declarations]
-    # the finished game as the page shows it, at three sizes
+    # the finished game as the page shows it, at four sizes
     page.wait_for_function("k => document.body.dataset.stateKey === k",
                            arg=state_key(table.public()), timeout=15000)
     assert page.locator("#banner-text").inner_text().endswith(("wins!", "win!", "Game over"))
     assert not page.locator("#prompts li.chore").count()  # chores cleared at game over
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("window.scrollTo(0, 0)")
-        page.wait_for_timeout(150)
-        check_readable(page, f"{game} {width}x{height}")
-        if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(Path(SHOTS) / f"{game}-{width}x{height}.png"))
+    at_sizes("over")
     assert not page.errors, page.errors
-    if SHOTS:
-        taps_file = Path(SHOTS) / "taps.json"
-        taps = json.loads(taps_file.read_text()) if taps_file.exists() else {}
-        taps[game] = {"declarations": len(tablet.declarations), "median_taps": median,
-                      "taps": [d.taps for d in tablet.declarations], "seconds": round(seconds, 1)}
-        taps_file.write_text(json.dumps(taps, indent=1, sort_keys=True))
+    for d in tablet.declarations:
+        steps_offered[f"{d.type} (declared)"] = max(steps_offered.get(f"{d.type} (declared)", 0),
+                                                   max(d.options[1:], default=0))
+    figures = {"declarations": len(tablet.declarations), "median_taps": median,
+               "taps": [d.taps for d in tablet.declarations], "seconds": round(seconds, 1),
+               "options_per_step": [d.options for d in tablet.declarations],
+               "largest_step_by_form": steps_offered,
+               "largest_step": max(steps_offered.values(), default=0), "sizes": sizes}
+    write_figures(game, figures)
     print(f"\n{game}: {len(tablet.declarations)} declarations by tapping, median taps {median},"
-          f" {seconds:.1f} s")
+          f" largest step {figures['largest_step']}, {seconds:.1f} s")
     page.close()
 
 

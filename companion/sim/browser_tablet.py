@@ -49,6 +49,50 @@ class Declaration:
     type: str
     taps: int
     status: int
+    options: list[int] = field(default_factory=list)
+    """How many options the page offered at each step of this declaration."""
+
+
+OPTIONS = "#form [data-field], #form [data-action], #form [data-group]"
+"""What a step offers to tap: values, whole actions, groups of values (a colour, a suit)."""
+
+
+def count_options(page: Any) -> int:
+    """The options the form's current step shows (visible ones only)."""
+    return int(page.evaluate(f"""() => [...document.querySelectorAll({json.dumps(OPTIONS)})]
+        .filter((e) => e.offsetParent !== null).length"""))
+
+
+def survey_steps(page: Any, max_steps: int = 12) -> dict[str, list[int]]:
+    """Every action type the form offers now, walked step by step taking the first option
+    each time (a list field: its first item, then Done): the options shown at each step,
+    by the type's label.  Ends on Back, so the form is as it was."""
+    found: dict[str, list[int]] = {}
+    types = page.locator("#form [data-type]")
+    for i in range(types.count()):
+        button = page.locator("#form [data-type]").nth(i)
+        label = button.inner_text().strip()
+        button.click()
+        counts = [page.locator("#form [data-type]").count()]  # the first step: the types
+        for _ in range(max_steps):
+            step = page.get_attribute("#form", "data-step") or ""
+            if step == "confirm" or not step:
+                break
+            counts.append(count_options(page))
+            first = page.locator(OPTIONS).first
+            if not first.count():
+                break
+            first.click()
+            done = page.locator("#form [data-done]")
+            if done.count() and (page.get_attribute("#form", "data-step") or "").startswith("field:") \
+                    and not page.locator("#form [data-group]").count():
+                if not done.is_disabled():
+                    done.click()
+        found[label] = counts
+        back = page.locator("#form [data-back]")
+        if back.count():
+            back.first.click()
+    return found
 
 
 @dataclass
@@ -98,10 +142,13 @@ class BrowserTablet(Tablet):
         type_button = page.locator(f'#form [data-type="{action["type"]}"]')
         if not type_button.count():
             return self._unreachable(action, "no such action type offered now")
+        options = [page.locator("#form [data-type]").count()]
         type_button.first.click()
         taps += 1
         for _ in range(20):
             step = page.get_attribute("#form", "data-step") or ""
+            if step != "confirm":
+                options.append(count_options(page))
             if step == "confirm":
                 if self.before_confirm is not None:
                     self.before_confirm(page)
@@ -113,7 +160,7 @@ class BrowserTablet(Tablet):
                 page.wait_for_function("r => document.body.dataset.lastRequest === r", arg=request_id,
                                        timeout=self.timeout_ms)
                 status = int(page.evaluate("document.body.dataset.lastStatus"))
-                self.declarations.append(Declaration(action["type"], taps, status))
+                self.declarations.append(Declaration(action["type"], taps, status, options))
                 return status, {"error": page.inner_text("#action-result")}
             if step == "pick":
                 chosen = None
