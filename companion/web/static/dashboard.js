@@ -295,6 +295,7 @@ async function submit(action, button) {
     sent.sending = false;
     button.disabled = false;
     showResult(refusal(body), "bad");
+    sayAt(button, refusal(body));
   }
 }
 
@@ -321,11 +322,11 @@ function entryLines(h) {
   const when = new Date(h.at * 1000).toLocaleTimeString();
   const source = { tablet: "declared on the tablet", camera: "seen by the camera", cards: "read from a card",
     table: "the table's button", script: "a replay script" }[h.source] || words(h.source);
-  return [h.text, `Move ${h.seq} · ${source} · ${when}${h.undone ? " · undone" : ""}`];
+  return [h.text, `Move ${latest ? moveNumber(latest, h.seq) : h.seq} · ${source} · ${when}${h.undone ? " · undone" : ""}`];
 }
 
 function openEntry(h) {
-  openSheet(`Move ${h.seq}`, entryLines(h));
+  openSheet(`Move ${latest ? moveNumber(latest, h.seq) : h.seq}`, entryLines(h));
   const newest = latest && newestEffective(latest);
   const buttons = $("sheet-buttons");
   if (h.undone) { buttons.append(el("p", { class: "note" }, "This move was taken back.")); return; }
@@ -375,26 +376,32 @@ async function startReplace(h, earlier = false) {
   forms.replacing = h.seq;  // sent with the replacement: refused if another move came since
   forms.earlier = earlier;
   form = null;
-  $("declare-title").textContent = `Replace move ${h.seq}`;
+  $("declare-title").textContent = `Replace move ${latest ? moveNumber(latest, h.seq) : h.seq}`;
   showResult(`Choose what happened instead of: ${h.text}`, "info");
   renderForm();
 }
 
 // ------------------------------------------------------------------ rendering the state
-/** Whether dark text reads better than white on this colour (WCAG relative luminance). */
-function isLight(colour) {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour).trim());
-  if (!m) return false;
-  const [r, g, b] = m.slice(1).map((h) => {
-    const c = parseInt(h, 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.35;
+/** The ink (black or white) that reads best on a CSS colour: the higher WCAG contrast, which
+ * is at least 4.58:1 for any colour. */
+function luminance(css) {
+  const v = (String(css).match(/[\d.]+/g) || []).map(Number);
+  if (v.length < 3) return 0;
+  const [r, g, b] = v.slice(0, 3).map((x) => { const c = x / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+
+function inkOn(background) {
+  const l = luminance(background);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000" : "#fff";
+}
+
+/** Set-up comes before the game: no turn, no clock. */
+function settingUp(s) { return s.phase === "setup" && !s.over; }
 
 function renderBanner(s) {
   const banner = $("banner");
-  const turnPlayer = s.turn !== null && s.turn !== undefined ? s.players[s.turn] : null;
+  const turnPlayer = s.turn !== null && s.turn !== undefined && !settingUp(s) ? s.players[s.turn] : null;
   let text;
   if (s.over) {
     const names = (s.winner || []).map((w) => s.players[w].name).join(" & ");
@@ -407,20 +414,20 @@ function renderBanner(s) {
     text = s.phase_label || "Everyone";
     banner.style.setProperty("--turn", "#555");
   }
-  const light = isLight(getComputedStyle(banner).getPropertyValue("--turn"));
-  banner.classList.toggle("light", light);  // dark letters on a yellow or white seat
+  banner.style.setProperty("--turn-ink", inkOn(getComputedStyle(banner).backgroundColor));
   $("banner-text").textContent = text;
-  banner.classList.toggle("time-up", Boolean(s.time_up));
-  banner.classList.toggle("paused", Boolean(s.paused));
+  banner.title = text;  // a name too long for one line is whole on a long press
+  banner.classList.toggle("time-up", Boolean(s.time_up) && !s.over);
+  banner.classList.toggle("paused", Boolean(s.paused) && !s.over);
   banner.dataset.turn = s.turn ?? "";
   $("pause").textContent = s.paused ? "Resume clocks" : "Pause clocks";
   $("pause").dataset.clock = s.paused ? "resume" : "pause";
-  $("pause").hidden = Boolean(s.over) && !s.paused;  // nothing runs after the end
+  $("pause").hidden = Boolean(s.over) || settingUp(s);  // no clock runs before the start or after the end
   document.body.dataset.paused = s.paused ? "1" : "0";
 }
 
 function turnClockText(s, extra) {
-  if (s.over || s.turn === null || s.turn === undefined) return s.paused ? "Paused" : "";
+  if (s.over || settingUp(s) || s.turn === null || s.turn === undefined) return "";
   const used = (s.turn_s || 0) + extra;
   if (s.paused) return `Paused · ${fmtClock(used)}`;
   if (s.time_up) return `Time is up · ${fmtClock(used)}`;
@@ -428,18 +435,50 @@ function turnClockText(s, extra) {
   return fmtClock(used);
 }
 
+/** Each seat's resources and team, read from the details: every entry that names the
+ * player (or a team "A & C" the player is in) gives a line on the player's card. */
+function playerFacts(s) {
+  const names = s.players.map((p) => p.name);
+  const facts = s.players.map(() => ({ holds: [], team: null }));
+  for (const [key, value] of Object.entries(s.summary || {})) {
+    if (!value || typeof value !== "object" || Array.isArray(value) || /house rules/i.test(key)) continue;
+    for (const [who, what] of Object.entries(value)) {
+      if (what !== null && typeof what === "object") continue;
+      const team = who.includes(" & ") ? who.split(" & ").map((n) => n.trim()) : null;
+      names.forEach((name, seat) => {
+        if (who === name) facts[seat].holds.push([key, what]);
+        else if (team && team.includes(name)) { facts[seat].team = who; facts[seat].holds.push([key, what]); }
+      });
+    }
+  }
+  return facts;
+}
+
 function renderPlayers(s) {
   const list = $("players");
   list.replaceChildren();
+  const facts = playerFacts(s);
   for (const p of s.players) {
     const li = el("li", { "data-seat": p.seat });
     li.style.setProperty("--seat", p.colour || "#888");
-    if (s.turn === p.seat && !s.over) li.classList.add("turn");
+    if (s.turn === p.seat && !s.over && !settingUp(s)) li.classList.add("turn");
     if (s.over && (s.winner || []).includes(p.seat)) li.classList.add("winner");
     const who = el("div", { class: "who" });
     who.append(el("span", { class: "name" }, p.name));
-    who.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
+    const { holds, team } = facts[p.seat];
+    if (team) who.append(el("span", { class: "team" }, `Team ${team}`));
+    if (!settingUp(s)) who.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
     li.append(who, el("span", { class: "score" }, String(p.score)));
+    if (holds.length) {
+      const line = el("p", { class: "holds" });
+      for (const [key, what] of holds) {
+        const item = el("span");
+        if (!/^players$/i.test(key)) item.append(el("b", {}, `${words(key)}: `));
+        item.append(document.createTextNode(String(what)));
+        line.append(item);
+      }
+      li.append(line);
+    }
     list.append(li);
   }
   $("outcome").textContent = s.over ? (s.reason || "") : "";
@@ -449,7 +488,18 @@ function renderPrompts(s) {
   const list = $("prompts");
   list.replaceChildren();
   for (const p of s.prompts) {
-    const li = el("li", { class: p.kind }, p.text);
+    const li = el("li", { class: p.kind });
+    const text = el("span", { class: "prompt-text" }, p.text);
+    li.append(text);
+    if (p.text.length > 80) {  // two lines at a glance, the rest on a tap
+      const more = el("button", { class: "more secondary", "data-local": "1", "aria-expanded": "false" }, "More");
+      more.addEventListener("click", () => {
+        const open = li.classList.toggle("open");
+        more.textContent = open ? "Less" : "More";
+        more.setAttribute("aria-expanded", String(open));
+      });
+      li.append(more);
+    }
     if (p.options && p.options.length) {
       const grid = el("div", { class: "choices" });
       for (const option of p.options) {
@@ -460,6 +510,7 @@ function renderPrompts(s) {
           b.disabled = false;
           showResult(status === 200 ? (body.entry ? `Recorded: ${body.entry.text}` : "Recorded.") : refusal(body),
             status === 200 ? "ok" : "bad");
+          if (status !== 200) sayAt(b, refusal(body));
         });
         grid.append(b);
       }
@@ -489,13 +540,26 @@ function renderTaps(s) {
   }
 }
 
+/** A move's number as players count them: its place in the table's history (1, 2, 3...,
+ * an undone move keeps its number, struck through), not the log's sequence number. The
+ * page holds the newest entries, so the newest is number history_total. */
+function moveNumber(s, seq) {
+  const total = s.history_total ?? s.history.length;
+  return total - s.history.filter((h) => h.seq > seq).length;
+}
+
+const HISTORY_FIRST = 8;  // moves shown at first; more on a tap (never a box that cuts a row)
+let historyShown = HISTORY_FIRST;
+
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
-  for (const h of [...s.history].sort((a, b) => b.seq - a.seq)) {
-    const li = el("li", { "data-seq": h.seq });
+  const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
+  for (const h of newestFirst.slice(0, historyShown)) {
+    const number = moveNumber(s, h.seq);
+    const li = el("li", { "data-seq": h.seq, "data-move": number });
     const b = el("button", { class: "entry", "data-entry": h.seq });
-    b.append(el("span", { class: "seq" }, String(h.seq)), el("span", { class: "text" }, h.text));
+    b.append(el("span", { class: "seq" }, String(number)), el("span", { class: "text" }, h.text));
     if (h.undone) li.classList.add("undone");
     b.addEventListener("click", () => openEntry(h));
     li.append(b);
@@ -503,18 +567,22 @@ function renderHistory(s) {
   }
   $("undo").disabled = !s.can_undo;
   const total = s.history_total ?? s.history.length;
-  $("older").hidden = total <= s.history.length;
+  $("older").hidden = Math.min(historyShown, total) >= total;
 }
 
 async function loadOlder() {
-  if (!latest || !latest.history.length) return;
-  const oldest = Math.min(...latest.history.map((h) => h.seq));
-  const r = await fetch(`/api/history?before=${oldest}&limit=50`);
-  if (!r.ok) { $("older").hidden = true; return; }
-  const body = await r.json();
-  const entries = body.history || body.entries || [];
-  const known = new Set(latest.history.map((h) => h.seq));
-  latest.history = latest.history.concat(entries.filter((h) => !known.has(h.seq)));
+  if (!latest) return;
+  historyShown += 20;
+  if (historyShown > latest.history.length && latest.history.length) {
+    const oldest = Math.min(...latest.history.map((h) => h.seq));
+    const r = await fetch(`/api/history?before=${oldest}&limit=50`);
+    if (r.ok) {
+      const body = await r.json();
+      const entries = body.history || body.entries || [];
+      const known = new Set(latest.history.map((h) => h.seq));
+      latest.history = latest.history.concat(entries.filter((h) => !known.has(h.seq)));
+    }
+  }
   renderHistory(latest);
 }
 
@@ -673,8 +741,8 @@ async function applyDelta(d) {
   render(s);
 }
 
-setInterval(() => {  // clocks tick between snapshots (stopped while paused)
-  if (!latest || latest.over || latest.paused) return;
+setInterval(() => {  // clocks tick between snapshots (stopped while paused, or the companion away)
+  if (!latest || latest.over || latest.paused || away.now) return;
   const extra = (performance.now() - receivedAt) / 1000;
   const turnClock = document.querySelector("#players li.turn .clock");
   if (turnClock) turnClock.textContent = fmtClock(Number(turnClock.dataset.clock) + extra);
@@ -723,16 +791,94 @@ $("join-open").addEventListener("click", async () => {
 $("sheet-close").addEventListener("click", () => $("sheet").close());
 $("undo").addEventListener("click", () => { const h = latest && newestEffective(latest); if (h) confirmUndo(h); });
 $("older").addEventListener("click", loadOlder);
+$("older").textContent = "More moves";
+
+// ------------------------------------------------------------------ the board on a phone
+$("board-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("board-open");
+  $("board-toggle").textContent = open ? "Hide the board" : "Show the board";
+  $("board-toggle").setAttribute("aria-expanded", String(open));
+});
+for (const b of document.querySelectorAll("[data-zoom]")) {
+  b.dataset.local = "1";
+  b.addEventListener("click", () => {  // wider than the screen: the board scrolls in its frame
+    $("board").style.setProperty("--zoom", b.dataset.zoom);
+    for (const other of document.querySelectorAll("[data-zoom]")) other.classList.toggle("on", other === b);
+  });
+}
+$("board-toggle").dataset.local = "1";
+
+// ------------------------------------------------------------------ the companion away
+// A ping a second (any HTTP answer counts); the page greys, the clocks stop and taps are
+// refused at the button within PING_EVERY_MS + PING_TIMEOUT_MS of the companion going
+// quiet when its stream is broken too (or after two silent pings), and comes back by itself.
+const PING_EVERY_MS = 1000;
+const PING_TIMEOUT_MS = 1200;
+const away = { now: false, misses: 0, source: null };
+
+function setAway(now) {
+  if (away.now === now) return;
+  away.now = now;
+  document.body.classList.toggle("away", now);
+  $("away").hidden = !now;
+  document.body.style.setProperty("--away-h", now ? `${$("away").offsetHeight}px` : "0px");
+  if (!now) {  // back: whatever happened meanwhile is fetched whole
+    if (!away.source || away.source.readyState === EventSource.CLOSED) connect();
+    fetch("/api/state").then((r) => r.json()).then((st) => { forms = null; render(st); }).catch(() => {});
+  }
+}
+
+async function ping() {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), PING_TIMEOUT_MS);
+  let answered = false;
+  try {
+    await fetch("/api/whoami", { cache: "no-store", signal: ctl.signal });
+    answered = true;
+  } catch (e) { answered = false; }
+  clearTimeout(timer);
+  away.misses = answered ? 0 : away.misses + 1;
+  const streamBroken = !away.source || away.source.readyState !== EventSource.OPEN;
+  setAway(!answered && (streamBroken || away.misses >= 2));
+  setTimeout(ping, PING_EVERY_MS);
+}
+
+/** Says ``text`` beside ``button`` (where the player's finger is), for a few seconds. */
+function sayAt(button, text) {
+  for (const old of document.querySelectorAll(".said-here")) old.remove();
+  const r = button.getBoundingClientRect();
+  const note = el("div", { class: "said-here", role: "alert" }, text);
+  note.style.left = `${Math.max(8, Math.min(r.left + scrollX, scrollX + innerWidth - 340))}px`;
+  note.style.top = `${r.bottom + scrollY + 6}px`;
+  document.body.append(note);
+  setTimeout(() => note.remove(), 4000);
+}
+
+// while away, a tap on anything that would ask the companion is refused where it was made
+document.addEventListener("click", (e) => {
+  if (!away.now) return;
+  const b = e.target.closest("button, a.button");
+  if (!b || b.dataset.local || b.closest("dialog") || b.id === "sheet-close") return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  sayAt(b, "Not sent: the companion is not answering. Tap again once it is back.");
+}, true);
+
+function connect() {
+  const source = new EventSource("/api/events");
+  away.source = source;
+  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
+  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
+  source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
+  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
+}
 
 async function loadLayout() { layout = await (await fetch("/api/layout")).json(); }
 
 async function start() {
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
-  const source = new EventSource("/api/events");
-  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
-  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
-  source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
-  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
+  connect();
+  setTimeout(ping, PING_EVERY_MS);
 }
 start();
