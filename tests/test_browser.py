@@ -144,13 +144,14 @@ def check_readable(page: Any, label: str) -> None:
               banner: px('#banner-text'), turnClock: px('#turn-clock'), targets: tall,
               seqs: [...document.querySelectorAll('#history .seq')].filter((e) => e.offsetParent)
                   .filter((e) => e.scrollWidth > e.clientWidth + 1 ||
-                                 e.textContent !== e.closest('li').dataset.seq).length,
+                                 e.textContent !== e.closest('li').dataset.move).length,
               labels: boardLabels(),
               text: document.body.innerText};
     }""")
     assert sizes["scroll"] <= sizes["width"] and sizes["body"] <= sizes["width"], (label, sizes["scroll"])
     assert sizes["scores"] and min(sizes["scores"]) >= 40, (label, sizes["scores"])
-    assert min(sizes["names"]) >= 24 and min(sizes["clocks"]) >= 24, (label, sizes["names"], sizes["clocks"])
+    assert min(sizes["names"]) >= 24 and min(sizes["clocks"], default=24) >= 24, \
+        (label, sizes["names"], sizes["clocks"])  # (no clocks during set-up)
     assert min(sizes["banner"]) >= 24
     assert sizes["seqs"] == 0, label  # history numbers keep every digit (100 and on)
     assert sizes["labels"]["clipped"] == [] and sizes["labels"]["covered"] == [], (label, sizes["labels"])
@@ -160,7 +161,26 @@ def check_readable(page: Any, label: str) -> None:
     banner = page.evaluate("""() => { const s = getComputedStyle(document.querySelector('#banner'));
                                       return [s.backgroundColor, s.color]; }""")
     assert banner[0] not in ("rgba(0, 0, 0, 0)", "transparent")
-    assert contrast(*banner) >= 3.0, (label, banner)  # large text across the table (WCAG AA)
+    assert contrast(*banner) >= 4.5, (label, banner)
+    check_size(page, label)
+
+
+def check_size(page: Any, label: str) -> dict[str, Any]:
+    """Issue 41's figures at the page's size: every text at least 4.5:1, no box that cuts
+    rows; the phone's turn banner within the first 120 px; the landscape tablet's players,
+    declare, board and history above the fold; the TV's scores and turn at least 96 px."""
+    figures = measure(page)
+    width, height = figures["viewport"]["w"], figures["viewport"]["h"]
+    assert figures["min_contrast"]["ratio"] >= 4.5, (label, figures["min_contrast"])
+    assert figures["scroll_boxes"] == [], (label, figures["scroll_boxes"])
+    if width < 600:
+        assert figures["banner"]["bottom"] <= 120, (label, figures["banner"])
+    if width >= 900 and width > height:
+        for panel in ("players-panel", "declare-panel", "board-panel", "history-panel"):
+            assert figures["panels"][panel]["top"] < height - 100, (label, panel, figures["panels"])
+    if width >= 1600:
+        assert figures["score_px"] >= 96 and figures["banner_text_px"] >= 96, (label, figures)
+    return figures
 
 
 MEASURE = """() => {
@@ -259,7 +279,8 @@ def write_figures(game: str, figures: dict[str, Any]) -> None:
     out.write_text(json.dumps(every, indent=1, sort_keys=True) + "\n")
 
 
-SURVEY_EVERY = 4  # steps between walks through every form the page offers (options per step)
+SURVEY_EVERY = 3  # steps between looks at the forms offered (each new set is walked once)
+SURVEYS = 6  # walks through every form the page offers per game, at most
 
 
 @pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
@@ -292,12 +313,17 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
         at_sizes("declaring")
 
     steps_offered: dict[str, int] = {}
+    surveyed: set[str] = set()
 
     def on_step(n: int) -> None:  # the game under way
-        if n == 1 or n % SURVEY_EVERY == 0:
-            tablet.sync()
-            for label, counts in survey_steps(page).items():
-                steps_offered[label] = max(steps_offered.get(label, 0), max(counts[1:], default=0))
+        if n % SURVEY_EVERY == 1 and len(surveyed) < SURVEYS:
+            tablet.sync()  # each new set of forms offered is walked once (options per step)
+            offered = json.dumps(page.eval_on_selector_all("#form [data-type]",
+                                                           "bs => bs.map((b) => b.dataset.type)"))
+            if offered not in surveyed:
+                surveyed.add(offered)
+                for label, counts in survey_steps(page).items():
+                    steps_offered[label] = max(steps_offered.get(label, 0), max(counts[1:], default=0))
         if n == 6:
             tablet.sync()
             at_sizes("playing")
@@ -312,8 +338,8 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
     assert result.stalls == 0
     assert all(d.status == 200 for d in tablet.declarations)
     median = tablet.median_taps()
-    if median is not None:
-        assert median <= 3, [(d.type, d.taps) for d in tablet.declarations]
+    if median is not None:  # type, a value or two, confirm (a combination: one tap a part)
+        assert median <= 4, [(d.type, d.taps) for d in tablet.declarations]
     # the finished game as the page shows it, at four sizes
     page.wait_for_function("k => document.body.dataset.stateKey === k",
                            arg=state_key(table.public()), timeout=15000)

@@ -34,6 +34,21 @@ def same_value(wanted: Any, offered: Any) -> bool:
     return False
 
 
+MISSING = object()
+
+
+def field_value(action: Action, name: str) -> Any:
+    """The value the page's field ``name`` asks for: one part of a combination is named
+    ``field.N`` (a Nightclub of the four, a player's Dancer)."""
+    if name in action:
+        return action[name]
+    base, _, index = name.rpartition(".")
+    if base in action and index.isdigit() and isinstance(action[base], list) \
+            and int(index) < len(action[base]):
+        return action[base][int(index)]
+    return MISSING
+
+
 def same_action(wanted: Action, offered: Action) -> bool:
     return set(wanted) == set(offered) and all(same_value(wanted[k], offered[k]) for k in wanted)
 
@@ -176,7 +191,8 @@ class BrowserTablet(Tablet):
             if step.startswith("field:") and page.locator("#form [data-done]").count():
                 name = step.split(":", 1)[1]  # a list built by toggling items, then Done
                 for item in action.get(name) or []:
-                    chosen = self._value_button(name, item)
+                    chosen, narrowing = self._value_button(name, item)
+                    taps += narrowing
                     if chosen is None:
                         return self._unreachable(action, f"no button for {name} {item!r}")
                     chosen.click()
@@ -189,9 +205,11 @@ class BrowserTablet(Tablet):
                 continue
             if step.startswith("field:"):
                 name = step.split(":", 1)[1]
-                if name not in action:
+                wanted = field_value(action, name)
+                if wanted is MISSING:
                     return self._unreachable(action, f"the page asks for {name}")
-                chosen = self._value_button(name, action[name])
+                chosen, narrowing = self._value_button(name, wanted)
+                taps += narrowing
                 if chosen is None:
                     return self._unreachable(action, f"no button for {name}")
                 chosen.click()
@@ -200,12 +218,28 @@ class BrowserTablet(Tablet):
             page.wait_for_timeout(20)
         return self._unreachable(action, "the form never reached its confirmation")
 
-    def _value_button(self, name: str, value: Any) -> Any:
-        """The button the page offers for ``value`` of field ``name``, or None."""
-        for button in self.page.locator(f'#form [data-field="{name}"]').all():
-            if same_value(value, json.loads(button.get_attribute("data-value"))):
-                return button
-        return None
+    def _value_button(self, name: str, value: Any) -> tuple[Any, int]:
+        """The button the page offers for ``value`` of field ``name`` (or None), and the taps
+        it took to get there: a long list is narrowed by tapping the group that holds the
+        value ("Zombie", "purple"), after "Other ..." when another group is open."""
+        taps = 0
+        for _ in range(6):
+            for button in self.page.locator(f'#form [data-field="{name}"]').all():
+                if same_value(value, json.loads(button.get_attribute("data-value"))):
+                    return button, taps
+            group = next((g for g in self.page.locator("#form [data-group]").all()
+                          if any(same_value(value, v) for v in json.loads(g.get_attribute("data-values")))),
+                         None)
+            if group is not None:
+                group.click()
+                taps += 1
+                continue
+            back = self.page.locator(f'#form [data-groups-back="{name}"]')
+            if not back.count():
+                break
+            back.click()
+            taps += 1
+        return None, taps
 
     def _forget_taps(self, action: Action) -> tuple[int, dict[str, Any]]:
         """Cards listed as tapped are taken back by a tap on each (or on the one named)."""

@@ -87,11 +87,15 @@ function remainingRows(info, chosen) {
 function actionOf(info, row, chosen = {}) {
   const action = { type: info.type };
   info.fields.forEach((f, i) => {
+    let value;
     if (f.many && Array.isArray(chosen[f.name])) {
-      if (chosen[f.name].length) action[f.name] = chosen[f.name].map((k) => f.values[k].v);
+      if (!chosen[f.name].length) return;
+      value = chosen[f.name].map((k) => f.values[k].v);
     } else if (row[i] >= 0) {
-      action[f.name] = f.many ? [f.values[row[i]].v] : f.values[row[i]].v;
-    }
+      value = f.many ? [f.values[row[i]].v] : f.values[row[i]].v;
+    } else return;
+    if (f.part_of !== undefined) (action[f.part_of] = action[f.part_of] || [])[f.part] = value;  // one part of a combination
+    else action[f.name] = value;
   });
   return action;
 }
@@ -109,6 +113,50 @@ function rowLabel(info, row, skip = new Set(), chosen = {}) {
   return parts.join(" · ") || info.label;
 }
 
+const STEP_LIMIT = 8;  // options one step offers at most: more are narrowed by their groups
+
+/** The values of a step as the player narrows them: {groups, path} while more than
+ * STEP_LIMIT remain and the form sent groups for them, else {values, path}. ``distinct``
+ * are value indexes (-1: none); ``path`` the groups chosen so far. */
+function narrowed(f, distinct, path) {
+  let here = distinct.filter((i) => i < 0 || path.every((k, l) => (f.values[i].group || [])[l] === k));
+  let level = path.length;
+  for (;;) {
+    const real = here.filter((i) => i >= 0);
+    if (real.length <= STEP_LIMIT) break;
+    const keys = [...new Set(real.map((i) => (f.values[i].group || [])[level]))];
+    if (keys.some((k) => k === undefined)) break;
+    if (keys.length > 1) {
+      return { path, groups: keys.map((key) => ({ key, members: real.filter((i) => f.values[i].group[level] === key) })),
+        none: here.includes(-1) };
+    }
+    path = path.concat(keys);  // one group only: straight inside it
+    level += 1;
+  }
+  return { path, values: here };
+}
+
+/** The group buttons of a step (each with the values it holds, for a finger or a test). */
+function groupButtons(f, view) {
+  const grid = el("div", { class: "choices" });
+  for (const g of view.groups) {
+    grid.append(bigButton(`${g.key} (${g.members.length})`, { "data-group": g.key,
+      "data-values": JSON.stringify(g.members.map((i) => f.values[i].v)) }, () => {
+      form.path[f.name] = view.path.concat([g.key]);
+      renderForm();
+    }, "group"));
+  }
+  return grid;
+}
+
+function groupsBack(f, view) {
+  if (!(form.path[f.name] || []).length) return null;
+  return bigButton(`Other ${f.label.toLowerCase()}`, { "data-groups-back": f.name }, () => {
+    form.path[f.name] = [];
+    renderForm();
+  }, "secondary");
+}
+
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   if (action.type === "correct" && action.action && typeof action.action === "object") {
@@ -122,16 +170,17 @@ function labelAction(action) {
   }
   const parts = [info.label];
   for (const f of info.fields) {
-    if (!(f.name in action) || f.name === "player") continue;
-    const key = JSON.stringify(action[f.name]);
+    const given = f.part_of !== undefined ? (action[f.part_of] || [])[f.part] : action[f.name];
+    if (given === undefined || f.name === "player") continue;
+    const key = JSON.stringify(given);
     const v = f.values.find((x) => JSON.stringify(x.v) === key);
-    parts.push(v ? v.label : renderValue(action[f.name]).textContent);
+    parts.push(v ? v.label : renderValue(given).textContent);
   }
   return parts.join(": ");
 }
 
 function startForm(type) {
-  form = { type, chosen: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
+  form = { type, chosen: {}, path: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
     earlier: forms.earlier, requestId: null, taps: 1 };
   showResult("", "");
   renderForm();
@@ -206,19 +255,27 @@ function renderFormSteps() {
   }
   const back = bigButton("Back", { "data-back": "1" }, () => { form = null; renderForm(); }, "secondary");
   if (asking && asking.f.many) {
-    // toggle any number of items, then Done (none chosen: the action without them, if legal)
+    // toggle any number of items (narrowed by group when many), then Done (none chosen:
+    // the action without them, if legal)
     box.dataset.step = `field:${asking.f.name}`;
     box.append(el("p", { class: "field-label" }, asking.f.label));
     const picked = form.toggled || (form.toggled = []);
-    const grid = el("div", { class: "choices" });
-    for (const idx of asking.distinct.filter((k) => k >= 0)) {
-      const v = asking.f.values[idx];
-      const on = picked.includes(idx);
-      grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v),
-        "data-many": "1", "aria-pressed": on ? "true" : "false" }, () => {
-        form.toggled = on ? picked.filter((k) => k !== idx) : picked.concat([idx]);
-        renderForm();
-      }, on ? "on" : ""));
+    if (picked.length) box.append(el("p", { class: "so-far" }, `Chosen: ${picked.map((k) => asking.f.values[k].label).join(", ")}`));
+    const view = narrowed(asking.f, asking.distinct.filter((k) => k >= 0), form.path[asking.f.name] || []);
+    if (view.groups) {
+      box.append(groupButtons(asking.f, view));
+    } else {
+      const grid = el("div", { class: "choices" });
+      for (const idx of view.values) {
+        const v = asking.f.values[idx];
+        const on = picked.includes(idx);
+        grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v),
+          "data-many": "1", "aria-pressed": on ? "true" : "false" }, () => {
+          form.toggled = on ? picked.filter((k) => k !== idx) : picked.concat([idx]);
+          renderForm();
+        }, on ? "on" : ""));
+      }
+      box.append(grid);
     }
     const noneAllowed = asking.distinct.includes(-1);
     const done = bigButton(picked.length ? `Done: ${picked.length} chosen` : "Done: none",
@@ -228,7 +285,10 @@ function renderFormSteps() {
         renderForm();
       }, "primary");
     done.disabled = !picked.length && !noneAllowed;
-    box.append(grid, done, back);
+    const other = groupsBack(asking.f, view);
+    box.append(done);
+    if (other) box.append(other);
+    box.append(back);
     return;
   }
   if (asking && rows.length <= 6 && info.fields.filter((f) => !(f.name in form.chosen)).length > 1
@@ -246,14 +306,23 @@ function renderFormSteps() {
   }
   if (asking) {
     box.dataset.step = `field:${asking.f.name}`;
+    // the parts chosen so far, in words (one part at a time: "Nightclub 1: 2 · Nightclub 2: 4")
+    const unchosen = new Set(info.fields.filter((f) => !(f.name in form.chosen)).map((f) => f.name));
+    const sofar = rowLabel(info, rows[0], unchosen, form.chosen);
+    if (sofar !== info.label) box.append(el("p", { class: "so-far" }, sofar));
     box.append(el("p", { class: "field-label" }, asking.f.label));
-    const grid = el("div", { class: "choices" });
-    for (const idx of asking.distinct) {
+    const view = narrowed(asking.f, asking.distinct, form.path[asking.f.name] || []);
+    const grid = view.groups ? groupButtons(asking.f, view) : el("div", { class: "choices" });
+    const plain = view.groups ? (view.none ? [-1] : []) : view.values;
+    for (const idx of plain) {
       const v = idx >= 0 ? asking.f.values[idx] : { v: null, label: "none" };
       grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v) },
         () => { form.chosen[asking.f.name] = idx; renderForm(); }));
     }
-    box.append(grid, back);
+    box.append(grid);
+    const other = groupsBack(asking.f, view);
+    if (other) box.append(other);
+    box.append(back);
     return;
   }
   // everything chosen: say it in words, then confirm
@@ -416,6 +485,7 @@ function renderBanner(s) {
   }
   banner.style.setProperty("--turn-ink", inkOn(getComputedStyle(banner).backgroundColor));
   $("banner-text").textContent = text;
+  $("banner-text").classList.toggle("phase-text", !turnPlayer && !s.over);  // a phase may take two lines
   banner.title = text;  // a name too long for one line is whole on a long press
   banner.classList.toggle("time-up", Boolean(s.time_up) && !s.over);
   banner.classList.toggle("paused", Boolean(s.paused) && !s.over);
