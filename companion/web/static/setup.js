@@ -24,16 +24,28 @@ function chooseGame(name) {
   if (choice.game !== name) choice.colours = [];  // each game's own seat colours
   choice.game = name;
   choice.variant = game.variants[0].value;
-  choice.players = game.min_players;
+  const blocked = game.blocked || {};
+  choice.players = game.player_counts.find((n) => !blocked[String(n)]) ?? game.min_players;
   choice.rules = Object.fromEntries(game.house_rules.map((r) => [r.id, r.default]));
   $("game-options").hidden = false;
   choiceButtons($("variants"), game.variants, "data-variant", (v) => { choice.variant = v; });
   pick($("variants"), "button", choice.variant);
-  const counts = game.player_counts.map((n) => ({ value: String(n), label: `${n} players` }));
-  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); });
+  const counts = game.player_counts.map((n) => ({ value: String(n),
+    label: blocked[String(n)] ? `${n} players (board not laid out here)` : `${n} players` }));
+  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); renderBlocked(game); });
   pick($("counts"), "button", choice.players);
+  renderBlocked(game);
   renderSeats(game);
   renderRules(game);
+}
+
+/** A game or player count this table's board map does not fit: what to do, in words, and
+ * no Start until another is chosen (the running game is never touched). */
+function renderBlocked(game) {
+  const why = (game.blocked || {})[String(choice.players)] || "";
+  $("blocked-note").hidden = !why;
+  $("blocked-note").textContent = why;
+  $("start").disabled = Boolean(why);
 }
 
 function renderSeats(game) {
@@ -114,7 +126,7 @@ async function startGame() {
   };
   $("start").disabled = true;
   const { status, body } = await postChange("/api/setup/new", payload);
-  $("start").disabled = false;
+  renderBlocked(catalogue.games.find((g) => g.name === choice.game));
   if (status === 200) { location.href = "/"; return; }
   $("setup-result").className = "bad";
   $("setup-result").textContent = body.error || "The game could not start.";
@@ -198,7 +210,9 @@ async function showArchive(id) {
 async function start() {
   await loadAuth();
   catalogue = await (await fetch("/api/games")).json();
-  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name, label: g.title })), "data-game", chooseGame);
+  const laidOut = (g) => g.player_counts.some((n) => !(g.blocked || {})[String(n)]);
+  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name,
+    label: laidOut(g) ? g.title : `${g.title} (board not laid out here)` })), "data-game", chooseGame);
   $("start").addEventListener("click", startGame);
   await loadLog();
   document.body.dataset.ready = "1";
