@@ -259,4 +259,5 @@ def test_set_up_refusals_are_sentences_in_the_games_words(client: FlaskClient) -
     assert answer.status_code == 400
     assert answer.get_json()["error"] == "King of Clubs is played by 2 or 4 players."
     answer = new_game(client, game="king_of_clubs", players=2, variant="expert")
-    assert answer.get_json()["error"] == "King of Clubs has no variant called Expert: choose Basic or Advanced."
+    assert answer.get_json()["error"] == \
+        "King of Clubs has no variant called Expert: choose Basic or Advanced."
