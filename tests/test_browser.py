@@ -781,3 +781,48 @@ def test_a_companion_gone_quiet_greys_the_page_and_it_comes_back_by_itself(brows
         if again is not None:
             again.close()
         table.close()
+
+
+def test_set_up_switches_games_only_to_what_this_table_can_play(browser: Any, tmp_path: Path) -> None:
+    """A table calibrated for Jivecat at 4: choosing King of Clubs says what to do and Start
+    waits; Jivecat at 4 starts and the dashboard follows."""
+    from types import SimpleNamespace
+
+    from companion.profile import board_map_json
+    from companion.web.setup import TableSwitch
+
+    jivecat = load_game("jivecat")
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps(board_map_json("jivecat", jivecat.layout(jivecat.start(4, None, 0)), {})))
+    table = Table.open("times_square", None, 2, None, 0, resume=False)
+    ref = TableRef(table)
+    switch = TableSwitch(ref)
+    switch.config = SimpleNamespace(board=board)  # as the service's switcher carries its profile
+    srv = DashboardServer(ref, create_app(ref, PIN, {"KEEPALIVE_S": 1.0}, switcher=switch),
+                          "127.0.0.1", 0).start()
+    assert srv.wait_started(10)
+    url = f"http://127.0.0.1:{srv.port}"
+    try:
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(f"{url}/setup")
+        page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        page.click('[data-game="king_of_clubs"]')
+        note = page.inner_text("#blocked-note")
+        assert note.startswith("This table is calibrated for Swinging Jivecat Voodoo Lounge at") \
+            and "King of Clubs sheet" in note and "companion calibrate board" in note, note
+        assert page.is_disabled("#start")
+        shot(page, "setup-switching-blocked-820x1180.png")
+        page.click('[data-game="jivecat"]')
+        page.click('[data-players="4"]')
+        assert page.is_hidden("#blocked-note") and not page.is_disabled("#start")
+        shot(page, "setup-switching-ok-820x1180.png")
+        page.click("#start")
+        assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
+        page.wait_for_url(f"{url}/", timeout=15000)
+        page.wait_for_function("t => document.querySelector('#title').textContent === t",
+                               arg=jivecat.title, timeout=15000)
+        assert ref.current.record.name == "jivecat" and ref.current.record.players == 4
+        page.close()
+    finally:
+        srv.close()
+        ref.current.close()

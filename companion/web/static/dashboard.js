@@ -9,6 +9,7 @@ let forms = null;        // the GET /api/forms answer for the current state
 let formsLoading = null;
 let form = null;         // the declaration being built: {type, chosen, requestId, correcting}
 let gamesInfo = {};      // /api/games by name (house rule words)
+let sensedOpen = null;   // the forms key for which "the table missed something" is open
 
 // ------------------------------------------------------------------ state and its key
 function stateKey(s) {  // the newest effective entry names the state (as /api/forms does)
@@ -222,15 +223,23 @@ function renderFormSteps() {
       grid.append(b);
     }
     box.append(grid);
-    if (sensed.length) {
-      box.append(el("p", { class: "note" }, "Usually read by the table itself; declare only if it missed one:"));
-      const more = el("div", { class: "choices" });
-      for (const t of sensed) {
-        const b = el("button", { class: "choice type sensed", "data-type": t.type }, t.label);
-        b.addEventListener("click", () => startForm(t.type));
-        more.append(b);
+    if (sensed.length) {  // what the table reads itself, behind one tap (a short first step)
+      const open = sensedOpen === forms.key;
+      const toggle = el("button", { class: "secondary", "data-sensed-open": "1", "data-local": "1",
+        "aria-expanded": String(open) }, open ? "Hide what the table reads itself"
+        : `The table missed something… (${sensed.length})`);
+      toggle.addEventListener("click", () => { sensedOpen = open ? null : forms.key; renderForm(); });
+      box.append(toggle);
+      if (open) {
+        box.append(el("p", { class: "note" }, "Usually read by the table itself; declare only if it missed one:"));
+        const more = el("div", { class: "choices" });
+        for (const t of sensed) {
+          const b = el("button", { class: "choice type sensed", "data-type": t.type }, t.label);
+          b.addEventListener("click", () => startForm(t.type));
+          more.append(b);
+        }
+        box.append(more);
       }
-      box.append(more);
     }
     if (!forms.types.length) box.append(el("p", { class: "note" }, "Nothing to declare right now."));
     return;
@@ -572,8 +581,20 @@ function renderPrompts(s) {
     }
     if (p.options && p.options.length) {
       const grid = el("div", { class: "choices" });
+      const byType = {};
+      for (const option of p.options) byType[option.type] = (byType[option.type] || 0) + 1;
+      let heading = null;
       for (const option of p.options) {
-        const b = el("button", { class: "choice", "data-option": JSON.stringify(option) }, labelAction(option));
+        let text = labelAction(option);
+        const info = typeInfo(option.type);
+        if (byType[option.type] > 1 && info && text.startsWith(`${info.label}: `)) {
+          if (heading !== option.type) {  // "Turn the captured die (1 Offering):" once, then each face
+            heading = option.type;
+            grid.append(el("p", { class: "option-head" }, `${info.label}:`));
+          }
+          text = text.slice(info.label.length + 2);
+        }
+        const b = el("button", { class: "choice", "data-option": JSON.stringify(option) }, text);
         b.addEventListener("click", async () => {
           b.disabled = true;
           const { status, body } = await postChange("/api/actions", { action: option, request_id: newRequestId() });

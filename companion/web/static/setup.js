@@ -88,13 +88,23 @@ function renderSeats(game) {
   }
 }
 
+function gameLang(game) { return game.name === "baron_voodoo" ? "pl" : "en"; }
+
 function renderRules(game) {
   const box = $("rules");
   box.replaceChildren();
   $("house-rules-box").hidden = game.house_rules.length === 0;
   for (const rule of game.house_rules) {
     const card = el("div", { class: "rule", "data-rule": rule.id });
-    card.append(el("p", { class: "step-title" }, rule.title), el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    card.append(el("p", { class: "step-title" }, rule.title));
+    if (rule.translation) {  // the rulebook in English, with its own language beside it (the authority)
+      const quote = el("div", { class: "quote two" });
+      quote.append(el("p", { class: "sentence", lang: "en" }, `“${rule.translation}”`),
+        el("p", { class: "sentence original", lang: gameLang(game) }, `“${rule.sentence}”`));
+      card.append(quote);
+    } else {
+      card.append(el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    }
     const grid = el("div", { class: "choices" });
     choiceButtons(grid, Object.entries(rule.choices).map(([value, label]) => ({ value, label })), "data-choice",
       (v) => { choice.rules[rule.id] = v; });
