@@ -280,7 +280,7 @@ def write_figures(game: str, figures: dict[str, Any]) -> None:
 
 
 SURVEY_EVERY = 3  # steps between looks at the forms offered (each new set is walked once)
-SURVEYS = 6  # walks through every form the page offers per game, at most
+SURVEYS = 8  # walks through every form the page offers per game, at most
 
 
 @pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
@@ -313,6 +313,7 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
         at_sizes("declaring")
 
     steps_offered: dict[str, int] = {}
+    first_step: list[int] = []  # the action types offered at once (the sensed ones opened)
     surveyed: set[str] = set()
 
     def on_step(n: int) -> None:  # the game under way
@@ -324,11 +325,14 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
                 surveyed.add(offered)
                 for label, counts in survey_steps(page).items():
                     steps_offered[label] = max(steps_offered.get(label, 0), max(counts[1:], default=0))
+                    first_step.append(counts[0])
         if n == 6:
             tablet.sync()
             at_sizes("playing")
 
     tablet.before_confirm = at_first_confirm
+    tablet.sync()
+    on_step(1)  # the forms before the first move (the Nightclubs, the Deities...)
     started = time.monotonic()
     result = play_through_page(table, world, tablet, on_step=on_step)
     seconds = time.monotonic() - started
@@ -354,8 +358,10 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
                "taps": [d.taps for d in tablet.declarations], "seconds": round(seconds, 1),
                "options_per_step": [d.options for d in tablet.declarations],
                "largest_step_by_form": steps_offered,
-               "largest_step": max(steps_offered.values(), default=0), "sizes": sizes}
+               "largest_step": max(steps_offered.values(), default=0),
+               "most_types_at_once": max(first_step, default=0), "sizes": sizes}
     write_figures(game, figures)
+    assert figures["largest_step"] <= 8, steps_offered  # no step offers more than 8 options
     print(f"\n{game}: {len(tablet.declarations)} declarations by tapping, median taps {median},"
           f" largest step {figures['largest_step']}, {seconds:.1f} s")
     page.close()

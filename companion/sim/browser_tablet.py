@@ -88,10 +88,10 @@ def survey_steps(page: Any, max_steps: int = 12) -> dict[str, list[int]]:
         sensed.click()
     types = page.locator("#form [data-type]")
     for i in range(types.count()):
+        counts = [page.locator("#form [data-type]").count()]  # the first step: the types
         button = page.locator("#form [data-type]").nth(i)
         label = button.inner_text().strip()
         button.click()
-        counts = [page.locator("#form [data-type]").count()]  # the first step: the types
         for _ in range(max_steps):
             step = page.get_attribute("#form", "data-step") or ""
             if step == "confirm" or not step:
