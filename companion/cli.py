@@ -6,7 +6,7 @@ import json
 import logging
 import signal
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,9 @@ def main(verbose: bool) -> None:
     """Table Companion: the referee and scorekeeper beside your board game."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from companion.logsummary import install
+
+    install()  # a repeating warning is counted per minute, not written thousands of times
 
 
 @main.command()
@@ -68,9 +71,35 @@ def games() -> None:
                    f"variants: {', '.join(game.variants)}")
 
 
+def reachable_urls(host: str, port: int) -> list[str]:
+    """Where a tablet can open the dashboard: for a server on every address (0.0.0.0, ::),
+    the machine's address on the network and its mDNS name, never 0.0.0.0 itself."""
+    import socket
+
+    from companion.web.setup import lan_address
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}"]
+    urls = []
+    lan = lan_address()
+    if lan and not lan.startswith("127."):
+        urls.append(f"http://{lan}:{port}")
+    name = socket.gethostname()
+    if name and name != "localhost":
+        urls.append(f"http://{name}.local:{port}")
+    return urls + [f"http://127.0.0.1:{port}"]
+
+
 def _banner(service: Any) -> None:
-    click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
-    click.echo(f"Pair a tablet (open once on it): {service.pairing_url}")
+    urls = reachable_urls(service.config.host, service.port)
+    click.echo(f"Dashboard: {urls[0]}   table PIN: {service.pin}")
+    if len(urls) > 1:
+        click.echo(f"  also: {'  '.join(urls[1:])}")
+    if urls[0].startswith("http://127.0.0.1") and service.config.host in ("0.0.0.0", "::"):
+        click.echo("  no network address found: is this machine on the table's network?")
+    minutes = max(1, round(service.guard.code_expires_in() / 60))
+    click.echo(f"Pair a tablet (open once on it, within {minutes} min): "
+               f"{urls[0]}/pair?code={service.guard.code}")
     click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
 
 
@@ -104,33 +133,70 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
     mqtt = mqtt_from_options(opts)  # --mqtt-url wins over the profile's [mqtt]
     given = {name for name in opts
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    stopping = threading.Event()
+
+    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM; Ctrl-C
+        stopping.set()  # no exception raised mid-start or mid-stop: every stop is clean, exit 0
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     try:
         config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
         if mqtt is not None:
             config.mqtt = mqtt
         if opts["new_game"]:
             config.resume = False
+        for warning in missing_calibration(config):
+            click.echo(f"warning: {warning}", err=True)
         service = Service(config)
     except (ValueError, OSError, TypeError, DamagedLog) as err:
         raise click.ClickException(str(err)) from err
+    ignored = ignored_on_resume(service, config, given)
+    if ignored:
+        service.table.log.close()
+        raise click.ClickException(ignored)
     try:
         service.start()
     except (ValueError, OSError, TypeError) as err:
         service.stop()  # what started before the failure stops cleanly: no thread left behind
         raise click.ClickException(str(err)) from err
     _banner(service)
-
-    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
     try:
-        while True:
-            time.sleep(1)
-    except KeyboardInterrupt:
+        while not stopping.wait(1):
+            pass
         click.echo("stopping")
     finally:
         service.stop()
+
+
+def missing_calibration(config: Any) -> list[str]:
+    """What a camera needs from calibration that the profile does not have (serve still starts)."""
+    if not config.camera:
+        return []
+    out = []
+    if config.board is None or not Path(config.board).exists():
+        out.append("no board.json: the camera reads the game's default board map, not your "
+                   "copy's (companion calibrate board)")
+    if config.colours is None or not Path(config.colours).exists():
+        out.append("no colours.json: pieces are told apart by the built-in colours, not your "
+                   "table's light (companion calibrate colours)")
+    return out
+
+
+def ignored_on_resume(service: Any, config: Any, given: set[str]) -> str | None:
+    """A game was resumed, yet the command line asked for another shape of game: say so
+    (nothing changed) instead of ignoring it."""
+    if not config.resume:
+        return None
+    record = service.table.record
+    clashes = [f"--{name} {getattr(config, name)} (the game has {running})"
+               for name, running in (("players", record.players), ("variant", record.variant),
+                                     ("seed", record.seed))
+               if name in given and getattr(config, name) != running]
+    if not clashes:
+        return None
+    return (f"an unfinished game {record.id} was resumed from {config.data_dir}, so "
+            f"{', '.join(clashes)} cannot apply: finish it on the dashboard, or add --new-game")
 
 
 @main.group("log")
@@ -151,14 +217,26 @@ def log_truncate(data_dir: Path, game_id: int, from_seq: int) -> None:
 
     from companion.store import DamagedLog
 
+    path = data_dir / "companion.sqlite"
+    if not path.is_file():  # never create a database where there was none
+        raise click.ClickException(f"no event log in {data_dir} (no companion.sqlite): nothing "
+                                   "to truncate; give the folder serve's --data used")
     try:
-        db = sqlite3.connect(data_dir / "companion.sqlite", isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
-                             (game_id, from_seq)).rowcount
-        db.close()
+        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        try:
+            if db.execute("SELECT 1 FROM game WHERE id=?", (game_id,)).fetchone() is None:
+                raise click.ClickException(f"the log in {data_dir} has no game {game_id}: "
+                                           "nothing dropped")
+            db.execute("PRAGMA journal_mode=WAL")
+            dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
+                                 (game_id, from_seq)).rowcount
+        finally:
+            db.close()
     except (sqlite3.DatabaseError, DamagedLog) as err:
         raise click.ClickException(f"cannot change the log: {err}") from err
+    if not dropped:
+        raise click.ClickException(f"game {game_id} has no event from seq {from_seq} on: "
+                                   "nothing dropped")
     click.echo(f"dropped {dropped} event(s) of game {game_id} from seq {from_seq} on")
 
 
@@ -181,6 +259,15 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
     printed: list[Any] = []
 
+    def terminate(signum: int, frame: Any) -> None:
+        """SIGTERM stops the demo as Ctrl-C does: the result printed, exit status 0.  Only
+        the first signal counts: a second one must not interrupt the clean stop."""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+
     def over(result: Any) -> None:
         _print_result(result)
         printed.append(result)
@@ -197,7 +284,7 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
         )
     except DemoInterrupted as stopped:
         _print_result(stopped.result)
-        click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
+        click.echo(f"Stopped before the game ended; the same --data {data_dir} resumes it.")
         return
     except (ValueError, OSError, RuntimeError) as err:  # RuntimeError: a DamagedLog
         raise click.ClickException(str(err)) from err
@@ -261,6 +348,10 @@ def replay(game: str, players: int | None, variant: str | None, seed: int,
     for line in outcome.report:
         click.echo(line)
     click.echo(json.dumps(outcome.final, indent=1, sort_keys=True))
+    if outcome.malformed:
+        shown = ", ".join(map(str, outcome.malformed[:10])) + (" ..." if len(outcome.malformed) > 10 else "")
+        raise click.ClickException(f"{len(outcome.malformed)} malformed line(s) skipped (line {shown}): "
+                                   "each line must be one action as JSON")
 
 
 @main.group()
@@ -287,7 +378,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
                  only: tuple[str, ...], sequences: int, latency: bool, changes: int, seed: int,
                  as_json: bool) -> None:
     """The board reader: frame cost, accuracy under real-world conditions, latency."""
-    from companion.vision import bench as vb
+    from companion.bench import vision as vb
 
     if conditions:
         games = [game] if game else vb.ALL_GAMES
@@ -309,7 +400,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
 @click.option("--json", "as_json", is_flag=True)
 def bench_serial(taps: int, as_json: bool) -> None:
     """Tap-to-host latency over the emulated device's pseudo-terminal."""
-    from companion.bench import serial_benchmark
+    from companion.bench.service import serial_benchmark
 
     _print_bench(serial_benchmark(taps), as_json)
 
@@ -324,7 +415,7 @@ def bench_serial(taps: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -> None:
     """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
-    from companion.bench import sse_benchmark
+    from companion.bench.service import sse_benchmark
 
     _print_bench(sse_benchmark(clients, events, idle, moves), as_json)
 
@@ -337,7 +428,7 @@ def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -
 @click.option("--json", "as_json", is_flag=True)
 def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     """Whole simulated games through the table (headless): games and actions per second."""
-    from companion.bench import log_replay_benchmark, replay_benchmark
+    from companion.bench.service import log_replay_benchmark, replay_benchmark
 
     if log_events:
         _print_bench(log_replay_benchmark(game, log_events), as_json)
@@ -373,6 +464,9 @@ bench.add_command(bench_venue)
 from companion.vision.cli import vision  # noqa: E402  (registers its commands)
 
 main.add_command(vision)
+from companion.sim.camera.cli import render_state  # noqa: E402  (the world's camera, on the same group)
+
+vision.add_command(render_state)
 
 from companion.sim.truth import bench_truth_command  # noqa: E402
 
