@@ -280,7 +280,7 @@ def write_figures(game: str, figures: dict[str, Any]) -> None:
 
 
 SURVEY_EVERY = 3  # steps between looks at the forms offered (each new set is walked once)
-SURVEYS = 8  # walks through every form the page offers per game, at most
+SURVEYS = 5  # walks through every form the page offers per game, at most
 
 
 @pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
