@@ -24,16 +24,28 @@ function chooseGame(name) {
   if (choice.game !== name) choice.colours = [];  // each game's own seat colours
   choice.game = name;
   choice.variant = game.variants[0].value;
-  choice.players = game.min_players;
+  const blocked = game.blocked || {};
+  choice.players = game.player_counts.find((n) => !blocked[String(n)]) ?? game.min_players;
   choice.rules = Object.fromEntries(game.house_rules.map((r) => [r.id, r.default]));
   $("game-options").hidden = false;
   choiceButtons($("variants"), game.variants, "data-variant", (v) => { choice.variant = v; });
   pick($("variants"), "button", choice.variant);
-  const counts = game.player_counts.map((n) => ({ value: String(n), label: `${n} players` }));
-  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); });
+  const counts = game.player_counts.map((n) => ({ value: String(n),
+    label: blocked[String(n)] ? `${n} players (board not laid out here)` : `${n} players` }));
+  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); renderBlocked(game); });
   pick($("counts"), "button", choice.players);
+  renderBlocked(game);
   renderSeats(game);
   renderRules(game);
+}
+
+/** A game or player count this table's board map does not fit: what to do, in words, and
+ * no Start until another is chosen (the running game is never touched). */
+function renderBlocked(game) {
+  const why = (game.blocked || {})[String(choice.players)] || "";
+  $("blocked-note").hidden = !why;
+  $("blocked-note").textContent = why;
+  $("start").disabled = Boolean(why);
 }
 
 function renderSeats(game) {
@@ -74,6 +86,8 @@ function renderSeats(game) {
     box.append(card);
   }
 }
+
+function gameLang(game) { return game.name === "baron_voodoo" ? "pl" : "en"; }
 
 // The venue's known players (from its broker), one tap names a seat; typing a new name works too.
 let knownPlayers = [];
@@ -123,7 +137,15 @@ function renderRules(game) {
   $("house-rules-box").hidden = game.house_rules.length === 0;
   for (const rule of game.house_rules) {
     const card = el("div", { class: "rule", "data-rule": rule.id });
-    card.append(el("p", { class: "step-title" }, rule.title), el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    card.append(el("p", { class: "step-title" }, rule.title));
+    if (rule.translation) {  // the rulebook in English, with its own language beside it (the authority)
+      const quote = el("div", { class: "quote two" });
+      quote.append(el("p", { class: "sentence", lang: "en" }, `“${rule.translation}”`),
+        el("p", { class: "sentence original", lang: gameLang(game) }, `“${rule.sentence}”`));
+      card.append(quote);
+    } else {
+      card.append(el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    }
     const grid = el("div", { class: "choices" });
     choiceButtons(grid, Object.entries(rule.choices).map(([value, label]) => ({ value, label })), "data-choice",
       (v) => { choice.rules[rule.id] = v; });
@@ -155,7 +177,7 @@ async function startGame() {
   };
   $("start").disabled = true;
   const { status, body } = await postChange("/api/setup/new", payload);
-  $("start").disabled = false;
+  renderBlocked(catalogue.games.find((g) => g.name === choice.game));
   if (status === 200) { location.href = "/"; return; }
   $("setup-result").className = "bad";
   $("setup-result").textContent = body.error || "The game could not start.";
@@ -240,7 +262,9 @@ async function start() {
   await loadAuth();
   catalogue = await (await fetch("/api/games")).json();
   await loadKnownPlayers();
-  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name, label: g.title })), "data-game", chooseGame);
+  const laidOut = (g) => g.player_counts.some((n) => !(g.blocked || {})[String(n)]);
+  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name,
+    label: laidOut(g) ? g.title : `${g.title} (board not laid out here)` })), "data-game", chooseGame);
   $("start").addEventListener("click", startGame);
   await loadLog();
   document.body.dataset.ready = "1";
