@@ -9,9 +9,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.board_print import piece_slots
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.reading import BESIDE_MM, SCALE
-from companion.vision.render import piece_slots
 
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
 
