@@ -62,11 +62,26 @@ def render_state(game: str, players: int | None, state_file: Path | None, seed: 
               show_default=True)
 @click.option("--threads", type=int, default=2, show_default=True)
 @click.option("--limit", type=int, default=None, help="Stop after this many new frames.")
+@click.option("--grid", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Render nothing: write frames already made beside the flat camera's (a PNG).")
 def render3d_frames(game: str | None, split: str | None, boards: int, out: Path | None, samples: int,
-                    size: str, threads: int, limit: int | None) -> None:
+                    size: str, threads: int, limit: int | None, grid: Path | None) -> None:
     """Render the physically based frames of the plan that are not on disk yet (Blender's
     Cycles; about a minute a frame on two cores; needs the render3d extra)."""
-    from companion.sim.camera.frames3d import FRAMES_DIR, plan, render_spec
+    from companion.sim.camera.frames3d import FRAMES_DIR, committed, comparison_grid, plan, render_spec
+
+    if grid is not None:
+        shown: list = []  # a frame of each tilt, each of another game where there are
+        for f in committed(out or FRAMES_DIR, split):
+            if game in (None, f.game) and f.tilt not in {g.tilt for g in shown} \
+                    and f.game not in {g.game for g in shown}:
+                shown.append(f)
+        try:
+            cv2.imwrite(str(grid), comparison_grid(sorted(shown, key=lambda f: f.tilt)))
+        except ValueError as err:
+            raise click.ClickException(str(err)) from err
+        click.echo(f"wrote {grid}")
+        return
 
     try:
         import bpy  # noqa: F401  (only to say plainly that it is missing)

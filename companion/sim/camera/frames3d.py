@@ -168,3 +168,29 @@ def committed(root: Path = FRAMES_DIR, split: str | None = None) -> Iterator[Fra
         truth = json.loads(truth_path.read_text())
         if split is None or truth["scene"]["split"] == split:
             yield Frame3D(truth_path.with_suffix(".jpg"), truth)
+
+
+def comparison_grid(frames: list[Frame3D], width: int = 640) -> np.ndarray:
+    """Rendered frames (left) beside the same boards from the flat camera (right), one row
+    each, labelled with the game, split and tilt."""
+    from companion.sim.camera.render import Camera
+
+    rows = []
+    for frame3d in frames:
+        game = load_game(frame3d.game)
+        layout = game.layout(game.setup(int(frame3d.truth["players"]), None, 0))
+        flat = Camera(layout, seed=frame3d.truth["scene"]["seed"]).frame(frame3d.view)
+        pair = []
+        for image, label in ((frame3d.image(), f"Cycles: {frame3d.game}, {frame3d.split}, tilt "
+                              f"{frame3d.tilt:g}{', hand' if frame3d.hand else ''}"),
+                             (flat, "flat camera, same board")):
+            small = cv2.resize(image, (width, width * image.shape[0] // image.shape[1]),
+                               interpolation=cv2.INTER_AREA)
+            for colour, thickness in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+                cv2.putText(small, label, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, thickness,
+                            cv2.LINE_AA)
+            pair.append(small)
+        rows.append(np.hstack(pair))
+    if not rows:
+        raise ValueError("no frames to show")
+    return np.vstack(rows)
