@@ -60,6 +60,7 @@ from companion.vision.sampling import Sampler
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
+MIN_FRAME_PX_PER_MM = 0.6  # below this a die's pips (2.5-3 mm across) are a pixel or less
 REFIT_EVERY = 8  # frames read between two fits of the light
 
 
@@ -121,6 +122,7 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         self.light = Light()  # the room's light, fitted to the margin and the board's print
         self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
         self.frame_size: tuple[int, int] | None = None
+        self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
@@ -242,7 +244,15 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
     def _read_small(self, small: np.ndarray, frame: np.ndarray,
                     region: tuple[slice, slice] | None = None, cells: np.ndarray | None = None) -> Reading:
         kept = self._kept
+        if self.frame_px_per_mm < MIN_FRAME_PX_PER_MM:
+            seen = f"{self.frame_px_per_mm:.2f}"
+            return Reading(None, markers_found=len(MARKER_IDS),
+                           problem=f"too few pixels: the camera sees the board at {seen} px a mm, a die's "
+                                   f"pips need {MIN_FRAME_PX_PER_MM}: move it closer or use a 720p camera")
         sharp, skew = self.sharpness(small)
+        # a camera with fewer pixels a millimetre than the board is sampled at spreads every
+        # edge over more of the sampled board's pixels: that is its size, not blur
+        sharp /= min(1.0, self.frame_px_per_mm / SCALE)
         self._in_focus = sharp >= IN_FOCUS
         if sharp < SHARPNESS_MIN or skew > SHAKE_SKEW_MAX:
             return Reading(None, markers_found=len(MARKER_IDS),

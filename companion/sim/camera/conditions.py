@@ -336,25 +336,34 @@ DARK_SKIN = (28, 36, 52)  # darker than the darkest: near a black piece
 
 
 def turn_pieces(frame: np.ndarray, rng: np.random.Generator,
-                pieces: list[tuple[str, float, float, float]]) -> tuple[np.ndarray, list[float]]:
-    """Every piece turned in its place by an angle of its own (a die lands any way round):
-    the disc round each piece that holds a square's corners, turned about its centre."""
+                pieces: list[tuple[str, float, float, float]],
+                size: float = 0.8) -> tuple[np.ndarray, list[float]]:
+    """Every piece turned in its place by an angle of its own (a die lands any way round),
+    made ``size`` as large so a turned square still fits its place as a real die does (a
+    16 mm die in a 26-28 mm place; the flat camera paints pieces three quarters of a place):
+    the piece's square lifted off (its place's colour round it filled in) and laid back turned."""
     out = frame.copy()
     angles = []
+    h, w = frame.shape[:2]
     for _, x, y, r in pieces:
         angle = float(rng.uniform(0, 90))
         angles.append(round(angle, 1))
-        reach = int(np.ceil(1.5 * r)) + 2
+        reach = int(np.ceil(1.3 * r)) + 2
         x0, y0, x1, y1 = int(x) - reach, int(y) - reach, int(x) + reach + 1, int(y) + reach + 1
-        if x0 < 0 or y0 < 0 or x1 > frame.shape[1] or y1 > frame.shape[0]:
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
             continue
-        patch = frame[y0:y1, x0:x1]
-        rot = cv2.getRotationMatrix2D((x - x0, y - y0), angle, 1.0)
-        turned = cv2.warpAffine(patch, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REFLECT)
+        patch = out[y0:y1, x0:x1].astype(np.float32)
         ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-        weight = np.clip(1.5 * r + 1 - np.hypot(xs - x, ys - y), 0, 1)[..., None]
-        out[y0:y1, x0:x1] = (weight * turned + (1 - weight) * patch).astype(np.uint8)
+        square = np.maximum(np.abs(xs - x), np.abs(ys - y))
+        ring = (square > 1.08 * r) & (square <= 1.25 * r)
+        under = np.median(patch[ring], axis=0) if ring.any() else patch.reshape(-1, 3).mean(0)
+        cleared = np.where((square <= 1.06 * r)[..., None], under, patch)
+        rot = cv2.getRotationMatrix2D((x - x0, y - y0), angle, size)
+        turned = cv2.warpAffine(patch, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+        body = cv2.warpAffine((square <= r).astype(np.float32), rot, (x1 - x0, y1 - y0),
+                              flags=cv2.INTER_LINEAR)[..., None]
+        out[y0:y1, x0:x1] = np.clip(body * turned + (1 - body) * cleared, 0, 255).astype(np.uint8)
     return out, angles
 
 
@@ -428,7 +437,7 @@ CONDITIONS: tuple[Condition, ...] = (
     Condition("noise", "sensor noise, sigma 6-14 plus shot noise", _noise),
     Condition("highlights", "1-3 small bright reflections on glossy pieces, often clipped white",
               _highlights, on_pieces=True, extra=True),
-    Condition("turned", "every piece turned 0-90 degrees in its place (dice land any way round)",
+    Condition("turned", "every piece turned 0-90 degrees in its place, four fifths as large",
               _turned, on_pieces=True, extra=True),
     Condition("pale_hand", "a hand paler than the palest skin tone reaching for a piece, bare arm",
               _tinted_hand(PALE_SKIN), hand=True, on_pieces=True, extra=True),
