@@ -52,17 +52,17 @@ class FrameSpec:
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True) -> list[FrameSpec]:
-    """The committed set, in the order it is rendered: every game at every tilt of the tuning
-    split first, then of the test split, then a hand over each game's board, then more
-    boards; so any part of it rendered so far covers every game and tilt."""
+    """The committed set, in the order it is rendered: each game from straight above in both
+    splits, then at the steepest tilt, then the tilts between, then a hand over each game's
+    board, then more boards; so any part of it rendered so far holds both splits and the
+    extremes of the tilt."""
     counts = boards_per_split or {"tune": 2, "test": 2}
+    order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
     for board in range(max(counts.values())):
-        for split in ("tune", "test"):
-            if board >= counts[split]:
-                continue
-            for tilt in TILTS:
-                out += [FrameSpec(g, split, tilt, board) for g in GAMES3D]
+        for tilt in order:
+            out += [FrameSpec(g, split, tilt, board) for g in GAMES3D for split in ("tune", "test")
+                    if board < counts[split]]
         if board == 0 and hands:
             out += [FrameSpec(g, split, 10.0 if split == "tune" else 20.0, 0, hand=True)
                     for split in ("tune", "test") for g in GAMES3D]
