@@ -144,3 +144,18 @@ def test_one_tiny_frame_renders_with_every_piece_where_its_truth_says():
         seen = np.median(lab[v - 1:v + 2, u - 1:u + 2].reshape(-1, 3), 0)
         nearer += np.linalg.norm(seen - lab_of(piece["colour"])) < np.linalg.norm(seen - lab_of("board"))
     assert nearer >= 0.8 * len(truth["pieces"])
+
+
+@pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+def test_no_committed_frame_is_read_with_a_place_confidently_wrong():
+    """Confident or silent, on frames a renderer with heights, sides and shadows made: the
+    reader may doubt a place (it does, often) but never reads one wrong."""
+    from companion.bench.vision3d import Tally3D, read_frame
+
+    tally = Tally3D()
+    for frame in FRAMES:
+        read_frame(frame, tally)
+    assert tally.frames == len(FRAMES)
+    assert tally.silent == 0, tally.misreads
+    assert tally.wrong_commits == 0
+    assert tally.places_read > 0.3 * tally.places_occupied  # doubt is not the whole answer
