@@ -71,13 +71,14 @@ def render3d_frames(game: str | None, split: str | None, boards: int, out: Path 
     from companion.sim.camera.frames3d import FRAMES_DIR, committed, comparison_grid, plan, render_spec
 
     if grid is not None:
-        shown: list = []  # a frame of each tilt, each of another game where there are
-        for f in committed(out or FRAMES_DIR, split):
-            if game in (None, f.game) and f.tilt not in {g.tilt for g in shown} \
-                    and f.game not in {g.game for g in shown}:
+        shown: list = []  # four frames of four games, the steepest tilts first, both splits
+        frames = sorted(committed(out or FRAMES_DIR, split), key=lambda f: (-f.tilt, f.split != "test"))
+        for f in frames:
+            if game in (None, f.game) and f.game not in {g.game for g in shown} and len(shown) < 4:
                 shown.append(f)
         try:
-            cv2.imwrite(str(grid), comparison_grid(sorted(shown, key=lambda f: f.tilt)))
+            image = comparison_grid(sorted(shown, key=lambda f: f.tilt))
+            cv2.imwrite(str(grid), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         except ValueError as err:
             raise click.ClickException(str(err)) from err
         click.echo(f"wrote {grid}")

@@ -170,7 +170,7 @@ def committed(root: Path = FRAMES_DIR, split: str | None = None) -> Iterator[Fra
             yield Frame3D(truth_path.with_suffix(".jpg"), truth)
 
 
-def comparison_grid(frames: list[Frame3D], width: int = 640) -> np.ndarray:
+def comparison_grid(frames: list[Frame3D], width: int = 480) -> np.ndarray:
     """Rendered frames (left) beside the same boards from the flat camera (right), one row
     each, labelled with the game, split and tilt."""
     from companion.sim.camera.render import Camera
