@@ -13,7 +13,7 @@ import json
 import logging
 import signal
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -87,14 +87,16 @@ LAZY_MAIN = {
     "emulate": ("companion.emulate:emulate",
                 "The table device emulated on a pseudo-terminal: tap cards and press buttons by typing."),
     "doctor": ("companion.doctor:doctor",
-               "Check the camera, table device, GPIO, profile and disk; say what to fix."),
+               "Check the camera, table device, GPIO, profile, disk and broker; say what to fix."),
     "venue": ("companion.venue.cli:venue",
               "The room's big screen: every table live from the broker, and the league."),
     "vision": ("companion.cli:_vision_commands", "Check the camera path: read a photo, render a state."),
 }
 LAZY_BENCH = {
     "venue": ("companion.venue.cli:bench_venue",
-              "Tables publishing through one broker: latency to the venue page, broker-down recovery."),
+              "Tables through one broker: latency to the venue page, and a broker crash (SIGKILL) with "
+              "the venue or the tables back first: events and results lost, messages a table sends a "
+              "minute."),
     "truth": ("companion.sim.truth:bench_truth_command",
               "Whole games through the full path with faults at the physical channels, judged by the "
               "world's own truth: exact, wrong with a prompt, silently wrong, stuck."),
@@ -138,6 +140,9 @@ def main(verbose: bool) -> None:
     """Table Companion: the referee and scorekeeper beside your board game."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from companion.logsummary import install
+
+    install()  # a repeating warning is counted per minute, not written thousands of times
 
 
 @main.command()
@@ -148,6 +153,25 @@ def games() -> None:
         counts = ", ".join(map(str, game.player_counts()))
         click.echo(f"{name:14} {game.title:34} {counts} players  "
                    f"variants: {', '.join(game.variants)}")
+
+
+def reachable_urls(host: str, port: int) -> list[str]:
+    """Where a tablet can open the dashboard: for a server on every address (0.0.0.0, ::),
+    the machine's address on the network and its mDNS name, never 0.0.0.0 itself."""
+    import socket
+
+    from companion.web.setup import lan_address
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}"]
+    urls = []
+    lan = lan_address()
+    if lan and not lan.startswith("127."):
+        urls.append(f"http://{lan}:{port}")
+    name = socket.gethostname()
+    if name and name != "localhost":
+        urls.append(f"http://{name}.local:{port}")
+    return urls + [f"http://127.0.0.1:{port}"]
 
 
 def _return_freed_memory() -> None:
@@ -173,8 +197,15 @@ def _return_freed_memory() -> None:
 
 
 def _banner(service: Any) -> None:
-    click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
-    click.echo(f"Pair a tablet (open once on it): {service.pairing_url}")
+    urls = reachable_urls(service.config.host, service.port)
+    click.echo(f"Dashboard: {urls[0]}   table PIN: {service.pin}")
+    if len(urls) > 1:
+        click.echo(f"  also: {'  '.join(urls[1:])}")
+    if urls[0].startswith("http://127.0.0.1") and service.config.host in ("0.0.0.0", "::"):
+        click.echo("  no network address found: is this machine on the table's network?")
+    minutes = max(1, round(service.guard.code_expires_in() / 60))
+    click.echo(f"Pair a tablet (open once on it, within {minutes} min): "
+               f"{urls[0]}/pair?code={service.guard.code}")
     click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
 
 
@@ -209,33 +240,70 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
     mqtt = mqtt_from_options(opts)  # --mqtt-url wins over the profile's [mqtt]
     given = {name for name in opts
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    stopping = threading.Event()
+
+    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM; Ctrl-C
+        stopping.set()  # no exception raised mid-start or mid-stop: every stop is clean, exit 0
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     try:
         config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
         if mqtt is not None:
             config.mqtt = mqtt
         if opts["new_game"]:
             config.resume = False
+        for warning in missing_calibration(config):
+            click.echo(f"warning: {warning}", err=True)
         service = Service(config)
     except (ValueError, OSError, TypeError, DamagedLog) as err:
         raise click.ClickException(str(err)) from err
+    ignored = ignored_on_resume(service, config, given)
+    if ignored:
+        service.table.log.close()
+        raise click.ClickException(ignored)
     try:
         service.start()
     except (ValueError, OSError, TypeError) as err:
         service.stop()  # what started before the failure stops cleanly: no thread left behind
         raise click.ClickException(str(err)) from err
     _banner(service)
-
-    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
     try:
-        while True:
-            time.sleep(1)
-    except KeyboardInterrupt:
+        while not stopping.wait(1):
+            pass
         click.echo("stopping")
     finally:
         service.stop()
+
+
+def missing_calibration(config: Any) -> list[str]:
+    """What a camera needs from calibration that the profile does not have (serve still starts)."""
+    if not config.camera:
+        return []
+    out = []
+    if config.board is None or not Path(config.board).exists():
+        out.append("no board.json: the camera reads the game's default board map, not your "
+                   "copy's (companion calibrate board)")
+    if config.colours is None or not Path(config.colours).exists():
+        out.append("no colours.json: pieces are told apart by the built-in colours, not your "
+                   "table's light (companion calibrate colours)")
+    return out
+
+
+def ignored_on_resume(service: Any, config: Any, given: set[str]) -> str | None:
+    """A game was resumed, yet the command line asked for another shape of game: say so
+    (nothing changed) instead of ignoring it."""
+    if not config.resume:
+        return None
+    record = service.table.record
+    clashes = [f"--{name} {getattr(config, name)} (the game has {running})"
+               for name, running in (("players", record.players), ("variant", record.variant),
+                                     ("seed", record.seed))
+               if name in given and getattr(config, name) != running]
+    if not clashes:
+        return None
+    return (f"an unfinished game {record.id} was resumed from {config.data_dir}, so "
+            f"{', '.join(clashes)} cannot apply: finish it on the dashboard, or add --new-game")
 
 
 @main.group("log")
@@ -256,14 +324,26 @@ def log_truncate(data_dir: Path, game_id: int, from_seq: int) -> None:
 
     from companion.store import DamagedLog
 
+    path = data_dir / "companion.sqlite"
+    if not path.is_file():  # never create a database where there was none
+        raise click.ClickException(f"no event log in {data_dir} (no companion.sqlite): nothing "
+                                   "to truncate; give the folder serve's --data used")
     try:
-        db = sqlite3.connect(data_dir / "companion.sqlite", isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
-                             (game_id, from_seq)).rowcount
-        db.close()
+        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        try:
+            if db.execute("SELECT 1 FROM game WHERE id=?", (game_id,)).fetchone() is None:
+                raise click.ClickException(f"the log in {data_dir} has no game {game_id}: "
+                                           "nothing dropped")
+            db.execute("PRAGMA journal_mode=WAL")
+            dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
+                                 (game_id, from_seq)).rowcount
+        finally:
+            db.close()
     except (sqlite3.DatabaseError, DamagedLog) as err:
         raise click.ClickException(f"cannot change the log: {err}") from err
+    if not dropped:
+        raise click.ClickException(f"game {game_id} has no event from seq {from_seq} on: "
+                                   "nothing dropped")
     click.echo(f"dropped {dropped} event(s) of game {game_id} from seq {from_seq} on")
 
 
@@ -287,6 +367,15 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
     printed: list[Any] = []
 
+    def terminate(signum: int, frame: Any) -> None:
+        """SIGTERM stops the demo as Ctrl-C does: the result printed, exit status 0.  Only
+        the first signal counts: a second one must not interrupt the clean stop."""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+
     def over(result: Any) -> None:
         _print_result(result)
         printed.append(result)
@@ -303,7 +392,7 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
         )
     except DemoInterrupted as stopped:
         _print_result(stopped.result)
-        click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
+        click.echo(f"Stopped before the game ended; the same --data {data_dir} resumes it.")
         return
     except (ValueError, OSError, RuntimeError) as err:  # RuntimeError: a DamagedLog
         raise click.ClickException(str(err)) from err
@@ -369,6 +458,10 @@ def replay(game: str, players: int | None, variant: str | None, seed: int,
     for line in outcome.report:
         click.echo(line)
     click.echo(json.dumps(outcome.final, indent=1, sort_keys=True))
+    if outcome.malformed:
+        shown = ", ".join(map(str, outcome.malformed[:10])) + (" ..." if len(outcome.malformed) > 10 else "")
+        raise click.ClickException(f"{len(outcome.malformed)} malformed line(s) skipped (line {shown}): "
+                                   "each line must be one action as JSON")
 
 
 @main.group(cls=LazyGroup, lazy=LAZY_BENCH)
