@@ -24,6 +24,7 @@ from companion.venue.settings import MqttSettings
 
 TABLE_FPS = 8.0  # the camera's frames a second at a real table's pace (speed above 0)
 TABLE_POLL_MS = 5.0  # and the device's firmware polling its readers and buttons
+OVER_POLL_MS = 50.0  # the emulated firmware once the game is over: nobody taps, it need not spin
 
 
 class DemoInterrupted(Exception):
@@ -122,11 +123,11 @@ def run_demo(
         if on_over is not None:
             on_over(result)
         if not exit_when_over:
-            # nobody plays as fast as it can go any more: the camera and the device go back to
-            # a real table's pace rather than spin until Ctrl-C
+            # nobody plays as fast as it can go any more: the camera goes back to a real table's
+            # pace and the emulated firmware to a slow poll, rather than spin until Ctrl-C
             if service.vision is not None:
                 service.vision.pace(TABLE_FPS)
-            device.poll_s = TABLE_POLL_MS / 1000
+            device.poll_s = OVER_POLL_MS / 1000
             try:
                 while True:
                     time.sleep(3600)
