@@ -116,6 +116,9 @@ class JivecatWorld(World):
         taken) wait until the tablet shows the move recorded."""
         return self.shown or self.board()
 
+    def judged_board(self) -> BoardView:
+        return self.rules.board_view(self.state)
+
     def truth(self) -> dict[str, Any]:
         outcome = self.rules.outcome(self.state)
         return {

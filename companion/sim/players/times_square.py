@@ -100,6 +100,9 @@ class TimesSquareWorld(World):
     def board(self) -> Any:
         return self._view()
 
+    def judged_board(self) -> Any:
+        return self.rules.board_view(self.rules_state)
+
     def truth(self) -> dict[str, Any]:
         pos = self.rules_state["pos"]
         mid = self.rules.data.middle
