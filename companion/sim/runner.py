@@ -110,6 +110,11 @@ class HumanPacing:
         """Seconds from the hand leaving to the button: median 0.7 s, 0.5 to 2.5 s."""
         return min(2.5, max(0.5, self.rng.lognormvariate(math.log(0.7), 0.5)))
 
+    def think_delay(self) -> float:
+        """Seconds between one thing players do and the next (a look round the table, a
+        word, the next player's hand reaching in): median 2 s, 1 to 6 s."""
+        return min(6.0, max(1.0, self.rng.lognormvariate(math.log(2.0), 0.5)))
+
     def linger_frames(self) -> int:
         """Frames the hand stays over the board around a move (mostly brief, sometimes long)."""
         return 3 + int(self.rng.expovariate(1 / 3))
@@ -316,7 +321,10 @@ class SimulatedTable:
                 break
             if self.progress is not None:
                 self.progress.update(1)
-            self.pause()
+            if self.human_pacing:
+                self.human_wait(self.pacing.think_delay())
+            else:
+                self.pause()
         final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
