@@ -239,6 +239,147 @@ def faulty(model: FaultModel) -> tuple[FaultyTable, FakeDevice, FakeSource, Faul
     return table, device, source, log
 
 
+class Presses:
+    """The turn button's pin, counting presses."""
+
+    def __init__(self) -> None:
+        self.presses = 0
+
+    def drive_low(self) -> None:
+        self.presses += 1
+
+    def drive_high(self) -> None:
+        pass
+
+
+def cafe_table(model: FaultModel, game: str = "baron_voodoo") -> tuple[FaultyTable, FakeDevice, FakeSource,
+                                                                       FaultLog, Presses]:
+    """A faulty table whose camera knows the game's layout, whose turn button counts its
+    presses, and whose players' delays take no frames (nothing reads the fake camera)."""
+    from companion.games import load_game
+
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    service = SimpleNamespace(config=ServiceConfig(game=game), url="http://x", pin="1")
+    device, source, log = FakeDevice(), FakeSource(), FaultLog()
+    rules = load_game(game)
+    layout = rules.layout(rules.start(2, None, 1, None))
+    source.camera = SimpleNamespace(layout=layout, homography=None, px_per_mm=2.0)  # type: ignore[attr-defined]
+    table = FaultyTable(service, SimpleNamespace(game=SimpleNamespace(name=game), players=2), source,
+                        device, 0, None, None, MovingTablet(), stickers=StickerSheet(game, ["T01"], 1),
+                        faults=model, fault_seed=1, log=log)
+    presses = Presses()
+    table.button_pin = presses
+    table.human_wait = lambda *a, **k: None  # type: ignore[method-assign]
+    return table, device, source, log, presses
+
+
+def test_a_sticky_place_is_misread_every_time_it_is_seen() -> None:
+    table, _, source, log, _ = cafe_table(FaultModel(sticky=1.0))
+    views = [{"A1": (Piece("red", 3),), "B2": (Piece("blue", 5),)},
+             {"A1": (Piece("red", 3),), "B2": (Piece("blue", 2),)},
+             {"A1": (Piece("red", 3),)}]
+    for view in views:
+        table.source.show(view)
+    place = table.sticky
+    assert place is not None and log.counts["sticky"] == 1
+    for view, seen in zip(views, source.shown, strict=True):
+        if place in view:
+            assert seen[place] != view[place]  # every time
+            assert seen[place][0].colour == view[place][0].colour
+            assert abs(seen[place][0].pips - view[place][0].pips) == 1
+        assert {s: v for s, v in seen.items() if s != place} == {s: v for s, v in view.items() if s != place}
+
+
+def test_a_piece_knocked_lands_in_the_neighbouring_place() -> None:
+    table, _, source, log, _ = cafe_table(FaultModel(knock=1.0))
+    table.deliver(BoardChange({"C3": (Piece("red", 3),)}))
+    seen = source.shown[-1]
+    assert log.counts["knock"] == 1 and "C3" not in seen and list(seen.values()) == [(Piece("red", 3),)]
+    (place,) = seen
+    x, y = table.spots["C3"]
+
+    def away(spot: str) -> float:
+        return (table.spots[spot][0] - x) ** 2 + (table.spots[spot][1] - y) ** 2
+
+    assert away(place) == min(away(s) for s in table.spots if s != "C3")
+
+
+def test_a_colour_misread_is_one_of_the_games_own_colours() -> None:
+    table, _, source, log, _ = cafe_table(FaultModel(colour=1.0))
+    for _ in range(20):
+        table.source.show({"A1": (Piece("red", 3),)})
+    assert log.counts["colour"] == 20
+    assert {v[0].colour for view in source.shown for v in view.values()} <= set(table.colours) - {"red"}
+
+
+def test_a_card_on_the_wrong_seats_reader_a_forgotten_and_a_double_press() -> None:
+    from companion.sim.world import TurnButton
+
+    table, device, _, log, _ = cafe_table(FaultModel(wrong_seat=1.0))
+    table.deliver(CardTap("T01", 0))
+    assert [reader for reader, _ in device.laid] == [1] and log.counts["wrong_seat"] == 1
+    table, _, _, log, presses = cafe_table(FaultModel(forget_press=1.0))
+    table.deliver(TurnButton())
+    assert presses.presses == 0 and log.counts["forget_press"] == 1
+    table, _, _, log, presses = cafe_table(FaultModel(double_press=1.0))
+    table.deliver(TurnButton())
+    assert presses.presses == 2 and log.counts["double_press"] == 1
+
+
+def test_the_camera_bumped_a_cup_and_the_drifting_light_change_the_frames() -> None:
+    """Each of the camera's cafe faults changes the frame from the moment it comes."""
+    import numpy as np
+
+    from companion.sim.faults import CafeCamera
+
+    frame = np.random.default_rng(1).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    camera = SimpleNamespace(layout=None, homography=None, px_per_mm=0.2)
+    for kind in ("bump", "cup", "drift"):
+        log = FaultLog()
+        cafe = CafeCamera(FaultModel(**{kind: 1.0}), random.Random(3), log, camera)
+        start = {"bump": cafe.bump_at, "cup": cafe.cup_at, "drift": 1}[kind]
+        assert start is not None
+        frames = [cafe.apply(frame) for _ in range(start + 1000)]
+        assert (frames[start - 2] == frame).all() if start > 1 else True
+        assert not (frames[-1] == frame).all() and log.counts[kind] == 1, kind
+
+
+def test_passive_players_never_remake_a_move_the_tablet_does_not_show() -> None:
+    """Passive players answer only what the tablet asks: a move missing from the history
+    is not made again unasked; typical ones notice some missing moves, not all."""
+    from companion.games.times_square import TimesSquare
+    from companion.sim.world import TurnButton, World
+
+    board = {"s3": (Piece("red", 0),)}
+
+    class Quiet(World):
+        def start(self) -> list[Any]:
+            return []
+
+        def step(self, tablet: dict[str, Any]) -> list[Any]:
+            return self.again(tablet)
+
+        def board(self) -> Any:
+            return board
+
+        def finished(self) -> bool:
+            return False
+
+    nothing = {"history_total": 3, "taps": [], "history": [], "prompts": []}
+    remade = []
+    for kind in ("passive", "typical"):
+        made = 0
+        for seed in range(40):
+            world = Quiet(TimesSquare(), 2, None, seed)
+            world.set_temperament(kind)
+            world.remember_move({"history_total": 3}, [BoardChange(board), world.press_for({"type": "x"})])
+            made += TurnButton() in world.step(nothing)
+        remade.append(made)
+    assert remade[0] == 0 and 8 < remade[1] < 32, remade
+    with pytest.raises(ValueError, match="unknown players"):
+        Quiet(TimesSquare(), 2, None, 0).set_temperament("sleepy")
+
+
 def test_a_dropped_tap_never_reaches_the_reader() -> None:
     table, device, _, log = faulty(FaultModel(drop_tap=1.0))
     table.deliver(CardTap("T01", 0))
