@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
-import os
 import pickle
 import struct
 import subprocess
@@ -127,10 +126,9 @@ class WorldProcess:
         self.game_name, self.players, self.variant, self.seed = game_name, players, variant, seed
         self.world_class = world_class
         self._lock = threading.Lock()
-        env = dict(os.environ)
         self._child = subprocess.Popen(
             [sys.executable, "-m", "companion.sim.worldproc"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, env=env)
+            stdout=subprocess.PIPE)
         if saved is None:
             self._ask("open", (game_name, players, variant, seed, world_class))
         else:
