@@ -845,3 +845,23 @@ def test_players_lay_again_one_at_a_time_moves_the_camera_saw_run_together() -> 
     # rested over the table): laid again unasked
     behind = {**tablet, "history_total": 8, "prompts": []}
     assert world.step(behind) == [HandOver(STRAIGHTEN_FRAMES), BoardChange(b)]
+
+
+def test_players_declare_the_moves_the_tablet_says_to_declare_oldest_first() -> None:
+    """"The table does not match any legal move (...). Fix it or declare it.": even passive
+    players follow the remedy, declaring each move they pressed for that no line shows."""
+    from companion.games.times_square import TimesSquare
+
+    first, second = {"type": "play", "card": "a"}, {"type": "play", "card": "b"}
+    world = StillWorld(TimesSquare(), 2, None, 0)
+    world.set_temperament("passive")
+    world.press_for(first)
+    world.press_for(second)
+    warned = {"history_total": 0, "taps": [], "history": [], "prompts": [
+        {"kind": "warning", "text": "The table does not match any legal move (x). Fix it or declare it."}]}
+    quiet = {**warned, "prompts": []}
+    assert world.step(quiet) == []  # nothing asks: passive players go on
+    assert world.step(warned) == [Declare(first)]
+    shown = {**warned, "history": [{"seq": 0, "action": first}], "history_total": 1}
+    assert world.step(shown) == [Declare(second)]
+    assert world.step({**shown, "history": [{"seq": 0, "action": first}, {"seq": 1, "action": second}]}) == []

@@ -179,13 +179,33 @@ class World(ABC):
         device): remembered until the tablet's history shows it, so that a question the
         table asks about it can be answered and a press that recorded nothing is made again."""
         self.pending, self.pending_seat = action, seat
+        self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
         return TurnButton() if seat is None else SeatButton(seat)
+
+    def declare_missing(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet warns that the table fits no move and says to declare it ("Fix it or
+        declare it"): the players declare, oldest first, the moves they pressed for that no
+        line of the history shows (a hand hid one, two ran together for the camera), each
+        once.  Passive players do it too: the tablet asked."""
+        history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        missing = [a for a in getattr(self, "unrecorded", [])
+                   if not any(self.entry_says(h, a) for h in history)]
+        self.unrecorded = missing
+        asked = any(isinstance(p, dict) and p.get("kind") == "warning"
+                    and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
+        if not asked or not missing:
+            return []
+        action = missing[0]
+        self.unrecorded = missing[1:]
+        if action == self.pending:
+            self.pending = None
+        return [Declare(action)]
 
     def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
-        confirmed = self.confirm_reading(tablet)
+        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet)
         if confirmed:
             return confirmed
         relay = self.lay_next(tablet) or self.straighten(tablet)
