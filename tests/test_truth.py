@@ -865,3 +865,22 @@ def test_players_declare_the_moves_the_tablet_says_to_declare_oldest_first() -> 
     shown = {**warned, "history": [{"seq": 0, "action": first}], "history_total": 1}
     assert world.step(shown) == [Declare(second)]
     assert world.step({**shown, "history": [{"seq": 0, "action": first}, {"seq": 1, "action": second}]}) == []
+
+
+def test_players_whose_game_is_over_declare_the_moves_the_tablet_lacks() -> None:
+    """The game is over at the table and the tablet still shows a turn: the players, who
+    look at the tablet for the result, declare their moves that no line shows."""
+    from companion.games.times_square import TimesSquare
+
+    last = {"type": "play", "card": "z"}
+
+    class Over(StillWorld):
+        def finished(self) -> bool:
+            return True
+
+    world = Over(TimesSquare(), 2, None, 0)
+    world.set_temperament("passive")
+    world.press_for(last)
+    tablet = {"history_total": 0, "taps": [], "history": [], "prompts": [], "over": False}
+    assert world.step(tablet) == [Declare(last)]
+    assert world.step(tablet) == []  # once

@@ -184,7 +184,8 @@ class World(ABC):
 
     def declare_missing(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet warns that the table fits no move and says to declare it ("Fix it or
-        declare it"): the players declare, oldest first, the moves they pressed for that no
+        declare it"), or the game is over at the table and not on the tablet: the players
+        declare, oldest first, the moves they pressed for that no
         line of the history shows (a hand hid one, two ran together for the camera), each
         once.  Passive players do it too: the tablet asked."""
         history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
@@ -193,6 +194,9 @@ class World(ABC):
         self.unrecorded = missing
         asked = any(isinstance(p, dict) and p.get("kind") == "warning"
                     and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
+        # the game is over at the table: everyone reads the tablet for the result, and when it
+        # does not show the end, looks for their last moves in the history
+        asked = asked or (tablet.get("over") is False and self.finished())
         if not asked or not missing:
             return []
         action = missing[0]
