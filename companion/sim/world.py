@@ -118,6 +118,11 @@ class World(ABC):
             noticed[key] = draw < rate
         return noticed[key]
 
+    def over_at_table(self) -> bool:
+        """Whether the game is over by the world's truth, a question about the last move
+        still open or not (:meth:`finished` may wait for that answer)."""
+        return self.finished()
+
     def judged_board(self) -> BoardView | None:
         """The board as a right record draws it, for the bench's judge (never the players):
         the real board where the tracker draws every piece; None where it draws less."""
@@ -196,7 +201,7 @@ class World(ABC):
                     and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
         # the game is over at the table: everyone reads the tablet for the result, and when it
         # does not show the end, looks for their last moves in the history
-        asked = asked or (tablet.get("over") is False and self.finished())
+        asked = asked or (tablet.get("over") is False and self.over_at_table())
         if not asked or not missing:
             return []
         action = missing[0]

@@ -126,6 +126,9 @@ class BaronVoodooWorld(World):
         return isinstance(action, dict) and action.get("type") == "setup" and laid is not None \
             and action.get("board") == laid
 
+    def over_at_table(self) -> bool:
+        return self.state["phase"] == "over"
+
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
         return self.state["phase"] == "over" and self.pending is None

@@ -100,6 +100,9 @@ class JivecatWorld(JivecatTurns, World):
         self.state = self.rules.apply(self.state, {"type": "first_player", "player": first})
         return []
 
+    def over_at_table(self) -> bool:
+        return self.state["phase"] == "over"
+
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
         return self.state["phase"] == "over" and self.pending is None

@@ -93,6 +93,9 @@ class TimesSquareWorld(World):
         self.remember_move(tablet, events)
         return events
 
+    def over_at_table(self) -> bool:
+        return self.winners is not None
+
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
         return self.winners is not None and self.pending is None
