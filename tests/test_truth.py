@@ -861,8 +861,10 @@ def test_players_declare_the_moves_the_tablet_says_to_declare_oldest_first() -> 
         {"kind": "warning", "text": "The table does not match any legal move (x). Fix it or declare it."}]}
     quiet = {**warned, "prompts": []}
     assert world.step(quiet) == []  # nothing asks: passive players go on
+    assert world.step(warned) == []  # the press may still be on its way: they look again
     assert world.step(warned) == [Declare(first)]
     shown = {**warned, "history": [{"seq": 0, "action": first}], "history_total": 1}
+    assert world.step(shown) == []
     assert world.step(shown) == [Declare(second)]
     assert world.step({**shown, "history": [{"seq": 0, "action": first}, {"seq": 1, "action": second}]}) == []
 
@@ -882,5 +884,6 @@ def test_players_whose_game_is_over_declare_the_moves_the_tablet_lacks() -> None
     world.set_temperament("passive")
     world.press_for(last)
     tablet = {"history_total": 0, "taps": [], "history": [], "prompts": [], "over": False}
+    assert world.step(tablet) == []
     assert world.step(tablet) == [Declare(last)]
     assert world.step(tablet) == []  # once

@@ -192,7 +192,8 @@ class World(ABC):
         declare it"), or the game is over at the table and not on the tablet: the players
         declare, oldest first, the moves they pressed for that no
         line of the history shows (a hand hid one, two ran together for the camera), each
-        once.  Passive players do it too: the tablet asked."""
+        once, when the ask still stands at their next glance.  Passive players do it too:
+        the tablet asked."""
         history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
         missing = [a for a in getattr(self, "unrecorded", [])
                    if not any(self.entry_says(h, a) for h in history)]
@@ -202,7 +203,11 @@ class World(ABC):
         # the game is over at the table: everyone reads the tablet for the result, and when it
         # does not show the end, looks for their last moves in the history
         asked = asked or (tablet.get("over") is False and self.over_at_table())
-        if not asked or not missing:
+        # they act on what stands: the same record and the same ask at two glances (a press
+        # just made may still be on its way to the record)
+        glance = (tablet.get("history_total"), len(history), asked)
+        standing, self._asked_at = glance == getattr(self, "_asked_at", None), glance
+        if not asked or not missing or not standing:
             return []
         action = missing[0]
         self.unrecorded = missing[1:]
