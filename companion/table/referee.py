@@ -27,6 +27,7 @@ from companion.reconcile import (
     tally_mismatch,
 )
 from companion.table.clocks import Clocks
+from companion.table.disagreement import Overrides, differing, disagreement, other_seats, rereading
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
@@ -52,6 +53,10 @@ class Referee:
         self.publish = publish
         self.lock = lock
         self.seen: BoardView | None = None
+        self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
+        self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
+        self._press_waiting = False  # a press the table could not explain waits for its answer
+        self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
@@ -62,13 +67,24 @@ class Referee:
         self.held_press: tuple[int | None, threading.Timer] | None = None
 
     # ------------------------------------------------------------------ after the record moved
-    def after_move(self, kind: str) -> None:
+    def after_move(self, kind: str, corrected: HistoryEntry | None = None,
+                   replaced: BoardView | None = None) -> None:
         """The record moved (logged already): the taps and the question were about the table
-        before it; the tallies are checked again, then the watchers are told."""
+        before it; the tallies are checked again, then the watchers are told.  Where the
+        players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
+        than the camera reads, its reading there is set aside (it misreads them)."""
         self.taps = []
         self.table_prompt = None
+        if corrected is not None and replaced is not None and self.raw_seen is not None:
+            self._trust(corrected, replaced)
+        waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
+        if kind == "correct" and waiting and self.seen is not None \
+                and differing(self.game, self.ledger.state, self.seen):
+            # the players answered the question their press raised: the press is judged again
+            # on the corrected record (their move is recorded, or asked about anew)
+            self._reconcile("button", "table")
 
     def refused(self, err: RuleError) -> None:
         """A declared move the rules refuse becomes the table's prompt (nothing is logged)."""
@@ -93,9 +109,10 @@ class Referee:
     # ------------------------------------------------------------------ physical inputs
     def board_seen(self, view: BoardView) -> HistoryEntry | None:
         """The stabiliser committed a board: explain it if it changed."""
-        if view == self.seen:
+        if view == self.raw_seen:
             return None
-        self.seen = view
+        self.raw_seen = view
+        self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
         self._board_settled()
         if entry is None and self.check_tallies(board_changed=True):
@@ -143,6 +160,11 @@ class Referee:
         # it: that question is the answer, not "the table does not match"
         if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
+        elif self.raw_seen is not None and (trigger == "button" or verdict.refusals):
+            # the table differs from the record: say where, and offer each way out as a tap
+            verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
+        if trigger == "button" and verdict.prompt is not None and verdict.prompt.kind != "info":
+            self._press_waiting = True
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
@@ -153,11 +175,89 @@ class Referee:
             self.publish(trigger)
         return None
 
+    # ------------------------------------------------------------------ disagreements
+    def _moves(self, back: int) -> list[RecordedMove]:
+        frames = self.ledger.frames[-(back + 1):]
+        return [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
+                for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
+
+    def _disagreement(self, seen: BoardView, trigger: Trigger,
+                      refusals: list[str] | tuple[str, ...] = ()) -> Prompt | None:
+        """Where the table differs from the record, the entry that explains it and each way
+        out as a tap (:func:`disagreement`); worked out once per record and table."""
+        state = self.ledger.state
+        newest = self.ledger.frames[-1].entry
+        asked = repr((newest.seq if newest else None, len(self.ledger.frames),
+                      sorted(seen.items()), self.taps, trigger, refusals))
+        if self._asked is None or self._asked[0] != asked:
+            prompt = disagreement(self.game, self._moves(EARLIER_MOVES), state, seen, self.taps)
+            if prompt is not None and refusals:
+                prompt.text = "Not allowed: " + "; ".join(refusals) + ". " + prompt.text
+                prompt.options[:0] = other_seats(self.game, state, seen, self.taps, trigger)
+            if prompt is not None and self.taps:
+                prompt.options.append({"type": "forget_taps"})
+            self._asked = (asked, prompt)
+        return self._asked[1]
+
+    def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
+        """The players' correction of ``entry`` stands against the camera at the places where
+        it differs from the move it replaced (which laid ``replaced``), and no move changed
+        since."""
+        frames, view = self.ledger.frames, self.game.board_view
+        index = self.ledger.frame_of(entry.seq)
+        if index is None or self.raw_seen is None:
+            return
+        after, now = view(frames[index].state), view(self.ledger.state)
+        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
+        if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
+            self.seen = self.overrides.apply(self.raw_seen)
+
+    def keep_record(self) -> None:
+        """"The record is right, the table is wrong": the camera's reading where it differs
+        is set aside until it reads otherwise there (nothing logged: the record stands)."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        kept = self.overrides.keep(self.game, self.ledger.state, self.raw_seen)
+        if not kept:
+            raise NothingToUndo("the table reads as the record has it: nothing to set aside")
+        self.seen = self.overrides.apply(self.raw_seen)
+        self.table_prompt = None
+        self.check_tallies()
+        self.publish("notice")
+        if self._press_waiting:  # the press that raised it is judged on the table as recorded
+            self._press_waiting = False
+            self._reconcile("button", "table")
+
+    def reread(self, source: str, request_id: str | None) -> HistoryEntry:
+        """"Read the table again": the correction the camera's view explains now, logged as a
+        correction of that entry (one decision); the readings set aside are forgotten."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        try:
+            fix = rereading(self.game, self._moves(EARLIER_MOVES), self.ledger.state,
+                            self.raw_seen)
+        except ValueError as err:
+            raise NothingToUndo(str(err)) from None
+        assert fix is not None
+        newest = self.ledger.frames[-1].entry
+        replaced = self.game.board_view(self.ledger.frames[self.ledger.frame_of(fix["entry"]) or -1].state)
+        if newest is not None and newest.seq == fix["entry"]:
+            made = self.ledger.correct(canonical(fix["action"]), source, request_id, None)
+        else:
+            made = self.ledger.amend(fix["entry"], canonical(fix["action"]), source, request_id)
+        self.overrides.clear()
+        self.seen = self.raw_seen
+        self.after_move("correct", made, replaced)
+        return made
+
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
         """A question whether a move was misread is moot once the table reads as recorded
         again (a misread for a moment, the record right): it would stay until the next move."""
         options = self.table_prompt.options if self.table_prompt is not None else None
+        if options and any(o.get("type") == "keep_record" for o in options):
+            return not differing(self.game, self.ledger.state, seen) \
+                and tally_mismatch(self.game, self.ledger.state, seen) is None
         if not options or any(o.get("type") != "correct" for o in options):
             return False
         return not {p for p in changed_places(self.game.board_view(self.ledger.state), seen)
@@ -180,10 +280,7 @@ class Referee:
         state = self.ledger.state
         if not self.game.fixed_places(state):
             return None  # the common case, after every move: nothing stays put to check
-        frames = self.ledger.frames[-(EARLIER_MOVES + 1):]
-        moves = [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
-                 for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
-        return reconsider_earlier(self.game, moves, state, seen)
+        return reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen)
 
     # ------------------------------------------------------------------ held presses
     def _camera_unsettled(self) -> bool:
@@ -258,7 +355,7 @@ class Referee:
         marker moved before the press) is a move under way.  True when it changed."""
         if not board_changed and "tally" not in self.notices:
             return False
-        text = None
+        text, asked = None, None
         state = self.ledger.state
         if self.seen is not None and self.game.outcome(state) is None:
             differ = tally_mismatch(self.game, state, self.seen)
@@ -271,15 +368,15 @@ class Referee:
                  and tally_mismatch(self.game, pressed.state, self.seen) is None)
                 or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
             if pressed is not None and not under_way:
-                text = (f"The score pieces differ from the record: {differ}. Set them as the "
-                        "record says, or correct the record in the history.")
+                asked = self._disagreement(self.seen, "board")
+                text = asked.text if asked is not None else None
         current = self.notices.get("tally")
         if (current.text if current else None) == text:
             return False
         if text is None:
             del self.notices["tally"]
         else:
-            self.notices["tally"] = Prompt(text, "warning")
+            self.notices["tally"] = asked if asked is not None else Prompt(text, "warning")
         return True
 
     def seen_mismatch(self, state: State) -> list[str]:

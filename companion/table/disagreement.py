@@ -1,0 +1,284 @@
+"""A way out of every disagreement between the table and the record, for a person.
+
+When what the camera sees differs from the record and no legal move explains it, the
+players are told where (the place's printed name, what the table shows there, what the
+record has) and offered each way out as one tap:
+
+- the correction of the entry that explains it (searched among the older entries, not only
+  the newest): a re-reading of that entry from what the table shows, or another value of
+  it after which the table and the score pieces are as the record would then have them;
+  the moves since stand (``{"type": "correct", "entry": seq, "action": ...}``);
+- "the record is right, the table is wrong: I'll set it as the record says"
+  (``{"type": "keep_record"}``): the camera's reading of those places is set aside until it
+  reads something else there (a piece put back, a camera that misreads one place all
+  evening); nothing is logged, as with the cards tapped: the record does not change;
+- "read the table again" (``{"type": "reread"}``): the correction the camera's view now
+  explains, logged as a correction of that entry (one decision), replayed the same after a
+  restart.
+
+It never asks players to copy onto the table a value it is unsure of: the record's value
+is named only as what the record has, beside what the table shows, for the players to judge.
+Pure functions over the game's rules; :class:`Overrides` is the referee's small state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    MalformedAction,
+    Piece,
+    Prompt,
+    RuleError,
+    State,
+    Tap,
+    Trigger,
+)
+from companion.reconcile import RecordedMove, changed_places, reconcile, reread, tally_mismatch
+
+KEEP_RECORD: Action = {"type": "keep_record"}
+REREAD: Action = {"type": "reread"}
+TABLE_ACTIONS = frozenset({"keep_record", "reread"})
+"""Table actions of a disagreement prompt besides ``correct`` (never a game's own types)."""
+EARLIER = 40  # how many standing moves back the entry that explains a difference is searched
+TRIES = 1500  # moves applied at most in one search (each candidate replays the moves since)
+SHOWN = 4  # corrections offered at most (several readings of one entry)
+
+
+def key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def pieces_words(stack: tuple[Piece, ...] | None) -> str:
+    """A place's pieces as the camera tells them apart: "purple (2)", or "nothing"."""
+    if not stack:
+        return "nothing"
+    return ", ".join(p.colour + (f" ({p.pips})" if p.pips else "") for p in stack)
+
+
+def differing(game: Game, state: State, seen: BoardView) -> set[str]:
+    """The places (no score places) where the table and the record differ."""
+    return {p for p in changed_places(game.board_view(state), seen) if not game.score_place(p)}
+
+
+def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
+         misread: frozenset[str] = frozenset()) -> bool:
+    """Whether the table is the record ``state``, or it with one legal move made since,
+    except at the places ``misread`` (those of an entry the camera misread, which it may
+    misread still)."""
+    def kept(view: BoardView) -> BoardView:
+        return {p: pieces for p, pieces in view.items() if p not in misread}
+
+    table = kept(seen)
+    if not differing(game, state, table) - misread:
+        return tally_mismatch(game, state, seen) is None
+    verdict = reconcile(game, state, table, list(taps), "button") if not misread else \
+        reconcile(game, state, {**table, **{p: v for p, v in game.board_view(state).items()
+                                            if p in misread}}, list(taps), "button")
+    return verdict.state is not None and not differing(game, verdict.state, table) - misread \
+        and tally_mismatch(game, verdict.state, seen) is None
+
+
+def laid(game: Game, before: State, action: Action) -> frozenset[str]:
+    """The places a move changes."""
+    try:
+        after = game.apply(before, action)
+    except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+        return frozenset()
+    return frozenset(changed_places(game.board_view(before), game.board_view(after)))
+
+
+@dataclass
+class Search:
+    """One search for the entry that explains the table, with its budget of moves applied."""
+
+    game: Game
+    moves: list[RecordedMove]
+    seen: BoardView
+    taps: list[Tap]
+    tries: int = 0
+
+    def replayed(self, index: int, action: Action) -> State | None:
+        """The record with move ``index`` made as ``action`` and every move since as it was."""
+        game = self.game
+        try:
+            state = game.apply(self.moves[index].before, action)
+            for later in self.moves[index + 1:]:
+                self.tries += 1
+                state = game.apply(state, later.action)
+        except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+            return None
+        return state
+
+    def rereading(self, index: int, differ: set[str]) -> Action | None:
+        """Move ``index`` read anew from the table at the places it laid that differ now."""
+        move, game = self.moves[index], self.game
+        touched = changed_places(game.board_view(move.before), game.board_view(move.after))
+        if not touched & differ:
+            return None
+        view = dict(game.board_view(move.after))
+        for place in touched & differ:
+            if self.seen.get(place):
+                view[place] = self.seen[place]
+            else:
+                view.pop(place, None)
+        verdict = reread(game, move.before, view, [])
+        action = verdict.action
+        if action is None or action.get("type") != move.action.get("type") \
+                or key(action) == key(move.action):
+            return None
+        return action
+
+    def others(self, index: int) -> list[Action]:
+        """The other legal readings of move ``index``: its type and player, another value."""
+        move, game = self.moves[index], self.game
+        out = []
+        for action in game.legal_actions(move.before):
+            if action.get("type") == move.action.get("type") \
+                    and action.get("player") == move.action.get("player") \
+                    and set(action) == set(move.action) and key(action) != key(move.action):
+                out.append(action)
+        return out
+
+    def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
+        """The newest camera-read entry one of whose readings makes the table fit the record,
+        with those readings (the re-reading from the table first)."""
+        game = self.game
+        read = [i for i, m in enumerate(self.moves) if m.source in ("camera", "table")]
+        for index in reversed(read):
+            if self.tries > TRIES:
+                return None
+            tried: dict[str, Action] = {}
+            again = self.rereading(index, differ)
+            if again is not None:
+                tried[key(again)] = again
+            for other in self.others(index):
+                tried.setdefault(key(other), other)
+            exact, near = [], []
+            move = self.moves[index]
+            for action in tried.values():
+                if self.tries > TRIES:
+                    break
+                self.tries += 1
+                state = self.replayed(index, action)
+                if state is None:
+                    continue
+                if fits(game, state, self.seen, self.taps):
+                    exact.append(action)
+                elif fits(game, state, self.seen, self.taps,
+                          laid(game, move.before, action) | laid(game, move.before, move.action)):
+                    near.append(action)  # the camera may still misread that entry's places
+            if exact or near:
+                return move, (exact or near)[:SHOWN]
+        return None
+
+
+def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
+                trigger: Trigger) -> list[Action]:
+    """A card tapped on the wrong seat's reader: the refused move read from it, as another
+    seat's, where that is legal (each a tap that records it)."""
+    if not taps:
+        return []
+    seats = range(len(game.player_names(state)))
+    out: dict[str, Action] = {}
+    for action in game.explain(state, seen, list(taps), trigger):
+        who = action.get("player")
+        if not isinstance(who, int) or game.is_legal(state, action):
+            continue
+        for seat in seats:
+            other = {**action, "player": seat}
+            if seat != who and game.is_legal(state, other):
+                out.setdefault(key(other), other)
+    return list(out.values())[:SHOWN]
+
+
+def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
+                 taps: list[Tap], camera: bool = True) -> Prompt | None:
+    """The warning, with its ways out, for a table that differs from the record (``None``
+    when it does not).  ``moves`` are the standing moves, oldest first."""
+    differ = differing(game, state, seen)
+    tally = tally_mismatch(game, state, seen)
+    if not differ and tally is None:
+        return None
+    labels = {spot.id: spot.label or spot.id for spot in game.layout(state).spots}
+    board = game.board_view(state)
+    parts = [f"{labels.get(p, p)} shows {pieces_words(seen.get(p))} on the table, "
+             f"{pieces_words(board.get(p))} in the record" for p in sorted(differ)]
+    if tally is not None:
+        parts.append(f"score pieces: {tally}")
+    text = "The table and the record differ: " + "; ".join(parts) + "."
+    found = Search(game, moves[-EARLIER:], seen, list(taps)).explaining(differ)
+    options: list[Action] = []
+    if found is not None:
+        move, readings = found
+        entry = next((m for m in moves if m.seq == move.seq), move)
+        was = game.describe(entry.before, entry.action)
+        shows = " or ".join(game.describe(entry.before, a) for a in readings)
+        text += (f" Entry #{move.seq} ({was}) explains it: the table shows {shows}. "
+                 f"If the table is right, correct entry #{move.seq}")
+        text += ("; the moves since stand." if move.seq != moves[-1].seq else ".")
+        options = [{"type": "correct", "entry": move.seq, "action": a} for a in readings]
+    text += " If the table is wrong, tap that the record is right and set the table as it says."
+    options.append(dict(KEEP_RECORD))
+    if camera:
+        options.append(dict(REREAD))
+    return Prompt(text, "warning", game.current_player(state), options)
+
+
+def rereading(game: Game, moves: list[RecordedMove], state: State,
+              seen: BoardView) -> Action | None:
+    """"Read the table again": the one correction of an entry the camera's view explains
+    (``{"type": "correct", "entry": seq, "action": ...}``), or None.  Raises
+    ``ValueError`` (in words) when the table and the record agree, or no single correction
+    of an entry makes them agree."""
+    differ = differing(game, state, seen)
+    if not differ and tally_mismatch(game, state, seen) is None:
+        raise ValueError("the camera reads the table as the record has it: nothing to correct")
+    found = Search(game, moves[-EARLIER:], seen, []).explaining(differ)
+    if found is None or len(found[1]) != 1:
+        raise ValueError("no one correction of an entry makes the record what the camera "
+                         "sees; tap the correction that is your table, or that the record is right")
+    move, (action,) = found
+    return {"type": "correct", "entry": move.seq, "action": action}
+
+
+class Overrides:
+    """Places whose camera reading the players said is wrong (the record is right there):
+    place -> (what the camera reads, what the record had).  A reading is set aside only
+    while the camera reads exactly that there; anything else there ends it."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+
+    def keep(self, game: Game, state: State, seen: BoardView,
+             only: set[str] | frozenset[str] | None = None) -> list[str]:
+        """Set aside the camera's reading (``seen``, as it reads) wherever it differs from
+        the record now (or at those of ``only``)."""
+        board = game.board_view(state)
+        kept = sorted(p for p in changed_places(board, seen)  # the score pieces' places too
+                      if only is None or p in only)
+        for place in kept:
+            self.places[place] = (seen.get(place, ()), board.get(place, ()))
+        return kept
+
+    def apply(self, seen: BoardView) -> BoardView:
+        """``seen`` with each reading the players set aside replaced by the record's."""
+        if not self.places:
+            return seen
+        out = dict(seen)
+        for place, (camera, record) in list(self.places.items()):
+            if seen.get(place, ()) != camera:
+                del self.places[place]  # the camera reads it otherwise now: the fault is gone
+                continue
+            if record:
+                out[place] = record
+            else:
+                out.pop(place, None)
+        return out
+
+    def clear(self) -> None:
+        self.places.clear()
