@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import combinations
 
 from companion.games.base import (
     Action,
@@ -39,6 +40,7 @@ from companion.games.base import (
     Trigger,
 )
 from companion.reconcile import RecordedMove, changed_places, reconcile, reread, tally_mismatch
+from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
@@ -246,6 +248,27 @@ def rereading(game: Game, moves: list[RecordedMove], state: State,
     return {"type": "correct", "entry": move.seq, "action": action}
 
 
+def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set[str]:
+    """The fewest places (one or two) whose camera reading, replaced by the record's, leave
+    a table that is the record or it with one legal move made (a piece knocked aside while
+    a move was made: the move stands); every differing place when none do."""
+    board = game.board_view(state)
+    places = sorted(changed_places(board, seen))
+    if len(places) <= 1:
+        return set(places)
+
+    def fixed(chosen: tuple[str, ...]) -> bool:
+        view = {p: v for p, v in seen.items() if p not in chosen}
+        view.update({p: board[p] for p in chosen if p in board})
+        return fits(game, state, view, taps)
+
+    for size in (1, 2):
+        for chosen in combinations(places, size):
+            if fixed(chosen):
+                return set(chosen)
+    return set(places)
+
+
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
@@ -282,3 +305,100 @@ class Overrides:
 
     def clear(self) -> None:
         self.places.clear()
+
+
+class Disagreements:
+    """The referee's desk for disagreements: the warning and its ways out (a part of
+    :class:`~companion.table.referee.Referee`, which holds the state it reads)."""
+
+    game: Game
+    ledger: Ledger
+    overrides: Overrides
+    taps: list[Tap]
+    seen: BoardView | None
+    raw_seen: BoardView | None
+    table_prompt: Prompt | None
+    _press_waiting: bool
+    _asked: tuple[str, Prompt | None] | None
+
+    def publish(self, kind: str) -> None: ...
+    def check_tallies(self, board_changed: bool = False) -> bool: ...
+    def after_move(self, kind: str, corrected: HistoryEntry | None = None,
+                   replaced: BoardView | None = None) -> None: ...
+    def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+
+    def _moves(self, back: int) -> list[RecordedMove]:
+        frames = self.ledger.frames[-(back + 1):]
+        return [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
+                for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
+
+    def _disagreement(self, seen: BoardView, trigger: Trigger,
+                      refusals: list[str] | tuple[str, ...] = ()) -> Prompt | None:
+        """Where the table differs from the record, the entry that explains it and each way
+        out as a tap (:func:`disagreement`); worked out once per record and table."""
+        state = self.ledger.state
+        newest = self.ledger.frames[-1].entry
+        asked = repr((newest.seq if newest else None, len(self.ledger.frames),
+                      sorted(seen.items()), self.taps, trigger, refusals))
+        if self._asked is None or self._asked[0] != asked:
+            prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps)
+            if prompt is not None and refusals:
+                prompt.text = "Not allowed: " + "; ".join(refusals) + ". " + prompt.text
+                prompt.options[:0] = other_seats(self.game, state, seen, self.taps, trigger)
+            if prompt is not None and self.taps:
+                prompt.options.append({"type": "forget_taps"})
+            self._asked = (asked, prompt)
+        return self._asked[1]
+
+    def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
+        """The players' correction of ``entry`` stands against the camera at the places where
+        it differs from the move it replaced (which laid ``replaced``), and no move changed
+        since."""
+        frames, view = self.ledger.frames, self.game.board_view
+        index = self.ledger.frame_of(entry.seq)
+        if index is None or self.raw_seen is None:
+            return
+        after, now = view(frames[index].state), view(self.ledger.state)
+        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
+        if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
+            self.seen = self.overrides.apply(self.raw_seen)
+
+    def keep_record(self) -> None:
+        """"The record is right, the table is wrong": the camera's reading where it differs
+        is set aside until it reads otherwise there (nothing logged: the record stands)."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        places = set_aside(self.game, self.ledger.state, self.raw_seen, self.taps)
+        kept = self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places)
+        if not kept:
+            raise NothingToUndo("the table reads as the record has it: nothing to set aside")
+        self.seen = self.overrides.apply(self.raw_seen)
+        self.table_prompt = None
+        self.check_tallies()
+        self.publish("notice")
+        waiting, self._press_waiting = self._press_waiting, False
+        if waiting and differing(self.game, self.ledger.state, self.seen):
+            self._reconcile("button", "table")  # the press that raised it, on the table set right
+
+    def reread(self, source: str, request_id: str | None) -> HistoryEntry:
+        """"Read the table again": the correction the camera's view explains now, logged as a
+        correction of that entry (one decision); the readings set aside are forgotten."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        try:
+            fix = rereading(self.game, self._moves(EARLIER), self.ledger.state,
+                            self.raw_seen)
+        except ValueError as err:
+            raise NothingToUndo(str(err)) from None
+        assert fix is not None
+        newest = self.ledger.frames[-1].entry
+        replaced = self.game.board_view(self.ledger.frames[self.ledger.frame_of(fix["entry"]) or -1].state)
+        if newest is not None and newest.seq == fix["entry"]:
+            made = self.ledger.correct(canonical(fix["action"]), source, request_id, None)
+        else:
+            made = self.ledger.amend(fix["entry"], canonical(fix["action"]), source, request_id)
+        self.overrides.clear()
+        self.seen = self.raw_seen
+        self.after_move("correct", made, replaced)
+        return made
+

@@ -19,7 +19,6 @@ from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
 from companion.reconcile import (
-    RecordedMove,
     changed_places,
     reconcile,
     reconsider,
@@ -27,7 +26,7 @@ from companion.reconcile import (
     tally_mismatch,
 )
 from companion.table.clocks import Clocks
-from companion.table.disagreement import Overrides, differing, disagreement, other_seats, rereading
+from companion.table.disagreement import Disagreements, Overrides, differing
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
@@ -40,7 +39,7 @@ Publish = Callable[[str], None]
 """Tells the watchers that something changed, with the kind of change."""
 
 
-class Referee:
+class Referee(Disagreements):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -174,81 +173,6 @@ class Referee:
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
-
-    # ------------------------------------------------------------------ disagreements
-    def _moves(self, back: int) -> list[RecordedMove]:
-        frames = self.ledger.frames[-(back + 1):]
-        return [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
-                for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
-
-    def _disagreement(self, seen: BoardView, trigger: Trigger,
-                      refusals: list[str] | tuple[str, ...] = ()) -> Prompt | None:
-        """Where the table differs from the record, the entry that explains it and each way
-        out as a tap (:func:`disagreement`); worked out once per record and table."""
-        state = self.ledger.state
-        newest = self.ledger.frames[-1].entry
-        asked = repr((newest.seq if newest else None, len(self.ledger.frames),
-                      sorted(seen.items()), self.taps, trigger, refusals))
-        if self._asked is None or self._asked[0] != asked:
-            prompt = disagreement(self.game, self._moves(EARLIER_MOVES), state, seen, self.taps)
-            if prompt is not None and refusals:
-                prompt.text = "Not allowed: " + "; ".join(refusals) + ". " + prompt.text
-                prompt.options[:0] = other_seats(self.game, state, seen, self.taps, trigger)
-            if prompt is not None and self.taps:
-                prompt.options.append({"type": "forget_taps"})
-            self._asked = (asked, prompt)
-        return self._asked[1]
-
-    def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
-        """The players' correction of ``entry`` stands against the camera at the places where
-        it differs from the move it replaced (which laid ``replaced``), and no move changed
-        since."""
-        frames, view = self.ledger.frames, self.game.board_view
-        index = self.ledger.frame_of(entry.seq)
-        if index is None or self.raw_seen is None:
-            return
-        after, now = view(frames[index].state), view(self.ledger.state)
-        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
-        if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
-            self.seen = self.overrides.apply(self.raw_seen)
-
-    def keep_record(self) -> None:
-        """"The record is right, the table is wrong": the camera's reading where it differs
-        is set aside until it reads otherwise there (nothing logged: the record stands)."""
-        if self.raw_seen is None:
-            raise NothingToUndo("the camera has given no picture of the table yet")
-        kept = self.overrides.keep(self.game, self.ledger.state, self.raw_seen)
-        if not kept:
-            raise NothingToUndo("the table reads as the record has it: nothing to set aside")
-        self.seen = self.overrides.apply(self.raw_seen)
-        self.table_prompt = None
-        self.check_tallies()
-        self.publish("notice")
-        if self._press_waiting:  # the press that raised it is judged on the table as recorded
-            self._press_waiting = False
-            self._reconcile("button", "table")
-
-    def reread(self, source: str, request_id: str | None) -> HistoryEntry:
-        """"Read the table again": the correction the camera's view explains now, logged as a
-        correction of that entry (one decision); the readings set aside are forgotten."""
-        if self.raw_seen is None:
-            raise NothingToUndo("the camera has given no picture of the table yet")
-        try:
-            fix = rereading(self.game, self._moves(EARLIER_MOVES), self.ledger.state,
-                            self.raw_seen)
-        except ValueError as err:
-            raise NothingToUndo(str(err)) from None
-        assert fix is not None
-        newest = self.ledger.frames[-1].entry
-        replaced = self.game.board_view(self.ledger.frames[self.ledger.frame_of(fix["entry"]) or -1].state)
-        if newest is not None and newest.seq == fix["entry"]:
-            made = self.ledger.correct(canonical(fix["action"]), source, request_id, None)
-        else:
-            made = self.ledger.amend(fix["entry"], canonical(fix["action"]), source, request_id)
-        self.overrides.clear()
-        self.seen = self.raw_seen
-        self.after_move("correct", made, replaced)
-        return made
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
