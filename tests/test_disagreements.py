@@ -1,0 +1,127 @@
+"""A way out of every disagreement between the table and the record (issue 39).
+
+Scripted boards, taps and presses on :class:`Table` (no simulated world): the tablet names
+the place and the entry that explains a difference, older entries included; the correction
+is one tap, "the record is right" another, "read the table again" a logged correction that a
+restart replays the same.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.games.base import BoardView, Piece, State
+from companion.table import Table
+
+PLAYERS = 3
+KEEP, REREAD = {"type": "keep_record"}, {"type": "reread"}
+
+
+def roll(value: int) -> dict:
+    return {"type": "roll", "player": 0, "value": value}
+
+
+def die(table: Table, view: BoardView, value: int) -> BoardView:
+    game = table.game
+    return {**view, game.die_spot: (Piece(game.die_colour, value),)}
+
+
+def swing_state_roll_misread(data_dir: Path | None, sticky: bool) -> tuple[Table, State, int]:
+    """Swing State: the Incumbent's 4 read as a 3 and recorded so; the pawn then moved 4
+    spaces and the button pressed.  ``sticky``: the camera still reads the die as a 3."""
+    table = Table.open("swing_state", data_dir, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    entry = table.board_seen(game.board_view(game.apply(base, roll(3))))
+    assert entry is not None and entry.action == roll(3) and entry.source == "camera"
+    truth = game.apply(base, roll(4))
+    truth = game.apply(truth, next(a for a in game.legal_actions(truth) if a["type"] == "move"))
+    seen = game.board_view(truth)
+    table.board_seen(die(table, seen, 3) if sticky else seen)
+    table.button()
+    return table, truth, entry.seq
+
+
+def disagreement_prompts(table: Table) -> list:
+    return [p for p in table.prompts() if any(o.get("type") == "keep_record" for o in p.options)]
+
+
+@pytest.mark.parametrize("sticky", [False, True])
+def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: Path,
+                                                                     sticky: bool) -> None:
+    table, truth, seq = swing_state_roll_misread(tmp_path, sticky)
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    fix = {"type": "correct", "entry": seq, "action": roll(4)}
+    assert prompt.options[0] == fix and KEEP in prompt.options and REREAD in prompt.options
+    assert f"Entry #{seq} (Incumbent rolls 3) explains it" in prompt.text
+    assert "Start shows" in prompt.text  # the place's printed name
+    assert table.state["roll"] == 3 or table.history[-1].action == roll(3)  # asked, not changed
+
+    table.declare(fix)  # one tap: the roll corrected, the press judged again records the move
+    assert table.state == truth
+    assert [h.action["type"] for h in table.history if not h.undone] == ["roll", "move"]
+    assert disagreement_prompts(table) == []  # a die the camera still misreads is set aside
+    again = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    assert again.state == truth
+
+
+def test_the_record_is_right_sets_the_camera_reading_aside_and_logs_nothing(tmp_path: Path) -> None:
+    """A pawn knocked onto the next space: "the record is right, I'll set the table as it
+    says" is one tap; nothing is logged, and the warning stays away while the camera reads
+    the knocked pawn, and for good once the pawn is back."""
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    recorded = table.state
+    knocked = {k: v for k, v in game.board_view(recorded).items()}
+    start = knocked["r1-00"]
+    knocked["r1-00"] = start[1:]
+    knocked["r1-01"] = start[:1]
+    table.board_seen(knocked)
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning" and KEEP in prompt.options
+    assert "Start shows" in prompt.text and "in the record" in prompt.text
+    events = len(table.log.events(table.record.id))
+
+    table.declare(KEEP)
+    assert table.state == recorded and len(table.log.events(table.record.id)) == events
+    assert disagreement_prompts(table) == []
+    table.button()  # the same table pressed again: still nothing to ask
+    assert disagreement_prompts(table) == [] and table.state == recorded
+    table.board_seen(game.board_view(recorded))  # the pawn put back
+    assert table.referee.overrides.places == {}
+
+
+def test_read_the_table_again_is_one_logged_correction_replayed_after_a_restart(
+        tmp_path: Path) -> None:
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    table.board_seen(game.board_view(game.apply(base, roll(3))))
+    table.board_seen(game.board_view(game.apply(base, roll(4))))  # the die reads right now
+    events = len(table.log.events(table.record.id))
+
+    made = table.declare(REREAD, "tablet", request_id="reread-1")
+    assert made is not None and made.kind == "correct" and made.action == roll(4)
+    logged = table.log.events(table.record.id)[events:]
+    assert [(e.kind, e.request_id) for e in logged] == [("correct", "reread-1")]
+    assert table.state == game.apply(base, roll(4))
+    done = table.request("reread-1")  # a retry of the tap is answered from the log
+    assert done is not None and done[1].seq == made.seq
+    again = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    assert again.state == table.state
+    assert [(h.seq, h.action, h.undone) for h in again.history] == \
+        [(h.seq, h.action, h.undone) for h in table.history]
+
+
+def test_read_the_table_again_with_nothing_to_correct_changes_nothing(tmp_path: Path) -> None:
+    from companion.table import NothingToUndo
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    before = (table.state, len(table.log.events(table.record.id)))
+    with pytest.raises(NothingToUndo, match="nothing to correct"):
+        table.declare(REREAD)
+    assert (table.state, len(table.log.events(table.record.id))) == before
