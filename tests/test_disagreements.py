@@ -125,3 +125,24 @@ def test_read_the_table_again_with_nothing_to_correct_changes_nothing(tmp_path: 
     with pytest.raises(NothingToUndo, match="nothing to correct"):
         table.declare(REREAD)
     assert (table.state, len(table.log.events(table.record.id))) == before
+
+
+def test_a_card_tapped_on_the_wrong_seats_reader_is_fixed_by_one_tap() -> None:
+    """Swing State: Blue's cheat card laid on the next seat's reader is refused as that
+    seat's; the tablet offers it as Blue's (one tap) and to forget the tap."""
+    import random
+
+    table = Table.open("swing_state", None, PLAYERS, None, 1)
+    game, rng = table.game, random.Random(1)
+    for _ in range(9):
+        table.declare(rng.choice(game.legal_actions(table.state)))
+    cheat = {"type": "cheat", "player": 1, "card": "cheat-g01"}
+    assert game.is_legal(table.state, cheat)
+    before = table.state
+    assert table.tap("cheat-g01", seat=2) is None
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning" and prompt.text.startswith("Not allowed:")
+    assert prompt.options[0] == cheat and {"type": "forget_taps"} in prompt.options
+    assert table.state == before
+    entry = table.declare(prompt.options[0])
+    assert entry is not None and entry.action == cheat and table.taps == []

@@ -212,7 +212,7 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
              f"{pieces_words(board.get(p))} in the record" for p in sorted(differ)]
     if tally is not None:
         parts.append(f"score pieces: {tally}")
-    text = "The table and the record differ: " + "; ".join(parts) + "."
+    text = "The table does not match the record: " + "; ".join(parts) + "."
     found = Search(game, moves[-EARLIER:], seen, list(taps)).explaining(differ)
     options: list[Action] = []
     if found is not None:
@@ -341,10 +341,19 @@ class Disagreements:
         asked = repr((newest.seq if newest else None, len(self.ledger.frames),
                       sorted(seen.items()), self.taps, trigger, refusals))
         if self._asked is None or self._asked[0] != asked:
-            prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps)
-            if prompt is not None and refusals:
-                prompt.text = "Not allowed: " + "; ".join(refusals) + ". " + prompt.text
-                prompt.options[:0] = other_seats(self.game, state, seen, self.taps, trigger)
+            prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps,
+                                  self.raw_seen is not None) if self.raw_seen is not None else None
+            refused = "Not allowed: " + "; ".join(refusals) + ". "
+            seats = other_seats(self.game, state, seen, self.taps, trigger) if refusals else []
+            if prompt is None and refusals and self.taps:
+                prompt = Prompt(refused + ("If a card was laid on the wrong seat's reader, tap "
+                                           "whose it is; " if seats else "")
+                                + "a card tapped by mistake can be forgotten.", "warning",
+                                self.game.current_player(state), [])
+            elif prompt is not None and refusals:
+                prompt.text = refused + prompt.text
+            if prompt is not None:
+                prompt.options[:0] = seats
             if prompt is not None and self.taps:
                 prompt.options.append({"type": "forget_taps"})
             self._asked = (asked, prompt)

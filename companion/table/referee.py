@@ -159,7 +159,7 @@ class Referee(Disagreements):
         # it: that question is the answer, not "the table does not match"
         if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
-        elif self.raw_seen is not None and (trigger == "button" or verdict.refusals):
+        elif (self.raw_seen is not None and trigger == "button") or verdict.refusals:
             # the table differs from the record: say where, and offer each way out as a tap
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
         if trigger == "button" and verdict.prompt is not None and verdict.prompt.kind != "info":
