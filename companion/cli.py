@@ -287,7 +287,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
                  only: tuple[str, ...], sequences: int, latency: bool, changes: int, seed: int,
                  as_json: bool) -> None:
     """The board reader: frame cost, accuracy under real-world conditions, latency."""
-    from companion.vision import bench as vb
+    from companion.bench import vision as vb
 
     if conditions:
         games = [game] if game else vb.ALL_GAMES
@@ -309,7 +309,7 @@ def bench_vision(game: str | None, frames: int, players: int | None, conditions:
 @click.option("--json", "as_json", is_flag=True)
 def bench_serial(taps: int, as_json: bool) -> None:
     """Tap-to-host latency over the emulated device's pseudo-terminal."""
-    from companion.bench import serial_benchmark
+    from companion.bench.service import serial_benchmark
 
     _print_bench(serial_benchmark(taps), as_json)
 
@@ -324,7 +324,7 @@ def bench_serial(taps: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -> None:
     """Push-to-receipt latency of live updates with many dashboards (loopback only)."""
-    from companion.bench import sse_benchmark
+    from companion.bench.service import sse_benchmark
 
     _print_bench(sse_benchmark(clients, events, idle, moves), as_json)
 
@@ -337,7 +337,7 @@ def bench_sse(clients: int, events: int, idle: int, moves: int, as_json: bool) -
 @click.option("--json", "as_json", is_flag=True)
 def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     """Whole simulated games through the table (headless): games and actions per second."""
-    from companion.bench import log_replay_benchmark, replay_benchmark
+    from companion.bench.service import log_replay_benchmark, replay_benchmark
 
     if log_events:
         _print_bench(log_replay_benchmark(game, log_events), as_json)
@@ -373,6 +373,9 @@ bench.add_command(bench_venue)
 from companion.vision.cli import vision  # noqa: E402  (registers its commands)
 
 main.add_command(vision)
+from companion.sim.camera.cli import render_state  # noqa: E402  (the world's camera, on the same group)
+
+vision.add_command(render_state)
 
 from companion.sim.truth import bench_truth_command  # noqa: E402
 

@@ -380,7 +380,7 @@ def service_config(profile_dir: Path | None, config_file: Path | None, flags: di
     import dataclasses
     import logging
 
-    from companion.service import ServiceConfig
+    from companion.config import ServiceConfig
 
     if profile_dir is not None and config_file is not None:
         raise ValueError("give --profile DIR or --config FILE, not both")

@@ -9,19 +9,18 @@ emulator's pseudo-terminal, gpiozero's mock pins).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cv2
 
+from companion.config import ServiceConfig
 from companion.games.base import Prompt
 from companion.profile import apply_board_map
-from companion.sensors.gpio import GpioPins, TableGpio, choose_pin_factory
+from companion.sensors.gpio import TableGpio, choose_pin_factory
 from companion.sensors.serial_link import LinkHealth, SerialLink
 from companion.sensors.tags import TagRegistry
 from companion.table import Table, TableOptions
-from companion.venue.settings import MqttSettings
 from companion.vision.colour_profile import ColourProfile
 from companion.vision.faces import FaceTemplates
 from companion.vision.pipeline import VisionLoop
@@ -35,38 +34,6 @@ from companion.web.setup import TableRef, TableSwitch
 from firmware import protocol
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class ServiceConfig:
-    """Everything ``companion serve`` can be told, by options or a TOML config file."""
-
-    game: str = "times_square"
-    players: int | None = None
-    variant: str | None = None
-    seed: int = 0
-    data_dir: Path = Path("companion-data")
-    host: str = "127.0.0.1"
-    port: int = 8000
-    pin: str | None = None
-    camera: str | None = None  # camera:N, video:PATH, folder:PATH; None: no camera
-    serial: str | None = None  # a port (/dev/ttyACM0) or a pyserial URL; None: no device
-    shared_reader: int = 6  # the device's reader for cards not tied to a seat
-    gpio: bool | str = True  # True/"pi": the Pi's pins; "mock": gpiozero mock pins; False/"off"
-    gpio_pins: GpioPins = field(default_factory=GpioPins)
-    fps: float = 10.0
-    stable_frames: int = 2  # every position confident and unchanged in this many frames
-    lens: Path | None = None  # the lens profile 'companion calibrate camera' wrote
-    colours: Path | None = None  # calibrated colour profile
-    tags: Path | None = None  # registered card tags
-    faces: Path | None = None  # learnt die-face icons (companion calibrate faces)
-    board: Path | None = None  # the table's board map (companion calibrate board)
-    empty: Path | None = None  # the empty board learnt from a photo of it (calibrate board)
-    phase_limits: dict[str, float] = field(default_factory=dict)
-    turn_limit: float | None = None  # seconds for one player's turn; None: no limit
-    resume: bool = True
-    mqtt: MqttSettings | None = None  # publish to a venue's broker (companion.venue)
-    camera_stall_s: float = 3.0  # no frame read for this long: a warning on the dashboard
 
 
 class Service:

@@ -38,11 +38,11 @@ from companion.games.base import Piece, make_view
 from companion.profile import Profile, write_settings
 from companion.sensors.serial_link import SerialLink
 from companion.sensors.tags import factory_uid
+from companion.sim.camera.render import Camera
 from companion.sim.device import DeviceEmulator
 from companion.vision.colour_profile import ColourProfile
 from companion.vision.geometry import MARKER_IDS, MARKER_MM
 from companion.vision.reader import BoardReader
-from companion.vision.render import Camera
 
 POINTS_PER_MM = 72 / 25.4
 

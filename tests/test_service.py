@@ -12,9 +12,9 @@ from waiting import wait_until as wait_briefly
 
 from companion.sensors.tags import factory_uid
 from companion.service import Service, ServiceConfig
+from companion.sim.camera.render import Camera
+from companion.sim.camera.source import SyntheticSource
 from companion.sim.device import DeviceEmulator
-from companion.vision.render import Camera
-from companion.vision.sources import SyntheticSource
 
 wait_until = partial(wait_briefly, timeout=10.0)  # a service under load catches up slower
 

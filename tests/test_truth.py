@@ -89,10 +89,10 @@ def test_the_demo_reader_is_set_up_from_photos_of_the_worlds_own_table(tmp_path:
     the renderer's paints; and what it learnt reads the world's table exactly."""
     from companion.games import load_game
     from companion.profile import apply_board_map
+    from companion.sim.camera.render import Camera, lamp_cast, varied_paints
     from companion.sim.owner import calibrate_table
     from companion.vision.colour_profile import ColourProfile
     from companion.vision.reader import BoardReader
-    from companion.vision.render import Camera, lamp_cast, varied_paints
 
     assert "calibrate_table(" in (SIM / "demo.py").read_text()
     game = load_game("king_of_clubs")

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.bench import sample_boards
+from companion.bench.boards import sample_boards
 from companion.games import GAMES, load_game
 from companion.games.base import Layout, Piece, Spot, make_view
-from companion.vision.conditions import SKIN_TONES, Arm
+from companion.sim.camera.conditions import SKIN_TONES, Arm
+from companion.sim.camera.render import Camera
 from companion.vision.reader import BoardReader, Reading
-from companion.vision.render import Camera
 from companion.vision.stabiliser import Stabiliser
 
 
@@ -93,7 +93,7 @@ def test_a_hand_over_the_board_is_read_round_and_what_it_covers_is_named() -> No
     """An arm reaching in: the board outside it is read, every place it covers is named
     "under a hand", nothing is guessed, and the stabiliser commits nothing while it is there.
     What it covers is measured from the arm as drawn, not from the reader."""
-    from companion.vision.bench import Unseen
+    from companion.bench.vision import Unseen
     from companion.vision.reading import UNDER_A_HAND
 
     reader, camera, _ = reader_for("times_square")
@@ -233,7 +233,7 @@ def test_reading_only_what_changed_says_what_a_first_look_says(game_name: str) -
     says of every frame what a reader seeing that frame for the first time says; of a frame
     with an arm over the board (the first look must fit the light round the arm), both see
     the arm and neither vouches for a place wrongly."""
-    from companion.vision.conditions import glare
+    from companion.sim.camera.conditions import glare
 
     reader, camera, layout = reader_for(game_name)
     colours = tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
@@ -339,9 +339,9 @@ def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Pat
     import cv2
 
     from companion.profile import apply_board_map
+    from companion.sim.camera.render import lamp_cast, varied_paints
     from companion.sim.owner import calibrate_table
     from companion.vision.colour_profile import ColourProfile
-    from companion.vision.render import lamp_cast, varied_paints
 
     game = load_game("swing_state")
     layout = game.layout(game.start(3, None, 2, None))

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from companion.bench import sample_boards
+from companion.bench.boards import sample_boards
 from companion.games import load_game
 from companion.games.base import BoardView, Piece
+from companion.sim.camera.conditions import SKIN_TONES, Arm, camera_for, distort, glare, lens_profile
 from companion.table import Table
-from companion.vision.conditions import SKIN_TONES, Arm, camera_for, distort, glare, lens_profile
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reader import BoardReader
 from companion.vision.stabiliser import Stabiliser
@@ -102,7 +102,7 @@ def test_an_arm_across_the_margin_is_seen_and_does_not_bias_the_light(sleeve: tu
     margin's paper, and its shadow darkens the paper beside it.  The light fitted on that
     frame is the light fitted on the same table without the arm, within 1 % (the reader of
     749177d: up to 7.4 % off, and the white sleeve not taken for an arm at all)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, n = game_layout("jivecat")
     view = sample_boards("jivecat", n, 3, 2)[-1]
@@ -125,7 +125,7 @@ def test_an_arm_over_most_of_a_surface_does_not_bend_the_tone_curve(sleeve: tupl
     within 10 levels, and the board is read round the arm: every place it hides named, none
     read wrong (the reader of be3a61a: the curve 60-80 levels off, the whole board refused
     as "a hand is over the board")."""
-    from companion.vision.bench import Unseen, game_layout
+    from companion.bench.vision import Unseen, game_layout
 
     layout, colours, n = game_layout("times_square")
     view = sample_boards("times_square", n, 2, 3)[-1]
@@ -150,7 +150,7 @@ def test_a_bare_arm_over_a_mat_of_its_own_colour_is_named_where_it_lies() -> Non
     over their pale cells: the forearm runs straight from where it crosses the margin, and
     every place it hides is named, none read (the reader of 68b27ba read 2-4 mat places
     under it as empty, right only because nothing lay there)."""
-    from companion.vision.bench import Unseen, game_layout
+    from companion.bench.vision import Unseen, game_layout
 
     layout, colours, n = game_layout("jivecat")
     views = sample_boards("jivecat", n, 28, 31337)
@@ -169,7 +169,7 @@ def test_the_board_round_an_arm_is_read_and_what_it_hides_named() -> None:
     """The benchmark's hand frames in every game (arms of any skin tone and sleeve, judged
     against the arm as drawn): never a place read wrong, and most frames exact: every place
     the arm hides named, every place clear of it read."""
-    from companion.vision.bench import ALL_GAMES, conditions_benchmark
+    from companion.bench.vision import ALL_GAMES, conditions_benchmark
 
     result = conditions_benchmark(ALL_GAMES, per_condition=4, seed=100, sequences=0, names=["hand"])
     hand = result["by_condition"]["hand"]
@@ -198,7 +198,7 @@ def test_an_exposure_that_clips_the_paper_under_the_lamp_is_read_as_it_is(game_n
     too, and the board is read exactly (the reader of 1291a08 took the paper's fit from the
     darker corners alone, flattened the board under the lamp 12-20 levels too light, and
     doubted its pieces as glare)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, n = game_layout(game_name)
     views = sample_boards(game_name, n, 12, 7)
@@ -325,7 +325,7 @@ def test_the_benchmark_counts_places_no_camera_can_see() -> None:
     """A reflection that clips a place to white wide enough to hold one of its pieces is
     counted apart: the figure that says how much of the glare condition any camera could
     read."""
-    from companion.vision.bench import blind, conditions_benchmark
+    from companion.bench.vision import blind, conditions_benchmark
 
     _, layout, colours, view = times_square()
     reader = BoardReader(layout, colours=colours)
@@ -363,7 +363,7 @@ def test_a_lamp_caught_on_a_piece_is_no_mark_no_other_colour_and_no_second_piece
     """A reflection on a die passes for a light pip, lifts an orange die to yellow, or
     leaves a white core on a red chip with its lit rim round it like a white die's pips.
     None of that is read: the place is doubted as glare, or read right."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, players = game_layout(game_name)
     view = sample_boards(game_name, players, 2, seed=3)[1]
@@ -393,7 +393,7 @@ def test_a_highlight_clipped_white_at_a_light_pieces_rim_is_glare_not_a_missing_
     five) covers one of its marks: the card is named as glare, never read as a four (the
     reader of 8b29e11 read a four with full confidence: the benchmark's highlights frame 3
     of seed 100)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, players = game_layout("king_of_clubs")
     view = sample_boards("king_of_clubs", players, 28, 100)[3]
@@ -411,7 +411,7 @@ def test_the_margins_paper_clipped_white_is_no_halo_round_the_pieces_beside_it()
     """The white paper round the board clipped by a bright lamp lies within a Skull's ring
     on the top row of Jivecat's first mat: it is no reflection's halo, and the Skulls are read
     (the reader of 34a8629 doubted them as glare, and their neighbours with them)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, n = game_layout("jivecat")
     views = sample_boards("jivecat", n, 28, 31337)
@@ -473,8 +473,8 @@ def test_a_face_with_many_marks_blurred_is_one_piece_not_two(sigma: float) -> No
     """Jivecat's face codes with eight and nine pips, out of focus: the dark pips blur into
     a colour of their own (brown, on orange), inside the card; they are its marks, not a
     brown card touching it, and the faces are read exactly."""
+    from companion.bench.vision import game_layout, make_reader
     from companion.games.base import Piece, make_view
-    from companion.vision.bench import game_layout, make_reader
 
     layout, colours, _ = game_layout("jivecat", None)
     view = make_view({"skull-0": [Piece("orange", 9)], "skull-1": [Piece("cyan", 5)],
@@ -540,8 +540,8 @@ def test_a_channel_a_cast_clips_on_a_white_piece_counts_as_at_least_what_it_show
     (206 where the face is 245), so the face is white, not the board's light print lifted as
     if by glare (at 272d364 Baron Voodoo's white dice under a cool lamp were doubted "glare?"
     with their neighbours)."""
-    from companion.vision.bench import game_layout
-    from companion.vision.conditions import colour_cast
+    from companion.bench.vision import game_layout
+    from companion.sim.camera.conditions import colour_cast
 
     layout, colours, n = game_layout("baron_voodoo")
     views = [v for v in sample_boards("baron_voodoo", n, 16, 100)
@@ -560,7 +560,7 @@ def test_a_pale_bare_arm_across_the_margin_is_an_arm() -> None:
     the arm, not a reflection to take off, and every place it hides is named (at 272d364, seed
     2024 of the conditions benchmark: the arm taken off as glare, nothing seen crossing the
     margin, and a purple die under the palm read as no die, confidently)."""
-    from companion.vision.bench import Unseen, game_layout
+    from companion.bench.vision import Unseen, game_layout
 
     layout, colours, n = game_layout("king_of_clubs")
     view = sample_boards("king_of_clubs", n, 28, 2024)[3]
@@ -580,8 +580,8 @@ def test_a_light_fitted_round_an_arm_is_fitted_again_once_the_arm_is_gone() -> N
     reader of 272d364 with the reflection an arm reaches left on, below, kept the arm's fit
     while the table stayed still: a lamp's reflection beside where the arm had been stayed
     "glare?" for good).  Seed 2024's hand sequence 4 in Times Square, as the benchmark plays it."""
-    from companion.vision.bench import SEQ_CONDITIONS, game_layout
-    from companion.vision.conditions import condition
+    from companion.bench.vision import SEQ_CONDITIONS, game_layout
+    from companion.sim.camera.conditions import condition
 
     layout, colours, n = game_layout("times_square")
     boards = sample_boards("times_square", n, 28, 2024)
@@ -612,7 +612,7 @@ def test_the_palest_arm_across_the_margin_in_its_own_shadow_is_seen() -> None:
     0.07 above blue's), and the arm is seen, so nothing is committed under it (at 31fc102, seed
     999 of the conditions benchmark: no hand seen across Jivecat's board, a Skull under the
     palm read as an empty place)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, n = game_layout("jivecat")
     view = sample_boards("jivecat", n, 28, 999)[9]
@@ -629,7 +629,7 @@ def test_a_piece_half_in_an_arms_shadow_is_named_with_the_arm() -> None:
     is named with it, not read from its lit half (at 873c799, seed 999 of the conditions
     benchmark: the patch was too thin to be the arm's solid part, so neither the arm nor a
     doubt of its own named the place, and the die read 5 for 6)."""
-    from companion.vision.bench import game_layout
+    from companion.bench.vision import game_layout
 
     layout, colours, n = game_layout("baron_voodoo")
     view = sample_boards("baron_voodoo", n, 28, 999)[5]
@@ -651,8 +651,8 @@ def test_two_pieces_of_a_pile_run_together_are_not_read_as_one() -> None:
     three quarters of their hull), so the place is doubted "pieces touching?", not read as
     three tokens (at d46e70c the stabiliser committed three, seed 555's hand sequence 1
     with 24 sequences a game, before the arm came in)."""
-    from companion.vision.bench import SEQ_CONDITIONS, game_layout
-    from companion.vision.conditions import condition
+    from companion.bench.vision import SEQ_CONDITIONS, game_layout
+    from companion.sim.camera.conditions import condition
 
     layout, colours, n = game_layout("king_of_clubs")
     board = sample_boards("king_of_clubs", n, 54, 555)[-3]

@@ -19,7 +19,7 @@ from companion.calibration.steps import (
     colour_order,
 )
 from companion.games.base import Layout, Piece, make_view
-from companion.vision.render import FRAME_H, FRAME_W, Camera
+from companion.sim.camera.render import FRAME_H, FRAME_W, Camera
 
 TRUE_FX = 900.0
 SHEET_PX_PER_MM = 4.0

@@ -13,14 +13,14 @@ from tqdm import tqdm
 
 from companion.games import load_game
 from companion.service import Service, ServiceConfig
+from companion.sim.camera.render import Camera, lamp_cast, varied_paints
+from companion.sim.camera.source import SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.owner import calibrate_table
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
 from companion.sim.stickers import StickerSheet
 from companion.sim.world import load_world
 from companion.venue.settings import MqttSettings
-from companion.vision.render import Camera, lamp_cast, varied_paints
-from companion.vision.sources import SyntheticSource
 
 
 class DemoInterrupted(Exception):

@@ -20,8 +20,8 @@ import cv2
 from companion.calibration.steps import colour_order, fit_board, learn_colours
 from companion.games.base import Layout, Piece, make_view
 from companion.profile import apply_board_map, board_map_json
+from companion.sim.camera.render import Camera
 from companion.vision.reader import BoardReader
-from companion.vision.render import Camera
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from gpiozero import Device
 
 from companion.games.base import view_to_json
 from companion.service import Service
+from companion.sim.camera.source import SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.stickers import StickerSheet
 from companion.sim.world import (
@@ -39,7 +40,6 @@ from companion.sim.world import (
     World,
 )
 from companion.table import HELD_PRESS_TEXT
-from companion.vision.sources import SyntheticSource
 
 HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
 END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end

@@ -15,10 +15,10 @@ import click
 import cv2
 
 from companion.games import GAMES, load_game
-from companion.games.base import Layout, view_from_json, view_to_json
+from companion.games.base import Layout
 
 
-def _layout(game_name: str, players: int | None) -> tuple[Any, Any, Layout]:
+def game_layout(game_name: str, players: int | None) -> tuple[Any, Any, Layout]:
     game = load_game(game_name)
     state = game.setup(players or game.min_players, None, 0)
     return game, state, game.layout(state)
@@ -51,7 +51,7 @@ def read_image(game: str, players: int | None, colours: Path | None, lens: Path 
     frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
     if frame is None:
         raise click.ClickException(f"{image} is not a picture OpenCV can read")
-    rules, _, layout = _layout(game, players)
+    rules, _, layout = game_layout(game, players)
     players = players or rules.min_players
 
     def reader_for(layout: Layout) -> Any:
@@ -66,7 +66,7 @@ def read_image(game: str, players: int | None, colours: Path | None, lens: Path 
     reader = reader_for(layout)
     reading = reader.read(frame)
     result = reading_json(reader, reading)
-    hint = _players_hint(rules, players, reading, lambda n: reader_for(_layout(game, n)[2]).read(frame))
+    hint = _players_hint(rules, players, reading, lambda n: reader_for(game_layout(game, n)[2]).read(frame))
     if hint:
         result["hint"] = hint
         click.echo(hint, err=True)
@@ -127,35 +127,3 @@ def reading_json(reader: Any, reading: Any) -> dict[str, Any]:
         "doubtful": {s: {"label": reader.spot_label(s), "reason": why}
                      for s, why in sorted(reading.doubtful.items())},
     }
-
-
-@vision.command("render")
-@click.option("--game", type=click.Choice(sorted(GAMES)), required=True)
-@click.option("--players", type=int, default=None)
-@click.option("--state", "state_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="A game state as JSON, or a board view {spot: [[colour, pips]]}.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Camera pose and light.")
-@click.option("--topdown", is_flag=True, help="The board straight from above instead of a camera frame.")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("render.png"), show_default=True)
-def render_state(game: str, players: int | None, state_file: Path | None, seed: int, topdown: bool,
-                 out: Path) -> None:
-    """Draw a state (default: the set-up) as the synthetic camera sees it."""
-    from companion.vision.render import Camera, render_topdown
-
-    rules, state, layout = _layout(game, players)
-    view = rules.board_view(state)
-    if state_file is not None:
-        try:
-            data = json.loads(state_file.read_text())
-            spot_ids = {s.id for s in layout.spots}
-            if isinstance(data, dict) and data and set(data) <= spot_ids:
-                view = view_from_json(data)
-            else:
-                view = rules.board_view(data)
-                layout = rules.layout(data)
-        except (ValueError, KeyError, TypeError, AttributeError) as err:
-            raise click.ClickException(f"{state_file}: not a state or board view of {game}: {err}") from err
-    image = render_topdown(layout, view) if topdown else Camera(layout, seed=seed).frame(view)
-    cv2.imwrite(str(out), image)
-    click.echo(json.dumps(view_to_json(view)))
-    click.echo(f"wrote {out}", err=True)

@@ -1,7 +1,7 @@
 """The calibrated colours a board reader sorts pixels by, kept in the table's profile.
 
 ``calibrate colours`` writes one from photos of the real pieces and board; without
-one, the synthetic renderer's paints stand in.
+one, the nominal colours of the print stand in.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
-from companion.vision.render import SKIN_BGR
+from companion.vision.palette import PIECE_COLOURS, SKIN_BGR, SURFACE_COLOURS
 
 OUTLINE_BGR = (95, 125, 145)  # the drawn spots' outline, a surface of the board
 
@@ -38,7 +37,7 @@ class ColourProfile:
 
     @classmethod
     def default(cls) -> ColourProfile:
-        """The synthetic renderer's paints; a real table's come from calibration."""
+        """The games' nominal colours; a real table's come from calibration."""
         return cls(
             {k: bgr_to_lab(v).tolist() for k, v in PIECE_COLOURS.items()},
             {k: bgr_to_lab(v).tolist() for k, v in SURFACE_COLOURS.items()}

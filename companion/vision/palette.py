@@ -1,4 +1,4 @@
-"""Named colours of pieces as the synthetic renderer paints them.
+"""Named colours of the pieces and the print: the games' nominal colours.
 
 Games name piece colours from this list.  A real table's colours are learnt in
 calibration (``calibration/``) and replace these BGR values in the profile; the
@@ -34,6 +34,8 @@ PIP_ON_LIGHT = (20, 20, 20)
 PIP_ON_DARK = (235, 235, 235)
 
 DARK_PIECES = {"black", "blue", "purple", "brown", "red", "green"}
+
+SKIN_BGR = (120, 160, 215)  # a hand, until calibration learns this table's players
 
 
 def bgr(name: str) -> tuple[int, int, int]:

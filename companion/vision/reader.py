@@ -29,6 +29,7 @@ import numpy as np
 from companion.games.base import Layout, Piece, make_view
 from companion.vision.arms import Arms
 from companion.vision.blobs import BLOB_PAD, BLOB_PAD_WIDE, Blobs, _Blob, _Kept
+from companion.vision.board_print import board_print, piece_slots
 from companion.vision.colour_profile import ColourProfile
 from companion.vision.faces import FaceTemplates
 from companion.vision.geometry import (
@@ -54,7 +55,6 @@ from companion.vision.reading import (
     Reading,
     clear_outside,
 )
-from companion.vision.render import piece_slots, render_topdown
 from companion.vision.sampling import Sampler
 
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
@@ -108,7 +108,7 @@ class BoardReader(Locating, Arms, Blobs):
         self._weights = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts for less
         self._lut = self._build_lut()
         self._build_spots()
-        self._build_reference(render_topdown(self.layout, {}, SCALE))
+        self._build_reference(board_print(self.layout, SCALE))
         self.empty_board: np.ndarray | None = None  # learnt from a photo; None: the drawn layout
         self._sampler: Sampler | None = None  # the located board's sampling maps
         self._partial = False  # this frame's board is sampled again only round a change

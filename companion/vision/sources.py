@@ -2,22 +2,17 @@
 
 ``camera:0`` (a USB camera through OpenCV), ``picamera:0`` (a Pi camera module
 through Picamera2, only on a Pi: an optional import), ``video:PATH`` (a recorded
-video), ``folder:PATH`` (a folder of still images, in name order, looping) and
-``synthetic`` (frames drawn by the renderer from whatever the simulated table
-shows; only the simulator can set what is on it).
+video), ``folder:PATH`` (a folder of still images, in name order, looping).  The simulated
+table's camera is the world's (``companion.sim.camera.source``), not one of these.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Protocol
 
 import cv2
 import numpy as np
-
-from companion.games.base import BoardView
-from companion.vision.render import Camera
 
 
 class FrameSource(Protocol):
@@ -93,38 +88,6 @@ class FolderSource:
         path = self.paths[self.index % len(self.paths)]
         self.index += 1
         return cv2.imread(str(path))
-
-    def close(self) -> None:
-        pass
-
-
-class SyntheticSource:
-    """The simulated table's camera: renders what the world put on the board."""
-
-    def __init__(self, camera: Camera) -> None:
-        self.camera = camera
-        self._lock = threading.Lock()
-        self._view: BoardView = {}
-        self._hand_frames = 0
-        self._sweep = 0.0
-
-    def show(self, view: BoardView) -> None:
-        with self._lock:
-            self._view = dict(view)
-
-    def hand_over(self, frames: int) -> None:
-        with self._lock:
-            self._hand_frames = frames
-
-    def read(self) -> np.ndarray | None:
-        with self._lock:
-            view = self._view
-            hand = None
-            if self._hand_frames > 0:
-                self._hand_frames -= 1
-                self._sweep = (self._sweep + 0.17) % 1.0
-                hand = self._sweep
-        return self.camera.frame(view, hand)
 
     def close(self) -> None:
         pass

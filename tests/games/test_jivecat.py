@@ -1477,8 +1477,8 @@ def test_tableau_cards_taken_away_are_explained_from_the_board() -> None:
 
 
 def test_every_face_code_is_read_by_the_real_renderer_and_reader() -> None:
+    from companion.sim.camera.render import Camera
     from companion.vision.reader import BoardReader
-    from companion.vision.render import Camera
 
     s = GAME.setup(5)
     layout = GAME.layout(s)

@@ -12,9 +12,8 @@ from typing import Any
 from tqdm import tqdm
 
 from companion.games import load_game
-from companion.games.base import BoardView, Prompt
-from companion.sim.headless import deliver, play
-from companion.sim.world import BoardChange, load_world
+from companion.games.base import Prompt
+from companion.sim.headless import play
 from companion.table import Table
 
 
@@ -23,37 +22,6 @@ def _percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def sample_boards(game_name: str, players: int | None, count: int, seed: int = 0) -> list[BoardView]:
-    """Boards a real game passes through, taken from the simulated table's moves."""
-    game = load_game(game_name)
-    n = players or game.min_players
-    boards: list[BoardView] = []
-    while len(boards) < count:
-        world = load_world(game_name, game, n, None, seed)
-        table = Table.open(game_name, None, n, None, seed, resume=False)
-        refusals: list[str] = []
-        for event in world.start():
-            if isinstance(event, BoardChange):
-                boards.append(event.view)
-            deliver(table, event, refusals)
-        steps = 0
-        while not world.finished() and len(boards) < count and steps < 2000:
-            for event in world.step(table.public()):
-                if isinstance(event, BoardChange):
-                    boards.append(event.view)
-                deliver(table, event, refusals)
-            steps += 1
-        seed += 1
-    return boards[:count]
-
-
-def vision_benchmark(game_name: str, frames: int, players: int | None = None) -> dict[str, Any]:
-    """ms per frame of reading (see :mod:`companion.vision.bench`, where it lives now)."""
-    from companion.vision.bench import frame_cost
-
-    return frame_cost(game_name, frames, players)
 
 
 def serial_benchmark(taps: int) -> dict[str, Any]:

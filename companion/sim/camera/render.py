@@ -16,44 +16,20 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView, Layout, Piece
-from companion.vision.geometry import (
-    MARGIN_MM,
-    MARKER_IDS,
-    aruco_dictionary,
-    canvas_size_mm,
-    marker_corners_mm,
-)
+from companion.vision.board_print import board_print, piece_slots
+from companion.vision.geometry import MARGIN_MM, canvas_size_mm
 from companion.vision.palette import (
     DARK_PIECES,
     PIECE_COLOURS,
     PIP_ON_DARK,
     PIP_ON_LIGHT,
+    SKIN_BGR,
     SURFACE_COLOURS,
     bgr,
 )
 
 FRAME_W, FRAME_H = 1280, 720
-SKIN_BGR = (120, 160, 215)
 TABLE_BGR = (60, 80, 95)
-
-
-def piece_slots(n: int, w: float, h: float) -> list[tuple[float, float, float]]:
-    """Centres and radius (relative to the spot, in its units) for ``n`` pieces side by side."""
-    if n <= 0:
-        return []
-    if w >= h:
-        cols = math.ceil(math.sqrt(n * w / h))
-    else:
-        cols = math.ceil(n / math.ceil(math.sqrt(n * h / w)))
-    cols = max(1, min(n, cols))
-    rows = math.ceil(n / cols)
-    cell_w, cell_h = w / cols, h / rows
-    radius = 0.38 * min(cell_w, cell_h)
-    out = []
-    for i in range(n):
-        r, c = divmod(i, cols)
-        out.append(((c + 0.5) * cell_w, (r + 0.5) * cell_h, radius))
-    return out
 
 
 PIP_LAYOUT = {
@@ -70,7 +46,7 @@ PIP_LAYOUT = {
 MAX_PIPS = max(PIP_LAYOUT)
 
 
-Paints = dict[str, tuple[int, int, int]]
+Paints = dict[str, tuple[int, int, int]]  # see companion.vision.board_print
 
 
 def varied_paints(seed: int) -> Paints:
@@ -116,30 +92,7 @@ def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0,
                    paints: Paints | None = None) -> np.ndarray:
     """The board as printed, seen straight from above, with markers and pieces (in
     ``paints`` where given, else the renderer's own)."""
-    def paint(name: str) -> tuple[int, int, int]:
-        return paints[name] if paints and name in paints else bgr(name)
-
-    total_w, total_h = canvas_size_mm(layout)
-    img = np.full((int(total_h * px_per_mm), int(total_w * px_per_mm), 3), 250, np.uint8)
-    m = MARGIN_MM * px_per_mm
-    cv2.rectangle(img, (int(m), int(m)),
-                  (int(m + layout.width * px_per_mm), int(m + layout.height * px_per_mm)),
-                  paint("board"), -1)
-    dictionary = aruco_dictionary()
-    for marker_id, corners in marker_corners_mm(layout).items():
-        size = int(round((corners[1][0] - corners[0][0]) * px_per_mm))
-        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
-        x, y = (corners[0] * px_per_mm).round().astype(int)
-        img[y:y + size, x:x + size] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
-    assert set(MARKER_IDS) == set(marker_corners_mm(layout))
-    for spot in layout.spots:
-        x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
-        x1, y1 = x0 + spot.w * px_per_mm, y0 + spot.h * px_per_mm
-        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), paint(spot.fill), -1)
-        cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), (95, 125, 145), 1)
-        if spot.label:
-            cv2.putText(img, spot.label[:4], (int(x0) + 2, int(y1) - 3), cv2.FONT_HERSHEY_PLAIN,
-                        0.6, (100, 130, 150), 1, cv2.LINE_AA)
+    img = board_print(layout, px_per_mm, paints)
     for spot_id, pieces in view.items():
         spot = layout.spot(spot_id)
         x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm

@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from companion.games import GAMES, load_game
 from companion.games.base import BoardView, Layout
-from companion.vision.conditions import (
+from companion.sim.camera.conditions import (
     CONDITIONS,
     SHADOW_DEPTH,
     Arm,
@@ -30,9 +30,9 @@ from companion.vision.conditions import (
     glare_lift,
     lens_profile,
 )
+from companion.sim.camera.render import FRAME_H, FRAME_W, piece_slots
 from companion.vision.geometry import MARGIN_MM, canvas_size_mm
 from companion.vision.reader import BoardReader, Reading
-from companion.vision.render import FRAME_H, FRAME_W, piece_slots
 from companion.vision.stabiliser import Stabiliser
 
 PLAYERS = {"jivecat": 3, "swing_state": 3}  # a fuller board than the minimum
@@ -69,7 +69,7 @@ def doubtful(reading: Reading) -> dict[str, str]:
 # --------------------------------------------------------------------------- frame cost
 def frame_cost(game_name: str, frames: int, players: int | None = None, seed: int = 0) -> dict[str, Any]:
     """ms per frame on one core, board located, on rendered frames of boards from real play."""
-    from companion.bench import sample_boards
+    from companion.bench.boards import sample_boards
 
     cv2.setNumThreads(1)
     layout, colours, n = game_layout(game_name, players)
@@ -302,7 +302,7 @@ def blind(reader: BoardReader, frame: np.ndarray) -> bool:
 def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 100,
                          sequences: int = 6, names: list[str] | None = None) -> dict[str, Any]:
     """Every condition on rendered frames of every game's real boards, plus hand sequences."""
-    from companion.bench import sample_boards
+    from companion.bench.boards import sample_boards
 
     chosen = [condition(n) for n in names] if names else list(CONDITIONS)
     table: dict[str, dict[str, Tally]] = {c.name: {} for c in chosen}
@@ -496,10 +496,10 @@ def latency_benchmark(game_name: str, changes: int = 30, seed: int = 100,
     import threading
     from pathlib import Path
 
-    from companion.bench import sample_boards
+    from companion.bench.boards import sample_boards
     from companion.games.base import view_to_json
     from companion.service import Service, ServiceConfig
-    from companion.vision.sources import SyntheticSource
+    from companion.sim.camera.source import SyntheticSource
 
     layout, _, players = game_layout(game_name)
     boards = sample_boards(game_name, players, changes + 1, seed)

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from companion.games.base import Layout
+from companion.sim.camera.render import FRAME_H, FRAME_W, Camera, CameraPose
 from companion.vision.geometry import canvas_size_mm
-from companion.vision.render import FRAME_H, FRAME_W, Camera, CameraPose
 
 # six skin tones, lightest to darkest (BGR), after the Fitzpatrick scale's usual swatches
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
