@@ -72,9 +72,11 @@ class Referee(Disagreements):
         before it; the tallies are checked again, then the watchers are told.  Where the
         players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
         than the camera reads, its reading there is set aside (it misreads them)."""
+        asked = [self.table_prompt, self.notices.get("tally")]
         self.taps = []
         self.table_prompt = None
-        if corrected is not None and replaced is not None and self.raw_seen is not None:
+        if corrected is not None and replaced is not None and self.raw_seen is not None \
+                and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
             self._trust(corrected, replaced)
         waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
@@ -159,11 +161,12 @@ class Referee(Disagreements):
         # it: that question is the answer, not "the table does not match"
         if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
-        elif (self.raw_seen is not None and trigger == "button") or verdict.refusals:
+        elif (self.raw_seen is not None and trigger == "button") or (verdict.refusals and self.taps):
             # the table differs from the record: say where, and offer each way out as a tap
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
-        if trigger == "button" and verdict.prompt is not None and verdict.prompt.kind != "info":
-            self._press_waiting = True
+        if trigger == "button" and verdict.prompt is not None and any(
+                o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
+            self._press_waiting = True  # judged again once the players answer the question
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
@@ -293,7 +296,8 @@ class Referee(Disagreements):
                 or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
             if pressed is not None and not under_way:
                 asked = self._disagreement(self.seen, "board")
-                text = asked.text if asked is not None else None
+                shown = self.table_prompt.text if self.table_prompt is not None else None
+                text = asked.text if asked is not None and asked.text != shown else None
         current = self.notices.get("tally")
         if (current.text if current else None) == text:
             return False
