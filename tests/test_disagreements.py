@@ -146,3 +146,88 @@ def test_a_card_tapped_on_the_wrong_seats_reader_is_fixed_by_one_tap() -> None:
     assert table.state == before
     entry = table.declare(prompt.options[0])
     assert entry is not None and entry.action == cheat and table.taps == []
+
+
+def koc_reveal_misread(sticky: bool) -> tuple[Table, dict, dict, State, int]:
+    """King of Clubs: the first reveal recorded with B's Dancers read a skill off; the next
+    reveal then shows B's true 2 again, which the record refuses ("B has only one Dancer of
+    skill ..., already revealed tonight").  ``sticky``: the camera still misreads the first."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 0)
+    game = table.game
+    while table.state["phase"] != "reveal":
+        table.declare(game.legal_actions(table.state)[0])
+    base = table.state
+    true, misread = next((a, b) for a in game.legal_actions(base) for b in game.legal_actions(base)
+                         if a != b and [(c["player"], c["slot"]) for c in a["cards"]]
+                         == [(c["player"], c["slot"]) for c in b["cards"]])
+    entry = table.board_seen(game.board_view(game.apply(base, misread)))
+    assert entry is not None and entry.action == misread
+    after = game.apply(base, true)
+    following = next(n for n in game.legal_actions(after)
+                     if game.board_view(game.apply(after, n)) != game.board_view(after))
+    truth = game.apply(after, following)
+    seen = dict(game.board_view(truth))
+    if sticky:
+        seen.update({p: v for p, v in game.board_view(game.apply(base, misread)).items()
+                     if p in seen and v != game.board_view(after).get(p)})
+    table.board_seen(seen)
+    table.button()
+    return table, true, misread, truth, entry.seq
+
+
+def test_king_of_clubs_the_misread_card_is_named_not_only_the_refused_one() -> None:
+    table, true, misread, truth, seq = koc_reveal_misread(sticky=False)
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    assert "already revealed tonight" in prompt.text  # the symptom, and then its cause:
+    assert f"Entry #{seq} ({table.game.describe(table.state_before(seq), misread)}) explains it" \
+        in prompt.text
+    assert "at Nightclub 1 shows" in prompt.text  # the place by its printed name
+    fix = {"type": "correct", "entry": seq, "action": true}
+    assert prompt.options[0] == fix and KEEP in prompt.options
+    table.declare(fix)  # one tap; the press waiting is judged again and records the reveal
+    assert table.state == truth
+
+
+def test_king_of_clubs_a_card_the_camera_still_misreads_is_offered_by_its_readings() -> None:
+    table, true, misread, truth, seq = koc_reveal_misread(sticky=True)
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    fix = {"type": "correct", "entry": seq, "action": true}
+    assert fix in prompt.options and KEEP in prompt.options
+    table.declare(fix)
+    assert table.state == truth
+    assert disagreement_prompts(table) == []
+
+
+def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_since_stand(
+        tmp_path: Path) -> None:
+    """Issue 39, Baron Voodoo: a set-up die read a face off and recorded so, a capture
+    recorded after it, then the die reads right and the players press: no legal move explains
+    the table.  The tablet names the die's place and the set-up entry (not the newest move),
+    and its one-tap correction keeps the capture."""
+    from tests.test_misread_correction import baron_set_up_misread
+
+    table, base, true_setup, misread, capture = baron_set_up_misread(tmp_path)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(base, misread)))
+    table.button()
+    setup_seq = table.history[-1].seq
+    table.board_seen(game.board_view(game.apply(game.apply(base, misread), capture)))
+    table.button()
+    assert table.history[-1].action == capture and table.history[-1].seq != setup_seq
+    truth = game.apply(game.apply(base, true_setup), capture)
+    table.board_seen(game.board_view(truth))  # the die reads right now
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    fix = {"type": "correct", "entry": setup_seq, "action": true_setup}
+    assert prompt.options[0] == fix and KEEP in prompt.options and REREAD in prompt.options
+    assert f"Entry #{setup_seq}" in prompt.text and "the moves since stand" in prompt.text
+    table.declare(fix)  # the capture stands; the press that raised it is judged again
+    standing = [h for h in table.history if not h.undone]
+    assert [h.action for h in standing[1:3]] == [true_setup, capture]
+    assert standing[-1].action["type"] == "end_turn" and standing[-1].source == "table"
+    assert table.state == game.apply(truth, standing[-1].action)
+    again = Table.open("baron_voodoo", tmp_path, 2, None, 0)
+    assert again.state == table.state

@@ -81,10 +81,9 @@ class Referee(Disagreements):
         waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
-        if kind == "correct" and waiting and self.seen is not None \
-                and differing(self.game, self.ledger.state, self.seen):
+        if kind == "correct" and waiting and self.seen is not None:
             # the players answered the question their press raised: the press is judged again
-            # on the corrected record (their move is recorded, or asked about anew)
+            # on the corrected record (their move or step is recorded, or asked about anew)
             self._reconcile("button", "table")
 
     def refused(self, err: RuleError) -> None:
@@ -161,7 +160,8 @@ class Referee(Disagreements):
         # it: that question is the answer, not "the table does not match"
         if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
-        elif (self.raw_seen is not None and trigger == "button") or (verdict.refusals and self.taps):
+        elif (verdict.prompt is None or verdict.prompt.kind == "warning") and (
+                (self.raw_seen is not None and trigger == "button") or verdict.refusals):
             # the table differs from the record: say where, and offer each way out as a tap
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
         if trigger == "button" and verdict.prompt is not None and any(
