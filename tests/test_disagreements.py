@@ -231,3 +231,45 @@ def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_sin
     assert table.state == game.apply(truth, standing[-1].action)
     again = Table.open("baron_voodoo", tmp_path, 2, None, 0)
     assert again.state == table.state
+
+
+def test_a_double_press_is_asked_about_never_recorded(tmp_path: Path) -> None:
+    """Baron Voodoo: the capture's press made twice at once.  The second would record
+    "ends the turn" with nothing moved on the table: it is asked about instead, and the
+    move it would record is one tap; a press a while later is a press."""
+    from tests.test_misread_correction import baron_set_up_misread
+
+    now = [1000.0]
+    table, base, true_setup, _, capture = baron_set_up_misread(tmp_path)
+    table.clock = lambda: now[0]
+    game = table.game
+    table.board_seen(game.board_view(game.apply(base, true_setup)))
+    table.button()
+    table.board_seen(game.board_view(game.apply(game.apply(base, true_setup), capture)))
+    entry = table.button()
+    assert entry is not None and entry.action == capture
+    now[0] = entry.at + 0.2
+    recorded = table.state
+    assert table.button() is None
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "choice" and f"#{entry.seq}" in prompt.text
+    assert table.state == recorded and prompt.options[0]["type"] == "end_turn"
+    made = table.declare(prompt.options[0])  # it was meant: one tap
+    assert made is not None and made.action["type"] == "end_turn"
+
+
+def test_a_press_a_while_after_the_last_is_a_press(tmp_path: Path) -> None:
+    from tests.test_misread_correction import baron_set_up_misread
+
+    now = [1000.0]
+    table, base, true_setup, _, capture = baron_set_up_misread(tmp_path)
+    table.clock = lambda: now[0]
+    game = table.game
+    table.board_seen(game.board_view(game.apply(base, true_setup)))
+    table.button()
+    table.board_seen(game.board_view(game.apply(game.apply(base, true_setup), capture)))
+    entry = table.button()
+    assert entry is not None
+    now[0] = entry.at + 5
+    second = table.button()
+    assert second is not None and second.action["type"] == "end_turn"

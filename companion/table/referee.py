@@ -33,6 +33,7 @@ SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
+DOUBLE_PRESS_S = 1.0  # a second press this soon after a press recorded a move, nothing moved: pressed twice?
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
@@ -55,6 +56,7 @@ class Referee(Disagreements):
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
         self._press_waiting = False  # a press the table could not explain waits for its answer
+        self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
@@ -73,6 +75,7 @@ class Referee(Disagreements):
         players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
         than the camera reads, its reading there is set aside (it misreads them)."""
         asked = [self.table_prompt, self.notices.get("tally")]
+        self._pressed_last = False
         self.taps = []
         self.table_prompt = None
         if corrected is not None and replaced is not None and self.raw_seen is not None \
@@ -111,6 +114,7 @@ class Referee(Disagreements):
         """The stabiliser committed a board: explain it if it changed."""
         if view == self.raw_seen:
             return None
+        self._pressed_last = False  # the table moved since the last press
         self.raw_seen = view
         self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
@@ -149,9 +153,20 @@ class Referee(Disagreements):
         ledger = self.ledger
         seen = self.seen if self.seen is not None else self.game.board_view(ledger.state)
         verdict = reconcile(self.game, ledger.state, seen, list(self.taps), trigger)
+        if verdict.action is not None and verdict.state is not None \
+                and trigger == "button" and self._pressed_twice(verdict.state):
+            self.table_prompt = Prompt(
+                f"The button was pressed again at once after #{ledger.frames[-1].entry.seq} "
+                f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
+                f"Nothing is recorded; if it was meant, tap: "
+                f"{self.game.describe(ledger.state, verdict.action)}.", "choice",
+                self.game.current_player(ledger.state), [verdict.action])
+            self.publish("prompt")
+            return None
         if verdict.action is not None and verdict.state is not None:
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
+            self._pressed_last = trigger == "button"
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -176,6 +191,14 @@ class Referee(Disagreements):
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
+
+    def _pressed_twice(self, after: State) -> bool:
+        """A press that would record a move nothing on the table shows, right after a press
+        recorded a move and with no board seen since: a double press, asked, never recorded."""
+        newest = self.ledger.frames[-1].entry
+        return (self._pressed_last and newest is not None and not self.taps
+                and self.clocks.now() - newest.at <= DOUBLE_PRESS_S
+                and self.game.board_view(after) == self.game.board_view(self.ledger.state))
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
