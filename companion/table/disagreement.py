@@ -48,6 +48,9 @@ TABLE_ACTIONS = frozenset({"keep_record", "reread"})
 """Table actions of a disagreement prompt besides ``correct`` (never a game's own types)."""
 EARLIER = 40  # how many standing moves back the entry that explains a difference is searched
 TRIES = 1500  # moves applied at most in one search (each candidate replays the moves since)
+JUDGED = 60  # candidate records set against the table at most in one search
+OTHER_READINGS = 3  # the newest camera-read entries whose every other legal reading is tried
+MANY = 40  # an entry with more other legal readings than this is not guessed among
 SHOWN = 4  # corrections offered at most (several readings of one entry)
 
 
@@ -103,6 +106,7 @@ class Search:
     seen: BoardView
     taps: list[Tap]
     tries: int = 0
+    judged: int = 0
 
     def replayed(self, index: int, action: Action) -> State | None:
         """The record with move ``index`` made as ``action`` and every move since as it was."""
@@ -147,28 +151,34 @@ class Search:
         return out
 
     def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
-        """The newest camera-read entry one of whose readings makes the table fit the record,
-        with those readings (the re-reading from the table first)."""
+        """The entry the camera or the button recorded that explains the table: first the
+        newest whose re-reading from the table makes the record the table; else the newest
+        of the last few one of whose other legal readings does (with the places that entry
+        laid, which the camera may misread still, left out when none fits exactly)."""
         game = self.game
-        read = [i for i, m in enumerate(self.moves) if m.source in ("camera", "table")]
-        for index in reversed(read):
-            if self.tries > TRIES:
+        read = [i for i, m in reversed(list(enumerate(self.moves)))
+                if m.source in ("camera", "table")]
+        for index in read:
+            if self.tries > TRIES or self.judged > JUDGED:
                 return None
-            tried: dict[str, Action] = {}
             again = self.rereading(index, differ)
-            if again is not None:
-                tried[key(again)] = again
-            for other in self.others(index):
-                tried.setdefault(key(other), other)
-            exact, near = [], []
-            move = self.moves[index]
-            for action in tried.values():
-                if self.tries > TRIES:
-                    break
-                self.tries += 1
+            state = self.replayed(index, again) if again is not None else None
+            if again is not None and state is not None:
+                self.judged += 1
+                if fits(game, state, self.seen, self.taps):
+                    return self.moves[index], [again]
+        for index in read[:OTHER_READINGS]:
+            move, exact, near = self.moves[index], [], []
+            others = self.others(index)
+            if len(others) > MANY:
+                continue  # too many readings to tell one from the table
+            for action in others:
+                if self.tries > TRIES or self.judged > JUDGED:
+                    return None
                 state = self.replayed(index, action)
                 if state is None:
                     continue
+                self.judged += 1
                 if fits(game, state, self.seen, self.taps):
                     exact.append(action)
                 elif fits(game, state, self.seen, self.taps,
