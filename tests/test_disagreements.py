@@ -273,3 +273,25 @@ def test_a_press_a_while_after_the_last_is_a_press(tmp_path: Path) -> None:
     now[0] = entry.at + 5
     second = table.button()
     assert second is not None and second.action["type"] == "end_turn"
+
+
+def test_the_ways_out_are_taps_through_the_tablets_api(tmp_path: Path) -> None:
+    """Each way out is an action the tablet posts: a retried "read the table again" is
+    answered from the log once; "the record is right" with nothing to set aside is refused
+    in words and changes nothing."""
+    from companion.web.app import create_app
+
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    client = create_app(table, "1357", {"TESTING": True}).test_client()
+    pin = {"X-Table-Pin": "1357"}
+    table.board_seen(game.board_view(game.apply(base, roll(3))))
+    table.board_seen(game.board_view(game.apply(base, roll(4))))
+    first = client.post("/api/actions", json={"action": REREAD, "request_id": "r-1"}, headers=pin)
+    assert first.status_code == 200 and first.get_json()["entry"]["action"] == roll(4)
+    again = client.post("/api/actions", json={"action": REREAD, "request_id": "r-1"}, headers=pin)
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    events = len(table.log.events(table.record.id))
+    kept = client.post("/api/actions", json={"action": KEEP, "request_id": "k-1"}, headers=pin)
+    assert kept.status_code == 409 and "nothing to set aside" in kept.get_json()["error"]
+    assert len(table.log.events(table.record.id)) == events
