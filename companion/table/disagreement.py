@@ -107,6 +107,9 @@ class Search:
     taps: list[Tap]
     tries: int = 0
     judged: int = 0
+    readings: dict[int, list[Action]] | None = None
+    """Each entry's other legal readings by seq, kept between searches (an entry's seq is
+    never reused, so they stay true)."""
 
     def replayed(self, index: int, action: Action) -> State | None:
         """The record with move ``index`` made as ``action`` and every move since as it was."""
@@ -142,12 +145,18 @@ class Search:
     def others(self, index: int) -> list[Action]:
         """The other legal readings of move ``index``: its type and player, another value."""
         move, game = self.moves[index], self.game
+        if self.readings is not None and move.seq in self.readings:
+            return self.readings[move.seq]
         out = []
         for action in game.legal_actions(move.before):
             if action.get("type") == move.action.get("type") \
                     and action.get("player") == move.action.get("player") \
                     and set(action) == set(move.action) and key(action) != key(move.action):
                 out.append(action)
+        if self.readings is not None:
+            if len(self.readings) >= 64:
+                self.readings.pop(next(iter(self.readings)))
+            self.readings[move.seq] = out
         return out
 
     def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
@@ -209,7 +218,8 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
 
 
 def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
-                 taps: list[Tap], camera: bool = True) -> Prompt | None:
+                 taps: list[Tap], camera: bool = True,
+                 readings: dict[int, list[Action]] | None = None) -> Prompt | None:
     """The warning, with its ways out, for a table that differs from the record (``None``
     when it does not).  ``moves`` are the standing moves, oldest first."""
     differ = differing(game, state, seen)
@@ -223,7 +233,7 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     if tally is not None:
         parts.append(f"score pieces: {tally}")
     text = "The table does not match the record: " + "; ".join(parts) + "."
-    found = Search(game, moves[-EARLIER:], seen, list(taps)).explaining(differ)
+    found = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings).explaining(differ)
     options: list[Action] = []
     if found is not None:
         move, readings = found
@@ -330,6 +340,7 @@ class Disagreements:
     table_prompt: Prompt | None
     _press_waiting: bool
     _asked: tuple[str, Prompt | None] | None
+    _readings: dict[int, list[Action]]
 
     def publish(self, kind: str) -> None: ...
     def check_tallies(self, board_changed: bool = False) -> bool: ...
@@ -352,7 +363,7 @@ class Disagreements:
                       sorted(seen.items()), self.taps, trigger, refusals))
         if self._asked is None or self._asked[0] != asked:
             prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps,
-                                  self.raw_seen is not None) if self.raw_seen is not None else None
+                                  True, self._readings) if self.raw_seen is not None else None
             refused = "Not allowed: " + "; ".join(refusals) + ". "
             seats = other_seats(self.game, state, seen, self.taps, trigger) if refusals else []
             if prompt is None and refusals and self.taps:

@@ -58,6 +58,7 @@ class Referee(Disagreements):
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
+        self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
