@@ -228,22 +228,29 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         return None
     labels = {spot.id: spot.label or spot.id for spot in game.layout(state).spots}
     board = game.board_view(state)
+    search = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings)
+    found = search.explaining(differ)
+    named, since = differ, False
+    if found is not None:  # name the places the correction changes; the move made since apart
+        index = next(i for i, m in enumerate(search.moves) if m.seq == found[0].seq)
+        fixed = search.replayed(index, found[1][0])
+        mended = differ & changed_places(board, game.board_view(fixed)) if fixed else set()
+        named, since = (mended, mended != differ) if mended else (differ, False)
     parts = [f"{labels.get(p, p)} shows {pieces_words(seen.get(p))} on the table, "
-             f"{pieces_words(board.get(p))} in the record" for p in sorted(differ)]
+             f"{pieces_words(board.get(p))} in the record" for p in sorted(named)]
     if tally is not None:
         parts.append(f"score pieces: {tally}")
     text = "The table does not match the record: " + "; ".join(parts) + "."
-    found = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings).explaining(differ)
     options: list[Action] = []
     if found is not None:
-        move, readings = found
-        entry = next((m for m in moves if m.seq == move.seq), move)
-        was = game.describe(entry.before, entry.action)
-        shows = " or ".join(game.describe(entry.before, a) for a in readings)
+        move, shown = found
+        was = game.describe(move.before, move.action)
+        shows = " or ".join(game.describe(move.before, a) for a in shown)
         text += (f" Entry #{move.seq} ({was}) explains it: the table shows {shows}. "
                  f"If the table is right, correct entry #{move.seq}")
-        text += ("; the moves since stand." if move.seq != moves[-1].seq else ".")
-        options = [{"type": "correct", "entry": move.seq, "action": a} for a in readings]
+        text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
+        text += ("; the move made since is recorded next." if since else ".")
+        options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
