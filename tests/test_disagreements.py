@@ -56,7 +56,9 @@ def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: 
     fix = {"type": "correct", "entry": seq, "action": roll(4)}
     assert prompt.options[0] == fix and KEEP in prompt.options and REREAD in prompt.options
     assert f"Entry #{seq} (Incumbent rolls 3) explains it" in prompt.text
-    assert "Start shows" in prompt.text  # the place's printed name
+    # the place by its printed name: the die read anew, or (still misread) where the pawn went
+    assert ("Start shows" if sticky else "Die shows white (4) on the table, white (3) in the record") \
+        in prompt.text
     assert table.state["roll"] == 3 or table.history[-1].action == roll(3)  # asked, not changed
 
     table.declare(fix)  # one tap: the roll corrected, the press judged again records the move
