@@ -297,3 +297,29 @@ def test_the_ways_out_are_taps_through_the_tablets_api(tmp_path: Path) -> None:
     kept = client.post("/api/actions", json={"action": KEEP, "request_id": "k-1"}, headers=pin)
     assert kept.status_code == 409 and "nothing to set aside" in kept.get_json()["error"]
     assert len(table.log.events(table.record.id)) == events
+
+
+def test_a_forgotten_press_two_moves_on_the_table_are_recorded_by_one_tap(tmp_path: Path) -> None:
+    """Swing State: the Incumbent's pawn moved without its press, then the next player's
+    roll lands: the record still waits for the move.  The tablet names the two moves and
+    offers the first as one tap; the second is then read from the table."""
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    for first in range(1, 7):  # a roll whose space asks nothing, so the next roll follows
+        rolled = game.apply(base, roll(first))
+        move = next(a for a in game.legal_actions(rolled) if a["type"] == "move")
+        moved = game.apply(rolled, move)
+        second = next((a for a in game.legal_actions(moved) if a["type"] == "roll"
+                       and a["value"] != first), None)
+        if second is not None:
+            break
+    else:
+        pytest.skip("every space asks something before the next roll")
+    table.board_seen(game.board_view(rolled))
+    truth = game.apply(moved, second)
+    table.board_seen(game.board_view(truth))  # no press: the next roll is read at once
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning", prompt
+    assert "two moves" in prompt.text and prompt.options[0] == move
+    table.declare(prompt.options[0])
+    assert table.state == truth

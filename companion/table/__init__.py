@@ -325,7 +325,7 @@ class Table:
                 self.referee.refused(err)
                 raise
             entry = self.ledger.commit(action, new_state, source, request_id)
-            self.referee.after_move("action")
+            self.referee.after_move("action", answered=True)
             return entry
 
     def forget_taps(self, card: Any = None) -> None:

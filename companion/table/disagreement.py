@@ -198,6 +198,31 @@ class Search:
         return None
 
 
+def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
+              differ: set[str]) -> list[Action]:
+    """A press forgotten: the table shows two moves since the record.  The one legal move
+    now, changing only places that differ, after which one legal move shows the table (the
+    second is recorded by the press judged again); [] for none or several."""
+    actions = game.legal_actions(state)
+    if len(actions) > MANY * 3:
+        return []
+    found: dict[str, Action] = {}
+    for action in actions:
+        try:
+            after = game.apply(state, action)
+        except (RuleError, MalformedAction):
+            continue
+        moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
+                 if not game.score_place(p)}
+        if not moved or not moved <= differ:
+            continue
+        verdict = reconcile(game, after, seen, list(taps), "button")
+        if verdict.state is not None and not differing(game, verdict.state, seen) \
+                and tally_mismatch(game, verdict.state, seen) is None:
+            found[key(action)] = action
+    return list(found.values()) if len(found) == 1 else []
+
+
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
                 trigger: Trigger) -> list[Action]:
     """A card tapped on the wrong seat's reader: the refused move read from it, as another
@@ -251,6 +276,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
+    elif differ and (first := two_moves(game, state, seen, list(taps), differ)):
+        text += (" The table shows two moves made since the record's last: "
+                 f"{game.describe(state, first[0])}, then another (a press forgotten?). "
+                 "If so, record the first: the second follows.")
+        options = list(first)
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
@@ -352,7 +382,7 @@ class Disagreements:
     def publish(self, kind: str) -> None: ...
     def check_tallies(self, board_changed: bool = False) -> bool: ...
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
-                   replaced: BoardView | None = None) -> None: ...
+                   replaced: BoardView | None = None, answered: bool = False) -> None: ...
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
 
     def _moves(self, back: int) -> list[RecordedMove]:

@@ -70,7 +70,7 @@ class Referee(Disagreements):
 
     # ------------------------------------------------------------------ after the record moved
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
-                   replaced: BoardView | None = None) -> None:
+                   replaced: BoardView | None = None, answered: bool = False) -> None:
         """The record moved (logged already): the taps and the question were about the table
         before it; the tallies are checked again, then the watchers are told.  Where the
         players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
@@ -85,10 +85,13 @@ class Referee(Disagreements):
         waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
-        if kind == "correct" and waiting and self.seen is not None:
+        if (kind == "correct" or answered) and waiting and self.seen is not None:
             # the players answered the question their press raised: the press is judged again
             # on the corrected record (their move or step is recorded, or asked about anew)
             self._reconcile("button", "table")
+        elif (kind == "correct" or answered) and self.seen is not None \
+                and differing(self.game, self.ledger.state, self.seen):
+            self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:
         """A declared move the rules refuse becomes the table's prompt (nothing is logged)."""
