@@ -308,6 +308,11 @@ class Table:
             if action["type"] == "forget_taps":
                 self.forget_taps(action.get("card"))
                 return None
+            if action["type"] == "keep_record":  # "the record is right": nothing is logged
+                self.referee.keep_record()
+                return None
+            if action["type"] == "reread":  # "read the table again": logged as a correction
+                return self.referee.reread(source, request_id)
             if action["type"] == "correct":
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):
@@ -320,7 +325,7 @@ class Table:
                 self.referee.refused(err)
                 raise
             entry = self.ledger.commit(action, new_state, source, request_id)
-            self.referee.after_move("action")
+            self.referee.after_move("action", answered=True)
             return entry
 
     def forget_taps(self, card: Any = None) -> None:
@@ -347,8 +352,9 @@ class Table:
                 newest = self._frames[-1].entry
                 if newest is None or newest.seq != entry:
                     return self.amend(entry, action, source, request_id)
+            replaced = self.game.board_view(self.state)
             made = self.ledger.correct(action, source, request_id, seq)
-            self.referee.after_move("correct")
+            self.referee.after_move("correct", made, replaced)
             return made
 
     def amend(self, seq: int, action: Action, source: str = "tablet",
@@ -357,8 +363,10 @@ class Table:
         (:meth:`Ledger.amend`); returns the corrected move's new entry."""
         action = canonical(action)
         with self._lock:
+            index = self.ledger.frame_of(seq) if isinstance(seq, int) else None
+            replaced = self.game.board_view(self._frames[index].state) if index else None
             made = self.ledger.amend(seq, action, source, request_id)
-            self.referee.after_move("correct")
+            self.referee.after_move("correct", made, replaced)
             return made
 
     def state_before_newest(self) -> State | None:

@@ -19,7 +19,6 @@ from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
 from companion.reconcile import (
-    RecordedMove,
     changed_places,
     reconcile,
     reconsider,
@@ -27,19 +26,21 @@ from companion.reconcile import (
     tally_mismatch,
 )
 from companion.table.clocks import Clocks
+from companion.table.disagreement import Disagreements, Overrides, differing
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
 SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
+DOUBLE_PRESS_S = 1.0  # a second press this soon after a press recorded a move, nothing moved: pressed twice?
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
 """Tells the watchers that something changed, with the kind of change."""
 
 
-class Referee:
+class Referee(Disagreements):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -52,6 +53,12 @@ class Referee:
         self.publish = publish
         self.lock = lock
         self.seen: BoardView | None = None
+        self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
+        self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
+        self._press_waiting = False  # a press the table could not explain waits for its answer
+        self._pressed_last = False  # the newest move was recorded by a press, no board seen since
+        self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
+        self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
@@ -62,13 +69,29 @@ class Referee:
         self.held_press: tuple[int | None, threading.Timer] | None = None
 
     # ------------------------------------------------------------------ after the record moved
-    def after_move(self, kind: str) -> None:
+    def after_move(self, kind: str, corrected: HistoryEntry | None = None,
+                   replaced: BoardView | None = None, answered: bool = False) -> None:
         """The record moved (logged already): the taps and the question were about the table
-        before it; the tallies are checked again, then the watchers are told."""
+        before it; the tallies are checked again, then the watchers are told.  Where the
+        players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
+        than the camera reads, its reading there is set aside (it misreads them)."""
+        asked = [self.table_prompt, self.notices.get("tally")]
+        self._pressed_last = False
         self.taps = []
         self.table_prompt = None
+        if corrected is not None and replaced is not None and self.raw_seen is not None \
+                and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
+            self._trust(corrected, replaced)
+        waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
+        if (kind == "correct" or answered) and waiting and self.seen is not None:
+            # the players answered the question their press raised: the press is judged again
+            # on the corrected record (their move or step is recorded, or asked about anew)
+            self._reconcile("button", "table")
+        elif (kind == "correct" or answered) and self.seen is not None \
+                and differing(self.game, self.ledger.state, self.seen):
+            self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:
         """A declared move the rules refuse becomes the table's prompt (nothing is logged)."""
@@ -93,9 +116,11 @@ class Referee:
     # ------------------------------------------------------------------ physical inputs
     def board_seen(self, view: BoardView) -> HistoryEntry | None:
         """The stabiliser committed a board: explain it if it changed."""
-        if view == self.seen:
+        if view == self.raw_seen:
             return None
-        self.seen = view
+        self._pressed_last = False  # the table moved since the last press
+        self.raw_seen = view
+        self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
         self._board_settled()
         if entry is None and self.check_tallies(board_changed=True):
@@ -132,9 +157,20 @@ class Referee:
         ledger = self.ledger
         seen = self.seen if self.seen is not None else self.game.board_view(ledger.state)
         verdict = reconcile(self.game, ledger.state, seen, list(self.taps), trigger)
+        if verdict.action is not None and verdict.state is not None \
+                and trigger == "button" and self._pressed_twice(verdict.state):
+            self.table_prompt = Prompt(
+                f"The button was pressed again at once after #{ledger.frames[-1].entry.seq} "
+                f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
+                f"Nothing is recorded; if it was meant, tap: "
+                f"{self.game.describe(ledger.state, verdict.action)}.", "choice",
+                self.game.current_player(ledger.state), [verdict.action])
+            self.publish("prompt")
+            return None
         if verdict.action is not None and verdict.state is not None:
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
+            self._pressed_last = trigger == "button"
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -143,6 +179,13 @@ class Referee:
         # it: that question is the answer, not "the table does not match"
         if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
             verdict.prompt = second
+        elif (verdict.prompt is None or verdict.prompt.kind == "warning") and (
+                (self.raw_seen is not None and trigger == "button") or verdict.refusals):
+            # the table differs from the record: say where, and offer each way out as a tap
+            verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
+        if trigger == "button" and verdict.prompt is not None and any(
+                o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
+            self._press_waiting = True  # judged again once the players answer the question
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
@@ -153,11 +196,22 @@ class Referee:
             self.publish(trigger)
         return None
 
+    def _pressed_twice(self, after: State) -> bool:
+        """A press that would record a move nothing on the table shows, right after a press
+        recorded a move and with no board seen since: a double press, asked, never recorded."""
+        newest = self.ledger.frames[-1].entry
+        return (self._pressed_last and newest is not None and not self.taps
+                and self.clocks.now() - newest.at <= DOUBLE_PRESS_S
+                and self.game.board_view(after) == self.game.board_view(self.ledger.state))
+
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
         """A question whether a move was misread is moot once the table reads as recorded
         again (a misread for a moment, the record right): it would stay until the next move."""
         options = self.table_prompt.options if self.table_prompt is not None else None
+        if options and any(o.get("type") == "keep_record" for o in options):
+            return not differing(self.game, self.ledger.state, seen) \
+                and tally_mismatch(self.game, self.ledger.state, seen) is None
         if not options or any(o.get("type") != "correct" for o in options):
             return False
         return not {p for p in changed_places(self.game.board_view(self.ledger.state), seen)
@@ -180,10 +234,7 @@ class Referee:
         state = self.ledger.state
         if not self.game.fixed_places(state):
             return None  # the common case, after every move: nothing stays put to check
-        frames = self.ledger.frames[-(EARLIER_MOVES + 1):]
-        moves = [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
-                 for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
-        return reconsider_earlier(self.game, moves, state, seen)
+        return reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen)
 
     # ------------------------------------------------------------------ held presses
     def _camera_unsettled(self) -> bool:
@@ -258,7 +309,7 @@ class Referee:
         marker moved before the press) is a move under way.  True when it changed."""
         if not board_changed and "tally" not in self.notices:
             return False
-        text = None
+        text, asked = None, None
         state = self.ledger.state
         if self.seen is not None and self.game.outcome(state) is None:
             differ = tally_mismatch(self.game, state, self.seen)
@@ -271,15 +322,16 @@ class Referee:
                  and tally_mismatch(self.game, pressed.state, self.seen) is None)
                 or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
             if pressed is not None and not under_way:
-                text = (f"The score pieces differ from the record: {differ}. Set them as the "
-                        "record says, or correct the record in the history.")
+                asked = self._disagreement(self.seen, "board")
+                shown = self.table_prompt.text if self.table_prompt is not None else None
+                text = asked.text if asked is not None and asked.text != shown else None
         current = self.notices.get("tally")
         if (current.text if current else None) == text:
             return False
         if text is None:
             del self.notices["tally"]
         else:
-            self.notices["tally"] = Prompt(text, "warning")
+            self.notices["tally"] = asked if asked is not None else Prompt(text, "warning")
         return True
 
     def seen_mismatch(self, state: State) -> list[str]:

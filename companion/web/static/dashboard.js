@@ -161,8 +161,12 @@ function groupsBack(f, view) {
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   if (action.type === "correct" && action.action && typeof action.action === "object") {
-    return `Correct it: ${labelAction(action.action)}`;  // the reading the table shows now
+    return `Correct ${action.entry ? `#${action.entry}` : "it"}: ${labelAction(action.action)}`;  // the reading the table shows now
   }
+  // the ways out of a disagreement between the table and the record
+  if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
+  if (action.type === "reread") return "Read the table again";
+  if (action.type === "forget_taps") return "Forget the cards tapped";
   const info = typeInfo(action.type);
   if (!info) {  // not offered as a form now: its type and values in words
     const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
