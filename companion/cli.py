@@ -100,7 +100,7 @@ LAZY_BENCH = {
               "minute."),
     "truth": ("companion.sim.truth:bench_truth_command",
               "Whole games through the full path with faults at the physical channels, judged by the "
-              "world's own truth: exact, wrong with a prompt, silently wrong, stuck."),
+              "world's own truth: exact, caught, silently wrong, or wedged, over budget, crashed."),
 }
 
 
