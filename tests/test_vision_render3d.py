@@ -123,7 +123,7 @@ def test_the_truth_camera_puts_every_marker_where_the_frame_shows_it():
 
 @pytest.mark.skipif(not HAVE_BPY, reason="Blender as a module (bpy, the render3d extra) is not installed")
 def test_one_tiny_frame_renders_with_every_piece_where_its_truth_says():
-    from companion.sim.camera.render3d import render
+    from companion.sim.camera.blender_scene import render
 
     game = load_game("times_square")
     state = game.setup(2, None, 0)
