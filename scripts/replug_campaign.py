@@ -31,26 +31,32 @@ from companion.sensors.serial_link import SerialLink  # noqa: E402
 from companion.sim.device import DeviceEmulator  # noqa: E402
 
 
-def flicker(device: DeviceEmulator, chance: float) -> None:
-    """Make every reader miss the card lying on it now and then, for 3-8 polls running."""
+def flicker(device: DeviceEmulator, chance: float) -> list[float]:
+    """Make every reader miss the card lying on it now and then, for 3-8 polls running;
+    returns the list the misses' lengths in milliseconds go into (a loaded machine stretches
+    8 polls of 5 ms well past the firmware's 250 ms)."""
     import random
 
     rng = random.Random(42)
+    lengths: list[float] = []
     for reader in device.readers:
-        missing = [0]
+        missing = [0, 0.0]
 
-        def read_uid(reader: object = reader, missing: list[int] = missing) -> bytes | None:
+        def read_uid(reader: object = reader, missing: list = missing) -> bytes | None:
             uid = reader.uid  # type: ignore[attr-defined]
             if uid is None:
                 return None
             if missing[0] == 0 and rng.random() < chance:
-                missing[0] = rng.randint(3, 8)
+                missing[0], missing[1] = rng.randint(3, 8), time.monotonic()
             if missing[0]:
                 missing[0] -= 1
+                if missing[0] == 0:
+                    lengths.append((time.monotonic() - missing[1]) * 1000)
                 return None
             return uid
 
         reader.read_uid = read_uid  # type: ignore[method-assign]
+    return lengths
 
 
 def main() -> None:
@@ -68,8 +74,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = Path(folder) / "ttyTABLE"
         device = DeviceEmulator()
-        if options.flicker:
-            flicker(device, options.flicker)
+        misses = flicker(device, options.flicker) if options.flicker else []
         device.start()
         port.symlink_to(device.port)
         def on_tag(reader: int, uid: str) -> None:
@@ -110,6 +115,8 @@ def main() -> None:
         "taps_with_link_up": options.up * options.cycles, "arrived": len(arrived),
         "lost": len(set(made) - set(arrived)),
         "duplicated": len(arrived) - len(set(arrived)),
+        "duplicated_uids": sorted({u for u in arrived if arrived.count(u) > 1}),
+        "misses": len(misses), "misses_over_250_ms": sum(1 for m in misses if m >= 250),
         "resends_dropped_by_host": link.health.duplicates,
         "reconnects": link.health.reconnects, "seconds": round(time.monotonic() - began, 1),
     }))
