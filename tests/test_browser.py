@@ -35,6 +35,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "432100"
+HANG_MS = 60_000  # a page waits this long only if it hangs: what it waits for comes in 1-5 s
 SIZES = [(1024, 768), (768, 1024), (390, 844)]
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
@@ -94,8 +95,8 @@ def open_page(browser: Any, url: str, width: int = 1024, height: int = 768) -> A
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.errors = errors
     page.goto(url)
-    page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
-    page.wait_for_function("() => document.body.dataset.formsKey !== undefined", timeout=15000)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=HANG_MS)
+    page.wait_for_function("() => document.body.dataset.formsKey !== undefined", timeout=HANG_MS)
     return page
 
 
@@ -218,7 +219,7 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
         assert median <= 3, [(d.type, d.taps) for d in tablet.declarations]
     # the finished game as the page shows it, at three sizes
     page.wait_for_function("k => document.body.dataset.stateKey === k",
-                           arg=state_key(table.public()), timeout=15000)
+                           arg=state_key(table.public()), timeout=HANG_MS)
     assert page.locator("#banner-text").inner_text().endswith(("wins!", "win!", "Game over"))
     assert not page.locator("#prompts li.chore").count()  # chores cleared at game over
     for width, height in SIZES:
@@ -262,17 +263,17 @@ def test_pause_stops_a_clock_across_a_reload(browser: Any, serve: Serve) -> None
     unlock(page, url)
     page.wait_for_timeout(1200)
     page.click("#pause")
-    page.wait_for_selector('body[data-paused="1"]', timeout=10000)
+    page.wait_for_selector('body[data-paused="1"]', timeout=HANG_MS)
     assert table.paused and page.inner_text("#pause") == "Resume clocks"
     assert [e.kind for e in table.log.events(table.record.id)][-1] == "clock"
     shown = page.inner_text("#players li.turn .clock")
     page.reload()
-    page.wait_for_selector('body[data-paused="1"]', timeout=15000)
+    page.wait_for_selector('body[data-paused="1"]', timeout=HANG_MS)
     page.wait_for_timeout(2200)
     assert page.inner_text("#players li.turn .clock") == shown
     assert "Paused" in page.inner_text("#turn-clock")
     page.click("#pause")  # resume: the clock runs on from where it stopped
-    page.wait_for_selector('body[data-paused="0"]', timeout=10000)
+    page.wait_for_selector('body[data-paused="0"]', timeout=HANG_MS)
     page.wait_for_timeout(2200)
     assert page.inner_text("#players li.turn .clock") != shown
     page.close()
@@ -284,7 +285,7 @@ def test_time_up_arrives_live_on_the_open_page(browser: Any, serve: Serve) -> No
     url = serve(table)
     page = open_page(browser, url)
     page.evaluate("window.openedOnce = true")  # gone if the page were reloaded
-    page.wait_for_selector("#banner.time-up", timeout=10000)
+    page.wait_for_selector("#banner.time-up", timeout=HANG_MS)
     assert page.evaluate("window.openedOnce === true")  # no reload: pushed by the table
     assert "Time is up" in page.inner_text("#prompts")
     assert "Time is up" in page.inner_text("#turn-clock")
@@ -302,11 +303,11 @@ def test_a_card_tapped_arrives_live_and_is_taken_back_by_a_tap(browser: Any, ser
     first, second = table.game.card_ids()[:2]
     table.tap(first, 0)
     table.tap(second, 0)
-    page.wait_for_selector(f'#taps [data-forget-tap="{second}"]', timeout=10000)
+    page.wait_for_selector(f'#taps [data-forget-tap="{second}"]', timeout=HANG_MS)
     assert table.game.card_name(first) in page.inner_text("#taps")
     page.click(f'#taps [data-forget-tap="{first}"]')
     page.wait_for_function(f"() => !document.querySelector('#taps [data-forget-tap=\"{first}\"]')",
-                           timeout=10000)
+                           timeout=HANG_MS)
     assert [t.card for t in table.taps] == [second]
     assert not page.errors
     page.close()
@@ -329,7 +330,7 @@ def undo_sheet(browser: Any, serve: Serve, actions: int) -> tuple[Table, Any, st
 def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
     table, page, url, newest = undo_sheet(browser, serve, actions=3)
     page.dblclick(f'[data-confirm-undo="{newest.seq}"]')
-    page.wait_for_selector(f'#history li.undone[data-seq="{newest.seq}"]', timeout=10000)
+    page.wait_for_selector(f'#history li.undone[data-seq="{newest.seq}"]', timeout=HANG_MS)
     page.wait_for_timeout(500)
     assert [h.undone for h in table.history] == [False, False, True]
     # and a double tap on a declaration's confirm records it once
@@ -340,7 +341,7 @@ def test_a_double_tap_undoes_once(browser: Any, serve: Serve) -> None:
     while page.get_attribute("#form", "data-step") != "confirm":
         page.locator("#form [data-field], #form [data-action]").first.click()
     page.dblclick("#form [data-confirm]")
-    page.wait_for_function("() => document.body.dataset.lastStatus === '200'", timeout=10000)
+    page.wait_for_function("() => document.body.dataset.lastStatus === '200'", timeout=HANG_MS)
     page.wait_for_timeout(500)
     assert len(table.history) == before + 1
     page.close()
@@ -354,7 +355,7 @@ def test_an_undo_confirmed_after_another_move_came_takes_back_nothing(browser: A
     table.declare(table.game.legal_actions(table.state)[0], "camera")
     page.click(f'[data-confirm-undo="{seen.seq}"]')
     page.wait_for_function("() => document.querySelector('#sheet-result').textContent !== ''",
-                           timeout=10000)
+                           timeout=HANG_MS)
     assert f"move {seen.seq} can no longer be undone" in page.inner_text("#sheet-result")
     assert not any(h.undone for h in table.history)
     assert not page.errors
@@ -371,7 +372,7 @@ def test_an_entry_is_replaced_with_the_same_form(browser: Any, serve: Serve) -> 
     wrong = table.history[-1]
     page.click(f'#history [data-entry="{wrong.seq}"]')
     page.click(f'[data-replace="{wrong.seq}"]')
-    page.wait_for_selector("[data-cancel-replace]", timeout=10000)
+    page.wait_for_selector("[data-cancel-replace]", timeout=HANG_MS)
     assert page.text_content("#declare-title").startswith("Replace move")
     status, _ = BrowserTablet(url, PIN, page).declare(options[-1])
     assert status == 200
@@ -403,7 +404,7 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
     assert option.inner_text().startswith("Correct it:") and "{" not in option.inner_text()
     option.click()
     page.wait_for_function("() => document.querySelector('#action-result').textContent"
-                           ".startsWith('Recorded')", timeout=10000)
+                           ".startsWith('Recorded')", timeout=HANG_MS)
     assert table.state == truth
     placed = [h for h in table.history if not h.undone][1:]
     assert [h.action["type"] for h in placed] == ["place", "place"]
@@ -413,7 +414,7 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
     page.click(f'#history [data-entry="{clubs.seq}"]')
     assert "Only the newest move can be undone" in page.inner_text("#sheet")
     page.click(f'[data-replace="{clubs.seq}"]')
-    page.wait_for_selector("[data-cancel-replace]", timeout=10000)
+    page.wait_for_selector("[data-cancel-replace]", timeout=HANG_MS)
     again = {"type": "nightclubs", "values": [2, 4, 7, 4]}
     status, _ = BrowserTablet(url, PIN, page).declare(again)
     assert status == 200
@@ -436,13 +437,13 @@ def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) ->
     with table._lock:
         table.seen = view
         table._publish("board")
-    page.wait_for_selector(f'#board rect.mismatch[data-spot="{spot}"]', timeout=10000)
+    page.wait_for_selector(f'#board rect.mismatch[data-spot="{spot}"]', timeout=HANG_MS)
     assert page.is_visible("#mismatch-note")
     page.click("#camera-open")  # no camera on this table: said in words, not an error page
-    page.wait_for_selector("#sheet >> text=No camera picture", timeout=10000)
+    page.wait_for_selector("#sheet >> text=No camera picture", timeout=HANG_MS)
     page.click("#sheet-close")
     page.click("#join-open")
-    page.wait_for_selector("#sheet .qr svg", timeout=10000)
+    page.wait_for_selector("#sheet .qr svg", timeout=HANG_MS)
     shown = page.inner_text("#sheet .address")
     assert shown.startswith("http://") and shown.endswith(f":{url.rsplit(':', 1)[1]}/")
     page.close()
@@ -470,7 +471,7 @@ def test_a_place_tapped_on_the_board_is_named_in_large_type(browser: Any, serve:
         table.seen = view
         table._publish("board")
     page.wait_for_function("() => document.querySelector('#spot-caption').textContent"
-                           ".includes('camera sees')", timeout=10000)
+                           ".includes('camera sees')", timeout=HANG_MS)
     assert page.inner_text("#spot-caption").endswith("the camera sees empty")
     page.close()
 
@@ -504,7 +505,7 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     url = serve(table)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(f"{url}/setup")
-    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.wait_for_selector("body[data-ready='1']", timeout=HANG_MS)
     page.click('[data-game="king_of_clubs"]')
     assert "on" in page.get_attribute('[data-variant="basic"]', "class")  # the first, preselected
     page.click('[data-players="2"]')
@@ -521,8 +522,8 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
         page.screenshot(path=str(Path(SHOTS) / "setup-house-rules-390x844.png"), full_page=True)
     page.click("#start")
     assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
-    page.wait_for_url(f"{url}/", timeout=15000)
-    page.wait_for_selector("#live.pill:not(.off)", timeout=15000)
+    page.wait_for_url(f"{url}/", timeout=HANG_MS)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=HANG_MS)
     assert page.inner_text("#title") == load_game("king_of_clubs").title
     page.wait_for_function("() => document.querySelector('#players .name')?.textContent === 'Ann'")
     record = table.log.game(table.log.games()[0].id)
@@ -530,9 +531,9 @@ def test_set_up_resume_and_archive_by_taps(browser: Any, serve: Serve, tmp_path:
     assert record.options["house_rules"][rule.id] == other  # logged with the game
     # the archive: the finished game's chart and breakdown, its exports one tap away
     page.goto(f"{url}/setup")
-    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.wait_for_selector("body[data-ready='1']", timeout=HANG_MS)
     page.click(f'[data-archive="{finished_id}"]')
-    page.wait_for_selector("#chart canvas", timeout=15000)
+    page.wait_for_selector("#chart canvas", timeout=HANG_MS)
     assert "Final scores" in page.inner_text("#breakdown")
     assert page.get_attribute(f'#finished [data-game-id="{finished_id}"] [data-export="csv"]', "href") \
         == f"/api/archive/{finished_id}.csv"

@@ -22,6 +22,9 @@ from companion.sim.stickers import StickerSheet
 from companion.sim.world import load_world
 from companion.venue.settings import MqttSettings
 
+TABLE_FPS = 8.0  # the camera's frames a second at a real table's pace (speed above 0)
+TABLE_POLL_MS = 5.0  # and the device's firmware polling its readers and buttons
+
 
 class DemoInterrupted(Exception):
     """Ctrl-C before the game ended; ``result`` is the table as it stood."""
@@ -59,13 +62,13 @@ def run_demo(
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
     # at speed 0 the firmware polls every millisecond: the players wait on it, not on a clock
-    device = DeviceEmulator(poll_ms=1.0 if speed == 0 else 5.0).start()
+    device = DeviceEmulator(poll_ms=1.0 if speed == 0 else TABLE_POLL_MS).start()
     # the deck's stickers, registered as an owner would: the companion reads only tags.json
     data_dir.mkdir(parents=True, exist_ok=True)
     stickers = StickerSheet(game, load_game(game).card_ids(), seed)
     config = ServiceConfig(
         game=game, players=players, variant=variant, seed=seed, data_dir=data_dir, host=host,
-        port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else 8,
+        port=port, pin=pin, serial=device.port, gpio=True, fps=0 if speed == 0 else TABLE_FPS,
         phase_limits=dict(phase_limits or {}), mqtt=mqtt,
         tags=stickers.register(data_dir / "tags.json"),
     )
@@ -119,6 +122,11 @@ def run_demo(
         if on_over is not None:
             on_over(result)
         if not exit_when_over:
+            # nobody plays as fast as it can go any more: the camera and the device go back to
+            # a real table's pace rather than spin until Ctrl-C
+            if service.vision is not None:
+                service.vision.pace(TABLE_FPS)
+            device.poll_s = TABLE_POLL_MS / 1000
             try:
                 while True:
                     time.sleep(3600)

@@ -203,6 +203,16 @@ def games() -> Response:
     return jsonify({"games": out, "colours": swatches, "running": _table().record.id})
 
 
+@bp.get("/api/setup/players")
+def known_players() -> Response:
+    """The venue's known players for the name picker, and the venue link's state (none: the
+    table publishes to no venue).  A named seat is a person in the venue's league."""
+    link = current_app.config.get("VENUE_LINK")
+    if link is None:
+        return jsonify({"venue": None, "players": []})
+    return jsonify({"venue": link.link_state(), "players": list(link.known_players)})
+
+
 @bp.get("/api/log")
 def log_games() -> Response:
     """The log's games: unfinished ones to resume, finished ones for the archive."""

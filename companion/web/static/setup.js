@@ -48,8 +48,7 @@ function renderSeats(game) {
     card.style.setProperty("--seat", choice.colours[seat]);
     const name = el("input", { "aria-label": `name of seat ${seat + 1}`, maxlength: 24,
       placeholder: game.default_names[seat] || `Player ${seat + 1}`, value: choice.names[seat] || "" });
-    name.addEventListener("input", () => { choice.names[seat] = name.value; });
-    card.append(name);
+    card.append(name, playerPicker(seat, name));
     const colours = el("div", { class: "row" });
     colours.append(el("span", {}, "Colour"));
     for (const colour of catalogue.colours) {
@@ -75,6 +74,48 @@ function renderSeats(game) {
     box.append(card);
   }
 }
+
+// The venue's known players (from its broker), one tap names a seat; typing a new name works too.
+let knownPlayers = [];
+async function loadKnownPlayers() {
+  try {
+    const body = await (await fetch("/api/setup/players")).json();
+    knownPlayers = body.players || [];
+    if (body.venue) {
+      const link = $("venue-link");
+      link.hidden = false;
+      link.dataset.state = body.venue.state;
+      link.textContent = body.venue.state === "connected" ? `Venue: connected (${body.venue.detail})`
+        : `Venue: ${body.venue.state}, ${body.venue.detail}. Names typed here still count when it is back.`;
+    }
+  } catch (err) { knownPlayers = []; }
+}
+
+function playerPicker(seat, input) {
+  const row = el("div", { class: "row known-players", "data-picker": String(seat) });
+  const show = () => {
+    const typed = input.value.trim().toLowerCase();
+    const taken = choice.names.filter((n, s) => s !== seat && n).map((n) => n.trim().toLowerCase());
+    row.replaceChildren();
+    for (const name of knownPlayers) {
+      if (row.children.length >= 12) break;
+      const lower = name.toLowerCase();
+      if ((typed && !lower.startsWith(typed) && lower !== typed) || taken.includes(lower)) continue;
+      const b = el("button", { class: "choice" + (lower === typed ? " on" : ""), "data-player": name }, name);
+      b.addEventListener("click", () => { input.value = name; choice.names[seat] = name; refreshPickers(); });
+      row.append(b);
+    }
+    row.hidden = row.children.length === 0;
+  };
+  input.addEventListener("input", () => { choice.names[seat] = input.value; refreshPickers(); });
+  pickers = pickers.filter((p) => p.row.isConnected);
+  pickers.push({ row, show });
+  show();
+  return row;
+}
+
+let pickers = [];  // every seat's picker: a name taken at one seat leaves the others' choices
+function refreshPickers() { for (const p of pickers) if (p.row.isConnected) p.show(); }
 
 function renderRules(game) {
   const box = $("rules");
@@ -198,6 +239,7 @@ async function showArchive(id) {
 async function start() {
   await loadAuth();
   catalogue = await (await fetch("/api/games")).json();
+  await loadKnownPlayers();
   choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name, label: g.title })), "data-game", chooseGame);
   $("start").addEventListener("click", startGame);
   await loadLog();
