@@ -28,7 +28,9 @@ RESEND_MS = 300  # a TAG or BUTTON the host has not said RECEIVED to goes again
 OUTBOX = 96  # unacknowledged messages kept (the oldest is dropped beyond this): a round of
 # cards laid with the cable out; under the host's window of 128 seqs, so every resend is known
 DEBOUNCE_MS = 30
-ABSENT_POLLS = 3  # a card must be gone this many polls before the same card counts again
+ABSENT_POLLS = 3  # a card must be gone this many polls before the same card counts again ...
+ABSENT_MS = 250  # ... and this long: a reader that misses a card lying on it for a few polls
+# (RF noise; a card left in READY state ignores the next REQA) must not count it twice
 
 
 class App:
@@ -53,6 +55,7 @@ class App:
         self.reliable_seq = 0
         self.last_uid = [None] * len(readers)
         self.absent = [0] * len(readers)
+        self.absent_since = [0] * len(readers)
         self.button_state = [1] * len(buttons)
         self.button_since = [0] * len(buttons)
         self.led_mode = [protocol.LED_OFF] * len(leds)
@@ -103,8 +106,10 @@ class App:
                     self.last_uid[i] = uid
                     self.send(protocol.TAG, bytes([i]) + uid)
             else:
+                if self.absent[i] == 0:
+                    self.absent_since[i] = now
                 self.absent[i] += 1
-                if self.absent[i] >= ABSENT_POLLS:
+                if self.absent[i] >= ABSENT_POLLS and ticks_diff(now, self.absent_since[i]) >= ABSENT_MS:
                     self.last_uid[i] = None
         for i, button in enumerate(self.buttons):
             level = button.value()

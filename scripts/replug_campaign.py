@@ -9,7 +9,11 @@ unplug; lay TAPS cards while unplugged; replug (a new pty, the by-id symlink rep
 udev does); lay one more card before the host has reopened the port; wait for the link.
 Counted: taps made, arrived, lost, duplicated.
 
-Usage: scripts/replug_campaign.py [--cycles 30] [--taps 3] [--up 30]
+``--flicker P``: each reader misses the card lying on it for a run of 3-8 polls with
+probability P per poll (RF noise, or an MFRC522 card left in READY state ignoring the next
+REQA): the firmware counted such a card again (issue 42's doubled taps).
+
+Usage: scripts/replug_campaign.py [--cycles 30] [--taps 3] [--up 30] [--flicker 0.05]
 """
 
 from __future__ import annotations
@@ -27,11 +31,41 @@ from companion.sensors.serial_link import SerialLink  # noqa: E402
 from companion.sim.device import DeviceEmulator  # noqa: E402
 
 
+def flicker(device: DeviceEmulator, chance: float) -> list[float]:
+    """Make every reader miss the card lying on it now and then, for 3-8 polls running;
+    returns the list the misses' lengths in milliseconds go into (a loaded machine stretches
+    8 polls of 5 ms well past the firmware's 250 ms)."""
+    import random
+
+    rng = random.Random(42)
+    lengths: list[float] = []
+    for reader in device.readers:
+        missing = [0, 0.0]
+
+        def read_uid(reader: object = reader, missing: list = missing) -> bytes | None:
+            uid = reader.uid  # type: ignore[attr-defined]
+            if uid is None:
+                return None
+            if missing[0] == 0 and rng.random() < chance:
+                missing[0], missing[1] = rng.randint(3, 8), time.monotonic()
+            if missing[0]:
+                missing[0] -= 1
+                if missing[0] == 0:
+                    lengths.append((time.monotonic() - missing[1]) * 1000)
+                return None
+            return uid
+
+        reader.read_uid = read_uid  # type: ignore[method-assign]
+    return lengths
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cycles", type=int, default=30)
     parser.add_argument("--taps", type=int, default=3, help="taps while unplugged")
     parser.add_argument("--up", type=int, default=30, help="taps while the link is up")
+    parser.add_argument("--flicker", type=float, default=0.0,
+                        help="probability per poll that a reader starts missing its card")
     parser.add_argument("--busy-host", type=float, default=0.0, metavar="SECONDS",
                         help="the host takes this long over every 5th tap (a loaded Pi)")
     options = parser.parse_args()
@@ -39,7 +73,9 @@ def main() -> None:
     made: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         port = Path(folder) / "ttyTABLE"
-        device = DeviceEmulator().start()
+        device = DeviceEmulator()
+        misses = flicker(device, options.flicker) if options.flicker else []
+        device.start()
         port.symlink_to(device.port)
         def on_tag(reader: int, uid: str) -> None:
             arrived.append(uid)
@@ -75,10 +111,12 @@ def main() -> None:
             link.stop()
             device.stop()
     print(json.dumps({
-        "cycles": options.cycles, "taps_made": len(made),
+        "cycles": options.cycles, "flicker": options.flicker, "taps_made": len(made),
         "taps_with_link_up": options.up * options.cycles, "arrived": len(arrived),
         "lost": len(set(made) - set(arrived)),
         "duplicated": len(arrived) - len(set(arrived)),
+        "duplicated_uids": sorted({u for u in arrived if arrived.count(u) > 1}),
+        "misses": len(misses), "misses_over_250_ms": sum(1 for m in misses if m >= 250),
         "resends_dropped_by_host": link.health.duplicates,
         "reconnects": link.health.reconnects, "seconds": round(time.monotonic() - began, 1),
     }))

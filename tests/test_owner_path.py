@@ -208,18 +208,23 @@ def test_sigterm_with_a_dashboard_connected_exits_0_without_a_traceback(tmp_path
                              "--port", str(port), "--no-gpio", "--pin", "246810"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stdout is not None
-    assert "Dashboard: http://127.0.0.1:" in proc.stdout.readline()
     streams = []
-    for _ in range(2):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD_S)
-        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n")
-        assert first_event(sock)
-        streams.append(sock)
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=GUARD_S)
-    for sock in streams:
-        sock.close()
+    try:
+        assert proc.stdout is not None
+        assert "Dashboard: http://127.0.0.1:" in proc.stdout.readline()
+        for _ in range(2):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=GUARD_S)
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n")
+            assert first_event(sock)
+            streams.append(sock)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=GUARD_S)
+    finally:
+        if proc.poll() is None:  # a failed check must not leave the service running
+            proc.kill()
+            proc.wait()
+        for sock in streams:
+            sock.close()
     assert proc.returncode == 0, err
     assert "stopping" in out and "Traceback" not in err and "Aborted" not in out + err
 
@@ -230,11 +235,16 @@ def test_sigterm_stops_the_demo_with_its_result(tmp_path: Path) -> None:
          "--pin", "135790", "--data", str(tmp_path / "data"), "--speed", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert proc.stdout is not None
-    assert "Dashboard: http://127.0.0.1:" in proc.stdout.readline()
-    time.sleep(2)  # a few moves at human pace (not a verdict: any point of the game will do)
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=GUARD_S)
+    try:
+        assert proc.stdout is not None
+        assert "Dashboard: http://127.0.0.1:" in proc.stdout.readline()
+        time.sleep(2)  # a few moves at human pace (not a verdict: any point of the game will do)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=GUARD_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 0, out + err
     assert "Game over: False" in out and "Scores: {" in out and "Stopped before the game ended" in out
     assert "Traceback" not in err

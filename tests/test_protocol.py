@@ -124,9 +124,29 @@ def test_a_card_is_reported_once_while_it_lies_there() -> None:
     readers[1].uid = None
     for _ in range(firmware_app.ABSENT_POLLS):
         device.poll()
+        clock[0] += firmware_app.ABSENT_MS // 2
     readers[1].uid = b"\xde\xad\xbe\xef"
     device.poll()
-    assert len([k for k in uart.kinds() if k == protocol.TAG]) == 2
+    assert len({seq for k, seq, _ in uart.sent if k == protocol.TAG}) == 2  # resends share a seq
+
+
+def test_a_card_the_reader_misses_for_a_few_polls_is_not_tapped_twice() -> None:
+    """Issue 42: a card lying on a reader that fails to read it for a few polls in a row
+    (RF noise, a card in READY state ignoring the next REQA) counted again: taps doubled."""
+    device, uart, readers, _, _, clock = make_app()
+    card = b"\xde\xad\xbe\xef"
+    for missed in range(1, 12):  # the card stays; the reader misses it 1..11 polls running
+        readers[0].uid = card
+        device.poll()
+        clock[0] += 5
+        readers[0].uid = None
+        for _ in range(missed):
+            device.poll()
+            clock[0] += 5  # a 5 ms loop: 11 misses are 55 ms
+    readers[0].uid = card
+    device.poll()
+    taps = {(seq, body) for k, seq, body in uart.sent if k == protocol.TAG}  # resends share a seq
+    assert taps == {(1, b"\x00" + card)}
 
 
 def test_button_bounce_shorter_than_debounce_is_ignored() -> None:
