@@ -1,22 +1,107 @@
-"""The ``companion`` command: serve, demo, replay, bench, calibrate."""
+"""The ``companion`` command: serve, demo, replay, bench, calibrate.
+
+Every command imports what it needs when it runs: ``companion --help`` (and a command's
+own start) pays for click and the game names, not for OpenCV, Flask or the simulated
+table.  The commands kept in other modules are listed in ``LAZY`` with their one-line
+help and imported only when run or asked for their own help.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import signal
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
 import click
-from tqdm import tqdm
+from click.utils import make_default_short_help
 
 from companion.games import GAMES, load_game
 from companion.venue.cli import mqtt_from_options, mqtt_options
 
 GAME_CHOICE = click.Choice(sorted(GAMES))
+
+
+class LazyGroup(click.Group):
+    """A click group whose listed subcommands are imported only when one is run.
+
+    ``lazy`` maps a name to ``("module:attribute", one-line help)``; the attribute is a
+    click command, or a function that returns one.  The help lists those lines without
+    importing anything (a test holds them equal to the commands' own).
+    """
+
+    def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            self.add_command(self.load(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def load(self, name: str) -> click.Command:
+        """Import a lazy subcommand."""
+        module, _, attribute = self.lazy[name][0].partition(":")
+        found = getattr(importlib.import_module(module), attribute)
+        command = found if isinstance(found, click.Command) else found()
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy[name][0]} is not a click command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(n) for n in names), default=0)
+        rows = []
+        for name in names:
+            if name in self.lazy and name not in self.commands:
+                rows.append((name, make_default_short_help(self.lazy[name][1], limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _vision_commands() -> click.Command:
+    """``companion vision``: the reader's commands, and the world's camera on the same group."""
+    from companion.sim.camera.cli import render3d_frames, render_state
+    from companion.vision.cli import vision
+
+    vision.add_command(render_state)
+    vision.add_command(render3d_frames)
+    return vision
+
+
+LAZY_MAIN = {
+    "calibrate": ("companion.calibration:calibrate",
+                  "Set up a table once, into its profile folder: markers, camera, board, colours, "
+                  "faces, cards."),
+    "emulate": ("companion.emulate:emulate",
+                "The table device emulated on a pseudo-terminal: tap cards and press buttons by typing."),
+    "doctor": ("companion.doctor:doctor",
+               "Check the camera, table device, GPIO, profile, disk and broker; say what to fix."),
+    "venue": ("companion.venue.cli:venue",
+              "The room's big screen: every table live from the broker, and the league."),
+    "vision": ("companion.cli:_vision_commands", "Check the camera path: read a photo, render a state."),
+}
+LAZY_BENCH = {
+    "venue": ("companion.venue.cli:bench_venue",
+              "Tables through one broker: latency to the venue page, and a broker crash (SIGKILL) with "
+              "the venue or the tables back first: events and results lost, messages a table sends a "
+              "minute."),
+    "truth": ("companion.sim.truth:bench_truth_command",
+              "Whole games through the full path with faults at the physical channels, judged by the "
+              "world's own truth: exact, caught, silently wrong, or wedged, over budget, crashed."),
+}
 
 
 def shared_options(func: Any) -> Any:
@@ -50,12 +135,15 @@ def parse_limits(items: tuple[str, ...]) -> dict[str, float]:
     return limits
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy=LAZY_MAIN)
 @click.option("-v", "--verbose", is_flag=True, help="Log more.")
 def main(verbose: bool) -> None:
     """Table Companion: the referee and scorekeeper beside your board game."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from companion.logsummary import install
+
+    install()  # a repeating warning is counted per minute, not written thousands of times
 
 
 @main.command()
@@ -68,9 +156,57 @@ def games() -> None:
                    f"variants: {', '.join(game.variants)}")
 
 
+def reachable_urls(host: str, port: int) -> list[str]:
+    """Where a tablet can open the dashboard: for a server on every address (0.0.0.0, ::),
+    the machine's address on the network and its mDNS name, never 0.0.0.0 itself."""
+    import socket
+
+    from companion.web.setup import lan_address
+
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}"]
+    urls = []
+    lan = lan_address()
+    if lan and not lan.startswith("127."):
+        urls.append(f"http://{lan}:{port}")
+    name = socket.gethostname()
+    if name and name != "localhost":
+        urls.append(f"http://{name}.local:{port}")
+    return urls + [f"http://127.0.0.1:{port}"]
+
+
+def _return_freed_memory() -> None:
+    """Let glibc give the camera loop's freed scratch arrays back to the system.
+
+    By default glibc keeps large freed blocks in its heaps, one heap per thread that ever
+    allocated, and grows its threshold for mapping a block on its own: after the reader's
+    first frames some 20 MB of a Pi's memory stay resident unused.  Blocks above 128 KiB
+    are then mapped and unmapped on their own, a heap's free top goes back past 128 KiB, and
+    the threads share two heaps (what MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ and
+    MALLOC_ARENA_MAX set from the environment).  Off glibc: nothing.
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold, m_arena_max = -1, -3, -8  # <malloc.h>
+    mallopt(m_arena_max, 2)
+    mallopt(m_mmap_threshold, 128 * 1024)
+    mallopt(m_trim_threshold, 128 * 1024)  # a large block freed at start-up had raised it
+
+
 def _banner(service: Any) -> None:
-    click.echo(f"Dashboard: {service.url}   table PIN: {service.pin}")
-    click.echo(f"Pair a tablet (open once on it): {service.pairing_url}")
+    urls = reachable_urls(service.config.host, service.port)
+    click.echo(f"Dashboard: {urls[0]}   table PIN: {service.pin}")
+    if len(urls) > 1:
+        click.echo(f"  also: {'  '.join(urls[1:])}")
+    if urls[0].startswith("http://127.0.0.1") and service.config.host in ("0.0.0.0", "::"):
+        click.echo("  no network address found: is this machine on the table's network?")
+    minutes = max(1, round(service.guard.code_expires_in() / 60))
+    click.echo(f"Pair a tablet (open once on it, within {minutes} min): "
+               f"{urls[0]}/pair?code={service.guard.code}")
     click.echo(f"Game: {service.table.game.title} (log: {service.config.data_dir})")
 
 
@@ -97,6 +233,7 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
 
     Settings come from the profile; an option overrides it only when given.
     """
+    _return_freed_memory()  # before anything heavy is imported
     from companion.profile import service_config
     from companion.service import Service
     from companion.store import DamagedLog
@@ -104,33 +241,70 @@ def serve(ctx: click.Context, profile_dir: Path | None, config_file: Path | None
     mqtt = mqtt_from_options(opts)  # --mqtt-url wins over the profile's [mqtt]
     given = {name for name in opts
              if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
+    stopping = threading.Event()
+
+    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM; Ctrl-C
+        stopping.set()  # no exception raised mid-start or mid-stop: every stop is clean, exit 0
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     try:
         config = service_config(profile_dir, config_file, opts, given, parse_limits(opts["phase_limits"]))
         if mqtt is not None:
             config.mqtt = mqtt
         if opts["new_game"]:
             config.resume = False
+        for warning in missing_calibration(config):
+            click.echo(f"warning: {warning}", err=True)
         service = Service(config)
     except (ValueError, OSError, TypeError, DamagedLog) as err:
         raise click.ClickException(str(err)) from err
+    ignored = ignored_on_resume(service, config, given)
+    if ignored:
+        service.table.log.close()
+        raise click.ClickException(ignored)
     try:
         service.start()
     except (ValueError, OSError, TypeError) as err:
         service.stop()  # what started before the failure stops cleanly: no thread left behind
         raise click.ClickException(str(err)) from err
     _banner(service)
-
-    def terminate(signum: int, frame: Any) -> None:  # systemctl stop sends SIGTERM
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
     try:
-        while True:
-            time.sleep(1)
-    except KeyboardInterrupt:
+        while not stopping.wait(1):
+            pass
         click.echo("stopping")
     finally:
         service.stop()
+
+
+def missing_calibration(config: Any) -> list[str]:
+    """What a camera needs from calibration that the profile does not have (serve still starts)."""
+    if not config.camera:
+        return []
+    out = []
+    if config.board is None or not Path(config.board).exists():
+        out.append("no board.json: the camera reads the game's default board map, not your "
+                   "copy's (companion calibrate board)")
+    if config.colours is None or not Path(config.colours).exists():
+        out.append("no colours.json: pieces are told apart by the built-in colours, not your "
+                   "table's light (companion calibrate colours)")
+    return out
+
+
+def ignored_on_resume(service: Any, config: Any, given: set[str]) -> str | None:
+    """A game was resumed, yet the command line asked for another shape of game: say so
+    (nothing changed) instead of ignoring it."""
+    if not config.resume:
+        return None
+    record = service.table.record
+    clashes = [f"--{name} {getattr(config, name)} (the game has {running})"
+               for name, running in (("players", record.players), ("variant", record.variant),
+                                     ("seed", record.seed))
+               if name in given and getattr(config, name) != running]
+    if not clashes:
+        return None
+    return (f"an unfinished game {record.id} was resumed from {config.data_dir}, so "
+            f"{', '.join(clashes)} cannot apply: finish it on the dashboard, or add --new-game")
 
 
 @main.group("log")
@@ -151,14 +325,26 @@ def log_truncate(data_dir: Path, game_id: int, from_seq: int) -> None:
 
     from companion.store import DamagedLog
 
+    path = data_dir / "companion.sqlite"
+    if not path.is_file():  # never create a database where there was none
+        raise click.ClickException(f"no event log in {data_dir} (no companion.sqlite): nothing "
+                                   "to truncate; give the folder serve's --data used")
     try:
-        db = sqlite3.connect(data_dir / "companion.sqlite", isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
-                             (game_id, from_seq)).rowcount
-        db.close()
+        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        try:
+            if db.execute("SELECT 1 FROM game WHERE id=?", (game_id,)).fetchone() is None:
+                raise click.ClickException(f"the log in {data_dir} has no game {game_id}: "
+                                           "nothing dropped")
+            db.execute("PRAGMA journal_mode=WAL")
+            dropped = db.execute("DELETE FROM event WHERE game_id=? AND seq>=?",
+                                 (game_id, from_seq)).rowcount
+        finally:
+            db.close()
     except (sqlite3.DatabaseError, DamagedLog) as err:
         raise click.ClickException(f"cannot change the log: {err}") from err
+    if not dropped:
+        raise click.ClickException(f"game {game_id} has no event from seq {from_seq} on: "
+                                   "nothing dropped")
     click.echo(f"dropped {dropped} event(s) of game {game_id} from seq {from_seq} on")
 
 
@@ -175,11 +361,21 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
     The result is printed when the game ends, and on Ctrl-C (the table as it stood; exit
     status 0). Exit status 1 only when the game did not end within --max-steps.
     """
+    _return_freed_memory()  # before anything heavy is imported
     from companion.sim.demo import DemoInterrupted, run_demo
 
     mqtt = mqtt_from_options(opts)
     data_dir = opts["data_dir"] or Path("companion-data") / f"demo-{opts['game']}"
     printed: list[Any] = []
+
+    def terminate(signum: int, frame: Any) -> None:
+        """SIGTERM stops the demo as Ctrl-C does: the result printed, exit status 0.  Only
+        the first signal counts: a second one must not interrupt the clean stop."""
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
 
     def over(result: Any) -> None:
         _print_result(result)
@@ -197,7 +393,7 @@ def demo(speed: float, exit_when_over: bool, max_steps: int, **opts: Any) -> Non
         )
     except DemoInterrupted as stopped:
         _print_result(stopped.result)
-        click.echo(f"Stopped with Ctrl-C before the game ended; the same --data {data_dir} resumes it.")
+        click.echo(f"Stopped before the game ended; the same --data {data_dir} resumes it.")
         return
     except (ValueError, OSError, RuntimeError) as err:  # RuntimeError: a DamagedLog
         raise click.ClickException(str(err)) from err
@@ -248,6 +444,8 @@ def replay(game: str, players: int | None, variant: str | None, seed: int,
         if not sep or not rule or not value:
             raise click.BadParameter(f"{item!r}: use RULE=CHOICE", param_hint="--house-rule")
         chosen[rule] = value
+    from tqdm import tqdm
+
     from companion.replay import run_replay
 
     lines = script.read().splitlines()
@@ -261,9 +459,13 @@ def replay(game: str, players: int | None, variant: str | None, seed: int,
     for line in outcome.report:
         click.echo(line)
     click.echo(json.dumps(outcome.final, indent=1, sort_keys=True))
+    if outcome.malformed:
+        shown = ", ".join(map(str, outcome.malformed[:10])) + (" ..." if len(outcome.malformed) > 10 else "")
+        raise click.ClickException(f"{len(outcome.malformed)} malformed line(s) skipped (line {shown}): "
+                                   "each line must be one action as JSON")
 
 
-@main.group()
+@main.group(cls=LazyGroup, lazy=LAZY_BENCH)
 def bench() -> None:
     """Benchmarks: each prints a table, or one JSON object with --json."""
 
@@ -353,6 +555,32 @@ def bench_replay(game: str, count: int, log_events: int, as_json: bool) -> None:
     _print_bench(replay_benchmark(game, count), as_json)
 
 
+FOOTPRINT_PARTS = ("service", "demo", "help", "after_game")  # companion.bench.footprint.PARTS
+
+
+@bench.command("footprint")
+@click.option("--only", "parts", multiple=True, type=click.Choice(FOOTPRINT_PARTS),
+              help="Just these parts (repeatable); default: all four.")
+@click.option("--frames", type=click.IntRange(8, 10000), default=120, show_default=True,
+              help="The service's camera frames (at 8 a second) its CPU is measured over.")
+@click.option("--idle", "idle_s", type=click.FloatRange(1, 600), default=10.0, show_default=True,
+              help="Seconds a demo's CPU is sampled after its game is over.")
+@click.option("--game", type=GAME_CHOICE, default="jivecat", show_default=True)
+@click.option("--players", type=int, default=3, show_default=True,
+              help="Players of the service's still board.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_footprint(parts: tuple[str, ...], frames: int, idle_s: float, game: str, players: int,
+                    as_json: bool) -> None:
+    """What the companion costs a Pi: memory, CPU, start-up; each part in its own process."""
+    from companion.bench.footprint import footprint_benchmark, format_footprint
+
+    try:
+        figures = footprint_benchmark(parts or FOOTPRINT_PARTS, frames, idle_s, game, players)
+    except OSError as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(json.dumps(figures, sort_keys=True) if as_json else format_footprint(figures))
+
+
 def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(figures, sort_keys=True))
@@ -361,31 +589,3 @@ def _print_bench(figures: dict[str, Any], as_json: bool) -> None:
     for key, value in figures.items():
         shown = f"{value:.2f}" if isinstance(value, float) else str(value)
         click.echo(f"{key:<{width}}  {shown}")
-
-
-from companion.calibration import calibrate  # noqa: E402  (registers its commands)
-
-main.add_command(calibrate)
-from companion.emulate import emulate  # noqa: E402
-
-main.add_command(emulate)
-from companion.doctor import doctor  # noqa: E402
-
-main.add_command(doctor)
-
-from companion.venue.cli import bench_venue, venue  # noqa: E402  (registers its commands)
-
-main.add_command(venue)
-bench.add_command(bench_venue)
-
-from companion.vision.cli import vision  # noqa: E402  (registers its commands)
-
-main.add_command(vision)
-from companion.sim.camera.cli import render3d_frames, render_state  # noqa: E402  (the world's cameras)
-
-vision.add_command(render_state)
-vision.add_command(render3d_frames)
-
-from companion.sim.truth import bench_truth_command  # noqa: E402
-
-bench.add_command(bench_truth_command)

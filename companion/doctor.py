@@ -1,8 +1,9 @@
 """``companion doctor``: is this table ready?  Each part checked, and what to fix when it is not.
 
 Camera (frames per second, board markers seen), the serial device (hello,
-firmware version, readers), GPIO, the profile's completeness and the disk the
-log lives on.  Exit status 1 when anything must be fixed before a game.
+firmware version, readers), GPIO, the profile's completeness, the disk the
+log lives on, and the venue's MQTT broker when the table publishes to one.  Exit
+status 1 when anything must be fixed before a game.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import click
 import cv2
 
 from companion.profile import FILES, REQUIRED_FILES, Profile, ProfileError
+from companion.venue.cli import mqtt_from_options, mqtt_options
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 MIN_FPS = 4.0
@@ -55,10 +57,24 @@ def check_profile(folder: Path | None) -> tuple[Check, Profile | None]:
     detail = f"{folder}: table.toml valid, game {profile.get('table', 'game')}"
     if optional:
         detail += f"; not calibrated (optional): {', '.join(optional)}"
-    if required:
-        return Check("profile", WARN, detail + f"; missing: {', '.join(n for n, _ in required)}",
-                     "; ".join(step for _, step in required)), profile
+    unset = unset_settings(profile)
+    if required or unset:
+        what = [n for n, _ in required] + [n for n, _ in unset]
+        return Check("profile", WARN, detail + f"; missing: {', '.join(what)}",
+                     "; ".join(step for _, step in required + unset)), profile
     return Check("profile", OK, detail), profile
+
+
+def unset_settings(profile: Profile) -> list[tuple[str, str]]:
+    """Settings a table.toml should have that serve would otherwise make up at each start."""
+    out = []
+    if profile.get("table", "pin") is None:
+        out.append(("pin", "set pin = \"<6+ digits>\" in [table] of table.toml (without it "
+                           "every start draws a new PIN)"))
+    if profile.get("table", "data_dir") is None:
+        out.append(("data_dir", "set data_dir = \"data\" (or an absolute folder) in [table] of "
+                                "table.toml (without it the log goes wherever serve is started)"))
+    return out
 
 
 def check_camera(spec: str | None, seconds: float = 2.0) -> Check:
@@ -167,8 +183,16 @@ def check_disk(data_dir: Path) -> Check:
     return Check("disk", OK, detail)
 
 
+def check_broker(settings: Any, timeout: float = 5.0) -> Check:
+    """The venue's broker as the table will meet it: connect, subscribe, publish, receive."""
+    from companion.venue.probe import probe_broker
+
+    found = probe_broker(settings, timeout)
+    return Check("broker", OK if found.ok else FAIL, found.detail, found.fix)
+
+
 def run_checks(profile_dir: Path | None, camera: str | None, serial: str | None, gpio: str | None,
-               seconds: float = 2.0, serial_timeout: float = 5.0) -> list[Check]:
+               seconds: float = 2.0, serial_timeout: float = 5.0, mqtt: Any = None) -> list[Check]:
     from companion.sensors.gpio import GpioPins
 
     checks = []
@@ -179,6 +203,9 @@ def run_checks(profile_dir: Path | None, camera: str | None, serial: str | None,
     checks.append(check_serial(serial or settings.get("serial"), serial_timeout))
     checks.append(check_gpio(gpio or settings.get("gpio", "pi"), settings.get("gpio_pins", GpioPins())))
     checks.append(check_disk(settings.get("data_dir", Path("companion-data"))))
+    mqtt = mqtt or settings.get("mqtt")
+    if mqtt is not None:
+        checks.append(check_broker(mqtt))
     return checks
 
 
@@ -192,10 +219,12 @@ def run_checks(profile_dir: Path | None, camera: str | None, serial: str | None,
               help="How long to read the camera to measure its frame rate.")
 @click.option("--device-timeout", type=float, default=5.0, show_default=True,
               help="How long to wait for the table device's hello.")
+@mqtt_options
 def doctor(profile_dir: Path | None, camera: str | None, serial: str | None, gpio: str | None,
-           seconds: float, device_timeout: float) -> None:
-    """Check the camera, table device, GPIO, profile and disk; say what to fix."""
-    checks = run_checks(profile_dir, camera, serial, gpio, seconds, device_timeout)
+           seconds: float, device_timeout: float, **opts: Any) -> None:
+    """Check the camera, table device, GPIO, profile, disk and broker; say what to fix."""
+    mqtt = mqtt_from_options(opts)  # --mqtt-url instead of the profile's [mqtt]
+    checks = run_checks(profile_dir, camera, serial, gpio, seconds, device_timeout, mqtt)
     for check in checks:
         for line in check.lines():
             click.echo(line)

@@ -4,7 +4,8 @@ The real firmware loop runs under CPython (``companion.sim.device``); a person
 types what their hands would do at the table::
 
     tap 2 0a0b0c0d      lay the card with tag 0a0b0c0d on reader 2 (and lift it)
-    tap 6 lounge-03     the same, by card id (with --game: the factory tag sheet's tag)
+    tap 6 zombie-1      the same, by card id (with --game: the factory tag sheet's tag)
+    cards               list the game's card ids (with --game)
     press 1             press seat 1's button
     leds                show the seat LEDs the host has set
     unplug / replug     pull the USB cable out / put it back (the --link path follows)
@@ -91,7 +92,8 @@ class EmulatedTable:
         except ValueError:
             uid = b""
         if not 4 <= len(uid) <= 10:
-            known = f"a card id of {self.game}" if self.game else "a card id (with --game)"
+            known = (f"a card id of {self.game} (type cards for the list)" if self.game
+                 else "a card id (start with --game GAME to tap cards by id)")
             raise ValueError(f"{text!r} is neither a tag UID in hex (e.g. 0a0b0c0d) nor {known}")
         return uid
 
@@ -111,6 +113,10 @@ class EmulatedTable:
             raise StopIteration
         if command == "help":
             return HELP
+        if command == "cards":
+            if not self.game:
+                raise ValueError("no game chosen: start with --game GAME to tap cards by id")
+            return card_list(self.game)
         if command == "replug":
             if self.device is not None:
                 return "already plugged in"
@@ -152,6 +158,15 @@ class EmulatedTable:
         raise ValueError(f"unknown command {command!r}: type help")
 
 
+def card_list(game: str) -> str:
+    """The game's card ids, as ``tap`` takes them, a few to a line."""
+    ids = list(load_game(game).card_ids())
+    if not ids:
+        return f"{game} has no cards with tags (its table shows no cards to a reader)"
+    rows = [" ".join(ids[i:i + 8]) for i in range(0, len(ids), 8)]
+    return f"{len(ids)} card ids of {game}:\n" + "\n".join(rows)
+
+
 def run_lines(table: EmulatedTable, lines: Iterable[str], out: TextIO, stop_on_error: bool) -> int:
     """Each line in turn; returns 0, or 1 after the first bad line when ``stop_on_error``."""
     for number, line in enumerate(lines, 1):
@@ -188,8 +203,19 @@ def keyboard_lines(interactive: bool) -> Iterator[str]:
               help="Let 'tap' take card ids (the factory tag sheet's tags).")
 @click.option("--readers", type=click.IntRange(1, 16), default=7, show_default=True)
 @click.option("--seats", type=click.IntRange(1, 8), default=6, show_default=True)
-def emulate(script: TextIO | None, link: Path | None, game: str | None, readers: int, seats: int) -> None:
-    """The table device emulated on a pseudo-terminal: tap cards and press buttons by typing."""
+@click.option("--list-cards", is_flag=True, help="Print the --game's card ids and stop.")
+def emulate(script: TextIO | None, link: Path | None, game: str | None, readers: int, seats: int,
+            list_cards: bool) -> None:
+    """The table device emulated on a pseudo-terminal: tap cards and press buttons by typing.
+
+    Example: companion emulate --game jivecat --link /tmp/table-device, then type
+    "tap 6 zombie-1" (companion emulate --game jivecat --list-cards lists the card ids).
+    """
+    if list_cards:
+        if not game:
+            raise click.UsageError("--list-cards needs --game GAME")
+        click.echo(card_list(game))
+        return
     if link is not None and link.exists() and not link.is_symlink():
         raise click.ClickException(f"{link} exists and is not a symlink: choose another --link")
     table = EmulatedTable(link, game, readers, seats)

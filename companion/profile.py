@@ -177,14 +177,16 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "shared_reader": Key(_integer(0, 15), "the device's card reader not tied to a seat", 6),
     },
     "mqtt": {  # publish to a venue's broker (docs/mqtt.md); the whole section is checked again
-        "url": Key(_text, "mqtt://[USER:PASS@]HOST[:PORT] or mqtts://...", "mqtt://broker.local:1883"),
+        "url": Key(_text, "mqtt://[USER@]HOST[:PORT], or mqtts:// (TLS, the broker verified)",
+                   "mqtt://broker.local:1883"),
         "host": Key(_text, "the broker's address (or give url)"),
         "port": Key(_integer(1, 65535), "the broker's port", 1883),
         "venue": Key(_text, "the venue's name in the topic tree", "cafe"),
         "table": Key(_text, "this table's name in the topic tree", "t3"),
         "username": Key(_text, "broker user name"),
         "password": Key(_text, "broker password"),
-        "tls_ca": Key(_path, "CA file: turns TLS on"),
+        "password_file": Key(_path, "a file whose first line is the broker password"),
+        "tls_ca": Key(_path, "the broker's CA file (turns TLS on; default: the system's CAs)"),
         "tls_cert": Key(_path, "client certificate (with tls_key)"),
         "tls_key": Key(_path, "client key"),
         "keepalive": Key(_integer(5, 3600), "seconds between keepalives", 15),
@@ -350,7 +352,7 @@ class Profile:
             from companion.venue.settings import MqttSettings, MqttSettingsError
 
             mqtt = dict(self.settings["mqtt"])
-            for key in ("tls_ca", "tls_cert", "tls_key"):
+            for key in ("tls_ca", "tls_cert", "tls_key", "password_file"):
                 if key in mqtt:
                     mqtt[key] = self._resolve(mqtt[key])
             try:

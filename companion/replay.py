@@ -4,7 +4,9 @@ A script is JSON lines: each an action exactly as ``POST /api/actions`` takes
 it (or ``{"action": ...}``); a first line ``{"meta": {...}}`` may set players,
 variant, seed and ``house_rules`` (id -> choice; the options given to the command win).
 The same Table code path runs (undo and corrections too),
-on a log in memory.
+on a log in memory.  A line the rules refuse is a result (reported, exit 0); a line that
+is not an action at all (not JSON, not an object, a malformed action) is counted in
+``malformed`` and makes ``companion replay`` exit non-zero.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ class ReplayOutcome:
     final: dict[str, Any]
     applied: int
     refused: int
+    malformed: list[int]
+    """Line numbers that were not actions at all."""
 
 
 def run_replay(game: str, lines: list[str], players: int | None = None,
@@ -45,6 +49,7 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
                        house_rules=dict(meta.get("house_rules") or {}) | dict(house_rules or {}))
     report: list[str] = []
     applied = refused = 0
+    malformed: list[int] = []
     for number, line in body:
         if progress is not None:
             progress.update(1)
@@ -53,8 +58,13 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
         try:
             data = json.loads(line)
         except json.JSONDecodeError as err:
-            report.append(f"line {number}: refused: not JSON ({err.msg})")
-            refused += 1
+            report.append(f"line {number}: malformed: not JSON ({err.msg})")
+            malformed.append(number)
+            continue
+        if not isinstance(data, dict):
+            report.append(f"line {number}: malformed: an action is a JSON object, not "
+                          f"{type(data).__name__}")
+            malformed.append(number)
             continue
         action = data.get("action", data) if isinstance(data, dict) and "type" not in data else data
         try:
@@ -63,7 +73,11 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
             report.append(f"line {number}: refused: {err.reason} (rule: {err.rule})")
             refused += 1
             continue
-        except (MalformedAction, NothingToUndo) as err:
+        except MalformedAction as err:
+            report.append(f"line {number}: malformed: {err}")
+            malformed.append(number)
+            continue
+        except NothingToUndo as err:
             report.append(f"line {number}: refused: {err}")
             refused += 1
             continue
@@ -72,4 +86,4 @@ def run_replay(game: str, lines: list[str], players: int | None = None,
         report.append(f"line {number}: applied: {text}")
     final = table.public()
     final["state"] = table.state
-    return ReplayOutcome(report, final, applied, refused)
+    return ReplayOutcome(report, final, applied, refused, malformed)

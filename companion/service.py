@@ -97,7 +97,8 @@ class Service:
             self.table.add_listener(self.publisher)
         self.table.watch_clocks()
         # the getter reads self.vision each time: a game switch rebuilds the camera loop
-        app = create_app(self.table, self.pin, {"GUARD": self.guard}, switcher=self,
+        app = create_app(self.table, self.pin, {"GUARD": self.guard, "VENUE_LINK": self.publisher},
+                         switcher=self,
                          camera=self._camera_jpeg if self.frame_source is not None else None)
         # live updates are served async (no thread per dashboard), the API on its own pool
         self._server = DashboardServer(self.table, app, cfg.host, cfg.port).start()

@@ -2,11 +2,14 @@
 """Unplug/replug campaign (issue 13, defect 9): taps made while the cable is out, and
 between the replug and the host reopening the port, arrive exactly once.
 
-Each cycle: unplug; lay TAPS cards while unplugged; replug (a new pty, the by-id symlink
-repointed, as udev does); lay one more card before the host has reopened the port; wait
-for the link.  Counted: taps made, arrived, lost, duplicated.
+Issue 42: taps made while the link stays up arrive exactly once too.
 
-Usage: scripts/replug_campaign.py [--cycles 30] [--taps 3]
+Each cycle: lay UP cards with the link up (the last ones just before the cable is pulled);
+unplug; lay TAPS cards while unplugged; replug (a new pty, the by-id symlink repointed, as
+udev does); lay one more card before the host has reopened the port; wait for the link.
+Counted: taps made, arrived, lost, duplicated.
+
+Usage: scripts/replug_campaign.py [--cycles 30] [--taps 3] [--up 30]
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ from companion.sim.device import DeviceEmulator  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cycles", type=int, default=30)
-    parser.add_argument("--taps", type=int, default=3)
+    parser.add_argument("--taps", type=int, default=3, help="taps while unplugged")
+    parser.add_argument("--up", type=int, default=30, help="taps while the link is up")
+    parser.add_argument("--busy-host", type=float, default=0.0, metavar="SECONDS",
+                        help="the host takes this long over every 5th tap (a loaded Pi)")
     options = parser.parse_args()
     arrived: list[str] = []
     made: list[str] = []
@@ -35,13 +41,21 @@ def main() -> None:
         port = Path(folder) / "ttyTABLE"
         device = DeviceEmulator().start()
         port.symlink_to(device.port)
-        link = SerialLink(str(port), lambda reader, uid: arrived.append(uid),
-                          lambda seat, pressed: None, retry_s=0.5).start()
+        def on_tag(reader: int, uid: str) -> None:
+            arrived.append(uid)
+            if options.busy_host and len(arrived) % 5 == 0:
+                time.sleep(options.busy_host)
+
+        link = SerialLink(str(port), on_tag, lambda seat, pressed: None, retry_s=0.5).start()
         began = time.monotonic()
         try:
             if not link.wait_connected(10):
                 raise SystemExit("no link")
             for cycle in range(options.cycles):
+                for tap in range(options.up):
+                    uid = bytes([cycle // 256, cycle % 256, 0x80 + tap, 0xA5])
+                    made.append(uid.hex())
+                    device.lay_card(tap % 7, uid, hold_s=0.0)
                 device.unplug()
                 deadline = time.monotonic() + 10
                 while link.health.connected and time.monotonic() < deadline:
@@ -61,7 +75,8 @@ def main() -> None:
             link.stop()
             device.stop()
     print(json.dumps({
-        "cycles": options.cycles, "taps_made": len(made), "arrived": len(arrived),
+        "cycles": options.cycles, "taps_made": len(made),
+        "taps_with_link_up": options.up * options.cycles, "arrived": len(arrived),
         "lost": len(set(made) - set(arrived)),
         "duplicated": len(arrived) - len(set(arrived)),
         "resends_dropped_by_host": link.health.duplicates,

@@ -66,4 +66,4 @@ def test_ctrl_c_prints_the_table_as_it_stood_and_exits_0(tmp_path: Path) -> None
     assert proc.returncode == 0, out + err
     assert "Aborted!" not in out + err
     assert "Game over: False" in out and "Scores: {" in out
-    assert f"Stopped with Ctrl-C before the game ended; the same --data {tmp_path / 'data'} resumes it" in out
+    assert f"Stopped before the game ended; the same --data {tmp_path / 'data'} resumes it" in out

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 from gpiozero.pins.mock import MockFactory
+from waiting import wait_until
 
 from companion.sensors.gpio import GpioPins, TableGpio
 
@@ -15,8 +14,7 @@ def test_pressing_the_turn_button_calls_back(mock_pins: MockFactory) -> None:
     pin = mock_pins.pin(GpioPins().button)
     pin.drive_low()
     pin.drive_high()
-    time.sleep(0.05)
-    assert presses == [1]
+    assert wait_until(lambda: presses == [1])
     gpio.close()
 
 
@@ -27,14 +25,11 @@ def test_status_led_blinks_while_a_prompt_waits_and_is_off_when_over(mock_pins: 
     assert gpio.mode == "on" and led_pin.state
     gpio.show({"over": False, "prompts": [{"kind": "warning"}]})
     assert gpio.mode == "blink"
-    levels = set()
-    for _ in range(40):
-        levels.add(bool(led_pin.state))
-        time.sleep(0.02)
-    assert levels == {True, False}
+    levels: set[bool] = set()
+    assert wait_until(lambda: levels.add(bool(led_pin.state)) or levels == {True, False})
     gpio.show({"over": True, "prompts": []})
-    time.sleep(0.05)
-    assert gpio.mode == "off" and not led_pin.state
+    assert gpio.mode == "off"
+    assert wait_until(lambda: not led_pin.state)
     gpio.close()
 
 
@@ -42,9 +37,6 @@ def test_buzzer_beeps(mock_pins: MockFactory) -> None:
     gpio = TableGpio(lambda: None)
     pin = mock_pins.pin(GpioPins().buzzer)
     gpio.beep()
-    seen = set()
-    for _ in range(30):
-        seen.add(bool(pin.state))
-        time.sleep(0.01)
-    assert True in seen
+    seen: set[bool] = set()
+    assert wait_until(lambda: seen.add(bool(pin.state)) or True in seen)
     gpio.close()

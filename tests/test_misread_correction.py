@@ -290,7 +290,7 @@ def test_a_set_up_die_misread_then_the_first_capture_is_asked_about_and_correcte
     frames read the die right.  No legal move explains the table (the record is wrong where
     the capture never went), and the game stuck.  The table now asks by name whether the
     set-up was the one the table shows with that capture made after it; the players' tap
-    corrects the set-up, and their press records the capture."""
+    corrects the set-up, and the press they made for the capture, judged again, records it."""
     table, base, true_setup, misread, capture = baron_set_up_misread(tmp_path)
     game = table.game
     truth = game.apply(base, true_setup)
@@ -310,8 +310,7 @@ def test_a_set_up_die_misread_then_the_first_capture_is_asked_about_and_correcte
     assert prompt.options == [{"type": "correct", "action": true_setup}]
     assert "reads otherwise now" in prompt.text and "was recorded" in prompt.text
 
-    table.declare(prompt.options[0])  # the players tap it
-    assert table.state == truth
-    table.button()  # and press for their capture
+    table.declare(prompt.options[0])  # the players tap it: their press is judged again
     assert table.state == game.apply(truth, capture)
+    assert [h.action for h in table.history[-2:]] == [true_setup, capture]
     assert table.history[-1].source == "table"

@@ -202,7 +202,9 @@ mode = "mock"
     try:
         assert proc.stdout is not None
         banner = proc.stdout.readline()
-        found = re.search(r"http://0\.0\.0\.0:(\d+)\s+table PIN: 482193", banner)
+        # issue 42: the banner names an address a tablet can open, never 0.0.0.0
+        found = re.search(r"Dashboard: http://[^\s:]+:(\d+)\s+table PIN: 482193", banner)
+        assert "0.0.0.0" not in banner
         assert found, banner + proc.stdout.read() if proc.poll() is not None else banner
         port = int(found.group(1))
         deadline = time.monotonic() + 20

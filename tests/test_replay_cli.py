@@ -11,7 +11,7 @@ from companion.cli import main
 from companion.table import Table
 
 
-def test_replay_prints_applied_refused_and_final_state(tmp_path: Path) -> None:
+def test_replay_prints_applied_refused_malformed_and_final_state(tmp_path: Path) -> None:
     table = Table.open("times_square", None, 2, None, 0, resume=False)
     setup = table.game.legal_actions(table.state)[0]
     table.declare(setup)
@@ -27,11 +27,12 @@ def test_replay_prints_applied_refused_and_final_state(tmp_path: Path) -> None:
         json.dumps({"type": "undo"}),
     ]) + "\n")
     result = CliRunner().invoke(main, ["replay", "--game", "times_square", str(script)])
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    assert result.exit_code == 1, result.output  # issue 42: a malformed line is named, non-zero
+    assert "1 malformed line(s) skipped (line 4)" in result.stderr
+    lines = result.stdout.splitlines()
     assert lines[0].startswith("line 2: applied")
     assert lines[1].startswith("line 3: refused") and "rule:" in lines[1]
-    assert lines[2].startswith("line 4: refused: not JSON")
+    assert lines[2].startswith("line 4: malformed: not JSON")
     assert lines[3].startswith("line 5: applied")
     assert lines[4].startswith("line 6: applied: undo")
     final = json.loads("\n".join(lines[5:]))

@@ -99,13 +99,15 @@ def test_a_camera_read_that_blocks_is_shown_then_cleared(tmp_path: Path) -> None
     try:
         assert service.vision is not None
         assert wait_until(lambda: service.vision.frames > 2)
+        assert service.watchdog is not None
+        stalls = service.watchdog.stalls  # a first read slower than 0.5 s on a loaded machine
         source.released.clear()  # the next read hangs
         stuck = "given no picture"
         assert wait_until(lambda: any(stuck in p["text"] for p in service.table.public()["prompts"]))
         source.released.set()
         assert wait_until(lambda: not any(stuck in p["text"]
                                           for p in service.table.public()["prompts"]))
-        assert service.watchdog is not None and service.watchdog.stalls == 1
+        assert service.watchdog.stalls >= stalls + 1
     finally:
         service.stop()
 

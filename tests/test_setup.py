@@ -174,7 +174,7 @@ def test_the_service_switches_its_running_game(tmp_path: Path) -> None:
         assert service.table.current is table and table is not old
         assert table._ticker is not None and old._ticker is None  # time-up alerts follow
         assert service.registry.game == "king_of_clubs"
-        event, data = heard.get(timeout=2)  # dashboards follow: the first delta resyncs
+        event, data = heard.get(timeout=30)  # a hang guard  # dashboards follow: the first delta resyncs
         assert event == "delta" and json.loads(data)["set"]["game"] == "king_of_clubs"
         assert service._seat("readers", 4) == 1 and service._seat("buttons", 2) == 0
         assert service._seat("readers", 0) == 0  # unmapped: the device's own number
@@ -200,3 +200,64 @@ def test_seats_take_the_colour_their_name_says(tmp_path: Path) -> None:
     assert names[1:] == ["Red", "Blue"]
     assert colours[1:] == [NAMED_COLOURS["red"], NAMED_COLOURS["blue"]]
     assert colours[0] not in colours[1:]  # the Incumbent gets a colour nobody else has
+
+
+def _board_map(tmp_path: Path, game_name: str, players: int) -> Path:
+    """A board map as 'companion calibrate board' writes it, for this game at this count."""
+    from companion.games import load_game
+    from companion.profile import board_map_json
+
+    game = load_game(game_name)
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board_map_json(game_name, game.layout(game.start(players, None, 0)), {})))
+    return path
+
+
+class _MappedSwitch:
+    """The service's switcher as set-up sees it: it starts games and carries the profile."""
+
+    def __init__(self, ref: TableRef, board: Path) -> None:
+        from companion.web.setup import TableSwitch
+
+        self._switch = TableSwitch(ref)
+        self.config = ServiceConfig(board=board)
+        self.started: list[str] = []
+
+    def new_game(self, *args: Any) -> Table:
+        self.started.append(args[0])
+        return self._switch.new_game(*args)
+
+    def resume(self, game_id: int) -> Table:
+        return self._switch.resume(game_id)
+
+
+def test_set_up_offers_only_what_the_tables_board_map_fits_and_says_what_to_do(
+        table: TableRef, tmp_path: Path) -> None:
+    """A table calibrated for Jivecat at 4: the catalogue marks every other game (and any
+    count whose layout the map does not fit) with what to do in words, and starting one
+    is refused with that sentence before anything changes; Jivecat at 4 starts."""
+    switch = _MappedSwitch(table, _board_map(tmp_path, "jivecat", 4))
+    client = create_app(table, PIN, {"TESTING": True}, switcher=switch).test_client()
+    games = {g["name"]: g for g in client.get("/api/games").get_json()["games"]}
+    assert "4" not in games["jivecat"]["blocked"]
+    why = games["king_of_clubs"]["blocked"]["2"]
+    assert why.startswith("This table is calibrated for Swinging Jivecat Voodoo Lounge at ") \
+        and "4" in why and "print and lay out the King of Clubs sheet" in why \
+        and "`companion calibrate board`" in why, why
+    assert "[" not in why and "'" not in why  # a sentence, no list syntax or ids
+    running = table.record.id
+    answer = new_game(client, game="king_of_clubs", players=2)
+    assert answer.status_code == 409 and answer.get_json()["error"] == why
+    assert table.record.id == running and switch.started == []
+    answer = new_game(client, game="jivecat", players=4)
+    assert answer.status_code == 200 and switch.started == ["jivecat"]
+    assert table.record.name == "jivecat"
+
+
+def test_set_up_refusals_are_sentences_in_the_games_words(client: FlaskClient) -> None:
+    answer = new_game(client, game="king_of_clubs", players=3)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == "King of Clubs is played by 2 or 4 players."
+    answer = new_game(client, game="king_of_clubs", players=2, variant="expert")
+    assert answer.get_json()["error"] == \
+        "King of Clubs has no variant called Expert: choose Basic or Advanced."

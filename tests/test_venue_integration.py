@@ -134,9 +134,12 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             assert page.locator(".card .result").count() == 2
             page.wait_for_function("() => document.querySelectorAll('#results li').length === 2",
                                    timeout=10000)
-            standings = venue.league.standings()
-            assert page.locator("#league tbody tr").count() == len(standings) == 4  # by name
-            assert sum(r["wins"] for r in standings) >= 2 and sum(r["games"] for r in standings) == 4
+            # the demos name nobody at set-up: seats are not people, so the standings stay empty
+            # and the screen says how to count them
+            results = venue.league.results()
+            assert len(results) == 2 and all(p["player"] is None for r in results for p in r["players"])
+            assert venue.league.standings() == [] and page.locator("#league tbody tr").count() == 0
+            assert page.locator("#unnamed").is_visible()
             assert page.locator(".card.offline").count() == 3  # each table said goodbye
             browser.close()
         print(f"\nvenue integration: {time.monotonic() - started:.1f} s, "

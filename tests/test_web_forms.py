@@ -16,7 +16,7 @@ from companion.sim.headless import deliver
 from companion.sim.world import load_world
 from companion.table import Table
 from companion.web.app import create_app
-from companion.web.forms import build_forms, label_value, state_key
+from companion.web.forms import STEP_LIMIT, build_forms, group_labels, label_value, state_key
 
 PIN = "246810"
 
@@ -30,7 +30,10 @@ def rebuild(body: dict[str, Any]) -> list[dict[str, Any]]:
             for f, index in zip(t["fields"], row, strict=True):
                 if index >= 0:
                     value = f["values"][index]["v"]
-                    action[f["name"]] = [value] if f.get("many") else value
+                    if "part_of" in f:  # one part of a combination, asked part by part
+                        action.setdefault(f["part_of"], []).insert(f["part"], value)
+                    else:
+                        action[f["name"]] = [value] if f.get("many") else value
             out.append(action)
     return out
 
@@ -53,7 +56,11 @@ def test_forms_hold_exactly_the_legal_actions_in_words(game: str) -> None:
     body = build_forms(table.game, table.state)
     legal = table.game.legal_actions(table.state)
     key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
-    assert sorted(map(key, rebuild(body))) == sorted(map(key, legal))
+    reached = rebuild(body)
+    assert set(map(key, legal)) <= set(map(key, reached))
+    # beyond them only other orders of a combination, which the game takes too
+    extra = [a for a in reached if key(a) not in set(map(key, legal))]
+    assert all(table.game.is_legal(table.state, a) for a in extra)
     assert body["count"] == len(legal)
     for t in body["types"]:
         assert t["label"] and "_" not in t["label"]
@@ -149,3 +156,57 @@ def test_clock_route_needs_the_pin_and_a_clear_body(client: FlaskClient, table: 
     assert ok.status_code == 200 and ok.get_json()["paused"] and table.paused
     again = client.post("/api/clock", json={"clock": "pause"}, headers={"X-Table-Pin": PIN})
     assert again.status_code == 409 and "already paused" in again.get_json()["error"]
+
+
+def steps_of(field: dict[str, Any]) -> list[int]:
+    """The options each step of narrowing one field shows: its groups level by level (a
+    group alone is stepped through), then the values of a group."""
+    counts = []
+
+    def walk(members: list[dict[str, Any]], level: int) -> None:
+        if len(members) <= STEP_LIMIT or any(len(v.get("group", [])) <= level for v in members):
+            counts.append(len(members))
+            return
+        keys = list(dict.fromkeys(v["group"][level] for v in members))
+        if len(keys) > 1:
+            counts.append(len(keys))
+        for k in keys:
+            walk([v for v in members if v["group"][level] == k], level + 1)
+
+    walk(field["values"], 0)
+    return counts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_no_step_offers_more_than_eight(game: str) -> None:
+    """Issue 41: a combination is asked part by part, a long list by its groups: every step
+    of every form, at several moments of a game, offers at most eight options."""
+    table = Table.open(game, None, 2, "basic" if game == "king_of_clubs" else None, 1, resume=False)
+    world = load_world(game, table.game, 2, table.record.variant, 1)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    worst: dict[str, int] = {}
+    for _ in range(6):
+        for t in build_forms(table.game, table.state)["types"]:
+            for f in t["fields"]:
+                worst[f"{t['label']}: {f['label']}"] = max(worst.get(f"{t['label']}: {f['label']}", 0),
+                                                         *steps_of(f))
+        for _ in range(8):
+            if world.finished():
+                break
+            for event in world.step(table.public()):
+                deliver(table, event, refusals)
+    assert worst and max(worst.values()) <= STEP_LIMIT == 8, worst
+
+
+def test_long_lists_are_grouped_by_what_the_labels_share() -> None:
+    deck = [f"{kind} {n}" for kind in ("Zombie", "Rada", "Cheval") for n in range(1, 13)]
+    paths = group_labels(deck)
+    assert {p[0] for p in paths} == {"Zombie", "Rada", "Cheval"}
+    zombies = [p[1] for p, label in zip(paths, deck, strict=True) if label.startswith("Zombie")]
+    assert zombies[0] == "Zombie 1 – 6" and zombies[-1] == "Zombie 7 – 12"
+    colours = ("purple", "red", "blue", "white")
+    dice = [f"{c}{r} ({colours[(i + r) % 4]} Steal)" for i, c in enumerate("ABCDEFG") for r in (1, 2, 3)]
+    assert [p[0] for p in group_labels(dice)] == [label.split("(")[1].split()[0] for label in dice]
+    assert group_labels(["a", "b"]) == [[], []]  # few values: no groups

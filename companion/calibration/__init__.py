@@ -104,12 +104,24 @@ def calibrate() -> None:
 @PROFILE_OPTION
 @click.option("--game", type=click.Choice(sorted(GAMES)), required=True)
 @click.option("--players", type=int, default=None)
-def init(profile_dir: Path, game: str, players: int | None) -> None:
-    """Make the profile folder with a table.toml for GAME (edit it after: camera, serial...)."""
+@click.option("--data", "data_dir", default="data", show_default=True,
+              help="Where the game log lives (relative to the profile folder, or absolute).")
+@click.option("--pin", default=None, help="The table PIN (6+ digits; a random one when not given).")
+def init(profile_dir: Path, game: str, players: int | None, data_dir: str, pin: str | None) -> None:
+    """Make the profile folder with a table.toml for GAME (edit it after: camera, serial...).
+
+    It holds a PIN (given, or drawn now: the same at every start) and the data folder."""
+    from companion.web.auth import check_pin, random_pin
+
     if (profile_dir / CONFIG_FILE).exists():
         raise click.ClickException(f"{profile_dir / CONFIG_FILE} exists; edit it, or choose "
                                    "another --profile")
+    try:
+        pin = check_pin(pin) if pin is not None else random_pin()
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--pin") from err
     settings = example_settings(game)
+    settings["table"].update(pin=pin, data_dir=data_dir)
     if players is not None:
         settings["table"]["players"] = players
     try:
@@ -118,7 +130,8 @@ def init(profile_dir: Path, game: str, players: int | None) -> None:
             write_settings(profile_dir, section, values)
     except (ValueError, ProfileError) as err:
         raise click.ClickException(str(err)) from err
-    click.echo(f"wrote {profile_dir / CONFIG_FILE} for {game}: check camera and serial in it, then "
+    click.echo(f"wrote {profile_dir / CONFIG_FILE} for {game}: table PIN {pin}, game log in "
+               f"{data_dir}; check camera and serial in it, then "
                f"'companion calibrate markers --profile {profile_dir}'")
 
 
@@ -136,6 +149,9 @@ def markers(profile_dir: Path, paper: str) -> None:
     w, h = sheet["page_mm"]
     click.echo(f"wrote {out}: {sheet['pages']} pages, {paper} {w:.0f}x{h:.0f} mm, canvas tiled "
                f"{sheet['tiles']}{skipped}; markers {sheet['marker_mm']:g} mm")
+    if len(sheet["lay_order"]) > 1:
+        click.echo(f"Where tiles overlap, lay them in this order, each on top of those before "
+                   f"(crosshairs over crosshairs): {' '.join(sheet['lay_order'])}")
     charuco = profile_dir / f"charuco-{paper}.pdf"
     charuco_pdf(charuco_board(), CHARUCO_SQUARE_MM, charuco, paper)
     click.echo(f"wrote {charuco}: the sheet for 'calibrate camera' ({CHARUCO_SQUARE_MM:g} mm squares)")

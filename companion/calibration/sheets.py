@@ -7,6 +7,12 @@ is exact at any printer resolution.  Where the board with its margin is larger
 than the paper, it is tiled: each page shows its piece of the canvas with trim
 marks, and crosshairs in the strips shared with its neighbours to lay them on
 one another.  Every page carries a 100 mm scale bar to check the print.
+
+Nothing is printed inside a marker's quiet zone (the white band of :data:`QUIET_MM`
+around it that the detector needs, as wide as the margin leaves: up to the board's edge
+and the paper's): a marker's label sits beside it, past that band, crosshairs move
+along their strip to clear it, and the page's footer lies below the tiled area.  The
+footer says in which order the tiles go on top of one another.
 """
 
 from __future__ import annotations
@@ -36,7 +42,12 @@ PAPERS: dict[str, tuple[float, float]] = {
 }
 PAPER_NAMES = {"a4": "A4 (210 x 297 mm)", "letter": "Letter (8.5 x 11 in, 215.9 x 279.4 mm)"}
 EDGE_MM = 10.0  # printers cannot print to the paper's edge
-FOOTER_MM = 24.0  # scale bar and instructions
+FOOTER_MM = 30.0  # scale bar and instructions, wholly below the tiled area
+FOOTER_TOP_MM = 28.0  # the footer's highest ink, from the paper's bottom edge
+FOOTER_X_MM = EDGE_MM + 3  # clear of the trim marks at the tile's corners
+QUIET_MM = (MARGIN_MM - MARKER_MM) / 2  # white all round a marker (to the board's edge)
+LABEL_SIZE_PT = 7.0
+CROSSHAIR_MM = 4.0  # a crosshair's reach from its centre (its label included)
 OVERLAP_MM = 12.0  # strip shared by neighbouring tiles
 SCALE_BAR_MM = 100.0
 
@@ -121,8 +132,97 @@ def _marker(page: _Page, marker_id: int, corners: np.ndarray) -> None:
             if bits[r, c] > 127:
                 page.rect(x0 + c * cell, y0 + r * cell, cell, cell)
     page.pdf.setFillGray(0)
-    page.pdf.setFont("Helvetica", 7)
-    page.pdf.drawString(page.x(x0), page.y(y0 + size + 3.5), f"marker id {marker_id}")
+    page.pdf.setFont("Helvetica", LABEL_SIZE_PT)
+    x, y, _ = label_place(marker_id, corners)
+    page.pdf.drawString(page.x(x), page.y(y), label_text(marker_id))
+
+
+def label_text(marker_id: int) -> str:
+    return f"marker id {marker_id}"
+
+
+def label_place(marker_id: int, corners: np.ndarray) -> tuple[float, float, tuple[float, ...]]:
+    """Where a marker's label goes (x, baseline y) and its box (x0, y0, x1, y1), canvas mm:
+    beside the marker along the margin, past its quiet zone (markers 0-4 and 6 to the side
+    facing the middle of their row, 5 and 7 below)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    width = stringWidth(label_text(marker_id), "Helvetica", LABEL_SIZE_PT) / mm
+    height = LABEL_SIZE_PT * 0.3528 * 0.75  # cap height of 7 pt Helvetica in mm
+    x0, y0 = float(corners[0][0]), float(corners[0][1])
+    size = float(corners[1][0] - corners[0][0])
+    gap = QUIET_MM + 1.5
+    if marker_id in (5, 7):  # on a side: below the marker, inside the margin band
+        x, base = x0, y0 + size + gap + height
+    elif marker_id in (1, 2):  # right-hand corners: to the left
+        x, base = x0 - gap - width, y0 + size / 2 + height / 2
+    else:
+        x, base = x0 + size + gap, y0 + size / 2 + height / 2
+    return x, base, (x, base - height, x + width, base + 1.0)  # 1 mm for descenders
+
+
+def quiet_zones(layout: Layout) -> dict[int, tuple[float, float, float, float]]:
+    """Each marker with its quiet zone (x0, y0, x1, y1), canvas mm: nothing may be printed there."""
+    zones = {}
+    for marker_id, corners in marker_corners_mm(layout).items():
+        lo, hi = corners.min(0), corners.max(0)
+        # the band's outer edge is the board's edge and the paper's: shy of it by a hair
+        q = QUIET_MM - 0.01
+        zones[marker_id] = (float(lo[0]) - q, float(lo[1]) - q, float(hi[0]) + q, float(hi[1]) + q)
+    return zones
+
+
+def _clear(box: tuple[float, ...], zones: dict[int, tuple[float, float, float, float]]) -> bool:
+    return all(box[2] <= z[0] or box[0] >= z[2] or box[3] <= z[1] or box[1] >= z[3]
+               for z in zones.values())
+
+
+def crosshair_spots(tile: Tile, other: Tile, zones: dict[int, tuple[float, float, float, float]]
+                    ) -> list[tuple[float, float]]:
+    """Two crosshair centres in the strip ``tile`` shares with its neighbour ``other``, each
+    clear of every quiet zone (moved along the strip from a quarter and three quarters)."""
+    fractions = [0.25, 0.75] + [f / 20 for f in range(2, 19)]
+    across = other.row == tile.row
+    if across:
+        fixed = (max(tile.x, other.x) + min(tile.x + tile.w, other.x + other.w)) / 2
+    else:
+        fixed = (max(tile.y, other.y) + min(tile.y + tile.h, other.y + other.h)) / 2
+    spots: list[tuple[float, float]] = []
+    for f in fractions:
+        point = (fixed, tile.y + f * tile.h) if across else (tile.x + f * tile.w, fixed)
+        r = CROSSHAIR_MM
+        if _clear((point[0] - r, point[1] - r, point[0] + r + 8, point[1] + r), zones) and \
+                all(abs(point[0] - p[0]) + abs(point[1] - p[1]) > 20 for p in spots):
+            spots.append(point)
+        if len(spots) == 2:
+            break
+    return spots
+
+
+CORNER_TEXT = "board corner"
+
+
+def corner_labels(board: tuple[float, float, float, float]
+                  ) -> list[tuple[float, float, bool, tuple[float, float, float, float]]]:
+    """The board's corners named just inside the board (outside it lie the markers' quiet
+    zones): (x, baseline, right-aligned, box) in canvas mm."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    width = stringWidth(CORNER_TEXT, "Helvetica", 6) / mm
+    out = []
+    for cx, cy in ((board[0], board[1]), (board[2], board[1]), (board[2], board[3]),
+                   (board[0], board[3])):
+        right = cx == board[2]
+        x = cx - 1.5 if right else cx + 1.5
+        base = cy + 3.5 if cy == board[1] else cy - 1.5
+        left = x - width if right else x
+        out.append((x, base, right, (left, base - 2.2, left + width, base + 0.8)))
+    return out
+
+
+def lay_order(tiles: list[Tile]) -> list[str]:
+    """The order tiles are laid: row by row, left to right; each goes on top of those before."""
+    return [t.name for t in sorted(tiles, key=lambda t: (t.row, t.col))]
 
 
 def _crosshair(page: _Page, cx: float, cy: float, label: str) -> None:
@@ -147,7 +247,7 @@ def _trim_marks(page: _Page) -> None:
 
 def _footer(pdf: Canvas, page: tuple[float, float], paper: str, title: str, note: str) -> None:
     """The scale bar (100 mm, 10 mm ticks) and what to print it on."""
-    x0, y0 = EDGE_MM * mm, (EDGE_MM + 4) * mm
+    x0, y0 = FOOTER_X_MM * mm, (EDGE_MM + 4) * mm  # the title's top: FOOTER_TOP_MM
     pdf.setFillGray(0)
     pdf.setLineWidth(0.4)
     pdf.line(x0, y0, x0 + SCALE_BAR_MM * mm, y0)
@@ -179,6 +279,8 @@ def marker_pdf(layout: Layout, title: str, path: Path, paper: str = "a4") -> dic
     pdf = Canvas(str(path), pagesize=(page[0] * mm, page[1] * mm))
     pdf.setTitle(f"{title}: board markers")
     markers = marker_corners_mm(layout)
+    zones = quiet_zones(layout)
+    order = lay_order(kept)
     for tile in kept:
         p = _Page(pdf, page, tile)
         pdf.saveState()
@@ -193,38 +295,36 @@ def marker_pdf(layout: Layout, title: str, path: Path, paper: str = "a4") -> dic
         pdf.setStrokeGray(0)
         pdf.setFont("Helvetica", 6)
         pdf.setFillGray(0.3)
-        for cx, cy in ((board[0], board[1]), (board[2], board[1]), (board[2], board[3]),
-                       (board[0], board[3])):
-            if tile.contains(cx, cy):
-                pdf.drawString(p.x(cx + 1.5), p.y(cy - 1.5) if cy == board[1] else p.y(cy + 3.5),
-                               "board corner")
+        for x, base, right, _ in corner_labels(board):
+            if tile.overlaps(x - 1, base - 3, x + 1, base + 1):
+                (pdf.drawRightString if right else pdf.drawString)(p.x(x), p.y(base), CORNER_TEXT)
         pdf.setFillGray(0)
         for marker_id, corners in markers.items():
             lo, hi = corners.min(0), corners.max(0)
             if tile.overlaps(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])):
                 _marker(p, marker_id, corners)
         for other in tiles:  # crosshairs in the strip shared with each neighbour
-            if other.row == tile.row and abs(other.col - tile.col) == 1:
-                x = (max(tile.x, other.x) + min(tile.x + tile.w, other.x + other.w)) / 2
-                for f in (0.25, 0.75):
-                    _crosshair(p, x, tile.y + f * tile.h, f"{min(tile, other, key=lambda t: t.col).name}"
-                               f"|{max(tile, other, key=lambda t: t.col).name}")
-            if other.col == tile.col and abs(other.row - tile.row) == 1:
-                y = (max(tile.y, other.y) + min(tile.y + tile.h, other.y + other.h)) / 2
-                for f in (0.25, 0.75):
-                    _crosshair(p, tile.x + f * tile.w, y, f"{min(tile, other, key=lambda t: t.row).name}"
-                               f"/{max(tile, other, key=lambda t: t.row).name}")
+            if other is tile or abs(other.col - tile.col) + abs(other.row - tile.row) != 1:
+                continue
+            first, second = sorted((tile, other), key=lambda t: (t.row, t.col))
+            joint = "|" if other.row == tile.row else "/"
+            for cx, cy in crosshair_spots(tile, other, zones):
+                _crosshair(p, cx, cy, f"{first.name}{joint}{second.name}")
         pdf.restoreState()
         _trim_marks(p)
         where = f"tile {tile.name} (row {tile.row + 1} of {rows}, column {tile.col + 1} of {cols})"
-        _footer(pdf, page, paper, f"{title} markers: {where}",
-                "Cut on the corner marks; lay neighbouring tiles over one another until their "
-                "crosshairs meet; dashed line = the board's printed edge.")
+        under = [t.name for t in kept if (t.row, t.col) < (tile.row, tile.col)
+                 and abs(t.row - tile.row) <= 1 and abs(t.col - tile.col) <= 1]
+        on_top = (f"lay it on top of {', '.join(under)}" if under else "lay it down first")
+        _footer(pdf, page, paper, f"{title} markers: {where}; {on_top}",
+                f"Cut on the corner marks. Lay the tiles in this order, each on top of those "
+                f"before, crosshairs over crosshairs: {' '.join(order)}. Dashed line = the "
+                "board's printed edge.")
         pdf.showPage()
     pdf.save()
     skipped = [t.name for t in tiles if t not in kept]
     return {"pages": len(kept), "page_mm": page, "tiles": f"{rows} x {cols}", "skipped": skipped,
-            "marker_mm": MARKER_MM}
+            "marker_mm": MARKER_MM, "lay_order": order}
 
 
 def charuco_pdf(board: cv2.aruco.CharucoBoard, square_mm: float, path: Path, paper: str = "a4") -> dict:

@@ -169,7 +169,7 @@ def learn_colours(layout: Layout, photo: np.ndarray, placements: dict[str, str],
     of it) or, without one, with the board's own colours: a sample that is the board
     means a piece is missing, and nothing is learnt.
     """
-    reader, top = _flat_top(layout, photo)
+    top = _flat_top(layout, photo)[1]  # its reader is dropped before the next is built
     half = SCALE  # px per mm of the reader's top-down colour picture
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)
     empty_lab = cv2.cvtColor(_flat_top(layout, empty)[1], cv2.COLOR_BGR2LAB) if empty is not None else None

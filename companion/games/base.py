@@ -220,7 +220,9 @@ class HouseRule:
 
     ``choices`` maps each value to its label in the game's words; ``default`` is the
     reading the rulebook's text supports best; ``sentence`` quotes the rulebook sentence
-    the choice rests on (in the rulebook's own language), shown beside the choice.
+    the choice rests on (in the rulebook's own language), shown beside the choice;
+    ``translation`` renders it in English where the rulebook is in another language (the
+    original stays the authority and is shown beside it).
     """
 
     id: str
@@ -228,6 +230,7 @@ class HouseRule:
     choices: dict[str, str]
     default: str
     sentence: str
+    translation: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -14,8 +14,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpiozero import LED, Button, Buzzer, Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+# gpiozero is imported where pins are asked for: a service with GPIO off never loads it
+# (some 3 MB of a Pi's memory, and time at every start)
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,9 @@ def choose_pin_factory(mode: str, model_file: str = PI_MODEL_FILE) -> str:
     or ``Device.pin_factory`` already set, as the demo and the tests do); anything else
     raises GpioUnavailable saying how to choose.
     """
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
     if mode == "mock":
         if not isinstance(Device.pin_factory, MockFactory):
             Device.pin_factory = MockFactory(pin_class=MockPWMPin)
@@ -72,6 +75,8 @@ class TableGpio:
     move is refused)."""
 
     def __init__(self, on_press: Callable[[], None], pins: GpioPins | None = None) -> None:
+        from gpiozero import LED, Button, Buzzer
+
         self.pins = pins or GpioPins()
         self.button = Button(self.pins.button, pull_up=True, bounce_time=None)
         self.button.when_pressed = lambda: on_press()

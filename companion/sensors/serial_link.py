@@ -3,7 +3,13 @@
 Frames are parsed by a :class:`serial.threaded.Packetizer` (zero-delimited
 COBS, CRC-16 checked; see firmware/PROTOCOL.md).  A supervisor thread opens the
 port, says hello, watches the heartbeat and reopens the port after an unplug.
-A garbled frame is counted and reported, never acted on.
+A garbled frame is counted and reported, never acted on; a flood of them is reported
+as a count (the dashboard's notice at most once a second, the log per minute through
+:mod:`companion.logsummary`), so a device sending garbage cannot fill the SD card.
+
+A TAG or BUTTON is acted on exactly once: the check of its seq and the act are one step
+under a lock, so even a reader thread left over from an unplug (pyserial's
+``ReaderThread.stop`` gives up joining after 2 s) cannot deliver a resend a second time.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_TIMEOUT_S = 3.5
 SEEN_WINDOW = 128  # device seqs remembered to drop a resent TAG or BUTTON
+NOTICE_EVERY_S = 1.0  # a stream of garbled frames updates the health at most this often
 
 
 @dataclass
@@ -87,6 +94,23 @@ class _FrameProtocol(serial.threaded.Packetizer):
         self.link._on_lost(exc)
 
 
+class _ReaderThread(serial.threaded.ReaderThread):
+    """pyserial's reader, ending through ``connection_lost`` on any read error: its own
+    loop catches only SerialException, and an unplug seen as ``in_waiting``'s OSError
+    (EIO) killed the thread with a traceback and no ``connection_lost``, so the link never
+    noticed the unplug and never reopened the port."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as err:
+            self.alive = False
+            protocol_ = self.protocol
+            self.protocol = None
+            if protocol_ is not None:
+                protocol_.connection_lost(err)
+
+
 class SerialLink:
     """Keeps a link to the table device and turns its frames into callbacks.
 
@@ -118,6 +142,8 @@ class SerialLink:
         self._write_lock = threading.Lock()
         self._boot_id: int | None = None
         self._seen: deque[int] = deque(maxlen=SEEN_WINDOW)
+        self._deliver = threading.Lock()  # one act at a time, across reader threads
+        self._garbled_noticed = 0.0
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> SerialLink:
@@ -151,7 +177,7 @@ class SerialLink:
                 self._stop.wait(self.retry_s)
                 continue
             self._lost.clear()
-            self._reader = serial.threaded.ReaderThread(port, lambda: _FrameProtocol(self))
+            self._reader = _ReaderThread(port, lambda: _FrameProtocol(self))
             self._reader.start()
             self._reader.connect()
             self._set(connected=True, problem="waiting for the device to say hello")
@@ -201,7 +227,11 @@ class SerialLink:
     def _garbled(self, why: str) -> None:
         self.health.bad_frames += 1
         log.warning("ignored a garbled frame from the device: %s", why)
-        self._set(problem=f"garbled frame ignored ({why})")
+        now = time.monotonic()
+        if now - self._garbled_noticed >= NOTICE_EVERY_S:
+            self._garbled_noticed = now
+            self._set(problem=f"garbled frames ignored ({self.health.bad_frames} so far; "
+                      f"the last: {why})")
 
     def _check(self, msg_type: int, body: bytes) -> str | None:
         """Why a decoded message is out of range, or None: every field checked."""
@@ -258,16 +288,17 @@ class SerialLink:
             if was_silent:
                 self._set(problem="")
         elif msg_type == protocol.TAG:
-            if self._first_time(seq):
-                self.on_tag(body[0], body[1:].hex())
+            with self._deliver:
+                if self._first_time(seq):
+                    self.on_tag(body[0], body[1:].hex())
         elif msg_type == protocol.BUTTON:
-            if self._first_time(seq):
-                self.on_button(body[0], bool(body[1]))
+            with self._deliver:
+                if self._first_time(seq):
+                    self.on_button(body[0], bool(body[1]))
         elif msg_type == protocol.ERROR:
             self.health.device_errors += 1
             log.warning("device reports: %s", body.decode(errors="replace"))
         elif msg_type == protocol.ACK:
             pass
         else:
-            self.health.bad_frames += 1
-            self._set(problem=f"unknown message type {msg_type:#x} ignored")
+            self._garbled(f"unknown message type {msg_type:#x}")

@@ -34,6 +34,21 @@ def same_value(wanted: Any, offered: Any) -> bool:
     return False
 
 
+MISSING = object()
+
+
+def field_value(action: Action, name: str) -> Any:
+    """The value the page's field ``name`` asks for: one part of a combination is named
+    ``field.N`` (a Nightclub of the four, a player's Dancer)."""
+    if name in action:
+        return action[name]
+    base, _, index = name.rpartition(".")
+    if base in action and index.isdigit() and isinstance(action[base], list) \
+            and int(index) < len(action[base]):
+        return action[base][int(index)]
+    return MISSING
+
+
 def same_action(wanted: Action, offered: Action) -> bool:
     return set(wanted) == set(offered) and all(same_value(wanted[k], offered[k]) for k in wanted)
 
@@ -49,6 +64,53 @@ class Declaration:
     type: str
     taps: int
     status: int
+    options: list[int] = field(default_factory=list)
+    """How many options the page offered at each step of this declaration."""
+
+
+OPTIONS = "#form [data-field], #form [data-action], #form [data-group]"
+"""What a step offers to tap: values, whole actions, groups of values (a colour, a suit)."""
+
+
+def count_options(page: Any) -> int:
+    """The options the form's current step shows (visible ones only)."""
+    return int(page.evaluate(f"""() => [...document.querySelectorAll({json.dumps(OPTIONS)})]
+        .filter((e) => e.offsetParent !== null).length"""))
+
+
+def survey_steps(page: Any, max_steps: int = 12) -> dict[str, list[int]]:
+    """Every action type the form offers now, walked step by step taking the first option
+    each time (a list field: its first item, then Done): the options shown at each step,
+    by the type's label.  Ends on Back, so the form is as it was."""
+    found: dict[str, list[int]] = {}
+    sensed = page.locator('#form [data-sensed-open][aria-expanded="false"]')
+    if sensed.count():
+        sensed.click()
+    types = page.locator("#form [data-type]")
+    for i in range(types.count()):
+        counts = [page.locator("#form [data-type]").count()]  # the first step: the types
+        button = page.locator("#form [data-type]").nth(i)
+        label = button.inner_text().strip()
+        button.click()
+        for _ in range(max_steps):
+            step = page.get_attribute("#form", "data-step") or ""
+            if step == "confirm" or not step:
+                break
+            counts.append(count_options(page))
+            first = page.locator(OPTIONS).first
+            if not first.count():
+                break
+            first.click()
+            done = page.locator("#form [data-done]")
+            if done.count() and (page.get_attribute("#form", "data-step") or "").startswith("field:") \
+                    and not page.locator("#form [data-group]").count():
+                if not done.is_disabled():
+                    done.click()
+        found[label] = counts
+        back = page.locator("#form [data-back]")
+        if back.count():
+            back.first.click()
+    return found
 
 
 @dataclass
@@ -96,12 +158,19 @@ class BrowserTablet(Tablet):
             return self._forget_taps(action)
         taps = 0
         type_button = page.locator(f'#form [data-type="{action["type"]}"]')
+        sensed = page.locator('#form [data-sensed-open][aria-expanded="false"]')
+        if not type_button.count() and sensed.count():  # what the table reads itself: one tap away
+            sensed.click()
+            taps += 1
         if not type_button.count():
             return self._unreachable(action, "no such action type offered now")
+        options = [page.locator("#form [data-type]").count()]
         type_button.first.click()
         taps += 1
         for _ in range(20):
             step = page.get_attribute("#form", "data-step") or ""
+            if step != "confirm":
+                options.append(count_options(page))
             if step == "confirm":
                 if self.before_confirm is not None:
                     self.before_confirm(page)
@@ -113,7 +182,7 @@ class BrowserTablet(Tablet):
                 page.wait_for_function("r => document.body.dataset.lastRequest === r", arg=request_id,
                                        timeout=self.timeout_ms)
                 status = int(page.evaluate("document.body.dataset.lastStatus"))
-                self.declarations.append(Declaration(action["type"], taps, status))
+                self.declarations.append(Declaration(action["type"], taps, status, options))
                 return status, {"error": page.inner_text("#action-result")}
             if step == "pick":
                 chosen = None
@@ -129,7 +198,8 @@ class BrowserTablet(Tablet):
             if step.startswith("field:") and page.locator("#form [data-done]").count():
                 name = step.split(":", 1)[1]  # a list built by toggling items, then Done
                 for item in action.get(name) or []:
-                    chosen = self._value_button(name, item)
+                    chosen, narrowing = self._value_button(name, item)
+                    taps += narrowing
                     if chosen is None:
                         return self._unreachable(action, f"no button for {name} {item!r}")
                     chosen.click()
@@ -142,9 +212,11 @@ class BrowserTablet(Tablet):
                 continue
             if step.startswith("field:"):
                 name = step.split(":", 1)[1]
-                if name not in action:
+                wanted = field_value(action, name)
+                if wanted is MISSING:
                     return self._unreachable(action, f"the page asks for {name}")
-                chosen = self._value_button(name, action[name])
+                chosen, narrowing = self._value_button(name, wanted)
+                taps += narrowing
                 if chosen is None:
                     return self._unreachable(action, f"no button for {name}")
                 chosen.click()
@@ -153,12 +225,28 @@ class BrowserTablet(Tablet):
             page.wait_for_timeout(20)
         return self._unreachable(action, "the form never reached its confirmation")
 
-    def _value_button(self, name: str, value: Any) -> Any:
-        """The button the page offers for ``value`` of field ``name``, or None."""
-        for button in self.page.locator(f'#form [data-field="{name}"]').all():
-            if same_value(value, json.loads(button.get_attribute("data-value"))):
-                return button
-        return None
+    def _value_button(self, name: str, value: Any) -> tuple[Any, int]:
+        """The button the page offers for ``value`` of field ``name`` (or None), and the taps
+        it took to get there: a long list is narrowed by tapping the group that holds the
+        value ("Zombie", "purple"), after "Other ..." when another group is open."""
+        taps = 0
+        for _ in range(6):
+            for button in self.page.locator(f'#form [data-field="{name}"]').all():
+                if same_value(value, json.loads(button.get_attribute("data-value"))):
+                    return button, taps
+            group = next((g for g in self.page.locator("#form [data-group]").all()
+                          if any(same_value(value, v) for v in json.loads(g.get_attribute("data-values")))),
+                         None)
+            if group is not None:
+                group.click()
+                taps += 1
+                continue
+            back = self.page.locator(f'#form [data-groups-back="{name}"]')
+            if not back.count():
+                break
+            back.click()
+            taps += 1
+        return None, taps
 
     def _forget_taps(self, action: Action) -> tuple[int, dict[str, Any]]:
         """Cards listed as tapped are taken back by a tap on each (or on the one named)."""

@@ -46,6 +46,7 @@ def calibrate_table(game: str, layout: Layout, camera: Camera, folder: Path) -> 
     quality = {"markers": fit.markers, "residual_mm": round(fit.residual_mm, 3),
                "max_residual_mm": round(fit.max_residual_mm, 3), "photo": "empty table"}
     profile.board.write_text(json.dumps(board_map_json(game, layout, quality), indent=1))
+    del fit  # and its reader: one reader at a time (some 40 MB each)
     mapped = apply_board_map(layout, profile.board)
     placements = colour_order(mapped)  # calibrate colours: one piece of each where it says
     pieces = make_view({spot: [Piece(colour, 0)] for colour, spot in placements.items()})

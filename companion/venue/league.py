@@ -1,11 +1,17 @@
 """The league: every finished game of the room, kept in the venue's own SQLite store.
 
-Players are counted by name across tables, games and evenings.  Scores of different
-games do not compare (a Times Square win is 1 point, a Baron Voodoo score 40), so each
-game's scores are normalised: a player's points for a game are their score over the
-best score at that table (the winner gets 1.0; a game whose best score is not above 0
-gives its winners 1.0 and the others 0.0).  An evening is the date of the game's end,
-counted from 06:00 local time, so a club night past midnight stays one evening.
+Players are people: the names the tables' set-up gave the seats (picked from the
+venue's list of known players, or new).  A seat nobody named is kept in the game's
+result but counts for nobody in the standings: "Red" at a Jivecat table and "Red" at a
+Swing State table are not one person.
+
+Scores of different games do not compare (a Times Square win is 1 point, Swing State's
+Incumbent may lose with the best score), so a game gives points by *placing*: the
+game's winners share first place, everyone else is placed by score below them, and
+equal scores share a placing (1, 1, 3).  A placing p among n players is worth
+(n - p) / (n - 1) points: 1 for first, 0 for last.  Standings rank by points; equal
+points share the rank.  An evening is the date of the game's end, counted from 06:00
+local time, so a club night past midnight stays one evening.
 """
 
 from __future__ import annotations
@@ -40,9 +46,14 @@ CREATE TABLE IF NOT EXISTS result_player (
     score REAL NOT NULL,
     points REAL NOT NULL,
     won INTEGER NOT NULL,
+    placing INTEGER NOT NULL DEFAULT 0,
+    player TEXT,
     PRIMARY KEY (result_id, seat)
 );
 """
+PEOPLE_COLUMNS = ("ALTER TABLE result_player ADD COLUMN placing INTEGER NOT NULL DEFAULT 0",
+                  "ALTER TABLE result_player ADD COLUMN player TEXT")
+NAME_MAX = 40
 EVENING_STARTS_H = 6
 CSV_COLUMNS = ("rank", "name", "games", "wins", "points", "points_per_game")
 
@@ -56,11 +67,30 @@ def evening_of(finished: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(finished - EVENING_STARTS_H * 3600))
 
 
-def normalised_points(scores: list[float], winners: list[int]) -> list[float]:
-    best = max(scores) if scores else 0.0
-    if best <= 0:
-        return [1.0 if seat in winners else 0.0 for seat in range(len(scores))]
-    return [round(max(0.0, score) / best, 4) for score in scores]
+def placings(scores: list[float], winners: list[int]) -> list[int]:
+    """Each seat's placing: winners share 1st; the rest by score below them; ties share."""
+    def ahead(seat: int, other: int) -> bool:
+        if (other in winners) != (seat in winners):
+            return other in winners
+        return seat not in winners and scores[other] > scores[seat]
+
+    seats = range(len(scores))
+    return [1 + sum(ahead(seat, other) for other in seats) for seat in seats]
+
+
+def placing_points(placing: int, players: int) -> float:
+    """1 for first, 0 for last, evenly between: (n - p) / (n - 1)."""
+    if players <= 1:
+        return 1.0 if placing == 1 else 0.0
+    return round((players - placing) / (players - 1), 4)
+
+
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Best first by points; equal points share the rank (1, 1, 3), then by name."""
+    rows = sorted(rows, key=lambda r: (-r["points"], r["name"].casefold()))
+    for i, row in enumerate(rows):
+        row["rank"] = rows[i - 1]["rank"] if i and row["points"] == rows[i - 1]["points"] else i + 1
+    return rows
 
 
 class League:
@@ -74,6 +104,21 @@ class League:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(result_player)")}
+        if "placing" not in columns:  # a league from before placings: place its games again
+            for statement in PEOPLE_COLUMNS:
+                self._db.execute(statement)
+            self._replace_old()
+
+    def _replace_old(self) -> None:
+        """Points by placing for a league kept before them (names were seats: nobody is a person)."""
+        for (result_id,) in self._db.execute("SELECT id FROM result").fetchall():
+            rows = self._db.execute("SELECT seat, score, won FROM result_player WHERE result_id=?"
+                                    " ORDER BY seat", (result_id,)).fetchall()
+            scores, winners = [r[1] for r in rows], [r[0] for r in rows if r[2]]
+            for (seat, _, _), placing in zip(rows, placings(scores, winners), strict=True):
+                self._db.execute("UPDATE result_player SET placing=?, points=? WHERE result_id=? AND seat=?",
+                                 (placing, placing_points(placing, len(rows)), result_id, seat))
 
     def close(self) -> None:
         with self._lock:
@@ -83,7 +128,8 @@ class League:
         """Store a finished game (a ``result`` message); False when it is already in."""
         players, winners = _checked(result)
         scores = [float(p["score"]) for p in players]
-        points = normalised_points(scores, winners)
+        placing = placings(scores, winners)
+        people = [person(p.get("player")) for p in players]
         finished = float(result["finished"])
         with self._lock:
             self._db.execute("BEGIN")
@@ -100,9 +146,10 @@ class League:
                     return False
                 result_id = cur.lastrowid
                 self._db.executemany(
-                    "INSERT INTO result_player (result_id, seat, name, score, points, won)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    [(result_id, seat, p["name"], scores[seat], points[seat], int(seat in winners))
+                    "INSERT INTO result_player (result_id, seat, name, score, points, won, placing, player)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(result_id, seat, p["name"], scores[seat], placing_points(placing[seat], len(players)),
+                      int(seat in winners), placing[seat], people[seat])
                      for seat, p in enumerate(players)],
                 )
                 self._db.execute("COMMIT")
@@ -111,41 +158,72 @@ class League:
                 raise
         return True
 
+    def has(self, venue: str, table: str, game_id: int) -> bool:
+        """Whether a game of a table is counted already (whatever its start)."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM result WHERE venue=? AND table_name=? AND game_id=?",
+                                    (venue, table, game_id)).fetchone() is not None
+
     def evenings(self) -> list[str]:
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT evening FROM result ORDER BY evening").fetchall()
         return [r[0] for r in rows]
 
-    def standings(self, evening: str | None = None) -> list[dict[str, Any]]:
-        """Players by name: games, wins, points (sum of normalised points), best first."""
-        where, args = ("WHERE r.evening = ?", (evening,)) if evening else ("", ())
+    def standings(self, evening: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
+        """People (named seats only): games, wins, points by placing; equal points, equal rank."""
+        where, args = ["p.player IS NOT NULL"], []
+        if evening:
+            where.append("r.evening = ?")
+            args.append(evening)
+        if game:
+            where.append("r.game = ?")
+            args.append(game)
         with self._lock:
             rows = self._db.execute(
-                "SELECT p.name, COUNT(*), SUM(p.won), SUM(p.points) FROM result_player p"
-                f" JOIN result r ON r.id = p.result_id {where}"
-                " GROUP BY p.name ORDER BY SUM(p.points) DESC, SUM(p.won) DESC, p.name",
-                args,
+                "SELECT p.player, COUNT(*), SUM(p.won), SUM(p.points) FROM result_player p"
+                f" JOIN result r ON r.id = p.result_id WHERE {' AND '.join(where)}"
+                " GROUP BY p.player", args,
             ).fetchall()
-        return [{"rank": i + 1, "name": name, "games": games, "wins": wins, "points": round(points, 3),
-                 "points_per_game": round(points / games, 3)}
-                for i, (name, games, wins, points) in enumerate(rows)]
+        return ranked([{"name": name, "games": games, "wins": wins, "points": round(points, 3),
+                        "points_per_game": round(points / games, 3)}
+                       for name, games, wins, points in rows])
 
-    def results(self, evening: str | None = None) -> list[dict[str, Any]]:
+    def standings_by_game(self, evening: str | None = None) -> list[dict[str, Any]]:
+        """The standings of each game kind played: ``[{"game", "title", "standings"}]``."""
+        where, args = ("WHERE evening = ?", (evening,)) if evening else ("", ())
+        with self._lock:
+            kinds = self._db.execute(f"SELECT game, MAX(title) FROM result {where} GROUP BY game"
+                                     " ORDER BY MAX(title)", args).fetchall()
+        return [{"game": game, "title": title, "standings": self.standings(evening, game)}
+                for game, title in kinds]
+
+    def people(self) -> list[str]:
+        """Every person who played here, the most recent first: the set-up's name picker."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT p.player FROM result_player p JOIN result r ON r.id = p.result_id"
+                " WHERE p.player IS NOT NULL GROUP BY p.player ORDER BY MAX(r.finished) DESC"
+                " LIMIT 500").fetchall()
+        return [r[0] for r in rows]
+
+    def results(self, evening: str | None = None, limit: int = -1) -> list[dict[str, Any]]:
+        """Finished games, the newest first (``limit`` of them; -1: all)."""
         where, args = ("WHERE evening = ?", (evening,)) if evening else ("", ())
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, venue, table_name, game_id, game, title, started, finished, evening, reason"
-                f" FROM result {where} ORDER BY finished DESC", args).fetchall()
+                f" FROM result {where} ORDER BY finished DESC LIMIT ?", (*args, limit)).fetchall()
             out = []
             for rid, venue, table, game_id, game, title, started, finished, ev, reason in rows:
                 players = self._db.execute(
-                    "SELECT name, score, points, won FROM result_player WHERE result_id=? ORDER BY seat",
-                    (rid,)).fetchall()
+                    "SELECT name, score, points, won, placing, player FROM result_player"
+                    " WHERE result_id=? ORDER BY seat", (rid,)).fetchall()
                 out.append({"venue": venue, "table": table, "game_id": game_id, "game": game,
                             "title": title, "started": started, "finished": finished, "evening": ev,
                             "reason": reason,
-                            "players": [{"name": n, "score": s, "points": p, "won": bool(w)}
-                                        for n, s, p, w in players]})
+                            "players": [{"name": n, "score": s, "points": p, "won": bool(w),
+                                         "placing": pl, "player": who}
+                                        for n, s, p, w, pl, who in players]})
         return out
 
     def export_json(self, evening: str | None = None) -> str:
@@ -158,6 +236,18 @@ class League:
         writer.writeheader()
         writer.writerows(self.standings(evening))
         return out.getvalue()
+
+
+def person(name: Any) -> str | None:
+    """A person's name as the league keeps it (spaces folded), or None for an unnamed seat."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise BadResult(f"a player's person is a name, not {name!r}")
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX:
+        raise BadResult(f"a person's name has at most {NAME_MAX} characters")
+    return name or None
 
 
 def _checked(result: Any) -> tuple[list[dict[str, Any]], list[int]]:
@@ -174,6 +264,7 @@ def _checked(result: Any) -> tuple[list[dict[str, Any]], list[int]]:
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip() \
                 or isinstance(p.get("score"), bool) or not isinstance(p.get("score"), int | float):
             raise BadResult(f"each player needs a name and a numeric score, not {p!r}")
+        person(p.get("player"))
     winners = result["winner"]
     if not isinstance(winners, list) or not all(isinstance(w, int) and 0 <= w < len(players)
                                                  for w in winners):

@@ -3,12 +3,18 @@
 A plain dataclass so a table profile's ``[mqtt]`` section, the ``--mqtt-url``
 option and the tests build it the same way; every value is checked here, once,
 with a message that names the key.
+
+TLS cannot fall back: ``mqtts://`` (or ``tls = true``, or a CA file) turns it on, the
+broker's certificate and name are then always verified (against the CA file, else the
+system's CAs) and a broker that fails the check gets nothing, not even the user name.
+A password comes from the profile or a file (``password_file``), never the command line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+import ssl
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -30,8 +36,9 @@ class MqttSettings:
     venue: str = "venue"
     table: str = "table"
     username: str | None = None
-    password: str | None = None
-    tls_ca: Path | None = None  # a CA file: turns TLS on
+    password: str | None = field(default=None, repr=False)  # never in a log line
+    tls: bool = False  # TLS with the broker verified (mqtts://); a tls_ca turns it on too
+    tls_ca: Path | None = None  # the broker's CA file (else the system's CAs)
     tls_cert: Path | None = None  # a client certificate (with tls_key)
     tls_key: Path | None = None
     keepalive: int = 15
@@ -55,18 +62,16 @@ class MqttSettings:
             raise MqttSettingsError(f"mqtt.keepalive: {self.keepalive!r} seconds, use 5-3600")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise MqttSettingsError("mqtt.tls_cert and mqtt.tls_key go together: give both or neither")
-        if self.tls_cert is not None and self.tls_ca is None:
-            raise MqttSettingsError("mqtt.tls_cert needs mqtt.tls_ca (the broker's CA) for TLS")
+        if not isinstance(self.tls, bool):
+            raise MqttSettingsError(f"mqtt.tls: {self.tls!r}, use true or false")
+        if self.tls_ca is not None or self.tls_cert is not None:
+            object.__setattr__(self, "tls", True)  # a CA or a client certificate means TLS
         for key in ("tls_ca", "tls_cert", "tls_key"):
             path = getattr(self, key)
             if path is not None and not Path(path).is_file():
                 raise MqttSettingsError(f"mqtt.{key}: no such file {str(path)!r}")
         if self.discovery_prefix and not re.match(r"^[A-Za-z0-9_/-]{1,64}$", self.discovery_prefix):
             raise MqttSettingsError(f"mqtt.discovery_prefix: {self.discovery_prefix!r} is not a topic prefix")
-
-    @property
-    def tls(self) -> bool:
-        return self.tls_ca is not None
 
     @property
     def base(self) -> str:
@@ -82,7 +87,7 @@ class MqttSettings:
         """
         if not isinstance(mapping, dict):
             raise MqttSettingsError("[mqtt] must be a table of settings")
-        known = {f.name for f in fields(cls)} | {"url"}
+        known = {f.name for f in fields(cls)} | {"url", "password_file"}
         unknown = sorted(set(mapping) - known)
         if unknown:
             raise MqttSettingsError(
@@ -92,6 +97,11 @@ class MqttSettings:
         if url is not None:
             for key, value in _parse_url(url).items():
                 values.setdefault(key, value)
+        password_file = values.pop("password_file", None)
+        if password_file is not None:
+            if values.get("password"):
+                raise MqttSettingsError("mqtt.password and mqtt.password_file: give one of them")
+            values["password"] = read_secret(password_file, "mqtt.password_file")
         for key in ("tls_ca", "tls_cert", "tls_key"):
             if values.get(key) is not None:
                 values[key] = Path(values[key])
@@ -115,17 +125,46 @@ def _parse_url(url: Any) -> dict[str, Any]:
         raise MqttSettingsError(f"mqtt.url: {url!r} has a bad port") from None
     out: dict[str, Any] = {"host": parts.hostname,
                            "port": port or (8883 if parts.scheme == "mqtts" else 1883)}
+    if parts.scheme == "mqtts":
+        out["tls"] = True
     if parts.username is not None:
         out["username"] = unquote(parts.username)
-        out["password"] = unquote(parts.password or "")
+        if parts.password is not None:
+            out["password"] = unquote(parts.password)
     return out
 
 
+def read_secret(path: Any, key: str) -> str:
+    """A password from a file (its first line): kept out of ``ps`` and the shell's history."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, TypeError) as err:
+        raise MqttSettingsError(f"{key}: cannot read {str(path)!r}: {err}") from None
+    secret = text.splitlines()[0].strip() if text.strip() else ""
+    if not secret:
+        raise MqttSettingsError(f"{key}: {str(path)!r} is empty")
+    return secret
+
+
+def password_in_url(url: str) -> bool:
+    """Whether a URL given on the command line carries a password (it would show in ``ps``)."""
+    try:
+        return urlsplit(url).password is not None
+    except ValueError:
+        return False
+
+
 def configure_client(client: Any, settings: MqttSettings) -> None:
-    """Credentials and TLS on a paho client, as the settings say."""
+    """Credentials and TLS on a paho client, as the settings say.
+
+    With TLS the certificate must chain to the CA file (or a system CA) and name the host;
+    paho sends CONNECT (user name, password) only after that handshake succeeded.
+    """
     if settings.username is not None:
         client.username_pw_set(settings.username, settings.password)
     if settings.tls:
-        client.tls_set(ca_certs=str(settings.tls_ca),
+        client.tls_set(ca_certs=str(settings.tls_ca) if settings.tls_ca else None,  # None: system CAs
                        certfile=str(settings.tls_cert) if settings.tls_cert else None,
-                       keyfile=str(settings.tls_key) if settings.tls_key else None)
+                       keyfile=str(settings.tls_key) if settings.tls_key else None,
+                       cert_reqs=ssl.CERT_REQUIRED)
+        client.tls_insecure_set(False)  # the broker's name is checked too

@@ -12,6 +12,7 @@ measured round it halved or 1.6 times as strong (``GLARE_ERRORS``).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import cv2
@@ -43,7 +44,10 @@ class Glare:
         there may be and still show part of any piece standing at the place there."""
         self._reference = reference
         self._outside = outside
-        self._classify = classify
+        # a reader's own method is held weakly: the reader holds this model, and the cycle would
+        # keep a dropped reader's 30 MB until the next full collection
+        self._classify_ref: Callable[[], Callable[[np.ndarray], np.ndarray] | None] = (
+            weakref.WeakMethod(classify) if hasattr(classify, "__self__") else lambda: classify)
         self._piece_names = piece_names
         self._hidden_radius = hidden_radius
         # glare is judged against the lightest the empty board shows nearby (a line drawn a
@@ -61,6 +65,12 @@ class Glare:
         self.pre: np.ndarray | None = None  # this frame's board before reflections were taken off
         self._raw: np.ndarray | None = None  # and as the camera saw it, light not flattened
         self._as_seen: Callable[[np.ndarray, slice, slice], np.ndarray] | None = None
+
+    def _classify(self, image: np.ndarray) -> np.ndarray:
+        classify = self._classify_ref()
+        if classify is None:
+            raise ReferenceError("the reader this glare model belongs to is gone")
+        return classify(image)
 
     def clear(self) -> None:
         """No reflection measured on this frame (it was not looked for)."""

@@ -75,22 +75,42 @@ class PicameraSource:
 
 
 class FolderSource:
-    """Still images from a folder, in name order, round and round."""
+    """Still images from a folder, in name order, round and round.
 
-    def __init__(self, folder: str | Path) -> None:
+    Each image is decoded once and its frame handed out again on every later turn (read-only,
+    so no reader can change it for the next), as long as the decoded frames fit in
+    ``cache_mb``; the images past that are decoded at each read, so a long recording costs
+    time, not memory.  Decoding a 1280x720 PNG costs more than reading a still board.
+    """
+
+    CACHE_MB = 64.0  # about 22 frames of 1280x720
+
+    def __init__(self, folder: str | Path, cache_mb: float = CACHE_MB) -> None:
         self.paths = sorted(p for p in Path(folder).iterdir()
                             if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
         if not self.paths:
             raise OSError(f"no images in {folder}")
         self.index = 0
+        self.decodes = 0  # images decoded so far (once each while they fit in the cache)
+        self._decoded: dict[int, np.ndarray] = {}
+        self._room = int(cache_mb * 2**20)
 
     def read(self) -> np.ndarray | None:
-        path = self.paths[self.index % len(self.paths)]
+        at = self.index % len(self.paths)
         self.index += 1
-        return cv2.imread(str(path))
+        frame = self._decoded.get(at)
+        if frame is not None:
+            return frame
+        frame = cv2.imread(str(self.paths[at]))
+        self.decodes += 1
+        if frame is not None and frame.nbytes <= self._room:
+            frame.flags.writeable = False
+            self._decoded[at] = frame
+            self._room -= frame.nbytes
+        return frame
 
     def close(self) -> None:
-        pass
+        self._decoded.clear()
 
 
 def open_source(spec: str) -> FrameSource:

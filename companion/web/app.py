@@ -5,6 +5,13 @@ Watching needs nothing; changing the game needs a paired device (the
 ``X-Table-Pin`` or field ``"pin"``), with wrong guesses limited per client (see
 :mod:`companion.web.auth`).  Every refusal is a clear 4xx with a JSON body and
 changes nothing.
+
+A change comes only from the dashboard's own pages (issue 42): a POST must be
+``application/json`` (which a page elsewhere cannot send without the browser asking
+first) and, when the browser says where it comes from, come from this origin: ``Origin``
+equal to this server's, else ``Sec-Fetch-Site`` ``same-origin`` or ``none``.  A page on
+the Pi's address at another port is another origin, though the same site: its forms
+and beacons carry the paired tablet's cookie, and are refused here.
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from companion.games.base import MalformedAction, RuleError
 from companion.store import DamagedLog, DuplicateRequest, Event
 from companion.table import HISTORY_MAX, HISTORY_SHOWN, NothingToUndo, Table
 from companion.vision.palette import PIECE_COLOURS, SURFACE_COLOURS
-from companion.web.auth import COOKIE, Guard
+from companion.web.auth import COOKIE, COOKIE_MAX_AGE_S, Guard, device_name
 from companion.web.camera import camera_blueprint
+from companion.web.devices import bp as devices_bp
 from companion.web.forms import bp as forms_bp
 from companion.web.schema import BadRequest, check_action, parse_body, split_request
 from companion.web.setup import Switcher, TableRef, TableSwitch
@@ -73,6 +81,7 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
     app.register_blueprint(forms_bp)
     app.register_blueprint(setup_bp)
     app.register_blueprint(camera_blueprint(camera))
+    app.register_blueprint(devices_bp)
     app.json = StrictJSON(app)
     if test_config:
         app.config.update(test_config)
@@ -97,14 +106,35 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
 
     app.config.setdefault("TABLE_AUTHORISED", may_change)
 
-    def set_token(response: Response) -> Response:
-        response.set_cookie(COOKIE, guard.new_token(), max_age=10 * 365 * 86400,
+    def set_token(response: Response, token: str | None = None) -> Response:
+        token = token or guard.new_token(device_name(request.headers.get("User-Agent")))
+        response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE_S,
                             httponly=True, samesite="Strict", path="/")
         return response
 
+    @app.before_request
+    def same_origin_changes() -> tuple[Response, int] | None:
+        """Refuse a change from another origin (see the module's docstring)."""
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        if request.mimetype != "application/json":
+            return error(415, "send changes as application/json")
+        origin = request.headers.get("Origin")
+        if origin is not None:
+            if origin.rstrip("/") != request.host_url.rstrip("/"):
+                return error(403, "changes come only from this dashboard's own pages")
+        elif request.headers.get("Sec-Fetch-Site", "none") not in ("same-origin", "none"):
+            return error(403, "changes come only from this dashboard's own pages")
+        return None
+
     @app.get("/api/whoami")
     def whoami() -> Response:
-        return jsonify({"paired": is_paired()})
+        """Whether this device is paired; a paired device's cookie is renewed (months from
+        its last use, so a tablet in use never unpairs itself)."""
+        token = request.cookies.get(COOKIE)
+        if not guard.paired(token):
+            return jsonify({"paired": False})
+        return set_token(jsonify({"paired": True}), token)
 
     @app.post("/api/pair")
     def pair() -> tuple[Response, int]:
@@ -128,7 +158,8 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
     def pairing() -> tuple[Response, int]:
         if not is_paired():
             return error(403, "only a paired device may show the pairing code")
-        return jsonify({"url": f"{request.host_url}pair?code={guard.code}"}), 200
+        return jsonify({"url": f"{request.host_url}pair?code={guard.code}",
+                        "expires_in": int(guard.code_expires_in())}), 200
 
     def error(status: int, message: str, **extra: Any) -> tuple[Response, int]:
         return jsonify({"ok": False, "error": message, **extra}), status

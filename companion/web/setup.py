@@ -12,12 +12,14 @@ import csv
 import io
 import json
 import threading
+from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.games import GAMES, load_game
 from companion.games.base import MalformedAction, RuleError
+from companion.profile import apply_board_map, read_board_map
 from companion.seats import DEFAULT_COLOURS, NAMED_COLOURS, check_setup, game_colours
 from companion.store import EventLog, GameRecord
 from companion.table import Table, TableOptions
@@ -147,6 +149,61 @@ def game_row(log: EventLog, record: GameRecord) -> dict[str, Any]:
             "winner": public["winner"], "reason": public["reason"]}
 
 
+# ---------------------------------------------------------------------------- what this table can play
+
+
+def _fits(board: Path, game_name: str, players: int, variant: str | None) -> bool:
+    """Whether the board map places every one of its spots on this game's layout."""
+    game = load_game(game_name)
+    try:
+        apply_board_map(game.layout(game.start(players, variant, 0)), board)
+    except ValueError:
+        return False
+    return True
+
+
+def _counts_words(counts: list[int]) -> str:
+    """[4] -> "4 players"; [2, 3] -> "2 or 3 players"."""
+    if not counts:
+        return "no player count"
+    head = ", ".join(map(str, counts[:-1]))
+    return f"{head} or {counts[-1]} players" if head else f"{counts[-1]} players"
+
+
+def board_map_problem(board: Path | None, game_name: str, players: int,
+                      variant: str | None = None) -> str | None:
+    """Why a table whose profile maps its board in ``board`` cannot play ``game_name`` at
+    ``players``, said as what to do about it; None when it can (or there is no map: the
+    drawn layout serves)."""
+    if board is None:
+        return None
+    try:
+        mapped = json.loads(Path(board).read_text()).get("game") or game_name
+        read_board_map(Path(board), None)
+    except (OSError, ValueError, AttributeError):
+        return ("This table's board map cannot be read. Lay out the board, then run "
+                "`companion calibrate board` again.")
+    if mapped == game_name and _fits(Path(board), game_name, players, variant):
+        return None
+    title = load_game(game_name).title
+    if mapped in GAMES:
+        other = load_game(mapped)
+        counts = [n for n in other.player_counts() if _fits(Path(board), mapped, n, None)]
+        where = f"{other.title} at {_counts_words(counts)}"
+    else:
+        where = "another board"
+    return (f"This table is calibrated for {where}. To play {title} with {players} players, "
+            f"print and lay out the {title} sheet (`companion calibrate markers`), then run "
+            "`companion calibrate board`.")
+
+
+def _board_map() -> Path | None:
+    """The running service's board map (its profile's ``board``); a bare table has none."""
+    config = getattr(current_app.config.get("TABLE_SETUP"), "config", None)
+    board = getattr(config, "board", None)
+    return Path(board) if board else None
+
+
 # ---------------------------------------------------------------------------- routes
 
 
@@ -191,9 +248,12 @@ def address() -> Response:
 def games() -> Response:
     """Every game with its player counts, variants, house rules and default colours."""
     out = []
+    board = _board_map()
     for name in GAMES:
         game = load_game(name)
+        blocked = {str(n): board_map_problem(board, name, n) for n in game.player_counts()}
         out.append({"name": name, "title": game.title, "min_players": game.min_players,
+                    "blocked": {n: why for n, why in blocked.items() if why},
                     "max_players": game.max_players, "player_counts": list(game.player_counts()),
                     "variants": [{"value": v, "label": words(v)} for v in game.variants],
                     "house_rules": [r.to_json() for r in game.house_rules],
@@ -201,6 +261,16 @@ def games() -> Response:
                     "default_colours": game_colours(game, start)})
     swatches = list(dict.fromkeys([*DEFAULT_COLOURS, *NAMED_COLOURS.values()]))
     return jsonify({"games": out, "colours": swatches, "running": _table().record.id})
+
+
+@bp.get("/api/setup/players")
+def known_players() -> Response:
+    """The venue's known players for the name picker, and the venue link's state (none: the
+    table publishes to no venue).  A named seat is a person in the venue's league."""
+    link = current_app.config.get("VENUE_LINK")
+    if link is None:
+        return jsonify({"venue": None, "players": []})
+    return jsonify({"venue": link.link_state(), "players": list(link.known_players)})
 
 
 @bp.get("/api/log")
@@ -293,6 +363,15 @@ def new_game() -> tuple[Response, int]:
     if not isinstance(rules, dict) or not all(isinstance(v, str) for v in rules.values()):
         return refuse(400, "house_rules maps a rule to a choice")
     setup = {k: body[k] for k in ("names", "colours", "seats") if k in body}
+    rulebook = load_game(game)
+    if players not in rulebook.player_counts():
+        return refuse(400, f"{rulebook.title} is played by {_counts_words(list(rulebook.player_counts()))}.")
+    if variant is not None and variant not in rulebook.variants:
+        return refuse(400, f"{rulebook.title} has no variant called {words(variant)}: choose "
+                      f"{' or '.join(words(v) for v in rulebook.variants)}.")
+    why = board_map_problem(_board_map(), game, players, variant)
+    if why:  # checked before anything changes: the running game goes on
+        return refuse(409, why)
     try:
         check_setup(setup, players)
         table = _switcher().new_game(game, players, variant, seed, rules, setup)

@@ -1123,6 +1123,7 @@ def test_headless_harness_agrees_with_the_world(players: int, variant: str) -> N
     assert result.stalls == 0
 
 
+@pytest.mark.timeout(1800)  # a hang guard: eight whole games, past 300 s on a loaded machine
 @settings(max_examples=8, deadline=None)
 @given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10**6))
 def test_simulated_table_playouts_never_stall(config: tuple[int, str], seed: int) -> None:

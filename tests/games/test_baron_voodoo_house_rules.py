@@ -59,6 +59,7 @@ def test_every_house_rule_quotes_the_polish_rulebook_and_defaults_to_it() -> Non
         assert rule.default in rule.choices and len(rule.choices) == 2 and rule.title
         if text:
             assert rule.sentence in text, rule.id
+        assert rule.translation and rule.translation != rule.sentence, rule.id  # English beside it
     assert GAME.start(2)["house_rules"] == {r.id: r.default for r in GAME.house_rules}
 
 

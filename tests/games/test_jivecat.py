@@ -970,7 +970,7 @@ def test_staff_flip_names_the_legal_spots_and_checks_the_placement() -> None:
         liz = GAME.board.lizards[x]
         assert liz.number == 7 and x in GAME.board.staff_next
     prompt = GAME.prompts(flipped)[0]
-    assert prompt.kind == "turn" and all(x in prompt.text for x in spots)
+    assert prompt.kind == "turn" and all(GAME.board.lizards[x].label() in prompt.text for x in spots)
     wrong = next(x for x, v in GAME.board.lizards.items() if v.number == 7 and x not in spots)
     refused(flipped, {"type": "staff_place", "player": RED, "spot": wrong}, "staff_place",
             "goes on one of")
@@ -1095,7 +1095,7 @@ def test_prompts_summary_and_history_lines() -> None:
     line = GAME.describe(s, {"type": "buy", "player": RED, "cards": ["cheval-7", "voodoo-5",
                                                                     "zombie-2"],
                              "signs": [1, -1, 1], "spot": "C13"})
-    assert line == "Red buys a drink (7-5+2) for Cocoa 4 (C13)"
+    assert line == "Red buys a drink (7-5+2) for Cocoa 4 (2nd from the top)"
     assert "Jivecat" in GAME.describe(s, {"type": "jivecat", "player": RED, "card": "jivecat-2",
                                           "spot": "T12", "remove": ["C24", "L04"]})
     assert GAME.describe(s, {"type": "buy", "player": 9}) .startswith("table")
@@ -1158,8 +1158,8 @@ def test_replay_script_with_a_refused_line() -> None:
             results.append(f"refused: {err.reason}")
     refusals = {i + 1: r for i, r in enumerate(results) if r != "applied"}
     assert refusals == {
-        4: "refused: Cocoa 6 (C04) is not a Starter Lounge Lizard.",
-        13: "refused: Blue chip on Tiki 8 (T05) is not adjacent to your Clique.",
+        4: "refused: Cocoa 6 (1st from the top) is not a Starter Lounge Lizard.",
+        13: "refused: Blue chip on Tiki 8 (3rd from the left) is not adjacent to your Clique.",
     }
     assert s["mp"] == [0, 1] and s["phase"] == "staff", "2 players: the Staff card is next"
     assert script[0] in (Path(DATA_PATH).parent.parent / "ACTIONS.md").read_text()

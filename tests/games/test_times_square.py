@@ -620,7 +620,7 @@ def test_charlie_step_words_and_strange_tables():
         GAME.apply(asked, {"type": "charlie", "player": 4, "spaces": 0})
     trade = {"type": "trade", "player": 0, "cards": ["hal-3a", "deb-sewer-a"], "charlie": 2}
     assert GAME.describe(state, trade) == \
-        "A trades 2 card(s): Hal 3, Deb sewer; Charlie 2 spaces toward A"
+        "A trades 2 cards: Hal 3, Deb sewer; Charlie 2 spaces toward A"
     assert GAME.describe(state, {"type": "play", "player": 0, "steps": "junk"}).startswith("A:")
 
 

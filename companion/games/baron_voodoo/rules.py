@@ -68,6 +68,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "any",
         "Na początku swojej tury gracz może użyć mocy swojego Bóstwa lub wydać 1 (oddaje go do "
         "wspólnej puli), aby użyć mocy innego Bóstwa.",
+        "At the start of their turn a player may use the power of their own Deity, or spend 1 "
+        "[Offering token] (returning it to the common supply) to use the power of another Deity.",
     ),
     HouseRule(
         "legba_line",
@@ -76,6 +78,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "row",
         "Przenieś 1 wybraną Kość Duszy na dowolne, puste miejsce w tym samym rzędzie na planszy "
         "głównej.",
+        "Move 1 chosen Soul Die to any empty space in the same row of the main board.",
     ),
     HouseRule(
         "white_majority",
@@ -86,6 +89,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Porównajcie liczbę zgromadzonych Kości Dusz we wszystkich kolorach u każdego z graczy. "
         "Gracz, który zgromadzi najwięcej Kości w danym kolorze, otrzymuje 3 Punkty Zwycięstwa "
         "za każdy kolor.",
+        "Compare the number of Soul Dice each player has collected in every colour. The player "
+        "who has collected the most dice of a colour receives 3 Victory Points for each colour.",
     ),
     HouseRule(
         "samedi_powers",
@@ -96,6 +101,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Gracz posiadający znacznik Barona Samedi włada mocami wszystkich Bóstw. Może je "
         "wykorzystać podczas kroków A lub D w swojej turze, bez konieczności uiszczenia opłaty "
         "w formie Znaczników Ofiarowania ☞.",
+        "The player holding the Baron Samedi token wields the powers of all the Deities. They may "
+        "use them during steps A or D of their turn, without paying Offering tokens.",
     ),
     HouseRule(
         "team_protection",
@@ -105,6 +112,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "either",
         "Do następnej Twojej tury nie można przechwycić Kości Duszy w Twoim kolorze na planszy "
         "głównej oraz nie można ukraść Ci kości z planszeczki Bóstwa.",
+        "Until your next turn, Soul Dice of your colour on the main board cannot be captured, "
+        "and no die can be stolen from your Deity board.",
     ),
     HouseRule(
         "samedi_goes_to",
@@ -114,9 +123,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "sent",
         "Gracz, który wysła najwięcej Białych Kości Dusz do Zaświatów, zdobywa znacznik Barona "
         "Samedi i zdobywa jego moce.",
+        "The player who sends the most White Soul Dice to the Underworld takes the Baron Samedi "
+        "token and gains its powers.",
     ),
 )
-"""Where the Polish rulebook reads two ways; each default is argued in ACTIONS.md."""
+"""Where the Polish rulebook reads two ways; each default is argued in ACTIONS.md.  Each
+quotes the Polish as printed (its Offering icon is a picture, missing from the text, so the
+English marks it "[Offering token]") with an English rendering after baron-voodoo.en.md."""
 
 
 class BaronVoodooRules(BaronVoodooPowers, Game):

@@ -93,13 +93,13 @@ class BaronVoodooWords:
                                       f"the game", "warning", seat))
         else:
             options = self._c_actions(state, seat)
-            text = (f"{who}: after the capture of {turn['captured'][0]} "
-                    f"({self.facts.face_names[turn['captured'][1]]}): C1-C5 in order, each "
-                    f"done on the mat (tokens, Caught Souls, score marker, Protection token) "
-                    f"and the button pressed")
+            text = (f"{who} captured {turn['captured'][0]} "
+                    f"({self.facts.face_names[turn['captured'][1]]}). Now, in this order and "
+                    "each on the mat with a press of the button: an Offering token, turning "
+                    "the die, its effect, another turn, a group to the Underworld")
             if self.power_open(state, seat):
-                text += "; a Deity power at the end (D)"
-            text += "; the button on an untouched table ends the turn"
+                text += "; then a Deity power if you like"
+            text += ". Press the button on an untouched table to end the turn."
             out.append(Prompt(text, "turn", seat))
             menu = options[:11] + [{"type": "end_turn", "player": seat}]
             out.append(Prompt("Or tap what the player does next (a choice the mat does not "
@@ -229,7 +229,7 @@ class BaronVoodooWords:
         whole = " Each choice is a whole group: tap it."
         return {f.type: f for f in (
             ActionForm("deities", "Deities at the table", (FieldForm("colours", "Seats"),),
-                       hint="Each choice names every seat's Deity, seat 1 first."),
+                       hint="Each seat's Deity, seat by seat."),
             ActionForm("setup", "Dice set up", (FieldForm("layout", "Layout"),
                                                  FieldForm("board", "Dice")), declared=False),
             ActionForm("capture", "Capture", (who, FieldForm("to", "Land on"),
@@ -242,19 +242,19 @@ class BaronVoodooWords:
                         FieldForm("b", "With the die on")), declared=False),
             ActionForm("stuck", "No capture possible", (who,), declared=False,
                        hint="Triggers the end of the game."),
-            ActionForm("take_offering", "C1: take an Offering token", (who,),
+            ActionForm("take_offering", "Take an Offering token", (who,),
                        hint="The captured die is your Deity's colour."),
-            ActionForm("change_face", "C2: turn the captured die (1 Offering)",
+            ActionForm("change_face", "Turn the captured die (1 Offering)",
                        (who, FieldForm("face", "To")),),
-            ActionForm("effect", "C3: the captured die's effect",
+            ActionForm("effect", "The captured die's effect",
                        (who, FieldForm("victim", "Steal from"), FieldForm("a", "Swap between"),
                         FieldForm("b", "And"), FieldForm("die", "Die"),
                         FieldForm("new_face", "Turn it to"), FieldForm("a_die", "Their die"),
                         FieldForm("b_die", "For the die")),
                        hint="Only the fields the captured face needs are asked; each die "
                             "choice is one die."),
-            ActionForm("extra_turn", "C4: another turn (2 Offerings)", (who,)),
-            ActionForm("send", "C5: send a group to the Underworld",
+            ActionForm("extra_turn", "Another turn (2 Offerings)", (who,)),
+            ActionForm("send", "Send a group to the Underworld",
                        (who, FieldForm("dice", "Group")), hint="Scores 1, 3 or 5 VP." + whole),
             ActionForm("end_turn", "End the turn", (who,), declared=False),
             ActionForm("final_group", "Final scoring: the one group that scores",
@@ -279,6 +279,13 @@ class BaronVoodooWords:
             return f"{cell} (empty)"
         high = f", {len(stack)} high" if len(stack) > 1 else ""
         return f"{cell} ({self.die_text(stack[-1])}{high})"
+
+    def part_label(self, state: State, action_type: str, field_name: str, index: int,
+                   part: Any) -> str | None:
+        """One part of a combination, as the tablet asks it part by part: "Seat 2"."""
+        if field_name == "colours":
+            return f"Seat {index + 1}"
+        return None
 
     def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -171,10 +171,36 @@ class Lizard:
     x: float
     y: float
     glass: str = ""
+    where: str = ""
+    """Which of the Lounge's same-numbered spots this is, in words ("2nd from the left");
+    empty when its number is the only one of its Lounge."""
+
+    def name(self) -> str:
+        """The spot as printed: its Lounge and number (or Jivecat glass)."""
+        what = f"{self.glass} Jivecat".strip() if self.kind == "jivecat" else str(self.number)
+        return f"{self.lounge.title()} {what}"
 
     def label(self) -> str:
-        what = f"{self.glass} Jivecat".strip() if self.kind == "jivecat" else str(self.number)
-        return f"{self.lounge.title()} {what} ({self.id})"
+        """The printed name, told apart from a same-named spot by its place, never by an id."""
+        return f"{self.name()} ({self.where})" if self.where else self.name()
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+def _places(same: list[Lizard]) -> list[str]:
+    """Words that tell same-named spots apart: their order from the left, else from the top,
+    else their order row by row as read; more than eight: the board's own id."""
+    xs, ys = [round(liz.x) for liz in same], [round(liz.y) for liz in same]
+    if len(same) <= len(ORDINALS):
+        for coords, side in ((xs, "from the left"), (ys, "from the top")):
+            if len(set(coords)) == len(same):
+                rank = sorted(coords)
+                return [f"{ORDINALS[rank.index(c)]} {side}" for c in coords]
+        order = sorted(range(len(same)), key=lambda i: (ys[i], xs[i]))  # row by row, as read
+        return [f"{ORDINALS[order.index(i)]} of {len(same)}, row by row from the top"
+                for i in range(len(same))]
+    return [f"spot {liz.id}" for liz in same]
 
 
 class BoardData:
@@ -203,6 +229,13 @@ class BoardData:
                 raise ValueError(f"board data: {liz.id}: only Jivecats have no number")
             self.lizards[liz.id] = liz
             edges[liz.id] = set(entry.get("adjacent", []))
+        named: dict[str, list[Lizard]] = {}
+        for liz in self.lizards.values():
+            named.setdefault(liz.name(), []).append(liz)
+        for same in named.values():
+            if len(same) > 1:
+                for liz, where in zip(same, _places(same), strict=True):
+                    self.lizards[liz.id] = replace(liz, where=where)
         for a, near in list(edges.items()):
             for b in near:
                 if b not in self.lizards:

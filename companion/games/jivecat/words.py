@@ -27,6 +27,11 @@ from companion.games.jivecat.facts import (
 )
 
 
+def counted(n: int, word: str) -> str:
+    """"1 Monkey Point", "3 Monkey Points": a count with its noun in the right number."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 class JivecatWords:
     """``describe``, ``prompts``, ``summary``, ``action_forms``, ``value_label``, ``phase_label``."""
 
@@ -113,8 +118,8 @@ class JivecatWords:
         trends: dict[str, str] = {}
         for q, name in enumerate(names):
             on = self.chip_count(s, q)
-            standing[name] = (f"{s['mp'][q]} Monkey Points, {skulls(s['skulls'][q])}, "
-                              f"{s['hand'][q]} cards in hand, {on} chips on the board "
+            standing[name] = (f"{counted(s['mp'][q], 'Monkey Point')}, {skulls(s['skulls'][q])}, "
+                              f"{counted(s['hand'][q], 'card')} in hand, {counted(on, 'chip')} on the board "
                               f"({CHIPS - on} in the glass)")
             cards = [self.card_name(t["card"]) + (" (twisted)" if t["used"] else "")
                      for t in s["tableau"][q]]
@@ -161,7 +166,7 @@ class JivecatWords:
                 where = ", ".join(self._spot_label(x) for x in st["pending"]["spots"])
                 text += f"; a chip for the {st['pending']['value']} goes on {where}"
             elif s["phase"] == "staff":
-                text += f"; {st['flips_left']} card(s) to flip"
+                text += f"; {counted(st['flips_left'], 'card')} to flip"
             out["The Staff"] = text
         if s["final_from"] is not None and s["phase"] != "over":
             out["Last round"] = (f"{self._name(s, s['final_from'])} reached {WIN_MP} Monkey "

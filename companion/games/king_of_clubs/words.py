@@ -125,7 +125,7 @@ class KingOfClubsWords:
             verb = "play more Moves or pass to hand over" if ex["played"] else "play Moves or pass"
             out.append(Prompt(
                 f"{self.side_name(state, side)}: {verb} at {_dance_name(state, dance)} (tap each "
-                f"Move and lay it on the Dancer it raises). {held} Move(s) in hand.",
+                f"Move and lay it on the Dancer it raises). {held} Move{'' if held == 1 else 's'} in hand.",
                 "turn", cur, [{"type": "pass", "player": cur}]))
             out.append(Prompt(self._standing_text(state), "info"))
         elif phase == "night_over":
@@ -247,6 +247,16 @@ class KingOfClubsWords:
                        hint="The camera sees the table empty after the night."),
         )
         return {form.type: form for form in forms}
+
+    def part_label(self, state: State, action_type: str, field_name: str, index: int,
+                   part: Any) -> str | None:
+        """One part of a combination, as the tablet asks it part by part: "Nightclub 2",
+        "A's Dancer"."""
+        if field_name == "values":
+            return f"Nightclub {index + 1}"
+        if field_name == "cards" and isinstance(part, dict) and part.get("player") in range(len(LETTERS)):
+            return f"{LETTERS[part['player']]}'s Dancer"
+        return None
 
     def value_label(self, state: State, action_type: str, field_name: str, value: Any) -> str:
         n = state["players"]

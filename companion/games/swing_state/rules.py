@@ -734,9 +734,16 @@ class SwingStateRules(Game):
         return min(state["progress"][seat] // length + 1, laps)
 
     def _spot_name(self, spot: str | None) -> str:
+        """A space by its printed words, told apart from a same-named one by its place on
+        the track ("Evidence, space 6 of the red track"), never by an internal id."""
         if spot is None or spot not in self.spaces:
-            return str(spot)
-        return f"{self.spaces[spot]['label']} ({spot})"
+            return "a space not on this board"
+        label = str(self.spaces[spot]["label"])
+        parts = spot.split("-")
+        if len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) > 0:
+            track = f" of the {parts[2]} track" if len(parts) > 2 else ""
+            return f"{label}, space {int(parts[1])}{track}"
+        return label
 
     # --- helpers: effects and the bank ------------------------------------------------------
     def _resolve(self, st: State) -> None:

@@ -269,7 +269,8 @@ class SwingStateWords:
             parts = ", ".join(f"{v} {k}" for k, v in action["piles"].items() if v)
             return f"Incumbent chooses {parts or 'nothing'}"
         if kind == "keep_wilds":
-            return f"{name} keeps {action.get('count')} Black Wild card(s)"
+            count = action.get("count")
+            return f"{name} keeps {count} Black Wild card{'' if count == 1 else 's'}"
         if kind == "pass":
             return f"{name} waits (passes)"
         return super().describe(state, action)

@@ -232,7 +232,8 @@ class TimesSquareWords:
             return f"{who} passes (trades no cards){tail}"
         if kind == "trade":
             labels = ", ".join(self.data.cards[c].label() for c in action["cards"])
-            return f"{who} trades {len(action['cards'])} card(s): {labels}{tail}"
+            n = len(action["cards"])
+            return f"{who} trades {n} card{'' if n == 1 else 's'}: {labels}{tail}"
         return f"{who} plays " + "; ".join(self._step_words(step) for step in action["steps"]) \
             + tail
 

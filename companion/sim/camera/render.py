@@ -142,7 +142,8 @@ class Camera:
         total_w, total_h = canvas_size_mm(layout)
         src = np.array([[0, 0], [total_w, 0], [total_w, total_h], [0, total_h]], np.float32)
         self.homography = cv2.getPerspectiveTransform(src * px_per_mm, self.pose.corners)
-        yy, xx = np.mgrid[0:FRAME_H, 0:FRAME_W].astype(np.float32)
+        yy = np.arange(FRAME_H, dtype=np.float32)[:, None]  # a column and a row, not two frames
+        xx = np.arange(FRAME_W, dtype=np.float32)[None, :]
         light_x = random.Random(seed).uniform(0.2, 0.8) * FRAME_W
         # uneven light: brighter under the lamp, falling off by a fifth at the far corner
         dist = np.sqrt((xx - light_x) ** 2 + (yy - FRAME_H * 0.3) ** 2) / math.hypot(FRAME_W, FRAME_H)
@@ -152,12 +153,20 @@ class Camera:
         self.background = np.full((FRAME_H, FRAME_W, 3), TABLE_BGR, np.uint8)
         # a few sensor-noise fields drawn once and cycled: fresh noise every frame costs more
         # than the reader it is meant to test
-        self._noise = [self.rng.normal(0, noise, (FRAME_H, FRAME_W, 3)).astype(np.float32)
-                       for _ in range(3)] if noise else []
+        self._noise = [self._noise_field(noise) for _ in range(3)] if noise else []
         self._count = 0
         # the board as drawn for the view last asked for, and its finished frames by noise
         # field: a still table (most frames) costs a copy, not a fresh light and noise pass
         self._cache: tuple[tuple, np.ndarray, dict[int, np.ndarray]] | None = None
+
+    def _noise_field(self, sd: float, rows: int = 90) -> np.ndarray:
+        """One frame of sensor noise, drawn a band of rows at a time: the same numbers as one
+        draw, without a frame of float64 (22 MB) on the way."""
+        field = np.empty((FRAME_H, FRAME_W, 3), np.float32)
+        for top in range(0, FRAME_H, rows):
+            band = field[top:top + rows]
+            band[...] = self.rng.normal(0, sd, band.shape)
+        return field
 
     def pieces_in_frame(self, view: BoardView) -> list[tuple[str, float, float, float]]:
         """Where each piece of a board lies in the frame: its place, centre and radius, in

@@ -9,6 +9,7 @@ let forms = null;        // the GET /api/forms answer for the current state
 let formsLoading = null;
 let form = null;         // the declaration being built: {type, chosen, requestId, correcting}
 let gamesInfo = {};      // /api/games by name (house rule words)
+let sensedOpen = null;   // the forms key for which "the table missed something" is open
 
 // ------------------------------------------------------------------ state and its key
 function stateKey(s) {  // the newest effective entry names the state (as /api/forms does)
@@ -87,11 +88,15 @@ function remainingRows(info, chosen) {
 function actionOf(info, row, chosen = {}) {
   const action = { type: info.type };
   info.fields.forEach((f, i) => {
+    let value;
     if (f.many && Array.isArray(chosen[f.name])) {
-      if (chosen[f.name].length) action[f.name] = chosen[f.name].map((k) => f.values[k].v);
+      if (!chosen[f.name].length) return;
+      value = chosen[f.name].map((k) => f.values[k].v);
     } else if (row[i] >= 0) {
-      action[f.name] = f.many ? [f.values[row[i]].v] : f.values[row[i]].v;
-    }
+      value = f.many ? [f.values[row[i]].v] : f.values[row[i]].v;
+    } else return;
+    if (f.part_of !== undefined) (action[f.part_of] = action[f.part_of] || [])[f.part] = value;  // one part of a combination
+    else action[f.name] = value;
   });
   return action;
 }
@@ -109,11 +114,59 @@ function rowLabel(info, row, skip = new Set(), chosen = {}) {
   return parts.join(" · ") || info.label;
 }
 
+const STEP_LIMIT = 8;  // options one step offers at most: more are narrowed by their groups
+
+/** The values of a step as the player narrows them: {groups, path} while more than
+ * STEP_LIMIT remain and the form sent groups for them, else {values, path}. ``distinct``
+ * are value indexes (-1: none); ``path`` the groups chosen so far. */
+function narrowed(f, distinct, path) {
+  let here = distinct.filter((i) => i < 0 || path.every((k, l) => (f.values[i].group || [])[l] === k));
+  let level = path.length;
+  for (;;) {
+    const real = here.filter((i) => i >= 0);
+    if (real.length <= STEP_LIMIT) break;
+    const keys = [...new Set(real.map((i) => (f.values[i].group || [])[level]))];
+    if (keys.some((k) => k === undefined)) break;
+    if (keys.length > 1) {
+      return { path, groups: keys.map((key) => ({ key, members: real.filter((i) => f.values[i].group[level] === key) })),
+        none: here.includes(-1) };
+    }
+    path = path.concat(keys);  // one group only: straight inside it
+    level += 1;
+  }
+  return { path, values: here };
+}
+
+/** The group buttons of a step (each with the values it holds, for a finger or a test). */
+function groupButtons(f, view) {
+  const grid = el("div", { class: "choices" });
+  for (const g of view.groups) {
+    grid.append(bigButton(`${g.key} (${g.members.length})`, { "data-group": g.key,
+      "data-values": JSON.stringify(g.members.map((i) => f.values[i].v)) }, () => {
+      form.path[f.name] = view.path.concat([g.key]);
+      renderForm();
+    }, "group"));
+  }
+  return grid;
+}
+
+function groupsBack(f, view) {
+  if (!(form.path[f.name] || []).length) return null;
+  return bigButton(`Other ${f.label.toLowerCase()}`, { "data-groups-back": f.name }, () => {
+    form.path[f.name] = [];
+    renderForm();
+  }, "secondary");
+}
+
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   if (action.type === "correct" && action.action && typeof action.action === "object") {
-    return `Correct it: ${labelAction(action.action)}`;  // the reading the table shows now
+    return `Correct ${action.entry ? `#${action.entry}` : "it"}: ${labelAction(action.action)}`;  // the reading the table shows now
   }
+  // the ways out of a disagreement between the table and the record
+  if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
+  if (action.type === "reread") return "Read the table again";
+  if (action.type === "forget_taps") return "Forget the cards tapped";
   const info = typeInfo(action.type);
   if (!info) {  // not offered as a form now: its type and values in words
     const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
@@ -122,16 +175,17 @@ function labelAction(action) {
   }
   const parts = [info.label];
   for (const f of info.fields) {
-    if (!(f.name in action) || f.name === "player") continue;
-    const key = JSON.stringify(action[f.name]);
+    const given = f.part_of !== undefined ? (action[f.part_of] || [])[f.part] : action[f.name];
+    if (given === undefined || f.name === "player") continue;
+    const key = JSON.stringify(given);
     const v = f.values.find((x) => JSON.stringify(x.v) === key);
-    parts.push(v ? v.label : renderValue(action[f.name]).textContent);
+    parts.push(v ? v.label : renderValue(given).textContent);
   }
   return parts.join(": ");
 }
 
 function startForm(type) {
-  form = { type, chosen: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
+  form = { type, chosen: {}, path: {}, key: forms.key, correcting: forms.correct, replacing: forms.replacing,
     earlier: forms.earlier, requestId: null, taps: 1 };
   showResult("", "");
   renderForm();
@@ -173,15 +227,23 @@ function renderFormSteps() {
       grid.append(b);
     }
     box.append(grid);
-    if (sensed.length) {
-      box.append(el("p", { class: "note" }, "Usually read by the table itself; declare only if it missed one:"));
-      const more = el("div", { class: "choices" });
-      for (const t of sensed) {
-        const b = el("button", { class: "choice type sensed", "data-type": t.type }, t.label);
-        b.addEventListener("click", () => startForm(t.type));
-        more.append(b);
+    if (sensed.length) {  // what the table reads itself, behind one tap (a short first step)
+      const open = sensedOpen === forms.key;
+      const toggle = el("button", { class: "secondary", "data-sensed-open": "1", "data-local": "1",
+        "aria-expanded": String(open) }, open ? "Hide what the table reads itself"
+        : `The table missed something… (${sensed.length})`);
+      toggle.addEventListener("click", () => { sensedOpen = open ? null : forms.key; renderForm(); });
+      box.append(toggle);
+      if (open) {
+        box.append(el("p", { class: "note" }, "Usually read by the table itself; declare only if it missed one:"));
+        const more = el("div", { class: "choices" });
+        for (const t of sensed) {
+          const b = el("button", { class: "choice type sensed", "data-type": t.type }, t.label);
+          b.addEventListener("click", () => startForm(t.type));
+          more.append(b);
+        }
+        box.append(more);
       }
-      box.append(more);
     }
     if (!forms.types.length) box.append(el("p", { class: "note" }, "Nothing to declare right now."));
     return;
@@ -206,19 +268,27 @@ function renderFormSteps() {
   }
   const back = bigButton("Back", { "data-back": "1" }, () => { form = null; renderForm(); }, "secondary");
   if (asking && asking.f.many) {
-    // toggle any number of items, then Done (none chosen: the action without them, if legal)
+    // toggle any number of items (narrowed by group when many), then Done (none chosen:
+    // the action without them, if legal)
     box.dataset.step = `field:${asking.f.name}`;
     box.append(el("p", { class: "field-label" }, asking.f.label));
     const picked = form.toggled || (form.toggled = []);
-    const grid = el("div", { class: "choices" });
-    for (const idx of asking.distinct.filter((k) => k >= 0)) {
-      const v = asking.f.values[idx];
-      const on = picked.includes(idx);
-      grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v),
-        "data-many": "1", "aria-pressed": on ? "true" : "false" }, () => {
-        form.toggled = on ? picked.filter((k) => k !== idx) : picked.concat([idx]);
-        renderForm();
-      }, on ? "on" : ""));
+    if (picked.length) box.append(el("p", { class: "so-far" }, `Chosen: ${picked.map((k) => asking.f.values[k].label).join(", ")}`));
+    const view = narrowed(asking.f, asking.distinct.filter((k) => k >= 0), form.path[asking.f.name] || []);
+    if (view.groups) {
+      box.append(groupButtons(asking.f, view));
+    } else {
+      const grid = el("div", { class: "choices" });
+      for (const idx of view.values) {
+        const v = asking.f.values[idx];
+        const on = picked.includes(idx);
+        grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v),
+          "data-many": "1", "aria-pressed": on ? "true" : "false" }, () => {
+          form.toggled = on ? picked.filter((k) => k !== idx) : picked.concat([idx]);
+          renderForm();
+        }, on ? "on" : ""));
+      }
+      box.append(grid);
     }
     const noneAllowed = asking.distinct.includes(-1);
     const done = bigButton(picked.length ? `Done: ${picked.length} chosen` : "Done: none",
@@ -228,7 +298,10 @@ function renderFormSteps() {
         renderForm();
       }, "primary");
     done.disabled = !picked.length && !noneAllowed;
-    box.append(grid, done, back);
+    const other = groupsBack(asking.f, view);
+    box.append(done);
+    if (other) box.append(other);
+    box.append(back);
     return;
   }
   if (asking && rows.length <= 6 && info.fields.filter((f) => !(f.name in form.chosen)).length > 1
@@ -246,14 +319,23 @@ function renderFormSteps() {
   }
   if (asking) {
     box.dataset.step = `field:${asking.f.name}`;
+    // the parts chosen so far, in words (one part at a time: "Nightclub 1: 2 · Nightclub 2: 4")
+    const unchosen = new Set(info.fields.filter((f) => !(f.name in form.chosen)).map((f) => f.name));
+    const sofar = rowLabel(info, rows[0], unchosen, form.chosen);
+    if (sofar !== info.label) box.append(el("p", { class: "so-far" }, sofar));
     box.append(el("p", { class: "field-label" }, asking.f.label));
-    const grid = el("div", { class: "choices" });
-    for (const idx of asking.distinct) {
+    const view = narrowed(asking.f, asking.distinct, form.path[asking.f.name] || []);
+    const grid = view.groups ? groupButtons(asking.f, view) : el("div", { class: "choices" });
+    const plain = view.groups ? (view.none ? [-1] : []) : view.values;
+    for (const idx of plain) {
       const v = idx >= 0 ? asking.f.values[idx] : { v: null, label: "none" };
       grid.append(bigButton(v.label, { "data-field": asking.f.name, "data-value": JSON.stringify(v.v) },
         () => { form.chosen[asking.f.name] = idx; renderForm(); }));
     }
-    box.append(grid, back);
+    box.append(grid);
+    const other = groupsBack(asking.f, view);
+    if (other) box.append(other);
+    box.append(back);
     return;
   }
   // everything chosen: say it in words, then confirm
@@ -295,6 +377,7 @@ async function submit(action, button) {
     sent.sending = false;
     button.disabled = false;
     showResult(refusal(body), "bad");
+    sayAt(button, refusal(body));
   }
 }
 
@@ -321,11 +404,11 @@ function entryLines(h) {
   const when = new Date(h.at * 1000).toLocaleTimeString();
   const source = { tablet: "declared on the tablet", camera: "seen by the camera", cards: "read from a card",
     table: "the table's button", script: "a replay script" }[h.source] || words(h.source);
-  return [h.text, `Move ${h.seq} · ${source} · ${when}${h.undone ? " · undone" : ""}`];
+  return [h.text, `Move ${latest ? moveNumber(latest, h.seq) : h.seq} · ${source} · ${when}${h.undone ? " · undone" : ""}`];
 }
 
 function openEntry(h) {
-  openSheet(`Move ${h.seq}`, entryLines(h));
+  openSheet(`Move ${latest ? moveNumber(latest, h.seq) : h.seq}`, entryLines(h));
   const newest = latest && newestEffective(latest);
   const buttons = $("sheet-buttons");
   if (h.undone) { buttons.append(el("p", { class: "note" }, "This move was taken back.")); return; }
@@ -375,26 +458,32 @@ async function startReplace(h, earlier = false) {
   forms.replacing = h.seq;  // sent with the replacement: refused if another move came since
   forms.earlier = earlier;
   form = null;
-  $("declare-title").textContent = `Replace move ${h.seq}`;
+  $("declare-title").textContent = `Replace move ${latest ? moveNumber(latest, h.seq) : h.seq}`;
   showResult(`Choose what happened instead of: ${h.text}`, "info");
   renderForm();
 }
 
 // ------------------------------------------------------------------ rendering the state
-/** Whether dark text reads better than white on this colour (WCAG relative luminance). */
-function isLight(colour) {
-  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour).trim());
-  if (!m) return false;
-  const [r, g, b] = m.slice(1).map((h) => {
-    const c = parseInt(h, 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.35;
+/** The ink (black or white) that reads best on a CSS colour: the higher WCAG contrast, which
+ * is at least 4.58:1 for any colour. */
+function luminance(css) {
+  const v = (String(css).match(/[\d.]+/g) || []).map(Number);
+  if (v.length < 3) return 0;
+  const [r, g, b] = v.slice(0, 3).map((x) => { const c = x / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+
+function inkOn(background) {
+  const l = luminance(background);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000" : "#fff";
+}
+
+/** Set-up comes before the game: no turn, no clock. */
+function settingUp(s) { return s.phase === "setup" && !s.over; }
 
 function renderBanner(s) {
   const banner = $("banner");
-  const turnPlayer = s.turn !== null && s.turn !== undefined ? s.players[s.turn] : null;
+  const turnPlayer = s.turn !== null && s.turn !== undefined && !settingUp(s) ? s.players[s.turn] : null;
   let text;
   if (s.over) {
     const names = (s.winner || []).map((w) => s.players[w].name).join(" & ");
@@ -407,20 +496,21 @@ function renderBanner(s) {
     text = s.phase_label || "Everyone";
     banner.style.setProperty("--turn", "#555");
   }
-  const light = isLight(getComputedStyle(banner).getPropertyValue("--turn"));
-  banner.classList.toggle("light", light);  // dark letters on a yellow or white seat
+  banner.style.setProperty("--turn-ink", inkOn(getComputedStyle(banner).backgroundColor));
   $("banner-text").textContent = text;
-  banner.classList.toggle("time-up", Boolean(s.time_up));
-  banner.classList.toggle("paused", Boolean(s.paused));
+  $("banner-text").classList.toggle("phase-text", !turnPlayer && !s.over);  // a phase may take two lines
+  banner.title = text;  // a name too long for one line is whole on a long press
+  banner.classList.toggle("time-up", Boolean(s.time_up) && !s.over);
+  banner.classList.toggle("paused", Boolean(s.paused) && !s.over);
   banner.dataset.turn = s.turn ?? "";
   $("pause").textContent = s.paused ? "Resume clocks" : "Pause clocks";
   $("pause").dataset.clock = s.paused ? "resume" : "pause";
-  $("pause").hidden = Boolean(s.over) && !s.paused;  // nothing runs after the end
+  $("pause").hidden = Boolean(s.over) || settingUp(s);  // no clock runs before the start or after the end
   document.body.dataset.paused = s.paused ? "1" : "0";
 }
 
 function turnClockText(s, extra) {
-  if (s.over || s.turn === null || s.turn === undefined) return s.paused ? "Paused" : "";
+  if (s.over || settingUp(s) || s.turn === null || s.turn === undefined) return "";
   const used = (s.turn_s || 0) + extra;
   if (s.paused) return `Paused · ${fmtClock(used)}`;
   if (s.time_up) return `Time is up · ${fmtClock(used)}`;
@@ -428,18 +518,50 @@ function turnClockText(s, extra) {
   return fmtClock(used);
 }
 
+/** Each seat's resources and team, read from the details: every entry that names the
+ * player (or a team "A & C" the player is in) gives a line on the player's card. */
+function playerFacts(s) {
+  const names = s.players.map((p) => p.name);
+  const facts = s.players.map(() => ({ holds: [], team: null }));
+  for (const [key, value] of Object.entries(s.summary || {})) {
+    if (!value || typeof value !== "object" || Array.isArray(value) || /house rules/i.test(key)) continue;
+    for (const [who, what] of Object.entries(value)) {
+      if (what !== null && typeof what === "object") continue;
+      const team = who.includes(" & ") ? who.split(" & ").map((n) => n.trim()) : null;
+      names.forEach((name, seat) => {
+        if (who === name) facts[seat].holds.push([key, what]);
+        else if (team && team.includes(name)) { facts[seat].team = who; facts[seat].holds.push([key, what]); }
+      });
+    }
+  }
+  return facts;
+}
+
 function renderPlayers(s) {
   const list = $("players");
   list.replaceChildren();
+  const facts = playerFacts(s);
   for (const p of s.players) {
     const li = el("li", { "data-seat": p.seat });
     li.style.setProperty("--seat", p.colour || "#888");
-    if (s.turn === p.seat && !s.over) li.classList.add("turn");
+    if (s.turn === p.seat && !s.over && !settingUp(s)) li.classList.add("turn");
     if (s.over && (s.winner || []).includes(p.seat)) li.classList.add("winner");
     const who = el("div", { class: "who" });
     who.append(el("span", { class: "name" }, p.name));
-    who.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
+    const { holds, team } = facts[p.seat];
+    if (team) who.append(el("span", { class: "team" }, `Team ${team}`));
+    if (!settingUp(s)) who.append(el("span", { class: "clock", "data-clock": p.clock_s }, fmtClock(p.clock_s)));
     li.append(who, el("span", { class: "score" }, String(p.score)));
+    if (holds.length) {
+      const line = el("p", { class: "holds" });
+      for (const [key, what] of holds) {
+        const item = el("span");
+        if (!/^players$/i.test(key)) item.append(el("b", {}, `${words(key)}: `));
+        item.append(document.createTextNode(String(what)));
+        line.append(item);
+      }
+      li.append(line);
+    }
     list.append(li);
   }
   $("outcome").textContent = s.over ? (s.reason || "") : "";
@@ -449,17 +571,41 @@ function renderPrompts(s) {
   const list = $("prompts");
   list.replaceChildren();
   for (const p of s.prompts) {
-    const li = el("li", { class: p.kind }, p.text);
+    const li = el("li", { class: p.kind });
+    const text = el("span", { class: "prompt-text" }, p.text);
+    li.append(text);
+    if (p.text.length > 80) {  // two lines at a glance, the rest on a tap
+      const more = el("button", { class: "more secondary", "data-local": "1", "aria-expanded": "false" }, "More");
+      more.addEventListener("click", () => {
+        const open = li.classList.toggle("open");
+        more.textContent = open ? "Less" : "More";
+        more.setAttribute("aria-expanded", String(open));
+      });
+      li.append(more);
+    }
     if (p.options && p.options.length) {
       const grid = el("div", { class: "choices" });
+      const byType = {};
+      for (const option of p.options) byType[option.type] = (byType[option.type] || 0) + 1;
+      let heading = null;
       for (const option of p.options) {
-        const b = el("button", { class: "choice", "data-option": JSON.stringify(option) }, labelAction(option));
+        let text = labelAction(option);
+        const info = typeInfo(option.type);
+        if (byType[option.type] > 1 && info && text.startsWith(`${info.label}: `)) {
+          if (heading !== option.type) {  // "Turn the captured die (1 Offering):" once, then each face
+            heading = option.type;
+            grid.append(el("p", { class: "option-head" }, `${info.label}:`));
+          }
+          text = text.slice(info.label.length + 2);
+        }
+        const b = el("button", { class: "choice", "data-option": JSON.stringify(option) }, text);
         b.addEventListener("click", async () => {
           b.disabled = true;
           const { status, body } = await postChange("/api/actions", { action: option, request_id: newRequestId() });
           b.disabled = false;
           showResult(status === 200 ? (body.entry ? `Recorded: ${body.entry.text}` : "Recorded.") : refusal(body),
             status === 200 ? "ok" : "bad");
+          if (status !== 200) sayAt(b, refusal(body));
         });
         grid.append(b);
       }
@@ -489,13 +635,26 @@ function renderTaps(s) {
   }
 }
 
+/** A move's number as players count them: its place in the table's history (1, 2, 3...,
+ * an undone move keeps its number, struck through), not the log's sequence number. The
+ * page holds the newest entries, so the newest is number history_total. */
+function moveNumber(s, seq) {
+  const total = s.history_total ?? s.history.length;
+  return total - s.history.filter((h) => h.seq > seq).length;
+}
+
+const HISTORY_FIRST = 8;  // moves shown at first; more on a tap (never a box that cuts a row)
+let historyShown = HISTORY_FIRST;
+
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
-  for (const h of [...s.history].sort((a, b) => b.seq - a.seq)) {
-    const li = el("li", { "data-seq": h.seq });
+  const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
+  for (const h of newestFirst.slice(0, historyShown)) {
+    const number = moveNumber(s, h.seq);
+    const li = el("li", { "data-seq": h.seq, "data-move": number });
     const b = el("button", { class: "entry", "data-entry": h.seq });
-    b.append(el("span", { class: "seq" }, String(h.seq)), el("span", { class: "text" }, h.text));
+    b.append(el("span", { class: "seq" }, String(number)), el("span", { class: "text" }, h.text));
     if (h.undone) li.classList.add("undone");
     b.addEventListener("click", () => openEntry(h));
     li.append(b);
@@ -503,18 +662,22 @@ function renderHistory(s) {
   }
   $("undo").disabled = !s.can_undo;
   const total = s.history_total ?? s.history.length;
-  $("older").hidden = total <= s.history.length;
+  $("older").hidden = Math.min(historyShown, total) >= total;
 }
 
 async function loadOlder() {
-  if (!latest || !latest.history.length) return;
-  const oldest = Math.min(...latest.history.map((h) => h.seq));
-  const r = await fetch(`/api/history?before=${oldest}&limit=50`);
-  if (!r.ok) { $("older").hidden = true; return; }
-  const body = await r.json();
-  const entries = body.history || body.entries || [];
-  const known = new Set(latest.history.map((h) => h.seq));
-  latest.history = latest.history.concat(entries.filter((h) => !known.has(h.seq)));
+  if (!latest) return;
+  historyShown += 20;
+  if (historyShown > latest.history.length && latest.history.length) {
+    const oldest = Math.min(...latest.history.map((h) => h.seq));
+    const r = await fetch(`/api/history?before=${oldest}&limit=50`);
+    if (r.ok) {
+      const body = await r.json();
+      const entries = body.history || body.entries || [];
+      const known = new Set(latest.history.map((h) => h.seq));
+      latest.history = latest.history.concat(entries.filter((h) => !known.has(h.seq)));
+    }
+  }
   renderHistory(latest);
 }
 
@@ -673,8 +836,8 @@ async function applyDelta(d) {
   render(s);
 }
 
-setInterval(() => {  // clocks tick between snapshots (stopped while paused)
-  if (!latest || latest.over || latest.paused) return;
+setInterval(() => {  // clocks tick between snapshots (stopped while paused, or the companion away)
+  if (!latest || latest.over || latest.paused || away.now) return;
   const extra = (performance.now() - receivedAt) / 1000;
   const turnClock = document.querySelector("#players li.turn .clock");
   if (turnClock) turnClock.textContent = fmtClock(Number(turnClock.dataset.clock) + extra);
@@ -723,16 +886,94 @@ $("join-open").addEventListener("click", async () => {
 $("sheet-close").addEventListener("click", () => $("sheet").close());
 $("undo").addEventListener("click", () => { const h = latest && newestEffective(latest); if (h) confirmUndo(h); });
 $("older").addEventListener("click", loadOlder);
+$("older").textContent = "More moves";
+
+// ------------------------------------------------------------------ the board on a phone
+$("board-toggle").addEventListener("click", () => {
+  const open = document.body.classList.toggle("board-open");
+  $("board-toggle").textContent = open ? "Hide the board" : "Show the board";
+  $("board-toggle").setAttribute("aria-expanded", String(open));
+});
+for (const b of document.querySelectorAll("[data-zoom]")) {
+  b.dataset.local = "1";
+  b.addEventListener("click", () => {  // wider than the screen: the board scrolls in its frame
+    $("board").style.setProperty("--zoom", b.dataset.zoom);
+    for (const other of document.querySelectorAll("[data-zoom]")) other.classList.toggle("on", other === b);
+  });
+}
+$("board-toggle").dataset.local = "1";
+
+// ------------------------------------------------------------------ the companion away
+// A ping a second (any HTTP answer counts); the page greys, the clocks stop and taps are
+// refused at the button within PING_EVERY_MS + PING_TIMEOUT_MS of the companion going
+// quiet when its stream is broken too (or after two silent pings), and comes back by itself.
+const PING_EVERY_MS = 1000;
+const PING_TIMEOUT_MS = 1200;
+const away = { now: false, misses: 0, source: null };
+
+function setAway(now) {
+  if (away.now === now) return;
+  away.now = now;
+  document.body.classList.toggle("away", now);
+  $("away").hidden = !now;
+  document.body.style.setProperty("--away-h", now ? `${$("away").offsetHeight}px` : "0px");
+  if (!now) {  // back: whatever happened meanwhile is fetched whole
+    if (!away.source || away.source.readyState === EventSource.CLOSED) connect();
+    fetch("/api/state").then((r) => r.json()).then((st) => { forms = null; render(st); }).catch(() => {});
+  }
+}
+
+async function ping() {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), PING_TIMEOUT_MS);
+  let answered = false;
+  try {
+    await fetch("/api/whoami", { cache: "no-store", signal: ctl.signal });
+    answered = true;
+  } catch (e) { answered = false; }
+  clearTimeout(timer);
+  away.misses = answered ? 0 : away.misses + 1;
+  const streamBroken = !away.source || away.source.readyState !== EventSource.OPEN;
+  setAway(!answered && (streamBroken || away.misses >= 2));
+  setTimeout(ping, PING_EVERY_MS);
+}
+
+/** Says ``text`` beside ``button`` (where the player's finger is), for a few seconds. */
+function sayAt(button, text) {
+  for (const old of document.querySelectorAll(".said-here")) old.remove();
+  const r = button.getBoundingClientRect();
+  const note = el("div", { class: "said-here", role: "alert" }, text);
+  note.style.left = `${Math.max(8, Math.min(r.left + scrollX, scrollX + innerWidth - 340))}px`;
+  note.style.top = `${r.bottom + scrollY + 6}px`;
+  document.body.append(note);
+  setTimeout(() => note.remove(), 4000);
+}
+
+// while away, a tap on anything that would ask the companion is refused where it was made
+document.addEventListener("click", (e) => {
+  if (!away.now) return;
+  const b = e.target.closest("button, a.button");
+  if (!b || b.dataset.local || b.closest("dialog") || b.id === "sheet-close") return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  sayAt(b, "Not sent: the companion is not answering. Tap again once it is back.");
+}, true);
+
+function connect() {
+  const source = new EventSource("/api/events");
+  away.source = source;
+  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
+  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
+  source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
+  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
+}
 
 async function loadLayout() { layout = await (await fetch("/api/layout")).json(); }
 
 async function start() {
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
-  const source = new EventSource("/api/events");
-  source.addEventListener("state", (e) => scheduleRender(JSON.parse(e.data)));
-  source.addEventListener("delta", (e) => applyDelta(JSON.parse(e.data)));
-  source.onopen = () => { $("live").textContent = "live"; $("live").className = "pill"; };
-  source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "pill off"; };
+  connect();
+  setTimeout(ping, PING_EVERY_MS);
 }
 start();

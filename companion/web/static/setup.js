@@ -24,16 +24,28 @@ function chooseGame(name) {
   if (choice.game !== name) choice.colours = [];  // each game's own seat colours
   choice.game = name;
   choice.variant = game.variants[0].value;
-  choice.players = game.min_players;
+  const blocked = game.blocked || {};
+  choice.players = game.player_counts.find((n) => !blocked[String(n)]) ?? game.min_players;
   choice.rules = Object.fromEntries(game.house_rules.map((r) => [r.id, r.default]));
   $("game-options").hidden = false;
   choiceButtons($("variants"), game.variants, "data-variant", (v) => { choice.variant = v; });
   pick($("variants"), "button", choice.variant);
-  const counts = game.player_counts.map((n) => ({ value: String(n), label: `${n} players` }));
-  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); });
+  const counts = game.player_counts.map((n) => ({ value: String(n),
+    label: blocked[String(n)] ? `${n} players (board not laid out here)` : `${n} players` }));
+  choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); renderBlocked(game); });
   pick($("counts"), "button", choice.players);
+  renderBlocked(game);
   renderSeats(game);
   renderRules(game);
+}
+
+/** A game or player count this table's board map does not fit: what to do, in words, and
+ * no Start until another is chosen (the running game is never touched). */
+function renderBlocked(game) {
+  const why = (game.blocked || {})[String(choice.players)] || "";
+  $("blocked-note").hidden = !why;
+  $("blocked-note").textContent = why;
+  $("start").disabled = Boolean(why);
 }
 
 function renderSeats(game) {
@@ -48,8 +60,7 @@ function renderSeats(game) {
     card.style.setProperty("--seat", choice.colours[seat]);
     const name = el("input", { "aria-label": `name of seat ${seat + 1}`, maxlength: 24,
       placeholder: game.default_names[seat] || `Player ${seat + 1}`, value: choice.names[seat] || "" });
-    name.addEventListener("input", () => { choice.names[seat] = name.value; });
-    card.append(name);
+    card.append(name, playerPicker(seat, name));
     const colours = el("div", { class: "row" });
     colours.append(el("span", {}, "Colour"));
     for (const colour of catalogue.colours) {
@@ -76,13 +87,65 @@ function renderSeats(game) {
   }
 }
 
+function gameLang(game) { return game.name === "baron_voodoo" ? "pl" : "en"; }
+
+// The venue's known players (from its broker), one tap names a seat; typing a new name works too.
+let knownPlayers = [];
+async function loadKnownPlayers() {
+  try {
+    const body = await (await fetch("/api/setup/players")).json();
+    knownPlayers = body.players || [];
+    if (body.venue) {
+      const link = $("venue-link");
+      link.hidden = false;
+      link.dataset.state = body.venue.state;
+      link.textContent = body.venue.state === "connected" ? `Venue: connected (${body.venue.detail})`
+        : `Venue: ${body.venue.state}, ${body.venue.detail}. Names typed here still count when it is back.`;
+    }
+  } catch (err) { knownPlayers = []; }
+}
+
+function playerPicker(seat, input) {
+  const row = el("div", { class: "row known-players", "data-picker": String(seat) });
+  const show = () => {
+    const typed = input.value.trim().toLowerCase();
+    const taken = choice.names.filter((n, s) => s !== seat && n).map((n) => n.trim().toLowerCase());
+    row.replaceChildren();
+    for (const name of knownPlayers) {
+      if (row.children.length >= 12) break;
+      const lower = name.toLowerCase();
+      if ((typed && !lower.startsWith(typed) && lower !== typed) || taken.includes(lower)) continue;
+      const b = el("button", { class: "choice" + (lower === typed ? " on" : ""), "data-player": name }, name);
+      b.addEventListener("click", () => { input.value = name; choice.names[seat] = name; refreshPickers(); });
+      row.append(b);
+    }
+    row.hidden = row.children.length === 0;
+  };
+  input.addEventListener("input", () => { choice.names[seat] = input.value; refreshPickers(); });
+  pickers = pickers.filter((p) => p.row.isConnected);
+  pickers.push({ row, show });
+  show();
+  return row;
+}
+
+let pickers = [];  // every seat's picker: a name taken at one seat leaves the others' choices
+function refreshPickers() { for (const p of pickers) if (p.row.isConnected) p.show(); }
+
 function renderRules(game) {
   const box = $("rules");
   box.replaceChildren();
   $("house-rules-box").hidden = game.house_rules.length === 0;
   for (const rule of game.house_rules) {
     const card = el("div", { class: "rule", "data-rule": rule.id });
-    card.append(el("p", { class: "step-title" }, rule.title), el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    card.append(el("p", { class: "step-title" }, rule.title));
+    if (rule.translation) {  // the rulebook in English, with its own language beside it (the authority)
+      const quote = el("div", { class: "quote two" });
+      quote.append(el("p", { class: "sentence", lang: "en" }, `“${rule.translation}”`),
+        el("p", { class: "sentence original", lang: gameLang(game) }, `“${rule.sentence}”`));
+      card.append(quote);
+    } else {
+      card.append(el("p", { class: "sentence" }, `“${rule.sentence}”`));
+    }
     const grid = el("div", { class: "choices" });
     choiceButtons(grid, Object.entries(rule.choices).map(([value, label]) => ({ value, label })), "data-choice",
       (v) => { choice.rules[rule.id] = v; });
@@ -114,7 +177,7 @@ async function startGame() {
   };
   $("start").disabled = true;
   const { status, body } = await postChange("/api/setup/new", payload);
-  $("start").disabled = false;
+  renderBlocked(catalogue.games.find((g) => g.name === choice.game));
   if (status === 200) { location.href = "/"; return; }
   $("setup-result").className = "bad";
   $("setup-result").textContent = body.error || "The game could not start.";
@@ -198,7 +261,10 @@ async function showArchive(id) {
 async function start() {
   await loadAuth();
   catalogue = await (await fetch("/api/games")).json();
-  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name, label: g.title })), "data-game", chooseGame);
+  await loadKnownPlayers();
+  const laidOut = (g) => g.player_counts.some((n) => !(g.blocked || {})[String(n)]);
+  choiceButtons($("games"), catalogue.games.map((g) => ({ value: g.name,
+    label: laidOut(g) ? g.title : `${g.title} (board not laid out here)` })), "data-game", chooseGame);
   $("start").addEventListener("click", startGame);
   await loadLog();
   document.body.dataset.ready = "1";

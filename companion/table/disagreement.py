@@ -1,0 +1,471 @@
+"""A way out of every disagreement between the table and the record, for a person.
+
+When what the camera sees differs from the record and no legal move explains it, the
+players are told where (the place's printed name, what the table shows there, what the
+record has) and offered each way out as one tap:
+
+- the correction of the entry that explains it (searched among the older entries, not only
+  the newest): a re-reading of that entry from what the table shows, or another value of
+  it after which the table and the score pieces are as the record would then have them;
+  the moves since stand (``{"type": "correct", "entry": seq, "action": ...}``);
+- "the record is right, the table is wrong: I'll set it as the record says"
+  (``{"type": "keep_record"}``): the camera's reading of those places is set aside until it
+  reads something else there (a piece put back, a camera that misreads one place all
+  evening); nothing is logged, as with the cards tapped: the record does not change;
+- "read the table again" (``{"type": "reread"}``): the correction the camera's view now
+  explains, logged as a correction of that entry (one decision), replayed the same after a
+  restart.
+
+It never asks players to copy onto the table a value it is unsure of: the record's value
+is named only as what the record has, beside what the table shows, for the players to judge.
+Pure functions over the game's rules; :class:`Overrides` is the referee's small state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from itertools import combinations
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    MalformedAction,
+    Piece,
+    Prompt,
+    RuleError,
+    State,
+    Tap,
+    Trigger,
+)
+from companion.reconcile import RecordedMove, changed_places, reconcile, reread, tally_mismatch
+from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+
+KEEP_RECORD: Action = {"type": "keep_record"}
+REREAD: Action = {"type": "reread"}
+TABLE_ACTIONS = frozenset({"keep_record", "reread"})
+"""Table actions of a disagreement prompt besides ``correct`` (never a game's own types)."""
+EARLIER = 40  # how many standing moves back the entry that explains a difference is searched
+TRIES = 1500  # moves applied at most in one search (each candidate replays the moves since)
+JUDGED = 60  # candidate records set against the table at most in one search
+OTHER_READINGS = 3  # the newest camera-read entries whose every other legal reading is tried
+MANY = 40  # an entry with more other legal readings than this is not guessed among
+SHOWN = 4  # corrections offered at most (several readings of one entry)
+
+
+def key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def pieces_words(stack: tuple[Piece, ...] | None) -> str:
+    """A place's pieces as the camera tells them apart: "purple (2)", or "nothing"."""
+    if not stack:
+        return "nothing"
+    return ", ".join(p.colour + (f" ({p.pips})" if p.pips else "") for p in stack)
+
+
+def differing(game: Game, state: State, seen: BoardView) -> set[str]:
+    """The places (no score places) where the table and the record differ."""
+    return {p for p in changed_places(game.board_view(state), seen) if not game.score_place(p)}
+
+
+def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
+         misread: frozenset[str] = frozenset()) -> bool:
+    """Whether the table is the record ``state``, or it with one legal move made since,
+    except at the places ``misread`` (those of an entry the camera misread, which it may
+    misread still)."""
+    def kept(view: BoardView) -> BoardView:
+        return {p: pieces for p, pieces in view.items() if p not in misread}
+
+    table = kept(seen)
+    if not differing(game, state, table) - misread:
+        return tally_mismatch(game, state, seen) is None
+    verdict = reconcile(game, state, table, list(taps), "button") if not misread else \
+        reconcile(game, state, {**table, **{p: v for p, v in game.board_view(state).items()
+                                            if p in misread}}, list(taps), "button")
+    return verdict.state is not None and not differing(game, verdict.state, table) - misread \
+        and tally_mismatch(game, verdict.state, seen) is None
+
+
+def laid(game: Game, before: State, action: Action) -> frozenset[str]:
+    """The places a move changes."""
+    try:
+        after = game.apply(before, action)
+    except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+        return frozenset()
+    return frozenset(changed_places(game.board_view(before), game.board_view(after)))
+
+
+@dataclass
+class Search:
+    """One search for the entry that explains the table, with its budget of moves applied."""
+
+    game: Game
+    moves: list[RecordedMove]
+    seen: BoardView
+    taps: list[Tap]
+    tries: int = 0
+    judged: int = 0
+    readings: dict[int, list[Action]] | None = None
+    """Each entry's other legal readings by seq, kept between searches (an entry's seq is
+    never reused, so they stay true)."""
+
+    def replayed(self, index: int, action: Action) -> State | None:
+        """The record with move ``index`` made as ``action`` and every move since as it was."""
+        game = self.game
+        try:
+            state = game.apply(self.moves[index].before, action)
+            for later in self.moves[index + 1:]:
+                self.tries += 1
+                state = game.apply(state, later.action)
+        except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+            return None
+        return state
+
+    def rereading(self, index: int, differ: set[str]) -> Action | None:
+        """Move ``index`` read anew from the table at the places it laid that differ now."""
+        move, game = self.moves[index], self.game
+        touched = changed_places(game.board_view(move.before), game.board_view(move.after))
+        if not touched & differ:
+            return None
+        view = dict(game.board_view(move.after))
+        for place in touched & differ:
+            if self.seen.get(place):
+                view[place] = self.seen[place]
+            else:
+                view.pop(place, None)
+        verdict = reread(game, move.before, view, [])
+        action = verdict.action
+        if action is None or action.get("type") != move.action.get("type") \
+                or key(action) == key(move.action):
+            return None
+        return action
+
+    def others(self, index: int) -> list[Action]:
+        """The other legal readings of move ``index``: its type and player, another value."""
+        move, game = self.moves[index], self.game
+        if self.readings is not None and move.seq in self.readings:
+            return self.readings[move.seq]
+        out = []
+        for action in game.legal_actions(move.before):
+            if action.get("type") == move.action.get("type") \
+                    and action.get("player") == move.action.get("player") \
+                    and set(action) == set(move.action) and key(action) != key(move.action):
+                out.append(action)
+        if self.readings is not None:
+            if len(self.readings) >= 64:
+                self.readings.pop(next(iter(self.readings)))
+            self.readings[move.seq] = out
+        return out
+
+    def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
+        """The entry the camera or the button recorded that explains the table: first the
+        newest whose re-reading from the table makes the record the table; else the newest
+        of the last few one of whose other legal readings does (with the places that entry
+        laid, which the camera may misread still, left out when none fits exactly)."""
+        game = self.game
+        read = [i for i, m in reversed(list(enumerate(self.moves)))
+                if m.source in ("camera", "table")]
+        for index in read:
+            if self.tries > TRIES or self.judged > JUDGED:
+                return None
+            again = self.rereading(index, differ)
+            state = self.replayed(index, again) if again is not None else None
+            if again is not None and state is not None:
+                self.judged += 1
+                if fits(game, state, self.seen, self.taps):
+                    return self.moves[index], [again]
+        for index in read[:OTHER_READINGS]:
+            move, exact, near = self.moves[index], [], []
+            others = self.others(index)
+            if len(others) > MANY:
+                continue  # too many readings to tell one from the table
+            for action in others:
+                if self.tries > TRIES or self.judged > JUDGED:
+                    return None
+                state = self.replayed(index, action)
+                if state is None:
+                    continue
+                self.judged += 1
+                if fits(game, state, self.seen, self.taps):
+                    exact.append(action)
+                elif fits(game, state, self.seen, self.taps,
+                          laid(game, move.before, action) | laid(game, move.before, move.action)):
+                    near.append(action)  # the camera may still misread that entry's places
+            if exact or near:
+                return move, (exact or near)[:SHOWN]
+        return None
+
+
+def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
+              differ: set[str]) -> list[Action]:
+    """A press forgotten: the table shows two moves since the record.  The one legal move
+    now, changing only places that differ, after which one legal move shows the table (the
+    second is recorded by the press judged again); [] for none or several."""
+    actions = game.legal_actions(state)
+    if len(actions) > MANY * 3:
+        return []
+    found: dict[str, Action] = {}
+    for action in actions:
+        try:
+            after = game.apply(state, action)
+        except (RuleError, MalformedAction):
+            continue
+        moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
+                 if not game.score_place(p)}
+        if not moved or not moved <= differ:
+            continue
+        verdict = reconcile(game, after, seen, list(taps), "button")
+        if verdict.state is not None and not differing(game, verdict.state, seen) \
+                and tally_mismatch(game, verdict.state, seen) is None:
+            found[key(action)] = action
+    return list(found.values()) if len(found) == 1 else []
+
+
+def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
+                trigger: Trigger) -> list[Action]:
+    """A card tapped on the wrong seat's reader: the refused move read from it, as another
+    seat's, where that is legal (each a tap that records it)."""
+    if not taps:
+        return []
+    seats = range(len(game.player_names(state)))
+    out: dict[str, Action] = {}
+    for action in game.explain(state, seen, list(taps), trigger):
+        who = action.get("player")
+        if not isinstance(who, int) or game.is_legal(state, action):
+            continue
+        for seat in seats:
+            other = {**action, "player": seat}
+            if seat != who and game.is_legal(state, other):
+                out.setdefault(key(other), other)
+    return list(out.values())[:SHOWN]
+
+
+def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
+                 taps: list[Tap], camera: bool = True,
+                 readings: dict[int, list[Action]] | None = None) -> Prompt | None:
+    """The warning, with its ways out, for a table that differs from the record (``None``
+    when it does not).  ``moves`` are the standing moves, oldest first."""
+    differ = differing(game, state, seen)
+    tally = tally_mismatch(game, state, seen)
+    if not differ and tally is None:
+        return None
+    labels = {spot.id: spot.label or spot.id for spot in game.layout(state).spots}
+    board = game.board_view(state)
+    search = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings)
+    found = search.explaining(differ)
+    named, since = differ, False
+    if found is not None:  # name the places the correction changes; the move made since apart
+        index = next(i for i, m in enumerate(search.moves) if m.seq == found[0].seq)
+        fixed = search.replayed(index, found[1][0])
+        mended = differ & changed_places(board, game.board_view(fixed)) if fixed else set()
+        named, since = (mended, mended != differ) if mended else (differ, False)
+    parts = [f"{labels.get(p, p)} shows {pieces_words(seen.get(p))} on the table, "
+             f"{pieces_words(board.get(p))} in the record" for p in sorted(named)]
+    if tally is not None:
+        parts.append(f"score pieces: {tally}")
+    text = "The table does not match the record: " + "; ".join(parts) + "."
+    options: list[Action] = []
+    if found is not None:
+        move, shown = found
+        was = game.describe(move.before, move.action)
+        shows = " or ".join(game.describe(move.before, a) for a in shown)
+        text += (f" Entry #{move.seq} ({was}) explains it: the table shows {shows}. "
+                 f"If the table is right, correct entry #{move.seq}")
+        text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
+        text += ("; the move made since is recorded next." if since else ".")
+        options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
+    elif differ and (first := two_moves(game, state, seen, list(taps), differ)):
+        text += (" The table shows two moves made since the record's last: "
+                 f"{game.describe(state, first[0])}, then another (a press forgotten?). "
+                 "If so, record the first: the second follows.")
+        options = list(first)
+    text += " If the table is wrong, tap that the record is right and set the table as it says."
+    options.append(dict(KEEP_RECORD))
+    if camera:
+        options.append(dict(REREAD))
+    return Prompt(text, "warning", game.current_player(state), options)
+
+
+def rereading(game: Game, moves: list[RecordedMove], state: State,
+              seen: BoardView) -> Action | None:
+    """"Read the table again": the one correction of an entry the camera's view explains
+    (``{"type": "correct", "entry": seq, "action": ...}``), or None.  Raises
+    ``ValueError`` (in words) when the table and the record agree, or no single correction
+    of an entry makes them agree."""
+    differ = differing(game, state, seen)
+    if not differ and tally_mismatch(game, state, seen) is None:
+        raise ValueError("the camera reads the table as the record has it: nothing to correct")
+    found = Search(game, moves[-EARLIER:], seen, []).explaining(differ)
+    if found is None or len(found[1]) != 1:
+        raise ValueError("no one correction of an entry makes the record what the camera "
+                         "sees; tap the correction that is your table, or that the record is right")
+    move, (action,) = found
+    return {"type": "correct", "entry": move.seq, "action": action}
+
+
+def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set[str]:
+    """The fewest places (one or two) whose camera reading, replaced by the record's, leave
+    a table that is the record or it with one legal move made (a piece knocked aside while
+    a move was made: the move stands); every differing place when none do."""
+    board = game.board_view(state)
+    places = sorted(changed_places(board, seen))
+    if len(places) <= 1:
+        return set(places)
+
+    def fixed(chosen: tuple[str, ...]) -> bool:
+        view = {p: v for p, v in seen.items() if p not in chosen}
+        view.update({p: board[p] for p in chosen if p in board})
+        return fits(game, state, view, taps)
+
+    for size in (1, 2):
+        for chosen in combinations(places, size):
+            if fixed(chosen):
+                return set(chosen)
+    return set(places)
+
+
+class Overrides:
+    """Places whose camera reading the players said is wrong (the record is right there):
+    place -> (what the camera reads, what the record had).  A reading is set aside only
+    while the camera reads exactly that there; anything else there ends it."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+
+    def keep(self, game: Game, state: State, seen: BoardView,
+             only: set[str] | frozenset[str] | None = None) -> list[str]:
+        """Set aside the camera's reading (``seen``, as it reads) wherever it differs from
+        the record now (or at those of ``only``)."""
+        board = game.board_view(state)
+        kept = sorted(p for p in changed_places(board, seen)  # the score pieces' places too
+                      if only is None or p in only)
+        for place in kept:
+            self.places[place] = (seen.get(place, ()), board.get(place, ()))
+        return kept
+
+    def apply(self, seen: BoardView) -> BoardView:
+        """``seen`` with each reading the players set aside replaced by the record's."""
+        if not self.places:
+            return seen
+        out = dict(seen)
+        for place, (camera, record) in list(self.places.items()):
+            if seen.get(place, ()) != camera:
+                del self.places[place]  # the camera reads it otherwise now: the fault is gone
+                continue
+            if record:
+                out[place] = record
+            else:
+                out.pop(place, None)
+        return out
+
+    def clear(self) -> None:
+        self.places.clear()
+
+
+class Disagreements:
+    """The referee's desk for disagreements: the warning and its ways out (a part of
+    :class:`~companion.table.referee.Referee`, which holds the state it reads)."""
+
+    game: Game
+    ledger: Ledger
+    overrides: Overrides
+    taps: list[Tap]
+    seen: BoardView | None
+    raw_seen: BoardView | None
+    table_prompt: Prompt | None
+    _press_waiting: bool
+    _asked: tuple[str, Prompt | None] | None
+    _readings: dict[int, list[Action]]
+
+    def publish(self, kind: str) -> None: ...
+    def check_tallies(self, board_changed: bool = False) -> bool: ...
+    def after_move(self, kind: str, corrected: HistoryEntry | None = None,
+                   replaced: BoardView | None = None, answered: bool = False) -> None: ...
+    def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+
+    def _moves(self, back: int) -> list[RecordedMove]:
+        frames = self.ledger.frames[-(back + 1):]
+        return [RecordedMove(f.entry.seq, f.entry.action, f.entry.source, prev.state, f.state)
+                for prev, f in zip(frames, frames[1:], strict=False) if f.entry is not None]
+
+    def _disagreement(self, seen: BoardView, trigger: Trigger,
+                      refusals: list[str] | tuple[str, ...] = ()) -> Prompt | None:
+        """Where the table differs from the record, the entry that explains it and each way
+        out as a tap (:func:`disagreement`); worked out once per record and table."""
+        state = self.ledger.state
+        newest = self.ledger.frames[-1].entry
+        asked = repr((newest.seq if newest else None, len(self.ledger.frames),
+                      sorted(seen.items()), self.taps, trigger, refusals))
+        if self._asked is None or self._asked[0] != asked:
+            prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps,
+                                  True, self._readings) if self.raw_seen is not None else None
+            refused = "Not allowed: " + "; ".join(refusals) + ". "
+            seats = other_seats(self.game, state, seen, self.taps, trigger) if refusals else []
+            if prompt is None and refusals and self.taps:
+                prompt = Prompt(refused + ("If a card was laid on the wrong seat's reader, tap "
+                                           "whose it is; " if seats else "")
+                                + "a card tapped by mistake can be forgotten.", "warning",
+                                self.game.current_player(state), [])
+            elif prompt is not None and refusals:
+                prompt.text = refused + prompt.text
+            if prompt is not None:
+                prompt.options[:0] = seats
+            if prompt is not None and self.taps:
+                prompt.options.append({"type": "forget_taps"})
+            self._asked = (asked, prompt)
+        return self._asked[1]
+
+    def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
+        """The players' correction of ``entry`` stands against the camera at the places where
+        it differs from the move it replaced (which laid ``replaced``), and no move changed
+        since."""
+        frames, view = self.ledger.frames, self.game.board_view
+        index = self.ledger.frame_of(entry.seq)
+        if index is None or self.raw_seen is None:
+            return
+        after, now = view(frames[index].state), view(self.ledger.state)
+        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
+        if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
+            self.seen = self.overrides.apply(self.raw_seen)
+
+    def keep_record(self) -> None:
+        """"The record is right, the table is wrong": the camera's reading where it differs
+        is set aside until it reads otherwise there (nothing logged: the record stands)."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        places = set_aside(self.game, self.ledger.state, self.raw_seen, self.taps)
+        kept = self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places)
+        if not kept:
+            raise NothingToUndo("the table reads as the record has it: nothing to set aside")
+        self.seen = self.overrides.apply(self.raw_seen)
+        self.table_prompt = None
+        self.check_tallies()
+        self.publish("notice")
+        waiting, self._press_waiting = self._press_waiting, False
+        if waiting and differing(self.game, self.ledger.state, self.seen):
+            self._reconcile("button", "table")  # the press that raised it, on the table set right
+
+    def reread(self, source: str, request_id: str | None) -> HistoryEntry:
+        """"Read the table again": the correction the camera's view explains now, logged as a
+        correction of that entry (one decision); the readings set aside are forgotten."""
+        if self.raw_seen is None:
+            raise NothingToUndo("the camera has given no picture of the table yet")
+        try:
+            fix = rereading(self.game, self._moves(EARLIER), self.ledger.state,
+                            self.raw_seen)
+        except ValueError as err:
+            raise NothingToUndo(str(err)) from None
+        assert fix is not None
+        newest = self.ledger.frames[-1].entry
+        replaced = self.game.board_view(self.ledger.frames[self.ledger.frame_of(fix["entry"]) or -1].state)
+        if newest is not None and newest.seq == fix["entry"]:
+            made = self.ledger.correct(canonical(fix["action"]), source, request_id, None)
+        else:
+            made = self.ledger.amend(fix["entry"], canonical(fix["action"]), source, request_id)
+        self.overrides.clear()
+        self.seen = self.raw_seen
+        self.after_move("correct", made, replaced)
+        return made
+

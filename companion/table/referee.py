@@ -1,0 +1,342 @@
+"""The referee of what the table shows: the camera's board, the cards tapped, the buttons.
+
+It explains each change of the table as the legal move it implies (:mod:`companion.reconcile`)
+and records it through the ledger, or asks: a question when the table does not match, a
+press held until the camera settles, a warning when the score pieces differ from the
+record, a question whether an earlier move was misread.  The table's own prompt and its
+standing notices live here because the referee reads them (a camera notice holds a press).
+
+Locking: every method is called with the front's lock held, except the held press's timer,
+which takes that same lock (``lock``) before it judges the press.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
+from companion.reconcile import (
+    changed_places,
+    reconcile,
+    reconsider,
+    reconsider_earlier,
+    tally_mismatch,
+)
+from companion.table.clocks import Clocks
+from companion.table.disagreement import Disagreements, Overrides, differing
+from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+
+SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
+HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
+HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
+RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
+DOUBLE_PRESS_S = 1.0  # a second press this soon after a press recorded a move, nothing moved: pressed twice?
+EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
+
+Publish = Callable[[str], None]
+"""Tells the watchers that something changed, with the kind of change."""
+
+
+class Referee(Disagreements):
+    """What the table shows against the record: ``seen`` (the camera's last committed board),
+    ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
+    ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
+
+    def __init__(self, game: Game, ledger: Ledger, clocks: Clocks, publish: Publish,
+                 lock: threading.RLock) -> None:
+        self.game = game
+        self.ledger = ledger
+        self.clocks = clocks
+        self.publish = publish
+        self.lock = lock
+        self.seen: BoardView | None = None
+        self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
+        self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
+        self._press_waiting = False  # a press the table could not explain waits for its answer
+        self._pressed_last = False  # the newest move was recorded by a press, no board seen since
+        self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
+        self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
+        self.taps: list[Tap] = []
+        self.table_prompt: Prompt | None = None
+        self.notices: dict[str, Prompt] = {}
+        # a button pressed while the camera has not settled waits for it (see ``button``)
+        self.settle_s = SETTLE_S
+        self._settling_until = 0.0
+        self._settled_since_clear = True
+        self.held_press: tuple[int | None, threading.Timer] | None = None
+
+    # ------------------------------------------------------------------ after the record moved
+    def after_move(self, kind: str, corrected: HistoryEntry | None = None,
+                   replaced: BoardView | None = None, answered: bool = False) -> None:
+        """The record moved (logged already): the taps and the question were about the table
+        before it; the tallies are checked again, then the watchers are told.  Where the
+        players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
+        than the camera reads, its reading there is set aside (it misreads them)."""
+        asked = [self.table_prompt, self.notices.get("tally")]
+        self._pressed_last = False
+        self.taps = []
+        self.table_prompt = None
+        if corrected is not None and replaced is not None and self.raw_seen is not None \
+                and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
+            self._trust(corrected, replaced)
+        waiting, self._press_waiting = self._press_waiting, False
+        self.check_tallies()
+        self.publish(kind)
+        if (kind == "correct" or answered) and waiting and self.seen is not None:
+            # the players answered the question their press raised: the press is judged again
+            # on the corrected record (their move or step is recorded, or asked about anew)
+            self._reconcile("button", "table")
+        elif (kind == "correct" or answered) and self.seen is not None \
+                and differing(self.game, self.ledger.state, self.seen):
+            self._reconcile("board", "camera")  # a move the table shows since: read it now
+
+    def refused(self, err: RuleError) -> None:
+        """A declared move the rules refuse becomes the table's prompt (nothing is logged)."""
+        self.table_prompt = Prompt(f"Refused: {err.reason} (rule: {err.rule})", "warning",
+                                   self.game.current_player(self.ledger.state))
+        self.publish("prompt")
+
+    def forget_taps(self, card: Any = None) -> None:
+        """Forget the cards tapped since the last move (or one of them): a card that missed
+        its move, was tapped by mistake or twice would otherwise be read into every press
+        that follows.  Taps are not part of the record, so nothing is logged."""
+        if card is not None and not isinstance(card, str):
+            raise MalformedAction('"card" is the id of a tapped card')
+        kept = [t for t in self.taps if card is not None and t.card != card]
+        if len(kept) == len(self.taps):
+            raise NothingToUndo("no such card tapped" if card is not None and self.taps
+                                else "no cards tapped")
+        self.taps = kept
+        self.table_prompt = None  # a refusal of those cards is no longer the question
+        self.publish("taps")
+
+    # ------------------------------------------------------------------ physical inputs
+    def board_seen(self, view: BoardView) -> HistoryEntry | None:
+        """The stabiliser committed a board: explain it if it changed."""
+        if view == self.raw_seen:
+            return None
+        self._pressed_last = False  # the table moved since the last press
+        self.raw_seen = view
+        self.seen = self.overrides.apply(view)
+        entry = self._reconcile("board", "camera")
+        self._board_settled()
+        if entry is None and self.check_tallies(board_changed=True):
+            self.publish("notice")
+        return entry
+
+    def tap(self, card: str, seat: int | None = None) -> HistoryEntry | None:
+        """A card laid on a reader; an unknown card is a prompt and changes nothing."""
+        known = self.game.card_ids()
+        if known and card not in known:
+            self.table_prompt = Prompt(
+                f"Unknown card {card!r} on reader {seat}: not a card of {self.game.title}.",
+                "warning",
+            )
+            self.publish("prompt")
+            return None
+        self.taps.append(Tap(card, seat))
+        return self._reconcile("tap", "cards")
+
+    def button(self, seat: int | None = None) -> HistoryEntry | None:
+        """A turn or seat button: the player says the step on the table is done.
+
+        Pressed while a hand is over the board, the camera gives no picture, or the board
+        changed in the last ``settle_s`` seconds, the press is held (returns None) and judged
+        once the camera settles: on the next settled board, or ``settle_s`` after the view
+        cleared.  Judging it on the board as it was before the pieces landed would refuse
+        or mis-record the move the player just made."""
+        if self._camera_unsettled():
+            self._hold_press(seat)
+            return None
+        return self._reconcile("button", "table")
+
+    def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:
+        ledger = self.ledger
+        seen = self.seen if self.seen is not None else self.game.board_view(ledger.state)
+        verdict = reconcile(self.game, ledger.state, seen, list(self.taps), trigger)
+        if verdict.action is not None and verdict.state is not None \
+                and trigger == "button" and self._pressed_twice(verdict.state):
+            self.table_prompt = Prompt(
+                f"The button was pressed again at once after #{ledger.frames[-1].entry.seq} "
+                f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
+                f"Nothing is recorded; if it was meant, tap: "
+                f"{self.game.describe(ledger.state, verdict.action)}.", "choice",
+                self.game.current_player(ledger.state), [verdict.action])
+            self.publish("prompt")
+            return None
+        if verdict.action is not None and verdict.state is not None:
+            entry = ledger.commit(canonical(verdict.action), verdict.state, source)
+            self.after_move("action")
+            self._pressed_last = trigger == "button"
+            if (earlier := self._reconsider_earlier(seen)) is not None:
+                self.table_prompt = earlier  # the move stands; a card laid before it was misread
+                self.publish("prompt")
+            return entry
+        # a press the table cannot explain may be explained by a misread of the move before
+        # it: that question is the answer, not "the table does not match"
+        if trigger in ("board", "button") and (second := self._reconsider(seen, trigger)) is not None:
+            verdict.prompt = second
+        elif (verdict.prompt is None or verdict.prompt.kind == "warning") and (
+                (self.raw_seen is not None and trigger == "button") or verdict.refusals):
+            # the table differs from the record: say where, and offer each way out as a tap
+            verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
+        if trigger == "button" and verdict.prompt is not None and any(
+                o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
+            self._press_waiting = True  # judged again once the players answer the question
+        if verdict.prompt is not None:
+            self.table_prompt = verdict.prompt
+            self.publish("prompt")
+        elif self._question_settled(seen):
+            self.table_prompt = None
+            self.publish("prompt")
+        else:  # nothing to record, but what the table shows changed: dashboards see it
+            self.publish(trigger)
+        return None
+
+    def _pressed_twice(self, after: State) -> bool:
+        """A press that would record a move nothing on the table shows, right after a press
+        recorded a move and with no board seen since: a double press, asked, never recorded."""
+        newest = self.ledger.frames[-1].entry
+        return (self._pressed_last and newest is not None and not self.taps
+                and self.clocks.now() - newest.at <= DOUBLE_PRESS_S
+                and self.game.board_view(after) == self.game.board_view(self.ledger.state))
+
+    # ------------------------------------------------------------------ questions about moves
+    def _question_settled(self, seen: BoardView) -> bool:
+        """A question whether a move was misread is moot once the table reads as recorded
+        again (a misread for a moment, the record right): it would stay until the next move."""
+        options = self.table_prompt.options if self.table_prompt is not None else None
+        if options and any(o.get("type") == "keep_record" for o in options):
+            return not differing(self.game, self.ledger.state, seen) \
+                and tally_mismatch(self.game, self.ledger.state, seen) is None
+        if not options or any(o.get("type") != "correct" for o in options):
+            return False
+        return not {p for p in changed_places(self.game.board_view(self.ledger.state), seen)
+                    if not self.game.score_place(p)}
+
+    def _reconsider(self, seen: BoardView, trigger: Trigger) -> Prompt | None:
+        """Does the board, moments after the camera's last move, say it was misread?  Or
+        does it show a card laid moves ago, that no move changes, as another value?"""
+        frames = self.ledger.frames
+        entry = frames[-1].entry
+        if entry is not None and entry.source in ("camera", "table") \
+                and len(frames) >= 2 and self.clocks.now() - entry.at <= RECONSIDER_S:
+            prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
+                                seen, list(self.taps), trigger)
+            if prompt is not None:
+                return prompt
+        return self._reconsider_earlier(seen)
+
+    def _reconsider_earlier(self, seen: BoardView) -> Prompt | None:
+        state = self.ledger.state
+        if not self.game.fixed_places(state):
+            return None  # the common case, after every move: nothing stays put to check
+        return reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen)
+
+    # ------------------------------------------------------------------ held presses
+    def _camera_unsettled(self) -> bool:
+        if "vision" in self.notices or "camera" in self.notices:
+            return True
+        # the view came back a moment ago and no board has settled since: wait for one
+        return not self._settled_since_clear and time.monotonic() < self._settling_until
+
+    def _hold_press(self, seat: int | None) -> None:
+        if self.held_press is not None:
+            self.held_press[1].cancel()  # pressed twice while waiting: one press
+        timer = threading.Timer(self._settle_wait(), self._release_press)
+        timer.daemon = True
+        self.held_press = (seat, timer)
+        timer.start()
+        # players see their press counted: pressing again or making the move again would
+        # record it twice
+        self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
+
+    def _drop_held_press(self) -> None:
+        """The held press is judged now: its timer and its notice go (the notice's going is
+        published with whatever the press records)."""
+        if self.held_press is not None:
+            self.held_press[1].cancel()
+        self.held_press = None
+        self.notices.pop(HELD_PRESS, None)
+
+    def _settle_wait(self) -> float:
+        return max(self.settle_s, self._settling_until - time.monotonic())
+
+    def _release_press(self) -> HistoryEntry | None:
+        """Judge a held press now, unless the camera is still unsettled (then wait again).
+        Runs in the timer's thread: it takes the front's lock."""
+        with self.lock:
+            if self.held_press is None:
+                return None
+            seat, _ = self.held_press
+            if "vision" in self.notices or "camera" in self.notices:
+                self._hold_press(seat)
+                return None
+            self._drop_held_press()
+            return self._reconcile("button", "table")
+
+    def _board_settled(self) -> None:
+        """A settled board arrived: a held press is judged on it, right after the board."""
+        self._settled_since_clear = True
+        if self.held_press is not None:
+            self._drop_held_press()
+            self._reconcile("button", "table")
+
+    def notice(self, key: str, prompt: Prompt | None) -> None:
+        """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
+        if prompt is None:
+            if self.notices.pop(key, None) is None:
+                return
+            if key in ("vision", "camera"):  # the view is back: give it time to settle
+                self._settling_until = time.monotonic() + self.settle_s
+                self._settled_since_clear = False
+        else:
+            current = self.notices.get(key)
+            if current is not None and current.text == prompt.text:
+                return
+            self.notices[key] = prompt
+        self.publish("notice")
+
+    # ------------------------------------------------------------------ the score pieces
+    def check_tallies(self, board_changed: bool = False) -> bool:
+        """Set or clear the standing warning that the score pieces on the table differ from
+        the record.  It is raised only when the table changed (``board_changed``) and still
+        differs: right after a move is recorded the players have yet to take its point or
+        move its marker, and a difference a press of the button would record as a move (the
+        marker moved before the press) is a move under way.  True when it changed."""
+        if not board_changed and "tally" not in self.notices:
+            return False
+        text, asked = None, None
+        state = self.ledger.state
+        if self.seen is not None and self.game.outcome(state) is None:
+            differ = tally_mismatch(self.game, state, self.seen)
+            pressed = reconcile(self.game, state, self.seen, list(self.taps), "button") \
+                if differ is not None else None
+            # a move under way: a press would record a move that leaves the counts right (or
+            # the table fits several moves); a press that leaves them wrong explains nothing
+            under_way = pressed is not None and (
+                (pressed.state is not None
+                 and tally_mismatch(self.game, pressed.state, self.seen) is None)
+                or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
+            if pressed is not None and not under_way:
+                asked = self._disagreement(self.seen, "board")
+                shown = self.table_prompt.text if self.table_prompt is not None else None
+                text = asked.text if asked is not None and asked.text != shown else None
+        current = self.notices.get("tally")
+        if (current.text if current else None) == text:
+            return False
+        if text is None:
+            del self.notices["tally"]
+        else:
+            self.notices["tally"] = asked if asked is not None else Prompt(text, "warning")
+        return True
+
+    def seen_mismatch(self, state: State) -> list[str]:
+        """Spots where the camera's committed board and the tracked board differ."""
+        if self.seen is None:
+            return []
+        board = self.game.board_view(state)
+        return sorted(s for s in set(self.seen) | set(board) if self.seen.get(s, ()) != board.get(s, ()))

@@ -1,0 +1,60 @@
+"""Issue 42: the set-up page lists the paired tablets and unpairs one (in Chromium)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.table import Table
+from companion.web.app import create_app
+from companion.web.server import DashboardServer
+from companion.web.setup import TableRef
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("no chromium here; scripts/test.sh installs it", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    table = Table.open("times_square", tmp_path, 2, None, 0, resume=False)
+    ref = TableRef(table)
+    app = create_app(ref, "432100", {"KEEPALIVE_S": 1.0})
+    srv = DashboardServer(ref, app, "127.0.0.1", 0).start()
+    assert srv.wait_started(10)
+    yield f"http://127.0.0.1:{srv.port}", app.extensions["guard"]
+    srv.close()
+    table.close()
+    table.log.close()
+
+
+def test_the_setup_page_lists_paired_tablets_and_unpairs_one(served: tuple[str, Any]) -> None:
+    url, guard = served
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        owner = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        owner.goto(f"{url}/pair?code={guard.code}")
+        other = browser.new_context().new_page()
+        other.goto(f"{url}/pair?code={guard.code}")
+        assert other.evaluate("fetch('/api/whoami').then(r => r.json())") == {"paired": True}
+        owner.goto(f"{url}/setup")
+        owner.wait_for_function("document.querySelectorAll('#devices li.device').length === 2",
+                                timeout=15000)
+        assert "(this tablet)" in owner.inner_text("#devices li.device:first-child")
+        gone = owner.get_attribute("#devices li.device:last-child", "data-device")
+        owner.on("dialog", lambda dialog: dialog.accept())
+        owner.click(f'[data-unpair="{gone}"]')
+        owner.wait_for_function("document.querySelectorAll('#devices li.device').length === 1",
+                                timeout=15000)
+        assert "is unpaired" in owner.inner_text("#devices-result")
+        assert other.evaluate("fetch('/api/whoami').then(r => r.json())") == {"paired": False}
+        assert [d.id for d in guard.devices()] != [gone] and len(guard.devices()) == 1
+        browser.close()
