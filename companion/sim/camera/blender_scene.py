@@ -17,10 +17,22 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.games.base import Layout
+from companion.games.base import BoardView, Layout, Piece
 from companion.sim.camera.conditions import SKIN_TONES
 from companion.sim.camera.render import PIP_LAYOUT, TABLE_BGR
-from companion.sim.camera.render3d import CARD_MM, CHIP_MM, FIGURE_MM, Pinhole, Placed, Scene3D, world_mm
+from companion.sim.camera.render3d import (
+    CARD_MM,
+    CHIP_MM,
+    FIGURE_MM,
+    Pinhole,
+    Placed,
+    Scene3D,
+    finish,
+    pinhole_for,
+    plan_pieces,
+    truth,
+    world_mm,
+)
 from companion.vision.board_print import board_print
 from companion.vision.geometry import canvas_size_mm
 from companion.vision.palette import DARK_PIECES, PIP_ON_DARK, PIP_ON_LIGHT, bgr
@@ -358,3 +370,18 @@ class BlenderTable:
         image.pixels.foreach_get(pixels)
         rgba = pixels.reshape(h, w, 4)[::-1]
         return np.ascontiguousarray(rgba[..., 2::-1]), time.perf_counter() - t0
+
+
+def render(layout: Layout, view: BoardView, scene: Scene3D, stacks: dict[str, list[Piece]] | None = None,
+           game: str = "", players: int = 0, threads: int = 2) -> tuple[np.ndarray, dict[str, Any]]:
+    """One frame of ``view`` on ``layout`` in ``scene``, and its truth.  Needs ``bpy``."""
+    rng = random.Random(f"pieces:{scene.seed}")
+    placed = plan_pieces(layout, view, stacks, rng)
+    camera = pinhole_for(layout, scene)
+    table = BlenderTable(layout, scene, camera, threads)
+    linear, seconds = table.render(placed)
+    frame = finish(linear, camera, scene)
+    info = truth(layout, view, stacks, scene, camera, placed, game, players)
+    info["hand"] = table.hand_info
+    info["render_seconds"] = round(seconds, 1)
+    return frame, info

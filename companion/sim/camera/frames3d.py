@@ -110,7 +110,7 @@ def _stacks(world: Any) -> dict[str, list[Piece]]:
 
 def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **scene_over: Any) -> Path:
     """Render one frame of the plan and write it with its truth; returns the JPEG's path."""
-    from companion.sim.camera.render3d import render
+    from companion.sim.camera.blender_scene import render
 
     game = load_game(spec.game)
     n = PLAYERS3D.get(spec.game, game.min_players)

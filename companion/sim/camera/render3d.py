@@ -311,20 +311,3 @@ def truth(layout: Layout, view: BoardView, stacks: dict[str, list[Piece]] | None
                     "top_px": [round(float(a), 1) for a in t], "foot_px": [round(float(a), 1) for a in f]}
                    for p, t, f in zip(placed, top_px, foot_px, strict=True)],
     }
-
-
-def render(layout: Layout, view: BoardView, scene: Scene3D, stacks: dict[str, list[Piece]] | None = None,
-           game: str = "", players: int = 0, threads: int = 2) -> tuple[np.ndarray, dict[str, Any]]:
-    """One frame of ``view`` on ``layout`` in ``scene``, and its truth.  Needs ``bpy``."""
-    from companion.sim.camera.blender_scene import BlenderTable
-
-    rng = random.Random(f"pieces:{scene.seed}")
-    placed = plan_pieces(layout, view, stacks, rng)
-    camera = pinhole_for(layout, scene)
-    table = BlenderTable(layout, scene, camera, threads)
-    linear, seconds = table.render(placed)
-    frame = finish(linear, camera, scene)
-    info = truth(layout, view, stacks, scene, camera, placed, game, players)
-    info["hand"] = table.hand_info
-    info["render_seconds"] = round(seconds, 1)
-    return frame, info
