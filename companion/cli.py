@@ -73,10 +73,11 @@ class LazyGroup(click.Group):
 
 def _vision_commands() -> click.Command:
     """``companion vision``: the reader's commands, and the world's camera on the same group."""
-    from companion.sim.camera.cli import render_state
+    from companion.sim.camera.cli import render3d_frames, render_state
     from companion.vision.cli import vision
 
     vision.add_command(render_state)
+    vision.add_command(render3d_frames)
     return vision
 
 
@@ -99,7 +100,7 @@ LAZY_BENCH = {
               "minute."),
     "truth": ("companion.sim.truth:bench_truth_command",
               "Whole games through the full path with faults at the physical channels, judged by the "
-              "world's own truth: exact, wrong with a prompt, silently wrong, stuck."),
+              "world's own truth: exact, caught, silently wrong, or wedged, over budget, crashed."),
 }
 
 
@@ -481,15 +482,23 @@ def bench() -> None:
 @click.option("--sequences", type=int, default=6, show_default=True,
               help="With --conditions: hand sequences per game through the stabiliser.")
 @click.option("--latency", is_flag=True, help="Change on the table to dashboard update, end to end.")
+@click.option("--renderer", type=click.Choice(["flat", "3d"]), default="flat", show_default=True,
+              help="3d: the committed physically based frames (tests/data/frames3d), per game and tilt.")
 @click.option("--changes", type=int, default=30, show_default=True, help="With --latency.")
 @click.option("--seed", type=int, default=100, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def bench_vision(game: str | None, frames: int, players: int | None, conditions: bool,
-                 only: tuple[str, ...], sequences: int, latency: bool, changes: int, seed: int,
-                 as_json: bool) -> None:
+                 only: tuple[str, ...], sequences: int, latency: bool, renderer: str, changes: int,
+                 seed: int, as_json: bool) -> None:
     """The board reader: frame cost, accuracy under real-world conditions, latency."""
     from companion.bench import vision as vb
 
+    if renderer == "3d":
+        from companion.bench.vision3d import format_3d, renderer3d_benchmark
+
+        result = renderer3d_benchmark(games=[game] if game else None)
+        click.echo(json.dumps(result, sort_keys=True) if as_json else format_3d(result))
+        return
     if conditions:
         games = [game] if game else vb.ALL_GAMES
         try:

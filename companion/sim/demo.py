@@ -19,11 +19,12 @@ from companion.sim.device import DeviceEmulator
 from companion.sim.owner import calibrate_table
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
 from companion.sim.stickers import StickerSheet
-from companion.sim.world import load_world
+from companion.sim.worldproc import WorldProcess
 from companion.venue.settings import MqttSettings
 
 TABLE_FPS = 8.0  # the camera's frames a second at a real table's pace (speed above 0)
 TABLE_POLL_MS = 5.0  # and the device's firmware polling its readers and buttons
+OVER_POLL_MS = 50.0  # the emulated firmware once the game is over: nobody taps, it need not spin
 
 
 class DemoInterrupted(Exception):
@@ -53,11 +54,13 @@ def run_demo(
     tablet: Callable[[Service], Tablet] | None = None,
     on_over: Callable[[RunResult], None] | None = None,
     table_class: Callable[..., SimulatedTable] = SimulatedTable,
+    world_class: str | None = None,
 ) -> RunResult:
     """Play the game; ``on_over`` hears the result as soon as it ends.  Without
     ``exit_when_over`` the dashboard then stays up until Ctrl-C.  Ctrl-C before the end
     raises DemoInterrupted with the table as it stood.  ``table_class`` builds the simulated
-    table (``companion bench truth`` passes one that injects faults at the channels)."""
+    table (``companion bench truth`` passes one that injects faults at the channels);
+    ``world_class`` ("module:Class") plays another world than the game's own."""
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
@@ -82,12 +85,14 @@ def run_demo(
         config.resume = False
         service = Service(config)
     record = service.table.record
-    world = load_world(game, load_game(game), record.players, record.variant, record.seed)
-    # the camera looks at the world's own table (its own rules object and set-up), never at
+    # the players and their truth run in a process of their own, where the companion's
+    # runtime cannot be imported: they reach it only through the channels below
+    world = WorldProcess(game, record.players, record.variant, record.seed, world_class)
+    # the camera looks at the table as the rules set it up (its own rules object), never at
     # the companion's tracker: the two share nothing but the configuration players chose
     house_rules = (record.options or {}).get("house_rules")
-    table_layout = world.game.layout(world.game.start(record.players, record.variant, record.seed,
-                                                      house_rules))
+    rules = load_game(game)
+    table_layout = rules.layout(rules.start(record.players, record.variant, record.seed, house_rules))
     # this copy of the game has its own plastics, print and lamp
     camera = Camera(table_layout, seed=seed, paints=varied_paints(seed), cast=lamp_cast(seed))
     # the owner calibrates the reader on photos of this table before the first move
@@ -122,11 +127,11 @@ def run_demo(
         if on_over is not None:
             on_over(result)
         if not exit_when_over:
-            # nobody plays as fast as it can go any more: the camera and the device go back to
-            # a real table's pace rather than spin until Ctrl-C
+            # nobody plays as fast as it can go any more: the camera goes back to a real table's
+            # pace and the emulated firmware to a slow poll, rather than spin until Ctrl-C
             if service.vision is not None:
                 service.vision.pace(TABLE_FPS)
-            device.poll_s = TABLE_POLL_MS / 1000
+            device.poll_s = OVER_POLL_MS / 1000
             try:
                 while True:
                     time.sleep(3600)
@@ -137,3 +142,4 @@ def run_demo(
         bar.close()
         service.stop()
         device.stop()
+        world.close()

@@ -5,8 +5,10 @@ first); cards tapped and seat buttons -> the emulated device on a
 pseudo-terminal; the turn button -> gpiozero's mock pin; declarations -> HTTP
 POSTs with the table PIN, as a tablet sends them.  Players act at a human pace
 drawn from a seeded distribution (:class:`HumanPacing`), never waiting on what
-the companion has seen; after a tap or a press they glance at the tablet
-(GET /api/state) for it to move on, as people look for the beep.
+the companion has seen.  With ``human_pacing`` (the bench) they never wait on the
+tablet at all: after a tap or a press they take their own seeded human delay, counted
+in the camera's frames, and a game's budget is counted in player actions and frames,
+never in seconds, so that a loaded machine gives the same games.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from companion.table import HELD_PRESS_TEXT
 HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
 END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end
 GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
+WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
 
 
 @dataclass
@@ -54,6 +57,19 @@ class RunResult:
     truth: dict[str, Any]
     refusals: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    world_finished: bool = False
+    stopped: str | None = None
+    """Why the players stopped before the game ended: "wedged" (the record did not move for
+    :data:`WEDGE_ACTIONS` actions under a standing refusal or warning), "over budget" (the
+    actions or frames allowed were used up); None when it ended or the world did."""
+
+
+def record_of(tablet: dict[str, Any]) -> tuple[Any, ...]:
+    """What the record holds, as far as the tablet shows it: its length and which of its
+    newest entries stand (an undo or a correction moves it; a glance does not)."""
+    return (tablet.get("history_total"),
+            tuple((h.get("text"), bool(h.get("undone"))) for h in tablet.get("history") or []
+                  if isinstance(h, dict)))
 
 
 class Tablet:
@@ -93,6 +109,11 @@ class HumanPacing:
     def press_delay(self) -> float:
         """Seconds from the hand leaving to the button: median 0.7 s, 0.5 to 2.5 s."""
         return min(2.5, max(0.5, self.rng.lognormvariate(math.log(0.7), 0.5)))
+
+    def think_delay(self) -> float:
+        """Seconds between one thing players do and the next (a look round the table, a
+        word, the next player's hand reaching in): median 2 s, 1 to 6 s."""
+        return min(6.0, max(1.0, self.rng.lognormvariate(math.log(2.0), 0.5)))
 
     def linger_frames(self) -> int:
         """Frames the hand stays over the board around a move (mostly brief, sometimes long)."""
@@ -161,11 +182,16 @@ class SimulatedTable:
         allows at speed 0 (the device waits until it has read it either way)."""
         return seconds if self.speed > 0 else 0.0
 
-    deadline: float | None = None
-    """A monotonic time the players stop at, the game unfinished (a bench's budget)."""
+    max_frames: int | None = None
+    """The camera frames a game may take (a bench's budget, with the run's ``max_steps``):
+    past them the players stop, the game unfinished.  Counted, never timed."""
 
-    def out_of_time(self) -> bool:
-        return self.deadline is not None and time.monotonic() > self.deadline
+    def out_of_frames(self) -> bool:
+        return self.max_frames is not None and self.frames_taken > self.max_frames
+
+    def observe(self, tablet: dict[str, Any]) -> None:
+        """The tablet after each of the players' actions, for a judge watching the game (the
+        bench's); the players themselves see only what :meth:`World.act` is given."""
 
     def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Poll the tablet until ``check(state)`` holds (bounded)."""
@@ -205,15 +231,15 @@ class SimulatedTable:
         elif isinstance(event, CardTap):
             reader = self.shared_reader if event.seat is None else event.seat
             self.device.lay_card(reader, self.stickers.uid(event.card), hold_s=self.hold_s(0.05))
-            self.wait_for(moved_on, 30.0)
+            self.after_hand(moved_on)
         elif isinstance(event, SeatButton):
             self.device.press(event.seat, hold_s=self.hold_s(0.06))
-            self.wait_for(judged, 30.0)
+            self.after_hand(judged)
         elif isinstance(event, TurnButton):
             self.button_pin.drive_low()
             time.sleep(0.03 if self.speed > 0 else 0.01)
             self.button_pin.drive_high()
-            self.wait_for(judged, 30.0)
+            self.after_hand(judged)
         elif isinstance(event, Declare):
             status, body = self.tablet.declare(event.action, self.current_request)
             if status != 200:
@@ -221,6 +247,14 @@ class SimulatedTable:
         else:  # pragma: no cover
             raise TypeError(f"unknown physical event {event!r}")
         self.pause(0.5)
+
+    def after_hand(self, check: Any) -> None:
+        """After a tap or a press: with human pacing, the player's own delay (in frames),
+        never the tablet's; the demo's players watch the tablet move on instead."""
+        if self.human_pacing:
+            self.human_wait(self.pacing.press_delay())
+        else:
+            self.wait_for(check, 30.0)
 
     # ------------------------------------------------------------------ the game
     def run(self, max_steps: int = 5000, exit_when_over: bool = True) -> RunResult:
@@ -242,15 +276,24 @@ class SimulatedTable:
             if board is not None:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
-        steps = stalls = after_end = 0
+        steps = stalls = after_end = unmoved = 0
+        stopped: str | None = None
         total_at_end: int | None = None
-        while steps < max_steps and not self.out_of_time():
+        record: tuple[Any, ...] | None = None
+        while True:
+            if steps >= max_steps or self.out_of_frames():
+                stopped = "over budget"
+                break
             if self.world.finished():
                 # the last move is made: players watch the tablet for the end and, when it
                 # does not come (the last press came early, a card missed its reader), mend
                 # their last move as at any other point of the game: a few glances at most
                 # without the tablet taking anything more (laying moves again takes several)
-                tablet = self.wait_for(lambda s: s["over"], END_WAIT_S)
+                if self.human_pacing:
+                    self.human_wait(END_WAIT_S / 2)
+                    tablet = self.tablet.state()
+                else:
+                    tablet = self.wait_for(lambda s: s["over"], END_WAIT_S)
                 moved = tablet["history_total"] != total_at_end
                 total_at_end = tablet["history_total"]
                 after_end = 1 if moved else after_end + 1
@@ -265,20 +308,35 @@ class SimulatedTable:
             self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
+            self.observe(after)
             if after["history_total"] == tablet["history_total"] \
                     and not getattr(self.world, "repeated", False):
                 stalls += 1  # a step of the game that recorded nothing (a card laid again is none)
+            now = record_of(after)
+            warned = any(p.get("kind") == "warning" for p in after.get("prompts") or [])
+            unmoved = unmoved + 1 if now == record and warned else 0
+            record = now
+            if unmoved >= WEDGE_ACTIONS and not after.get("over"):
+                stopped = "wedged"
+                break
             if self.progress is not None:
                 self.progress.update(1)
-            self.pause()
+            if self.human_pacing:
+                self.human_wait(self.pacing.think_delay())
+            else:
+                self.pause()
         final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
         if not exit_when_over:
             while True:
                 time.sleep(3600)
+        if final.get("over"):
+            stopped = None
+        elif stopped is None:  # the players had nothing more to do, the tablet not at the end
+            stopped = "wedged"
         return RunResult(steps, stalls, final, self.world.truth(), self.refusals,
-                         time.monotonic() - started)
+                         time.monotonic() - started, self.world.finished(), stopped)
 
     def _deliver_all(self, events: list[PhysicalEvent], resumed_marker: int | None,
                      tablet: dict[str, Any] | None = None) -> None:

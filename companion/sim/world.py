@@ -22,6 +22,10 @@ STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half o
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
 RECENT_MOVES = 4  # the moves given up on that an entry recorded late may still be for
 RECENT_BOARDS = 8  # the tables the last moves left that players can lay again, one at a time
+NOTICE = {"passive": 0.0, "typical": 0.5, "attentive": 0.9}
+"""How likely players are to notice, unasked, that a history line about their own move reads
+wrong or that their move is missing from it (once per line or move, seeded): passive players
+only answer what the tablet asks and follow its remedies."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,38 @@ class World(ABC):
         # moves laid again one at a time (lay_next): the table the last one left, the tables
         # still to lay, how often the last one was straightened
         self.relay: tuple[BoardView, list[BoardView], int] | None = None
+        # None: players who read every line (the rules' tests and the headless harness); the
+        # bench seats passive, typical or attentive ones
+        self.temperament: str | None = None
+
+    def set_temperament(self, kind: str) -> None:
+        """Which players sit at this table: passive, typical or attentive (:data:`NOTICE`)."""
+        if kind not in NOTICE:
+            raise ValueError(f"unknown players {kind!r}: one of {', '.join(NOTICE)}")
+        self.temperament = kind
+
+    def notices(self, key: Any) -> bool:
+        """Whether the players notice, unasked, the wrong or missing line ``key`` (decided
+        once per line, at their temperament's rate, on a seeded draw of their own)."""
+        kind = getattr(self, "temperament", None)
+        if kind is None:
+            return True
+        rate = NOTICE[kind]
+        noticed = self.__dict__.setdefault("_noticed", {})
+        if key not in noticed:
+            draw = random.Random(f"{self.seed}:{key}").random()
+            noticed[key] = draw < rate
+        return noticed[key]
+
+    def over_at_table(self) -> bool:
+        """Whether the game is over by the world's truth, a question about the last move
+        still open or not (:meth:`finished` may wait for that answer)."""
+        return self.finished()
+
+    def judged_board(self) -> BoardView | None:
+        """The board as a right record draws it, for the bench's judge (never the players):
+        the real board where the tracker draws every piece; None where it draws less."""
+        return self.board() if self.compares_board else None
 
     def act(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
@@ -103,7 +139,8 @@ class World(ABC):
             taps, total = made
             listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
             missed = [t for t in taps if t.card not in listed]
-            if tablet.get("history_total") == total and missed:
+            if tablet.get("history_total") == total and missed \
+                    and self.notices(("tap", total, tuple(t.card for t in missed))):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
         events = self.step(tablet)
@@ -147,13 +184,42 @@ class World(ABC):
         device): remembered until the tablet's history shows it, so that a question the
         table asks about it can be answered and a press that recorded nothing is made again."""
         self.pending, self.pending_seat = action, seat
+        self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
         return TurnButton() if seat is None else SeatButton(seat)
+
+    def declare_missing(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet warns that the table fits no move and says to declare it ("Fix it or
+        declare it"), or the game is over at the table and not on the tablet: the players
+        declare, oldest first, the moves they pressed for that no
+        line of the history shows (a hand hid one, two ran together for the camera), each
+        once, when the ask still stands at their next glance.  Passive players do it too:
+        the tablet asked."""
+        history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        missing = [a for a in getattr(self, "unrecorded", [])
+                   if not any(self.entry_says(h, a) for h in history)]
+        self.unrecorded = missing
+        asked = any(isinstance(p, dict) and p.get("kind") == "warning"
+                    and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
+        # the game is over at the table: everyone reads the tablet for the result, and when it
+        # does not show the end, looks for their last moves in the history
+        asked = asked or (tablet.get("over") is False and self.over_at_table())
+        # they act on what stands: the same record and the same ask at two glances (a press
+        # just made may still be on its way to the record)
+        glance = (tablet.get("history_total"), len(history), asked)
+        standing, self._asked_at = glance == getattr(self, "_asked_at", None), glance
+        if not asked or not missing or not standing:
+            return []
+        action = missing[0]
+        self.unrecorded = missing[1:]
+        if action == self.pending:
+            self.pending = None
+        return [Declare(action)]
 
     def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
-        confirmed = self.confirm_reading(tablet)
+        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet)
         if confirmed:
             return confirmed
         relay = self.lay_next(tablet) or self.straighten(tablet)
@@ -215,6 +281,8 @@ class World(ABC):
         action = getattr(self, "move_pending", None)
         if not events or total is None or not self.nothing_stands_since(tablet, total, action):
             return []
+        if not self.notices(("missing", total, json.dumps(action, sort_keys=True))):
+            return []  # nobody looked for it in the history
         if self.out_of_tries(action):
             return []
         if not any(isinstance(e, (TurnButton, SeatButton, CardTap)) for e in events):
@@ -268,6 +336,8 @@ class World(ABC):
         if all(ours) or any(ours[ours.index(False):]):
             return []  # only late entries of earlier moves, or one of ours after a wrong one
         wrong = standing[ours.index(False):]
+        if not self.notices(("wrong", wrong[-1].get("seq"))):
+            return []  # the line was not read, or did not read wrong to them
         corrected = getattr(self, "_corrected", set())
         if wrong[-1].get("seq") in corrected:
             return []

@@ -61,6 +61,9 @@ class Locating:
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         pts = np.stack([(xs + 0.5) / SCALE, (ys + 0.5) / SCALE], -1).reshape(-1, 2) * self.px_per_mm
         frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
+        # how many of the frame's pixels a millimetre of the board takes (its median, across)
+        step = frame_pts[::8, 8::8] - frame_pts[::8, :-8:8]
+        self.frame_px_per_mm = float(np.median(np.linalg.norm(step, axis=-1))) * SCALE / 8
         self._marker_checks = self._build_marker_checks()
         watched = [(slice(rows.start - 3, rows.stop + 3), slice(cols.start - 3, cols.stop + 3))
                    for rows, cols, _bits in self._marker_checks]  # as ``sharpness`` looks at them
@@ -133,7 +136,9 @@ class Locating:
                 if last[1] is not None:
                     values.append(last[1])
                 continue
-            value = self._edge_sharpness(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32))
+            # the green channel: a cheap lens fringes red and blue outwards and inwards at the
+            # markers' edges (colour fringes are not blur); green is the one it keeps in place
+            value = self._edge_sharpness(bgr[..., 1].astype(np.float32))
             seen.append((bgr.copy(), value))
             if value is not None:
                 values.append(value)

@@ -61,6 +61,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
     if face is None:
         return 0, False
     filled, body_area = face
+    hull = filled
     hull_area = float(np.count_nonzero(filled))
     if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
         return 0, False  # the piece's own colour covers too little of it to judge its marks
@@ -90,9 +91,26 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
     faint = (values >= 0.15) & ~strong
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
+    if sure and count:  # no mark at the outline's edge: a die's side face seen beside its top
+        sure = not _at_the_edge(hull, centres[1:][strong], body_area)
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
     return count, bool(sure)
+
+
+EDGE_SHARE = 0.16  # a mark this near the outline (a share of its width) is on a side face
+
+
+def _at_the_edge(hull: np.ndarray, centres: np.ndarray, body_area: float) -> bool:
+    """Does a mark lie nearer the piece's outline than any mark of its top can?  A top's
+    marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen from
+    a camera off to one side a die shows a side face too, joined to its top in one outline,
+    and that face's marks lie in the thin strip it makes at the outline's edge."""
+    inside = cv2.distanceTransform(np.pad(hull, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    h, w = hull.shape
+    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
+    return bool((inside[ys, xs] < EDGE_SHARE * np.sqrt(body_area)).any())
 
 
 MARK_SHARE = 0.14  # a mark's radius, as a share of its piece's half-width (0.13 printed)

@@ -47,3 +47,57 @@ def render_state(game: str, players: int | None, state_file: Path | None, seed: 
     cv2.imwrite(str(out), image)
     click.echo(json.dumps(view_to_json(view)))
     click.echo(f"wrote {out}", err=True)
+
+
+@click.command("render3d")
+@click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
+              help="One game's frames of the committed plan (default: every game).")
+@click.option("--split", type=click.Choice(["tune", "test"]), default=None,
+              help="Only this split's frames (its lamps, plastics and camera sides).")
+@click.option("--boards", type=int, default=2, show_default=True, help="Boards per game, split and tilt.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where the frames go (default: the committed set, tests/data/frames3d).")
+@click.option("--samples", type=int, default=2, show_default=True, help="Cycles samples a pixel (denoised).")
+@click.option("--size", type=click.Choice(["1280x720", "960x540", "640x360", "320x180"]), default="1280x720",
+              show_default=True)
+@click.option("--threads", type=int, default=2, show_default=True)
+@click.option("--limit", type=int, default=None, help="Stop after this many new frames.")
+@click.option("--grid", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Render nothing: write frames already made beside the flat camera's (a PNG).")
+def render3d_frames(game: str | None, split: str | None, boards: int, out: Path | None, samples: int,
+                    size: str, threads: int, limit: int | None, grid: Path | None) -> None:
+    """Render the physically based frames of the plan that are not on disk yet (Blender's
+    Cycles; about a minute a frame on two cores; needs the render3d extra)."""
+    from companion.sim.camera.frames3d import FRAMES_DIR, committed, comparison_grid, plan, render_spec
+
+    if grid is not None:
+        shown: list = []  # four frames of four games, the steepest tilts first, both splits
+        frames = sorted(committed(out or FRAMES_DIR, split), key=lambda f: (-f.tilt, f.split != "test"))
+        for f in frames:
+            if game in (None, f.game) and f.game not in {g.game for g in shown} and len(shown) < 4:
+                shown.append(f)
+        try:
+            image = comparison_grid(sorted(shown, key=lambda f: f.tilt))
+            cv2.imwrite(str(grid), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+        except ValueError as err:
+            raise click.ClickException(str(err)) from err
+        click.echo(f"wrote {grid}")
+        return
+
+    try:
+        import bpy  # noqa: F401  (only to say plainly that it is missing)
+    except ImportError as err:
+        raise click.ClickException(f"Blender as a module is not installed ({err}): "
+                                   "pip install --no-deps bpy==5.0.1 zstandard requests cython") from err
+    root = out or FRAMES_DIR
+    width, height = (int(v) for v in size.split("x"))
+    made = 0
+    for spec in plan({"tune": boards, "test": boards}):
+        if (game and spec.game != game) or (split and spec.split != split) or spec.path(root).exists():
+            continue
+        if limit is not None and made >= limit:
+            break
+        path = render_spec(spec, root, threads, samples=samples, width=width, height=height)
+        made += 1
+        click.echo(f"wrote {path}")
+    click.echo(f"{made} new frames in {root}", err=True)

@@ -330,6 +330,97 @@ def _clean(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
     return f, {}
 
 
+# --------------------------------------------------------------------------- ordinary things (issue 40)
+PALE_SKIN = (222, 232, 250)  # paler than the lightest of SKIN_TONES: near the margin's paper
+DARK_SKIN = (28, 36, 52)  # darker than the darkest: near a black piece
+
+
+def turn_pieces(frame: np.ndarray, rng: np.random.Generator,
+                pieces: list[tuple[str, float, float, float]],
+                size: float = 0.8) -> tuple[np.ndarray, list[float]]:
+    """Every piece turned in its place by an angle of its own (a die lands any way round),
+    made ``size`` as large so a turned square still fits its place as a real die does (a
+    16 mm die in a 26-28 mm place; the flat camera paints pieces three quarters of a place):
+    the piece's square lifted off (its place's colour round it filled in) and laid back turned."""
+    out = frame.copy()
+    angles = []
+    h, w = frame.shape[:2]
+    for _, x, y, r in pieces:
+        angle = float(rng.uniform(0, 90))
+        angles.append(round(angle, 1))
+        reach = int(np.ceil(1.3 * r)) + 2
+        x0, y0, x1, y1 = int(x) - reach, int(y) - reach, int(x) + reach + 1, int(y) + reach + 1
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        patch = out[y0:y1, x0:x1].astype(np.float32)
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        square = np.maximum(np.abs(xs - x), np.abs(ys - y))
+        ring = (square > 1.08 * r) & (square <= 1.25 * r)
+        under = np.median(patch[ring], axis=0) if ring.any() else patch.reshape(-1, 3).mean(0)
+        cleared = np.where((square <= 1.06 * r)[..., None], under, patch)
+        rot = cv2.getRotationMatrix2D((x - x0, y - y0), angle, size)
+        turned = cv2.warpAffine(patch, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+        body = cv2.warpAffine((square <= r).astype(np.float32), rot, (x1 - x0, y1 - y0),
+                              flags=cv2.INTER_LINEAR)[..., None]
+        out[y0:y1, x0:x1] = np.clip(body * turned + (1 - body) * cleared, 0, 255).astype(np.uint8)
+    return out, angles
+
+
+def cheap_lens(frame: np.ndarray, vignette: float, fringe: float) -> np.ndarray:
+    """A cheap lens: the corners darker by ``vignette`` and colour fringes growing towards
+    them (red magnified by ``fringe``, blue shrunk by as much: lateral chromatic aberration)."""
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = w / 2, h / 2
+    channels = []
+    for channel, scale in zip(cv2.split(frame), (1 - fringe, 1.0, 1 + fringe), strict=True):
+        mx, my = cx + (xs - cx) / scale, cy + (ys - cy) / scale
+        channels.append(cv2.remap(channel, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    r2 = ((xs - cx) ** 2 + (ys - cy) ** 2) / (cx * cx + cy * cy)
+    fall = 1.0 - vignette * r2
+    return np.clip(cv2.merge(channels).astype(np.float32) * fall[..., None], 0, 255).astype(np.uint8)
+
+
+def small_camera(frame: np.ndarray, width: int = 640, height: int = 480) -> np.ndarray:
+    """A 640x480 camera at the same place: the view scaled to its width, the rows it has
+    beyond the 16:9 picture showing more of the table."""
+    size = (width, width * frame.shape[0] // frame.shape[1])
+    scaled = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    top = (height - scaled.shape[0]) // 2
+    out = np.empty((height, width, 3), np.uint8)
+    out[:] = scaled[:1].mean(axis=(0, 1))
+    out[top:top + scaled.shape[0]] = scaled
+    return out
+
+
+def _turned(f: np.ndarray, rng: np.random.Generator,
+            pieces: list[tuple[str, float, float, float]] | None = None) -> tuple[np.ndarray, dict]:
+    out, angles = turn_pieces(f, rng, pieces or [])
+    return out, {"angles": angles[:6]}
+
+
+def _tinted_hand(skin: tuple[int, int, int]) -> Callable[..., tuple[np.ndarray, dict]]:
+    def apply(f: np.ndarray, rng: np.random.Generator,
+              pieces: list[tuple[str, float, float, float]] | None = None) -> tuple[np.ndarray, dict]:
+        arm = Arm.random(rng)
+        if pieces:  # the hand reaching for a piece, as hands do
+            _, x, y, _r = pieces[int(rng.integers(0, len(pieces)))]
+            arm = arm.moved((x, y))
+        arm = Arm(arm.base, arm.tip, skin, None, arm.width)
+        return arm.draw(f), {"arm": arm}
+    return apply
+
+
+def _cheap_lens(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+    v, c = float(rng.uniform(0.3, 0.5)), float(rng.uniform(0.002, 0.005))
+    return cheap_lens(f, v, c), {"vignette": round(v, 2), "fringe": round(c, 4)}
+
+
+def _vga(f: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+    return small_camera(f), {"size": [640, 480]}
+
+
 CONDITIONS: tuple[Condition, ...] = (
     Condition("clean", "the renderer's own frame (uneven light, light noise)", _clean),
     Condition("warm", "warm lamp, 8-20 % cast", _warm),
@@ -346,6 +437,16 @@ CONDITIONS: tuple[Condition, ...] = (
     Condition("noise", "sensor noise, sigma 6-14 plus shot noise", _noise),
     Condition("highlights", "1-3 small bright reflections on glossy pieces, often clipped white",
               _highlights, on_pieces=True, extra=True),
+    Condition("turned", "every piece turned 0-90 degrees in its place, four fifths as large",
+              _turned, on_pieces=True, extra=True),
+    Condition("pale_hand", "a hand paler than the palest skin tone reaching for a piece, bare arm",
+              _tinted_hand(PALE_SKIN), hand=True, on_pieces=True, extra=True),
+    Condition("dark_hand", "a hand darker than the darkest skin tone reaching for a piece, bare arm",
+              _tinted_hand(DARK_SKIN), hand=True, on_pieces=True, extra=True),
+    Condition("cheap_lens", "a cheap lens: vignetting 30-50 % and colour fringes 0.2-0.5 %", _cheap_lens,
+              extra=True),
+    Condition("vga", "a 640x480 camera in the same place (half the pixels a millimetre)", _vga,
+              extra=True),
 )
 CONDITION_NAMES = tuple(c.name for c in CONDITIONS)
 

@@ -30,7 +30,7 @@ from typing import Any
 from companion.games.baron_voodoo import BaronVoodoo
 from companion.games.baron_voodoo.groups import best_plan, valid_groups
 from companion.games.baron_voodoo.powers import captures, power_options
-from companion.games.base import Action, BoardView, Game, MalformedAction, RuleError, State
+from companion.games.base import Action, BoardView, Game, State
 from companion.sim.world import (
     BoardChange,
     Declare,
@@ -126,6 +126,9 @@ class BaronVoodooWorld(World):
         return isinstance(action, dict) and action.get("type") == "setup" and laid is not None \
             and action.get("board") == laid
 
+    def over_at_table(self) -> bool:
+        return self.state["phase"] == "over"
+
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
         return self.state["phase"] == "over" and self.pending is None
@@ -136,9 +139,14 @@ class BaronVoodooWorld(World):
             return None
         return self.rules.board_view(self.state)
 
+    def judged_board(self) -> BoardView | None:
+        return self.board()
+
     def truth(self) -> dict[str, Any]:
         g = self.rules
-        out: dict[str, Any] = {"scores": g.scores(self.state), "vp": list(self.state["vp"]),
+        # the players' own count: each seat's side's score marker on the track
+        scores = [float(self.state["vp"][side_of(self.state, seat)]) for seat in range(self.state["players"])]
+        out: dict[str, Any] = {"scores": scores, "vp": list(self.state["vp"]),
                                "phase": self.state["phase"], "end": self.state["end"]}
         result = g.outcome(self.state)
         if result is not None:
@@ -325,19 +333,11 @@ class BaronVoodooWorld(World):
         return events
 
     def _plain_from_board(self, before: State, action: Action, view: BoardView) -> bool:
-        """Would anyone watching the grid know it was this move?  The players work it out
-        from the rules (every legal move that leaves the grid as it is now), not from the
-        companion: one such move, or several with the same outcome, and the button says it."""
-        outcomes = []
-        for other in self.rules.legal_actions(before):
-            try:
-                after = self.rules.apply(before, other)
-            except (RuleError, MalformedAction):
-                continue
-            if self.rules.board_view(after) == view:
-                outcomes.append(after)
-        return bool(outcomes) and all(o == outcomes[0] for o in outcomes) \
-            and outcomes[0] == self.rules.apply(before, action)
+        """Would anyone watching the mats know it was this move?  People do not enumerate
+        every legal move: a move that changes the mats is shown and pressed for (should the
+        table fit several, the tablet asks which, and they tap theirs); a move that leaves
+        them as they were is declared."""
+        return view != self.rules.board_view(before)
 
     def _button_or_declare(self, action: Action) -> list[PhysicalEvent]:
         """The grid is untouched: the button says it.  The table's manual (ACTIONS.md, the

@@ -97,7 +97,7 @@ class KingOfClubsWorld(World):
             recorded = tablet.get("history_total")
             if isinstance(total, int) and isinstance(recorded, int) and recorded > total:
                 missed = [t for t in taps if not self.card_shown(tablet, t.card, total)]
-                if missed:
+                if missed and self.notices(("tap", total, tuple(t.card for t in missed))):
                     self._taps_made, self.repeated = None, True
                     return list(missed)
         return super().act(tablet)

@@ -126,7 +126,7 @@ class SwingStateWorld(World):
     def truth(self) -> dict[str, Any]:
         outcome = self.game.outcome(self.public)
         return {
-            "scores": self.game.scores(self.public),
+            "scores": self.count_chips(),
             "winners": list(outcome.winners) if outcome else [],
             "reason": outcome.reason if outcome else None,
             "piles": dict(self.public["piles"]),
@@ -135,6 +135,12 @@ class SwingStateWorld(World):
             "cheat_hands": [list(h) for h in self.cheat_hand],
             "evidence_hand": list(self.evidence_hand),
         }
+
+    def count_chips(self) -> list[float]:
+        """The scores as players count them on the table: the Incumbent the V chips in all
+        his piles, each State the V chips in its own tray."""
+        colours = self.public["colours"][1:]
+        return [float(sum(self.public["piles"].values()))] + [float(self.public["votes"][c]) for c in colours]
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The next move; or, when the tablet shows the last one was not recorded (the camera
@@ -202,6 +208,8 @@ class SwingStateWorld(World):
         if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
                 or ours or newest.get("seq") in undone:
             return None
+        if not self.notices(("stray", newest.get("seq"))):
+            return None  # the line was not read, or did not read wrong to them
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 

@@ -93,12 +93,18 @@ class TimesSquareWorld(World):
         self.remember_move(tablet, events)
         return events
 
+    def over_at_table(self) -> bool:
+        return self.winners is not None
+
     def finished(self) -> bool:
         """Over by the world's truth, and no question about the last move left unanswered."""
         return self.winners is not None and self.pending is None
 
     def board(self) -> Any:
         return self._view()
+
+    def judged_board(self) -> Any:
+        return self.rules.board_view(self.rules_state)
 
     def truth(self) -> dict[str, Any]:
         pos = self.rules_state["pos"]

@@ -1,0 +1,360 @@
+"""The table as a Blender scene: what ``render3d`` plans, built with ``bpy`` and rendered by Cycles.
+
+Blender as a module (the ``render3d`` extra) holds one scene per process; each frame starts
+from Blender's empty factory scene.  Lengths here are metres (Blender's unit); the plan's
+are canvas millimetres, turned into the world by :func:`render3d.world_mm`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.base import Layout
+from companion.sim.camera.conditions import SKIN_TONES
+from companion.sim.camera.render import PIP_LAYOUT, TABLE_BGR
+from companion.sim.camera.render3d import CARD_MM, CHIP_MM, FIGURE_MM, Pinhole, Placed, Scene3D, world_mm
+from companion.vision.board_print import board_print
+from companion.vision.geometry import canvas_size_mm
+from companion.vision.palette import DARK_PIECES, PIP_ON_DARK, PIP_ON_LIGHT, bgr
+
+PRINT_PX_PER_MM = 4.0
+# lamps: (where, metres from the board's centre; size, m; power, W; colour as RGB; fill's share)
+LAMP_SETS: dict[str, dict[str, Any]] = {
+    "desk": {"at": (0.35, 0.25, 1.1), "size": 0.45, "power": 260.0, "rgb": (1.0, 0.93, 0.84),
+             "fill": 0.18},
+    "overhead": {"at": (-0.1, 0.05, 1.4), "size": 0.6, "power": 420.0, "rgb": (1.0, 0.98, 0.95),
+                 "fill": 0.25},
+    "window": {"at": (-1.1, 0.35, 0.95), "size": 1.1, "power": 900.0, "rgb": (0.88, 0.94, 1.0),
+               "fill": 0.3},
+}
+PLASTIC_ROUGHNESS = {"glossy": 0.16, "satin": 0.38}
+# a die's faces on the model, by the axis they face: opposite faces sum to seven
+FACE_AXES = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
+FACE_UP = {1: ("X", 0.0), 6: ("X", 180.0), 2: ("X", 90.0), 5: ("X", -90.0), 3: ("Y", -90.0), 4: ("Y", 90.0)}
+
+
+def _linear(bgr_colour: tuple[int, int, int]) -> tuple[float, float, float, float]:
+    """An 8-bit sRGB paint (BGR) as Blender's linear RGBA."""
+    def lin(c: float) -> float:
+        c /= 255.0
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    b, g, r = bgr_colour
+    return (lin(r), lin(g), lin(b), 1.0)
+
+
+class BlenderTable:
+    """One frame's scene: board, pieces, lamps, camera; ``render`` returns the linear light."""
+
+    def __init__(self, layout: Layout, scene: Scene3D, camera: Pinhole, threads: int = 2) -> None:
+        import bpy  # the render3d extra: only here
+
+        self.bpy = bpy
+        self.layout = layout
+        self.scene = scene
+        self.camera = camera
+        self.threads = threads
+        self.rng = random.Random(f"blender:{scene.seed}")
+        self._materials: dict[str, Any] = {}
+        self._die_meshes: dict[tuple[str, float], Any] = {}
+        self.hand_info: dict[str, Any] | None = None
+        self._tmp = Path(tempfile.mkdtemp(prefix="render3d-"))
+
+    # ------------------------------------------------------------------ materials
+    def _material(self, key: str, rgba: tuple[float, ...], roughness: float, specular: float = 0.5,
+                  image: Path | None = None) -> Any:
+        if key in self._materials:
+            return self._materials[key]
+        bpy = self.bpy
+        mat = bpy.data.materials.new(key)
+        mat.use_nodes = True
+        bsdf = mat.node_tree.nodes.get("Principled BSDF")
+        bsdf.inputs["Base Color"].default_value = rgba
+        bsdf.inputs["Roughness"].default_value = roughness
+        bsdf.inputs["Specular IOR Level"].default_value = specular
+        if image is not None:
+            tex = mat.node_tree.nodes.new("ShaderNodeTexImage")
+            tex.image = bpy.data.images.load(str(image))
+            tex.interpolation = "Cubic"
+            mat.node_tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+        self._materials[key] = mat
+        return mat
+
+    def _plastic(self, colour: str) -> Any:
+        roughness = PLASTIC_ROUGHNESS[self.scene.plastic]
+        return self._material(f"plastic-{colour}", _linear(bgr(colour)), roughness)
+
+    # ------------------------------------------------------------------ objects
+    def _object(self, name: str, verts: list, faces: list, uv: list | None = None) -> Any:
+        bpy = self.bpy
+        mesh = bpy.data.meshes.new(name)
+        mesh.from_pydata(verts, [], faces)
+        if uv is not None:
+            layer = mesh.uv_layers.new()
+            for poly in mesh.polygons:
+                for li in poly.loop_indices:
+                    layer.data[li].uv = uv[mesh.loops[li].vertex_index]
+        mesh.update()
+        obj = bpy.data.objects.new(name, mesh)
+        bpy.context.scene.collection.objects.link(obj)
+        return obj
+
+    def _grid(self, name: str, w: float, h: float, n: int = 1, lift: Any = None) -> Any:
+        """A w x h rectangle (metres) centred on the origin, ``n`` x ``n`` quads, UVs 0-1;
+        ``lift(u, v)`` raises its vertices (a curled card)."""
+        verts, uv = [], []
+        for j in range(n + 1):
+            for i in range(n + 1):
+                u, v = i / n, j / n
+                verts.append(((u - 0.5) * w, (v - 0.5) * h, lift(u, v) if lift else 0.0))
+                uv.append((u, v))
+        faces = [(j * (n + 1) + i, j * (n + 1) + i + 1, (j + 1) * (n + 1) + i + 1, (j + 1) * (n + 1) + i)
+                 for j in range(n) for i in range(n)]
+        return self._object(name, verts, faces, uv)
+
+    def _place(self, obj: Any, x_mm: float, y_mm: float, z_mm: float, yaw: float, base: Any = None) -> None:
+        from mathutils import Matrix
+
+        (wx, wy, wz), = world_mm(self.layout, np.array([[x_mm, y_mm, -z_mm]]))
+        rot = Matrix.Rotation(math.radians(yaw), 4, "Z")
+        if base is not None:
+            rot = rot @ base
+        obj.matrix_world = Matrix.Translation((wx / 1000, wy / 1000, wz / 1000)) @ rot
+
+    def _board(self) -> None:
+        total_w, total_h = canvas_size_mm(self.layout)
+        path = self._tmp / "print.png"
+        cv2.imwrite(str(path), board_print(self.layout, PRINT_PX_PER_MM))
+        paper = self._material("print", (1, 1, 1, 1), 0.75, 0.25, image=path)
+        board = self._grid("board", total_w / 1000, total_h / 1000)
+        board.data.materials.append(paper)
+        table = self._grid("table", 3.0, 3.0)
+        table.location.z = -0.0006  # the sheet's thickness
+        table.data.materials.append(self._material("table", _linear(TABLE_BGR), 0.55, 0.3))
+
+    def _die_mesh(self, colour: str, size_mm: float) -> Any:
+        """A rounded cube with drilled pips on every face (made once per colour and size)."""
+        key = (colour, round(size_mm, 1))
+        if key in self._die_meshes:
+            return self._die_meshes[key]
+        bpy = self.bpy
+        s = size_mm / 1000
+        bpy.ops.mesh.primitive_cube_add(size=s, location=(0, 0, 0))
+        die = bpy.context.object
+        die.data.materials.append(self._plastic(colour))
+        bevel = die.modifiers.new("round", "BEVEL")
+        bevel.width, bevel.segments = 0.12 * s, 3
+        pip_colour = PIP_ON_DARK if colour in DARK_PIECES else PIP_ON_LIGHT
+        pip_mat = self._material(f"pip-{colour}", _linear(pip_colour), 0.5)
+        cutters = []
+        step, radius = 0.27 * s, 0.085 * s
+        for face, axis in FACE_AXES.items():
+            normal = np.array(axis, float)
+            a = np.array((1.0, 0.0, 0.0)) if abs(normal[0]) < 0.5 else np.array((0.0, 1.0, 0.0))
+            b = np.cross(normal, a)
+            for dx, dy in PIP_LAYOUT[face]:
+                centre = normal * (s / 2 + 0.45 * radius) + a * dx * step + b * dy * step
+                bpy.ops.mesh.primitive_uv_sphere_add(radius=radius, segments=12, ring_count=6,
+                                                     location=tuple(centre))
+                cutter = bpy.context.object
+                cutter.data.materials.append(pip_mat)
+                cutters.append(cutter)
+        for c in cutters:
+            c.select_set(True)
+        bpy.context.view_layer.objects.active = cutters[0]
+        bpy.ops.object.join()
+        holes = bpy.context.object
+        cut = die.modifiers.new("pips", "BOOLEAN")
+        cut.operation, cut.object, cut.solver = "DIFFERENCE", holes, "EXACT"
+        cut.material_mode = "TRANSFER"
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        mesh = bpy.data.meshes.new_from_object(die.evaluated_get(depsgraph))
+        for poly in mesh.polygons:
+            poly.use_smooth = False
+        bpy.data.objects.remove(die)
+        bpy.data.objects.remove(holes)
+        self._die_meshes[key] = mesh
+        return mesh
+
+    def _die(self, p: Placed) -> None:
+        from mathutils import Matrix
+
+        mesh = self._die_mesh(p.piece.colour, p.size)
+        obj = self.bpy.data.objects.new(f"die-{p.spot}", mesh)
+        self.bpy.context.scene.collection.objects.link(obj)
+        face = p.piece.pips if p.piece.pips in FACE_UP else self.rng.randint(1, 6)
+        axis, angle = FACE_UP[face]
+        base = Matrix.Rotation(math.radians(angle), 4, axis)
+        self._place(obj, p.x, p.y, p.z + p.size / 2, p.yaw, base)
+
+    def _chip(self, p: Placed) -> None:
+        bpy = self.bpy
+        bpy.ops.mesh.primitive_cylinder_add(vertices=40, radius=p.size / 2000, depth=CHIP_MM / 1000)
+        obj = bpy.context.object
+        obj.data.materials.append(self._plastic(p.piece.colour))
+        bevel = obj.modifiers.new("edge", "BEVEL")
+        bevel.width, bevel.segments = 0.0006, 2
+        self._place(obj, p.x, p.y, p.z + CHIP_MM / 2, p.yaw)
+
+    def _figure(self, p: Placed) -> None:
+        """A pawn: a base, a tapering body and a ball for a head."""
+        bpy = self.bpy
+        r = p.size / 2000
+        mat = self._plastic(p.piece.colour)
+        parts = []
+        bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=0.85 * r, depth=0.003)
+        parts.append((bpy.context.object, 1.5))
+        body = FIGURE_MM - 3 - 1.6 * r * 1000 * 0.45
+        bpy.ops.mesh.primitive_cone_add(vertices=32, radius1=0.6 * r, radius2=0.28 * r, depth=body / 1000)
+        parts.append((bpy.context.object, 3 + body / 2))
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=0.45 * r, segments=24, ring_count=12)
+        parts.append((bpy.context.object, FIGURE_MM - 0.45 * r * 1000))
+        for obj, z in parts:
+            obj.data.materials.append(mat)
+            for poly in obj.data.polygons:
+                poly.use_smooth = True
+            self._place(obj, p.x, p.y, p.z + z, p.yaw)
+
+    def _card(self, p: Placed) -> None:
+        """A card: its face (colour and printed pips, as the flat camera paints it) on a thin
+        sheet, flat or with its edges lifted a little."""
+        side = p.size / 1000
+        px = 96
+        face = np.full((px, px, 3), bgr(p.piece.colour), np.uint8)
+        pip_colour = PIP_ON_DARK if p.piece.colour in DARK_PIECES else PIP_ON_LIGHT
+        if p.piece.pips:
+            r = px / 2
+            for dx, dy in PIP_LAYOUT.get(p.piece.pips, PIP_LAYOUT[6]):
+                cv2.circle(face, (int(r + dx * r * 0.45), int(r + dy * r * 0.45)), max(2, int(r * 0.13)),
+                           pip_colour, -1, cv2.LINE_AA)
+        path = self._tmp / f"card-{p.piece.colour}-{p.piece.pips}.png"
+        if not path.exists():
+            cv2.imwrite(str(path), face)
+        mat = self._material(path.stem, (1, 1, 1, 1), 0.45, 0.35, image=path)
+        curl = p.curl / 1000
+        obj = self._grid(f"card-{p.spot}", side, side, 8, lambda u, v: curl * (2 * u - 1) ** 2)
+        obj.data.materials.append(mat)
+        solid = obj.modifiers.new("sheet", "SOLIDIFY")
+        solid.thickness = CARD_MM / 1000
+        self._place(obj, p.x, p.y, p.z + CARD_MM, p.yaw)
+
+    def _hand(self) -> None:
+        """A forearm from the players' side of the frame and a hand over the board."""
+        from mathutils import Vector
+
+        bpy = self.bpy
+        total_w, total_h = canvas_size_mm(self.layout)
+        rng = self.rng
+        tip = np.array([rng.uniform(0.25, 0.75) * total_w, rng.uniform(0.2, 0.7) * total_h])
+        entry = np.array([tip[0] + rng.uniform(-0.25, 0.25) * total_w, total_h + 260.0])
+        lift = rng.uniform(35, 70)  # the palm's height above the board (mm)
+        skin = self._material(f"skin-{self.scene.skin}", _linear(SKIN_TONES[self.scene.skin]), 0.5, 0.4)
+        (ex, ey, _), (tx, ty, _) = world_mm(self.layout, np.array([[*entry, 0], [*tip, 0]]))
+        a = Vector((ex / 1000, ey / 1000, (lift + 70) / 1000))
+        b = Vector((tx / 1000, ty / 1000, (lift + 15) / 1000))
+        d = b - a
+        bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=0.034, depth=d.length, location=(a + b) / 2)
+        arm = bpy.context.object
+        arm.rotation_mode = "QUATERNION"
+        arm.rotation_quaternion = d.to_track_quat("Z", "Y")
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=1.0, segments=32, ring_count=16,
+                                             location=b + d.normalized() * 0.05)
+        hand = bpy.context.object
+        hand.scale = (0.045, 0.085, 0.02)
+        hand.rotation_mode = "QUATERNION"
+        hand.rotation_quaternion = Vector((d.x, d.y, 0)).to_track_quat("Y", "Z")
+        for obj in (arm, hand):
+            obj.data.materials.append(skin)
+            for poly in obj.data.polygons:
+                poly.use_smooth = True
+        self.hand_info = {"tip_mm": [round(float(v), 1) for v in tip],
+                          "entry_mm": [round(float(v), 1) for v in entry],
+                          "palm_height_mm": round(lift, 1), "skin": self.scene.skin}
+
+    def _lamps(self) -> None:
+        from mathutils import Vector
+
+        bpy = self.bpy
+        lamp = LAMP_SETS[self.scene.lamp]
+        at = Vector(lamp["at"])
+        for name, where, size, power in (("lamp", at, lamp["size"], lamp["power"]),
+                                         ("fill", Vector((-at.x, -at.y - 0.3, at.z + 0.2)), 1.5,
+                                          lamp["power"] * lamp["fill"] * 2.5)):
+            light = bpy.data.lights.new(name, "AREA")
+            light.size, light.energy, light.color = size, power, lamp["rgb"]
+            obj = bpy.data.objects.new(name, light)
+            bpy.context.scene.collection.objects.link(obj)
+            obj.location = where
+            obj.rotation_mode = "QUATERNION"
+            obj.rotation_quaternion = (-where).to_track_quat("-Z", "Y")
+        world = bpy.data.worlds.new("room")
+        world.use_nodes = True
+        world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.08
+        bpy.context.scene.world = world
+
+    def _camera(self) -> None:
+        from mathutils import Matrix
+
+        bpy = self.bpy
+        scene = self.scene
+        cam = bpy.data.cameras.new("webcam")
+        cam.sensor_fit, cam.sensor_width = "HORIZONTAL", 36.0
+        cam.lens = scene.focal_px * 36.0 / scene.width
+        cam.clip_start, cam.clip_end = 0.05, 10.0
+        obj = bpy.data.objects.new("webcam", cam)
+        bpy.context.scene.collection.objects.link(obj)
+        rot_cv = cv2.Rodrigues(self.camera.rvec)[0] @ np.diag([1.0, -1.0, -1.0])  # world -> OpenCV camera
+        axes = rot_cv.T @ np.diag([1.0, -1.0, -1.0])  # columns: Blender camera's x, y, z in the world
+        m = Matrix.Identity(4)
+        for i in range(3):
+            for j in range(3):
+                m[i][j] = float(axes[i, j])
+            m[i][3] = float(self.camera.position_mm[i]) / 1000
+        obj.matrix_world = m
+        bpy.context.scene.camera = obj
+
+    # ------------------------------------------------------------------ render
+    def render(self, placed: list[Placed]) -> tuple[np.ndarray, float]:
+        """Build the scene and render it: linear BGR light (top row first) and the seconds taken."""
+        bpy = self.bpy
+        t0 = time.perf_counter()
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        scene = bpy.context.scene
+        scene.render.engine = "CYCLES"
+        scene.cycles.device = "CPU"
+        scene.cycles.samples = self.scene.samples
+        scene.cycles.use_adaptive_sampling = False
+        scene.cycles.use_denoising = True
+        scene.cycles.denoiser = "OPENIMAGEDENOISE"
+        scene.cycles.max_bounces, scene.cycles.diffuse_bounces, scene.cycles.glossy_bounces = 2, 1, 1
+        scene.cycles.transmission_bounces = scene.cycles.transparent_max_bounces = 0
+        scene.render.threads_mode, scene.render.threads = "FIXED", self.threads
+        scene.render.resolution_x, scene.render.resolution_y = self.scene.width, self.scene.height
+        scene.render.resolution_percentage = 100
+        scene.view_settings.view_transform = "Standard"
+        scene.view_settings.look = "None"
+        scene.render.image_settings.file_format = "OPEN_EXR"
+        scene.render.image_settings.color_depth = "32"
+        self._board()
+        for p in placed:
+            {"die": self._die, "chip": self._chip, "figure": self._figure, "card": self._card}[p.kind](p)
+        if self.scene.hand:
+            self._hand()
+        self._lamps()
+        self._camera()
+        out = self._tmp / "frame.exr"
+        scene.render.filepath = str(out)
+        bpy.ops.render.render(write_still=True)
+        image = bpy.data.images.load(str(out))
+        w, h = image.size
+        pixels = np.empty(w * h * 4, np.float32)
+        image.pixels.foreach_get(pixels)
+        rgba = pixels.reshape(h, w, 4)[::-1]
+        return np.ascontiguousarray(rgba[..., 2::-1]), time.perf_counter() - t0

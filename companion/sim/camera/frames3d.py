@@ -1,0 +1,196 @@
+"""The committed set of physically based frames: what it holds, making it, reading it back.
+
+Rendering a frame takes about a minute (Cycles on two shared cores), so the frames the
+tests and ``companion bench vision --renderer 3d`` read are rendered once and versioned in
+``tests/data/frames3d``: each a JPEG (quality 90, as a webcam's MJPEG delivers) beside a JSON
+of its truth (``render3d.truth``).  The plan names every frame by game, split, tilt and seed;
+the tuning and test splits differ in lamps, plastics, skins, lens and camera side
+(``render3d.LAMPS`` and the rest), and their boards come from different playouts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games import load_game
+from companion.games.base import BoardView, Piece, view_from_json
+from companion.sim.camera.render3d import TILTS, Scene3D
+
+FRAMES_DIR = Path(__file__).resolve().parents[3] / "tests" / "data" / "frames3d"
+GAMES3D = ("baron_voodoo", "swing_state", "jivecat", "king_of_clubs", "times_square")
+PLAYERS3D = {"jivecat": 3, "swing_state": 3}
+BOARD_SEEDS = {"tune": 11, "test": 23}  # the playouts each split's boards come from
+
+
+@dataclass(frozen=True)
+class FrameSpec:
+    """One frame of the plan: its game, split, tilt, the board's index and its scene's seed."""
+
+    game: str
+    split: str
+    tilt: float
+    board: int
+    hand: bool = False
+
+    @property
+    def seed(self) -> int:
+        return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0)
+
+    @property
+    def name(self) -> str:
+        return f"{self.game}-t{int(self.tilt):02d}-b{self.board}{'-hand' if self.hand else ''}"
+
+    def path(self, root: Path = FRAMES_DIR) -> Path:
+        return root / self.split / f"{self.name}.jpg"
+
+
+def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True) -> list[FrameSpec]:
+    """The committed set, in the order it is rendered: each game from straight above in both
+    splits, then at the steepest tilt, then the tilts between, then a hand over each game's
+    board, then more boards; so any part of it rendered so far holds both splits and the
+    extremes of the tilt."""
+    counts = boards_per_split or {"tune": 2, "test": 2}
+    order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
+    out: list[FrameSpec] = []
+    for board in range(max(counts.values())):
+        for tilt in order:
+            out += [FrameSpec(g, split, tilt, board) for g in GAMES3D for split in ("tune", "test")
+                    if board < counts[split]]
+        if board == 0 and hands:
+            out += [FrameSpec(g, split, 10.0 if split == "tune" else 20.0, 0, hand=True)
+                    for split in ("tune", "test") for g in GAMES3D]
+    return out
+
+
+def scene_boards(game_name: str, count: int, seed: int) -> list[tuple[BoardView, dict[str, list[Piece]]]]:
+    """Boards a real game passes through with, where the game stacks pieces (Baron Voodoo's
+    columns of dice), each place's stack from the bottom up; spread over the playouts."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, load_world
+    from companion.table import Table
+
+    game = load_game(game_name)
+    n = PLAYERS3D.get(game_name, game.min_players)
+    seen: list[tuple[BoardView, dict[str, list[Piece]]]] = []
+    while len(seen) < 6 * count:
+        world = load_world(game_name, game, n, None, seed)
+        table = Table.open(game_name, None, n, None, seed, resume=False)
+        refusals: list[str] = []
+        events = list(world.start())
+        steps = 0
+        while True:
+            for event in events:
+                if isinstance(event, BoardChange):
+                    seen.append((event.view, _stacks(world)))
+                deliver(table, event, refusals)
+            if world.finished() or steps >= 400 or len(seen) >= 6 * count:
+                break
+            events = list(world.step(table.public()))
+            steps += 1
+        seed += 1
+    return seen[5::6][:count]  # every sixth board: boards apart from each other
+
+
+def _stacks(world: Any) -> dict[str, list[Piece]]:
+    state = getattr(world, "state", None)
+    board = state.get("board") if isinstance(state, dict) else None
+    piece = getattr(world.game, "piece", None)
+    if not isinstance(board, dict) or piece is None:
+        return {}
+    return {cell: [piece(d) for d in stack] for cell, stack in board.items()
+            if isinstance(stack, list) and stack and all(isinstance(d, list) for d in stack)}
+
+
+def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **scene_over: Any) -> Path:
+    """Render one frame of the plan and write it with its truth; returns the JPEG's path."""
+    from companion.sim.camera.render3d import render
+
+    game = load_game(spec.game)
+    n = PLAYERS3D.get(spec.game, game.min_players)
+    boards = scene_boards(spec.game, spec.board + 1, BOARD_SEEDS[spec.split] + 100 * spec.board)
+    view, stacks = boards[spec.board]
+    state = game.setup(n, None, 0)
+    layout = game.layout(state)
+    scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, **scene_over)
+    frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
+    info["name"] = spec.name
+    out = spec.path(root)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), frame, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+    out.with_suffix(".json").write_text(json.dumps(info, indent=1))
+    return out
+
+
+@dataclass
+class Frame3D:
+    """A committed frame and its truth."""
+
+    path: Path
+    truth: dict[str, Any]
+
+    @property
+    def view(self) -> BoardView:
+        return view_from_json(self.truth["view"])
+
+    @property
+    def split(self) -> str:
+        return str(self.truth["scene"]["split"])
+
+    @property
+    def game(self) -> str:
+        return str(self.truth["game"])
+
+    @property
+    def tilt(self) -> float:
+        return float(self.truth["scene"]["tilt"])
+
+    @property
+    def hand(self) -> bool:
+        return bool(self.truth["scene"]["hand"])
+
+    def image(self) -> np.ndarray:
+        frame = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"{self.path}: not an image")
+        return frame
+
+
+def committed(root: Path = FRAMES_DIR, split: str | None = None) -> Iterator[Frame3D]:
+    """The committed frames (of one split, or all), in name order."""
+    for truth_path in sorted(root.glob("*/*.json")):
+        truth = json.loads(truth_path.read_text())
+        if split is None or truth["scene"]["split"] == split:
+            yield Frame3D(truth_path.with_suffix(".jpg"), truth)
+
+
+def comparison_grid(frames: list[Frame3D], width: int = 480) -> np.ndarray:
+    """Rendered frames (left) beside the same boards from the flat camera (right), one row
+    each, labelled with the game, split and tilt."""
+    from companion.sim.camera.render import Camera
+
+    rows = []
+    for frame3d in frames:
+        game = load_game(frame3d.game)
+        layout = game.layout(game.setup(int(frame3d.truth["players"]), None, 0))
+        flat = Camera(layout, seed=frame3d.truth["scene"]["seed"]).frame(frame3d.view)
+        pair = []
+        for image, label in ((frame3d.image(), f"Cycles: {frame3d.game}, {frame3d.split}, tilt "
+                              f"{frame3d.tilt:g}{', hand' if frame3d.hand else ''}"),
+                             (flat, "flat camera, same board")):
+            small = cv2.resize(image, (width, width * image.shape[0] // image.shape[1]),
+                               interpolation=cv2.INTER_AREA)
+            for colour, thickness in (((0, 0, 0), 3), ((255, 255, 255), 1)):
+                cv2.putText(small, label, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, thickness,
+                            cv2.LINE_AA)
+            pair.append(small)
+        rows.append(np.hstack(pair))
+    if not rows:
+        raise ValueError("no frames to show")
+    return np.vstack(rows)

@@ -1,0 +1,364 @@
+"""Faults where the physical table meets the companion's inputs, never inside the companion.
+
+Transient ones (a piece misread for a few frames, a hand left over the board, frames lost,
+a tap missed, the device unplugged for a moment) and the ones a cafe has all evening: one
+place misread every time it is seen, a piece knocked into the neighbouring place, the
+camera bumped a few centimetres, a cup left on the board, the light drifting, a card tapped
+on the wrong seat's reader, a press forgotten or made twice.  :class:`FaultyTable` is the
+runner with them between the world and its channels; every duration is counted in the
+camera's frames, never in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.games.base import BoardView, Piece
+from companion.sim.runner import SimulatedTable
+from companion.sim.world import BoardChange, CardTap, PhysicalEvent, SeatButton, TurnButton
+
+PROMPT_KINDS = ("warning", "choice")  # the prompts that ask the players about the table
+TRANSIENT_FRAMES = 12  # frames a transient misread lasts (1.5 s at the service's 8 fps)
+UNPLUG_FRAMES = 12  # frames the device stays unplugged
+CUP_FRAMES = 8 * 60 * 3  # a cup left on the board for three minutes
+DRIFT_FRAMES = 8 * 60 * 20  # the light's drift from the game's start to its full change
+
+
+@dataclass(frozen=True)
+class FaultModel:
+    """Per-event probabilities of each fault at the physical channels (per game for the
+    ones a game has once: a sticky place, a bump, a cup, a drifting light)."""
+
+    pip: float = 0.0  # a piece with pips read one off, for a few frames
+    colour: float = 0.0  # a piece read as another of the game's colours, for a few frames
+    missing: float = 0.0  # a piece not seen, for a few frames
+    phantom: float = 0.0  # a piece seen that is not there, for a few frames
+    persistent: float = 0.0  # a pip misread that stays until the pieces move again
+    resting_hand: float = 0.0  # a hand left over the board after a move
+    dropout: float = 0.0  # the camera gives no frame for a while
+    drop_tap: float = 0.0  # a card laid that the reader never reads
+    double_tap: float = 0.0  # a card laid twice
+    early_press: float = 0.0  # the button pressed before the pieces are down
+    late_press: float = 0.0  # the button pressed after a long pause
+    unplug: float = 0.0  # the device silent (unplugged) for a while around a tap or press
+    # a cafe's
+    sticky: float = 0.0  # per game: one place misread (pips or colour) every time it is seen
+    knock: float = 0.0  # per move: a piece knocked into the neighbouring place until next touched
+    bump: float = 0.0  # per game: the camera bumped 2-5 cm at some point of the game
+    cup: float = 0.0  # per game: a cup left on the board for minutes
+    drift: float = 0.0  # per game: the light drifting darker and warmer over the evening
+    wrong_seat: float = 0.0  # per tap on a seat's reader: laid on the neighbour's
+    forget_press: float = 0.0  # per press: never made
+    double_press: float = 0.0  # per press: made twice
+
+    def any(self) -> bool:
+        return any(getattr(self, name) > 0 for name in self.__dataclass_fields__)
+
+
+FAULT_MODELS: dict[str, FaultModel] = {
+    "clean": FaultModel(),
+    "pips": FaultModel(pip=0.15),
+    "colours": FaultModel(colour=0.1),
+    "pieces": FaultModel(missing=0.08, phantom=0.08),
+    "persistent": FaultModel(persistent=0.03),
+    "hands": FaultModel(resting_hand=0.2),
+    "dropouts": FaultModel(dropout=0.15),
+    "taps": FaultModel(drop_tap=0.08, double_tap=0.08),
+    "presses": FaultModel(early_press=0.1, late_press=0.1),
+    "unplug": FaultModel(unplug=0.05),
+    # every transient fault at once, at modest rates: the default "with faults" row
+    "mixed": FaultModel(pip=0.05, colour=0.03, missing=0.03, phantom=0.03, resting_hand=0.05,
+                        dropout=0.05, drop_tap=0.03, double_tap=0.03, early_press=0.05,
+                        late_press=0.05, unplug=0.02),
+    # an evening at a cafe: the persistent, correlated faults, with a few transient ones
+    "cafe": FaultModel(pip=0.02, colour=0.02, resting_hand=0.05, dropout=0.02, drop_tap=0.02,
+                       sticky=0.3, knock=0.02, bump=0.2, cup=0.2, drift=0.5, wrong_seat=0.03,
+                       forget_press=0.02, double_press=0.02),
+}
+
+
+@dataclass
+class FaultLog:
+    """What was injected, for the report (and for tests that the channel really was hit)."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def note(self, kind: str) -> None:
+        self.counts[kind] += 1
+
+
+def perturb_view(view: BoardView, model: FaultModel, rng: random.Random, log: FaultLog,
+                 colours: tuple[str, ...] = ()) -> tuple[BoardView, bool]:
+    """The board as a faulty camera would read it; (view, persistent?).  A colour misread
+    turns a piece into another of ``colours`` (the game's own)."""
+    pieces = [(spot, i) for spot, stack in view.items() for i in range(len(stack))]
+    with_pips = [(spot, i) for spot, i in pieces if view[spot][i].pips > 0]
+    out = {spot: list(stack) for spot, stack in view.items()}
+    persistent = False
+    if with_pips and rng.random() < model.persistent:
+        spot, i = rng.choice(with_pips)
+        piece = out[spot][i]
+        out[spot][i] = Piece(piece.colour, max(1, piece.pips + rng.choice((-1, 1))))
+        log.note("persistent")
+        persistent = True
+    elif with_pips and rng.random() < model.pip:
+        spot, i = rng.choice(with_pips)
+        piece = out[spot][i]
+        out[spot][i] = Piece(piece.colour, max(1, piece.pips + rng.choice((-1, 1))))
+        log.note("pip")
+    if pieces and rng.random() < model.colour:
+        spot, i = rng.choice(pieces)
+        piece = out[spot][i]
+        others = [c for c in colours if c != piece.colour]
+        if others:
+            out[spot][i] = Piece(rng.choice(others), piece.pips)
+            log.note("colour")
+    if pieces and rng.random() < model.missing:
+        spot, i = rng.choice(pieces)
+        if i < len(out[spot]):
+            del out[spot][i]
+            log.note("missing")
+    if pieces and len(view) > 1 and rng.random() < model.phantom:
+        spot, i = rng.choice(pieces)
+        target = rng.choice([s for s in view if s != spot])
+        out[target].append(view[spot][i])
+        log.note("phantom")
+    return {spot: tuple(stack) for spot, stack in out.items() if stack}, persistent
+
+
+def misread_piece(piece: Piece, delta: int, colours: tuple[str, ...]) -> Piece:
+    """How a place misread all evening shows its piece: its pips ``delta`` off, or (a piece
+    without pips) the next of the game's colours."""
+    if piece.pips > 0:
+        return Piece(piece.colour, max(1, piece.pips + delta))
+    others = [c for c in colours if c != piece.colour]
+    return Piece(others[delta % len(others)], piece.pips) if others else piece
+
+
+def neighbour(spots: dict[str, tuple[float, float]], spot: str) -> str | None:
+    """The place nearest ``spot`` (by the centres of their printed rectangles)."""
+    if spot not in spots or len(spots) < 2:
+        return None
+    x, y = spots[spot]
+    return min((s for s in spots if s != spot), key=lambda s: (spots[s][0] - x) ** 2 + (spots[s][1] - y) ** 2)
+
+
+class CafeCamera:
+    """The camera's own faults over a game: a bump, a cup, the light's drift (frames)."""
+
+    def __init__(self, model: FaultModel, rng: random.Random, log: FaultLog, camera: Any) -> None:
+        self.log = log
+        self.camera = camera
+        self.bump_at = rng.randint(200, 1500) if rng.random() < model.bump else None
+        self.bump_mm = (rng.uniform(20, 50) * rng.choice((-1, 1)), rng.uniform(-15, 15))
+        self.cup_at = rng.randint(100, 1200) if rng.random() < model.cup else None
+        self.cup_spot = rng.random()
+        self.drift = rng.uniform(0.15, 0.3) if rng.random() < model.drift else 0.0
+        self.frames = 0
+
+    def _px_per_mm(self) -> float:
+        homography = getattr(self.camera, "homography", None)
+        scale = getattr(self.camera, "px_per_mm", 2.0)
+        if homography is None:
+            return scale
+        points = np.array([[[0.0, 0.0]], [[100.0 * scale, 0.0]]], np.float32)
+        a, b = cv2.perspectiveTransform(points, homography)[:, 0]
+        return float(np.hypot(*(b - a))) / 100.0
+
+    def apply(self, frame: np.ndarray) -> np.ndarray:
+        self.frames += 1
+        n = self.frames
+        if self.bump_at is not None and n >= self.bump_at:
+            if n == self.bump_at:
+                self.log.note("bump")
+            k = self._px_per_mm()
+            shift = np.float32([[1, 0, self.bump_mm[0] * k], [0, 1, self.bump_mm[1] * k]])
+            frame = cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]),
+                                   borderMode=cv2.BORDER_REPLICATE)
+        if self.cup_at is not None and self.cup_at <= n < self.cup_at + CUP_FRAMES:
+            if n == self.cup_at:
+                self.log.note("cup")
+            frame = self._cup(frame)
+        if self.drift:
+            if n == 1:
+                self.log.note("drift")
+            part = min(1.0, n / DRIFT_FRAMES) * self.drift
+            light = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)  # BGR: warmer
+            frame = np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+        return frame
+
+    def _cup(self, frame: np.ndarray) -> np.ndarray:
+        """A white cup seen from above, 8 cm across, with its dark coffee, on one place."""
+        layout = getattr(self.camera, "layout", None)
+        spots = list(getattr(layout, "spots", ()))
+        h, w = frame.shape[:2]
+        centre = (w // 2, h // 2)
+        if spots and getattr(self.camera, "homography", None) is not None:
+            spot = spots[int(self.cup_spot * len(spots))]
+            scale = getattr(self.camera, "px_per_mm", 2.0)
+            point = np.array([[[(spot.x + spot.w / 2) * scale, (spot.y + spot.h / 2) * scale]]], np.float32)
+            x, y = cv2.perspectiveTransform(point, self.camera.homography)[0, 0]
+            centre = (int(x), int(y))
+        radius = max(4, int(40 * self._px_per_mm()))
+        frame = frame.copy()
+        cv2.circle(frame, centre, radius, (236, 240, 242), -1, cv2.LINE_AA)
+        cv2.circle(frame, centre, int(radius * 0.78), (30, 45, 70), -1, cv2.LINE_AA)
+        return frame
+
+
+class FaultyTable(SimulatedTable):
+    """The simulated table with faults between the world and the companion's inputs.
+
+    The camera faults live in the frame source (what it shows and whether it gives
+    a frame at all, and the frame itself), the tap and press faults at the emulated
+    device's and the mock pin's inputs; the companion is never touched."""
+
+    human_pacing = True  # players act at a human pace, never waiting on what the companion saw
+
+    def __init__(self, *args: Any, faults: FaultModel, fault_seed: int, log: FaultLog,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.faults = faults
+        self.fault_rng = random.Random(fault_seed)
+        self.fault_log = log
+        self.tablets: list[dict[str, Any]] = []  # the tablet after each action, for the judge
+        self._guard = threading.Lock()
+        self._dropout = 0
+        self._unplugged = 0
+        self._restore: tuple[int, BoardView] | None = None
+        self._knocked: BoardView | None = None  # the board as the camera sees it with a piece knocked
+        source = self.source
+        camera = getattr(source, "camera", None)
+        layout = getattr(camera, "layout", None)
+        self.colours: tuple[str, ...] = tuple(sorted(getattr(layout, "pieces", {}) or {}))
+        self.spots = {s.id: (s.x + s.w / 2, s.y + s.h / 2) for s in getattr(layout, "spots", ())}
+        rng = self.fault_rng
+        self.sticky: str | None = None
+        self.sticky_delta = rng.choice((-1, 1))
+        self.wants_sticky = rng.random() < faults.sticky
+        self.cafe = CafeCamera(faults, rng, log, camera)
+        real_show, real_read = source.show, source.read
+
+        def show(view: BoardView) -> None:
+            view = self._sticky(view)
+            seen, persistent = perturb_view(view, self.faults, self.fault_rng, self.fault_log, self.colours)
+            with self._guard:
+                self._restore = None if (persistent or seen == view) else (TRANSIENT_FRAMES, view)
+                if self.fault_rng.random() < self.faults.dropout:
+                    self._dropout = TRANSIENT_FRAMES
+                    self.fault_log.note("dropout")
+            real_show(seen)
+            if self.fault_rng.random() < self.faults.resting_hand:
+                source.hand_over(3 * TRANSIENT_FRAMES)  # the hand stays after the move
+                self.fault_log.note("resting_hand")
+
+        def read() -> Any:
+            with self._guard:
+                if self._unplugged > 0:
+                    self._unplugged -= 1
+                    if self._unplugged == 0:
+                        self.device._lock.release()
+                if self._dropout > 0:
+                    self._dropout -= 1
+                    self.frames_taken += 1  # a lost frame still takes the camera's time
+                    return None
+                if self._restore is not None:
+                    left, truth = self._restore
+                    self._restore = (left - 1, truth) if left > 1 else None
+                    if left <= 1:
+                        real_show(truth)
+            frame = real_read()
+            return frame if frame is None or not isinstance(frame, np.ndarray) else self.cafe.apply(frame)
+
+        source.show = show  # type: ignore[method-assign]
+        source.read = read  # type: ignore[method-assign]
+
+    def _sticky(self, view: BoardView) -> BoardView:
+        """The place misread all evening, chosen the first time a piece stands somewhere."""
+        if self.sticky is None and self.wants_sticky and view:
+            self.sticky = self.fault_rng.choice(sorted(view))
+            self.fault_log.note("sticky")
+        if self.sticky is None or self.sticky not in view:
+            return view
+        stack = view[self.sticky]
+        out = dict(view)
+        out[self.sticky] = (*stack[:-1], misread_piece(stack[-1], self.sticky_delta, self.colours))
+        return out
+
+    def _knock(self, view: BoardView) -> BoardView:
+        """A piece knocked into the neighbouring place as the hand withdraws."""
+        pieces = [spot for spot in sorted(view) if view[spot]]
+        if not pieces:
+            return view
+        spot = self.fault_rng.choice(pieces)
+        target = neighbour(self.spots, spot)
+        if target is None:
+            return view
+        out = {s: list(stack) for s, stack in view.items()}
+        piece = out[spot].pop()
+        out.setdefault(target, []).append(piece)
+        self.fault_log.note("knock")
+        return {s: tuple(stack) for s, stack in out.items() if stack}
+
+    def observe(self, tablet: dict[str, Any]) -> None:
+        """The judge's record of the game: the tablet after each action, with the world's
+        truth then (its board and its own count of the scores)."""
+        self.tablets.append({"tablet": tablet, "board": self.world.judged_board(),
+                             "scores": self.world.truth().get("scores")})
+
+    def _unplug(self) -> None:
+        """The device goes silent for :data:`UNPLUG_FRAMES` frames: its loop stops polling."""
+        with self._guard:
+            if self._unplugged:
+                return
+            self.device._lock.acquire()
+            self._unplugged = UNPLUG_FRAMES
+        self.fault_log.note("unplug")
+
+    def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
+        rng, model = self.fault_rng, self.faults
+        if isinstance(event, BoardChange):
+            if rng.random() < model.knock:
+                event = BoardChange(self._knock(event.view))
+            if rng.random() < model.early_press:
+                # the player presses while the arm is still over the board: the pieces land after
+                self.source.hand_over(4)
+                self.source.show(event.view)
+                self.fault_log.note("early_press")
+                return
+        if isinstance(event, (CardTap, SeatButton)) and rng.random() < model.unplug:
+            self._unplug()
+        if isinstance(event, CardTap):
+            if rng.random() < model.drop_tap:
+                self.fault_log.note("drop_tap")
+                return  # the card missed the reader; the player did not notice
+            if event.seat is not None and getattr(self.world, "players", 1) > 1 \
+                    and rng.random() < model.wrong_seat:
+                event = CardTap(event.card, (event.seat + 1) % self.world.players)
+                self.fault_log.note("wrong_seat")
+            if rng.random() < model.double_tap:
+                reader = self.shared_reader if event.seat is None else event.seat
+                self.device.lay_card(reader, self.card_uid(event.card))
+                self.fault_log.note("double_tap")
+        if isinstance(event, (TurnButton, SeatButton)):
+            if rng.random() < model.forget_press:
+                self.fault_log.note("forget_press")
+                return  # the player thought they had pressed
+            if rng.random() < model.late_press:
+                self.human_wait(1.5)
+                self.fault_log.note("late_press")
+            if rng.random() < model.double_press:
+                super().deliver(event, before)
+                self.fault_log.note("double_press")
+        super().deliver(event, before)
+
+    def card_uid(self, card: str) -> bytes:
+        """The tag UID a card carries, as the runner lays it (the world's own stickers)."""
+        return self.stickers.uid(card)

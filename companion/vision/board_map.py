@@ -1,0 +1,128 @@
+"""Where the places lie on the board as the reader samples it (1 px/mm): a map of the
+places, the sizes of the pieces that may stand on them, their neighbours, the margin.
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.board_print import piece_slots
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.reading import BESIDE_MM, SCALE
+
+HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
+
+
+class BoardMap:
+    """The places' map, built once per layout; which place lies where."""
+
+    def _build_spots(self) -> None:
+        """Spot maps at the sampling scale; piece sizes; where the margin and the board are."""
+        w, h = self._small_size
+        self._spot_ids = [s.id for s in self.layout.spots]
+        self._spot_map = np.full((h, w), -1, np.int32)
+        self._min_area: dict[str, float] = {}
+        self._max_area: dict[str, float] = {}
+        self._spot_free = np.ones((h, w), bool)  # where no piece can stand (light anchors)
+        self._spot_corners = np.zeros((h, w), bool)  # and the corners of spots, inside their outline
+        boxes: list[tuple[int, int, int, int]] = []  # rows and columns of each, and a rim
+        for i, spot in enumerate(self.layout.spots):
+            x0, y0 = int((spot.x + MARGIN_MM) * SCALE), int((spot.y + MARGIN_MM) * SCALE)
+            x1 = int((spot.x + MARGIN_MM + spot.w) * SCALE) + 1
+            y1 = int((spot.y + MARGIN_MM + spot.h) * SCALE) + 1
+            self._spot_map[y0:y1, x0:x1] = i
+            self._spot_free[max(0, y0 - 3):y1 + 3, max(0, x0 - 3):x1 + 3] = False
+            self._spot_corners[y0 + 2:y0 + 4, x0 + 2:x0 + 4] = True  # pieces stand clear of these
+            self._spot_corners[y0 + 2:y0 + 4, x1 - 5:x1 - 3] = True
+            self._spot_corners[y1 - 5:y1 - 3, x0 + 2:x0 + 4] = True
+            self._spot_corners[y1 - 5:y1 - 3, x1 - 5:x1 - 3] = True
+            boxes.append((max(0, y0 - 6), max(0, x0 - 6), y1 + 6, x1 + 6))
+            radius = piece_slots(4, spot.w, spot.h)[0][2]
+            self._min_area[spot.id] = 0.35 * np.pi * radius * radius
+            self._max_area[spot.id] = 1.1 * spot.w * spot.h
+        self._spot_boxes = np.array(boxes, np.int32).reshape(-1, 4)
+        self._spot_index = {spot_id: i for i, spot_id in enumerate(self._spot_ids)}
+        # the places within a few millimetres of each place
+        b = self._spot_boxes + np.array([-BESIDE_MM, -BESIDE_MM, BESIDE_MM, BESIDE_MM]) * SCALE
+        self._beside: dict[str, list[str]] = {}
+        for i, spot_id in enumerate(self._spot_ids):
+            y0, x0, y1, x1 = b[i]
+            touching = (b[:, 0] < y1) & (b[:, 2] > y0) & (b[:, 1] < x1) & (b[:, 3] > x0)
+            self._beside[spot_id] = [self._spot_ids[j] for j in np.flatnonzero(touching) if j != i]
+        self._smallest_px = min(self._min_area.values(), default=0.0) * SCALE * SCALE
+        self._largest_piece = max(self._max_area.values(), default=1.0)
+        self._speck_px = max(12.0, 0.25 * self._smallest_px)
+        # per pixel, the widest an unseen patch centred there may be and still show part of any
+        # piece standing at the place there (no piece stands off its places); a share of the
+        # radius, for a piece's rim blurs into the board
+        self._hidden_radius = np.full((h, w), np.inf, np.float32)
+        for i, spot in enumerate(self.layout.spots):
+            radius = np.sqrt(self._min_area[spot.id] / (0.35 * np.pi))
+            here = self._spot_map == i
+            self._hidden_radius[here] = np.minimum(self._hidden_radius[here], HIDDEN_SHARE * radius * SCALE)
+        largest_spot = max((s.w * s.h for s in self.layout.spots), default=1.0)
+        self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
+        self._outside = np.ones((h, w), bool)
+        m = int(round(MARGIN_MM * SCALE))
+        self._board_rect = (slice(m, m + int(self.layout.height * SCALE)),
+                            slice(m, m + int(self.layout.width * SCALE)))
+        self._outside[self._board_rect] = False
+        self._board_area = self.layout.width * self.layout.height * SCALE * SCALE
+        reach = 2 * int(round(BESIDE_MM * SCALE)) + 1
+        self._beside_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        mask = np.zeros((h, w), np.uint8)
+        band = int(m * 0.1)
+        mask[band:m - band, :] = 1
+        mask[h - m + band:h - band, :] = 1
+        mask[:, band:m - band] = 1
+        mask[:, w - m + band:w - band] = 1
+        for corners in self._targets.values():
+            cx0, cy0 = (corners.min(0) * SCALE - 3).astype(int)
+            cx1, cy1 = (corners.max(0) * SCALE + 3).astype(int)
+            mask[max(0, cy0):cy1, max(0, cx0):cx1] = 0
+        self._margin_mask = mask
+
+    def _spot_at(self, x_mm: float, y_mm: float) -> str | None:
+        xi, yi = int((x_mm + MARGIN_MM) * SCALE), int((y_mm + MARGIN_MM) * SCALE)
+        if 0 <= yi < self._spot_map.shape[0] and 0 <= xi < self._spot_map.shape[1]:
+            i = int(self._spot_map[yi, xi])
+            return self._spot_ids[i] if i >= 0 else None
+        return None
+
+    def spot_label(self, spot_id: str) -> str:
+        """The spot as the game names it (its printed label, else its id)."""
+        try:
+            spot = self.layout.spot(spot_id)
+        except KeyError:
+            return spot_id
+        return spot.label or spot.id
+
+    def blind_places(self, frame: np.ndarray) -> list[str]:
+        """The places where a piece could lie wholly in what the camera clipped to white in
+        every channel (a lamp's reflection): no camera sees what lies there."""
+        top = self.sampled(frame)
+        if top is None:
+            return []
+        blind = (top >= 250).all(axis=2) & ~self._outside
+        if not blind.any():
+            return []
+        depth = cv2.distanceTransform(blind.astype(np.uint8), cv2.DIST_L2, 3)
+        hidden = np.unique(self._spot_map[(depth >= self._hidden_radius) & (self._spot_map >= 0)])
+        return [self._spot_ids[int(i)] for i in hidden]
+
+    @property
+    def spot_index_map(self) -> np.ndarray:
+        """Per top-down pixel, the index of the spot there (-1: none)."""
+        return self._spot_map
+
+    def _within_board(self, region: tuple[slice, slice] | None) -> bool:
+        """Does a region lie inside the board, clear of the margin and its markers?"""
+        if region is None:
+            return False
+        rows, cols = region
+        m = int(round(MARGIN_MM * SCALE))
+        return rows.start >= m and cols.start >= m and rows.stop <= m + int(self.layout.height * SCALE) \
+            and cols.stop <= m + int(self.layout.width * SCALE)

@@ -1,0 +1,81 @@
+"""Each pixel's nearest calibrated colour, or none when it is far from all of them.
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.light import CLIPPED
+from companion.vision.reading import SQUARE3, UNKNOWN
+
+LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
+
+
+class Classifying:
+    """A lookup table from colour to the nearest calibrated colour, and its use."""
+
+    def _build_lut(self) -> np.ndarray:
+        """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once;
+        UNKNOWN where no calibrated colour is near."""
+        levels = (np.arange(64, dtype=np.uint8) << 2) + 2
+        b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+        cube = np.stack([b, g, r], -1).reshape(-1, 1, 3)
+        lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+        lab *= self._weights
+        centroids = self._centroids * self._weights
+        d = (lab * lab).sum(1, keepdims=True) - 2 * lab @ centroids.T + (centroids**2).sum(1)
+        best = d.argmin(1)
+        far = d[np.arange(len(d)), best] > 30.0 ** 2
+        out = best.astype(np.uint8)
+        out[far] = UNKNOWN
+        return out
+
+    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the
+        picture as sampled) counts as at least what it flattened to: a lamp of another colour
+        clips one channel of a white face first, which flattens it below the face's own level
+        (206 where it is 245), and the face then passed for a lighter print of the board
+        (only a channel the light flattens below ``LOWER_BOUND_MATTERS`` is so judged).  A
+        pixel beside a clipped one counts so too (sampling mixes the clipped values in: 236
+        where the face's pips' rims showed 255).  A pixel so in every channel is left as it is
+        (a reflection's rim: the glare check judges those)."""
+        labels = self._classify(flat)
+        floor = self.light.clipped_floor
+        lowered = floor < LOWER_BOUND_MATTERS if floor is not None else np.zeros(3, bool)
+        if not lowered.any():  # a clipped channel flattens to about white: nothing to raise
+            return labels
+        near = cv2.dilate(seen, SQUARE3)  # each channel's highest value round each pixel
+        unclipped = cv2.inRange(near, (0, 0, 0), tuple(CLIPPED - 1 if low else 255 for low in lowered))
+        if cv2.countNonZero(unclipped) == unclipped.size:
+            return labels
+        # only what is no piece's colour yet may be one (a lower bound lifts nothing else)
+        open_ = cv2.compare(labels, len(self._piece_names), cv2.CMP_GE)
+        open_ &= ~unclipped & ~cv2.inRange(near, (CLIPPED,) * 3, (255,) * 3)
+        found_at = cv2.findNonZero(open_)
+        if found_at is None:
+            return labels
+        xs, ys = found_at.reshape(-1, 2).T
+        pixels = flat[ys, xs].astype(np.float32)[:, None, :]  # N x 1 x 3
+        clipped = ((near[ys, xs] >= CLIPPED) & lowered)[:, None, :]
+        # each colour judged with the clipped channels raised to it where it is lighter
+        lifted = np.where(clipped, np.maximum(pixels, self._centroid_bgr[None]), pixels)
+        k = len(self._centroid_bgr)
+        lab = cv2.cvtColor(lifted.astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)
+        lab = lab.reshape(-1, k, 3).astype(np.float32) * self._weights
+        d = ((lab - self._centroids * self._weights) ** 2).sum(-1)
+        best = d.argmin(1)
+        found = np.where(d[np.arange(len(best)), best] > 30.0 ** 2, UNKNOWN, best).astype(np.uint8)
+        labels[ys, xs] = found
+        return labels
+
+    def _classify(self, img: np.ndarray) -> np.ndarray:
+        q = img >> 2  # 6 bits a channel, one index into the table (in place: half the time)
+        index = q[..., 0].astype(np.int32)
+        index <<= 6
+        index |= q[..., 1]
+        index <<= 6
+        index |= q[..., 2]
+        return self._lut.take(index)

@@ -1,0 +1,155 @@
+"""The empty board: what the reader compares a frame with (the drawn print, or a photo of
+the table's own board learnt in calibration), and the board flattened against it, whole or
+only round a change.
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.blobs import BLOB_PAD_WIDE, _Kept
+from companion.vision.glare import Glare
+from companion.vision.reading import SQUARE5, Reading
+
+EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
+
+
+class EmptyBoard:
+    """The empty board as reference, and frames flattened and matched against it."""
+
+    def _build_reference(self, top: np.ndarray) -> None:
+        """What the empty board looks like: allowed surface labels per pixel, light anchors."""
+        labels = self._classify(top)
+        n = len(self._piece_names)
+        allowed = np.zeros(labels.shape, np.uint16)
+        kernel = np.ones((5, 5), np.uint8)
+        for k in range(len(self._surface_names)):
+            near = cv2.dilate((labels == n + k).astype(np.uint8), kernel)
+            allowed |= near.astype(np.uint16) << k
+        self._allowed = allowed
+        self._reference = top
+        self._kept = None  # matched against the old empty board
+        self.glare = Glare(top, self._outside, self._classify, self._piece_names, self._hidden_radius)
+        # the colours each pixel of the empty board may show, allowing for a pixel or two of
+        # misplacement and for light the flattening does not quite take out
+        k3 = np.ones((5, 5), np.uint8)
+        self._ref_lo = cv2.subtract(cv2.erode(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
+        self._ref_hi = cv2.add(cv2.dilate(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
+        self._ref_lit = cv2.add(cv2.dilate(top, k3), np.full(3, 13, np.float64))
+        self._white = np.full_like(top, 255)
+        # light anchors: board surface pixels well inside one surface colour, sampled sparsely
+        anchors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        eroded_ok = np.zeros(labels.shape, bool)
+        eroded_ok[~self._outside] = True
+        for k, name in enumerate(self._surface_names):
+            inner = cv2.erode((labels == n + k).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            inner &= eroded_ok
+            inner &= self._spot_free | self._spot_corners
+            ys, xs = np.nonzero(inner)
+            if len(xs) > 40:
+                step = max(1, len(xs) // 1500)
+                anchors[name] = (ys[::step], xs[::step])
+        self._anchors = anchors
+        ys, xs = np.nonzero(self._margin_mask)
+        step = max(1, len(xs) // 3000)
+        self._margin_samples = (ys[::step], xs[::step])
+
+    def learn_empty(self, frame: np.ndarray) -> Reading:
+        """Learn the empty board from a photo of it: a real board's print, paper and wear are
+        not the drawn layout's, and hands and shadows are found against what it really shows.
+
+        Before learning, artwork the drawn layout lacks may look like a hand inside the board;
+        so the photo is judged after learning: refused (ValueError, nothing changed) when the
+        board is not found, something lies across the margin (an arm), or pieces stand on it
+        (the classifier still sees them: a piece learnt as board would confuse every frame).
+        """
+        self.read(frame)
+        if self._sampler is None:
+            raise ValueError("the board was not found: all its markers must be in the photo")
+        small = self._sampler.sample(frame)
+        if self._crosses_margin(small):
+            raise ValueError("something lies across the board's margin (an arm?): "
+                             "photograph the empty board with nothing over it")
+        before = (self._reference.copy(), self.empty_board)
+        self.use_empty(self.light.flatten(small))
+        reading = self.read(frame)
+        pieces = sorted(reading.view or {})
+        if reading.view is None or pieces:
+            self._build_reference(before[0])
+            self.empty_board = before[1]
+            self.light.gain = None
+            why = f"pieces stand on {', '.join(pieces[:6])}" if pieces else reading.problem
+            raise ValueError(f"{why}: photograph the empty board")
+        return reading
+
+    def use_empty(self, top: np.ndarray | None) -> None:
+        """Use an empty board learnt before (the profile's ``empty.png``, top-down)."""
+        want = (self._small_size[1], self._small_size[0], 3)
+        if top is None or not isinstance(top, np.ndarray) or top.shape != want or top.dtype != np.uint8:
+            got = getattr(top, "shape", None)
+            raise ValueError(f"the empty board is {got}, this board map needs {want}: "
+                             "run 'companion calibrate board' again with a photo of the empty board")
+        self._build_reference(top)
+        self.empty_board = top
+        self.light.gain = None  # refit the light against the new anchors
+        self._last_reading = None
+
+    def _flatten_whole(self, small: np.ndarray, crossing: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The whole board flattened, its colours, and where it matches the empty board.
+        ``crossing``: where an arm crosses the margin; a lift that reaches it is the arm (the
+        palest skin over a tan board is lighter by about as much in every channel, as a
+        reflection is), not a reflection to take off."""
+        arm_entry = None if crossing is None else self._arm_entry(crossing)
+        flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen, arm_entry)
+        # what the empty board does not explain: an unknown colour, or a surface colour
+        # where the empty board shows another one
+        return flat, self._classify_seen(flat, small), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+
+    def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
+        """Where the board is lighter than the empty board (a reflection's halo): over the
+        whole board, or as far round a changed region as its blobs' rings can reach."""
+        if region is None:
+            return cv2.inRange(flat, self._ref_lit, self._white)
+        rows, cols = region
+        reach = BLOB_PAD_WIDE + 12  # the wider window round the region, a ring (7), a pixel or two
+        window = (slice(max(0, rows.start - reach), rows.stop + reach),
+                  slice(max(0, cols.start - reach), cols.stop + reach))
+        lit = np.zeros(flat.shape[:2], np.uint8)
+        lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
+        return lit
+
+    # ------------------------------------------------------------------ light
+    def _read_part(self, small: np.ndarray, region: tuple[slice, slice],
+                   kept: _Kept) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The last clear board's flattened picture, colours and empty-board match, with only
+        the changed region read again; None when a reflection may lie in it (read it all).
+        Written over the kept board's own (this frame's board is kept in its turn), with what
+        the region held put aside: a frame that shows a hand puts it back (``_undo_part``)."""
+        rows, cols = region
+        part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
+        names = self._classify_seen(part, small[rows, cols])
+        lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
+        lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
+        if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
+            return None
+        self.glare.clear()
+        flat, labels, as_empty = kept.flat, kept.labels, kept.as_empty
+        self._part_undo = (rows, cols, flat[rows, cols].copy(), labels[rows, cols].copy(),
+                           as_empty[rows, cols].copy())
+        flat[rows, cols] = part
+        labels[rows, cols] = names
+        as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
+        return flat, labels, as_empty
+
+    def _undo_part(self) -> None:
+        """Put back in the kept board what the changed region held before this frame."""
+        if self._part_undo is not None and self._kept is not None:
+            rows, cols, flat, labels, as_empty = self._part_undo
+            self._kept.flat[rows, cols] = flat
+            self._kept.labels[rows, cols] = labels
+            self._kept.as_empty[rows, cols] = as_empty
+        self._part_undo = None

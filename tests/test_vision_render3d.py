@@ -1,0 +1,161 @@
+"""The physically based camera (companion/sim/camera/render3d.py) and its committed frames.
+
+Rendering needs Blender as a module (the ``render3d`` extra, about 1 GB): the one test that
+renders is skipped without it.  The others read the frames committed in tests/data/frames3d.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games import load_game
+from companion.games.base import Piece
+from companion.sim.camera.frames3d import GAMES3D, PLAYERS3D, committed, plan
+from companion.sim.camera.render3d import (
+    AZIMUTH,
+    LAMPS,
+    PLASTICS,
+    SKINS,
+    TILTS,
+    Pinhole,
+    Scene3D,
+    piece_kind,
+    pinhole_for,
+    plan_pieces,
+)
+from companion.vision.geometry import aruco_dictionary, canvas_size_mm, marker_corners_mm
+from companion.vision.palette import bgr
+
+HAVE_BPY = importlib.util.find_spec("bpy") is not None
+FRAMES = list(committed())
+
+
+def layout_of(game_name: str):
+    game = load_game(game_name)
+    return game.layout(game.setup(PLAYERS3D.get(game_name, game.min_players), None, 0))
+
+
+def camera_of(truth: dict) -> Pinhole:
+    c = truth["camera"]
+    return Pinhole(np.array(c["matrix"]), np.array(c["rvec"]).reshape(3, 1),
+                   np.array(c["tvec"]).reshape(3, 1), tuple(c["size"]), c["distortion"][0])
+
+
+def test_the_test_split_shares_no_lamp_plastic_skin_or_camera_side_with_the_tuning_split():
+    assert not set(LAMPS["tune"]) & set(LAMPS["test"])
+    assert not set(PLASTICS["tune"]) & set(PLASTICS["test"])
+    assert not set(SKINS["tune"]) & set(SKINS["test"])
+    assert AZIMUTH["tune"][1] < AZIMUTH["test"][0]
+    for seed in range(40):
+        tune, test = Scene3D.drawn(seed, "tune", 10), Scene3D.drawn(seed, "test", 10)
+        assert abs(tune.azimuth) <= AZIMUTH["tune"][1] < abs(test.azimuth) <= AZIMUTH["test"][1]
+        assert tune.lamp in LAMPS["tune"] and test.lamp in LAMPS["test"]
+    with pytest.raises(ValueError, match="split"):
+        Scene3D.drawn(1, "holdout", 0)
+
+
+def test_the_plan_covers_every_game_and_tilt_in_both_splits_early():
+    first = plan()[:2 * len(GAMES3D) * len(TILTS)]
+    for split in ("tune", "test"):
+        covered = {(s.game, s.tilt) for s in first if s.split == split}
+        assert covered == {(g, t) for g in GAMES3D for t in TILTS}
+    names = [s.path() for s in plan()]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("game_name", GAMES3D)
+def test_the_camera_is_65_cm_up_or_higher_and_sees_the_whole_canvas(game_name):
+    layout = layout_of(game_name)
+    total_w, total_h = canvas_size_mm(layout)
+    corners = np.array([[0, 0, 0], [total_w, 0, 0], [total_w, total_h, 0], [0, total_h, 0]], float)
+    for tilt in TILTS:
+        camera = pinhole_for(layout, Scene3D.drawn(3, "test", tilt))
+        px = camera.project(corners)
+        assert (px >= 0).all() and (px[:, 0] <= 1280).all() and (px[:, 1] <= 720).all()
+        assert camera.position_mm[2] >= 649.0
+        # the tilt is the angle between the camera's axis and the vertical
+        axis = cv2.Rodrigues(camera.rvec)[0][2]  # the optical axis in canvas coordinates (z into the table)
+        assert np.degrees(np.arccos(abs(axis[2]))) == pytest.approx(tilt, abs=0.01)
+
+
+def test_pieces_are_made_as_the_games_name_them():
+    baron, swing, times = layout_of("baron_voodoo"), layout_of("swing_state"), layout_of("times_square")
+    assert piece_kind(baron, "A1", Piece("red", 3)) == "die"
+    assert piece_kind(baron, "offer0-0", Piece("orange")) == "chip"
+    assert piece_kind(times, times.spots[0].id, Piece("pink")) == "figure"
+    assert piece_kind(layout_of("king_of_clubs"), "club0", Piece("orange", 4)) == "card"
+    assert piece_kind(swing, "die", Piece("white", 5)) == "die"
+
+
+def test_a_stack_stands_at_its_place_with_its_top_die_the_views():
+    layout = layout_of("baron_voodoo")
+    stack = [Piece("red", 1), Piece("blue", 4), Piece("white", 6)]
+    placed = plan_pieces(layout, {"B2": (stack[-1],)}, {"B2": stack}, random.Random(1))
+    assert [p.piece for p in placed] == stack
+    assert [p.below for p in placed] == [True, True, False]
+    assert [p.z for p in placed] == pytest.approx([0, 16, 32])
+    assert placed[-1].top == pytest.approx(48)
+    spot = layout.spot("B2")
+    for p in placed:
+        assert spot.x < p.x - 50 < spot.x + spot.w and spot.y < p.y - 50 < spot.y + spot.h
+
+
+@pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+def test_the_truth_camera_puts_every_marker_where_the_frame_shows_it():
+    detector = cv2.aruco.ArucoDetector(aruco_dictionary())
+    for frame in FRAMES[:: max(1, len(FRAMES) // 8)]:
+        layout = layout_of(frame.game)
+        camera = camera_of(frame.truth)
+        corners, ids, _ = detector.detectMarkers(cv2.cvtColor(frame.image(), cv2.COLOR_BGR2GRAY))
+        targets = marker_corners_mm(layout)
+        seen = [(q.reshape(4, 2), int(i)) for q, i in zip(corners, ids.ravel(), strict=True)
+                if int(i) in targets]
+        assert len(seen) >= 4, frame.path.name
+        for quad, marker in seen:
+            expected = camera.project(np.c_[targets[marker], np.zeros(4)])
+            assert np.abs(expected - quad).max() < 2.5, (frame.path.name, marker)
+
+
+@pytest.mark.skipif(not HAVE_BPY, reason="Blender as a module (bpy, the render3d extra) is not installed")
+def test_one_tiny_frame_renders_with_every_piece_where_its_truth_says():
+    from companion.sim.camera.render3d import render
+
+    game = load_game("times_square")
+    state = game.setup(2, None, 0)
+    layout, view = game.layout(state), game.board_view(state)
+    # 640x360 at one sample: about half a minute on one core; smaller, a figure's head is a pixel
+    scene = Scene3D.drawn(5, "tune", 20.0, width=640, height=360, samples=1, noise=0.0)
+    frame, truth = render(layout, view, scene, None, "times_square", 2, threads=1)
+    assert frame.shape == (360, 640, 3)
+    assert len(truth["pieces"]) == sum(len(v) for v in view.values())
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(float)
+
+    def lab_of(colour):
+        return cv2.cvtColor(np.array([[bgr(colour)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+
+    nearer = 0
+    for piece in truth["pieces"]:
+        u, v = (int(round(a)) for a in piece["top_px"])
+        seen = np.median(lab[v - 1:v + 2, u - 1:u + 2].reshape(-1, 3), 0)
+        nearer += np.linalg.norm(seen - lab_of(piece["colour"])) < np.linalg.norm(seen - lab_of("board"))
+    assert nearer >= 0.8 * len(truth["pieces"])
+
+
+@pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+def test_no_committed_frame_is_read_with_a_place_confidently_wrong():
+    """Confident or silent, on frames a renderer with heights, sides and shadows made: the
+    reader may doubt a place (it does, often) but never reads one wrong."""
+    from companion.bench.vision3d import Tally3D, read_frame
+
+    tally = Tally3D()
+    for frame in FRAMES:
+        read_frame(frame, tally)
+    assert tally.frames == len(FRAMES)
+    assert tally.silent == 0, tally.misreads
+    assert tally.wrong_commits == 0
+    assert tally.places_read > 0.3 * tally.places_occupied  # doubt is not the whole answer
