@@ -264,7 +264,7 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     parts = [f"{labels.get(p, p)} shows {pieces_words(seen.get(p))} on the table, "
              f"{pieces_words(board.get(p))} in the record" for p in sorted(named)]
     if tally is not None:
-        parts.append(f"score pieces: {tally}")
+        parts.append(f"the score pieces differ: {tally}")
     text = "The table does not match the record: " + "; ".join(parts) + "."
     options: list[Action] = []
     if found is not None:
