@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-from waiting import wait_until
+from waiting import first_event, wait_until
 
 from companion.table import Table
 from companion.web import auth, server
@@ -75,17 +75,6 @@ def closed_by_server(sock: socket.socket) -> bool:
         return sock.recv(1024) == b""
     except (ConnectionResetError, TimeoutError):
         return False
-
-
-def first_event(sock: socket.socket) -> bool:
-    """Read until the stream's first event has come (or the stream ended)."""
-    data = b""
-    while b"event: state" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return False
-        data += chunk
-    return True
 
 
 # ---------------------------------------------------------------------- bodies and connections

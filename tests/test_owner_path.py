@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from waiting import first_event
 
 from companion.calibration import sheets
 from companion.cli import main, reachable_urls
@@ -36,17 +37,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def first_event(sock: socket.socket) -> bool:
-    """Read until the stream's first event has come (or the stream ended)."""
-    data = b""
-    while b"event: state" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return False
-        data += chunk
-    return True
 
 
 # ---------------------------------------------------------------------- ignored or malformed input

@@ -8,6 +8,7 @@ waits.  A passing wait returns as soon as its check holds, so this costs a green
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Callable
 
@@ -22,3 +23,14 @@ def wait_until(check: Callable[[], object], timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+def first_event(sock: socket.socket) -> bool:
+    """Read until the stream's first event has come (or the stream ended)."""
+    data = b""
+    while b"event: state" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return False
+        data += chunk
+    return True
