@@ -235,6 +235,8 @@ def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_sin
     assert again.state == table.state
 
 
+@pytest.mark.xfail(reason="issue 39, open: the double-press guard is off (DOUBLE_PRESS_GUARD) until it "
+                   "is judged by pacing, not a 1 s wall-clock window", strict=True)
 def test_a_double_press_is_asked_about_never_recorded(tmp_path: Path) -> None:
     """Baron Voodoo: the capture's press made twice at once.  The second would record
     "ends the turn" with nothing moved on the table: it is asked about instead, and the
