@@ -527,7 +527,7 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
     page = open_page(browser, url)
     unlock(page, url)
     option = page.locator("#prompts button[data-option]")
-    assert option.inner_text().startswith("Correct it:") and "{" not in option.inner_text()
+    assert option.inner_text().startswith("Correct #1:") and "{" not in option.inner_text()
     option.click()
     page.wait_for_function("() => document.querySelector('#action-result').textContent"
                            ".startsWith('Recorded')", timeout=HANG_MS)
