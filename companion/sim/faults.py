@@ -101,18 +101,12 @@ def perturb_view(view: BoardView, model: FaultModel, rng: random.Random, log: Fa
     pieces = [(spot, i) for spot, stack in view.items() for i in range(len(stack))]
     with_pips = [(spot, i) for spot, i in pieces if view[spot][i].pips > 0]
     out = {spot: list(stack) for spot, stack in view.items()}
-    persistent = False
-    if with_pips and rng.random() < model.persistent:
+    persistent = bool(with_pips) and rng.random() < model.persistent
+    if persistent or (with_pips and rng.random() < model.pip):  # a die read a pip off
         spot, i = rng.choice(with_pips)
         piece = out[spot][i]
         out[spot][i] = Piece(piece.colour, max(1, piece.pips + rng.choice((-1, 1))))
-        log.note("persistent")
-        persistent = True
-    elif with_pips and rng.random() < model.pip:
-        spot, i = rng.choice(with_pips)
-        piece = out[spot][i]
-        out[spot][i] = Piece(piece.colour, max(1, piece.pips + rng.choice((-1, 1))))
-        log.note("pip")
+        log.note("persistent" if persistent else "pip")
     if pieces and rng.random() < model.colour:
         spot, i = rng.choice(pieces)
         piece = out[spot][i]
