@@ -12,8 +12,8 @@ import cv2
 import pytest
 from click.testing import CliRunner
 
-from companion.calibration.rehearsal import board_photo
 from companion import doctor as doctor_module
+from companion.calibration.rehearsal import board_photo
 from companion.doctor import FAIL, OK, WARN, check_camera, doctor, run_checks
 from companion.emulate import EmulatedTable
 from companion.games import load_game
