@@ -21,12 +21,11 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
-from companion.vision.lettering import draw_text
+from companion.vision.lettering import LABEL_CHARS, draw_text
 from companion.vision.palette import bgr
 
 LINE_BGR = (95, 125, 145)  # the printed outline of a place
 LABEL_BGR = (100, 130, 150)  # a place's printed name
-LABEL_CHARS = 4  # the most of a place's name printed in its corner
 
 
 def piece_slots(n: int, w: float, h: float) -> list[tuple[float, float, float]]:

@@ -27,6 +27,7 @@ STYLES: dict[str, tuple[int, float, int]] = {
     "banner": (0, 1.0, 2),  # FONT_HERSHEY_SIMPLEX: the overlay's problem line
 }
 LETTERS = "".join(chr(c) for c in range(32, 127))
+LABEL_CHARS = 4  # the most of a place's name the board print shows in its corner
 PAD = 8  # room round a glyph for its strokes' ends and anti-aliasing
 
 
@@ -103,7 +104,6 @@ def render(text: str, style: str) -> Glyph:
 def board_labels() -> set[str]:
     """Every place label the five games' boards print, as ``board_print`` cuts them."""
     from companion.games import load_game
-    from companion.vision.board_print import LABEL_CHARS
 
     found: set[str] = set()
     for name in ("baron_voodoo", "jivecat", "king_of_clubs", "swing_state", "times_square"):
