@@ -176,6 +176,8 @@ def check_size(page: Any, label: str) -> dict[str, Any]:
     assert figures["scroll_boxes"] == [], (label, figures["scroll_boxes"])
     if width < 600:
         assert figures["banner"]["bottom"] <= 120, (label, figures["banner"])
+    else:  # columns side by side end together: none stands empty while another goes on
+        assert figures["largest_empty_px"] <= EMPTY_SHARE * height, (label, figures["empty_below_px"])
     if width >= 900 and width > height:
         for panel in ("players-panel", "declare-panel", "board-panel", "history-panel"):
             assert figures["panels"][panel]["top"] < height - 100, (label, panel, figures["panels"])
@@ -183,6 +185,11 @@ def check_size(page: Any, label: str) -> dict[str, Any]:
         assert figures["score_px"] >= 96 and figures["banner_text_px"] >= 96, (label, figures)
     return figures
 
+
+EMPTY_SHARE = 0.3
+"""The most a column may stand empty below its content while another of its band goes on,
+as a share of the screen's height (the details are placed a block at a time, and a history
+beside them keeps a few moves, so columns end within a block or a move of each other)."""
 
 MEASURE = """() => {
   const shown = (e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
@@ -237,12 +244,35 @@ MEASURE = """() => {
     return /(auto|scroll)/.test(st.overflowY) && e.scrollHeight > e.clientHeight + 2
         && e.tagName !== 'DIALOG';
   }).map((e) => e.id || e.className);
+  // empty columns: the panels side by side in bands (a panel across the page ends a band),
+  // each column's content bottom against the longest column's of its band
+  const mainBox = document.querySelector('main').getBoundingClientRect();
+  const sections = [...document.querySelectorAll('main section')].filter(shown).map((e) => {
+    const r = e.getBoundingClientRect();
+    const kids = [...e.children].filter(shown).map((k) => k.getBoundingClientRect().bottom);
+    const pad = parseFloat(getComputedStyle(e).paddingBottom);
+    return {left: Math.round(r.left), wide: r.width > 0.8 * mainBox.width, top: r.top,
+            content: Math.max(r.top, ...kids) + pad};
+  }).sort((a, b) => a.top - b.top);
+  const bands = [[]];
+  for (const s of sections) {
+    if (s.wide) { bands.push([]); continue; }
+    bands[bands.length - 1].push(s);
+  }
+  const emptyBelow = bands.map((band) => {
+    const bottoms = {};
+    for (const s of band) bottoms[s.left] = Math.max(bottoms[s.left] ?? -Infinity, s.content);
+    const longest = Math.max(...Object.values(bottoms));
+    return Object.values(bottoms).length > 1 ? Object.keys(bottoms).sort((a, b) => a - b)
+        .map((left) => Math.round(longest - bottoms[left])) : [];
+  }).filter((b) => b.length);
   return {viewport: view, banner: box('#banner'), banner_text_px: Math.max(0, ...px('#banner-text')),
           turn_clock_px: Math.max(0, ...px('#turn-clock')), score_px: Math.min(...px('#players .score')),
           name_px: Math.min(...px('#players .name')), smallest_text_px: Math.min(...px('body *')),
           min_contrast: worst, texts: texts.length,
           panels, screen_used: Math.round(100 * used / (view.w * view.h)),
-          page_height: document.documentElement.scrollHeight, scroll_boxes: scrollBoxes};
+          page_height: document.documentElement.scrollHeight, scroll_boxes: scrollBoxes,
+          empty_below_px: emptyBelow, largest_empty_px: Math.max(0, ...emptyBelow.flat())};
 }"""
 
 
@@ -305,9 +335,9 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(100)
+            shot(page, f"{game}-{stage}-{width}x{height}.png")  # (before the checks: a fault is seen)
             check_readable(page, f"{game} {stage} {width}x{height}")
             sizes.setdefault(f"{width}x{height}", {})[stage] = measure(page)
-            shot(page, f"{game}-{stage}-{width}x{height}.png")
         page.set_viewport_size({"width": 1180, "height": 820})
 
     def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too

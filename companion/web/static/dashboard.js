@@ -209,6 +209,7 @@ function renderForm() {
     });
     $("form").append(cancel);
   }
+  arrange();  // the declare panel changed height: the details balance the columns again
 }
 
 function renderFormSteps() {
@@ -644,25 +645,29 @@ function moveNumber(s, seq) {
 }
 
 const HISTORY_FIRST = 8;  // moves shown at first; more on a tap (never a box that cuts a row)
+const HISTORY_SPARE = 24;  // moves drawn hidden beyond those, shown where a column has room
 let historyShown = HISTORY_FIRST;
 
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
   const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
-  for (const h of newestFirst.slice(0, historyShown)) {
+  newestFirst.slice(0, Math.max(historyShown, HISTORY_SPARE)).forEach((h, i) => {
     const number = moveNumber(s, h.seq);
     const li = el("li", { "data-seq": h.seq, "data-move": number });
+    li.hidden = i >= historyShown;  // arrange.js shows more where the column has room, or fewer
     const b = el("button", { class: "entry", "data-entry": h.seq });
     b.append(el("span", { class: "seq" }, String(number)), el("span", { class: "text" }, h.text));
     if (h.undone) li.classList.add("undone");
     b.addEventListener("click", () => openEntry(h));
     li.append(b);
     list.append(li);
-  }
+  });
+  list.dataset.total = String(s.history_total ?? s.history.length);
+  list.dataset.first = String(historyShown);
+  list.dataset.atLeast = String(historyShown > HISTORY_FIRST ? historyShown : HISTORY_AT_LEAST);
   $("undo").disabled = !s.can_undo;
-  const total = s.history_total ?? s.history.length;
-  $("older").hidden = Math.min(historyShown, total) >= total;
+  showOlder();
 }
 
 async function loadOlder() {
@@ -679,6 +684,7 @@ async function loadOlder() {
     }
   }
   renderHistory(latest);
+  arrange();
 }
 
 let pickedSpot = null;  // the place last tapped on the board, named under it in large type
@@ -771,18 +777,36 @@ function renderBoard(s) {
   if (pickedSpot !== null) showSpot(s, pickedSpot);  // the caption follows the game live
 }
 
+/** An entry of the details every player card already shows (one value per player or team). */
+function onPlayerCards(s, value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const names = s.players.map((p) => p.name);
+  const entries = Object.entries(value);
+  return entries.length > 0 && entries.every(([who, what]) => (what === null || typeof what !== "object")
+    && (names.includes(who) || (who.includes(" & ") && who.split(" & ").some((n) => names.includes(n.trim())))));
+}
+
+/** The details in blocks of one entry each (placed in columns by arrange.js), without what
+ * the player cards already say. */
 function renderDetails(s) {
-  $("summary").replaceChildren(renderValue(s.summary && Object.keys(s.summary).length ? s.summary : { Details: "none yet" }));
-  const info = gamesInfo[s.game];
-  const box = $("house-rules");
-  box.replaceChildren();
-  const chosen = s.house_rules || {};
-  if (info && info.house_rules.length && Object.keys(chosen).length) {
-    box.append(el("h3", {}, "House rules"));
-    const rows = {};
-    for (const rule of info.house_rules) if (rule.id in chosen) rows[rule.title] = rule.choices[chosen[rule.id]] || chosen[rule.id];
-    box.append(renderValue(rows));
+  const blocks = [];
+  const block = (...content) => { const b = el("div", { class: "detail-block" }); b.append(...content); blocks.push(b); };
+  for (const [key, value] of Object.entries(s.summary || {})) {
+    if (/house rules/i.test(key) || onPlayerCards(s, value)) continue;
+    block(renderValue({ [key]: value }));
   }
+  const info = gamesInfo[s.game];
+  const chosen = s.house_rules || {};
+  const quoted = Object.entries(s.summary || {}).find(([key]) => /house rules/i.test(key));
+  const rules = {};  // a block each, so that a long list spreads over the columns too
+  if (info && info.house_rules.length && Object.keys(chosen).length) {
+    for (const rule of info.house_rules) if (rule.id in chosen) rules[rule.title] = rule.choices[chosen[rule.id]] || chosen[rule.id];
+  } else if (quoted && quoted[1] && typeof quoted[1] === "object") Object.assign(rules, quoted[1]);
+  for (const [title, choice] of Object.entries(rules)) {
+    block(el("h3", {}, `House rule: ${title}`), el("p", { class: "rule-choice" }, renderValue(choice).textContent));
+  }
+  if (!blocks.length) block(renderValue({ Details: "none yet" }));
+  detailBlocks = blocks;
 }
 
 function render(s) {
@@ -800,6 +824,7 @@ function render(s) {
   renderHistory(s);
   renderBoard(s);
   renderDetails(s);
+  arrange();
   document.body.dataset.historyLength = String(s.history_total ?? s.history.length);
   document.body.dataset.stateKey = stateKey(s);
   document.body.dataset.over = s.over ? "1" : "0";
@@ -971,6 +996,7 @@ function connect() {
 async function loadLayout() { layout = await (await fetch("/api/layout")).json(); }
 
 async function start() {
+  watchLayout();
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
   connect();
