@@ -411,6 +411,43 @@ def unlock(page: Any, url: str) -> None:
     assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
 
 
+def test_the_banner_says_a_long_name_whole_within_the_first_120_px(browser: Any, serve: Serve) -> None:
+    """Names of up to 24 letters (set-up's limit): the whose-turn banner shrinks them, then
+    wraps, and never cuts them with "…"; on a phone it still ends within 120 px, on a TV
+    the turn stays at least 96 px."""
+    names = ["Maximiliana Wolkenstein", "WWWWWWWWWWWWWWWWWWWWWWWW"]
+    table = Table.open("times_square", None, 2, None, 0, resume=False, setup={"names": names})
+    url = serve(table)
+    page = open_page(browser, url, 390, 844)
+    seen: list[str] = []
+    for _ in range(40):  # (each seat's turn in a few moves)
+        turn = table.public()["turn"]
+        if turn is None or table.state.get("phase") == "setup" or names[turn] in seen:
+            table.declare(table.game.legal_actions(table.state)[0], "camera")
+            continue
+        name = names[turn]
+        seen.append(name)
+        page.wait_for_function("t => document.querySelector('#banner-text').textContent === t",
+                               arg=f"{name}'s turn", timeout=HANG_MS)
+        for width, height, least in [(390, 844, 26), (1920, 1080, 96)]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)
+            shown = page.evaluate("""() => { const t = document.querySelector('#banner-text');
+                const b = document.querySelector('#banner').getBoundingClientRect();
+                // (4 px: a bold glyph reaching past a line height of 1.1)
+                return {cut: t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 4,
+                        px: parseFloat(getComputedStyle(t).fontSize), bottom: b.bottom}; }""")
+            assert not shown["cut"] and shown["px"] >= least, (name, width, shown)
+            if width < 600:
+                assert shown["bottom"] <= 120, (name, shown)
+        page.set_viewport_size({"width": 390, "height": 844})
+        if len(seen) == len(names):
+            break
+    assert seen == names or sorted(seen) == sorted(names), seen
+    assert not page.errors, page.errors
+    page.close()
+
+
 def test_pause_stops_a_clock_across_a_reload(browser: Any, serve: Serve) -> None:
     table = started_table()
     assert table.game.current_player(table.state) is not None

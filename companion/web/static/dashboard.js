@@ -500,7 +500,7 @@ function renderBanner(s) {
   banner.style.setProperty("--turn-ink", inkOn(getComputedStyle(banner).backgroundColor));
   $("banner-text").textContent = text;
   $("banner-text").classList.toggle("phase-text", !turnPlayer && !s.over);  // a phase may take two lines
-  banner.title = text;  // a name too long for one line is whole on a long press
+  banner.title = text;  // (and on a long press)
   banner.classList.toggle("time-up", Boolean(s.time_up) && !s.over);
   banner.classList.toggle("paused", Boolean(s.paused) && !s.over);
   banner.dataset.turn = s.turn ?? "";
@@ -508,6 +508,23 @@ function renderBanner(s) {
   $("pause").dataset.clock = s.paused ? "resume" : "pause";
   $("pause").hidden = Boolean(s.over) || settingUp(s);  // no clock runs before the start or after the end
   document.body.dataset.paused = s.paused ? "1" : "0";
+  fitBanner();
+}
+
+/** The banner says whose turn it is whole, never cut with "…": a long name shrinks the
+ * text down to its size's --banner-min-px, then wraps onto a second line. */
+function fitBanner() {
+  const text = $("banner-text");
+  text.style.fontSize = "";
+  text.classList.remove("wrap");
+  const min = parseFloat(getComputedStyle(text).getPropertyValue("--banner-min-px")) || 24;
+  let px = parseFloat(getComputedStyle(text).fontSize);
+  const cut = () => text.scrollWidth > text.clientWidth + 1;
+  while (cut() && px > min) {
+    px = Math.max(min, px - 2);
+    text.style.fontSize = `${px}px`;
+  }
+  if (cut()) text.classList.add("wrap");
 }
 
 function turnClockText(s, extra) {
@@ -818,6 +835,7 @@ function render(s) {
   $("phase").textContent = `${s.phase_label || words(s.phase)}${s.variant && s.variant !== "standard" ? " · " + words(s.variant) : ""}`;
   renderBanner(s);
   $("turn-clock").textContent = turnClockText(s, 0);
+  fitBanner();  // (the clock beside it has its width now)
   renderPlayers(s);
   renderTaps(s);
   renderPrompts(s);
@@ -866,7 +884,9 @@ setInterval(() => {  // clocks tick between snapshots (stopped while paused, or 
   const extra = (performance.now() - receivedAt) / 1000;
   const turnClock = document.querySelector("#players li.turn .clock");
   if (turnClock) turnClock.textContent = fmtClock(Number(turnClock.dataset.clock) + extra);
+  const before = $("turn-clock").textContent.length;
   $("turn-clock").textContent = turnClockText(latest, extra);
+  if ($("turn-clock").textContent.length !== before) fitBanner();
 }, 500);
 
 // ------------------------------------------------------------------ tools: pause, camera, join
@@ -997,6 +1017,7 @@ async function loadLayout() { layout = await (await fetch("/api/layout")).json()
 
 async function start() {
   watchLayout();
+  addEventListener("resize", fitBanner);
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
   connect();
