@@ -549,7 +549,8 @@ def test_an_undo_confirmed_after_another_move_came_takes_back_nothing(browser: A
     page.click(f'[data-confirm-undo="{seen.seq}"]')
     page.wait_for_function("() => document.querySelector('#sheet-result').textContent !== ''",
                            timeout=HANG_MS)
-    assert f"move {seen.seq} can no longer be undone" in page.inner_text("#sheet-result")
+    number = [h.seq for h in table.history].index(seen.seq) + 1  # as the history numbers it
+    assert f"move {number} can no longer be undone" in page.inner_text("#sheet-result")
     assert not any(h.undone for h in table.history)
     assert not page.errors
     page.close()

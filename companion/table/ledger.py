@@ -8,6 +8,7 @@ holds its lock around every call, and tells the watchers after the record moved.
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -227,7 +228,7 @@ class Ledger:
             raise MalformedAction('"entry" is the number of the move to correct')
         index = self.frame_of(seq)
         if index is None:
-            raise NothingToUndo(f"move {seq} is not in the record (undone, or never made)")
+            raise NothingToUndo(f"{self.move_name(seq)} is not in the record (undone, or never made)")
         before = self.frames[index - 1].state
         states = [self.game.apply(before, action)]  # the corrected move, then each later one
         texts = [self.game.describe(before, action)]
@@ -237,7 +238,7 @@ class Ledger:
                 texts.append(self.game.describe(states[-1], entry.action))
                 states.append(self.game.apply(states[-1], entry.action))
             except RuleError as err:
-                raise RuleError(f"with move {seq} corrected, move {entry.seq} "
+                raise RuleError(f"with {self.move_name(seq)} corrected, {self.move_name(entry.seq)} "
                                 f"({entry.text}) no longer applies: {err.reason}",
                                 err.rule) from None
         was_over = self.game.outcome(self.state) is not None
@@ -288,8 +289,20 @@ class Ledger:
         newest = self.frames[-1].entry
         assert newest is not None
         if newest.seq != seq:
-            raise NotTheNewest(f"move {seq} can no longer be {done}: move {newest.seq} "
+            raise NotTheNewest(f"{self.move_name(seq)} can no longer be {done}: {self.move_name(newest.seq)} "
                                f"({newest.text}) was recorded after it; look at the history again")
+
+    def move_number(self, seq: int) -> int | None:
+        """The number players read beside event ``seq`` in the history: its place in it
+        (1, 2, 3...; an undone move keeps its number), not the log's sequence number, which
+        also counts undos and other games' events.  None when no entry has that seq."""
+        index = bisect.bisect_left(self.history, seq, key=lambda h: h.seq)
+        return index + 1 if index < len(self.history) and self.history[index].seq == seq else None
+
+    def move_name(self, seq: int) -> str:
+        """"move 7", numbered as the history is; "that move" for one the history lacks."""
+        number = self.move_number(seq)
+        return "that move" if number is None else f"move {number}"
 
     def entry(self, seq: int) -> HistoryEntry | None:
         """The history entry of event ``seq`` (None for an undo or an unknown seq)."""

@@ -161,7 +161,9 @@ function groupsBack(f, view) {
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   if (action.type === "correct" && action.action && typeof action.action === "object") {
-    return `Correct ${action.entry ? `#${action.entry}` : "it"}: ${labelAction(action.action)}`;  // the reading the table shows now
+    // the entry by its number in the history (as the prompt names it), the reading the table shows now
+    const entry = action.entry && latest ? moveNumber(latest, action.entry) : action.entry;
+    return `Correct ${entry ? `#${entry}` : "it"}: ${labelAction(action.action)}`;
   }
   // the ways out of a disagreement between the table and the record
   if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
