@@ -3,23 +3,27 @@
 // bands, each a row of columns with the panels that always start it:
 //   phone: one column, the turn first (players, declare, history, board);
 //   portrait tablet: players | declare, the board across both, then two more columns;
-//   landscape tablet and TV: players | declare | board over history, all above the fold.
-// The rest ("fillers": the details in blocks of one entry each, and a portrait tablet's
-// history) go one by one to the column that ends highest: in an upper band only where the
-// filler still ends no lower than the band's longest column, else in the last band.  The
-// columns then end within about one block of each other.  The fixed panels move only when
-// the size changes (a zoomed board keeps its scroll); the fillers are placed again after
-// every drawing of the state or the form.
+//   landscape tablet and TV: players | declare | board, the history starting above the fold.
+// The rest ("fillers": the history, then the details in blocks of one entry each, the
+// tallest first) go one by one to the column that ends highest: in an upper band only where
+// the filler still ends no lower than the band's longest column, else in the last band; the
+// history only where it starts above the fold when the plan says so.  The history beside
+// other columns then shows as many moves as its column has room for.  The columns end
+// within about one block of each other.  The fixed panels move only when the size changes
+// (a zoomed board keeps its scroll); the fillers are placed again after every drawing of
+// the state or the form.
 "use strict";
 
 const PLANS = {
   phone: { bands: [[["players-panel", "declare-panel", "history-panel", "board-panel"]]], floating: [] },
   portrait: { bands: [[["players-panel"], ["declare-panel"]], [["board-panel"]], [[], []]],
     floating: ["history-panel"] },
-  landscape: { bands: [[["players-panel"], ["declare-panel"], ["board-panel", "history-panel"]]], floating: [] },
+  landscape: { bands: [[["players-panel"], ["declare-panel"], ["board-panel"]]], floating: ["history-panel"],
+    aboveFold: true },
 };
-const FILL_SLACK_PX = 48;
-const HISTORY_AT_LEAST = 3;  // moves a history beside other columns keeps when it is trimmed  // an upper band's filler may end this much below its longest column
+const FILL_SLACK_PX = 48;  // an upper band's filler may end this much below its longest column
+const FOLD_MARGIN_PX = 100;  // a panel kept above the fold starts at least this far above it
+const HISTORY_AT_LEAST = 3;  // moves a history beside other columns keeps when it is trimmed
 
 const arranged = { name: null, bands: [], parts: [], panels: {} };
 let detailBlocks = [];  // set by the dashboard's renderDetails: one element per entry
@@ -75,6 +79,7 @@ function arrange() {
   for (const b of arranged.bands) b.band.hidden = false;
   const cols = arranged.bands.flatMap((b) => b.cols);
   const box = (e) => e.getBoundingClientRect();
+  showMoves(Number(historyList().dataset.atLeast || HISTORY_AT_LEAST));  // measured at its least
   const used = new Map(cols.map((c) => [c, c.children.length ? box(c).height : 0]));
   const width = new Map(cols.map((c) => [c, box(c).width]));
   const gap = parseFloat(getComputedStyle(cols[0]).rowGap) || 0;
@@ -96,11 +101,14 @@ function arrange() {
   const where = new Map();
   const hasPart = new Set();
   const byHeight = [...detailBlocks].sort((a, b) => tall.get(b) - tall.get(a));
+  const fold = innerHeight - FOLD_MARGIN_PX;
   for (const item of [...floating, ...byHeight]) {
     for (const b of arranged.bands) {
       if (b !== last && b.cols.length < 2) continue;
-      const col = b.cols.reduce((a, c) => (used.get(c) < used.get(a) ? c : a));
       const isBlock = !floating.includes(item);
+      const top = box(b.band).top + scrollY;  // (in the page: the fold is the first screen's)
+      const room = b.cols.filter((c) => isBlock || !PLANS[name].aboveFold || top + used.get(c) + gap < fold);
+      const col = (room.length ? room : b.cols).reduce((a, c) => (used.get(c) < used.get(a) ? c : a));
       const grows = tall.get(item) * (width.get(probe) / width.get(col))
         + (isBlock && hasPart.has(col) ? 0 : partExtra * isBlock + (used.get(col) ? gap : 0));
       const longest = Math.max(...b.cols.map((c) => used.get(c)));
@@ -126,37 +134,41 @@ function arrange() {
   fitHistory((col) => box(col).height);
 }
 
-/** The history beside other columns ends with them: the moves drawn hidden are shown while
- * there is room, the oldest shown hidden while its column is the longer (at least a few
- * stay, or as many as "More moves" asked for); the rest a tap away. */
+/** The history's list (found through its panel: the panel may be out of the page). */
+function historyList() { return panel("history-panel").querySelector("#history"); }
+
+/** The newest ``count`` moves drawn shown, the rest hidden. */
+function showMoves(count) {
+  [...historyList().children].forEach((li, i) => { li.hidden = i >= count; });
+}
+
+/** The history beside other columns ends with them: from its least (a few, or as many as
+ * "More moves" asked for) more moves are shown while its column is not the longest; alone
+ * in its column (a phone) it shows the first number drawn.  The rest are a tap away. */
 function fitHistory(height) {
-  const list = $("history");
+  const list = historyList();
   const items = [...list.children];
-  const first = Number(list.dataset.first || items.length);
-  items.forEach((li, i) => { li.hidden = i >= first; });
   const history = panel("history-panel");
   const b = arranged.bands.find((x) => x.cols.some((c) => c.contains(history)));
   if (b && b.cols.length > 1) {
     const col = b.cols.find((c) => c.contains(history));
     const others = Math.max(...b.cols.filter((c) => c !== col).map(height));
+    showMoves(Number(list.dataset.atLeast || HISTORY_AT_LEAST));
     for (const li of items.filter((x) => x.hidden)) {
       li.hidden = false;
       if (height(col) > others) { li.hidden = true; break; }
     }
-    const atLeast = Number(list.dataset.atLeast || HISTORY_AT_LEAST);
-    let shown = items.filter((x) => !x.hidden);
-    while (height(col) > others + FILL_SLACK_PX && shown.length > atLeast) {
-      shown.pop().hidden = true;
-    }
+  } else {
+    showMoves(Number(list.dataset.first || items.length));
   }
   showOlder();
 }
 
 /** "More moves" while some are hidden or not fetched yet. */
 function showOlder() {
-  const list = $("history");
+  const list = historyList();
   const items = [...list.children];
-  $("older").hidden = !items.some((li) => li.hidden) && Number(list.dataset.total || 0) <= items.length;
+  panel("history-panel").querySelector("#older").hidden = !items.some((li) => li.hidden) && Number(list.dataset.total || 0) <= items.length;
 }
 
 function watchLayout() {
