@@ -411,6 +411,22 @@ def unlock(page: Any, url: str) -> None:
     assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
 
 
+@pytest.mark.parametrize("game", ["baron_voodoo", "swing_state"])
+def test_no_column_stands_empty_while_another_goes_on(browser: Any, serve: Serve, game: str) -> None:
+    """Baron Voodoo's long player cards and Swing State's short details, at the portrait
+    and landscape tablet and the TV: each column ends within EMPTY_SHARE of the screen's
+    height of the longest of its band (the Declare column stood empty for 893 px at
+    1180x820 before), with board, players, declare and history above the fold in landscape."""
+    page = open_page(browser, serve(started_table(game, actions=6)), 1180, 820)
+    for width, height in [(820, 1180), (1180, 820), (1920, 1080)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        figures = check_size(page, f"{game} {width}x{height}")  # (the empty parts checked there)
+        assert figures["empty_below_px"] and figures["panels"]["summary-panel"], figures
+    assert not page.errors, page.errors
+    page.close()
+
+
 def test_the_banner_says_a_long_name_whole_within_the_first_120_px(browser: Any, serve: Serve) -> None:
     """Names of up to 24 letters (set-up's limit): the whose-turn banner shrinks them, then
     wraps, and never cuts them with "…"; on a phone it still ends within 120 px, on a TV

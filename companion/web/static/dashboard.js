@@ -69,6 +69,9 @@ async function refreshFormsNow() {
   }
   forms = body;
   document.body.dataset.formsKey = body.key;
+  // a prompt's one-tap options are named by the forms' labels ("Which two Dancers:
+  // Nightclub 3 (2) and Nightclub 4 (3)"), which have only now arrived for this state
+  if (latest.prompts.some((p) => p.options && p.options.length)) renderPrompts(latest);
   renderForm();
 }
 
@@ -682,6 +685,7 @@ function renderHistory(s) {
     li.append(b);
     list.append(li);
   });
+  if (!newestFirst.length) list.append(el("li", { class: "note" }, "No moves yet."));
   list.dataset.total = String(s.history_total ?? s.history.length);
   list.dataset.first = String(historyShown);
   list.dataset.atLeast = String(historyShown > HISTORY_FIRST ? historyShown : HISTORY_AT_LEAST);
@@ -836,6 +840,7 @@ function render(s) {
   $("title").textContent = s.title;
   $("phase").textContent = `${s.phase_label || words(s.phase)}${s.variant && s.variant !== "standard" ? " · " + words(s.variant) : ""}`;
   renderBanner(s);
+  $("phase").hidden = $("phase").textContent === $("banner-text").textContent;  // said once, in the banner
   $("turn-clock").textContent = turnClockText(s, 0);
   fitBanner();  // (the clock beside it has its width now)
   renderPlayers(s);
