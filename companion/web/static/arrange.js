@@ -68,7 +68,13 @@ function detailsPart(index) {
   return arranged.parts[index - 1];
 }
 
+/** The panels placed for this size; on a TV, drawn as large as the screen's height allows. */
 function arrange() {
+  placeFillers();
+  fitScreen(false);
+}
+
+function placeFillers() {
   const name = layoutName();
   if (arranged.name !== name) buildBands(name);
   const floating = PLANS[name].floating.map(panel);
@@ -171,9 +177,33 @@ function showOlder() {
   panel("history-panel").querySelector("#older").hidden = !items.some((li) => li.hidden) && Number(list.dataset.total || 0) <= items.length;
 }
 
-function watchLayout() {
-  for (const query of ["(min-width: 600px)", "(min-width: 900px) and (min-aspect-ratio: 1/1)"]) {
-    matchMedia(query).addEventListener("change", arrange);
+const FITS = [1.5, 1.4, 1.3, 1.2, 1.1, 1];  // a TV's text sizes, largest first
+let fitNow = 1;
+
+/** A TV uses its whole screen: the page is drawn at the largest of FITS that still fits the
+ * screen's height (else at 1, scrolled).  ``again``: try from the largest (a new size or a
+ * new game); otherwise only smaller, so that the text does not grow and shrink from one
+ * move to the next. */
+function fitScreen(again) {
+  const root = document.documentElement;
+  if (getComputedStyle(root).getPropertyValue("--fit-screen").trim() !== "1") {
+    if (fitNow !== 1) { root.style.removeProperty("--fit"); fitNow = 1; placeFillers(); }
+    return;
   }
-  addEventListener("resize", arrange);
+  const overflows = () => root.scrollHeight > innerHeight + 1;
+  if (!again && !overflows()) return;
+  for (const fit of FITS.filter((f) => again || f < fitNow)) {
+    root.style.setProperty("--fit", String(fit));
+    fitNow = fit;
+    placeFillers();
+    if (!overflows()) return;
+  }
+}
+
+function watchLayout() {
+  const resized = () => { placeFillers(); fitScreen(true); };
+  for (const query of ["(min-width: 600px)", "(min-width: 900px) and (min-aspect-ratio: 1/1)"]) {
+    matchMedia(query).addEventListener("change", resized);
+  }
+  addEventListener("resize", resized);
 }

@@ -834,6 +834,7 @@ function renderDetails(s) {
 
 function render(s) {
   const gameChanged = latest && latest.game_id !== s.game_id;
+  const first = !latest;
   latest = s;
   receivedAt = performance.now();
   document.title = `${s.title} · Table Companion`;
@@ -850,6 +851,7 @@ function render(s) {
   renderBoard(s);
   renderDetails(s);
   arrange();
+  if (first || gameChanged) fitScreen(true);  // a TV's text as large as the new game allows
   document.body.dataset.historyLength = String(s.history_total ?? s.history.length);
   document.body.dataset.stateKey = stateKey(s);
   document.body.dataset.over = s.over ? "1" : "0";
