@@ -14,8 +14,8 @@ from companion.sim.headless import deliver
 from companion.sim.world import load_world
 from companion.table import Table
 
-GAMES = [("times_square", 2, None, 5), ("king_of_clubs", 2, "basic", 2), ("jivecat", 2, None, 5),
-         ("baron_voodoo", 2, None, 4), ("swing_state", 2, None, 5)]
+GAMES = [("times_square", 2, None, 5), ("king_of_clubs", 2, "basic", 2), ("king_of_clubs", 2, "advanced", 2),
+         ("jivecat", 2, None, 5), ("baron_voodoo", 2, None, 4), ("swing_state", 2, None, 5)]
 COUNTED_NOUNS = ("Move", "card", "Skull", "Monkey Point", "point", "token", "chip", "Staff chip",
                  "night", "space", "time", "Offering", "Clique card", "Evidence card", "Cheat card",
                  "State", "way", "capture", "place", "die")
@@ -49,7 +49,7 @@ def read(public: dict[str, Any]) -> Iterator[str]:
     yield from (t for t in (public.get("phase_label"), public.get("reason")) if t)
 
 
-@pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("game, players, variant, seed", GAMES, ids=[f"{g[0]}-{g[2]}" for g in GAMES])
 def test_a_whole_game_says_every_count_in_the_right_number(game: str, players: int,
                                                            variant: str | None, seed: int) -> None:
     table = Table.open(game, None, players, variant, seed, resume=False)
