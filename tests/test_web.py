@@ -138,6 +138,7 @@ def test_a_refusal_names_moves_as_the_history_numbers_them(client: FlaskClient, 
     history = client.get("/api/state").get_json()["history"]
     seen, newest = history[-2]["seq"], history[-1]["seq"]
     assert (seen, newest) == (4, 5) and [h["undone"] for h in history] == [False, True, False, False]
+    assert [h["move"] for h in history] == [1, 2, 3, 4]  # the numbers beside them on the page
     response = client.post("/api/actions", json={"type": "undo", "seq": seen}, headers=pin)
     assert response.status_code == 409
     error = response.get_json()["error"]

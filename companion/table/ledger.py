@@ -43,10 +43,14 @@ class HistoryEntry:
     undone: bool = False
     kind: str = "action"
     """``action``, or ``correct`` when it replaced the action before it."""
+    move: int = 0
+    """The number players read beside it: its place in the history (1, 2, 3...), which the
+    log's ``seq`` is not (undos, pauses and other games' events take sequence numbers too)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
+            "move": self.move,
             "kind": self.kind,
             "text": self.text,
             "action": self.action,
@@ -128,7 +132,7 @@ class Ledger:
                 text = self.game.describe(before, event.action)
             except (RuleError, MalformedAction, KeyError, TypeError, ValueError) as err:
                 if event.seq in undone_later:  # taken back later: it never shaped the state
-                    self.history.append(HistoryEntry(
+                    self._append(HistoryEntry(
                         event.seq, f"(no longer applies: {err})", event.action,
                         event.source, event.at, True, event.kind))
                     skipped.append(len(self.frames))
@@ -141,10 +145,15 @@ class Ledger:
                     f"restore a backup.") from None
             entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
                                  event.kind)
-            self.history.append(entry)
+            self._append(entry)
             clocks.advance(event.at, self.state)
             self._push(after, entry, event.at)
             clocks.turn_changed(self.game.current_player(before), self.state)
+
+    def _append(self, entry: HistoryEntry) -> None:
+        """A new history entry, numbered as players count moves."""
+        entry.move = len(self.history) + 1
+        self.history.append(entry)
 
     def _push(self, state: State, entry: HistoryEntry, at: float) -> None:
         top = self.frames[-1]
@@ -175,7 +184,7 @@ class Ledger:
         entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
                              event.kind)
         self.clocks.advance(event.at, self.state)
-        self.history.append(entry)
+        self._append(entry)
         self._added.append(entry)
         self._push(new_state, entry, event.at)
         self.clocks.turn_changed(self.game.current_player(before), self.state)
@@ -257,7 +266,7 @@ class Ledger:
             assert event.action is not None
             new = HistoryEntry(event.seq, text, event.action, event.source, event.at,
                                False, event.kind)
-            self.history.append(new)
+            self._append(new)
             self._added.append(new)
             self._push(after, new, event.at)
         self.clocks.advance(events[-1].at, self.state)
@@ -297,7 +306,8 @@ class Ledger:
         (1, 2, 3...; an undone move keeps its number), not the log's sequence number, which
         also counts undos and other games' events.  None when no entry has that seq."""
         index = bisect.bisect_left(self.history, seq, key=lambda h: h.seq)
-        return index + 1 if index < len(self.history) and self.history[index].seq == seq else None
+        return self.history[index].move if index < len(self.history) and self.history[index].seq == seq \
+            else None
 
     def move_name(self, seq: int) -> str:
         """"move 7", numbered as the history is; "that move" for one the history lacks."""

@@ -662,6 +662,8 @@ function renderTaps(s) {
  * an undone move keeps its number, struck through), not the log's sequence number. The
  * page holds the newest entries, so the newest is number history_total. */
 function moveNumber(s, seq) {
+  const entry = s.history.find((h) => h.seq === seq);
+  if (entry && entry.move) return entry.move;  // numbered by the table
   const total = s.history_total ?? s.history.length;
   return total - s.history.filter((h) => h.seq > seq).length;
 }
