@@ -603,6 +603,7 @@ function renderPrompts(s) {
         const open = li.classList.toggle("open");
         more.textContent = open ? "Less" : "More";
         more.setAttribute("aria-expanded", String(open));
+        arrange();  // the declare column grew or shrank
       });
       li.append(more);
     }
