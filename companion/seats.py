@@ -53,7 +53,8 @@ def check_setup(setup: dict[str, Any] | None, players: int) -> dict[str, Any]:
         raise ValueError("set-up options are an object with names, colours and seats")
     unknown = set(setup) - {"names", "colours", "seats"}
     if unknown:
-        raise ValueError(f"unknown set-up option(s): {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown set-up option{'s' if len(unknown) > 1 else ''}: "
+                         f"{', '.join(sorted(unknown))}")
     out: dict[str, Any] = {}
     for key in ("names", "colours"):
         if key in setup:

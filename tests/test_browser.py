@@ -176,6 +176,8 @@ def check_size(page: Any, label: str) -> dict[str, Any]:
     assert figures["scroll_boxes"] == [], (label, figures["scroll_boxes"])
     if width < 600:
         assert figures["banner"]["bottom"] <= 120, (label, figures["banner"])
+    else:  # columns side by side end together: none stands empty while another goes on
+        assert figures["largest_empty_px"] <= EMPTY_SHARE * height, (label, figures["empty_below_px"])
     if width >= 900 and width > height:
         for panel in ("players-panel", "declare-panel", "board-panel", "history-panel"):
             assert figures["panels"][panel]["top"] < height - 100, (label, panel, figures["panels"])
@@ -183,6 +185,11 @@ def check_size(page: Any, label: str) -> dict[str, Any]:
         assert figures["score_px"] >= 96 and figures["banner_text_px"] >= 96, (label, figures)
     return figures
 
+
+EMPTY_SHARE = 0.3
+"""The most a column may stand empty below its content while another of its band goes on,
+as a share of the screen's height (the details are placed a block at a time, and a history
+beside them keeps a few moves, so columns end within a block or a move of each other)."""
 
 MEASURE = """() => {
   const shown = (e) => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
@@ -237,12 +244,35 @@ MEASURE = """() => {
     return /(auto|scroll)/.test(st.overflowY) && e.scrollHeight > e.clientHeight + 2
         && e.tagName !== 'DIALOG';
   }).map((e) => e.id || e.className);
+  // empty columns: the panels side by side in bands (a panel across the page ends a band),
+  // each column's content bottom against the longest column's of its band
+  const mainBox = document.querySelector('main').getBoundingClientRect();
+  const sections = [...document.querySelectorAll('main section')].filter(shown).map((e) => {
+    const r = e.getBoundingClientRect();
+    const kids = [...e.children].filter(shown).map((k) => k.getBoundingClientRect().bottom);
+    const pad = parseFloat(getComputedStyle(e).paddingBottom);
+    return {left: Math.round(r.left), wide: r.width > 0.8 * mainBox.width, top: r.top,
+            content: Math.max(r.top, ...kids) + pad};
+  }).sort((a, b) => a.top - b.top);
+  const bands = [[]];
+  for (const s of sections) {
+    if (s.wide) { bands.push([]); continue; }
+    bands[bands.length - 1].push(s);
+  }
+  const emptyBelow = bands.map((band) => {
+    const bottoms = {};
+    for (const s of band) bottoms[s.left] = Math.max(bottoms[s.left] ?? -Infinity, s.content);
+    const longest = Math.max(...Object.values(bottoms));
+    return Object.values(bottoms).length > 1 ? Object.keys(bottoms).sort((a, b) => a - b)
+        .map((left) => Math.round(longest - bottoms[left])) : [];
+  }).filter((b) => b.length);
   return {viewport: view, banner: box('#banner'), banner_text_px: Math.max(0, ...px('#banner-text')),
           turn_clock_px: Math.max(0, ...px('#turn-clock')), score_px: Math.min(...px('#players .score')),
           name_px: Math.min(...px('#players .name')), smallest_text_px: Math.min(...px('body *')),
           min_contrast: worst, texts: texts.length,
           panels, screen_used: Math.round(100 * used / (view.w * view.h)),
-          page_height: document.documentElement.scrollHeight, scroll_boxes: scrollBoxes};
+          page_height: document.documentElement.scrollHeight, scroll_boxes: scrollBoxes,
+          empty_below_px: emptyBelow, largest_empty_px: Math.max(0, ...emptyBelow.flat())};
 }"""
 
 
@@ -305,9 +335,9 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
             page.wait_for_timeout(100)
+            shot(page, f"{game}-{stage}-{width}x{height}.png")  # (before the checks: a fault is seen)
             check_readable(page, f"{game} {stage} {width}x{height}")
             sizes.setdefault(f"{width}x{height}", {})[stage] = measure(page)
-            shot(page, f"{game}-{stage}-{width}x{height}.png")
         page.set_viewport_size({"width": 1180, "height": 820})
 
     def at_first_confirm(p: Any) -> None:  # a form on screen: readable at every size too
@@ -379,6 +409,59 @@ def started_table(game: str = "times_square", options: TableOptions | None = Non
 
 def unlock(page: Any, url: str) -> None:
     assert BrowserTablet(url, PIN, page).enter_pin() == "accepted"
+
+
+@pytest.mark.parametrize("game", ["baron_voodoo", "swing_state"])
+def test_no_column_stands_empty_while_another_goes_on(browser: Any, serve: Serve, game: str) -> None:
+    """Baron Voodoo's long player cards and Swing State's short details, at the portrait
+    and landscape tablet and the TV: each column ends within EMPTY_SHARE of the screen's
+    height of the longest of its band (the Declare column stood empty for 893 px at
+    1180x820 before), with board, players, declare and history above the fold in landscape."""
+    page = open_page(browser, serve(started_table(game, actions=6)), 1180, 820)
+    for width, height in [(820, 1180), (1180, 820), (1920, 1080)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        figures = check_size(page, f"{game} {width}x{height}")  # (the empty parts checked there)
+        assert figures["empty_below_px"] and figures["panels"]["summary-panel"], figures
+    assert not page.errors, page.errors
+    page.close()
+
+
+def test_the_banner_says_a_long_name_whole_within_the_first_120_px(browser: Any, serve: Serve) -> None:
+    """Names of up to 24 letters (set-up's limit): the whose-turn banner shrinks them, then
+    wraps, and never cuts them with "…"; on a phone it still ends within 120 px, on a TV
+    the turn stays at least 96 px."""
+    names = ["Maximiliana Wolkenstein", "WWWWWWWWWWWWWWWWWWWWWWWW"]
+    table = Table.open("times_square", None, 2, None, 0, resume=False, setup={"names": names})
+    url = serve(table)
+    page = open_page(browser, url, 390, 844)
+    seen: list[str] = []
+    for _ in range(40):  # (each seat's turn in a few moves)
+        turn = table.public()["turn"]
+        if turn is None or table.state.get("phase") == "setup" or names[turn] in seen:
+            table.declare(table.game.legal_actions(table.state)[0], "camera")
+            continue
+        name = names[turn]
+        seen.append(name)
+        page.wait_for_function("t => document.querySelector('#banner-text').textContent === t",
+                               arg=f"{name}'s turn", timeout=HANG_MS)
+        for width, height, least in [(390, 844, 26), (1920, 1080, 96)]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(100)
+            shown = page.evaluate("""() => { const t = document.querySelector('#banner-text');
+                const b = document.querySelector('#banner').getBoundingClientRect();
+                // (4 px: a bold glyph reaching past a line height of 1.1)
+                return {cut: t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 4,
+                        px: parseFloat(getComputedStyle(t).fontSize), bottom: b.bottom}; }""")
+            assert not shown["cut"] and shown["px"] >= least, (name, width, shown)
+            if width < 600:
+                assert shown["bottom"] <= 120, (name, shown)
+        page.set_viewport_size({"width": 390, "height": 844})
+        if len(seen) == len(names):
+            break
+    assert seen == names or sorted(seen) == sorted(names), seen
+    assert not page.errors, page.errors
+    page.close()
 
 
 def test_pause_stops_a_clock_across_a_reload(browser: Any, serve: Serve) -> None:
@@ -482,7 +565,8 @@ def test_an_undo_confirmed_after_another_move_came_takes_back_nothing(browser: A
     page.click(f'[data-confirm-undo="{seen.seq}"]')
     page.wait_for_function("() => document.querySelector('#sheet-result').textContent !== ''",
                            timeout=HANG_MS)
-    assert f"move {seen.seq} can no longer be undone" in page.inner_text("#sheet-result")
+    number = [h.seq for h in table.history].index(seen.seq) + 1  # as the history numbers it
+    assert f"move {number} can no longer be undone" in page.inner_text("#sheet-result")
     assert not any(h.undone for h in table.history)
     assert not page.errors
     page.close()

@@ -56,7 +56,7 @@ def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: 
     assert prompt is not None and prompt.kind == "warning"
     fix = {"type": "correct", "entry": seq, "action": roll(4)}
     assert prompt.options[0] == fix and KEEP in prompt.options and REREAD in prompt.options
-    assert f"Entry #{seq} (Incumbent rolls 3) explains it" in prompt.text
+    assert f"Entry #{table.ledger.move_number(seq)} (Incumbent rolls 3) explains it" in prompt.text
     # the place by its printed name: the die read anew, or (still misread) where the pawn went
     assert ("Start shows" if sticky else "Die shows white (4) on the table, white (3) in the record") \
         in prompt.text
@@ -68,6 +68,22 @@ def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: 
     assert disagreement_prompts(table) == []  # a die the camera still misreads is set aside
     again = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
     assert again.state == truth
+
+
+def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
+    """A roll declared and undone first: the log's sequence numbers (which count the undo)
+    run ahead of the history's, and the prompt names the misread roll as the history
+    numbers it, the same number players read beside it."""
+    table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+    table.declare(roll(2))
+    table.declare({"type": "undo"})
+    table.close()
+    table, _, seq = swing_state_roll_misread(tmp_path, False)
+    number = [h.seq for h in table.history].index(seq) + 1
+    assert (seq, number) == (3, 2)
+    prompt = table.table_prompt
+    assert prompt is not None and "Entry #2 (Incumbent rolls 3) explains it" in prompt.text, prompt.text
+    assert "correct entry #2" in prompt.text and "#3" not in prompt.text
 
 
 def test_the_record_is_right_sets_the_camera_reading_aside_and_logs_nothing(tmp_path: Path) -> None:
@@ -183,7 +199,8 @@ def test_king_of_clubs_the_misread_card_is_named_not_only_the_refused_one() -> N
     prompt = table.table_prompt
     assert prompt is not None and prompt.kind == "warning"
     assert "already revealed tonight" in prompt.text  # the symptom, and then its cause:
-    assert f"Entry #{seq} ({table.game.describe(table.state_before(seq), misread)}) explains it" \
+    assert f"Entry #{table.ledger.move_number(seq)} " \
+        f"({table.game.describe(table.state_before(seq), misread)}) explains it" \
         in prompt.text
     assert "at Nightclub 1 shows" in prompt.text  # the place by its printed name
     fix = {"type": "correct", "entry": seq, "action": true}
@@ -226,7 +243,8 @@ def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_sin
     assert prompt is not None and prompt.kind == "warning"
     fix = {"type": "correct", "entry": setup_seq, "action": true_setup}
     assert prompt.options[0] == fix and KEEP in prompt.options and REREAD in prompt.options
-    assert f"Entry #{setup_seq}" in prompt.text and "the moves since stand" in prompt.text
+    assert f"Entry #{table.ledger.move_number(setup_seq)}" in prompt.text \
+        and "the moves since stand" in prompt.text
     table.declare(fix)  # the capture stands; the press that raised it is judged again
     standing = [h for h in table.history if not h.undone]
     assert [h.action for h in standing[1:3]] == [true_setup, capture]
@@ -263,7 +281,8 @@ def test_a_double_press_is_asked_about_never_recorded(tmp_path: Path) -> None:
     recorded = table.state
     assert table.button() is None
     prompt = table.table_prompt
-    assert prompt is not None and prompt.kind == "choice" and f"#{entry.seq}" in prompt.text
+    assert prompt is not None and prompt.kind == "choice" \
+        and f"#{table.ledger.move_number(entry.seq)} (" in prompt.text
     assert table.state == recorded and prompt.options[0]["type"] == "end_turn"
     made = table.declare(prompt.options[0])  # it was meant: one tap
     assert made is not None and made.action["type"] == "end_turn"

@@ -233,7 +233,7 @@ def test_a_correction_the_moves_since_would_not_survive_changes_nothing(
     before = (table.state, [(h.seq, h.undone) for h in table.history],
               len(table.log.events(table.record.id)))
     # with a 6 at Nightclub 1, Solo 3 comes first: the reveal at Nightclub 1 was out of turn
-    with pytest.raises(RuleError, match=f"with move {clubs.seq} corrected, move"):
+    with pytest.raises(RuleError, match=f"with move {table.ledger.move_number(clubs.seq)} corrected, move"):
         table.declare({"type": "correct", "entry": clubs.seq,
                        "action": {"type": "nightclubs", "values": [6, 3, 4, 5]}})
     assert (table.state, [(h.seq, h.undone) for h in table.history],

@@ -125,6 +125,29 @@ def test_correct_replaces_the_newest_action(client: FlaskClient, table: Table) -
     assert effective[-1] == options[-1] and len(effective) == 2
 
 
+def test_a_refusal_names_moves_as_the_history_numbers_them(client: FlaskClient, table: Table) -> None:
+    """An undo is logged as an event of its own, so after one the log's sequence numbers run
+    ahead of the history's: a refusal names the moves by the numbers players read beside
+    them (their place in the history), never by the log's."""
+    pin = {"X-Table-Pin": PIN}
+    for _ in range(2):
+        assert client.post("/api/actions", json=legal(client), headers=pin).status_code == 200
+    assert client.post("/api/actions", json={"type": "undo"}, headers=pin).status_code == 200
+    for _ in range(2):
+        assert client.post("/api/actions", json=legal(client), headers=pin).status_code == 200
+    history = client.get("/api/state").get_json()["history"]
+    seen, newest = history[-2]["seq"], history[-1]["seq"]
+    assert (seen, newest) == (4, 5) and [h["undone"] for h in history] == [False, True, False, False]
+    assert [h["move"] for h in history] == [1, 2, 3, 4]  # the numbers beside them on the page
+    response = client.post("/api/actions", json={"type": "undo", "seq": seen}, headers=pin)
+    assert response.status_code == 409
+    error = response.get_json()["error"]
+    assert error.startswith("move 3 can no longer be undone: move 4 ("), error
+    response = client.post("/api/actions", json={"type": "correct", "entry": 99, "action": legal(client)},
+                           headers=pin)
+    assert "that move is not in the record" in response.get_json()["error"]
+
+
 def test_undo_and_replace_name_the_move_and_refuse_when_another_came_since(
         client: FlaskClient, table: Table) -> None:
     """A player reads the newest move, taps "Undo this move" and confirms; the camera may
@@ -143,7 +166,8 @@ def test_undo_and_replace_name_the_move_and_refuse_when_another_came_since(
         response = client.post("/api/actions", json=body, headers=pin)
         assert response.status_code == 409, response.get_json()
         error = response.get_json()["error"]
-        assert f"move {seen} can no longer be" in error and f"move {newest} (" in error
+        assert f"move {table.ledger.move_number(seen)} can no longer be" in error \
+            and f"move {table.ledger.move_number(newest)} (" in error
         assert [(h.seq, h.undone) for h in table.history] == before  # refused: nothing changed
     for bad in ({"type": "undo", "seq": "last"}, {"type": "undo", "seq": True},
                 {"type": "correct", "action": options[-1], "seq": 2.5},

@@ -158,6 +158,17 @@ def test_clock_route_needs_the_pin_and_a_clear_body(client: FlaskClient, table: 
     assert again.status_code == 409 and "already paused" in again.get_json()["error"]
 
 
+def test_no_pause_once_the_game_is_over() -> None:
+    """A finished game's clocks have stopped: a pause is refused in words and not logged."""
+    table = mid_game("times_square", 200)
+    assert table.public()["over"]
+    events = len(table.log.events(table.record.id))
+    client = create_app(table, PIN, {"TESTING": True}).test_client()
+    refused = client.post("/api/clock", json={"clock": "pause"}, headers={"X-Table-Pin": PIN})
+    assert refused.status_code == 409 and refused.get_json()["error"].startswith("The game is over")
+    assert not table.paused and len(table.log.events(table.record.id)) == events
+
+
 def steps_of(field: dict[str, Any]) -> list[int]:
     """The options each step of narrowing one field shows: its groups level by level (a
     group alone is stepped through), then the values of a group."""

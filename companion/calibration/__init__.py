@@ -38,7 +38,7 @@ from companion.calibration.steps import (
     register_cards,
 )
 from companion.games import GAMES, load_game
-from companion.games.base import Layout
+from companion.games.base import Layout, counted
 from companion.profile import (
     CONFIG_FILE,
     Profile,
@@ -227,7 +227,8 @@ def _learn_empty(profile_dir: Path, game_name: str, layout: Layout, board_file: 
     cv2.imwrite(str(empty), reader.empty_board)
     differ = len(reading.doubtful)
     click.echo(f"learnt the empty board into {empty}: hands and shadows are found against this "
-               f"table's own print ({differ} place(s) differ from the drawn {game_name} layout)")
+               f"table's own print ({counted(differ, 'place')} "
+               f"{'differs' if differ == 1 else 'differ'} from the drawn {game_name} layout)")
 
 
 @calibrate.command()

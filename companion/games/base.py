@@ -500,3 +500,11 @@ def require(action: Action, key: str, kind: type | tuple[type, ...]) -> Any:
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise MalformedAction(f"field {key!r} must be {names}, got {value!r}")
     return value
+
+
+def counted(n: int | None, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number, for every text players read: "1 Move",
+    "3 Moves", "0 Skulls", "1 die" / "2 dice" (``plural`` for a noun that does not take an
+    -s).  Never "Move(s)": the count is known when the words are written."""
+    many = plural if plural is not None else noun + "s"
+    return f"{n} {noun if n == 1 else many}"

@@ -24,6 +24,7 @@ Pure functions over the game's rules; :class:`Overrides` is the referee's small 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -244,9 +245,11 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
 
 def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
                  taps: list[Tap], camera: bool = True,
-                 readings: dict[int, list[Action]] | None = None) -> Prompt | None:
+                 readings: dict[int, list[Action]] | None = None,
+                 number: Callable[[int], int | None] = lambda seq: seq) -> Prompt | None:
     """The warning, with its ways out, for a table that differs from the record (``None``
-    when it does not).  ``moves`` are the standing moves, oldest first."""
+    when it does not).  ``moves`` are the standing moves, oldest first; ``number`` gives a
+    move's number as the history shows it (:meth:`Ledger.move_number`)."""
     differ = differing(game, state, seen)
     tally = tally_mismatch(game, state, seen)
     if not differ and tally is None:
@@ -271,8 +274,8 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         move, shown = found
         was = game.describe(move.before, move.action)
         shows = " or ".join(game.describe(move.before, a) for a in shown)
-        text += (f" Entry #{move.seq} ({was}) explains it: the table shows {shows}. "
-                 f"If the table is right, correct entry #{move.seq}")
+        text += (f" Entry #{number(move.seq)} ({was}) explains it: the table shows {shows}. "
+                 f"If the table is right, correct entry #{number(move.seq)}")
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
@@ -400,7 +403,8 @@ class Disagreements:
                       sorted(seen.items()), self.taps, trigger, refusals))
         if self._asked is None or self._asked[0] != asked:
             prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps,
-                                  True, self._readings) if self.raw_seen is not None else None
+                                  True, self._readings, self.ledger.move_number) \
+                if self.raw_seen is not None else None
             refused = "Not allowed: " + "; ".join(refusals) + ". "
             seats = other_seats(self.game, state, seen, self.taps, trigger) if refusals else []
             if prompt is None and refusals and self.taps:

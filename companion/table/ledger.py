@@ -8,6 +8,7 @@ holds its lock around every call, and tells the watchers after the record moved.
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -42,10 +43,14 @@ class HistoryEntry:
     undone: bool = False
     kind: str = "action"
     """``action``, or ``correct`` when it replaced the action before it."""
+    move: int = 0
+    """The number players read beside it: its place in the history (1, 2, 3...), which the
+    log's ``seq`` is not (undos, pauses and other games' events take sequence numbers too)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
+            "move": self.move,
             "kind": self.kind,
             "text": self.text,
             "action": self.action,
@@ -127,7 +132,7 @@ class Ledger:
                 text = self.game.describe(before, event.action)
             except (RuleError, MalformedAction, KeyError, TypeError, ValueError) as err:
                 if event.seq in undone_later:  # taken back later: it never shaped the state
-                    self.history.append(HistoryEntry(
+                    self._append(HistoryEntry(
                         event.seq, f"(no longer applies: {err})", event.action,
                         event.source, event.at, True, event.kind))
                     skipped.append(len(self.frames))
@@ -140,10 +145,15 @@ class Ledger:
                     f"restore a backup.") from None
             entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
                                  event.kind)
-            self.history.append(entry)
+            self._append(entry)
             clocks.advance(event.at, self.state)
             self._push(after, entry, event.at)
             clocks.turn_changed(self.game.current_player(before), self.state)
+
+    def _append(self, entry: HistoryEntry) -> None:
+        """A new history entry, numbered as players count moves."""
+        entry.move = len(self.history) + 1
+        self.history.append(entry)
 
     def _push(self, state: State, entry: HistoryEntry, at: float) -> None:
         top = self.frames[-1]
@@ -174,7 +184,7 @@ class Ledger:
         entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
                              event.kind)
         self.clocks.advance(event.at, self.state)
-        self.history.append(entry)
+        self._append(entry)
         self._added.append(entry)
         self._push(new_state, entry, event.at)
         self.clocks.turn_changed(self.game.current_player(before), self.state)
@@ -227,7 +237,7 @@ class Ledger:
             raise MalformedAction('"entry" is the number of the move to correct')
         index = self.frame_of(seq)
         if index is None:
-            raise NothingToUndo(f"move {seq} is not in the record (undone, or never made)")
+            raise NothingToUndo(f"{self.move_name(seq)} is not in the record (undone, or never made)")
         before = self.frames[index - 1].state
         states = [self.game.apply(before, action)]  # the corrected move, then each later one
         texts = [self.game.describe(before, action)]
@@ -237,7 +247,7 @@ class Ledger:
                 texts.append(self.game.describe(states[-1], entry.action))
                 states.append(self.game.apply(states[-1], entry.action))
             except RuleError as err:
-                raise RuleError(f"with move {seq} corrected, move {entry.seq} "
+                raise RuleError(f"with {self.move_name(seq)} corrected, {self.move_name(entry.seq)} "
                                 f"({entry.text}) no longer applies: {err.reason}",
                                 err.rule) from None
         was_over = self.game.outcome(self.state) is not None
@@ -256,7 +266,7 @@ class Ledger:
             assert event.action is not None
             new = HistoryEntry(event.seq, text, event.action, event.source, event.at,
                                False, event.kind)
-            self.history.append(new)
+            self._append(new)
             self._added.append(new)
             self._push(after, new, event.at)
         self.clocks.advance(events[-1].at, self.state)
@@ -288,8 +298,21 @@ class Ledger:
         newest = self.frames[-1].entry
         assert newest is not None
         if newest.seq != seq:
-            raise NotTheNewest(f"move {seq} can no longer be {done}: move {newest.seq} "
+            raise NotTheNewest(f"{self.move_name(seq)} can no longer be {done}: {self.move_name(newest.seq)} "
                                f"({newest.text}) was recorded after it; look at the history again")
+
+    def move_number(self, seq: int) -> int | None:
+        """The number players read beside event ``seq`` in the history: its place in it
+        (1, 2, 3...; an undone move keeps its number), not the log's sequence number, which
+        also counts undos and other games' events.  None when no entry has that seq."""
+        index = bisect.bisect_left(self.history, seq, key=lambda h: h.seq)
+        return self.history[index].move if index < len(self.history) and self.history[index].seq == seq \
+            else None
+
+    def move_name(self, seq: int) -> str:
+        """"move 7", numbered as the history is; "that move" for one the history lacks."""
+        number = self.move_number(seq)
+        return "that move" if number is None else f"move {number}"
 
     def entry(self, seq: int) -> HistoryEntry | None:
         """The history entry of event ``seq`` (None for an undo or an unknown seq)."""

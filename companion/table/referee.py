@@ -163,7 +163,8 @@ class Referee(Disagreements):
         if verdict.action is not None and verdict.state is not None \
                 and trigger == "button" and self._pressed_twice(verdict.state):
             self.table_prompt = Prompt(
-                f"The button was pressed again at once after #{ledger.frames[-1].entry.seq} "
+                f"The button was pressed again at once after "
+                f"#{ledger.move_number(ledger.frames[-1].entry.seq)} "
                 f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
                 f"Nothing is recorded; if it was meant, tap: "
                 f"{self.game.describe(ledger.state, verdict.action)}.", "choice",

@@ -300,6 +300,8 @@ def clock() -> tuple[Response, int]:
         return refuse(400, 'the body is {"clock": "pause"} or {"clock": "resume"}')
     if not authorised():
         return refuse(403, "the table PIN is required to pause or resume the clocks")
+    if body["clock"] == "pause" and table.game.outcome(table.state) is not None:
+        return refuse(409, "The game is over: its clocks have stopped, there is nothing to pause.")
     try:
         (table.pause if body["clock"] == "pause" else table.resume)("tablet")
     except ClockError as err:

@@ -608,11 +608,11 @@ def test_advanced_draws_by_backup_dancer_and_the_hand_limit() -> None:
     state = finish_night(begin(G.setup(2, "advanced"), [4, 5, 6, 7]), truth)
     assert state["hands"] == [4, 0] and state["deck"] == 16
     texts = [p.text for p in G.prompts(state)]
-    assert "A draws 4 Move(s): Backup Dancer 1 draws 4." in texts
-    assert "B draws 0 Move(s): Backup Dancer 5 draws 0." in texts
+    assert "A draws 4 Moves: Backup Dancer 1 draws 4." in texts
+    assert "B draws 0 Moves: Backup Dancer 5 draws 0." in texts
     state = finish_night(begin(apply(state, {"type": "clear"}), [4, 5, 6, 7]), truth)
     assert state["hands"] == [5, 0] and state["discard"] == 3 and state["deck"] == 12
-    assert "A discards 3 Move(s) down to the hand limit of 5." in [
+    assert "A discards 3 Moves down to the hand limit of 5." in [
         p.text for p in G.prompts(state)]
 
 

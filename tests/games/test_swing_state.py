@@ -913,24 +913,24 @@ def test_summary_shows_piles_against_votes_and_counts_only() -> None:
     state = roll_and_move(state, 1)  # Red draws a Cheat card
     summary = GAME.summary(state)
     json.dumps(summary)
-    assert summary["pile : votes"] == {
-        "Red": "2 : 5, Red ahead",
-        "Blue": "2 : 0, Incumbent ahead",
-        "Green": "2 : 0, Incumbent ahead",
+    assert summary["votes"] == {
+        "Red": "Incumbent 2, Red 5: Red ahead",
+        "Blue": "Incumbent 2, Blue 0: Incumbent ahead",
+        "Green": "Incumbent 2, Green 0: Incumbent ahead",
     }
     assert summary["Incumbent beats"] == "2 of 3 (needs 2)"
     assert summary["round"] == "1: The Campaign"
     assert summary["laps"] == {"Incumbent": "1/2", "Red": "1/2", "Blue": "1/2", "Green": "1/2"}
     assert summary["cards held"] == {
-        "Incumbent": "0 Evidence",
-        "Red": "1 Cheat",
-        "Blue": "0 Cheat",
-        "Green": "0 Cheat",
+        "Incumbent": "0 Evidence cards",
+        "Red": "1 Cheat card",
+        "Blue": "0 Cheat cards",
+        "Green": "0 Cheat cards",
     }
     later = round4(played={1: [cheat_card(1, 1)]}, held={1: 2})
     later = act(later, {"type": "keep_wilds", "player": 1, "count": 1})
     summary = GAME.summary(later)
-    assert summary["cards held"]["Red"] == "1 Black Wild" and summary["face-up cheats"]["Red"] == 1
+    assert summary["cards held"]["Red"] == "1 Black Wild card" and summary["cheats face up"]["Red"] == 1
     assert summary["laps"] == {"Incumbent": "week 0 of 9 (Election results)"}
     assert "cheat-" not in json.dumps(summary)
 

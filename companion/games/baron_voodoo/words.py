@@ -27,6 +27,7 @@ from companion.games.base import (
     Prompt,
     RuleError,
     State,
+    counted,
 )
 
 
@@ -142,7 +143,7 @@ class BaronVoodooWords:
             for s, vp in enumerate(state["vp"])}
         out["The end comes at"] = f"{threshold} VP"
         out["Offering tokens"] = {names[s]: state["offerings"][s] for s in range(state["sides"])}
-        out["Offering supply"] = f"{state['supply']} tokens"
+        out["Offering supply"] = counted(state["supply"], "token")
         seats = self.player_names(state)
         out["Protection"] = {seats[x]: "active" if state["protection"][state["colours"][x]]
                              else "not active" for x in range(state["players"])}
@@ -166,10 +167,10 @@ class BaronVoodooWords:
             out["Best group to send"] = best
         if not state["team"]:
             holder = state["samedi"]
-            counted = ("sent to the Underworld"
+            where = ("sent to the Underworld"
                        if self.house_rule(state, "samedi_goes_to") == "sent" else
                        "in the Underworld")
-            out["Baron Samedi"] = (f"{seats[holder]} (most white dice {counted})"
+            out["Baron Samedi"] = (f"{seats[holder]} (most white dice {where})"
                                    if holder is not None else "in the supply")
         if state["phase"] == "play":
             turn = state["turn"]

@@ -32,6 +32,7 @@ from companion.games.base import (
     RuleError,
     State,
     check_json,
+    counted,
     json_copy,
     require,
 )
@@ -370,7 +371,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                 where = self.board.rows["skull"][slot]["name"]
                 short = "" if got == want else f" (the supply had only {got})"
                 s["notices"].append(
-                    f"{self._name(s, p)} takes {got} Skull(s) from the supply for the {where} "
+                    f"{self._name(s, p)} takes {counted(got, 'Skull')} from the supply for the {where} "
                     f"{self.card_name(card)}{short}; discard the card.")
 
     # --- end of turn
@@ -398,7 +399,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
             if s["board"].get(x) != p:
                 raise RuleError(f"You have no chip on {self._spot_label(x)}.", R["fifteen"])
         if len(set(discard)) != len(discard) or len(discard) > s["hand"][p]:
-            raise RuleError(f"{name} holds only {s['hand'][p]} card(s).", R["hand"])
+            raise RuleError(f"{name} holds only {counted(s['hand'][p], 'card')}.", R["hand"])
         for c in discard:
             where = self._clique_location(s, c)
             if where:
@@ -411,7 +412,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         s["discard"].extend(discard)
         need = HAND_SIZE - s["hand"][p]
         if need > 0:
-            s["notices"].append(f"{name}: draw {need} Clique card(s) back to four. "
+            s["notices"].append(f"{name}: draw {counted(need, 'Clique card')} back to four. "
                                 + self._draw(s, p, need))
         for t in s["tableau"][p]:
             if t["used"]:
@@ -423,10 +424,10 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
             extra = s["skulls"][p] - SKULL_CAP
             s["skulls"][p] = SKULL_CAP
             s["supply"] += extra
-            s["notices"].append(f"{name}: return {extra} Skull(s) to the supply (five at most).")
+            s["notices"].append(f"{name}: return {counted(extra, 'Skull')} to the supply (five at most).")
         if s["final_from"] is None and s["mp"][p] >= WIN_MP:
             s["final_from"] = p
-            s["notices"].append(f"{name} has {s['mp'][p]} Monkey Points: every other player "
+            s["notices"].append(f"{name} has {counted(s['mp'][p], 'Monkey Point')}: every other player "
                                 "gets one more turn.")
         if s["final_from"] is not None and (p + 1) % s["players"] == s["final_from"]:
             self._finish(s)
@@ -733,7 +734,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                 raise RuleError(f"{self.card_name(c)} is {where}, not in your hand.", R["public"])
             sources.append("hand")
         if sources.count("hand") > s["hand"][p]:
-            raise RuleError(f"{self._name(s, p)} holds only {s['hand'][p]} card(s).",
+            raise RuleError(f"{self._name(s, p)} holds only {counted(s['hand'][p], 'card')}.",
                             R["card_source"])
         return sources
 
@@ -753,7 +754,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
                     why.setdefault(q, []).append(f"Rada {value} for {self.card_name(c)}")
         rada = sum(owed.values())
         if rada > s["skulls"][p]:
-            raise RuleError(f"{self._name(s, p)} cannot pay the Rada (needs {rada} Skull(s), "
+            raise RuleError(f"{self._name(s, p)} cannot pay the Rada (needs {counted(rada, 'Skull')}, "
                             f"has {s['skulls'][p]}).", R["rada_pay"])
         parts = [supply_why] if supply else []
         zombies = [c for c, src in zip(cards, sources, strict=True) if src == "tableau"]
@@ -772,7 +773,7 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
              why: dict[Any, list[str]] | None = None) -> None:
         total = sum(cost.values())
         if total > s["skulls"][p]:
-            raise RuleError(f"{self._name(s, p)} needs {total} Skull(s) and has "
+            raise RuleError(f"{self._name(s, p)} needs {counted(total, 'Skull')} and has "
                             f"{s['skulls'][p]}.", R["pay"])
         s["skulls"][p] -= total
         for who, n in cost.items():
@@ -987,15 +988,15 @@ class JivecatRules(JivecatSpells, JivecatStaff, Game):
         names = " and ".join(self._name(state, q) for q in winners)
         tied = [q for q in range(n) if keys[q][0] == best[0]]
         if len(tied) == 1:
-            return Outcome(winners, f"{names} wins with {best[0]} Monkey Points and is crowned "
+            return Outcome(winners, f"{names} wins with {counted(best[0], 'Monkey Point')} and is crowned "
                                     "King or Queen of the Voodoo Lounge.")
         for level, label in enumerate(TIE_BREAKERS, start=1):
             top = max(keys[q][: level + 1] for q in tied)
             tied = [q for q in tied if keys[q][: level + 1] == top]
             if len(tied) == 1:
-                return Outcome(winners, f"{names} wins the tie at {best[0]} Monkey Points on "
+                return Outcome(winners, f"{names} wins the tie at {counted(best[0], 'Monkey Point')} on "
                                         f"tie-breaker {level}: {label}.")
-        return Outcome(winners, f"{names} share the win at {best[0]} Monkey Points, tied on all "
+        return Outcome(winners, f"{names} share the win at {counted(best[0], 'Monkey Point')}, tied on all "
                                 "three tie-breakers.")
 
     def card_ids(self) -> list[str]:

@@ -15,6 +15,7 @@ from companion.games.base import (
     MalformedAction,
     RuleError,
     State,
+    counted,
     require,
 )
 from companion.games.jivecat.facts import (
@@ -228,7 +229,7 @@ class JivecatSpells:
         s["mp"][p] += points
         where = self.board.rows["trend"][slot]["name"]
         s["notices"].append(f"{self._name(s, p)} sets the Trend {info['name']} from {where}: "
-                            f"{points} Monkey Point(s).")
+                            f"{counted(points, 'Monkey Point')}.")
 
     def _a_trend_power(self, s: State, a: Action) -> None:
         p = self._actor(s, a)

@@ -14,6 +14,7 @@ from companion.games.base import (
     FieldForm,
     Prompt,
     State,
+    counted,
 )
 from companion.games.jivecat.facts import (
     CHIPS,
@@ -25,11 +26,6 @@ from companion.games.jivecat.facts import (
     power_text,
     skulls,
 )
-
-
-def counted(n: int, word: str) -> str:
-    """"1 Monkey Point", "3 Monkey Points": a count with its noun in the right number."""
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 class JivecatWords:
@@ -152,14 +148,14 @@ class JivecatWords:
         out["Skull row"] = skull_row
         out["Trend row"] = trend_row
         top = f", top {self.card_name(s['discard'][-1])}" if s["discard"] else ""
-        again = f", reshuffled {s['reshuffles']} times" if s["reshuffles"] else ""
+        again = f", reshuffled {counted(s['reshuffles'], 'time')}" if s["reshuffles"] else ""
         out["Decks"] = (f"Clique {s['deck']} left, {len(s['discard'])} discarded{top}{again}; "
                         f"Skull {s['skull_deck']} left; Trend {s['trend_deck']} left")
         out["Skull supply"] = skulls(s["supply"])
         if s["staff"] is not None:
             on = self.chip_count(s, STAFF)
             st = s["staff"]
-            text = f"{on} Staff chips on the board, {STAFF_CHIPS - on} left"
+            text = f"{counted(on, 'Staff chip')} on the board, {STAFF_CHIPS - on} left"
             if st["purge_by"] is not None:
                 text += f"; {self._name(s, st['purge_by'])} removes five"
             elif st["pending"]:

@@ -25,6 +25,7 @@ from companion.games.base import (
     Outcome,
     RuleError,
     State,
+    counted,
     json_copy,
     require,
 )
@@ -611,7 +612,7 @@ class KingOfClubsRules(Game):
         state["discard"] += len(state["in_play"])
         state["discard_known"] += state["in_play"]
         if state["in_play"]:
-            chores.append(f"Put the {len(state['in_play'])} Move(s) played tonight on the "
+            chores.append(f"Put the {counted(len(state['in_play']), 'Move')} played tonight on the "
                           "discard pile.")
         state["in_play"] = []
         n = state["players"]
@@ -632,13 +633,13 @@ class KingOfClubsRules(Game):
                 got += 1
             state["hands"][p] += got
             short = "" if got == want else f" (only {got} left)"
-            chores.append(f"{LETTERS[p]} draws {got} Move(s): Backup Dancer {backups[p]} "
+            chores.append(f"{LETTERS[p]} draws {counted(got, 'Move')}: Backup Dancer {backups[p]} "
                           f"draws {want}{short}.")
             over = state["hands"][p] - self.hand_limit
             if over > 0:
                 state["hands"][p] = self.hand_limit
                 state["discard"] += over
-                chores.append(f"{LETTERS[p]} discards {over} Move(s) down to the hand limit of "
+                chores.append(f"{LETTERS[p]} discards {counted(over, 'Move')} down to the hand limit of "
                               f"{self.hand_limit}.")
         return chores
 

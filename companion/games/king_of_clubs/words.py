@@ -10,6 +10,7 @@ from companion.games.base import (
     FieldForm,
     Prompt,
     State,
+    counted,
 )
 from companion.games.king_of_clubs.rules import (
     BACKUP,
@@ -143,8 +144,8 @@ class KingOfClubsWords:
         points = {}
         for side in (0, 1):
             won = sum(1 for w in state["night_winners"] if w == side)
-            points[names[side]] = (f"{_n(state['points'][side], 'point')}, "
-                                   f"{_n(won, 'night')} won")
+            points[names[side]] = (f"{counted(state['points'][side], 'point')}, "
+                                   f"{counted(won, 'night')} won")
         dances: dict[str, str] = {}
         for i, dance in enumerate(state["dances"]):
             shown = []
@@ -190,7 +191,7 @@ class KingOfClubsWords:
             out["Moves in hand"] = {LETTERS[p]: str(state["hands"][p])
                                     for p in range(state["players"])}
             out["Moves pile"] = (f"{state['deck']} in the pile, {state['discard']} discarded"
-                                 + (f", reshuffled {_n(state['reshuffles'], 'time')}"
+                                 + (f", reshuffled {counted(state['reshuffles'], 'time')}"
                                     if state["reshuffles"] else ""))
         out["house rules"] = {rule.title: rule.choices[self.house_rule(state, rule.id)]
                               for rule in self.house_rules}
@@ -298,7 +299,3 @@ class KingOfClubsWords:
 _BY = {"prestige": "most prestige", "backup": "tie broken by the higher Backup Dancer",
        "moves": "tie broken by fewer Moves played", "not_lead": "tie broken: not the Lead Dancer",
        "tie": "tied"}
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"

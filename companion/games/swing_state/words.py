@@ -10,6 +10,7 @@ from companion.games.base import (
     FieldForm,
     Prompt,
     State,
+    counted,
 )
 from companion.games.swing_state.rules import (
     _s,
@@ -125,8 +126,8 @@ class SwingStateWords:
         return out
 
     def summary(self, state: State) -> dict[str, Any]:
-        """The dashboard panel, kept shallow so a generic table shows it: the Incumbent's pile
-        per State against that State's votes and who is ahead there, the round and laps, and
+        """The dashboard panel, kept shallow so a generic table shows it: the votes, the
+        Incumbent's pile per State against that State's, and who is ahead there, the round and laps, and
         card counts (never a hidden card)."""
         names = self.player_names(state)
         rnd = state["round"]
@@ -138,7 +139,7 @@ class SwingStateWords:
             pile, votes = state["piles"][colour], state["votes"][colour]
             ahead = "Incumbent" if pile >= votes else names[seat]
             beaten += ahead == "Incumbent"
-            piles[names[seat]] = f"{pile} : {votes}, {ahead} ahead"
+            piles[names[seat]] = f"Incumbent {pile}, {names[seat]} {votes}: {ahead} ahead"
         if rnd <= 3:
             laps = {
                 names[seat]: f"{self._lap(state, seat)}/{ring['laps']}"
@@ -149,18 +150,18 @@ class SwingStateWords:
             week = state["r4"]["space"]
             label = self.spaces[state["pawn"][0]]["label"]
             laps = {"Incumbent": f"week {week} of {len(self.r4_spots) - 1} ({label})"}
-        held = {"Incumbent": f"{state['evidence_held']} Evidence"}
+        held = {"Incumbent": counted(state["evidence_held"], "Evidence card")}
         for seat in range(1, state["players"]):
-            kind = "Black Wild" if state["r4"] else "Cheat"
-            held[names[seat]] = f"{state['cheat_held'][seat]} {kind}"
+            kind = "Black Wild card" if state["r4"] else "Cheat card"
+            held[names[seat]] = counted(state["cheat_held"][seat], kind)
         need = self.majority[state["players"] - 1]
         return {
             "round": f"{rnd}: {ring['name']}",
             "laps": laps,
-            "pile : votes": piles,
+            "votes": piles,
             "Incumbent beats": f"{beaten} of {state['players'] - 1} (needs {need})",
             "cards held": held,
-            "face-up cheats": {names[s]: len(state["played"][s]) for s in range(1, state["players"])},
+            "cheats face up": {names[s]: len(state["played"][s]) for s in range(1, state["players"])},
             "decks": (
                 f"News {len(state['news_drawn'])} drawn, Cheat {state['cheat_deck']} left, "
                 f"Evidence {state['evidence_deck']} left"

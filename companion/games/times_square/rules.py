@@ -25,6 +25,7 @@ from companion.games.base import (
     RuleError,
     State,
     check_json,
+    counted,
     json_copy,
     require,
 )
@@ -403,7 +404,7 @@ class TimesSquareRules(Game):
                 raise RuleError(f"{self.data.cards[cid].label()} ({cid}) lies face-up on the "
                                 "discard stack", R_DISCARD)
         if len(ids) > state["hands"][player]:
-            raise RuleError(f"{SIDE_NAMES[player]} holds only {state['hands'][player]} cards",
+            raise RuleError(f"{SIDE_NAMES[player]} holds only {counted(state['hands'][player], 'card')}",
                             R_HAND)
         if same_colour and len({self.data.cards[c].colour for c in ids}) > 1:
             raise RuleError("the cards are of different colours", R_SAME_COLOUR)

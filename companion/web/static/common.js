@@ -15,6 +15,9 @@ function words(name) {  // end_turn -> "End turn"
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** "1 move", "3 moves": a count with its noun in the right number (never "move(s)"). */
+function counted(n, noun, plural = `${noun}s`) { return `${n} ${n === 1 ? noun : plural}`; }
+
 function fmtClock(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const m = Math.floor(s / 60);

@@ -69,6 +69,9 @@ async function refreshFormsNow() {
   }
   forms = body;
   document.body.dataset.formsKey = body.key;
+  // a prompt's one-tap options are named by the forms' labels ("Which two Dancers:
+  // Nightclub 3 (2) and Nightclub 4 (3)"), which have only now arrived for this state
+  if (latest.prompts.some((p) => p.options && p.options.length)) renderPrompts(latest);
   renderForm();
 }
 
@@ -161,7 +164,9 @@ function groupsBack(f, view) {
 // The label of any action (a prompt's option) from the forms, else its type in words.
 function labelAction(action) {
   if (action.type === "correct" && action.action && typeof action.action === "object") {
-    return `Correct ${action.entry ? `#${action.entry}` : "it"}: ${labelAction(action.action)}`;  // the reading the table shows now
+    // the entry by its number in the history (as the prompt names it), the reading the table shows now
+    const entry = action.entry && latest ? moveNumber(latest, action.entry) : action.entry;
+    return `Correct ${entry ? `#${entry}` : "it"}: ${labelAction(action.action)}`;
   }
   // the ways out of a disagreement between the table and the record
   if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
@@ -209,6 +214,7 @@ function renderForm() {
     });
     $("form").append(cancel);
   }
+  arrange();  // the declare panel changed height: the details balance the columns again
 }
 
 function renderFormSteps() {
@@ -499,7 +505,7 @@ function renderBanner(s) {
   banner.style.setProperty("--turn-ink", inkOn(getComputedStyle(banner).backgroundColor));
   $("banner-text").textContent = text;
   $("banner-text").classList.toggle("phase-text", !turnPlayer && !s.over);  // a phase may take two lines
-  banner.title = text;  // a name too long for one line is whole on a long press
+  banner.title = text;  // (and on a long press)
   banner.classList.toggle("time-up", Boolean(s.time_up) && !s.over);
   banner.classList.toggle("paused", Boolean(s.paused) && !s.over);
   banner.dataset.turn = s.turn ?? "";
@@ -507,6 +513,23 @@ function renderBanner(s) {
   $("pause").dataset.clock = s.paused ? "resume" : "pause";
   $("pause").hidden = Boolean(s.over) || settingUp(s);  // no clock runs before the start or after the end
   document.body.dataset.paused = s.paused ? "1" : "0";
+  fitBanner();
+}
+
+/** The banner says whose turn it is whole, never cut with "…": a long name shrinks the
+ * text down to its size's --banner-min-px, then wraps onto a second line. */
+function fitBanner() {
+  const text = $("banner-text");
+  text.style.fontSize = "";
+  text.classList.remove("wrap");
+  const min = parseFloat(getComputedStyle(text).getPropertyValue("--banner-min-px")) || 24;
+  let px = parseFloat(getComputedStyle(text).fontSize);
+  const cut = () => text.scrollWidth > text.clientWidth + 1;
+  while (cut() && px > min) {
+    px = Math.max(min, px - 2);
+    text.style.fontSize = `${px}px`;
+  }
+  if (cut()) text.classList.add("wrap");
 }
 
 function turnClockText(s, extra) {
@@ -580,6 +603,7 @@ function renderPrompts(s) {
         const open = li.classList.toggle("open");
         more.textContent = open ? "Less" : "More";
         more.setAttribute("aria-expanded", String(open));
+        arrange();  // the declare column grew or shrank
       });
       li.append(more);
     }
@@ -639,30 +663,37 @@ function renderTaps(s) {
  * an undone move keeps its number, struck through), not the log's sequence number. The
  * page holds the newest entries, so the newest is number history_total. */
 function moveNumber(s, seq) {
+  const entry = s.history.find((h) => h.seq === seq);
+  if (entry && entry.move) return entry.move;  // numbered by the table
   const total = s.history_total ?? s.history.length;
   return total - s.history.filter((h) => h.seq > seq).length;
 }
 
 const HISTORY_FIRST = 8;  // moves shown at first; more on a tap (never a box that cuts a row)
+const HISTORY_SPARE = 24;  // moves drawn hidden beyond those, shown where a column has room
 let historyShown = HISTORY_FIRST;
 
 function renderHistory(s) {
   const list = $("history");
   list.replaceChildren();
   const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
-  for (const h of newestFirst.slice(0, historyShown)) {
+  newestFirst.slice(0, Math.max(historyShown, HISTORY_SPARE)).forEach((h, i) => {
     const number = moveNumber(s, h.seq);
     const li = el("li", { "data-seq": h.seq, "data-move": number });
+    li.hidden = i >= historyShown;  // arrange.js shows more where the column has room, or fewer
     const b = el("button", { class: "entry", "data-entry": h.seq });
     b.append(el("span", { class: "seq" }, String(number)), el("span", { class: "text" }, h.text));
     if (h.undone) li.classList.add("undone");
     b.addEventListener("click", () => openEntry(h));
     li.append(b);
     list.append(li);
-  }
+  });
+  if (!newestFirst.length) list.append(el("li", { class: "note" }, "No moves yet."));
+  list.dataset.total = String(s.history_total ?? s.history.length);
+  list.dataset.first = String(historyShown);
+  list.dataset.atLeast = String(historyShown > HISTORY_FIRST ? historyShown : HISTORY_AT_LEAST);
   $("undo").disabled = !s.can_undo;
-  const total = s.history_total ?? s.history.length;
-  $("older").hidden = Math.min(historyShown, total) >= total;
+  showOlder();
 }
 
 async function loadOlder() {
@@ -679,6 +710,7 @@ async function loadOlder() {
     }
   }
   renderHistory(latest);
+  arrange();
 }
 
 let pickedSpot = null;  // the place last tapped on the board, named under it in large type
@@ -771,35 +803,58 @@ function renderBoard(s) {
   if (pickedSpot !== null) showSpot(s, pickedSpot);  // the caption follows the game live
 }
 
+/** An entry of the details every player card already shows (one value per player or team). */
+function onPlayerCards(s, value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  const names = s.players.map((p) => p.name);
+  const entries = Object.entries(value);
+  return entries.length > 0 && entries.every(([who, what]) => (what === null || typeof what !== "object")
+    && (names.includes(who) || (who.includes(" & ") && who.split(" & ").some((n) => names.includes(n.trim())))));
+}
+
+/** The details in blocks of one entry each (placed in columns by arrange.js), without what
+ * the player cards already say. */
 function renderDetails(s) {
-  $("summary").replaceChildren(renderValue(s.summary && Object.keys(s.summary).length ? s.summary : { Details: "none yet" }));
-  const info = gamesInfo[s.game];
-  const box = $("house-rules");
-  box.replaceChildren();
-  const chosen = s.house_rules || {};
-  if (info && info.house_rules.length && Object.keys(chosen).length) {
-    box.append(el("h3", {}, "House rules"));
-    const rows = {};
-    for (const rule of info.house_rules) if (rule.id in chosen) rows[rule.title] = rule.choices[chosen[rule.id]] || chosen[rule.id];
-    box.append(renderValue(rows));
+  const blocks = [];
+  const block = (...content) => { const b = el("div", { class: "detail-block" }); b.append(...content); blocks.push(b); };
+  for (const [key, value] of Object.entries(s.summary || {})) {
+    if (/house rules/i.test(key) || onPlayerCards(s, value)) continue;
+    block(renderValue({ [key]: value }));
   }
+  const info = gamesInfo[s.game];
+  const chosen = s.house_rules || {};
+  const quoted = Object.entries(s.summary || {}).find(([key]) => /house rules/i.test(key));
+  const rules = {};  // a block each, so that a long list spreads over the columns too
+  if (info && info.house_rules.length && Object.keys(chosen).length) {
+    for (const rule of info.house_rules) if (rule.id in chosen) rules[rule.title] = rule.choices[chosen[rule.id]] || chosen[rule.id];
+  } else if (quoted && quoted[1] && typeof quoted[1] === "object") Object.assign(rules, quoted[1]);
+  for (const [title, choice] of Object.entries(rules)) {
+    block(el("h3", {}, `House rule: ${title}`), el("p", { class: "rule-choice" }, renderValue(choice).textContent));
+  }
+  if (!blocks.length) block(renderValue({ Details: "none yet" }));
+  detailBlocks = blocks;
 }
 
 function render(s) {
   const gameChanged = latest && latest.game_id !== s.game_id;
+  const first = !latest;
   latest = s;
   receivedAt = performance.now();
   document.title = `${s.title} · Table Companion`;
   $("title").textContent = s.title;
   $("phase").textContent = `${s.phase_label || words(s.phase)}${s.variant && s.variant !== "standard" ? " · " + words(s.variant) : ""}`;
   renderBanner(s);
+  $("phase").hidden = $("phase").textContent === $("banner-text").textContent;  // said once, in the banner
   $("turn-clock").textContent = turnClockText(s, 0);
+  fitBanner();  // (the clock beside it has its width now)
   renderPlayers(s);
   renderTaps(s);
   renderPrompts(s);
   renderHistory(s);
   renderBoard(s);
   renderDetails(s);
+  arrange();
+  if (first || gameChanged) fitScreen(true);  // a TV's text as large as the new game allows
   document.body.dataset.historyLength = String(s.history_total ?? s.history.length);
   document.body.dataset.stateKey = stateKey(s);
   document.body.dataset.over = s.over ? "1" : "0";
@@ -841,7 +896,9 @@ setInterval(() => {  // clocks tick between snapshots (stopped while paused, or 
   const extra = (performance.now() - receivedAt) / 1000;
   const turnClock = document.querySelector("#players li.turn .clock");
   if (turnClock) turnClock.textContent = fmtClock(Number(turnClock.dataset.clock) + extra);
+  const before = $("turn-clock").textContent.length;
   $("turn-clock").textContent = turnClockText(latest, extra);
+  if ($("turn-clock").textContent.length !== before) fitBanner();
 }, 500);
 
 // ------------------------------------------------------------------ tools: pause, camera, join
@@ -971,6 +1028,8 @@ function connect() {
 async function loadLayout() { layout = await (await fetch("/api/layout")).json(); }
 
 async function start() {
+  watchLayout();
+  addEventListener("resize", fitBanner);
   await Promise.all([loadLayout(), loadAuth(),
     fetch("/api/games").then((r) => r.json()).then((b) => { for (const g of b.games) gamesInfo[g.name] = g; }).catch(() => {})]);
   connect();

@@ -31,7 +31,7 @@ function chooseGame(name) {
   choiceButtons($("variants"), game.variants, "data-variant", (v) => { choice.variant = v; });
   pick($("variants"), "button", choice.variant);
   const counts = game.player_counts.map((n) => ({ value: String(n),
-    label: blocked[String(n)] ? `${n} players (board not laid out here)` : `${n} players` }));
+    label: blocked[String(n)] ? `${counted(n, "player")} (board not laid out here)` : counted(n, "player") }));
   choiceButtons($("counts"), counts, "data-players", (n) => { choice.players = Number(n); renderSeats(game); renderBlocked(game); });
   pick($("counts"), "button", choice.players);
   renderBlocked(game);
@@ -195,7 +195,7 @@ async function loadLog() {
   unfinished.replaceChildren();
   for (const g of body.unfinished) {
     const li = el("li", { "data-game-id": g.id });
-    li.append(el("strong", {}, `${g.title} · ${words(g.variant)}`), el("div", {}, `${when(g.created)} · ${g.moves} moves`),
+    li.append(el("strong", {}, `${g.title} · ${words(g.variant)}`), el("div", {}, `${when(g.created)} · ${counted(g.moves, "move")}`),
       el("div", {}, playersLine(g)));
     const row = el("div", { class: "row" });
     if (g.id === body.running) row.append(el("span", { class: "note" }, "Running now"));
@@ -236,7 +236,7 @@ let plot = null;
 async function showArchive(id) {
   const game = await (await fetch(`/api/archive/${id}`)).json();
   $("archive-view").hidden = false;
-  $("archive-title").textContent = `${game.title}: ${game.moves} moves`;
+  $("archive-title").textContent = `${game.title}: ${counted(game.moves, "move")}`;
   const xs = game.points.map((_, i) => i);
   const data = [xs, ...game.players.map((_, seat) => game.points.map((p) => p.scores[seat]))];
   const width = Math.max(240, $("chart").clientWidth || $("archive-panel").clientWidth - 30);
