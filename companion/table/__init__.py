@@ -404,3 +404,8 @@ class Table:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
         with self._lock:
             self.referee.notice(key, prompt)
+
+    def frame_taken(self) -> None:
+        """The camera took a frame (read or lost): the table's pace, never the wall clock."""
+        with self._lock:
+            self.referee.frame_taken()

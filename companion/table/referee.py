@@ -33,10 +33,12 @@ SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
-# Off (issue 39, open): a 1 s wall-clock window takes quick real presses (two players passing
-# in turn on a fast simulated table) for a double press and wedges those games.
-DOUBLE_PRESS_GUARD = False
-DOUBLE_PRESS_S = 1.0  # a second press this soon after a press recorded a move, nothing moved: pressed twice?
+# A second press fewer camera frames than this after a press recorded a move, with nothing
+# moved on the table, is asked about (pressed twice?).  Paced by the camera's frames, never the
+# wall clock: a person's next deliberate press takes half a second at least (4 frames at the
+# service's 8 fps), a finger's double press a frame or two; a clock window took a fast table's
+# quick passes for double presses, and a loaded machine's slow frames for quick ones.
+DOUBLE_PRESS_FRAMES = 3
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
@@ -60,6 +62,8 @@ class Referee(Disagreements):
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
+        self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
+        self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self.taps: list[Tap] = []
@@ -174,6 +178,7 @@ class Referee(Disagreements):
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
             self._pressed_last = trigger == "button"
+            self._pressed_frame = self.camera_frames
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -199,14 +204,18 @@ class Referee(Disagreements):
             self.publish(trigger)
         return None
 
+    def frame_taken(self) -> None:
+        """The camera took a frame (read or lost): the pace a double press is judged by."""
+        self.camera_frames += 1
+
     def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows, right after a press
-        recorded a move and with no board seen since: a double press, asked, never recorded."""
-        if not DOUBLE_PRESS_GUARD:
-            return False
+        """A press that would record a move nothing on the table shows, fewer than
+        :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move and with no
+        board seen since: a double press, asked, never recorded.  Only with a camera (its
+        frames are the pace): without one every press is a press."""
         newest = self.ledger.frames[-1].entry
-        return (self._pressed_last and newest is not None and not self.taps
-                and self.clocks.now() - newest.at <= DOUBLE_PRESS_S
+        return (self._pressed_last and self.raw_seen is not None and newest is not None
+                and not self.taps and self.camera_frames - self._pressed_frame < DOUBLE_PRESS_FRAMES
                 and self.game.board_view(after) == self.game.board_view(self.ledger.state))
 
     # ------------------------------------------------------------------ questions about moves
