@@ -308,9 +308,8 @@ class Table:
             if action["type"] == "forget_taps":
                 self.forget_taps(action.get("card"))
                 return None
-            if action["type"] == "keep_record":  # "the record is right": nothing is logged
-                self.referee.keep_record()
-                return None
+            if action["type"] == "keep_record":  # "the record is right": a line, no move
+                return self.referee.keep_record(source, request_id)
             if action["type"] == "reread":  # "read the table again": logged as a correction
                 return self.referee.reread(source, request_id)
             if action["type"] == "correct":

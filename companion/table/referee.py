@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
 from companion.reconcile import (
+    NextMoves,
     changed_places,
     reconcile,
     reconsider,
@@ -60,12 +61,16 @@ class Referee(Disagreements):
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
+        self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
         self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
+        self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
+        self._made: dict[tuple[object, ...], State | None] = {}  # corrected records, by reading
+        self.next_moves = NextMoves()  # the legal moves from the record's state, once per state
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
@@ -174,6 +179,12 @@ class Referee(Disagreements):
                 self.game.current_player(ledger.state), [verdict.action])
             self.publish("prompt")
             return None
+        if verdict.action is not None and verdict.state is not None and trigger == "button" \
+                and self._standing(seen, verdict.state):
+            # the table differs from the record where the pressed move does not go (a card read
+            # otherwise moves ago, a piece knocked): asked before anything is recorded, the
+            # press judged again once the players answer
+            verdict.action = verdict.state = None
         if verdict.action is not None and verdict.state is not None:
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
@@ -199,10 +210,24 @@ class Referee(Disagreements):
             self.publish("prompt")
         elif self._question_settled(seen):
             self.table_prompt = None
+            if self._press_waiting and trigger == "board":
+                # the table reads as recorded again (a passing misread): the press that raised
+                # the question is judged now, not lost
+                self._press_waiting = False
+                return self._reconcile("button", "table")
             self.publish("prompt")
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
+
+    def _standing(self, seen: BoardView, after: State) -> bool:
+        """Whether the table differs from the record with the pressed move made at places
+        that move does not change (its own chores may lag; those do not)."""
+        if self.raw_seen is None:
+            return False
+        board = self.game.board_view
+        moved = changed_places(board(self.ledger.state), board(after))
+        return bool(differing(self.game, after, seen) - moved)
 
     def frame_taken(self) -> None:
         """The camera took a frame (read or lost): the pace a double press is judged by."""
@@ -239,7 +264,7 @@ class Referee(Disagreements):
         if entry is not None and entry.source in ("camera", "table") \
                 and len(frames) >= 2 and self.clocks.now() - entry.at <= RECONSIDER_S:
             prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
-                                seen, list(self.taps), trigger)
+                                seen, list(self.taps), trigger, self.next_moves)
             if prompt is not None:
                 return prompt
         return self._reconsider_earlier(seen)
