@@ -671,3 +671,45 @@ def test_a_cafe_fault_is_named_and_the_record_kept_by_one_logged_tap(name: str, 
     assert disagreement_prompts(table) == []
     table.button()  # pressed again on the same table: the fault set aside asks nothing
     assert disagreement_prompts(table) == []
+
+
+def forgotten_press(table: Table) -> tuple[dict, State]:
+    """Two moves that change the board, the first without its press: the first move and
+    the table after both, which no one legal move from the record explains."""
+    from companion.reconcile import reconcile
+
+    game, state = table.game, table.state
+    for first in game.legal_actions(state):
+        after = game.apply(state, first)
+        if game.board_view(after) == game.board_view(state):
+            continue
+        for second in game.legal_actions(after)[:60]:
+            both = game.apply(after, second)
+            if game.board_view(both) != game.board_view(after) \
+                    and reconcile(game, state, game.board_view(both), [], "button").action is None:
+                return first, both
+    raise AssertionError("no two moves the table tells apart")
+
+
+@pytest.mark.parametrize(("name", "seed", "offered"),
+                         [("king_of_clubs", 1, True), ("king_of_clubs", 2, True),
+                          ("baron_voodoo", 2, False)])
+def test_a_forgotten_press_is_a_tap_or_a_declaration_away(name: str, seed: int, offered: bool) -> None:
+    """A move made without its press, then the next one pressed for: where one first move
+    fits, it is offered as one tap; else the warning says to declare it.  Either way the
+    press is judged again after it and records the second move: the record is the table."""
+    table = played(name, 20, seed)
+    first, truth = forgotten_press(table)
+    newest = table.history[-1].seq
+    table.board_seen(table.game.board_view(truth))
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning" and table.history[-1].seq == newest
+    assert (first in prompt.options) == offered
+    if not offered:
+        assert "without its press, declare it" in prompt.text
+    table.declare(first)
+    assert table.state == truth
+    assert [h.action for h in table.history if not h.undone][-2] == first

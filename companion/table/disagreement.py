@@ -370,6 +370,8 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
                  f"{game.describe(state, first[0])}, then another (a press forgotten?). "
                  "If so, record the first: the second follows.")
         options = list(first)
+    elif differ:  # a move made without its press that no tap names: the players know it
+        text += " If a move was made on the table without its press, declare it: the press is judged again."
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
