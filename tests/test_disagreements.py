@@ -713,3 +713,26 @@ def test_a_forgotten_press_is_a_tap_or_a_declaration_away(name: str, seed: int, 
     table.declare(first)
     assert table.state == truth
     assert [h.action for h in table.history if not h.undone][-2] == first
+
+
+def test_a_press_held_by_a_passing_misread_is_recorded_once_the_camera_reads_right() -> None:
+    """The camera misreads a chip elsewhere for a moment just as a move is pressed for: the
+    press is asked about, not recorded; once the camera reads that place right again the
+    press is judged on the table as it stands and records the move, with nothing tapped."""
+    from companion.reconcile import reconcile
+
+    table = played("jivecat", 20, 1)
+    game, state = table.game, table.state
+    made = next(after for after in (game.apply(state, a) for a in game.legal_actions(state))
+                if reconcile(game, state, game.board_view(after), [], "button").state == after)
+    view, _ = cafe_fault(table, "colour")
+    misread = {**game.board_view(made), **{p: v for p, v in view.items()
+                                           if v != game.board_view(table.state).get(p)}}
+    newest = table.history[-1].seq
+    table.board_seen(misread)
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    assert table.history[-1].seq == newest and disagreement_prompts(table)
+    table.board_seen(game.board_view(made))  # the camera reads it right again
+    assert table.state == made and disagreement_prompts(table) == []

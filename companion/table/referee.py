@@ -208,17 +208,23 @@ class Referee(Disagreements):
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
+        elif trigger == "board" and self._press_waiting and self._press_fits(seen):
+            # the difference that held the press is gone (a passing misread, a piece put back):
+            # the press is judged now on the table as it stands, not lost
+            self._press_waiting = False
+            self.table_prompt = None
+            return self._reconcile("button", "table")
         elif self._question_settled(seen):
             self.table_prompt = None
-            if self._press_waiting and trigger == "board":
-                # the table reads as recorded again (a passing misread): the press that raised
-                # the question is judged now, not lost
-                self._press_waiting = False
-                return self._reconcile("button", "table")
             self.publish("prompt")
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
+
+    def _press_fits(self, seen: BoardView) -> bool:
+        """Whether a press now would record a move with the table matching the record."""
+        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
+        return verdict.state is not None and not self._standing(seen, verdict.state)
 
     def _standing(self, seen: BoardView, after: State) -> bool:
         """Whether the table differs from the record with the pressed move made at places
