@@ -736,3 +736,27 @@ def test_a_press_held_by_a_passing_misread_is_recorded_once_the_camera_reads_rig
     assert table.history[-1].seq == newest and disagreement_prompts(table)
     table.board_seen(game.board_view(made))  # the camera reads it right again
     assert table.state == made and disagreement_prompts(table) == []
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_jivecat_a_clique_card_on_the_neighbours_reader_is_one_tap_from_the_drink(seed: int) -> None:
+    """Jivecat: a chip placed for a drink and its Clique card laid on the next seat's reader:
+    the drink is refused without a card; the tablet says a card may be on the wrong reader
+    and offers the drink read with that card as the mover's, one tap that records it."""
+    table = played("jivecat", 20, seed)
+    game, state = table.game, table.state
+    buy = next(a for a in game.legal_actions(state) if a["type"] == "buy" and a["cards"])
+    neighbour = (buy["player"] + 1) % PLAYERS
+    table.board_seen(game.board_view(game.apply(state, buy)))
+    for card in buy["cards"]:
+        table.tap(card, neighbour)
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning" and table.state == state
+    assert "wrong seat's reader" in prompt.text and prompt.options[0] == buy
+    assert {"type": "forget_taps"} in prompt.options and KEEP in prompt.options
+    entry = table.declare(prompt.options[0])
+    assert entry is not None and entry.action == buy and table.taps == []
+    assert disagreement_prompts(table) == []

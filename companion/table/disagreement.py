@@ -312,7 +312,9 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
                 trigger: Trigger) -> list[Action]:
     """A card tapped on the wrong seat's reader: the refused move read from it, as another
-    seat's, where that is legal (each a tap that records it)."""
+    seat's, where that is legal; or the move the table shows read with the cards laid on
+    another seat's reader (a Clique card on the neighbour's reader for one's own drink):
+    each a tap that records it."""
     if not taps:
         return []
     seats = range(len(game.player_names(state)))
@@ -325,6 +327,13 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
             other = {**action, "player": seat}
             if seat != who and game.is_legal(state, other):
                 out.setdefault(key(other), other)
+    for seat in seats:
+        moved = [Tap(t.card, seat) if t.seat is not None else t for t in taps]
+        if moved == list(taps):
+            continue
+        for action in game.explain(state, seen, moved, trigger):
+            if game.is_legal(state, action):
+                out.setdefault(key(action), action)
     return list(out.values())[:SHOWN]
 
 
@@ -519,7 +528,8 @@ class Disagreements:
                                 + "a card tapped by mistake can be forgotten.", "warning",
                                 self.game.current_player(state), [])
             elif prompt is not None and refusals:
-                prompt.text = refused + prompt.text
+                prompt.text = refused + ("If a card was laid on the wrong seat's reader, tap the "
+                                         "move as it was meant. " if seats else "") + prompt.text
             if prompt is not None:
                 prompt.options[:0] = seats
             if prompt is not None and self.taps:
