@@ -6,12 +6,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
+import pytest
 from click.testing import CliRunner
 
+from companion import doctor as doctor_module
 from companion.calibration.rehearsal import board_photo
-from companion.doctor import FAIL, OK, WARN, doctor, run_checks
+from companion.doctor import FAIL, OK, WARN, check_camera, doctor, run_checks
 from companion.emulate import EmulatedTable
 from companion.games import load_game
 from companion.profile import write_settings
@@ -29,7 +32,11 @@ def rendered_camera(folder: Path, game: str = "times_square") -> str:
     return f"folder:{folder}"
 
 
-def test_ready_with_the_emulator_plugged_in_and_a_rendered_camera(tmp_path: Path) -> None:
+def test_ready_with_the_emulator_plugged_in_and_a_rendered_camera(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # how fast a folder of frames reads is this machine's load, not the code's: the slow
+    # camera's warning has its own test on a clock the test sets
+    monkeypatch.setattr(doctor_module, "MIN_FPS", 0.0)
     device = EmulatedTable(tmp_path / "device")
     profile = tmp_path / "profile"
     write_settings(profile, "table", {"game": "times_square", "camera": rendered_camera(tmp_path / "cam"),
@@ -78,3 +85,13 @@ def test_a_broken_profile_is_reported_key_by_key(tmp_path: Path) -> None:
     assert "[FAIL] profile" in out.output and "[table] port = 'x'" in out.output
     assert "[table] fps = -1: must be above 0" in out.output
     assert "[ok  ] gpio     off" in out.output
+
+
+def test_a_slow_camera_is_warned_about(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera giving fewer than MIN_FPS frames a second is named slow, with what to do;
+    the seconds come from a clock the test sets, half a second a look."""
+    ticks = iter(range(1000))
+    monkeypatch.setattr(doctor_module, "time", SimpleNamespace(monotonic=lambda: 0.5 * next(ticks)))
+    check = check_camera(rendered_camera(tmp_path / "cam"), seconds=2.0)
+    assert check.status == WARN and "slow camera" in check.fix, check
+    assert " 1.2 frames/s" in check.detail or " 1.0 frames/s" in check.detail, check.detail

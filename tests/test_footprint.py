@@ -156,3 +156,45 @@ def test_the_footprint_command_prints_json() -> None:
     assert set(figures) == {"help_cpu_s", "help_wall_s"}
     refused = CliRunner().invoke(main, ["bench", "footprint", "--only", "disk"])
     assert refused.exit_code == 2 and "disk" in refused.output
+
+
+def test_the_lettering_file_holds_every_board_label_as_put_text_draws_it() -> None:
+    """OpenCV 5's font engine keeps 9 MB resident from the first ``putText``: the board's
+    labels come from ``lettering.npz`` instead, drawn exactly as ``putText`` draws them
+    (within a level of rounding), for every label of every game, variant and player count.
+    When a layout gains a label, ``python -m companion.vision.lettering`` writes it in."""
+    from companion.vision.lettering import board_labels, draw_text
+
+    labels = sorted(board_labels())
+    differing = {}
+    for text in labels:
+        for background in ((250, 250, 250), (60, 170, 90)):
+            expected = np.full((30, 80, 3), background, np.uint8)
+            drawn = expected.copy()
+            cv2.putText(expected, text, (4, 20), cv2.FONT_HERSHEY_PLAIN, 0.6, (100, 130, 150), 1, cv2.LINE_AA)
+            draw_text(drawn, text, (4, 20), "label", (100, 130, 150))
+            if cv2.absdiff(expected, drawn).max() > 1:
+                differing[text] = int(cv2.absdiff(expected, drawn).max())
+    assert len(labels) > 100 and not differing, differing
+
+
+def test_reading_and_drawing_a_frame_never_starts_the_font_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader's empty board and the dashboard's annotated picture, words and all, are
+    drawn without ``cv2.putText``; text near a picture's edge is clipped, not an error."""
+    from companion.vision.annotate import annotate
+    from companion.vision.lettering import draw_text
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("cv2.putText was called at run time")
+
+    layout, colours, players = game_layout("baron_voodoo")
+    game = load_game("baron_voodoo")
+    frame = Camera(layout, seed=3).frame(game.board_view(game.setup(players, None, 0)))
+    monkeypatch.setattr(cv2, "putText", refused)
+    reader = make_reader(layout, colours)
+    reading = reader.read(frame)
+    out = annotate(frame, reader, reading, {})
+    assert out.shape == frame.shape and not np.array_equal(out, frame)
+    edge = np.zeros((20, 20, 3), np.uint8)
+    draw_text(edge, "far off to the side ~", (12, 5), "mark", (255, 255, 255))
+    assert edge.any() and edge[:, :12].max() == 0

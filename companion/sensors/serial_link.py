@@ -179,7 +179,13 @@ class SerialLink:
             self._lost.clear()
             self._reader = _ReaderThread(port, lambda: _FrameProtocol(self))
             self._reader.start()
-            self._reader.connect()
+            try:
+                self._reader.connect()
+            except RuntimeError as err:  # the port failed (or the link stopped) as it opened
+                self._reader = None
+                self._set(connected=False, problem=f"{self.url} closed as it opened: {err}")
+                self._stop.wait(self.retry_s)
+                continue
             self._set(connected=True, problem="waiting for the device to say hello")
             self.send(protocol.PING)
             opened = time.monotonic()

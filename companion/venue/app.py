@@ -24,6 +24,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from companion.venue.feed import Room, VenueSubscriber
 from companion.venue.league import League
 from companion.venue.settings import MqttSettings
+from companion.web import sse
 
 KEEPALIVE_S = 10.0
 API_WORKERS = 8  # threads for the Flask routes (never held by a screen)
@@ -133,44 +134,30 @@ class RoomStreams:
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=QUEUE)
         self._queues.add(queue)  # before the snapshot: a change meanwhile is sent again, not lost
         first = await asyncio.to_thread(self.room.snapshot)
-        gone = asyncio.ensure_future(self._disconnected(receive))
+        gone = asyncio.ensure_future(sse.disconnected(receive))
         stopping = asyncio.ensure_future(self.stopping.wait())
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream; charset=utf-8"),
-                (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+            await send(sse.START)
             await send(self._body(first))
             while not gone.done() and not stopping.done():
-                getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({getter, gone, stopping}, timeout=self.keepalive_s,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    if not done:
-                        await send({"type": "http.response.body", "body": b": keepalive\n\n",
-                                    "more_body": True})
+                got, message = await sse.next_message(queue, gone, stopping, self.keepalive_s, send)
+                if not got:
                     continue
                 # what queued up meanwhile goes in the same write: a busy room costs fewer sends
-                messages = [getter.result()]
+                messages = [message]
                 while not queue.empty() and len(messages) < BATCH:
                     messages.append(queue.get_nowait())
                 if None in messages:  # resynced: a fresh snapshot replaces what was queued
                     messages = [await asyncio.to_thread(self.room.snapshot)]
                 chunks = [self._encode(m) for m in messages if m is not None]
                 await send({"type": "http.response.body", "more_body": True, "body": b"".join(chunks)})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await send(sse.END)
         except OSError:
             pass  # the screen went away mid-write
         finally:
             gone.cancel()
             stopping.cancel()
             self._queues.discard(queue)
-
-    async def _disconnected(self, receive: Any) -> None:
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
 
     def _body(self, message: dict[str, Any]) -> dict[str, Any]:
         return {"type": "http.response.body", "more_body": True, "body": self._encode(message)}

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView
+from companion.vision.lettering import draw_text
 from companion.vision.reader import BoardReader, Reading
 
 
@@ -21,8 +22,7 @@ def annotate(frame: np.ndarray, reader: BoardReader, reading: Reading,
     from the tracked board red, doubtful spots orange, with the reason."""
     out = frame.copy()
     if not reader.located:
-        cv2.putText(out, reading.problem or "board not found", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
-                    (0, 0, 255), 2, cv2.LINE_AA)
+        draw_text(out, reading.problem or "board not found", (20, 40), "banner", (0, 0, 255))
         return out
     for spot in reader.layout.spots:
         xs = np.array([spot.x, spot.x + spot.w, spot.x + spot.w, spot.x])
@@ -40,18 +40,16 @@ def annotate(frame: np.ndarray, reader: BoardReader, reading: Reading,
         if spot.id in reading.doubtful:
             x, y = quad[0]
             text = f"{reader.spot_label(spot.id)}: {reading.doubtful[spot.id]}"
-            cv2.putText(out, text, (int(x), int(y) - 4), cv2.FONT_HERSHEY_PLAIN, 1.0, colour, 1, cv2.LINE_AA)
+            draw_text(out, text, (int(x), int(y) - 4), "mark", colour)
     for spot_id, piece, x_mm, y_mm, _conf in reading.pieces_at:
         (px, py), = reader.board_to_frame(np.array([x_mm]), np.array([y_mm]))
         wrong = tracked is not None and tracked.get(spot_id, ()) != (reading.view or {}).get(spot_id, ())
         colour = (0, 0, 255) if wrong else (0, 200, 0)
         cv2.circle(out, (int(px), int(py)), 5, colour, -1, cv2.LINE_AA)
         text = piece.colour + (f" {piece.pips}" if piece.pips else "")
-        cv2.putText(out, text, (int(px) + 6, int(py) + 4), cv2.FONT_HERSHEY_PLAIN, 0.9, colour, 1,
-                    cv2.LINE_AA)
+        draw_text(out, text, (int(px) + 6, int(py) + 4), "mark_small", colour)
     if reading.view is None:
-        cv2.putText(out, reading.problem, (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 255), 2,
-                    cv2.LINE_AA)
+        draw_text(out, reading.problem, (20, 40), "banner", (0, 0, 255))
     return out
 
 

@@ -21,6 +21,7 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
+from companion.vision.lettering import LABEL_CHARS, draw_text
 from companion.vision.palette import bgr
 
 LINE_BGR = (95, 125, 145)  # the printed outline of a place
@@ -74,6 +75,5 @@ def board_print(layout: Layout, px_per_mm: float = 2.0,
         cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), paint(spot.fill), -1)
         cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), LINE_BGR, 1)
         if spot.label:
-            cv2.putText(img, spot.label[:4], (int(x0) + 2, int(y1) - 3), cv2.FONT_HERSHEY_PLAIN,
-                        0.6, LABEL_BGR, 1, cv2.LINE_AA)
+            draw_text(img, spot.label[:LABEL_CHARS], (int(x0) + 2, int(y1) - 3), "label", LABEL_BGR)
     return img

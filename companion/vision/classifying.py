@@ -26,12 +26,11 @@ class Classifying:
         lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
         lab *= self._weights
         centroids = self._centroids * self._weights
-        d = (lab * lab).sum(1, keepdims=True) - 2 * lab @ centroids.T + (centroids**2).sum(1)
+        # one centroid at a time, no matrix product: BLAS would keep a 32 MB buffer for good
+        d = np.stack([((lab - c) ** 2).sum(1) for c in centroids], 1)
         best = d.argmin(1)
         far = d[np.arange(len(d)), best] > 30.0 ** 2
-        out = best.astype(np.uint8)
-        out[far] = UNKNOWN
-        return out
+        return np.where(far, UNKNOWN, best).astype(np.uint8)
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

@@ -51,11 +51,11 @@ class EmptyBoard:
             ys, xs = np.nonzero(inner)
             if len(xs) > 40:
                 step = max(1, len(xs) // 1500)
-                anchors[name] = (ys[::step], xs[::step])
+                anchors[name] = (ys[::step].copy(), xs[::step].copy())  # not views of the whole
         self._anchors = anchors
         ys, xs = np.nonzero(self._margin_mask)
         step = max(1, len(xs) // 3000)
-        self._margin_samples = (ys[::step], xs[::step])
+        self._margin_samples = (ys[::step].copy(), xs[::step].copy())
 
     def learn_empty(self, frame: np.ndarray) -> Reading:
         """Learn the empty board from a photo of it: a real board's print, paper and wear are

@@ -94,9 +94,12 @@ class Light:
         gain = level / np.clip(shape, 0.2 * level, None)
         self.gain = cv2.merge([gain, gain, gain])
         # the tone curve: each printed surface's flattened colour back to its calibrated colour
-        flat = np.clip(small * self.gain, 0, 255)
-        pixels = [(flat[ay, ax], reference[ay, ax].astype(np.float32)) for ay, ax in anchors.values()]
-        white = np.median(flat[ys[ok], xs[ok]], axis=0)
+        def flat(at_y: np.ndarray, at_x: np.ndarray) -> np.ndarray:
+            """Flattened where the fit looks (a whole flattened frame would cost a Pi 15 MB)."""
+            return np.clip(small[at_y, at_x] * gain[at_y, at_x, None], 0, 255)
+
+        pixels = [(flat(ay, ax), reference[ay, ax].astype(np.float32)) for ay, ax in anchors.values()]
+        white = np.median(flat(ys[ok], xs[ok]), axis=0)
         white_ref = np.median(reference[ys, xs].astype(np.float32), axis=0)
         found = robust_tone(pixels, white, white_ref)
         if found is None:

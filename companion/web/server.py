@@ -37,6 +37,7 @@ from flask import Flask
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from companion.table import Table
+from companion.web import sse
 from companion.web.app import KEEPALIVE_S, dumps
 
 log = logging.getLogger(__name__)
@@ -300,29 +301,21 @@ class EventStreams:
 
         first = await asyncio.to_thread(self.table.watch, watcher)
         self.streams += 1
-        gone = asyncio.ensure_future(self._disconnected(receive))
+        gone = asyncio.ensure_future(sse.disconnected(receive))
         stop = asyncio.ensure_future(self.stopping.wait())
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream; charset=utf-8"),
-                (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+            await send(sse.START)
             await send(self._body("state", first))
             while not gone.done() and not stop.done():
-                getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({getter, gone, stop}, timeout=self.keepalive_s,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    if not done:
-                        await send({"type": "http.response.body", "body": b": keepalive\n\n",
-                                    "more_body": True})
+                got, message = await sse.next_message(queue, gone, stop, self.keepalive_s, send)
+                if not got:
                     continue
-                event, data = getter.result()
+                event, data = message
                 if event == "resync":
                     event, data = "state", dumps(await asyncio.to_thread(self.table.public))
                 await send(self._body(event, data))
             if stop.done() and not gone.done():  # the server stops: end the stream cleanly
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                await send(sse.END)
         except OSError:
             pass  # the client went away mid-write
         finally:
@@ -330,12 +323,6 @@ class EventStreams:
             stop.cancel()
             self.streams -= 1
             self.table.unwatch(watcher)
-
-    async def _disconnected(self, receive: Any) -> None:
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
 
     @staticmethod
     def _body(event: str, data: str) -> dict[str, Any]:
