@@ -180,10 +180,12 @@ class Referee(Disagreements):
             self.publish("prompt")
             return None
         if verdict.action is not None and verdict.state is not None and trigger == "button" \
-                and self._standing(seen, verdict.state):
-            # the table differs from the record where the pressed move does not go (a card read
-            # otherwise moves ago, a piece knocked): asked before anything is recorded, the
-            # press judged again once the players answer
+                and self._standing(seen, verdict.state) and self._explained(seen):
+            # the table differs from the record where the pressed move does not go, and an
+            # entry read otherwise explains it (a card the camera misread moves ago): asked
+            # before anything is recorded, the press judged again once the players answer.  A
+            # difference no entry explains (a card laid after its tap, a chore still to do)
+            # does not hold the press: it is asked about at a press nothing explains
             verdict.action = verdict.state = None
         if verdict.action is not None and verdict.state is not None:
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
@@ -225,6 +227,11 @@ class Referee(Disagreements):
         """Whether a press now would record a move with the table matching the record."""
         verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
         return verdict.state is not None and not self._standing(seen, verdict.state)
+
+    def _explained(self, seen: BoardView) -> bool:
+        """Whether the warning for the table names an entry whose correction explains it."""
+        asked = self._disagreement(seen, "button")
+        return asked is not None and any(o.get("type") == "correct" for o in asked.options)
 
     def _standing(self, seen: BoardView, after: State) -> bool:
         """Whether the table differs from the record with the pressed move made at places
