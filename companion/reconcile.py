@@ -9,7 +9,9 @@ applied only when the game explains it by exactly one legal action.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.base import (
     Action,
@@ -111,8 +113,43 @@ def reread(game: Game, before: State, seen: BoardView, taps: list[Tap]) -> Recon
 NEXT_MOVES_TRIED = 400  # legal next moves tried at most (a hand of hidden cards offers many)
 
 
+class NextMoves:
+    """The legal moves from one state of the record and the state each makes, worked out once.
+
+    A press the table cannot explain tries every next move more than one way (a misread
+    before the next move, two moves with a press forgotten), and so does the press after it
+    on the same record: listing them applies each move, which is most of a search's cost.
+    Held for the state object it was asked about (the record's own, which stands until the
+    record moves); another state is worked out afresh."""
+
+    def __init__(self) -> None:
+        self._state: State | None = None
+        self._moves: list[tuple[Action, State | None]] = []
+        self._complete = False
+        self._listed: Iterator[Action] = iter(())
+        self.applied = 0  # moves applied to work them out, for a count of a search's steps
+
+    def of(self, game: Game, state: State, limit: int) -> list[tuple[Action, State | None]]:
+        """Up to ``limit`` + 1 legal moves from ``state`` (one more than ``limit`` says there
+        are more), each with the state it makes (None when the rules refuse it after all)."""
+        if self._state is not state:
+            self._state, self._moves, self._complete = state, [], False
+            self._listed = iter(game.legal_actions(state))
+        while not self._complete and len(self._moves) <= limit:
+            action = next(self._listed, None)
+            if action is None:
+                self._complete = True
+                break
+            try:
+                self.applied += 1
+                self._moves.append((action, game.apply(state, action)))
+            except (RuleError, MalformedAction):
+                self._moves.append((action, None))
+        return self._moves[:limit + 1]
+
+
 def misread_before_next(game: Game, before: State, recorded: Action, after: State,
-                        seen: BoardView) -> Prompt | None:
+                        seen: BoardView, next_moves: NextMoves | None = None) -> Prompt | None:
     """The move the camera recorded last was misread, and the next move is already made.
 
     The set-up's 48 dice recorded with one die read a pip off, and the first capture
@@ -128,13 +165,12 @@ def misread_before_next(game: Game, before: State, recorded: Action, after: Stat
     laid = game.board_view(after)
     table = game.without_score_places(seen)
     readings: dict[str, tuple[Action, Action]] = {}
-    for tried, move in enumerate(game.legal_actions(after)):
+    for tried, (move, made) in enumerate((next_moves or NextMoves()).of(game, after, NEXT_MOVES_TRIED)):
         if tried >= NEXT_MOVES_TRIED:
             return None  # too many to be sure there is only one
-        try:
-            expected = game.board_view(game.apply(after, move))
-        except (RuleError, MalformedAction):
+        if made is None:
             continue
+        expected = game.board_view(made)
         residual = {p for p in changed_places(expected, seen) if not game.score_place(p)}
         if not residual or not residual <= touched or residual & changed_places(laid, expected):
             continue
@@ -155,8 +191,8 @@ def misread_before_next(game: Game, before: State, recorded: Action, after: Stat
         return None
     reading, move = next(iter(readings.values()))
     corrected = game.apply(before, reading)
-    labels = {spot.id: spot.label for spot in game.layout(after).spots}
-    where = ", ".join(labels.get(p, p) or p for p in sorted(changed_places(laid, game.board_view(corrected))))
+    labels = place_names(game, after)
+    where = ", ".join(labels.get(p, p) for p in sorted(changed_places(laid, game.board_view(corrected))))
     shows, was = game.describe(before, reading), game.describe(before, recorded)
     since = game.describe(corrected, move)
     text = (f"{where} reads otherwise now than when {was} was recorded, and {since} has been made"
@@ -167,10 +203,46 @@ def misread_before_next(game: Game, before: State, recorded: Action, after: Stat
     return Prompt(text, "choice", game.current_player(after), [{"type": "correct", "action": reading}])
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
+
+
+def place_names(game: Game, state: State) -> dict[str, str]:
+    """Each place as players name it: its printed label; where several places print the
+    same label, the game's own words for the place (Jivecat's "Cocoa 7 (2nd from the
+    left)"), else the label with its order among them from the left or the top; never an id
+    (unless the place has no label at all)."""
+    spots = game.layout(state).spots
+    names = {spot.id: spot.label or spot.id for spot in spots}
+    shared: dict[str, list[Any]] = {}
+    for spot in spots:
+        shared.setdefault(names[spot.id], []).append(spot)
+    for label, same in shared.items():
+        if len(same) < 2:
+            continue
+        words = {spot.id: game.value_label(state, "", "spot", spot.id) for spot in same}
+        if all(w != spot.id for spot, w in zip(same, words.values(), strict=True)) \
+                and len(set(words.values())) == len(same):
+            names.update(words)
+            continue
+        across = len({round(spot.x) for spot in same}) == len(same)
+        ordered = sorted(same, key=(lambda sp: sp.x) if across else (lambda sp: sp.y))
+        side = "left" if across else "top"
+        for rank, spot in enumerate(ordered):
+            nth = ORDINALS[rank] if rank < len(ORDINALS) else f"{rank + 1}th"
+            names[spot.id] = f"{label} ({nth} from the {side})"
+    return names
+
+
 def changed_places(before: BoardView, after: BoardView) -> set[str]:
-    """The places whose pieces differ between two views (a piece moved, or read anew)."""
-    return {move.source for move in diff_views(before, after) if move.source} | \
-        {move.target for move in diff_views(before, after) if move.target}
+    """The places whose pieces differ between two views (a piece moved, or read anew): those
+    where a piece left or came in :func:`diff_views`' pairing, that is, whose pieces differ as
+    a multiset (compared directly: a search compares thousands of views)."""
+    out = set()
+    for place in before.keys() | after.keys():
+        old, new = before.get(place, ()), after.get(place, ())
+        if old != new and sorted(old) != sorted(new):
+            out.add(place)
+    return out
 
 
 @dataclass(frozen=True)
@@ -227,7 +299,7 @@ def reconsider_earlier(game: Game, moves: list[RecordedMove], state: State,
             except (RuleError, MalformedAction):
                 return None  # the moves since would not stand: not a question to offer
         since = len(moves) - 1 - index
-        labels = {spot.id: spot.label for spot in game.layout(state).spots}
+        labels = place_names(game, state)
         where = ", ".join(labels.get(place, place) for place in sorted(differ))
         text = (f"{where} reads otherwise now. "
                 f"The table shows {game.describe(move.before, verdict.action)}, but "
@@ -241,7 +313,8 @@ def reconsider_earlier(game: Game, moves: list[RecordedMove], state: State,
 
 
 def reconsider(game: Game, before: State, recorded: Action, after: State, seen: BoardView,
-               taps: list[Tap], trigger: Trigger = "board") -> Prompt | None:
+               taps: list[Tap], trigger: Trigger = "board",
+               next_moves: NextMoves | None = None) -> Prompt | None:
     """The table now contradicts the move the camera recorded last: ask, never change.
 
     A reading the camera was sure of can still be a passing misread (a die's pips, a
@@ -259,7 +332,7 @@ def reconsider(game: Game, before: State, recorded: Action, after: State, seen: 
     if not differ <= touched:
         # trying every legal next move is worth it only when the players say a move is
         # made and the table explains none (a press), not on every board mid-move
-        return misread_before_next(game, before, recorded, after, seen) \
+        return misread_before_next(game, before, recorded, after, seen, next_moves) \
             if trigger == "button" else None
     verdict = reread(game, before, seen, taps)
     if verdict.action is None or verdict.action.get("type") != recorded.get("type") or \

@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-EVENT_KINDS: tuple[str, ...] = ("action", "undo", "correct", "clock")
+EVENT_KINDS: tuple[str, ...] = ("action", "undo", "correct", "clock", "keep_record")
 """Every kind of logged event, in one place.  ``action``: an applied action; ``undo``:
 takes back the newest effective action; ``correct``: replaces the newest effective action
 by the one it holds (one event, so a crash cannot leave half a correction); ``clock``:
-``{"clock": "pause"|"resume"}``, neither an action nor an undo."""
+``{"clock": "pause"|"resume"}``, neither an action nor an undo; ``keep_record``: the
+players said the record is right where the camera reads otherwise (``{"type":
+"keep_record", "text": ..., "places": {place: {"camera": ..., "record": ...}}}``), a line
+of the history that moves no move."""
 ACTION_KINDS = frozenset({"action", "correct"})
 """Kinds whose ``action`` must hold a JSON object."""
 

@@ -917,3 +917,40 @@ def test_set_up_switches_games_only_to_what_this_table_can_play(browser: Any, tm
     finally:
         srv.close()
         ref.current.close()
+
+
+def test_the_record_is_right_is_a_line_of_the_history_with_nothing_to_undo(
+        browser: Any, serve: Serve) -> None:
+    """Swing State: a pawn knocked onto the next space and the button pressed.  One tap on
+    "The record is right" logs a line the history shows in words; its sheet offers no undo
+    or replace, and the Undo button takes back the move before it, never the line."""
+    table = Table.open("swing_state", None, 3, None, 0, resume=False)
+    game = table.game
+    rolled = game.apply(table.state, {"type": "roll", "player": 0, "value": 4})
+    table.board_seen(game.board_view(rolled))
+    knocked = dict(game.board_view(rolled))
+    start = knocked["r1-00"]
+    knocked["r1-00"], knocked["r1-01"] = start[1:], start[:1]
+    table.board_seen(knocked)
+    table.button()
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    keep = page.locator('#prompts button[data-option=\'{"type":"keep_record"}\']')
+    assert keep.inner_text() == "The record is right: I'll set the table as it says"
+    keep.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded: The record is right')", timeout=HANG_MS)
+    line = table.history[-1]
+    assert line.kind == "keep_record" and table.state == rolled
+    page.wait_for_selector(f'#history [data-entry="{line.seq}"]', timeout=HANG_MS)
+    assert line.text in page.inner_text("#history")
+    page.click(f'#history [data-entry="{line.seq}"]')
+    assert "The record stood as it was" in page.inner_text("#sheet")
+    assert page.locator(f'[data-undo="{line.seq}"], [data-replace="{line.seq}"]').count() == 0
+    page.keyboard.press("Escape")
+    page.click("#undo")
+    roll = table.history[0]
+    page.wait_for_selector(f'[data-confirm-undo="{roll.seq}"]', timeout=HANG_MS)
+    assert not page.errors
+    page.close()

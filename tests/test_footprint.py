@@ -98,6 +98,9 @@ class _Table:
     def board_seen(self, board: object) -> None:
         self.boards.append(board)
 
+    def frame_taken(self) -> None:
+        self.frames_taken = getattr(self, "frames_taken", 0) + 1
+
 
 def test_the_same_frozen_frame_is_read_once(tmp_path: Path) -> None:
     folder, _ = still_board(tmp_path, frames=1)

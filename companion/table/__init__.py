@@ -308,9 +308,8 @@ class Table:
             if action["type"] == "forget_taps":
                 self.forget_taps(action.get("card"))
                 return None
-            if action["type"] == "keep_record":  # "the record is right": nothing is logged
-                self.referee.keep_record()
-                return None
+            if action["type"] == "keep_record":  # "the record is right": a line, no move
+                return self.referee.keep_record(source, request_id)
             if action["type"] == "reread":  # "read the table again": logged as a correction
                 return self.referee.reread(source, request_id)
             if action["type"] == "correct":
@@ -404,3 +403,8 @@ class Table:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
         with self._lock:
             self.referee.notice(key, prompt)
+
+    def frame_taken(self) -> None:
+        """The camera took a frame (read or lost): the table's pace, never the wall clock."""
+        with self._lock:
+            self.referee.frame_taken()

@@ -11,7 +11,8 @@ record has) and offered each way out as one tap:
 - "the record is right, the table is wrong: I'll set it as the record says"
   (``{"type": "keep_record"}``): the camera's reading of those places is set aside until it
   reads something else there (a piece put back, a camera that misreads one place all
-  evening); nothing is logged, as with the cards tapped: the record does not change;
+  evening); logged as a line of the history that moves no move, so a restart sets the same
+  readings aside where the record still has what it had;
 - "read the table again" (``{"type": "reread"}``): the correction the camera's view now
   explains, logged as a correction of that entry (one decision), replayed the same after a
   restart.
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from companion.games.base import (
@@ -40,7 +41,15 @@ from companion.games.base import (
     Tap,
     Trigger,
 )
-from companion.reconcile import RecordedMove, changed_places, reconcile, reread, tally_mismatch
+from companion.reconcile import (
+    NextMoves,
+    RecordedMove,
+    changed_places,
+    place_names,
+    reconcile,
+    reread,
+    tally_mismatch,
+)
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
 KEEP_RECORD: Action = {"type": "keep_record"}
@@ -53,6 +62,7 @@ JUDGED = 60  # candidate records set against the table at most in one search
 OTHER_READINGS = 3  # the newest camera-read entries whose every other legal reading is tried
 MANY = 40  # an entry with more other legal readings than this is not guessed among
 SHOWN = 4  # corrections offered at most (several readings of one entry)
+MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
 
 
 def key(action: Action) -> str:
@@ -66,6 +76,33 @@ def pieces_words(stack: tuple[Piece, ...] | None) -> str:
     return ", ".join(p.colour + (f" ({p.pips})" if p.pips else "") for p in stack)
 
 
+def pieces_json(stack: tuple[Piece, ...]) -> list[list[object]]:
+    """A place's pieces for the log, in their order: [[colour, pips], ...]."""
+    return [[p.colour, p.pips] for p in stack]
+
+
+def pieces_from(data: object) -> tuple[Piece, ...]:
+    """:func:`pieces_json` back (ValueError for anything else)."""
+    if not isinstance(data, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+            and isinstance(p[1], int) and not isinstance(p[1], bool) for p in data):
+        raise ValueError("a place's pieces are [[colour, pips], ...]")
+    return tuple(Piece(colour, pips) for colour, pips in data)
+
+
+def kept_record(game: Game, state: State, seen: BoardView, places: list[str]) -> Action:
+    """The logged "the record is right" decision for ``places``: what the record has and
+    the camera read there, and the history's line in the players' words."""
+    labels = place_names(game, state)
+    board = game.board_view(state)
+    where = "; ".join(f"{labels.get(p, p)} as the record has it, {pieces_words(board.get(p))} "
+                      f"(the camera read {pieces_words(seen.get(p))})" for p in places)
+    return {"type": "keep_record",
+            "text": f"The record is right, the table to be set as it says: {where}.",
+            "places": {p: {"camera": pieces_json(seen.get(p, ())),
+                           "record": pieces_json(board.get(p, ()))} for p in places}}
+
+
 def differing(game: Game, state: State, seen: BoardView) -> set[str]:
     """The places (no score places) where the table and the record differ."""
     return {p for p in changed_places(game.board_view(state), seen) if not game.score_place(p)}
@@ -76,26 +113,22 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
     """Whether the table is the record ``state``, or it with one legal move made since,
     except at the places ``misread`` (those of an entry the camera misread, which it may
     misread still)."""
-    def kept(view: BoardView) -> BoardView:
-        return {p: pieces for p, pieces in view.items() if p not in misread}
-
-    table = kept(seen)
-    if not differing(game, state, table) - misread:
+    table = {p: pieces for p, pieces in seen.items() if p not in misread}
+    board = game.board_view(state)
+    if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
         return tally_mismatch(game, state, seen) is None
-    verdict = reconcile(game, state, table, list(taps), "button") if not misread else \
-        reconcile(game, state, {**table, **{p: v for p, v in game.board_view(state).items()
-                                            if p in misread}}, list(taps), "button")
-    return verdict.state is not None and not differing(game, verdict.state, table) - misread \
-        and tally_mismatch(game, verdict.state, seen) is None
-
-
-def laid(game: Game, before: State, action: Action) -> frozenset[str]:
-    """The places a move changes."""
-    try:
-        after = game.apply(before, action)
-    except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
-        return frozenset()
-    return frozenset(changed_places(game.board_view(before), game.board_view(after)))
+    if misread:  # the record's reading there: the move made since is read from the rest
+        table.update({p: v for p, v in board.items() if p in misread})
+    made: dict[str, State] = {}  # what a press would record (reconcile's one legal move)
+    for action in game.explain(state, table, list(taps), "button"):
+        try:
+            made.setdefault(key(action), game.apply(state, action))
+        except (RuleError, MalformedAction):
+            continue
+    if len(made) != 1:
+        return False
+    after = next(iter(made.values()))
+    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
 
 
 @dataclass
@@ -111,37 +144,86 @@ class Search:
     readings: dict[int, list[Action]] | None = None
     """Each entry's other legal readings by seq, kept between searches (an entry's seq is
     never reused, so they stay true)."""
+    made: dict[tuple[object, ...], State | None] | None = None
+    """The records corrections make, kept between searches: (seq, reading) -> the state
+    that reading of entry seq makes; (seq, reading, seq of a later standing move) -> the
+    record replayed from it up to that move.  A standing move's predecessors never change
+    while it stands (the record is a stack; a correction makes new entries), so they stay
+    true; a search on the next record replays only the move made since."""
+
+    def corrected(self, index: int, action: Action) -> State | None:
+        """The state move ``index`` made as ``action`` makes (None: the rules refuse it)."""
+        move, memo = self.moves[index], self.made
+        step = (move.seq, key(action))
+        if memo is not None and step in memo:
+            return memo[step]
+        self.tries += 1
+        try:
+            state: State | None = self.game.apply(move.before, action)
+        except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+            state = None
+        self._keep(step, state)
+        return state
 
     def replayed(self, index: int, action: Action) -> State | None:
         """The record with move ``index`` made as ``action`` and every move since as it was."""
-        game = self.game
+        memo, reading = self.made, key(action)
+        start, state = index, self.corrected(index, action)
+        if memo is not None:  # the longest replay kept: on the next record, one move more
+            for later in range(len(self.moves) - 1, index, -1):
+                kept = (self.moves[index].seq, reading, self.moves[later].seq)
+                if kept in memo:
+                    start, state = later, memo[kept]
+                    break
         try:
-            state = game.apply(self.moves[index].before, action)
-            for later in self.moves[index + 1:]:
+            for later in range(start + 1, len(self.moves)):
+                if state is None:
+                    break
                 self.tries += 1
-                state = game.apply(state, later.action)
+                state = self.game.apply(state, self.moves[later].action)
         except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
-            return None
+            state = None
+        if len(self.moves) > index + 1:
+            self._keep((self.moves[index].seq, reading, self.moves[-1].seq), state)
         return state
 
-    def rereading(self, index: int, differ: set[str]) -> Action | None:
-        """Move ``index`` read anew from the table at the places it laid that differ now."""
+    def laid(self, index: int, action: Action) -> frozenset[str]:
+        """The places move ``index`` read as ``action`` changes."""
+        before = self.moves[index].before
+        after = self.corrected(index, action)
+        if after is None:
+            return frozenset()
+        return frozenset(changed_places(self.game.board_view(before), self.game.board_view(after)))
+
+    def _keep(self, step: tuple[object, ...], state: State | None) -> None:
+        if self.made is None:
+            return
+        if len(self.made) >= MADE_KEPT:
+            self.made.clear()
+        self.made[step] = state
+
+    def rereading(self, index: int, differ: set[str], since: set[str]) -> Action | None:
+        """Move ``index`` read anew from the table at the places it laid that differ now, and
+        at those that differ where no move since went (``since``: the places the moves after
+        it changed): a chip recorded on one lizard that stands on another moves ago."""
         move, game = self.moves[index], self.game
         touched = changed_places(game.board_view(move.before), game.board_view(move.after))
         if not touched & differ:
             return None
-        view = dict(game.board_view(move.after))
-        for place in touched & differ:
-            if self.seen.get(place):
-                view[place] = self.seen[place]
-            else:
-                view.pop(place, None)
-        verdict = reread(game, move.before, view, [])
-        action = verdict.action
-        if action is None or action.get("type") != move.action.get("type") \
-                or key(action) == key(move.action):
-            return None
-        return action
+        for places in ((touched & differ) | (differ - since), touched & differ):
+            view = dict(game.board_view(move.after))
+            for place in places:
+                if self.seen.get(place):
+                    view[place] = self.seen[place]
+                else:
+                    view.pop(place, None)
+            action = reread(game, move.before, view, []).action
+            if action is not None and action.get("type") == move.action.get("type") \
+                    and key(action) != key(move.action):
+                return action
+            if places == touched & differ:
+                break
+        return None
 
     def others(self, index: int) -> list[Action]:
         """The other legal readings of move ``index``: its type and player, another value."""
@@ -168,10 +250,16 @@ class Search:
         game = self.game
         read = [i for i, m in reversed(list(enumerate(self.moves)))
                 if m.source in ("camera", "table")]
+        since: dict[int, set[str]] = {}  # by move: the places the moves after it changed
+        went: set[str] = set()
+        for index in range(len(self.moves) - 1, -1, -1):
+            since[index] = set(went)
+            move = self.moves[index]
+            went |= changed_places(game.board_view(move.before), game.board_view(move.after))
         for index in read:
             if self.tries > TRIES or self.judged > JUDGED:
                 return None
-            again = self.rereading(index, differ)
+            again = self.rereading(index, differ, since[index])
             state = self.replayed(index, again) if again is not None else None
             if again is not None and state is not None:
                 self.judged += 1
@@ -179,6 +267,7 @@ class Search:
                     return self.moves[index], [again]
         for index in read[:OTHER_READINGS]:
             move, exact, near = self.moves[index], [], []
+            recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
             others = self.others(index)
             if len(others) > MANY:
                 continue  # too many readings to tell one from the table
@@ -191,8 +280,7 @@ class Search:
                 self.judged += 1
                 if fits(game, state, self.seen, self.taps):
                     exact.append(action)
-                elif fits(game, state, self.seen, self.taps,
-                          laid(game, move.before, action) | laid(game, move.before, move.action)):
+                elif fits(game, state, self.seen, self.taps, self.laid(index, action) | recorded):
                     near.append(action)  # the camera may still misread that entry's places
             if exact or near:
                 return move, (exact or near)[:SHOWN]
@@ -200,18 +288,16 @@ class Search:
 
 
 def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
-              differ: set[str]) -> list[Action]:
+              differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
     """A press forgotten: the table shows two moves since the record.  The one legal move
     now, changing only places that differ, after which one legal move shows the table (the
     second is recorded by the press judged again); [] for none or several."""
-    actions = game.legal_actions(state)
+    actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
     if len(actions) > MANY * 3:
         return []
     found: dict[str, Action] = {}
-    for action in actions:
-        try:
-            after = game.apply(state, action)
-        except (RuleError, MalformedAction):
+    for action, after in actions:
+        if after is None:
             continue
         moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
                  if not game.score_place(p)}
@@ -227,7 +313,9 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
                 trigger: Trigger) -> list[Action]:
     """A card tapped on the wrong seat's reader: the refused move read from it, as another
-    seat's, where that is legal (each a tap that records it)."""
+    seat's, where that is legal; or the move the table shows read with the cards laid on
+    another seat's reader (a Clique card on the neighbour's reader for one's own drink):
+    each a tap that records it."""
     if not taps:
         return []
     seats = range(len(game.player_names(state)))
@@ -240,23 +328,33 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
             other = {**action, "player": seat}
             if seat != who and game.is_legal(state, other):
                 out.setdefault(key(other), other)
+    for seat in seats:
+        moved = [Tap(t.card, seat) if t.seat is not None else t for t in taps]
+        if moved == list(taps):
+            continue
+        for action in game.explain(state, seen, moved, trigger):
+            if game.is_legal(state, action):
+                out.setdefault(key(action), action)
     return list(out.values())[:SHOWN]
 
 
 def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
                  taps: list[Tap], camera: bool = True,
                  readings: dict[int, list[Action]] | None = None,
+                 next_moves: NextMoves | None = None,
+                 made: dict[tuple[object, ...], State | None] | None = None,
                  number: Callable[[int], int | None] = lambda seq: seq) -> Prompt | None:
     """The warning, with its ways out, for a table that differs from the record (``None``
-    when it does not).  ``moves`` are the standing moves, oldest first; ``number`` gives a
-    move's number as the history shows it (:meth:`Ledger.move_number`)."""
+    when it does not).  ``moves`` are the standing moves, oldest first; ``readings``,
+    ``next_moves`` and ``made`` keep what a search works out for the next one; ``number``
+    gives a move's number as the history shows it (:meth:`Ledger.move_number`)."""
     differ = differing(game, state, seen)
     tally = tally_mismatch(game, state, seen)
     if not differ and tally is None:
         return None
-    labels = {spot.id: spot.label or spot.id for spot in game.layout(state).spots}
+    labels = place_names(game, state)
     board = game.board_view(state)
-    search = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings)
+    search = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings, made=made)
     found = search.explaining(differ)
     named, since = differ, False
     if found is not None:  # name the places the correction changes; the move made since apart
@@ -279,11 +377,13 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
-    elif differ and (first := two_moves(game, state, seen, list(taps), differ)):
+    elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
         text += (" The table shows two moves made since the record's last: "
                  f"{game.describe(state, first[0])}, then another (a press forgotten?). "
                  "If so, record the first: the second follows.")
         options = list(first)
+    elif differ:  # a move made without its press that no tap names: the players know it
+        text += " If a move was made on the table without its press, declare it: the press is judged again."
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
@@ -291,8 +391,8 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     return Prompt(text, "warning", game.current_player(state), options)
 
 
-def rereading(game: Game, moves: list[RecordedMove], state: State,
-              seen: BoardView) -> Action | None:
+def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
+              made: dict[tuple[object, ...], State | None] | None = None) -> Action | None:
     """"Read the table again": the one correction of an entry the camera's view explains
     (``{"type": "correct", "entry": seq, "action": ...}``), or None.  Raises
     ``ValueError`` (in words) when the table and the record agree, or no single correction
@@ -300,7 +400,7 @@ def rereading(game: Game, moves: list[RecordedMove], state: State,
     differ = differing(game, state, seen)
     if not differ and tally_mismatch(game, state, seen) is None:
         raise ValueError("the camera reads the table as the record has it: nothing to correct")
-    found = Search(game, moves[-EARLIER:], seen, []).explaining(differ)
+    found = Search(game, moves[-EARLIER:], seen, [], made=made).explaining(differ)
     if found is None or len(found[1]) != 1:
         raise ValueError("no one correction of an entry makes the record what the camera "
                          "sees; tap the correction that is your table, or that the record is right")
@@ -348,6 +448,22 @@ class Overrides:
             self.places[place] = (seen.get(place, ()), board.get(place, ()))
         return kept
 
+    def restore(self, board: BoardView, kept: list[Action]) -> None:
+        """Set aside again, after a restart, the readings the players' logged "the record is
+        right" decisions set aside (``kept``, oldest first), where the record still has what
+        it had then (``board`` is the record's now); elsewhere the record moved since."""
+        for decision in kept:
+            places = decision.get("places")
+            for place, read in (places.items() if isinstance(places, dict) else ()):
+                try:
+                    camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
+                except (KeyError, TypeError, ValueError):
+                    continue  # a line the log cannot give back: nothing set aside there
+                if board.get(place, ()) == record:
+                    self.places[place] = (camera, record)
+                else:
+                    self.places.pop(place, None)
+
     def apply(self, seen: BoardView) -> BoardView:
         """``seen`` with each reading the players set aside replaced by the record's."""
         if not self.places:
@@ -380,7 +496,10 @@ class Disagreements:
     table_prompt: Prompt | None
     _press_waiting: bool
     _asked: tuple[str, Prompt | None] | None
+    _warned: tuple[str, Prompt | None] | None
     _readings: dict[int, list[Action]]
+    _made: dict[tuple[object, ...], State | None]
+    next_moves: NextMoves
 
     def publish(self, kind: str) -> None: ...
     def check_tallies(self, board_changed: bool = False) -> bool: ...
@@ -399,12 +518,11 @@ class Disagreements:
         out as a tap (:func:`disagreement`); worked out once per record and table."""
         state = self.ledger.state
         newest = self.ledger.frames[-1].entry
-        asked = repr((newest.seq if newest else None, len(self.ledger.frames),
-                      sorted(seen.items()), self.taps, trigger, refusals))
+        table = repr((newest.seq if newest else None, len(self.ledger.frames),
+                      sorted(seen.items()), self.taps))
+        asked = repr((table, trigger, refusals))
         if self._asked is None or self._asked[0] != asked:
-            prompt = disagreement(self.game, self._moves(EARLIER), state, seen, self.taps,
-                                  True, self._readings, self.ledger.move_number) \
-                if self.raw_seen is not None else None
+            prompt = self._warning(table, seen)
             refused = "Not allowed: " + "; ".join(refusals) + ". "
             seats = other_seats(self.game, state, seen, self.taps, trigger) if refusals else []
             if prompt is None and refusals and self.taps:
@@ -413,13 +531,26 @@ class Disagreements:
                                 + "a card tapped by mistake can be forgotten.", "warning",
                                 self.game.current_player(state), [])
             elif prompt is not None and refusals:
-                prompt.text = refused + prompt.text
+                prompt.text = refused + ("If a card was laid on the wrong seat's reader, tap the "
+                                         "move as it was meant. " if seats else "") + prompt.text
             if prompt is not None:
                 prompt.options[:0] = seats
             if prompt is not None and self.taps:
                 prompt.options.append({"type": "forget_taps"})
             self._asked = (asked, prompt)
         return self._asked[1]
+
+    def _warning(self, table: str, seen: BoardView) -> Prompt | None:
+        """:func:`disagreement` for the record and the ``table`` seen, worked out once for
+        both the settled board and the press that follows it (a copy: callers add to it)."""
+        if self.raw_seen is None:
+            return None
+        if self._warned is None or self._warned[0] != table:
+            self._warned = (table, disagreement(
+                self.game, self._moves(EARLIER), self.ledger.state, seen, self.taps, True,
+                self._readings, self.next_moves, self._made, self.ledger.move_number))
+        warned = self._warned[1]
+        return None if warned is None else replace(warned, options=list(warned.options))
 
     def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
         """The players' correction of ``entry`` stands against the camera at the places where
@@ -434,22 +565,29 @@ class Disagreements:
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
             self.seen = self.overrides.apply(self.raw_seen)
 
-    def keep_record(self) -> None:
+    def keep_record(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """"The record is right, the table is wrong": the camera's reading where it differs
-        is set aside until it reads otherwise there (nothing logged: the record stands)."""
+        is set aside until it reads otherwise there.  Logged (the history says it in words,
+        a restart sets the same readings aside); the record's moves stand as they are."""
         if self.raw_seen is None:
             raise NothingToUndo("the camera has given no picture of the table yet")
-        places = set_aside(self.game, self.ledger.state, self.raw_seen, self.taps)
-        kept = self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places)
-        if not kept:
+        state = self.ledger.state
+        places = set_aside(self.game, state, self.raw_seen, self.taps)
+        chosen = sorted(p for p in changed_places(self.game.board_view(state), self.raw_seen)
+                        if p in places)
+        if not chosen:
             raise NothingToUndo("the table reads as the record has it: nothing to set aside")
+        entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),
+                                 source, request_id)
+        self.overrides.keep(self.game, state, self.raw_seen, set(chosen))
         self.seen = self.overrides.apply(self.raw_seen)
         self.table_prompt = None
         self.check_tallies()
-        self.publish("notice")
+        self.publish("keep_record")
         waiting, self._press_waiting = self._press_waiting, False
         if waiting and differing(self.game, self.ledger.state, self.seen):
             self._reconcile("button", "table")  # the press that raised it, on the table set right
+        return entry
 
     def reread(self, source: str, request_id: str | None) -> HistoryEntry:
         """"Read the table again": the correction the camera's view explains now, logged as a
@@ -458,7 +596,7 @@ class Disagreements:
             raise NothingToUndo("the camera has given no picture of the table yet")
         try:
             fix = rereading(self.game, self._moves(EARLIER), self.ledger.state,
-                            self.raw_seen)
+                            self.raw_seen, self._made)
         except ValueError as err:
             raise NothingToUndo(str(err)) from None
         assert fix is not None

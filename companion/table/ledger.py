@@ -42,7 +42,8 @@ class HistoryEntry:
     at: float
     undone: bool = False
     kind: str = "action"
-    """``action``, or ``correct`` when it replaced the action before it."""
+    """``action``, ``correct`` when it replaced the action before it, or ``keep_record``: a
+    line that moves no move (the players said the record is right, the table wrong)."""
     move: int = 0
     """The number players read beside it: its place in the history (1, 2, 3...), which the
     log's ``seq`` is not (undos, pauses and other games' events take sequence numbers too)."""
@@ -88,6 +89,7 @@ class Ledger:
         self.history: list[HistoryEntry] = []
         self._added: list[HistoryEntry] = []  # history since the last publish
         self._undone: list[int] = []
+        self.kept: list[Action] = []  # the "record is right" decisions logged, oldest first
         self.replay()
 
     @property
@@ -105,6 +107,7 @@ class Ledger:
                                 rec.options.get("house_rules"))
         self.frames = [Frame(state, None, rec.created, self.game.phase(state), rec.created)]
         self.history = []
+        self.kept = []
         clocks.restart(rec.players, rec.created)
         events = self.log.events(rec.id)
         undone_later = {e.seq for e, undone in effective_events(events) if undone}
@@ -112,6 +115,9 @@ class Ledger:
         for event in events:
             if event.kind == "clock":
                 clocks.event(str((event.action or {}).get("clock")), event.at, self.state)
+                continue
+            if event.kind == "keep_record":
+                self._noted(event)
                 continue
             if event.kind in ("undo", "correct"):  # a correction takes back the newest, then applies
                 if skipped and skipped[-1] == len(self.frames):
@@ -188,6 +194,24 @@ class Ledger:
         self._added.append(entry)
         self._push(new_state, entry, event.at)
         self.clocks.turn_changed(self.game.current_player(before), self.state)
+        return entry
+
+    def note(self, kind: str, payload: Action, source: str,
+             request_id: str | None = None) -> HistoryEntry:
+        """Log a decision that moves no move (``keep_record``: the players said the record is
+        right where the camera reads otherwise) and show it in the history in its words
+        (``payload["text"]``); nothing to undo, the record stands as it was."""
+        return self._noted(self.log.append(self.record.id, kind, payload, source, request_id),
+                           live=True)
+
+    def _noted(self, event: Event, live: bool = False) -> HistoryEntry:
+        payload = event.action or {}
+        entry = HistoryEntry(event.seq, str(payload.get("text") or ""), payload, event.source,
+                             event.at, False, event.kind)
+        self.history.append(entry)
+        self.kept.append(payload)
+        if live:
+            self._added.append(entry)
         return entry
 
     def undo(self, source: str, request_id: str | None, seq: int | None) -> HistoryEntry:

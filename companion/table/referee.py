@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
 from companion.reconcile import (
+    NextMoves,
     changed_places,
     reconcile,
     reconsider,
@@ -33,10 +34,12 @@ SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
-# Off (issue 39, open): a 1 s wall-clock window takes quick real presses (two players passing
-# in turn on a fast simulated table) for a double press and wedges those games.
-DOUBLE_PRESS_GUARD = False
-DOUBLE_PRESS_S = 1.0  # a second press this soon after a press recorded a move, nothing moved: pressed twice?
+# A second press fewer camera frames than this after a press recorded a move, with nothing
+# moved on the table, is asked about (pressed twice?).  Paced by the camera's frames, never the
+# wall clock: a person's next deliberate press takes half a second at least (4 frames at the
+# service's 8 fps), a finger's double press a frame or two; a clock window took a fast table's
+# quick passes for double presses, and a loaded machine's slow frames for quick ones.
+DOUBLE_PRESS_FRAMES = 3
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
@@ -58,10 +61,16 @@ class Referee(Disagreements):
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
+        self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
+        self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
+        self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
+        self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
+        self._made: dict[tuple[object, ...], State | None] = {}  # corrected records, by reading
+        self.next_moves = NextMoves()  # the legal moves from the record's state, once per state
         self.taps: list[Tap] = []
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
@@ -171,10 +180,19 @@ class Referee(Disagreements):
                 self.game.current_player(ledger.state), [verdict.action])
             self.publish("prompt")
             return None
+        if verdict.action is not None and verdict.state is not None and trigger == "button" \
+                and self._standing(seen, verdict.state) and self._explained(seen):
+            # the table differs from the record where the pressed move does not go, and an
+            # entry read otherwise explains it (a card the camera misread moves ago): asked
+            # before anything is recorded, the press judged again once the players answer.  A
+            # difference no entry explains (a card laid after its tap, a chore still to do)
+            # does not hold the press: it is asked about at a press nothing explains
+            verdict.action = verdict.state = None
         if verdict.action is not None and verdict.state is not None:
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
             self._pressed_last = trigger == "button"
+            self._pressed_frame = self.camera_frames
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -193,6 +211,12 @@ class Referee(Disagreements):
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
+        elif trigger == "board" and self._press_waiting and self._press_fits(seen):
+            # the difference that held the press is gone (a passing misread, a piece put back):
+            # the press is judged now on the table as it stands, not lost
+            self._press_waiting = False
+            self.table_prompt = None
+            return self._reconcile("button", "table")
         elif self._question_settled(seen):
             self.table_prompt = None
             self.publish("prompt")
@@ -200,14 +224,37 @@ class Referee(Disagreements):
             self.publish(trigger)
         return None
 
-    def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows, right after a press
-        recorded a move and with no board seen since: a double press, asked, never recorded."""
-        if not DOUBLE_PRESS_GUARD:
+    def _press_fits(self, seen: BoardView) -> bool:
+        """Whether a press now would record a move with the table matching the record."""
+        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
+        return verdict.state is not None and not self._standing(seen, verdict.state)
+
+    def _explained(self, seen: BoardView) -> bool:
+        """Whether the warning for the table names an entry whose correction explains it."""
+        asked = self._disagreement(seen, "button")
+        return asked is not None and any(o.get("type") == "correct" for o in asked.options)
+
+    def _standing(self, seen: BoardView, after: State) -> bool:
+        """Whether the table differs from the record with the pressed move made at places
+        that move does not change (its own chores may lag; those do not)."""
+        if self.raw_seen is None:
             return False
+        board = self.game.board_view
+        moved = changed_places(board(self.ledger.state), board(after))
+        return bool(differing(self.game, after, seen) - moved)
+
+    def frame_taken(self) -> None:
+        """The camera took a frame (read or lost): the pace a double press is judged by."""
+        self.camera_frames += 1
+
+    def _pressed_twice(self, after: State) -> bool:
+        """A press that would record a move nothing on the table shows, fewer than
+        :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move and with no
+        board seen since: a double press, asked, never recorded.  Only with a camera (its
+        frames are the pace): without one every press is a press."""
         newest = self.ledger.frames[-1].entry
-        return (self._pressed_last and newest is not None and not self.taps
-                and self.clocks.now() - newest.at <= DOUBLE_PRESS_S
+        return (self._pressed_last and self.raw_seen is not None and newest is not None
+                and not self.taps and self.camera_frames - self._pressed_frame < DOUBLE_PRESS_FRAMES
                 and self.game.board_view(after) == self.game.board_view(self.ledger.state))
 
     # ------------------------------------------------------------------ questions about moves
@@ -231,7 +278,7 @@ class Referee(Disagreements):
         if entry is not None and entry.source in ("camera", "table") \
                 and len(frames) >= 2 and self.clocks.now() - entry.at <= RECONSIDER_S:
             prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
-                                seen, list(self.taps), trigger)
+                                seen, list(self.taps), trigger, self.next_moves)
             if prompt is not None:
                 return prompt
         return self._reconsider_earlier(seen)

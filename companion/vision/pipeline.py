@@ -56,6 +56,7 @@ class VisionLoop:
     def step(self) -> None:
         """Read one frame and hand a newly settled board to the table."""
         frame = self.source.read()
+        self.table.frame_taken()  # the pace a double press is judged by, a lost frame too
         started = time.perf_counter()
         last = self._latest
         if frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:

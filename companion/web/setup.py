@@ -108,7 +108,7 @@ def replay_scores(log: EventLog, record: GameRecord) -> dict[str, Any]:
                        record.options.get("house_rules"))
     points = [{"seq": 0, "at": record.created, "scores": list(game.scores(state))}]
     for entry in table.history:
-        if entry.undone:
+        if entry.undone or entry.kind == "keep_record":  # a "record is right" line moves nothing
             continue
         try:
             state = game.apply(state, entry.action)
@@ -124,7 +124,7 @@ def replay_scores(log: EventLog, record: GameRecord) -> dict[str, Any]:
         "reason": public["reason"], "summary": public["summary"],
         "house_rules": house_rule_words(game, public["house_rules"]),
         "created": record.created, "finished": record.finished,
-        "moves": sum(1 for h in table.history if not h.undone),
+        "moves": sum(1 for h in table.history if not h.undone and h.kind != "keep_record"),
     }
 
 
@@ -143,7 +143,7 @@ def game_row(log: EventLog, record: GameRecord) -> dict[str, Any]:
     public = table.public()
     return {"id": record.id, "game": record.name, "title": game.title, "variant": record.variant,
             "created": record.created, "finished": record.finished,
-            "moves": sum(1 for h in table.history if not h.undone),
+            "moves": sum(1 for h in table.history if not h.undone and h.kind != "keep_record"),
             "players": [{"name": p["name"], "score": p["score"], "colour": p["colour"]}
                         for p in public["players"]],
             "winner": public["winner"], "reason": public["reason"]}

@@ -18,11 +18,13 @@ function stateKey(s) {  // the newest effective entry names the state (as /api/f
   return String(last);
 }
 
-function newestEffective(s) {
+function newestEffective(s) {  // the newest standing move (a "record is right" line is no move)
   let newest = null;
-  for (const h of s.history) if (!h.undone && (!newest || h.seq > newest.seq)) newest = h;
+  for (const h of s.history) if (!h.undone && !isNote(h) && (!newest || h.seq > newest.seq)) newest = h;
   return newest;
 }
+
+function isNote(h) { return h.kind === "keep_record"; }
 
 // ------------------------------------------------------------------ forms
 // correcting: true for the newest move, a move's number for an earlier one
@@ -414,7 +416,11 @@ function entryLines(h) {
 }
 
 function openEntry(h) {
-  openSheet(`Move ${latest ? moveNumber(latest, h.seq) : h.seq}`, entryLines(h));
+  openSheet(`${isNote(h) ? "Line" : "Move"} ${latest ? moveNumber(latest, h.seq) : h.seq}`, entryLines(h));
+  if (isNote(h)) {  // the players' word that the record is right: nothing to undo or replace
+    $("sheet-buttons").append(el("p", { class: "note" }, "The record stood as it was; the table was to be set as it says."));
+    return;
+  }
   const newest = latest && newestEffective(latest);
   const buttons = $("sheet-buttons");
   if (h.undone) { buttons.append(el("p", { class: "note" }, "This move was taken back.")); return; }
