@@ -46,6 +46,7 @@ from companion.vision.geometry import (
 from companion.vision.lens import Lens
 from companion.vision.light import Light
 from companion.vision.locating import Locating
+from companion.vision.pose import CameraPose
 from companion.vision.reading import (
     BESIDE,
     HIDING,
@@ -123,6 +124,7 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
         self.frame_size: tuple[int, int] | None = None
         self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
+        self.pose: CameraPose | None = None  # where the camera stands (pieces read at their height)
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
