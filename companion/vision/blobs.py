@@ -25,6 +25,7 @@ from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, a
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
+STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
 SIDE_HUE = 0.95  # a die's side face in shade: this near its colour's hue (cosine of the angle)
 SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
@@ -206,13 +207,15 @@ class Blobs:
             # nadir (its sides between): read at its foot, its marks on its top face
             stand = self._stand(index, components[by:by + bh, bx:bx + bw] == k, bx, by) \
                 if len(blobs) == 1 else None
-            if stand is not None and stand.levels:
+            if stand is not None and stand.levels > 0:
                 cx, cy = stand.foot
                 barea = stand.face_area(barea)
-            elif self._is_die(index):
+            elif stand is not None and (stand.levels < 0 or stand.lean >= STAND_SEEN_PX):
                 stand = None
-                # its sides not seen: its top shows one to three dice's lean out from its foot
+                # its sides seen but not its height: it stands one to three dice's lean in from
+                # where its top shows, or (a side face's shade unseen) where the blob is
                 feet = self.pose.feet(cx / SCALE, cy / SCALE, DIE_MM, MOST_STACKED) if self.pose else []
+                feet.append((cx / SCALE, cy / SCALE))
                 spots = {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet}
                 if len(spots) > 1:
                     out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
@@ -220,6 +223,8 @@ class Blobs:
                     continue
                 if feet:
                     cx, cy = feet[0][0] * SCALE, feet[0][1] * SCALE
+            else:  # no side seen (the flat camera's dice have none): where the plane shows it
+                stand = None
             spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
             size_mm = barea / (SCALE * SCALE)
             if spot is None or size_mm > self._largest_piece:

@@ -78,9 +78,12 @@ class CameraPose:
                     return None
             f = estimated_focal(board_to_image, size)
             matrix = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]], np.float64)
-        ok, rvec, tvec = cv2.solvePnP(obj.reshape(-1, 1, 3), img, np.asarray(matrix, np.float64), None,
-                                      flags=cv2.SOLVEPNP_IPPE)
-        if not ok:
+        for method in (cv2.SOLVEPNP_IPPE, cv2.SOLVEPNP_ITERATIVE):  # IPPE fails on a view it cannot fit
+            ok, rvec, tvec = cv2.solvePnP(obj.reshape(-1, 1, 3), img, np.asarray(matrix, np.float64), None,
+                                          flags=method)
+            if ok and np.isfinite(rvec).all() and np.isfinite(tvec).all():
+                break
+        else:
             return None
         rotation = cv2.Rodrigues(rvec)[0]
         centre = (-rotation.T @ tvec).ravel()  # the camera in canvas mm; z points into the table
@@ -136,7 +139,7 @@ class Stand:
     lean: float
     across: float
     far: float
-    levels: int  # how many pieces high (0: too near the nadir to tell, or flat)
+    levels: int  # how many pieces high (0: flat, or too near the nadir to tell; -1: unclear)
 
     @property
     def top_from(self) -> float:
@@ -172,7 +175,7 @@ def stand_of(pose: CameraPose, mask: np.ndarray, x0: int, y0: int, scale: float,
     expected = [pose.lean(foot_d / scale, k * piece_mm) * scale for k in range(most + 1)]
     levels = int(np.argmin([abs(lean - e) for e in expected]))
     if abs(lean - expected[levels]) > STAND_TOLERANCE_PX:
-        return None
+        levels = -1
     mid = float(side.min() + side.max()) / 2
     foot = (nx + ux * foot_d - uy * mid, ny + uy * foot_d + ux * mid)
     return Stand(foot, (ux, uy), (nx, ny), lean, across, far, levels)
