@@ -66,12 +66,14 @@ def test_points_that_fix_no_view_give_no_pose() -> None:
     assert CameraPose.solve(square, square, None, (640, 480)) is None  # three points fix nothing
 
 
-def _column(pose: CameraPose, foot: tuple[float, float], levels: int, size: int = 200) -> np.ndarray:
-    """A die column's blob on the board's plane (1 px a mm): its foot swept out to its top."""
+def _column(pose: CameraPose, foot: tuple[float, float], levels: int, size: int = 200,
+            seen_from_mm: float = 0.0) -> np.ndarray:
+    """A die column's blob on the board's plane (1 px a mm): its foot swept out to its top
+    (its sides seen from ``seen_from_mm`` up)."""
     mask = np.zeros((size, size), np.uint8)
     half = DIE_MM / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-    for t in np.linspace(0, levels * DIE_MM, 40):
+    for t in np.linspace(seen_from_mm, levels * DIE_MM, 40):
         keep = pose.height_mm / (pose.height_mm - t)
         pts = np.array(pose.nadir_mm) + (square + np.array(foot) - np.array(pose.nadir_mm)) * keep
         cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1)
@@ -83,23 +85,31 @@ def test_a_column_seen_with_its_sides_stands_at_its_foot_so_many_dice_high(level
     pose = CameraPose((400.0, 420.0), 700.0)  # the nadir off the board's near corner, as at 30 degrees
     foot = (80.0, 90.0)
     stand = stand_of(pose, _column(pose, foot, levels), 0, 0, 1.0, DIE_MM, 3)
-    assert stand is not None and stand.levels == levels
-    assert np.hypot(stand.foot[0] - foot[0], stand.foot[1] - foot[1]) < 2.5
+    assert stand is not None and levels in stand.fits
+    fx, fy = pose.feet(stand.top[0], stand.top[1], DIE_MM, 3)[levels - 1]
+    assert np.hypot(fx - foot[0], fy - foot[1]) < 2.5
     assert stand.lean == pytest.approx(pose.lean(np.hypot(foot[0] - 400, foot[1] - 420), levels * DIE_MM),
                                        abs=2.5)
 
 
-def test_two_dice_run_together_are_no_column() -> None:
-    """Two dice side by side along the nadir's line are longer than a die is wide by a gap
-    and a die, which no whole number of dice's lean fits there: height unclear, never a
-    column read at a foot."""
+def test_a_column_whose_feet_are_not_seen_still_fits_its_height_and_no_lower_one() -> None:
+    """The lowest part of a die's sides (its rounded foot, in its own shade) is often not
+    seen: a lean of half a column's still fits that column, never a column half as tall."""
     pose = CameraPose((400.0, 420.0), 700.0)
-    mask = _column(pose, (60.0, 60.0), 0) | _column(pose, (79.0, 79.0), 0)
-    stand = stand_of(pose, mask, 0, 0, 1.0, DIE_MM, 3)
-    assert stand is not None and stand.levels == -1
+    foot = (80.0, 90.0)
+    stand = stand_of(pose, _column(pose, foot, 3, seen_from_mm=1.5 * DIE_MM), 0, 0, 1.0, DIE_MM, 3)
+    assert stand is not None and 3 in stand.fits and 1 not in stand.fits
 
 
-def test_a_flat_die_stands_where_it_lies() -> None:
+def test_a_lean_past_the_tallest_column_fits_no_height() -> None:
+    pose = CameraPose((400.0, 420.0), 700.0)
+    long_blob = _column(pose, (60.0, 60.0), 0) | _column(pose, (90.0, 90.0), 0)  # two dice apart, joined
+    long_blob[60:90, 60:90] = 1
+    stand = stand_of(pose, long_blob, 0, 0, 1.0, DIE_MM, 1)
+    assert stand is not None and stand.fits == ()
+
+
+def test_a_flat_die_shows_no_sides() -> None:
     pose = CameraPose((400.0, 420.0), 700.0)
     stand = stand_of(pose, _column(pose, (80.0, 90.0), 0), 0, 0, 1.0, DIE_MM, 3)
-    assert stand is not None and stand.levels == 0
+    assert stand is not None and stand.lean < 2.0

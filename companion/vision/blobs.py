@@ -18,17 +18,22 @@ from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
 from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT
-from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
-from companion.vision.pose import DIE_MM, MOST_STACKED, Stand, stand_of
+from companion.vision.pips import (
+    DIE_RIM_SHARE,
+    RIM_SHARE,
+    channel_medians,
+    connected_components,
+    count_pips,
+    lit_like_a_mark,
+    outline,
+)
+from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+from companion.vision.standing import DIE_FACE_SHARE
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
-STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
-DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
-SIDE_HUE = 0.95  # a die's side face in shade: this near its colour's hue (cosine of the angle)
-SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
@@ -177,6 +182,7 @@ class Blobs:
         x, y, w, h, _area = (int(v) for v in stats[k])
         n_pieces = len(self._piece_names)
         out = _Blob()
+        sheen: tuple[int, ...] = ()  # a die's colour and its colour under a sheen, read as one
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
         core = cv2.erode(blob, SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         # colours voted by the blob's core: a blurred rim mixes the piece with the board
@@ -192,11 +198,19 @@ class Blobs:
             elif self.glare.one_piece_lifted(labels[box], blob > 0, int(order[0]), int(order[1]), box,
                                              self.glare.on(x, y, w, h, faint=True) > GLARE_FAINT, self._flat):
                 # one piece with a reflection over part of it, not two pieces
-                spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
-                if spot is not None:
-                    out.doubts.append((spot, "glare?"))
-                out.odd.append(((y, x), blob))
-                return out
+                darker = min((int(order[0]), int(order[1])), key=lambda i: float(self._piece_bgr[i].sum()))
+                if self._is_die(darker) and self.glare.on(x, y, w, h, faint=True) <= GLARE_FAINT:
+                    # a glossy die's sheen over part of its top, and no reflection on the board
+                    # round it: one die of the darker colour, its marks read over both
+                    sheen = (int(order[0]), int(order[1]))
+                    both = (votes[sheen[0]] + votes[sheen[1]]) / max(1, len(inside))
+                    blobs = [(darker, centres[k], stats[k], both)]
+                else:
+                    spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
+                    if spot is not None:
+                        out.doubts.append((spot, "glare?"))
+                    out.odd.append(((y, x), blob))
+                    return out
             else:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
         else:
@@ -204,27 +218,15 @@ class Blobs:
         blobs = self._without_die_sides(blobs)
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             # a die stands at its foot, its top face out along the line from the camera's
-            # nadir (its sides between): read at its foot, its marks on its top face
-            stand = self._stand(index, components[by:by + bh, bx:bx + bw] == k, bx, by) \
-                if len(blobs) == 1 else None
-            if stand is not None and stand.levels > 0:
-                cx, cy = stand.foot
-                barea = stand.face_area(barea)
-            elif stand is not None and (stand.levels < 0 or stand.lean >= STAND_SEEN_PX):
-                stand = None
-                # its sides seen but not its height: it stands one to three dice's lean in from
-                # where its top shows, or (a side face's shade unseen) where the blob is
-                feet = self.pose.feet(cx / SCALE, cy / SCALE, DIE_MM, MOST_STACKED) if self.pose else []
-                feet.append((cx / SCALE, cy / SCALE))
-                spots = {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet}
-                if len(spots) > 1:
-                    out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
-                    out.doubts += [(s, "a column of unclear height?") for s in sorted(spots - {None})]
-                    continue
-                if feet:
-                    cx, cy = feet[0][0] * SCALE, feet[0][1] * SCALE
-            else:  # no side seen (the flat camera's dice have none): where the plane shows it
-                stand = None
+            # nadir and its sides between: read at its foot, its marks on its top face
+            stand = None
+            if len(blobs) == 1:
+                foot = self._foot(index, components, k, stats[k], out)
+                if foot is False:
+                    continue  # its place is doubted: which, the foot's doubt names
+                if foot is not None:
+                    (cx, cy), stand = foot
+                    barea = min(barea, stand.across * stand.across)
             spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
             size_mm = barea / (SCALE * SCALE)
             if spot is None or size_mm > self._largest_piece:
@@ -274,19 +276,19 @@ class Blobs:
             marks = self.layout.marks.get(self._piece_names[index])
             if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
                 pips, sure, reflected = 0, True, False
-                if size_mm >= DIE_FACE_SHARE * DIE_MM * DIE_MM and self._has_dice() \
+                if size_mm >= DIE_FACE_SHARE * DIE_MM * DIE_MM and self._shade_of_a_die(index) \
                         and self._read_pips(frame, index, bx, by, bw, bh)[:2] != (0, True):
                     # a token of a die's size with marks, or perhaps some: a die in shade
                     out.doubts.append((spot, "a die in shade?"))
                     continue
             else:
                 pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache,
-                                                          stand)
+                                                          stand, sheen)
             if reflected:
                 out.doubts.append((spot, "glare?"))  # a lamp's reflection passes for a light mark
                 continue
             if pips and self.glare.on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
-                    self._read_pips(frame, index, bx, by, bw, bh, scale, stand)[0] != pips
+                    self._read_pips(frame, index, bx, by, bw, bh, scale, stand, sheen)[0] != pips
                     for scale in GLARE_ERRORS):
                 out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
                 continue
@@ -386,79 +388,11 @@ class Blobs:
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
 
-    def _stand(self, index: int, own: np.ndarray, bx: int, by: int) -> Stand | None:
-        """How a die's blob stands (``pose.stand_of``), when the camera's pose is known;
-        None for any other piece (a chip's lean is under a millimetre)."""
-        if self.pose is None or not self._is_die(index) or self._flat is None:
-            return None
-        body, x0, y0 = self._with_sides(index, own, bx, by)
-        return stand_of(self.pose, body, x0, y0, SCALE, DIE_MM, MOST_STACKED)
-
-    def _without_die_sides(self, blobs: list) -> list:
-        """The colour patches of one blob less those that are a die's side face in shade (a
-        red die's reads brown): a patch of another colour lying between a die's top and the
-        camera's nadir, within a column's lean of it.  Side faces are never a neighbour."""
-        if self.pose is None or len(blobs) < 2:
-            return blobs
-        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
-        sides = set()
-        for i, (index, (cx, cy), _stats, _purity) in enumerate(blobs):
-            if not self._is_die(index):
-                continue
-            d = max(1e-6, float(np.hypot(cx - nx, cy - ny)))
-            ux, uy = (cx - nx) / d, (cy - ny) / d
-            reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + DIE_MM * SCALE / 2
-            for j, (other, (ox, oy), _s, _p) in enumerate(blobs):
-                if j == i or self._is_die(other) and other == index:
-                    continue
-                inward = -((ox - cx) * ux + (oy - cy) * uy)
-                aside = abs(-(ox - cx) * uy + (oy - cy) * ux)
-                if 0 < inward <= reach and aside <= 0.75 * DIE_MM * SCALE:
-                    sides.add(j)
-        return [b for j, b in enumerate(blobs) if j not in sides]
-
-    def _has_dice(self) -> bool:
-        return any(self._is_die(i) for i in range(len(self._piece_names)))
-
-    def _is_die(self, index: int) -> bool:
-        """Is this colour a die's (a square piece with one to six marks)?"""
-        name = self._piece_names[index]
-        low, high = self.layout.marks.get(name, (0, 0))
-        return self.layout.shapes.get(name) == "square" and 1 <= low <= high <= 6
-
-    def _with_sides(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[np.ndarray, int, int]:
-        """A die's blob with its side faces: they lie between its top and the camera's nadir,
-        in its colour's shade (the same hue, darker), where the empty board is not seen.  Its
-        box, grown towards the nadir by a full column's lean."""
-        assert self.pose is not None and self._flat is not None
-        h, w = own.shape
-        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
-        cx, cy = bx + w / 2 - nx, by + h / 2 - ny
-        d = max(1e-6, float(np.hypot(cx, cy)))
-        reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + 2
-        gx, gy = -cx / d * reach, -cy / d * reach
-        rows, cols = self._flat.shape[:2]
-        x0, x1 = max(0, int(bx + min(0.0, gx))), min(cols, int(np.ceil(bx + w + max(0.0, gx))))
-        y0, y1 = max(0, int(by + min(0.0, gy))), min(rows, int(np.ceil(by + h + max(0.0, gy))))
-        flat = self._flat[y0:y1, x0:x1]
-        seen = flat.astype(np.float32)
-        colour = self._piece_bgr[index]
-        norm = np.linalg.norm(seen, axis=2) + 1e-3
-        to_die = seen @ colour / (norm * float(np.linalg.norm(colour)))
-        # a grey die's shade is any grey: a shadow on a pale print is nearly grey too
-        hue = SIDE_HUE_GREY if float(np.ptp(colour)) < 40 else SIDE_HUE
-        body = (to_die >= hue) & (norm <= 1.1 * float(np.linalg.norm(colour))) \
-            & (cv2.inRange(flat, self._ref_lo[y0:y1, x0:x1], self._ref_hi[y0:y1, x0:x1]) == 0)
-        body[by - y0:by - y0 + h, bx - x0:bx - x0 + w] |= own
-        body = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3) > 0  # the lit edge between
-        n, labels = cv2.connectedComponents(body.astype(np.uint8), connectivity=8)
-        mine = np.unique(labels[by - y0:by - y0 + h, bx - x0:bx - x0 + w][own])
-        return np.isin(labels, mine[mine > 0]), x0, y0
-
     def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                     bh: int, fresh: dict, stand: Stand | None = None) -> tuple[int, bool, bool]:
+                     bh: int, fresh: dict, stand: Stand | None = None,
+                     sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips again only for a piece that looks different from the last frame's."""
-        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.levels)
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen)
         patch = small[by:by + bh, bx:bx + bw]
         cached = self._pip_cache.get(key)
         if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
@@ -466,17 +400,19 @@ class Blobs:
                 and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
             fresh[key] = cached
             return cached[1]
-        result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand)
+        result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
         fresh[key] = (patch.copy(), result)
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                   bh: int, glare_scale: float = 1.0, stand: Stand | None = None) -> tuple[int, bool, bool]:
+                   bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
+                   sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
         A die standing up (``stand``) is judged on its top face only: its side faces, and
-        their marks, lie nearer the camera's nadir."""
+        their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
+        (its own, and lifted by a sheen over part of it)."""
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -509,7 +445,7 @@ class Blobs:
                 if glare_scale != 1.0:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-        mask = (self._classify_seen(crop, seen) == index).astype(np.uint8)
+        mask = np.isin(self._classify_seen(crop, seen), sheen or (index,)).astype(np.uint8)
         if stand is not None:
             ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
             along = (x0 + (xs + 0.5) / scale) * SCALE - stand.nadir_px[0]
@@ -524,7 +460,8 @@ class Blobs:
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
-        return (*count_pips(mask, gray, face), reflected)
+        rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
+        return (*count_pips(mask, gray, face, rim), reflected)
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

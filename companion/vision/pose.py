@@ -122,40 +122,39 @@ class CameraPose:
 
 DIE_MM = 16.0  # a standard die's edge: a column of them is this many millimetres a die
 MOST_STACKED = 3  # the tallest column a game builds (Baron Voodoo's)
-STAND_TOLERANCE_PX = 3.0  # a lean within this of a whole number of pieces' heights is that many
+STAND_TOLERANCE_PX = 3.0  # px a measured lean may pass a column's full lean (blur, a pixel of rim)
+SIDES_SEEN_SHARE = 0.4  # a column's sides show at least this share of its lean (bevels, dark feet)
 
 
 @dataclass(frozen=True)
 class Stand:
-    """How a piece of known height stands, from its blob on the board's plane (sampled px):
-    its foot's centre, how far out its top shows (``lean``), its width across the outward
-    line, and where along that line its top face lies (``top_from``..``far``, px from the
-    nadir).  The blob is the piece's foot swept out to its top's image: its width across
-    the line is the piece's own, and it is longer along the line by the lean."""
+    """How a die's blob lies along the line from the camera's nadir (sampled px): its top
+    face as the board's plane shows it (``top``: centre; ``far``: its far edge, px from the
+    nadir), its width across the line, and how much longer than wide it is along the line
+    (``lean``: the side faces swept between top and foot).  ``fits``: the column heights,
+    in pieces, that lean allows (the sides' lowest part, in shade or rounded off, is not
+    always seen, so a lean fits from ``SIDES_SEEN_SHARE`` of a column's lean up to all of it)."""
 
-    foot: tuple[float, float]
+    top: tuple[float, float]
     outward: tuple[float, float]
     nadir_px: tuple[float, float]
     lean: float
     across: float
     far: float
-    levels: int  # how many pieces high (0: flat, or too near the nadir to tell; -1: unclear)
+    fits: tuple[int, ...]
 
     @property
     def top_from(self) -> float:
         return self.far - self.across
 
-    def face_area(self, area: float) -> float:
-        """The blob's area less the side faces swept between foot and top."""
-        return max(0.5 * area, area - self.lean * self.across)
-
 
 def stand_of(pose: CameraPose, mask: np.ndarray, x0: int, y0: int, scale: float, piece_mm: float,
-             most: int) -> Stand | None:
-    """The stand of a blob (``mask``, its box at sampled px ``x0, y0``; ``scale`` px a canvas
-    mm) taken for a column of up to ``most`` pieces each ``piece_mm`` tall.  None when its
-    lean fits no whole number of pieces (two pieces run together, a shadow, a hand):
-    then it is read as the board's plane shows it."""
+             most: int, hidden: bool = False) -> Stand | None:
+    """The stand of a die's blob with its sides (``mask``, its box at sampled px ``x0, y0``;
+    ``scale`` px a canvas mm), for a column of up to ``most`` pieces each ``piece_mm`` tall;
+    None for a blob too small to judge or right under the camera.  ``hidden``: another piece
+    stands against its sides (seen from a slant a die in front hides the foot of the one
+    behind), so its lean is only a lower bound."""
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
         return None
@@ -171,11 +170,10 @@ def stand_of(pose: CameraPose, mask: np.ndarray, x0: int, y0: int, scale: float,
     near, far = float(along.min()), float(along.max()) + 1.0
     across = float(side.max() - side.min()) + 1.0
     lean = max(0.0, (far - near) - across)
-    foot_d = near + across / 2
-    expected = [pose.lean(foot_d / scale, k * piece_mm) * scale for k in range(most + 1)]
-    levels = int(np.argmin([abs(lean - e) for e in expected]))
-    if abs(lean - expected[levels]) > STAND_TOLERANCE_PX:
-        levels = -1
+    shown = far - across / 2  # the top's centre, px from the nadir on the board's plane
+    fits = tuple(k for k in range(1, most + 1)
+                 if (hidden or SIDES_SEEN_SHARE * shown * k * piece_mm / pose.height_mm - STAND_TOLERANCE_PX
+                     <= lean) and lean <= shown * k * piece_mm / pose.height_mm + STAND_TOLERANCE_PX)
     mid = float(side.min() + side.max()) / 2
-    foot = (nx + ux * foot_d - uy * mid, ny + uy * foot_d + ux * mid)
-    return Stand(foot, (ux, uy), (nx, ny), lean, across, far, levels)
+    top = (nx + ux * shown - uy * mid, ny + uy * shown + ux * mid)
+    return Stand(top, (ux, uy), (nx, ny), lean, across, far, fits)

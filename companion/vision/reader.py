@@ -57,6 +57,7 @@ from companion.vision.reading import (
     clear_outside,
 )
 from companion.vision.sampling import Sampler
+from companion.vision.standing import Standing
 
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
@@ -66,7 +67,7 @@ REFIT_EVERY = 8  # frames read between two fits of the light
 
 
 @dataclass
-class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
+class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, BoardMap):
     """Reads one game's board from camera frames."""
 
     layout: Layout
@@ -358,6 +359,8 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
+        for spot_id, why in self._figure_heads(placed).items():
+            doubtful.setdefault(spot_id, why)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
                                None if self.light.tone is None else self.light.tone.copy())
