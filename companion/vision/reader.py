@@ -352,6 +352,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._set_blob_cache(blob_cache)
         self._pip_cache = pip_cache
         unexplained &= ~explained
+        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained)  # light, not a doubt
         unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing)
         if verdict is not None or near_arm is not None:
