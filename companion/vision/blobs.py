@@ -34,6 +34,7 @@ from companion.vision.standing import DIE_FACE_SHARE
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
+SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
@@ -199,7 +200,8 @@ class Blobs:
                                              self.glare.on(x, y, w, h, faint=True) > GLARE_FAINT, self._flat):
                 # one piece with a reflection over part of it, not two pieces
                 darker = min((int(order[0]), int(order[1])), key=lambda i: float(self._piece_bgr[i].sum()))
-                if self._is_die(darker) and self.glare.on(x, y, w, h, faint=True) <= GLARE_FAINT:
+                if self._is_die(darker) and self.glare.on(x, y, w, h, faint=True) <= GLARE_FAINT \
+                        and int(stats[k][4]) <= SHEEN_LARGEST * DIE_MM * DIE_MM * SCALE * SCALE:
                     # a glossy die's sheen over part of its top, and no reflection on the board
                     # round it: one die of the darker colour, its marks read over both
                     sheen = (int(order[0]), int(order[1]))

@@ -126,6 +126,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self.frame_size: tuple[int, int] | None = None
         self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
         self.pose: CameraPose | None = None  # where the camera stands (pieces read at their height)
+        self.dice_stand = False  # the dice of the last board read whole showed their sides
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
@@ -333,6 +334,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
         for _patch, blob, _area in carried.values():
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
+        if part is None:  # a whole board: do its dice show their sides? (a change is read as it was)
+            self.dice_stand = self._dice_stand_up(n, stats, components, labels)
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._smallest_px * 0.3:

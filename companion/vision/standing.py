@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.pose import DIE_MM, MOST_STACKED, Stand, stand_of
+from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
@@ -22,6 +22,11 @@ SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
 SIDE_HUE = 0.88  # a die's side face in shade: this near its colour's hue (cosine of the angle),
 SIDE_HUE_MARGIN = 0.04  # and this much nearer it than the empty print there is
+VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote on whether sides show
+VOTE_DICE = 3  # ... at least this many of them
+VOTE_SHARE = 0.6  # ... and this share of them must show their sides
+SIDES_WIDER_PX = 2.0  # a die's sides as seen are no wider than its top, but for a pixel of rim each way
+SIDE_BRIGHTEST = 0.9  # a side face is in shade: no lighter than this share of its top (a pale hand is)
 SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
 FIGURE_WORDS = ("pawn", "figure", "meeple")  # how a game names a piece that stands up
 FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
@@ -37,6 +42,8 @@ class Standing:
         """Where a die's blob (component ``k``) stands (sampled px) with how it stands; None
         to read it where the board's plane shows it (no pose, no die, no side seen: the flat
         camera's dice have none); False when its place is doubted (added to ``out``)."""
+        if not self.dice_stand:
+            return None
         bx, by, bw, bh = (int(v) for v in stats[:4])
         stand, touching = self._stand(index, components, k, bx, by, bw, bh)
         if stand is None or stand.lean < STAND_SEEN_PX:
@@ -56,6 +63,34 @@ class Standing:
             return False
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
 
+    def _dice_stand_up(self, n: int, stats: np.ndarray, components: np.ndarray, labels: np.ndarray) -> bool:
+        """Do the board's dice show their sides, as dice on a table seen from a slant do?  A
+        vote of the dice far enough out from the nadir to show a side of a few pixels: a
+        hand, its shadow or a sleeve beside one die may pass for its side, never for most
+        dice's, and the flat camera's dice show none."""
+        if self.pose is None:
+            return False
+        seen = shown = 0
+        n_pieces = len(self._piece_names)
+        for k in range(1, n):
+            bx, by, bw, bh, area = (int(v) for v in stats[k])
+            if area < self._smallest_px * 0.3:
+                continue
+            own = components[by:by + bh, bx:bx + bw] == k
+            votes = np.bincount(labels[by:by + bh, bx:bx + bw][own], minlength=256)[:n_pieces]
+            index = int(votes.argmax())
+            if not self._is_die(index):
+                continue
+            stand, _ = self._stand(index, components, k, bx, by, bw, bh)
+            if stand is None:
+                continue
+            one = (stand.far - stand.across / 2) * DIE_MM / self.pose.height_mm  # one die's lean, px
+            if one < VOTE_LEAN_PX:
+                continue
+            seen += 1
+            shown += stand.lean >= SIDES_SEEN_SHARE * one - 1.0
+        return seen >= VOTE_DICE and shown >= VOTE_SHARE * seen
+
     def _stand(self, index: int, components: np.ndarray, k: int, bx: int, by: int, bw: int,
                bh: int) -> tuple[Stand | None, bool]:
         """How a die's blob (component ``k``) stands (``pose.stand_of``), when the camera's
@@ -66,7 +101,17 @@ class Standing:
             return None, False
         own = components[by:by + bh, bx:bx + bw] == k
         body, x0, y0, touching = self._with_sides(own, bx, by, components, k)
-        return stand_of(self.pose, body, x0, y0, SCALE, DIE_MM, MOST_STACKED, touching), touching
+        stand = stand_of(self.pose, body, x0, y0, SCALE, DIE_MM, MOST_STACKED, touching)
+        if stand is None:
+            return None, touching
+        # its sides are no wider than its top: what is (a hand, its shadow, a sleeve in a
+        # die's hue) is no side of it, and the die is read as the board's plane shows it
+        ys, xs = np.nonzero(own)
+        side = (xs + bx + 0.5 - stand.nadir_px[0]) * -stand.outward[1] \
+            + (ys + by + 0.5 - stand.nadir_px[1]) * stand.outward[0]
+        if stand.across > float(side.max() - side.min()) + 1.0 + SIDES_WIDER_PX:
+            return None, touching
+        return stand, touching
 
     def _without_die_sides(self, blobs: list) -> list:
         """The colour patches of one blob less those that are a die's side face in shade (a
@@ -141,7 +186,7 @@ class Standing:
             hue = np.maximum(SIDE_HUE, empty @ unit + SIDE_HUE_MARGIN)
             if float(np.ptp(colour)) < 40:
                 hue = np.maximum(hue, SIDE_HUE_GREY)
-            body |= (seen @ unit >= hue) & (bright <= 1.1 * float(np.linalg.norm(colour)))
+            body |= (seen @ unit >= hue) & (bright <= SIDE_BRIGHTEST * float(np.linalg.norm(colour)))
         body &= cv2.inRange(flat, self._ref_lo[y0:y1, x0:x1], self._ref_hi[y0:y1, x0:x1]) == 0
         body[by - y0:by - y0 + h, bx - x0:bx - x0 + w] |= own
         body = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3) > 0  # the lit edge between
