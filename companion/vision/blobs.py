@@ -18,12 +18,23 @@ from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
 from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT
-from companion.vision.pips import channel_medians, connected_components, count_pips, lit_like_a_mark, outline
+from companion.vision.pips import (
+    DIE_RIM_SHARE,
+    RIM_SHARE,
+    channel_medians,
+    connected_components,
+    count_pips,
+    lit_like_a_mark,
+    outline,
+)
+from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+from companion.vision.standing import DIE_FACE_SHARE
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
+SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
@@ -172,6 +183,7 @@ class Blobs:
         x, y, w, h, _area = (int(v) for v in stats[k])
         n_pieces = len(self._piece_names)
         out = _Blob()
+        sheen: tuple[int, ...] = ()  # a die's colour and its colour under a sheen, read as one
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
         core = cv2.erode(blob, SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         # colours voted by the blob's core: a blurred rim mixes the piece with the board
@@ -187,16 +199,36 @@ class Blobs:
             elif self.glare.one_piece_lifted(labels[box], blob > 0, int(order[0]), int(order[1]), box,
                                              self.glare.on(x, y, w, h, faint=True) > GLARE_FAINT, self._flat):
                 # one piece with a reflection over part of it, not two pieces
-                spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
-                if spot is not None:
-                    out.doubts.append((spot, "glare?"))
-                out.odd.append(((y, x), blob))
-                return out
+                darker = min((int(order[0]), int(order[1])), key=lambda i: float(self._piece_bgr[i].sum()))
+                if self._is_die(darker) and self.glare.on(x, y, w, h, faint=True) <= GLARE_FAINT \
+                        and int(stats[k][4]) <= SHEEN_LARGEST * DIE_MM * DIE_MM * SCALE * SCALE:
+                    # a glossy die's sheen over part of its top, and no reflection on the board
+                    # round it: one die of the darker colour, its marks read over both
+                    sheen = (int(order[0]), int(order[1]))
+                    both = (votes[sheen[0]] + votes[sheen[1]]) / max(1, len(inside))
+                    blobs = [(darker, centres[k], stats[k], both)]
+                else:
+                    spot = self._spot_at(centres[k][0] / SCALE - MARGIN_MM, centres[k][1] / SCALE - MARGIN_MM)
+                    if spot is not None:
+                        out.doubts.append((spot, "glare?"))
+                    out.odd.append(((y, x), blob))
+                    return out
             else:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
+        blobs = self._without_die_sides(blobs)
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
+            # a die stands at its foot, its top face out along the line from the camera's
+            # nadir and its sides between: read at its foot, its marks on its top face
+            stand = None
+            if len(blobs) == 1:
+                foot = self._foot(index, components, k, stats[k], out)
+                if foot is False:
+                    continue  # its place is doubted: which, the foot's doubt names
+                if foot is not None:
+                    (cx, cy), stand = foot
+                    barea = min(barea, stand.across * stand.across)
             spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
             size_mm = barea / (SCALE * SCALE)
             if spot is None or size_mm > self._largest_piece:
@@ -215,7 +247,7 @@ class Blobs:
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
-            if not _one_piece_shape(int(bw), int(bh)):
+            if stand is None and not _one_piece_shape(int(bw), int(bh)):
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
                 # chip (a pile's place holds several, so its size alone does not tell)
                 out.doubts.append((spot, "pieces touching?"))
@@ -246,13 +278,19 @@ class Blobs:
             marks = self.layout.marks.get(self._piece_names[index])
             if marks == (0, 0):  # a plain token: its print or a mid-grey face is no mark
                 pips, sure, reflected = 0, True, False
+                if size_mm >= DIE_FACE_SHARE * DIE_MM * DIE_MM and self._shade_of_a_die(index) \
+                        and self._read_pips(frame, index, bx, by, bw, bh)[:2] != (0, True):
+                    # a token of a die's size with marks, or perhaps some: a die in shade
+                    out.doubts.append((spot, "a die in shade?"))
+                    continue
             else:
-                pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache)
+                pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache,
+                                                          stand, sheen)
             if reflected:
                 out.doubts.append((spot, "glare?"))  # a lamp's reflection passes for a light mark
                 continue
             if pips and self.glare.on(bx, by, bw, bh, faint=True) > GLARE_FAINT and any(
-                    self._read_pips(frame, index, bx, by, bw, bh, scale)[0] != pips
+                    self._read_pips(frame, index, bx, by, bw, bh, scale, stand, sheen)[0] != pips
                     for scale in GLARE_ERRORS):
                 out.doubts.append((spot, "glare?"))  # a reflection's edge looks like a mark
                 continue
@@ -353,9 +391,10 @@ class Blobs:
         return out
 
     def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                     bh: int, fresh: dict) -> tuple[int, bool, bool]:
+                     bh: int, fresh: dict, stand: Stand | None = None,
+                     sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips again only for a piece that looks different from the last frame's."""
-        key = (index, bx // 3, by // 3, bw // 3, bh // 3)
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen)
         patch = small[by:by + bh, bx:bx + bw]
         cached = self._pip_cache.get(key)
         if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
@@ -363,15 +402,19 @@ class Blobs:
                 and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
             fresh[key] = cached
             return cached[1]
-        result = self._read_pips(frame, index, bx, by, bw, bh)
+        result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
         fresh[key] = (patch.copy(), result)
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
-                   bh: int, glare_scale: float = 1.0) -> tuple[int, bool, bool]:
+                   bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
+                   sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
-        clear, and whether a light spot on it is a lamp's reflection rather than a mark."""
+        clear, and whether a light spot on it is a lamp's reflection rather than a mark.
+        A die standing up (``stand``) is judged on its top face only: its side faces, and
+        their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
+        (its own, and lifted by a sheen over part of it)."""
         x0, y0 = bx / SCALE - 2, by / SCALE - 2
         x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -404,7 +447,13 @@ class Blobs:
                 if glare_scale != 1.0:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-        mask = (self._classify_seen(crop, seen) == index).astype(np.uint8)
+        mask = np.isin(self._classify_seen(crop, seen), sheen or (index,)).astype(np.uint8)
+        if stand is not None:
+            ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+            along = (x0 + (xs + 0.5) / scale) * SCALE - stand.nadir_px[0]
+            along *= stand.outward[0]
+            along += ((y0 + (ys + 0.5) / scale) * SCALE - stand.nadir_px[1]) * stand.outward[1]
+            mask[along < stand.top_from - 0.5] = 0
         if self.keep_masks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)
@@ -413,7 +462,8 @@ class Blobs:
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
-        return (*count_pips(mask, gray, face), reflected)
+        rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
+        return (*count_pips(mask, gray, face, rim), reflected)
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

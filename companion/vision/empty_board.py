@@ -15,6 +15,12 @@ from companion.vision.glare import Glare
 from companion.vision.reading import SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
+SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
+SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
+SHADE_EVEN = 0.1  # ... alike in every channel, within this
+SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
+_SHADOW_REACH = 2 * SHADOW_REACH_MM + 1
+_SHADOW_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_SHADOW_REACH, _SHADOW_REACH))
 
 
 class EmptyBoard:
@@ -121,6 +127,28 @@ class EmptyBoard:
         lit = np.zeros(flat.shape[:2], np.uint8)
         lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
         return lit
+
+    def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray) -> np.ndarray:
+        """Where the board unexplained is a piece's own shadow: the empty board there darker
+        by one share of the light in every channel, within a shadow's reach of a piece.  That
+        is the light, fitted there as shade, not something over the board: a hand or a sleeve
+        is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
+        further than a piece's shadow."""
+        out = np.zeros(unexplained.shape, bool)
+        if not unexplained.any() or not is_piece.any():
+            return out
+        near = cv2.dilate(is_piece.astype(np.uint8), _SHADOW_DISC) > 0
+        ys, xs = np.nonzero(unexplained & near & ~is_piece)
+        if not len(xs):
+            return out
+        seen = flat[ys, xs].astype(np.float32)
+        empty = self._reference[ys, xs].astype(np.float32)
+        ratio = seen / np.maximum(empty, 1.0)
+        share = ratio.mean(axis=1)
+        shade = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1]) \
+            & (np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1])
+        out[ys[shade], xs[shade]] = True
+        return out
 
     # ------------------------------------------------------------------ light
     def _read_part(self, small: np.ndarray, region: tuple[slice, slice],

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS, aruco_dictionary
+from companion.vision.pose import CameraPose
 from companion.vision.reading import SCALE, Reading, alike
 from companion.vision.sampling import Sampler
 
@@ -49,6 +50,11 @@ class Locating:
             self._homography = None
             return Reading(None, markers_found=len(markers), problem="markers do not form a board")
         self._set_homography(homography, frame.shape)
+        keep = inliers.ravel() > 0
+        self.pose = CameraPose.solve(dst[keep] / self.px_per_mm, src[keep],
+                                     None if self.lens is None else self.lens.matrix,
+                                     (frame.shape[1], frame.shape[0]), np.linalg.inv(homography)
+                                     @ np.diag([self.px_per_mm, self.px_per_mm, 1.0]))
         self._last = markers
         return None
 

@@ -47,15 +47,20 @@ def channel_medians(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.array([_median_where(channel, mask) for channel in cv2.split(crop)], np.float32)
 
 
-def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
-               face: tuple[np.ndarray, float] | None = None) -> tuple[int, bool]:
+RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
+DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
+
+
+def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
+               rim_share: float = RIM_SHARE) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
     brightness: a blurred pip keeps part of its contrast and its centre, even when
     blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
     either way.  Without it (die faces), marks are the holes in the colour mask.
-    ``face``: the mask's ``outline``, when the caller has it already.
+    ``face``: the mask's ``outline``, when the caller has it already; ``rim_share``: how far
+    in from it marks begin (a share of the piece's width).
     """
     face = face or outline(mask)
     if face is None:
@@ -65,7 +70,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None,
     hull_area = float(np.count_nonzero(filled))
     if gray is not None and np.count_nonzero(mask & filled) < 0.6 * hull_area:
         return 0, False  # the piece's own colour covers too little of it to judge its marks
-    rim = max(1, int(round(0.07 * np.sqrt(body_area))))
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(filled, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
                        borderType=cv2.BORDER_CONSTANT, borderValue=0)
     if gray is None or not mask.any():

@@ -46,6 +46,7 @@ from companion.vision.geometry import (
 from companion.vision.lens import Lens
 from companion.vision.light import Light
 from companion.vision.locating import Locating
+from companion.vision.pose import CameraPose
 from companion.vision.reading import (
     BESIDE,
     HIDING,
@@ -56,6 +57,7 @@ from companion.vision.reading import (
     clear_outside,
 )
 from companion.vision.sampling import Sampler
+from companion.vision.standing import Standing
 
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
@@ -65,7 +67,7 @@ REFIT_EVERY = 8  # frames read between two fits of the light
 
 
 @dataclass
-class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
+class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, BoardMap):
     """Reads one game's board from camera frames."""
 
     layout: Layout
@@ -123,6 +125,8 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         self._flat: np.ndarray | None = None  # this frame's board, light and reflections taken off
         self.frame_size: tuple[int, int] | None = None
         self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
+        self.pose: CameraPose | None = None  # where the camera stands (pieces read at their height)
+        self.dice_stand = False  # the dice of the last board read whole showed their sides
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
@@ -330,6 +334,8 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
         for _patch, blob, _area in carried.values():
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
+        if part is None:  # a whole board: do its dice show their sides? (a change is read as it was)
+            self.dice_stand = self._dice_stand_up(n, stats, components, labels)
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._smallest_px * 0.3:
@@ -349,6 +355,7 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         self._set_blob_cache(blob_cache)
         self._pip_cache = pip_cache
         unexplained &= ~explained
+        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained)  # light, not a doubt
         unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing)
         if verdict is not None or near_arm is not None:
@@ -356,6 +363,8 @@ class BoardReader(Locating, Arms, Blobs, EmptyBoard, Classifying, BoardMap):
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
+        for spot_id, why in self._figure_heads(placed).items():
+            doubtful.setdefault(spot_id, why)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
                                None if self.light.tone is None else self.light.tone.copy())

@@ -46,8 +46,11 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
                  "fill": 0.25},
     "window": {"at": (-1.1, 0.35, 0.95), "size": 1.1, "power": 900.0, "rgb": (0.88, 0.94, 1.0),
                "fill": 0.3},
+    # a small low pendant: hard, short shadows and bright highlights (test split only)
+    "pendant": {"at": (0.12, -0.18, 0.85), "size": 0.16, "power": 150.0, "rgb": (1.0, 0.9, 0.78),
+                "fill": 0.15},
 }
-PLASTIC_ROUGHNESS = {"glossy": 0.16, "satin": 0.38}
+PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38}
 # a die's faces on the model, by the axis they face: opposite faces sum to seven
 FACE_AXES = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
 FACE_UP = {1: ("X", 0.0), 6: ("X", 180.0), 2: ("X", 90.0), 5: ("X", -90.0), 3: ("Y", -90.0), 4: ("Y", 90.0)}

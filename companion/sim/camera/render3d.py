@@ -44,8 +44,8 @@ CHIP_WORDS = ("chip", "token", "marker", "monkey", "skull", "coin")
 
 # Scenes are split by what they are made of, decided before the reader was tuned on any of
 # them: the tuning set's lamps, plastics, skins and camera sides are never the test set's.
-LAMPS = {"tune": ("desk", "overhead"), "test": ("window",)}
-PLASTICS = {"tune": ("glossy",), "test": ("satin",)}
+LAMPS = {"tune": ("desk", "overhead"), "test": ("window", "pendant")}
+PLASTICS = {"tune": ("glossy", "matte"), "test": ("satin",)}
 SKINS = {"tune": (0, 2, 4), "test": (1, 3, 5)}
 AZIMUTH = {"tune": (-25.0, 25.0), "test": (30.0, 55.0)}  # the test camera stands off to a side
 LENS_K1 = {"tune": (-0.10, -0.03), "test": (-0.16, -0.10)}

@@ -1,0 +1,234 @@
+"""Pieces that stand up: a die (or a column of dice) read at its foot, its marks on its top
+face, its side faces never a piece of their own; a standing figure's head never a second
+figure.  Seen from a camera's slant a piece's top shows on the board's plane further out
+from the camera's nadir than its foot, by ``CameraPose.lean``; its sides fill the strip
+between (``pose.py``).
+
+A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
+from companion.vision.reading import SCALE, SQUARE3
+
+STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
+SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
+SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
+DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
+SIDE_HUE = 0.88  # a die's side face in shade: this near its colour's hue (cosine of the angle),
+SIDE_HUE_MARGIN = 0.04  # and this much nearer it than the empty print there is
+VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote on whether sides show
+VOTE_DICE = 3  # ... at least this many of them
+VOTE_SHARE = 0.6  # ... and this share of them must show their sides
+SIDES_WIDER_PX = 2.0  # a die's sides as seen are no wider than its top, but for a pixel of rim each way
+SIDE_BRIGHTEST = 0.9  # a side face is in shade: no lighter than this share of its top (a pale hand is)
+SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
+FIGURE_WORDS = ("pawn", "figure", "meeple")  # how a game names a piece that stands up
+FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
+TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
+HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
+
+
+class Standing:
+    """Where a piece that stands up stands, and what of it is no piece of its own."""
+
+    def _foot(self, index: int, components: np.ndarray, k: int, stats: np.ndarray,
+              out) -> tuple[tuple[float, float], Stand] | bool | None:
+        """Where a die's blob (component ``k``) stands (sampled px) with how it stands; None
+        to read it where the board's plane shows it (no pose, no die, no side seen: the flat
+        camera's dice have none); False when its place is doubted (added to ``out``)."""
+        if not self.dice_stand:
+            return None
+        bx, by, bw, bh = (int(v) for v in stats[:4])
+        stand, touching = self._stand(index, components, k, bx, by, bw, bh)
+        if stand is None or stand.lean < STAND_SEEN_PX:
+            return None
+        assert self.pose is not None
+        tops = (stand.top[0] / SCALE - MARGIN_MM, stand.top[1] / SCALE - MARGIN_MM)
+        feet = self.pose.feet(stand.top[0] / SCALE, stand.top[1] / SCALE, DIE_MM, MOST_STACKED)
+        fitting = [feet[n - 1] for n in stand.fits]
+        spots = {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in fitting}
+        if len(spots) != 1 or None in spots:
+            # every place the column may stand on, and the one its top shows over
+            near = spots | {self._spot_at(*tops)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM)
+                                                     for fx, fy in feet}
+            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            why = "a column of unclear height?" + (" (another piece against it)" if touching else "")
+            out.doubts += [(s, why) for s in sorted(near - {None})]
+            return False
+        return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
+
+    def _dice_stand_up(self, n: int, stats: np.ndarray, components: np.ndarray, labels: np.ndarray) -> bool:
+        """Do the board's dice show their sides, as dice on a table seen from a slant do?  A
+        vote of the dice far enough out from the nadir to show a side of a few pixels: a
+        hand, its shadow or a sleeve beside one die may pass for its side, never for most
+        dice's, and the flat camera's dice show none."""
+        if self.pose is None:
+            return False
+        seen = shown = 0
+        n_pieces = len(self._piece_names)
+        for k in range(1, n):
+            bx, by, bw, bh, area = (int(v) for v in stats[k])
+            if area < self._smallest_px * 0.3:
+                continue
+            own = components[by:by + bh, bx:bx + bw] == k
+            votes = np.bincount(labels[by:by + bh, bx:bx + bw][own], minlength=256)[:n_pieces]
+            index = int(votes.argmax())
+            if not self._is_die(index):
+                continue
+            stand, _ = self._stand(index, components, k, bx, by, bw, bh)
+            if stand is None:
+                continue
+            one = (stand.far - stand.across / 2) * DIE_MM / self.pose.height_mm  # one die's lean, px
+            if one < VOTE_LEAN_PX:
+                continue
+            seen += 1
+            shown += stand.lean >= SIDES_SEEN_SHARE * one - 1.0
+        return seen >= VOTE_DICE and shown >= VOTE_SHARE * seen
+
+    def _stand(self, index: int, components: np.ndarray, k: int, bx: int, by: int, bw: int,
+               bh: int) -> tuple[Stand | None, bool]:
+        """How a die's blob (component ``k``) stands (``pose.stand_of``), when the camera's
+        pose is known, and whether another piece's blob touches its sides (then neither
+        its height nor the other's place is sure); None for any other piece (a chip's
+        lean is under a millimetre)."""
+        if self.pose is None or not self._is_die(index) or self._flat is None:
+            return None, False
+        own = components[by:by + bh, bx:bx + bw] == k
+        body, x0, y0, touching = self._with_sides(own, bx, by, components, k)
+        stand = stand_of(self.pose, body, x0, y0, SCALE, DIE_MM, MOST_STACKED, touching)
+        if stand is None:
+            return None, touching
+        # its sides are no wider than its top: what is (a hand, its shadow, a sleeve in a
+        # die's hue) is no side of it, and the die is read as the board's plane shows it
+        ys, xs = np.nonzero(own)
+        side = (xs + bx + 0.5 - stand.nadir_px[0]) * -stand.outward[1] \
+            + (ys + by + 0.5 - stand.nadir_px[1]) * stand.outward[0]
+        if stand.across > float(side.max() - side.min()) + 1.0 + SIDES_WIDER_PX:
+            return None, touching
+        return stand, touching
+
+    def _without_die_sides(self, blobs: list) -> list:
+        """The colour patches of one blob less those that are a die's side face in shade (a
+        red die's reads brown): a patch of another colour lying between a die's top and the
+        camera's nadir, within a column's lean of it.  Side faces are never a neighbour."""
+        if self.pose is None or len(blobs) < 2:
+            return blobs
+        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
+        sides = set()
+        for i, (index, (cx, cy), _stats, _purity) in enumerate(blobs):
+            if not self._is_die(index):
+                continue
+            d = max(1e-6, float(np.hypot(cx - nx, cy - ny)))
+            ux, uy = (cx - nx) / d, (cy - ny) / d
+            reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + DIE_MM * SCALE / 2
+            for j, (other, (ox, oy), _s, _p) in enumerate(blobs):
+                if j == i or other == index:
+                    continue
+                inward = -((ox - cx) * ux + (oy - cy) * uy)
+                aside = abs(-(ox - cx) * uy + (oy - cy) * ux)
+                if 0 < inward <= reach and aside <= 0.75 * DIE_MM * SCALE:
+                    sides.add(j)
+        return [b for j, b in enumerate(blobs) if j not in sides]
+
+    def _shade_of_a_die(self, index: int) -> bool:
+        """Is this colour a die's in shade: its hue, darker (brown is a red or orange die's)?
+        Not a white die's: in shade it is a light grey, no black piece."""
+        colour = self._piece_bgr[index]
+        norm = float(np.linalg.norm(colour))
+        for i in range(len(self._piece_names)):
+            die = self._piece_bgr[i]
+            if i != index and self._is_die(i) and float(np.ptp(die)) >= 40 \
+                    and norm < SHADE_DARKER * float(np.linalg.norm(die)) \
+                    and float(colour @ die) >= SIDE_HUE_SHADE * norm * float(np.linalg.norm(die)):
+                return True
+        return False
+
+    def _is_die(self, index: int) -> bool:
+        """Is this colour a die's (a square piece with one to six marks)?"""
+        name = self._piece_names[index]
+        low, high = self.layout.marks.get(name, (0, 0))
+        return self.layout.shapes.get(name) == "square" and 1 <= low <= high <= 6
+
+    def _with_sides(self, own: np.ndarray, bx: int, by: int, components: np.ndarray,
+                    k: int) -> tuple[np.ndarray, int, int, bool]:
+        """A die's blob with its side faces: they lie between its top and the camera's nadir,
+        in a die's colour in shade (the same hue, darker), where the empty board is not seen.
+        Its box, grown towards the nadir by a full column's lean."""
+        assert self.pose is not None and self._flat is not None
+        h, w = own.shape
+        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
+        cx, cy = bx + w / 2 - nx, by + h / 2 - ny
+        d = max(1e-6, float(np.hypot(cx, cy)))
+        reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + 2
+        gx, gy = -cx / d * reach, -cy / d * reach
+        rows, cols = self._flat.shape[:2]
+        x0, x1 = max(0, int(bx + min(0.0, gx))), min(cols, int(np.ceil(bx + w + max(0.0, gx))))
+        y0, y1 = max(0, int(by + min(0.0, gy))), min(rows, int(np.ceil(by + h + max(0.0, gy))))
+        flat = self._flat[y0:y1, x0:x1]
+        seen = flat.astype(np.float32)
+        seen /= np.linalg.norm(seen, axis=2, keepdims=True) + 1e-3
+        empty = self._reference[y0:y1, x0:x1].astype(np.float32)
+        empty /= np.linalg.norm(empty, axis=2, keepdims=True) + 1e-3
+        bright = np.linalg.norm(flat.astype(np.float32), axis=2)
+        body = np.zeros(flat.shape[:2], bool)
+        # nearer a die's hue than the empty print there is (a shadow keeps the print's hue);
+        # a grey die's shade is any grey, and a shadow on a pale print is nearly grey too.
+        # Any die's: the dice under a column's top die may be of other colours
+        for i in (i for i in range(len(self._piece_names)) if self._is_die(i)):
+            colour = self._piece_bgr[i]
+            unit = colour / float(np.linalg.norm(colour))
+            hue = np.maximum(SIDE_HUE, empty @ unit + SIDE_HUE_MARGIN)
+            if float(np.ptp(colour)) < 40:
+                hue = np.maximum(hue, SIDE_HUE_GREY)
+            body |= (seen @ unit >= hue) & (bright <= SIDE_BRIGHTEST * float(np.linalg.norm(colour)))
+        body &= cv2.inRange(flat, self._ref_lo[y0:y1, x0:x1], self._ref_hi[y0:y1, x0:x1]) == 0
+        body[by - y0:by - y0 + h, bx - x0:bx - x0 + w] |= own
+        body = cv2.morphologyEx(body.astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3) > 0  # the lit edge between
+        others = components[y0:y1, x0:x1]
+        others = (others > 0) & (others != k)  # other pieces' blobs: never this die's sides
+        body &= ~others
+        n, labels = cv2.connectedComponents(body.astype(np.uint8), connectivity=8)
+        mine = np.unique(labels[by - y0:by - y0 + h, bx - x0:bx - x0 + w][own])
+        body = np.isin(labels, mine[mine > 0])
+        touching = bool((cv2.dilate(body.astype(np.uint8), SQUARE3) > 0)[others].any())
+        return body, x0, y0, touching
+
+    def _stands_up(self, colour: str) -> bool:
+        """Does the game name this colour's piece as one that stands (a pawn, a figure), or is
+        every piece of the game a character (Times Square's dancers)?"""
+        name = self.layout.pieces.get(colour, "").lower()
+        if any(w in name for w in FIGURE_WORDS):
+            return True
+        names = [n.lower() for n in self.layout.pieces.values()]
+        return bool(names) and not any(w in n for n in names for w in FLAT_WORDS)
+
+    def _figure_heads(self, placed: list) -> dict[str, str]:
+        """The places holding two pieces of one colour read one behind the other on the line
+        from the camera's nadir, no further apart than the tallest figure's lean: a standing
+        figure's head seen apart from its base (its neck too thin to join them), or two
+        figures; either way not read."""
+        if self.pose is None:
+            return {}
+        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
+        tall = [p for p in placed if self._stands_up(p[1].colour)]
+        out: dict[str, str] = {}
+        for i, a in enumerate(tall):
+            for b in tall[i + 1:]:
+                if a[1] != b[1] or a[0] != b[0]:
+                    continue
+                inner, outer = sorted((a, b), key=lambda p: np.hypot(p[2] - nx, p[3] - ny))
+                d = max(1e-6, float(np.hypot(inner[2] - nx, inner[3] - ny)))
+                ux, uy = (inner[2] - nx) / d, (inner[3] - ny) / d
+                along = (outer[2] - inner[2]) * ux + (outer[3] - inner[3]) * uy
+                aside = abs(-(outer[2] - inner[2]) * uy + (outer[3] - inner[3]) * ux)
+                if 0 < along <= self.pose.lean(d, TALLEST_FIGURE_MM) + HEAD_ASIDE_MM / 2 \
+                        and aside <= HEAD_ASIDE_MM:
+                    for spot in (a[0], b[0]):
+                        out.setdefault(spot, "a standing piece's head, or two pieces?")
+        return out
