@@ -606,7 +606,7 @@ def test_an_older_entry_the_camera_misread_is_named_and_corrected_by_one_tap(nam
     fix = {"type": "correct", "entry": move.seq, "action": reading}
     assert prompt is not None and prompt.kind == "warning", prompt
     assert fix in prompt.options and KEEP in prompt.options and REREAD in prompt.options
-    assert f"Entry #{move.seq} " in prompt.text and move.seq != newest
+    assert f"Entry #{table.ledger.move_number(move.seq)} " in prompt.text and move.seq != newest
     assert any(f"{names[p]} shows " in prompt.text for p in places)
     assert table.history[-1].seq == newest  # asked, nothing recorded
 
