@@ -250,10 +250,12 @@ class Referee(Disagreements):
     def _pressed_twice(self, after: State) -> bool:
         """A press that would record a move nothing on the table shows, fewer than
         :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move and with no
-        board seen since: a double press, asked, never recorded.  Only with a camera (its
-        frames are the pace): without one every press is a press."""
+        board seen since: a double press, asked, never recorded.  Only with a camera loop
+        counting its frames (they are the pace): without one (no camera, or boards handed in
+        by a harness that counts no frames) every press is a press."""
         newest = self.ledger.frames[-1].entry
         return (self._pressed_last and self.raw_seen is not None and newest is not None
+                and self.camera_frames > 0
                 and not self.taps and self.camera_frames - self._pressed_frame < DOUBLE_PRESS_FRAMES
                 and self.game.board_view(after) == self.game.board_view(self.ledger.state))
 
