@@ -25,6 +25,7 @@ SIDE_HUE_MARGIN = 0.04  # and this much nearer it than the empty print there is
 VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote on whether sides show
 VOTE_DICE = 3  # ... at least this many of them
 VOTE_SHARE = 0.6  # ... and this share of them must show their sides
+VOTE_ENOUGH = 6  # dice enough to vote
 SIDES_WIDER_PX = 2.0  # a die's sides as seen are no wider than its top, but for a pixel of rim each way
 SIDE_BRIGHTEST = 0.9  # a side face is in shade: no lighter than this share of its top (a pale hand is)
 SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
@@ -89,6 +90,8 @@ class Standing:
                 continue
             seen += 1
             shown += stand.lean >= SIDES_SEEN_SHARE * one - 1.0
+            if seen >= VOTE_ENOUGH:
+                break  # enough dice to tell: the rest cost a changed board's read more than it has
         return seen >= VOTE_DICE and shown >= VOTE_SHARE * seen
 
     def _stand(self, index: int, components: np.ndarray, k: int, bx: int, by: int, bw: int,
