@@ -468,9 +468,6 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
 
 
 @pytest.mark.timeout(1800)  # a hang guard only: the game's budget is counted in actions and frames
-@pytest.mark.xfail(reason="issue 39, open: the world's players do not yet answer the disagreement "
-                   "prompt's one-tap correction (entry-numbered `correct`, `keep_record`, `reread`); the "
-                   "game wedges with the scores right", strict=False)
 def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
@@ -479,18 +476,26 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: py
     in the trays are counted by the players against the record."""
     from companion.sim import truth
 
+    from companion.sim.world import TapOption
+
     declared: list[dict] = []
+    tapped: list[str] = []
     deliver = truth.FaultyTable.deliver
 
     def noting(self: truth.FaultyTable, event: Any, before: Any = None) -> None:
         if isinstance(event, Declare):
             declared.append(event.action)
+        if isinstance(event, TapOption):
+            tapped.append(event.words)
         deliver(self, event, before)
 
     monkeypatch.setattr(truth.FaultyTable, "deliver", noting)
     outcome = truth.play_one("swing_state", 2, "pips", "attentive")
     assert outcome.injected.get("pip", 0) > 0
-    assert any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), declared
+    # the button's words, read by the players: "Correct #44: Blue: Roll: rolled 3"
+    assert any(w.startswith("Correct ") and ": Roll: rolled " in w for w in tapped) \
+        or any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), \
+        (tapped, declared)
     assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.named, outcome.ending)
 
 

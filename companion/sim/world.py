@@ -12,11 +12,13 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import Action, BoardView, Game, view_to_json
+from companion.sim.words import KEEP_RECORD_WORDS, REREAD_WORDS, Wording, pieces_words
 
 STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
@@ -69,7 +71,28 @@ class Declare:
     action: Action
 
 
-PhysicalEvent = BoardChange | HandOver | CardTap | SeatButton | TurnButton | Declare
+@dataclass(frozen=True)
+class TapOption:
+    """A player taps the button of a prompt that reads ``words`` (what they read on it,
+    never the data behind it); a button no longer shown is tapped in vain."""
+
+    words: str
+
+
+@dataclass(frozen=True)
+class Tidy:
+    """A player clears the board of what is not the game's (a cup) and puts back a piece
+    knocked aside: the table as the players laid it again."""
+
+
+PhysicalEvent = BoardChange | HandOver | CardTap | SeatButton | TurnButton | Declare | TapOption | Tidy
+
+DISAGREEMENT = "The table does not match the record"
+SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
+TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
+EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")
+MADE_KEPT = 8  # the players' own moves they remember, to recognise one offered on a button
+ANSWERS = 2  # how often players answer one disagreement (the same words at one point of the game)
 
 
 class World(ABC):
@@ -143,7 +166,10 @@ class World(ABC):
                     and self.notices(("tap", total, tuple(t.card for t in missed))):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
-        events = self.step(tablet)
+        events = self.answer_disagreement(tablet) or self.step(tablet)
+        for event in events:
+            if isinstance(event, Declare) and event.action.get("type") not in TABLE_TYPES:
+                self.remember_made(event.action)
         taps = [e for e in events if isinstance(e, CardTap)]
         if taps:
             self._taps_made = (taps, tablet.get("history_total"))
@@ -179,11 +205,152 @@ class World(ABC):
         recorded = entry.get("action")
         return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in action.items())
 
+    # ------------------------------------------------------------------ reading the tablet's words
+    def wording(self) -> Wording:
+        """How this table's buttons word a move (the same on both sides of the channel)."""
+        wording = self.__dict__.get("_wording")
+        if wording is None:
+            wording = self._wording = Wording(self.game, self.players, self.variant, self.seed)
+        return wording
+
+    def option_text(self, option: Any) -> str:
+        """The words on a button: a player reads words; a tablet given here as data (a test
+        calling a world directly) is worded as the tablet words it."""
+        return option if isinstance(option, str) else self.wording().option(option)
+
+    def remember_made(self, action: Action) -> None:
+        """A move the players made, kept in mind to recognise it on a button (newest last)."""
+        made = [a for a in getattr(self, "made_moves", []) if a != action]
+        self.made_moves = [*made, dict(action)][-MADE_KEPT:]
+
+    def recognised(self, words: str) -> Action | None:
+        """The move of theirs a button's words name (a correction's "Correct #N: ..." or a
+        move offered as it is), the newest first; None when they made no such move."""
+        _, _, said = words.partition(": ") if words.startswith("Correct ") else ("", "", words)
+        for action in reversed(getattr(self, "made_moves", [])):
+            if self.wording().action(action) == said and self.recognises_made(action):
+                return action
+        for action in self.table_moves() if words.startswith("Correct ") else []:
+            if self.wording().action(action) == said:
+                return action
+        return None
+
+    def table_moves(self) -> list[Action]:
+        """Readings their table bears out that they made without a press or a declaration
+        (cards laid out, dice set up): what a correction naming them would read."""
+        return []
+
+    def recognises_made(self, action: Action) -> bool:
+        """Whether the table still bears out a move they remember making (a world whose
+        pieces say more, a die still showing the roll, overrides this)."""
+        return True
+
+    def look_at_table(self, off: dict[str, Any] | None) -> None:
+        """What the players see on their table that they did not lay (told by the table's
+        physical side): ``{"knocked": view}`` a piece knocked aside, the table as it lies;
+        ``{"cup": place}`` a cup standing on a place; None when it is as they laid it."""
+        self.table_off = off or None
+
+    def answer_disagreement(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """"The table does not match the record": players look at the places the tablet
+        names on their own table, and at what they remember doing.  A piece they did not
+        put there (knocked aside) or a cup on the board: they tap that the record is right
+        and set the table right.  Else a button that names a move of theirs (a correction,
+        the seat a card was meant for, a press forgotten): they tap it.  Else, the record
+        naming what they see on the place and the camera not: the record is right.  Else,
+        unsure: "Read the table again".  At most :data:`ANSWERS` times for the same words
+        at one point of the game; then they leave it to the other remedies."""
+        for prompt in tablet.get("prompts") or []:
+            if not isinstance(prompt, dict) or prompt.get("kind") != "warning":
+                continue
+            text = str(prompt.get("text", ""))
+            options = [self.option_text(o) for o in prompt.get("options") or []]
+            if not options:
+                continue
+            key = f"{tablet.get('history_total')}: {text}"
+            answered = getattr(self, "_disagreed", {})
+            if answered.get(key, 0) >= ANSWERS:
+                continue
+            answer = self.answer_for(text, options, tablet)
+            if answer:
+                self._disagreed = {key: answered.get(key, 0) + 1}
+                return answer
+        return []
+
+    def answer_for(self, text: str, options: list[str], tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """What players do about one warning with buttons (:meth:`answer_disagreement`)."""
+        named = self.places_named(text)
+        off = getattr(self, "table_off", None)
+        laid = self.table_now()
+        if named and off and laid is not None and KEEP_RECORD_WORDS in options:
+            cup = off.get("cup")
+            knocked = off.get("knocked")
+            if cup in named or (knocked is not None and any(
+                    knocked.get(p) != laid.get(p) for p in named)):
+                self.table_off = None
+                return [TapOption(KEEP_RECORD_WORDS), Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+        for option in options:
+            if option not in (KEEP_RECORD_WORDS, REREAD_WORDS) and self.recognised(option) is not None:
+                return [TapOption(option)]
+        if not named or laid is None or DISAGREEMENT not in text:
+            return []
+        stray = self.stray_named(text, tablet)
+        if stray is not None:
+            return [Declare({"type": "undo", "seq": stray})]
+        camera_right = all(shown == pieces_words(laid.get(p)) for p, (shown, _) in named.items())
+        record_right = all(kept == pieces_words(laid.get(p)) for p, (_, kept) in named.items())
+        if record_right and not camera_right and KEEP_RECORD_WORDS in options:
+            return [TapOption(KEEP_RECORD_WORDS)]
+        if REREAD_WORDS in options:
+            return [TapOption(REREAD_WORDS)]
+        return []
+
+    remembers_every_move = False
+    """Whether the players remember every move the table records of them (each made through
+    :meth:`remember_made`), so that an entry naming a move none of them made is not theirs."""
+
+    def stray_named(self, text: str, tablet: dict[str, Any]) -> int | None:
+        """The entry a disagreement names ("Entry #N (...) explains it") when its words are no
+        move the players made and it is the newest line standing: nobody made it (a die read
+        a pip off became a roll), so they undo it.  None otherwise."""
+        found = EXPLAINS.search(text)
+        if found is None or not self.remembers_every_move:
+            return None
+        seq, said = int(found.group(1)), found.group(2)
+        if any(self.move_words(a) == said and self.recognises_made(a)
+               for a in getattr(self, "made_moves", [])):
+            return None
+        standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        return seq if standing and standing[-1].get("seq") == seq else None
+
+    def move_words(self, action: Action) -> str:
+        """A move of theirs as a history line says it."""
+        return self.game.describe(self.wording().state, action)
+
+    def places_named(self, text: str) -> dict[str, tuple[str, str]]:
+        """The places a disagreement names, by id: what the table shows there and what the
+        record has, in the tablet's words ("white (3)", "nothing")."""
+        body = text.partition(DISAGREEMENT + ": ")[2]
+        if not body:
+            return {}
+        labels: dict[str, list[str]] = {}
+        try:
+            for spot in self.game.layout(self.wording().state).spots:
+                labels.setdefault(spot.label or spot.id, []).append(spot.id)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return {}
+        named: dict[str, tuple[str, str]] = {}
+        for label, shown, kept in SHOWS.findall(body):
+            for place in labels.get(label.strip(), [label.strip()]):
+                named[place] = (shown, kept)
+        return named
+
     def press_for(self, action: Action, seat: int | None = None) -> TurnButton | SeatButton:
         """The button pressed for ``action`` (the turn button, or ``seat``'s button on the
         device): remembered until the tablet's history shows it, so that a question the
         table asks about it can be answered and a press that recorded nothing is made again."""
         self.pending, self.pending_seat = action, seat
+        self.remember_made(action)
         self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
         return TurnButton() if seat is None else SeatButton(seat)
 
@@ -227,26 +394,26 @@ class World(ABC):
             return relay
         if self.pending is None:
             return []
-        wanted = json.dumps(self.pending, sort_keys=True)
+        wanted = self.wording().action(self.pending)
         if any(isinstance(h, dict) and self.entry_says(h, self.pending) and not h.get("undone")
                for h in (tablet.get("history") or [])[-3:]):
             self.pending = None
             return []
         for prompt in tablet.get("prompts") or []:
             for option in prompt.get("options") or []:
-                if json.dumps(option, sort_keys=True) == wanted:
+                if self.option_text(option) == wanted:
                     self.pending = None
-                    return [Declare(option)]
+                    return [TapOption(wanted)]
         return []
 
     def confirm_reading(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """"The table now shows ..., but ... was recorded": when the reading offered is what
-        the players did (:meth:`recognises`), they tap it; otherwise nothing."""
+        """"The table now shows ..., but ... was recorded": when a correction offered names a
+        move the players made (:meth:`recognised`), they tap it; otherwise nothing."""
         for prompt in tablet.get("prompts") or []:
             for option in prompt.get("options") or []:
-                if isinstance(option, dict) and option.get("type") == "correct" \
-                        and self.recognises(option.get("action")):
-                    return [Declare(option)]
+                words = self.option_text(option)
+                if words.startswith("Correct ") and self.recognised(words) is not None:
+                    return [TapOption(words)]
         return []
 
     def mend_last_move(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
@@ -456,12 +623,6 @@ class World(ABC):
             return []
         self.relay = (laid, boards, tries + 1)
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
-
-    def recognises(self, action: Any) -> bool:
-        """Whether ``action``, offered on the tablet as a correction of the last move, is
-        what the players really did, judged from the table as it stands (their own cards
-        and pieces).  A world that cannot tell says no, and the players leave it."""
-        return False
 
     @abstractmethod
     def start(self) -> list[PhysicalEvent]:

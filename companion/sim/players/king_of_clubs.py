@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import BoardView, Game, Piece, make_view
+from companion.games.base import Action, BoardView, Game, Piece, make_view
 from companion.games.king_of_clubs.rules import (
     ALL_SLOTS,
     BACKUP,
@@ -171,6 +171,18 @@ class KingOfClubsWorld(World):
 
     def finished(self) -> bool:
         return bool(self.winners)
+
+    def table_moves(self) -> list[Action]:
+        """The readings their table bears out, as a button would name them: tonight's
+        Nightclubs in their order, and each Lead Dancer's card face up with its value."""
+        moves: list[Action] = []
+        if self.stage != "clubs" and self.clubs:
+            moves.append({"type": "nightclubs", "values": list(self.clubs)})
+        for player, slot in sorted(self.face_up, key=str):
+            skill = self.placed.get(player, {}).get(slot)
+            if skill is not None:
+                moves.append({"type": "lead_reveal", "player": player, "slot": slot, "skill": skill})
+        return [m for m in moves if self.recognises(m)]
 
     def recognises(self, action: Any) -> bool:
         """A reading offered as a correction is ours when the table shows it: the night's

@@ -54,6 +54,7 @@ class SwingStateWorld(World):
     """The table's truth and its players, deterministic from the seed."""
 
     compares_board = True
+    remembers_every_move = True
 
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
@@ -107,16 +108,14 @@ class SwingStateWorld(World):
     def finished(self) -> bool:
         return self.game.outcome(self.public) is not None
 
-    def recognises(self, action: Any) -> bool:
-        """A roll offered as a correction is ours when it is the last roll the players made
-        and the die on the table still shows it.  A die left showing an earlier State's roll
-        is no roll of the player the tablet names (the camera, misreading the table, had
-        that player pick the die up)."""
-        if not isinstance(action, dict) or action.get("type") != "roll" or self.die is None:
-            return False
-        last = self.last_roll_at()
-        return action.get("value") == self.die and last is not None \
-            and self.made[last] == self.gist(action)
+    def recognises_made(self, action: Action) -> bool:
+        """A roll of theirs named on a button is their last roll (a die left showing an
+        earlier State's roll is no roll of the player the tablet names): an earlier roll
+        of the same face is not what a correction of this one means."""
+        if action.get("type") != "roll":
+            return True
+        rolls = [a for a in getattr(self, "made_moves", []) if a.get("type") == "roll"]
+        return bool(rolls) and rolls[-1] == action
 
     def last_roll_at(self) -> int | None:
         """Where the players' last roll stands among the moves they remember (``made``)."""
@@ -160,7 +159,7 @@ class SwingStateWorld(World):
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
         sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
         if recorded is not None and self.last_events and sent_at is not None \
-                and self.nothing_stands_since(tablet, sent_at):
+                and self.nothing_stands_since(tablet, sent_at, getattr(self, "last_action", None)):
             self.retries += 1  # nothing recorded since the last move (or only what we undid)
             # a card the tablet still lists (read twice, the second read left over) would
             # spoil the move made again: they take it back first, as in every game
@@ -171,6 +170,8 @@ class SwingStateWorld(World):
         if stray:
             return stray
         action = self.choose()
+        self.remember_made(action)
+        self.last_action = action  # an entry since that is not this move (a correction) is not it
         events = self.enact(action)
         before = self.public
         self.public = self.game.apply(before, action)

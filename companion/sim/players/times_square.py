@@ -17,6 +17,7 @@ other turn draws cards and the supply runs out twice in a bounded number of step
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.games.base import Action, Game, MalformedAction, RuleError, State
@@ -26,13 +27,14 @@ from companion.games.times_square.rules import FIGURES, LURABLE, Card
 from companion.sim.world import (
     BoardChange,
     CardTap,
-    Declare,
     HandOver,
     PhysicalEvent,
+    TapOption,
     World,
 )
 
 WIN = 1_000_000.0
+SAME_TURN_TRIED = 3000  # legal readings of a turn looked through at most for one like theirs
 KEYS = ("pos", "joker", "hands", "supply", "exhausted", "phase", "turn", "result")
 
 
@@ -149,10 +151,32 @@ class TimesSquareWorld(World):
                 if prompt.get("kind") != "choice":
                     continue
                 for option in prompt.get("options") or []:
-                    if isinstance(option, dict) and self.entry_says({"action": option}, self.pending):
+                    words = self.option_text(option)
+                    if words in self.same_turn_words():
                         self.pending = None
-                        return [Declare(option)]
+                        return [TapOption(words)]
         return super().answer_prompt(tablet)
+
+    def same_turn_words(self) -> set[str]:
+        """How a button may word the players' last turn: every legal reading of it that does
+        what they did to the table and the hands (its steps in another order or pairing),
+        as they would recognise it read out.  Worked out once per turn."""
+        if self.last is None:
+            return set()
+        before, action = self.last
+        key = json.dumps(action, sort_keys=True)
+        cached = getattr(self, "_same_turn", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        wanted = self._effect(before, action)
+        said = {self.wording().action(action)}
+        if wanted is not None:
+            for other in self.rules.legal_actions(before)[:SAME_TURN_TRIED]:
+                if other.get("type") == action.get("type") and other.get("player") == action.get("player") \
+                        and self._effect(before, other) == wanted:
+                    said.add(self.wording().action(other))
+        self._same_turn = (key, said)
+        return said
 
     def _effect(self, state: State, action: Action) -> dict[str, Any] | None:
         try:
