@@ -475,7 +475,6 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: py
     or, attentive, see their roll misrecorded in the history and replace it.  The V chips
     in the trays are counted by the players against the record."""
     from companion.sim import truth
-
     from companion.sim.world import TapOption
 
     declared: list[dict] = []
