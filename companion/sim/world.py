@@ -91,6 +91,7 @@ DISAGREEMENT = "The table does not match the record"
 SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
 TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
 EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")
+SAID_KEPT = 64  # the players' moves whose history words they keep in mind
 MADE_KEPT = 8  # the players' own moves they remember, to recognise one offered on a button
 ANSWERS = 2  # how often players answer one disagreement (the same words at one point of the game)
 
@@ -198,12 +199,49 @@ class World(ABC):
         return [h for i, h in enumerate(history, first)
                 if i >= total and isinstance(h, dict) and not h.get("undone")]
 
-    @staticmethod
-    def entry_says(entry: dict[str, Any], action: Action) -> bool:
-        """Whether a history entry records ``action``: the entry may add what the table read
-        (a Trend card's printed code), never change what the players did."""
+    def entry_says(self, entry: dict[str, Any], action: Action) -> bool:
+        """Whether a history line records ``action``, read as players read it: its words are
+        what they would say of their move (:meth:`words_for`).  A tablet handed over as
+        data (a test calling a world directly) is judged on the entry's action: it may add
+        what the table read (a Trend card's printed code), never change what they did."""
         recorded = entry.get("action")
-        return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in action.items())
+        if isinstance(recorded, dict):
+            return all(recorded.get(k) == v for k, v in action.items())
+        return isinstance(entry.get("text"), str) and entry["text"] in self.words_for(action)
+
+    def words_for(self, action: Action) -> set[str]:
+        """The history lines that say ``action``: the words noted when it was made (from the
+        table as it was then), and as the game would say it now."""
+        said = set(getattr(self, "_said", {}).get(json.dumps(action, sort_keys=True), ()))
+        for state in (self.words_state(), self.wording().state):
+            try:
+                said.add(self.game.describe(state, action))
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                continue
+        return said
+
+    def words_state(self) -> Any:
+        """The rules' state the players keep of the game, to word a move as the record
+        would (the set-up's for a world that keeps none)."""
+        for name in ("public", "state", "rules_state"):
+            state = self.__dict__.get(name)
+            if isinstance(state, dict):
+                return state
+        return self.wording().state
+
+    def note_words(self, before: Any, action: Action) -> None:
+        """How the record words ``action`` made on the table as it was (``before``): kept to
+        recognise its line in the history later."""
+        try:
+            words = self.game.describe(before, action)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return
+        said = getattr(self, "_said", {})
+        key = json.dumps(action, sort_keys=True)
+        said[key] = {*said.pop(key, ()), words}
+        while len(said) > SAID_KEPT:
+            said.pop(next(iter(said)))
+        self._said = said
 
     # ------------------------------------------------------------------ reading the tablet's words
     def wording(self) -> Wording:
@@ -219,7 +257,9 @@ class World(ABC):
         return option if isinstance(option, str) else self.wording().option(option)
 
     def remember_made(self, action: Action) -> None:
-        """A move the players made, kept in mind to recognise it on a button (newest last)."""
+        """A move the players made, kept in mind to recognise it on a button (newest last)
+        and in the history (its words from the table as it is now)."""
+        self.note_words(self.words_state(), action)
         made = [a for a in getattr(self, "made_moves", []) if a != action]
         self.made_moves = [*made, dict(action)][-MADE_KEPT:]
 

@@ -65,6 +65,9 @@ def as_seen(tablet: dict[str, Any], wording: Wording | None = None) -> dict[str,
     if not isinstance(tablet, dict):
         return tablet
     seen = {k: v for k, v in tablet.items() if k not in UNSEEN}
+    if isinstance(seen.get("history"), list):  # a line's words, number, source; not its data
+        seen["history"] = [{k: v for k, v in h.items() if k != "action"} if isinstance(h, dict) else h
+                           for h in seen["history"]]
     if wording is not None and isinstance(seen.get("prompts"), list):
         seen["prompts"] = [
             {**p, "options": [wording.option(o) for o in p.get("options") or []]}

@@ -308,6 +308,7 @@ class BaronVoodooWorld(World):
     # --- physical events -------------------------------------------------------------------
     def _apply(self, action: Action) -> State:
         before = self.state
+        self.note_words(before, action)
         self.state = self.rules.apply(before, action)
         return before
 

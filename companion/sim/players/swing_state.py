@@ -200,12 +200,12 @@ class SwingStateWorld(World):
         if not shown:
             return None
         newest = shown[-1]
-        action = newest.get("action") or {}
+        action = self.read_line(newest)
         undone = getattr(self, "undone_seqs", set())
-        made = getattr(self, "made", [])
-        last = self.last_roll_at()
-        ours = self.gist(action) == made[last] if action.get("type") == "roll" and last is not None \
-            else self.gist(action) in made
+        made = getattr(self, "made_moves", [])[-4:]
+        rolls = [a for a in getattr(self, "made_moves", []) if a.get("type") == "roll"]
+        ours = (bool(rolls) and self.entry_says(newest, rolls[-1])) if action.get("type") == "roll" \
+            else any(self.entry_says(newest, a) for a in made)
         if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
                 or ours or newest.get("seq") in undone:
             return None
@@ -214,17 +214,36 @@ class SwingStateWorld(World):
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 
+    def read_line(self, entry: dict[str, Any]) -> Action:
+        """What a history line says was done, as far as players read it: a pick-up of the
+        die, a roll and its face, a pawn moved to a space, by whom (its words; {} for any
+        other line).  A tablet handed over as data (a test) gives the entry's action."""
+        if isinstance(entry.get("action"), dict):
+            return entry["action"]
+        text = str(entry.get("text", ""))
+        lines = getattr(self, "_lines", None)
+        if lines is None:
+            lines = self._lines = {}
+            for p in range(self.players):
+                said: list[Action] = [{"type": "pick_up_die", "player": p}]
+                said += [{"type": "roll", "player": p, "value": v} for v in range(1, 7)]
+                said += [{"type": kind, "player": p, "to": to} for to in self.rules.spaces
+                         for kind in ("move", "advance")]
+                for action in said:
+                    lines.setdefault(self.game.describe(self.public, action), action)
+        return dict(lines.get(text, {}))
+
     def mend_entry(self, tablet: dict[str, Any], entry: dict[str, Any]) -> Action:
         """What players tap on an entry that is none of their moves, naming it (a move the
         camera records meanwhile is not taken back instead).  The roll that follows the
         tablet's record of their last pick-up of the die, read a pip off, is replaced by the
         roll the die shows; anything else is undone (a roll nobody made, though the die
         shows the last roller's face, is no reading of that roll)."""
-        action = entry.get("action") or {}
+        action = self.read_line(entry)
         made = self.made
         last = self.last_roll_at()
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        before = (standing[-2].get("action") or {}) if len(standing) > 1 and standing[-1] is entry else {}
+        before = self.read_line(standing[-2]) if len(standing) > 1 and standing[-1] is entry else {}
         if last is not None and last > 0 and action.get("type") == "roll" \
                 and made[last - 1] == ("pick_up_die", made[last][1], None, None) \
                 and before.get("type") == "pick_up_die" \
