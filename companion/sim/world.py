@@ -28,6 +28,10 @@ NOTICE = {"passive": 0.0, "typical": 0.5, "attentive": 0.9}
 """How likely players are to notice, unasked, that a history line about their own move reads
 wrong or that their move is missing from it (once per line or move, seeded): passive players
 only answer what the tablet asks and follow its remedies."""
+COUNT = {"passive": 0.0, "typical": 0.3, "attentive": 0.8}
+"""How likely players are, once the tablet's scores have stood unlike their own count of
+their score pieces at two glances, to count them against it (once per record and scores):
+then they read every line of the history about their moves, as if asked."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,7 @@ class World(ABC):
         """Whether the players notice, unasked, the wrong or missing line ``key`` (decided
         once per line, at their temperament's rate, on a seeded draw of their own)."""
         kind = getattr(self, "temperament", None)
-        if kind is None:
+        if kind is None or getattr(self, "counting", False):
             return True
         rate = NOTICE[kind]
         noticed = self.__dict__.setdefault("_noticed", {})
@@ -141,6 +145,24 @@ class World(ABC):
             draw = random.Random(f"{self.seed}:{key}").random()
             noticed[key] = draw < rate
         return noticed[key]
+
+    def counts_score_pieces(self, tablet: dict[str, Any]) -> bool:
+        """Whether the players, counting their score pieces (chips, tokens, cards won) at
+        this glance, find the tablet's scores unlike their count: only when the same record
+        and scores stood at two glances (a move just made may not be on it yet), and at
+        their temperament's rate (:data:`COUNT`), decided once per record and scores."""
+        kind = getattr(self, "temperament", None)
+        shown = tablet.get("scores")
+        if kind is None or not COUNT[kind] or not isinstance(shown, list):
+            return False
+        glance = (tablet.get("history_total"), json.dumps(shown))
+        standing, self._scores_at = glance == getattr(self, "_scores_at", None), glance
+        counted = self.truth().get("scores")
+        if not standing or not isinstance(counted, list) or len(counted) != len(shown) \
+                or all(abs(float(a) - float(b)) < 1e-9 for a, b in zip(counted, shown, strict=True)):
+            return False
+        draw = random.Random(f"{self.seed}:count:{glance}").random()
+        return draw < COUNT[kind]
 
     def over_at_table(self) -> bool:
         """Whether the game is over by the world's truth, a question about the last move
@@ -167,6 +189,7 @@ class World(ABC):
                     and self.notices(("tap", total, tuple(t.card for t in missed))):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
+        self.counting = self.counts_score_pieces(tablet)
         events = self.answer_disagreement(tablet) or self.step(tablet)
         for event in events:
             if isinstance(event, Declare) and event.action.get("type") not in TABLE_TYPES:
@@ -357,11 +380,16 @@ class World(ABC):
         if found is None or not self.remembers_every_move:
             return None
         seq, said = int(found.group(1)), found.group(2)
-        if any(self.move_words(a) == said and self.recognises_made(a)
-               for a in getattr(self, "made_moves", [])):
+        if not self.none_made(said):
             return None
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
         return seq if standing and standing[-1].get("seq") == seq else None
+
+    def none_made(self, said: str) -> bool:
+        """Whether a line's words name a move none of the players made (not one of theirs
+        misread: that is corrected, not undone)."""
+        return not any(self.move_words(a) == said and self.recognises_made(a)
+                       for a in getattr(self, "made_moves", []))
 
     def move_words(self, action: Action) -> str:
         """A move of theirs as a history line says it."""

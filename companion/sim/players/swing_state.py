@@ -214,6 +214,18 @@ class SwingStateWorld(World):
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 
+    def none_made(self, said: str) -> bool:
+        """A roll, pick-up or pawn move none of them made: the line names a seat that made
+        no such move of late (a roll: not the newest roll at the table, the die shows one)."""
+        line = self.read_line({"text": said})
+        if not line:
+            return False
+        made = [a for a in getattr(self, "made_moves", []) if a.get("type") == line.get("type")
+                or {a.get("type"), line.get("type")} == {"move", "advance"}]
+        if line.get("type") == "roll":  # the die shows one roll: the newest
+            return not made or made[-1].get("player") != line.get("player")
+        return not any(a.get("player") == line.get("player") for a in made)
+
     def read_line(self, entry: dict[str, Any]) -> Action:
         """What a history line says was done, as far as players read it: a pick-up of the
         die, a roll and its face, a pawn moved to a space, by whom (its words; {} for any
