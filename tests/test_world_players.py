@@ -52,14 +52,16 @@ def test_players_tap_the_correction_that_names_the_move_they_made() -> None:
     assert swing_world().answer_disagreement(tablet) == [TapOption("Correct #44: Red: Roll: rolled 3")]
     # the die picked up since (the table shows nothing there): Red still remembers the roll
     tablet = disagreement("nothing", "white (4)")
-    assert swing_world(die=None).answer_disagreement(tablet) == [TapOption("Correct #44: Red: Roll: rolled 3")]
+    assert swing_world(die=None).answer_disagreement(tablet) == \
+        [TapOption("Correct #44: Red: Roll: rolled 3")]
 
 
 def test_a_correction_naming_a_move_nobody_made_is_not_tapped() -> None:
     """Red rolled 3 but the button offers 5: no such roll; the table shows what the record
     does not and no button names their move, so, unsure, they ask for the table read again."""
     five = {"type": "correct", "entry": 44, "action": {**ROLL_3, "value": 5}}
-    tablet = disagreement("white (3)", "white (4)", options=[five, {"type": "keep_record"}, {"type": "reread"}])
+    tablet = disagreement("white (3)", "white (4)",
+                          options=[five, {"type": "keep_record"}, {"type": "reread"}])
     assert swing_world().answer_disagreement(tablet) == [TapOption(REREAD_WORDS)]
 
 
