@@ -364,9 +364,19 @@ class World(ABC):
         record_right = all(kept == pieces_words(laid.get(p)) for p, (_, kept) in named.items())
         if record_right and not camera_right and KEEP_RECORD_WORDS in options:
             return [TapOption(KEEP_RECORD_WORDS)]
-        if REREAD_WORDS in options:
+        found = EXPLAINS.search(text)
+        if found is None or self.made_as_said(found.group(2)):
+            # no entry named, or the one named is a move of theirs as they made it: the record
+            # is behind the table (their press not taken yet), not wrong: pressing again,
+            # declaring, straightening are the remedies, not a re-reading of an older move
+            return []
+        if REREAD_WORDS in options:  # an entry that reads wrong to them, no button naming theirs
             return [TapOption(REREAD_WORDS)]
         return []
+
+    def made_as_said(self, said: str) -> bool:
+        """Whether a line's words are a move of theirs as they made it."""
+        return any(said in self.words_for(a) for a in getattr(self, "made_moves", []))
 
     remembers_every_move = False
     """Whether the players remember every move the table records of them (each made through
