@@ -279,6 +279,12 @@ class World(ABC):
         calling a world directly) is worded as the tablet words it."""
         return option if isinstance(option, str) else self.wording().option(option)
 
+    @staticmethod
+    def pressed(option: Any) -> PhysicalEvent:
+        """The tap on a button, by the words the players read on it; a tablet handed over as
+        data (a test or the headless harness calling a world directly) gets its data back."""
+        return Declare(option) if isinstance(option, dict) else TapOption(str(option))
+
     def remember_made(self, action: Action) -> None:
         """A move the players made, kept in mind to recognise it on a button (newest last)
         and in the history (its words from the table as it is now)."""
@@ -337,7 +343,9 @@ class World(ABC):
             answer = self.answer_for(text, options, tablet)
             if answer:
                 self._disagreed = {key: answered.get(key, 0) + 1}
-                return answer
+                given = dict(zip(options, prompt.get("options") or [], strict=False))
+                return [self.pressed(given.get(e.words, e.words)) if isinstance(e, TapOption) else e
+                        for e in answer]
         return []
 
     def answer_for(self, text: str, options: list[str], tablet: dict[str, Any]) -> list[PhysicalEvent]:
@@ -481,7 +489,7 @@ class World(ABC):
             for option in prompt.get("options") or []:
                 if self.option_text(option) == wanted:
                     self.pending = None
-                    return [TapOption(wanted)]
+                    return [self.pressed(option)]
         return []
 
     def confirm_reading(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
@@ -491,7 +499,7 @@ class World(ABC):
             for option in prompt.get("options") or []:
                 words = self.option_text(option)
                 if words.startswith("Correct ") and self.recognised(words) is not None:
-                    return [TapOption(words)]
+                    return [self.pressed(option)]
         return []
 
     def mend_last_move(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:

@@ -29,7 +29,6 @@ from companion.sim.world import (
     CardTap,
     HandOver,
     PhysicalEvent,
-    TapOption,
     World,
 )
 
@@ -154,10 +153,9 @@ class TimesSquareWorld(World):
                 if prompt.get("kind") != "choice":
                     continue
                 for option in prompt.get("options") or []:
-                    words = self.option_text(option)
-                    if words in self.same_turn_words():
+                    if self.option_text(option) in self.same_turn_words():
                         self.pending = None
-                        return [TapOption(words)]
+                        return [self.pressed(option)]
         return super().answer_prompt(tablet)
 
     def same_turn_words(self, lines: bool = False) -> set[str]:
