@@ -94,6 +94,7 @@ PhysicalEvent = BoardChange | HandOver | CardTap | SeatButton | TurnButton | Dec
 DISAGREEMENT = "The table does not match the record"
 SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
 TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
+LACKS = re.compile(r" shows (?!nothing )[^;]+? on the table, nothing in the record")
 EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")
 SAID_KEPT = 64  # the players' moves whose history words they keep in mind
 MADE_KEPT = 8  # the players' own moves they remember, to recognise one offered on a button
@@ -451,8 +452,12 @@ class World(ABC):
         missing = [a for a in getattr(self, "unrecorded", [])
                    if not any(self.entry_says(h, a) for h in history)]
         self.unrecorded = missing
+        # "Fix it or declare it", or the table showing pieces the record lacks ("... shows
+        # yellow on the table, nothing in the record"): the players' moves not in the record
         asked = any(isinstance(p, dict) and p.get("kind") == "warning"
-                    and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
+                    and ("declare it" in str(p.get("text", "")).lower()
+                         or LACKS.search(str(p.get("text", ""))) is not None)
+                    for p in tablet.get("prompts") or [])
         # the game is over at the table: everyone reads the tablet for the result, and when it
         # does not show the end, looks for their last moves in the history
         asked = asked or (tablet.get("over") is False and self.over_at_table())
