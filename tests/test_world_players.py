@@ -135,3 +135,47 @@ def test_attentive_players_count_their_score_pieces_against_the_tablet() -> None
         seen.append(world.counts_score_pieces(glance))
         assert not world.counts_score_pieces({**glance, "scores": counted})
     assert 10 <= sum(seen) < 20  # at a human rate, not always
+
+
+def test_a_record_behind_their_table_is_not_read_again() -> None:
+    """Times Square seed 1, cafe: the tablet named an entry of theirs, as they made it, to
+    explain a table that was only ahead of the record (their press not taken yet); reading
+    the table again rewrote that older move with the newer one's pieces and the game ended
+    wrong.  Now an entry of theirs as they made it is left standing: they press again."""
+    world = swing_world()
+    tablet = disagreement("white (3)", "white (4)", was="Red rolls 3",
+                          options=[{"type": "keep_record"}, {"type": "reread"}])
+    assert world.answer_disagreement(tablet) == []
+    # and with no entry named at all, nothing to read again either
+    plain = {**tablet, "prompts": [{**tablet["prompts"][0],
+                                    "text": tablet["prompts"][0]["text"].split(" Entry #")[0]}]}
+    assert world.answer_disagreement(plain) == []
+
+
+def test_pieces_the_record_lacks_are_declared_as_moves_it_lacks() -> None:
+    """Jivecat seed 1, cafe (a forgotten press): "9 shows yellow on the table, nothing in the
+    record" with no entry to correct: the players declare the moves they pressed for that no
+    line shows, as for "Fix it or declare it", once the ask stands at two glances."""
+    world = SwingStateWorld(load_game("swing_state"), 3, None, 2)
+    world.set_temperament("passive")
+    move = {"type": "move", "player": 1, "to": "r1-01-red"}
+    world.press_for(move)
+    warned = {"history_total": 3, "taps": [], "history": [], "prompts": [
+        {"kind": "warning", "text": "The table does not match the record: 9 shows yellow on the "
+                                    "table, nothing in the record.", "options": [KEEP_RECORD_WORDS]}]}
+    assert world.declare_missing(warned) == []  # the press may still be on its way
+    assert world.declare_missing(warned) == [Declare(move)]
+    # a place that shows nothing where the record has a piece asks for no declaration
+    gone = {**warned, "prompts": [{"kind": "warning", "text": "The table does not match the record: "
+                                   "9 shows nothing on the table, yellow in the record."}]}
+    world.press_for(move)
+    assert world.declare_missing(gone) == [] and world.declare_missing(gone) == []
+
+
+def test_their_move_is_known_by_the_words_of_its_line() -> None:
+    """A history line reaches the players as words: their move is known by the line the
+    record prints for it (noted from the table as it was when they made it)."""
+    world = swing_world()
+    assert world.entry_says({"seq": 5, "text": "Red rolls 3"}, ROLL_3)
+    assert not world.entry_says({"seq": 5, "text": "Red rolls 4"}, ROLL_3)
+    assert not world.entry_says({"seq": 5, "text": "Blue rolls 3"}, ROLL_3)
