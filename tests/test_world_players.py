@@ -179,3 +179,17 @@ def test_their_move_is_known_by_the_words_of_its_line() -> None:
     assert world.entry_says({"seq": 5, "text": "Red rolls 3"}, ROLL_3)
     assert not world.entry_says({"seq": 5, "text": "Red rolls 4"}, ROLL_3)
     assert not world.entry_says({"seq": 5, "text": "Blue rolls 3"}, ROLL_3)
+
+
+def test_a_move_is_known_by_its_line_as_the_log_keeps_it_keys_sorted() -> None:
+    """Swing State seed 1, cafe, passive (wedged at 136 actions): the Incumbent's choice
+    {"red": 2, "blue": 1} is logged with its keys sorted and its line reads "Incumbent chooses
+    1 blue, 2 red"; the players worded it "2 red, 1 blue", took it for unrecorded and declared
+    it again, refused, for good.  The line is matched as the log words it."""
+    world = swing_world()
+    choice = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
+    world.remember_made(choice)
+    logged = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
+    line = world.game.describe(world.public, logged)
+    assert line == "Incumbent chooses 1 blue, 2 red"
+    assert world.entry_says({"seq": 3, "text": line}, choice)

@@ -239,11 +239,14 @@ class World(ABC):
         """The history lines that say ``action``: the words noted when it was made (from the
         table as it was then), and as the game would say it now."""
         said = set(getattr(self, "_said", {}).get(json.dumps(action, sort_keys=True), ()))
+        # the record words the move as its log keeps it, keys sorted ("1 blue, 2 red")
+        logged = json.loads(json.dumps(action, sort_keys=True))
         for state in (self.words_state(), self.wording().state):
-            try:
-                said.add(self.game.describe(state, action))
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                continue
+            for move in (action, logged):
+                try:
+                    said.add(self.game.describe(state, move))
+                except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                    continue
         return said
 
     def words_state(self) -> Any:
@@ -258,8 +261,8 @@ class World(ABC):
     def note_words(self, before: Any, action: Action) -> None:
         """How the record words ``action`` made on the table as it was (``before``): kept to
         recognise its line in the history later."""
-        try:
-            words = self.game.describe(before, action)
+        try:  # as the log keeps it, keys sorted: the history's line
+            words = self.game.describe(before, json.loads(json.dumps(action, sort_keys=True)))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return
         said = getattr(self, "_said", {})
