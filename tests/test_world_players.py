@@ -193,3 +193,12 @@ def test_a_move_is_known_by_its_line_as_the_log_keeps_it_keys_sorted() -> None:
     line = world.game.describe(world.public, logged)
     assert line == "Incumbent chooses 1 blue, 2 red"
     assert world.entry_says({"seq": 3, "text": line}, choice)
+
+
+def test_a_button_words_a_move_one_way_whatever_the_order_of_its_data() -> None:
+    """The Incumbent's choice offered on a button reads the same as the players word the
+    choice they made, whichever order its colours came in."""
+    world = swing_world()
+    made = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
+    offered = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
+    assert world.wording().action(made) == world.wording().option(offered)

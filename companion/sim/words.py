@@ -14,6 +14,7 @@ world's process can word its own moves the same way to recognise them on a butto
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.games.base import Action, Game, Piece, State
@@ -50,7 +51,9 @@ def value_words(game: Game, state: State, action_type: str, field: str, value: A
 
 
 def action_words(game: Game, state: State, action: Action) -> str:
-    """A game action as its button reads: the seat, the form's label, each value in words."""
+    """A game action as its button reads: the seat, the form's label, each value in words
+    (of the action as the log keeps it, keys sorted, so that one move reads one way)."""
+    action = json.loads(json.dumps(action, sort_keys=True))
     kind = str(action.get("type"))
     form = game.action_forms().get(kind)
     who = action.get("player")
