@@ -117,7 +117,7 @@ def test_players_tap_the_correction_of_a_nightclub_value_the_camera_misread() ->
     The players tap the correction when it names the Nightclubs lying on their table, in
     their order, and leave one that does not."""
     from companion.games import load_game
-    from companion.sim.world import Declare, load_world
+    from companion.sim.world import Declare, TapOption, load_world
 
     game = load_game("king_of_clubs")
     world = load_world("king_of_clubs", game, PLAYERS, VARIANT, 4)
@@ -130,7 +130,15 @@ def test_players_tap_the_correction_of_a_nightclub_value_the_camera_misread() ->
         return {"history": [], "history_total": 1,
                 "prompts": [{"kind": "choice", "text": "The table now shows ...", "options": [option]}]}
 
+    # the players read the button's words ("Correct it: Nightclubs laid out: ..."); handed
+    # the tablet as data, the world taps that data
+    words = world.option_text(asking(laid)["prompts"][0]["options"][0])
     assert world.step(asking(laid)) == [Declare(asking(laid)["prompts"][0]["options"][0])]
+    assert world.step({**asking(laid), "prompts": [{**asking(laid)["prompts"][0], "options": [words]}]}) \
+        == [TapOption(words)]
+    assert world.recognised(words) == {"type": "nightclubs", "values": laid}
+    assert world.recognised(world.option_text(
+        asking(wrong)["prompts"][0]["options"][0])) is None
     assert not world.recognises({"type": "nightclubs", "values": wrong})
     assert not world.recognises({"type": "nightclubs", "values": list(reversed(laid))}) \
         or laid == list(reversed(laid))

@@ -116,6 +116,30 @@ def test_the_players_see_the_tablets_words_not_its_board() -> None:
     assert seen["prompts"] == tablet["prompts"] and seen["history"] == tablet["history"]
 
 
+def test_the_players_read_a_lines_words_and_a_buttons_words_never_their_data() -> None:
+    """Issue 39: a history line reaches the players as its number, words and source, not its
+    action; a prompt's buttons as the words on them ("Correct #44: Red: Roll: rolled 3",
+    "Read the table again"), which name one button back on the tablet."""
+    from companion.games import load_game
+    from companion.sim.words import KEEP_RECORD_WORDS, REREAD_WORDS, Wording
+    from companion.sim.worldproc import as_seen
+
+    wording = Wording(load_game("swing_state"), 3, None, 2)
+    roll = {"type": "correct", "entry": 44, "action": {"type": "roll", "player": 1, "value": 3}}
+    tablet = {"history": [{"seq": 44, "text": "Red rolls 4", "source": "camera", "undone": False,
+                           "action": {"type": "roll", "player": 1, "value": 4}}],
+              "prompts": [{"kind": "warning", "text": "The table does not match the record: ...",
+                           "options": [roll, {"type": "keep_record"}, {"type": "reread"}]}],
+              "history_total": 44}
+    seen = as_seen(tablet, wording)
+    assert seen["history"] == [{"seq": 44, "text": "Red rolls 4", "source": "camera", "undone": False}]
+    words = seen["prompts"][0]["options"]
+    assert words == ["Correct #44: Red: Roll: rolled 3", KEEP_RECORD_WORDS, REREAD_WORDS]
+    assert all(isinstance(w, str) for w in words)
+    assert wording.find(tablet, words[0]) == roll and wording.find(tablet, REREAD_WORDS) == {"type": "reread"}
+    assert wording.find(tablet, "Correct #44: Red: Roll: rolled 5") is None  # no such button
+
+
 def test_the_simulated_cards_carry_their_own_stickers() -> None:
     """No part of the simulated table lays a card by the companion's factory tag sheet: its
     stickers are its own, and the companion learns them from the registered tags.json."""
@@ -468,9 +492,6 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
 
 
 @pytest.mark.timeout(1800)  # a hang guard only: the game's budget is counted in actions and frames
-@pytest.mark.xfail(reason="issue 39, open: the world's players do not yet answer the disagreement "
-                   "prompt's one-tap correction (entry-numbered `correct`, `keep_record`, `reread`); the "
-                   "game wedges with the scores right", strict=False)
 def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
@@ -478,19 +499,26 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: py
     or, attentive, see their roll misrecorded in the history and replace it.  The V chips
     in the trays are counted by the players against the record."""
     from companion.sim import truth
+    from companion.sim.world import TapOption
 
     declared: list[dict] = []
+    tapped: list[str] = []
     deliver = truth.FaultyTable.deliver
 
     def noting(self: truth.FaultyTable, event: Any, before: Any = None) -> None:
         if isinstance(event, Declare):
             declared.append(event.action)
+        if isinstance(event, TapOption):
+            tapped.append(event.words)
         deliver(self, event, before)
 
     monkeypatch.setattr(truth.FaultyTable, "deliver", noting)
     outcome = truth.play_one("swing_state", 2, "pips", "attentive")
     assert outcome.injected.get("pip", 0) > 0
-    assert any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), declared
+    # the button's words, read by the players: "Correct #44: Blue: Roll: rolled 3"
+    assert any(w.startswith("Correct ") and ": Roll: rolled " in w for w in tapped) \
+        or any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), \
+        (tapped, declared)
     assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.named, outcome.ending)
 
 
@@ -775,7 +803,7 @@ def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> No
     next move look recorded, the players went on, and the record never caught up.  Only an
     entry that says the move counts (it may add what the table read, such as a card's code)."""
     from companion.games.times_square import TimesSquare
-    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton, World
+    from companion.sim.world import STRAIGHTEN_FRAMES, HandOver, TurnButton
 
     board = {"s3": (Piece("red", 0),)}
     ours = {"type": "claim_trend", "player": 2, "card": "trend-02"}
@@ -798,8 +826,8 @@ def test_an_earlier_move_recorded_late_is_not_taken_for_the_players_move() -> No
         {"seq": 3, "action": {"type": "reveal", "card": "skull-9"}},
         {"seq": 4, "action": {**ours, "code": ["cyan", 9]}}]}
     assert world.step(read) == []  # recorded, with the code the camera read: not again
-    assert World.entry_says(read["history"][1], ours)
-    assert not World.entry_says(read["history"][1], {**ours, "card": "trend-03"})
+    assert world.entry_says(read["history"][1], ours)
+    assert not world.entry_says(read["history"][1], {**ours, "card": "trend-03"})
 
 
 def test_players_lay_again_one_at_a_time_moves_the_camera_saw_run_together() -> None:

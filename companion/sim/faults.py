@@ -156,6 +156,17 @@ class CafeCamera:
         self.cup_spot = rng.random()
         self.drift = rng.uniform(0.15, 0.3) if rng.random() < model.drift else 0.0
         self.frames = 0
+        self.cup_lifted = False  # the players took the cup away
+
+    def cup_on(self) -> bool:
+        """Whether the cup stands on the board now (the players see it too)."""
+        return self.cup_at is not None and not self.cup_lifted \
+            and self.cup_at <= self.frames < self.cup_at + CUP_FRAMES
+
+    def cup_place(self) -> str | None:
+        """The place the cup stands on (the layout's), None without a layout."""
+        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
+        return spots[int(self.cup_spot * len(spots))].id if spots else None
 
     def _px_per_mm(self) -> float:
         homography = getattr(self.camera, "homography", None)
@@ -176,7 +187,7 @@ class CafeCamera:
             shift = np.float32([[1, 0, self.bump_mm[0] * k], [0, 1, self.bump_mm[1] * k]])
             frame = cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]),
                                    borderMode=cv2.BORDER_REPLICATE)
-        if self.cup_at is not None and self.cup_at <= n < self.cup_at + CUP_FRAMES:
+        if self.cup_on():
             if n == self.cup_at:
                 self.log.note("cup")
             frame = self._cup(frame)
@@ -301,6 +312,27 @@ class FaultyTable(SimulatedTable):
         self.fault_log.note("knock")
         return {s: tuple(stack) for s, stack in out.items() if stack}
 
+    def glance(self) -> None:
+        """The players look at their table before the tablet: a piece knocked aside, a cup
+        on a place, as it lies (told only when that changes)."""
+        off: dict[str, Any] = {}
+        if self._knocked is not None:
+            off["knocked"] = self._knocked
+        if self.cafe.cup_on():
+            off["cup"] = self.cafe.cup_place()
+        if off != getattr(self, "_told", {}):
+            self._told = off
+            look = getattr(self.world, "look_at_table", None)
+            if look is not None:
+                look(off or None)
+
+    def tidy(self) -> None:
+        """The cup is taken off the board (a knocked piece is put back by the players' next
+        laying of the table)."""
+        if self.cafe.cup_on():
+            self.cafe.cup_lifted = True
+            self.fault_log.note("cup_lifted")
+
     def observe(self, tablet: dict[str, Any]) -> None:
         """The judge's record of the game: the tablet after each action, with the world's
         truth then (its board and its own count of the scores)."""
@@ -319,8 +351,12 @@ class FaultyTable(SimulatedTable):
     def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
         rng, model = self.fault_rng, self.faults
         if isinstance(event, BoardChange):
+            # a new move lays the table anew: a piece knocked before is put right with it
+            self._knocked = None
             if rng.random() < model.knock:
-                event = BoardChange(self._knock(event.view))
+                knocked = self._knock(event.view)
+                self._knocked = knocked if knocked != event.view else None
+                event = BoardChange(knocked)
             if rng.random() < model.early_press:
                 # the player presses while the arm is still over the board: the pieces land after
                 self.source.hand_over(4)

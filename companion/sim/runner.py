@@ -31,6 +31,7 @@ from companion.service import Service
 from companion.sim.camera.source import SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.stickers import StickerSheet
+from companion.sim.words import Wording
 from companion.sim.world import (
     BoardChange,
     CardTap,
@@ -38,6 +39,8 @@ from companion.sim.world import (
     HandOver,
     PhysicalEvent,
     SeatButton,
+    TapOption,
+    Tidy,
     TurnButton,
     World,
 )
@@ -244,9 +247,37 @@ class SimulatedTable:
             status, body = self.tablet.declare(event.action, self.current_request)
             if status != 200:
                 self.refusals.append(f"{event.action}: {status} {body.get('error')}")
+        elif isinstance(event, TapOption):
+            # the button that reads so on the tablet now (the page's own data behind it)
+            option = self.wording().find(self.tablet.state(history=0), event.words)
+            if option is None:
+                self.refusals.append(f"{event.words!r}: no such button now")
+            else:
+                status, body = self.tablet.declare(option, self.current_request)
+                if status != 200:
+                    self.refusals.append(f"{event.words!r}: {status} {body.get('error')}")
+        elif isinstance(event, Tidy):
+            self.tidy()
         else:  # pragma: no cover
             raise TypeError(f"unknown physical event {event!r}")
         self.pause(0.5)
+
+    def wording(self) -> Wording:
+        """How the tablet words its buttons for this game (the world's own wording)."""
+        wording = getattr(self, "_wording", None)
+        if wording is None:
+            wording = getattr(self.world, "wording", None)
+            wording = wording() if callable(wording) else wording
+            self._wording = wording
+        assert wording is not None
+        return wording
+
+    def tidy(self) -> None:
+        """The players clear the board (a table without faults has nothing to clear)."""
+
+    def glance(self) -> None:
+        """Before the players look at the tablet: what they see on their own table that they
+        did not lay is told to the world (a table without faults shows nothing such)."""
 
     def after_hand(self, check: Any) -> None:
         """After a tap or a press: with human pacing, the player's own delay (in frames),
@@ -301,6 +332,7 @@ class SimulatedTable:
                     break
             else:
                 tablet = self.tablet.state()
+            self.glance()
             events = self.world.act(tablet)
             if not events:
                 break

@@ -13,12 +13,29 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import Action, BoardView, Game, view_to_json
+from companion.sim.events import (  # noqa: F401 - the events, named here for the worlds and tests
+    STRAIGHTEN_FRAMES,
+    BoardChange,
+    CardTap,
+    Declare,
+    HandOver,
+    PhysicalEvent,
+    SeatButton,
+    TapOption,
+    Tidy,
+    TurnButton,
+)
+from companion.sim.reading import (  # noqa: F401 - the reading's words, named here too
+    COUNT,
+    DISAGREEMENT,
+    LACKS,
+    TABLE_TYPES,
+    Reading,
+)
 
-STRAIGHTEN_FRAMES = 12  # a hand straightening the pieces: a second and a half of frames at 8 fps
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
 RECENT_MOVES = 4  # the moves given up on that an entry recorded late may still be for
 RECENT_BOARDS = 8  # the tables the last moves left that players can lay again, one at a time
@@ -28,51 +45,7 @@ wrong or that their move is missing from it (once per line or move, seeded): pas
 only answer what the tablet asks and follow its remedies."""
 
 
-@dataclass(frozen=True)
-class BoardChange:
-    """Players moved pieces: the whole board now really looks like ``view``."""
-
-    view: BoardView
-
-
-@dataclass(frozen=True)
-class HandOver:
-    """An arm passes over the board for a while (the camera sees a hand)."""
-
-    frames: int = 3
-
-
-@dataclass(frozen=True)
-class CardTap:
-    """A card laid on a reader of the serial device (seat None: the shared reader)."""
-
-    card: str
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class SeatButton:
-    """A seat button on the serial device pressed."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class TurnButton:
-    """The Pi's GPIO turn button pressed: "my step is done, record it"."""
-
-
-@dataclass(frozen=True)
-class Declare:
-    """A player declares on the tablet (POST /api/actions with the table PIN)."""
-
-    action: Action
-
-
-PhysicalEvent = BoardChange | HandOver | CardTap | SeatButton | TurnButton | Declare
-
-
-class World(ABC):
+class World(Reading, ABC):
     """One game's simulated table.  ``game`` is the rules as the players know them;
     the truth (hands, decks) is the world's own."""
 
@@ -109,7 +82,7 @@ class World(ABC):
         """Whether the players notice, unasked, the wrong or missing line ``key`` (decided
         once per line, at their temperament's rate, on a seeded draw of their own)."""
         kind = getattr(self, "temperament", None)
-        if kind is None:
+        if kind is None or getattr(self, "counting", False):
             return True
         rate = NOTICE[kind]
         noticed = self.__dict__.setdefault("_noticed", {})
@@ -143,7 +116,11 @@ class World(ABC):
                     and self.notices(("tap", total, tuple(t.card for t in missed))):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
-        events = self.step(tablet)
+        self.counting = self.counts_score_pieces(tablet)
+        events = self.answer_disagreement(tablet) or self.step(tablet)
+        for event in events:
+            if isinstance(event, Declare) and event.action.get("type") not in TABLE_TYPES:
+                self.remember_made(event.action)
         taps = [e for e in events if isinstance(e, CardTap)]
         if taps:
             self._taps_made = (taps, tablet.get("history_total"))
@@ -172,18 +149,13 @@ class World(ABC):
         return [h for i, h in enumerate(history, first)
                 if i >= total and isinstance(h, dict) and not h.get("undone")]
 
-    @staticmethod
-    def entry_says(entry: dict[str, Any], action: Action) -> bool:
-        """Whether a history entry records ``action``: the entry may add what the table read
-        (a Trend card's printed code), never change what the players did."""
-        recorded = entry.get("action")
-        return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in action.items())
 
     def press_for(self, action: Action, seat: int | None = None) -> TurnButton | SeatButton:
         """The button pressed for ``action`` (the turn button, or ``seat``'s button on the
         device): remembered until the tablet's history shows it, so that a question the
         table asks about it can be answered and a press that recorded nothing is made again."""
         self.pending, self.pending_seat = action, seat
+        self.remember_made(action)
         self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
         return TurnButton() if seat is None else SeatButton(seat)
 
@@ -198,8 +170,12 @@ class World(ABC):
         missing = [a for a in getattr(self, "unrecorded", [])
                    if not any(self.entry_says(h, a) for h in history)]
         self.unrecorded = missing
+        # "Fix it or declare it", or the table showing pieces the record lacks ("... shows
+        # yellow on the table, nothing in the record"): the players' moves not in the record
         asked = any(isinstance(p, dict) and p.get("kind") == "warning"
-                    and "declare it" in str(p.get("text", "")).lower() for p in tablet.get("prompts") or [])
+                    and ("declare it" in str(p.get("text", "")).lower()
+                         or LACKS.search(str(p.get("text", ""))) is not None)
+                    for p in tablet.get("prompts") or [])
         # the game is over at the table: everyone reads the tablet for the result, and when it
         # does not show the end, looks for their last moves in the history
         asked = asked or (tablet.get("over") is False and self.over_at_table())
@@ -227,26 +203,26 @@ class World(ABC):
             return relay
         if self.pending is None:
             return []
-        wanted = json.dumps(self.pending, sort_keys=True)
+        wanted = self.wording().action(self.pending)
         if any(isinstance(h, dict) and self.entry_says(h, self.pending) and not h.get("undone")
                for h in (tablet.get("history") or [])[-3:]):
             self.pending = None
             return []
         for prompt in tablet.get("prompts") or []:
             for option in prompt.get("options") or []:
-                if json.dumps(option, sort_keys=True) == wanted:
+                if self.option_text(option) == wanted:
                     self.pending = None
-                    return [Declare(option)]
+                    return [self.pressed(option)]
         return []
 
     def confirm_reading(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """"The table now shows ..., but ... was recorded": when the reading offered is what
-        the players did (:meth:`recognises`), they tap it; otherwise nothing."""
+        """"The table now shows ..., but ... was recorded": when a correction offered names a
+        move the players made (:meth:`recognised`), they tap it; otherwise nothing."""
         for prompt in tablet.get("prompts") or []:
             for option in prompt.get("options") or []:
-                if isinstance(option, dict) and option.get("type") == "correct" \
-                        and self.recognises(option.get("action")):
-                    return [Declare(option)]
+                words = self.option_text(option)
+                if words.startswith("Correct ") and self.recognised(words) is not None:
+                    return [self.pressed(option)]
         return []
 
     def mend_last_move(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
@@ -456,12 +432,6 @@ class World(ABC):
             return []
         self.relay = (laid, boards, tries + 1)
         return [HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
-
-    def recognises(self, action: Any) -> bool:
-        """Whether ``action``, offered on the tablet as a correction of the last move, is
-        what the players really did, judged from the table as it stands (their own cards
-        and pieces).  A world that cannot tell says no, and the players leave it."""
-        return False
 
     @abstractmethod
     def start(self) -> list[PhysicalEvent]:

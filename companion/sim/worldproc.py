@@ -25,6 +25,8 @@ import sys
 import threading
 from typing import IO, Any
 
+from companion.sim.words import Wording
+
 BLOCKED = ("companion.table", "companion.reconcile", "companion.web", "companion.service",
            "companion.store")
 """The companion's runtime: what the table recorded and why, which no player can look into."""
@@ -56,12 +58,21 @@ def install_blocker() -> None:
     sys.meta_path.insert(0, RuntimeBlocker())
 
 
-def as_seen(tablet: dict[str, Any]) -> dict[str, Any]:
-    """The tablet as a person sees it: its words (prompts and their buttons, history lines,
-    scores, cards listed as read), not the tracker's board JSON, the camera's, or ids."""
+def as_seen(tablet: dict[str, Any], wording: Wording | None = None) -> dict[str, Any]:
+    """The tablet as a person sees it: its words (prompts and the words on their buttons,
+    history lines, scores, cards listed as read), not the tracker's board JSON, the
+    camera's, ids, or the data behind a button or a line."""
     if not isinstance(tablet, dict):
         return tablet
-    return {k: v for k, v in tablet.items() if k not in UNSEEN}
+    seen = {k: v for k, v in tablet.items() if k not in UNSEEN}
+    if isinstance(seen.get("history"), list):  # a line's words, number, source; not its data
+        seen["history"] = [{k: v for k, v in h.items() if k != "action"} if isinstance(h, dict) else h
+                           for h in seen["history"]]
+    if wording is not None and isinstance(seen.get("prompts"), list):
+        seen["prompts"] = [
+            {**p, "options": [wording.option(o) for o in p.get("options") or []]}
+            if isinstance(p, dict) else p for p in seen["prompts"]]
+    return seen
 
 
 def _send(stream: IO[bytes], message: Any) -> None:
@@ -158,7 +169,20 @@ class WorldProcess:
         return self._call("start")
 
     def act(self, tablet: dict[str, Any]) -> list[Any]:
-        return self._call("act", as_seen(tablet))
+        return self._call("act", as_seen(tablet, self.wording()))
+
+    def wording(self) -> Wording:
+        """How the tablet's buttons are worded for the players (as the world words them)."""
+        wording = self.__dict__.get("_wording")
+        if wording is None:
+            from companion.games import load_game
+
+            wording = self._wording = Wording(load_game(self.game_name), self.players,
+                                              self.variant, self.seed)
+        return wording
+
+    def look_at_table(self, off: dict[str, Any] | None) -> None:
+        self._call("look_at_table", off)
 
     def finished(self) -> bool:
         return self._call("finished")

@@ -1205,8 +1205,12 @@ def test_players_undo_a_die_pick_up_nobody_made_and_refuse_the_old_roll_as_their
     assert roller != 0 and shown is not None
     nxt = world.rules.current_player(world.public)
     assert nxt != roller
-    assert world.recognises({"type": "roll", "player": roller, "value": shown})
-    assert not world.recognises({"type": "roll", "player": nxt, "value": shown})
+    # a roll is theirs only as the roll they made (issue 39: they read a button's words)
+    def button(seat: int) -> str:
+        return "Correct it: " + world.wording().action({"type": "roll", "player": seat, "value": shown})
+
+    assert world.recognised(button(roller))
+    assert world.recognised(button(nxt)) is None
     stray = {"seq": len(history) + 1, "source": "camera", "undone": False,
              "action": {"type": "pick_up_die", "player": nxt}}
     drawn_without_die = {"history": [*history, stray], "history_total": len(history) + 1,

@@ -91,6 +91,7 @@ class BaronVoodooWorld(World):
             layout = "random"
         self._apply({"type": "setup", "layout": layout, "board": board})
         self.laid = board  # the dice as the players rolled and placed them
+        self.laid_setup = {"type": "setup", "layout": layout, "board": board}
         setup: list[PhysicalEvent] = [BoardChange(g.board_view(self.state)), TurnButton()]
         # a set-up the tablet does not show (a die misread as the press came) is made again
         # like any move: the history held the Deities' choice, if any, before it
@@ -118,6 +119,11 @@ class BaronVoodooWorld(World):
             events = self._after_capture()
         self.remember_move(tablet, events)
         return events
+
+    def table_moves(self) -> list[Action]:
+        """The set-up on their table, every die where they put it, as a button names it."""
+        setup = getattr(self, "laid_setup", None)
+        return [setup] if setup is not None else []
 
     def recognises(self, action: Any) -> bool:
         """A set-up offered as a correction is ours when it is the one on the table: every
@@ -302,6 +308,7 @@ class BaronVoodooWorld(World):
     # --- physical events -------------------------------------------------------------------
     def _apply(self, action: Action) -> State:
         before = self.state
+        self.note_words(before, action)
         self.state = self.rules.apply(before, action)
         return before
 

@@ -205,6 +205,7 @@ class JivecatWorld(JivecatTurns, World):
     def _commit(self, action: Action) -> State:
         """Apply one of our own moves to the truth; a refusal here is a bug of the world.
         Remembered until the tablet's history shows it, should the table ask about it."""
+        self.note_words(self.state, action)
         self.state = self.rules.apply(self.state, action)
         self.pending = action
         return self.state

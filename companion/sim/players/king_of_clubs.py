@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import BoardView, Game, Piece, make_view
+from companion.games.base import Action, BoardView, Game, Piece, make_view
 from companion.games.king_of_clubs.rules import (
     ALL_SLOTS,
     BACKUP,
+    LETTERS,
     SKILLS,
     SLOTS,
     compare_lowest_first,
@@ -102,8 +103,7 @@ class KingOfClubsWorld(World):
                     return list(missed)
         return super().act(tablet)
 
-    @staticmethod
-    def card_shown(tablet: dict[str, Any], card: str, total: int) -> bool:
+    def card_shown(self, tablet: dict[str, Any], card: str, total: int) -> bool:
         """Whether the tablet lists ``card`` as read, or an entry after its first ``total``
         ones (left standing) names it."""
         if any(isinstance(t, dict) and t.get("card") == card for t in tablet.get("taps") or []):
@@ -111,7 +111,28 @@ class KingOfClubsWorld(World):
         standing = World.standing_since(tablet, total)
         if standing is None:
             return True  # nothing to read: players assume it was
-        return any((h.get("action") or {}).get("card") == card for h in standing)
+        if any(isinstance(h.get("action"), dict) for h in standing):  # a tablet given as data
+            return any((h.get("action") or {}).get("card") == card for h in standing)
+        name = {m["id"]: m["name"] for m in self.data["moves"]}.get(card, card)  # "The Robot"
+        return any(name in str(h.get("text", "")) for h in standing)
+
+    def entry_says(self, entry: dict[str, Any], action: Action) -> bool:
+        """A pass is said three ways by the table, after what went before ("keeps their
+        Dancers where they are", "hands over to the other side", "passes"), and a swap
+        names the Nightclubs: players recognise any of them as their pass, and a swap by
+        its side (the simulation's reading of a line; see :meth:`World.entry_says`)."""
+        if isinstance(entry.get("action"), dict):
+            return super().entry_says(entry, action)
+        text = str(entry.get("text", ""))
+        who = action.get("player")
+        letters = [LETTERS[p] for p in range(self.players)] if not isinstance(who, int) else [LETTERS[who]]
+        if action.get("type") == "pass":
+            return any(text in (f"{n} keeps their Dancers where they are",
+                                f"{n} hands over to the other side",
+                                f"{n} passes (no more Moves at this dance)") for n in letters)
+        if action.get("type") == "swap":
+            return any(text.startswith(f"{n} swaps their Dancers at ") for n in letters)
+        return super().entry_says(entry, action)
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One recordable thing the players do; the truth is settled before returning, so
@@ -171,6 +192,18 @@ class KingOfClubsWorld(World):
 
     def finished(self) -> bool:
         return bool(self.winners)
+
+    def table_moves(self) -> list[Action]:
+        """The readings their table bears out, as a button would name them: tonight's
+        Nightclubs in their order, and each Lead Dancer's card face up with its value."""
+        moves: list[Action] = []
+        if self.stage != "clubs" and self.clubs:
+            moves.append({"type": "nightclubs", "values": list(self.clubs)})
+        for player, slot in sorted(self.face_up, key=str):
+            skill = self.placed.get(player, {}).get(slot)
+            if skill is not None:
+                moves.append({"type": "lead_reveal", "player": player, "slot": slot, "skill": skill})
+        return [m for m in moves if self.recognises(m)]
 
     def recognises(self, action: Any) -> bool:
         """A reading offered as a correction is ours when the table shows it: the night's

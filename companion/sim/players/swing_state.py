@@ -54,6 +54,7 @@ class SwingStateWorld(World):
     """The table's truth and its players, deterministic from the seed."""
 
     compares_board = True
+    remembers_every_move = True
 
     def __init__(self, game: Game, players: int, variant: str | None, seed: int) -> None:
         super().__init__(game, players, variant, seed)
@@ -107,16 +108,14 @@ class SwingStateWorld(World):
     def finished(self) -> bool:
         return self.game.outcome(self.public) is not None
 
-    def recognises(self, action: Any) -> bool:
-        """A roll offered as a correction is ours when it is the last roll the players made
-        and the die on the table still shows it.  A die left showing an earlier State's roll
-        is no roll of the player the tablet names (the camera, misreading the table, had
-        that player pick the die up)."""
-        if not isinstance(action, dict) or action.get("type") != "roll" or self.die is None:
-            return False
-        last = self.last_roll_at()
-        return action.get("value") == self.die and last is not None \
-            and self.made[last] == self.gist(action)
+    def recognises_made(self, action: Action) -> bool:
+        """A roll of theirs named on a button is their last roll (a die left showing an
+        earlier State's roll is no roll of the player the tablet names): an earlier roll
+        of the same face is not what a correction of this one means."""
+        if action.get("type") != "roll":
+            return True
+        rolls = [a for a in getattr(self, "made_moves", []) if a.get("type") == "roll"]
+        return bool(rolls) and rolls[-1] == action
 
     def last_roll_at(self) -> int | None:
         """Where the players' last roll stands among the moves they remember (``made``)."""
@@ -160,7 +159,7 @@ class SwingStateWorld(World):
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
         sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
         if recorded is not None and self.last_events and sent_at is not None \
-                and self.nothing_stands_since(tablet, sent_at):
+                and self.nothing_stands_since(tablet, sent_at, getattr(self, "last_action", None)):
             self.retries += 1  # nothing recorded since the last move (or only what we undid)
             # a card the tablet still lists (read twice, the second read left over) would
             # spoil the move made again: they take it back first, as in every game
@@ -171,6 +170,8 @@ class SwingStateWorld(World):
         if stray:
             return stray
         action = self.choose()
+        self.remember_made(action)
+        self.last_action = action  # an entry since that is not this move (a correction) is not it
         events = self.enact(action)
         before = self.public
         self.public = self.game.apply(before, action)
@@ -199,12 +200,12 @@ class SwingStateWorld(World):
         if not shown:
             return None
         newest = shown[-1]
-        action = newest.get("action") or {}
+        action = self.read_line(newest)
         undone = getattr(self, "undone_seqs", set())
-        made = getattr(self, "made", [])
-        last = self.last_roll_at()
-        ours = self.gist(action) == made[last] if action.get("type") == "roll" and last is not None \
-            else self.gist(action) in made
+        made = getattr(self, "made_moves", [])[-4:]
+        rolls = [a for a in getattr(self, "made_moves", []) if a.get("type") == "roll"]
+        ours = (bool(rolls) and self.entry_says(newest, rolls[-1])) if action.get("type") == "roll" \
+            else any(self.entry_says(newest, a) for a in made)
         if newest.get("source") != "camera" or action.get("type") not in self.CAMERA_MOVES \
                 or ours or newest.get("seq") in undone:
             return None
@@ -213,17 +214,48 @@ class SwingStateWorld(World):
         self.undone_seqs = undone | {newest.get("seq")}
         return newest
 
+    def none_made(self, said: str) -> bool:
+        """A roll, pick-up or pawn move none of them made: the line names a seat that made
+        no such move of late (a roll: not the newest roll at the table, the die shows one)."""
+        line = self.read_line({"text": said})
+        if not line:
+            return False
+        made = [a for a in getattr(self, "made_moves", []) if a.get("type") == line.get("type")
+                or {a.get("type"), line.get("type")} == {"move", "advance"}]
+        if line.get("type") == "roll":  # the die shows one roll: the newest
+            return not made or made[-1].get("player") != line.get("player")
+        return not any(a.get("player") == line.get("player") for a in made)
+
+    def read_line(self, entry: dict[str, Any]) -> Action:
+        """What a history line says was done, as far as players read it: a pick-up of the
+        die, a roll and its face, a pawn moved to a space, by whom (its words; {} for any
+        other line).  A tablet handed over as data (a test) gives the entry's action."""
+        if isinstance(entry.get("action"), dict):
+            return entry["action"]
+        text = str(entry.get("text", ""))
+        lines = getattr(self, "_lines", None)
+        if lines is None:
+            lines = self._lines = {}
+            for p in range(self.players):
+                said: list[Action] = [{"type": "pick_up_die", "player": p}]
+                said += [{"type": "roll", "player": p, "value": v} for v in range(1, 7)]
+                said += [{"type": kind, "player": p, "to": to} for to in self.rules.spaces
+                         for kind in ("move", "advance")]
+                for action in said:
+                    lines.setdefault(self.game.describe(self.public, action), action)
+        return dict(lines.get(text, {}))
+
     def mend_entry(self, tablet: dict[str, Any], entry: dict[str, Any]) -> Action:
         """What players tap on an entry that is none of their moves, naming it (a move the
         camera records meanwhile is not taken back instead).  The roll that follows the
         tablet's record of their last pick-up of the die, read a pip off, is replaced by the
         roll the die shows; anything else is undone (a roll nobody made, though the die
         shows the last roller's face, is no reading of that roll)."""
-        action = entry.get("action") or {}
+        action = self.read_line(entry)
         made = self.made
         last = self.last_roll_at()
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        before = (standing[-2].get("action") or {}) if len(standing) > 1 and standing[-1] is entry else {}
+        before = self.read_line(standing[-2]) if len(standing) > 1 and standing[-1] is entry else {}
         if last is not None and last > 0 and action.get("type") == "roll" \
                 and made[last - 1] == ("pick_up_die", made[last][1], None, None) \
                 and before.get("type") == "pick_up_die" \

@@ -17,6 +17,7 @@ other turn draws cards and the supply runs out twice in a bounded number of step
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.games.base import Action, Game, MalformedAction, RuleError, State
@@ -26,13 +27,13 @@ from companion.games.times_square.rules import FIGURES, LURABLE, Card
 from companion.sim.world import (
     BoardChange,
     CardTap,
-    Declare,
     HandOver,
     PhysicalEvent,
     World,
 )
 
 WIN = 1_000_000.0
+SAME_TURN_TRIED = 3000  # legal readings of a turn looked through at most for one like theirs
 KEYS = ("pos", "joker", "hands", "supply", "exhausted", "phase", "turn", "result")
 
 
@@ -64,6 +65,7 @@ class TimesSquareWorld(World):
         """Place the figures (Hal on the side of the player who holds him) and press."""
         action = {"type": "setup", "hal_player": self.hal_player}
         before = self.rules_state
+        self.note_words(before, action)
         self.rules_state = self.rules.apply(before, action)
         self.last = (before, action)
         events: list[PhysicalEvent] = [BoardChange(self._view()), self.press_for(action)]
@@ -132,11 +134,13 @@ class TimesSquareWorld(World):
         """Whether a history entry records ``action``: the companion may read the same turn
         with its steps in another order or pairing (the same state follows), so an entry
         of the last move is judged by what it does to the table and the hands."""
-        if World.entry_says(entry, action):
+        if super().entry_says(entry, action):
             return True
         recorded = entry.get("action")
-        if self.last is None or action != self.last[1] or not isinstance(recorded, dict):
+        if self.last is None or action != self.last[1]:
             return False
+        if not isinstance(recorded, dict):  # the line's words: one of the readings like theirs
+            return entry.get("text") in self.same_turn_words(lines=True)
         before = self.last[0]
         wanted = self._effect(before, action)
         return wanted is not None and self._effect(before, recorded) == wanted
@@ -149,10 +153,33 @@ class TimesSquareWorld(World):
                 if prompt.get("kind") != "choice":
                     continue
                 for option in prompt.get("options") or []:
-                    if isinstance(option, dict) and self.entry_says({"action": option}, self.pending):
+                    if self.option_text(option) in self.same_turn_words():
                         self.pending = None
-                        return [Declare(option)]
+                        return [self.pressed(option)]
         return super().answer_prompt(tablet)
+
+    def same_turn_words(self, lines: bool = False) -> set[str]:
+        """How a button (or, ``lines``, a history line) may word the players' last turn:
+        every legal reading of it that does what they did to the table and the hands (its
+        steps in another order or pairing), as they would recognise it read out.  Worked
+        out once per turn."""
+        if self.last is None:
+            return set()
+        before, action = self.last
+        key = json.dumps(action, sort_keys=True)
+        cached = getattr(self, "_same_turn", None)
+        if cached is None or cached[0] != key:
+            wanted = self._effect(before, action)
+            readings = [action]
+            if wanted is not None:
+                readings += [other for other in self.rules.legal_actions(before)[:SAME_TURN_TRIED]
+                             if other.get("type") == action.get("type")
+                             and other.get("player") == action.get("player")
+                             and other != action and self._effect(before, other) == wanted]
+            buttons = {self.wording().action(a) for a in readings}
+            said = {self.rules.describe(before, a) for a in readings}
+            cached = self._same_turn = (key, buttons, said)
+        return cached[2] if lines else cached[1]
 
     def _effect(self, state: State, action: Action) -> dict[str, Any] | None:
         try:
@@ -286,6 +313,7 @@ class TimesSquareWorld(World):
         """Execute the move on the true table and return its physical events."""
         before = self.rules_state
         player = int(before["turn"])
+        self.note_words(before, action)
         self.rules_state = self.rules.apply(before, action)
         self.last = (before, action)
         events: list[PhysicalEvent] = [CardTap(c, seat) for c in ids]

@@ -1,0 +1,204 @@
+"""Issue 39: the world's players answer a disagreement between table and record as people do.
+
+They read the tablet's words only (the prompt, the words on its buttons, the history's
+lines) and check their own table and what they remember doing: a correction naming their
+move is tapped; a piece they did not put there, or a cup, is set right with "the record is
+right"; a camera that misreads a place the record has right gets "the record is right"; a
+line none of them made is undone; unsure, they ask the table to be read again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import load_game
+from companion.sim.players.swing_state import SwingStateWorld
+from companion.sim.words import KEEP_RECORD_WORDS, REREAD_WORDS
+from companion.sim.world import STRAIGHTEN_FRAMES, BoardChange, Declare, HandOver, TapOption, Tidy
+from companion.sim.worldproc import as_seen
+
+ROLL_3 = {"type": "roll", "player": 1, "value": 3}
+
+
+def swing_world(die: int | None = 3) -> SwingStateWorld:
+    """Swing State's table with Red's roll of 3 made (the die shows it) and remembered."""
+    world = SwingStateWorld(load_game("swing_state"), 3, None, 2)
+    world.remember_made(ROLL_3)
+    world.die = die
+    return world
+
+
+def disagreement(shows: str, kept: str, seq: int = 44, was: str = "Red rolls 4",
+                 options: list[dict[str, Any]] | None = None, total: int = 44) -> dict[str, Any]:
+    """The tablet as the players see it (:func:`as_seen`) with one disagreement on the die."""
+    world = swing_world()
+    text = (f"The table does not match the record: Die shows {shows} on the table, {kept} in the "
+            f"record. Entry #{seq} ({was}) explains it: the table shows Red rolls 3. If the table "
+            f"is right, correct entry #{seq}. If the table is wrong, tap that the record is right "
+            "and set the table as it says.")
+    options = options if options is not None else [
+        {"type": "correct", "entry": seq, "action": ROLL_3}, {"type": "keep_record"}, {"type": "reread"}]
+    tablet = {"history": [{"seq": seq, "text": was, "source": "camera", "undone": False,
+                           "action": {"type": "roll", "player": 1, "value": 4}}],
+              "history_total": total, "scores": [10, 0, 0],
+              "prompts": [{"kind": "warning", "text": text, "options": options}]}
+    return as_seen(tablet, world.wording())
+
+
+def test_players_tap_the_correction_that_names_the_move_they_made() -> None:
+    """Red rolled 3, the camera read 4 and it was recorded: the tablet names entry #44 and
+    offers "Correct #44: Red: Roll: rolled 3", which is what Red did: tapped."""
+    tablet = disagreement("white (3)", "white (4)")
+    assert swing_world().answer_disagreement(tablet) == [TapOption("Correct #44: Red: Roll: rolled 3")]
+    # the die picked up since (the table shows nothing there): Red still remembers the roll
+    tablet = disagreement("nothing", "white (4)")
+    assert swing_world(die=None).answer_disagreement(tablet) == \
+        [TapOption("Correct #44: Red: Roll: rolled 3")]
+
+
+def test_a_correction_naming_a_move_nobody_made_is_not_tapped() -> None:
+    """Red rolled 3 but the button offers 5: no such roll; the table shows what the record
+    does not and no button names their move, so, unsure, they ask for the table read again."""
+    five = {"type": "correct", "entry": 44, "action": {**ROLL_3, "value": 5}}
+    tablet = disagreement("white (3)", "white (4)",
+                          options=[five, {"type": "keep_record"}, {"type": "reread"}])
+    assert swing_world().answer_disagreement(tablet) == [TapOption(REREAD_WORDS)]
+
+
+def test_a_knocked_piece_is_put_back_and_the_record_kept() -> None:
+    """The die was knocked off its place as the hand withdrew: the players see it lying
+    where they did not put it, tap that the record is right and lay the table as it was."""
+    world = swing_world()
+    laid = world.table_now()
+    assert laid is not None
+    die_spot = world.rules.die_spot
+    knocked = {p: v for p, v in laid.items() if p != die_spot}
+    world.look_at_table({"knocked": knocked})
+    answer = world.answer_disagreement(disagreement("nothing", "white (3)", was="Red rolls 3"))
+    assert answer == [TapOption(KEEP_RECORD_WORDS), Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+    assert world.table_off is None  # put right
+
+
+def test_a_cup_on_a_named_place_is_taken_away_and_the_record_kept() -> None:
+    world = swing_world()
+    world.look_at_table({"cup": world.rules.die_spot})
+    answer = world.answer_disagreement(disagreement("nothing", "white (3)", was="Red rolls 3"))
+    assert answer[:2] == [TapOption(KEEP_RECORD_WORDS), Tidy()]
+
+
+def test_a_place_the_camera_misreads_gets_the_record_is_right() -> None:
+    """Glare on the die all evening: the camera reads 4 where the die shows 3 and the record
+    has 3.  The players see 3 on their table, as the record says: the record is right."""
+    world = swing_world()
+    tablet = disagreement("white (4)", "white (3)", was="Red rolls 3",
+                          options=[{"type": "keep_record"}, {"type": "reread"}])
+    assert world.answer_disagreement(tablet) == [TapOption(KEEP_RECORD_WORDS)]
+
+
+def test_a_line_none_of_them_made_is_undone() -> None:
+    """The die read a pip off while it lay still became "Blue rolls 5" though Blue never
+    rolled: the tablet names entry #45; it names no move of theirs, so they undo it."""
+    world = swing_world()
+    blue_5 = {"type": "correct", "entry": 45, "action": {"type": "roll", "player": 2, "value": 3}}
+    tablet = disagreement("white (3)", "white (5)", seq=45, was="Blue rolls 5",
+                          options=[blue_5, {"type": "keep_record"}, {"type": "reread"}], total=45)
+    assert world.answer_disagreement(tablet) == [Declare({"type": "undo", "seq": 45})]
+
+
+def test_one_disagreement_is_answered_twice_at_most() -> None:
+    """The same words at the same point of the game: two answers, then the players leave
+    it to the other remedies (straightening, pressing again)."""
+    world = swing_world()
+    tablet = disagreement("white (3)", "white (4)",
+                          options=[{"type": "keep_record"}, {"type": "reread"}])
+    assert world.answer_disagreement(tablet) == [TapOption(REREAD_WORDS)]
+    assert world.answer_disagreement(tablet) == [TapOption(REREAD_WORDS)]
+    assert world.answer_disagreement(tablet) == []
+    assert world.answer_disagreement({**tablet, "history_total": 45}) == [TapOption(REREAD_WORDS)]
+
+
+def test_attentive_players_count_their_score_pieces_against_the_tablet() -> None:
+    """The tablet's scores unlike the players' count of their V chips at two glances of the
+    same record: attentive players count (and then read every line as if asked); passive
+    ones never; a difference at one glance only (a move not on the tablet yet) is none."""
+    world = swing_world()
+    counted = world.truth()["scores"]
+    wrong = {"history_total": 10, "scores": [counted[0] + 2, *counted[1:]], "prompts": [], "history": []}
+    world.set_temperament("passive")
+    assert not world.counts_score_pieces(wrong) and not world.counts_score_pieces(wrong)
+    seen = []
+    for total in range(10, 30):
+        world = swing_world()
+        world.set_temperament("attentive")
+        glance = {**wrong, "history_total": total}
+        assert not world.counts_score_pieces(glance)  # the first glance: maybe not recorded yet
+        seen.append(world.counts_score_pieces(glance))
+        assert not world.counts_score_pieces({**glance, "scores": counted})
+    assert 10 <= sum(seen) < 20  # at a human rate, not always
+
+
+def test_a_record_behind_their_table_is_not_read_again() -> None:
+    """Times Square seed 1, cafe: the tablet named an entry of theirs, as they made it, to
+    explain a table that was only ahead of the record (their press not taken yet); reading
+    the table again rewrote that older move with the newer one's pieces and the game ended
+    wrong.  Now an entry of theirs as they made it is left standing: they press again."""
+    world = swing_world()
+    tablet = disagreement("white (3)", "white (4)", was="Red rolls 3",
+                          options=[{"type": "keep_record"}, {"type": "reread"}])
+    assert world.answer_disagreement(tablet) == []
+    # and with no entry named at all, nothing to read again either
+    plain = {**tablet, "prompts": [{**tablet["prompts"][0],
+                                    "text": tablet["prompts"][0]["text"].split(" Entry #")[0]}]}
+    assert world.answer_disagreement(plain) == []
+
+
+def test_pieces_the_record_lacks_are_declared_as_moves_it_lacks() -> None:
+    """Jivecat seed 1, cafe (a forgotten press): "9 shows yellow on the table, nothing in the
+    record" with no entry to correct: the players declare the moves they pressed for that no
+    line shows, as for "Fix it or declare it", once the ask stands at two glances."""
+    world = SwingStateWorld(load_game("swing_state"), 3, None, 2)
+    world.set_temperament("passive")
+    move = {"type": "move", "player": 1, "to": "r1-01-red"}
+    world.press_for(move)
+    warned = {"history_total": 3, "taps": [], "history": [], "prompts": [
+        {"kind": "warning", "text": "The table does not match the record: 9 shows yellow on the "
+                                    "table, nothing in the record.", "options": [KEEP_RECORD_WORDS]}]}
+    assert world.declare_missing(warned) == []  # the press may still be on its way
+    assert world.declare_missing(warned) == [Declare(move)]
+    # a place that shows nothing where the record has a piece asks for no declaration
+    gone = {**warned, "prompts": [{"kind": "warning", "text": "The table does not match the record: "
+                                   "9 shows nothing on the table, yellow in the record."}]}
+    world.press_for(move)
+    assert world.declare_missing(gone) == [] and world.declare_missing(gone) == []
+
+
+def test_their_move_is_known_by_the_words_of_its_line() -> None:
+    """A history line reaches the players as words: their move is known by the line the
+    record prints for it (noted from the table as it was when they made it)."""
+    world = swing_world()
+    assert world.entry_says({"seq": 5, "text": "Red rolls 3"}, ROLL_3)
+    assert not world.entry_says({"seq": 5, "text": "Red rolls 4"}, ROLL_3)
+    assert not world.entry_says({"seq": 5, "text": "Blue rolls 3"}, ROLL_3)
+
+
+def test_a_move_is_known_by_its_line_as_the_log_keeps_it_keys_sorted() -> None:
+    """Swing State seed 1, cafe, passive (wedged at 136 actions): the Incumbent's choice
+    {"red": 2, "blue": 1} is logged with its keys sorted and its line reads "Incumbent chooses
+    1 blue, 2 red"; the players worded it "2 red, 1 blue", took it for unrecorded and declared
+    it again, refused, for good.  The line is matched as the log words it."""
+    world = swing_world()
+    choice = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
+    world.remember_made(choice)
+    logged = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
+    line = world.game.describe(world.public, logged)
+    assert line == "Incumbent chooses 1 blue, 2 red"
+    assert world.entry_says({"seq": 3, "text": line}, choice)
+
+
+def test_a_button_words_a_move_one_way_whatever_the_order_of_its_data() -> None:
+    """The Incumbent's choice offered on a button reads the same as the players word the
+    choice they made, whichever order its colours came in."""
+    world = swing_world()
+    made = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
+    offered = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
+    assert world.wording().action(made) == world.wording().option(offered)
