@@ -88,7 +88,7 @@ def caught(observations: list[dict[str, Any]], layout: Layout | None) -> list[st
         first = total - len(history)
         for i, entry in enumerate(history, first):
             if since is not None and i >= since:
-                wrong.add(f"#{entry.get('seq')}")
+                wrong.add(f"#{entry.get('move', entry.get('seq'))}")  # as the history numbers it
                 if entry.get("text"):
                     wrong.add(str(entry["text"]))
         for text in warnings(tablet):

@@ -254,11 +254,14 @@ class Reading:
         found = EXPLAINS.search(text)
         if found is None or not self.remembers_every_move:
             return None
-        seq, said = int(found.group(1)), found.group(2)
+        number, said = int(found.group(1)), found.group(2)
         if not self.none_made(said):
             return None
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        return seq if standing and standing[-1].get("seq") == seq else None
+        newest = standing[-1] if standing else None  # the line players read that number beside
+        if newest is None or newest.get("move", newest.get("seq")) != number:
+            return None
+        return newest.get("seq")  # its undo button's
 
     def none_made(self, said: str) -> bool:
         """Whether a line's words name a move none of the players made (not one of theirs
