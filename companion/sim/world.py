@@ -4,7 +4,9 @@ A world is one game's table with its players: it holds the truth (hands, deck
 order, real positions) and scripted players who act on it.  It never reads the
 companion's state except the public tablet JSON (what ``GET /api/state``
 returns), as a player glances at the tablet.  Each game supplies a ``World``
-subclass in ``companion/sim/players/<game>.py`` exposing ``WORLD_CLASS``.
+subclass in ``companion/sim/players/<game>.py`` exposing ``WORLD_CLASS``.  How the
+players read the tablet's words is :mod:`companion.sim.reading`; how they put the table
+right when it is refused or drawn otherwise, :mod:`companion.sim.mending`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any
 
-from companion.games.base import Action, BoardView, Game, view_to_json
+from companion.games.base import Action, BoardView, Game
 from companion.sim.events import (  # noqa: F401 - the events, named here for the worlds and tests
     STRAIGHTEN_FRAMES,
     BoardChange,
@@ -28,6 +30,7 @@ from companion.sim.events import (  # noqa: F401 - the events, named here for th
     Tidy,
     TurnButton,
 )
+from companion.sim.mending import Mending
 from companion.sim.reading import (  # noqa: F401 - the reading's words, named here too
     COUNT,
     DISAGREEMENT,
@@ -45,7 +48,7 @@ wrong or that their move is missing from it (once per line or move, seeded): pas
 only answer what the tablet asks and follow its remedies."""
 
 
-class World(Reading, ABC):
+class World(Reading, Mending, ABC):
     """One game's simulated table.  ``game`` is the rules as the players know them;
     the truth (hands, decks) is the world's own."""
 
@@ -338,100 +341,6 @@ class World(Reading, ABC):
         camera record it late, the entry is theirs, not a misreading of their next move."""
         if action is not None:
             self.given_up = [*getattr(self, "given_up", []), action][-RECENT_MOVES:]
-
-    def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """The tablet refuses what the camera read of the table ("Not allowed: ... put the
-        pieces back"), yet the pieces are where the players put them: someone straightens
-        them, so the camera looks again, and press the button again when the move they pressed
-        for is still not recorded.  At most twice for one point of the game and one thing the
-        tablet says of it, then they carry on (and the prompt stays for whoever reads the
-        tablet).  When the tablet draws the table as an earlier move of theirs left it, they
-        lay the moves since again instead (:meth:`lay_again_since`)."""
-        view = self.table_now()
-        refused = [p for p in tablet.get("prompts") or []
-                   if p.get("kind") == "warning" and str(p.get("text", "")).startswith(
-                       ("Not allowed:", "The table does not match"))]
-        # the tablet's picture of the table is not the table (a value read wrong and taken)
-        drawn_wrong = self.compares_board and view is not None and "board" in tablet \
-            and tablet["board"] != view_to_json(view)
-        if view is None or not (refused or drawn_wrong):
-            return []
-        # one point of the game and what the tablet says of it: a refusal after the tablet
-        # drew the table wrong (a straightening used up on that) is looked at afresh
-        said = str(refused[0].get("text", "")) if refused else "drawn wrong"
-        key = f"{tablet.get('history_total')}: {said}"
-        if key != getattr(self, "_laid_again", None):
-            # once for one point of the game; unasked, only when the tablet is moves behind
-            relay = self.lay_again_since(tablet, view, behind=1 if refused else 2)
-            if relay:
-                self._laid_again = key
-                return relay
-        tries = getattr(self, "_straightened", {})
-        if tries.get(key, 0) >= 2:
-            return []
-        self._straightened = {key: tries.get(key, 0) + 1}
-        if self.pending is not None and not drawn_wrong and self.pressed_last() \
-                and not self.press_held(tablet):
-            # the move still waits for its press: pressed again, on the same button.  A move
-            # the camera records alone is not: a press after it (Jivecat) ends the turn
-            seat = getattr(self, "pending_seat", None)
-            return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view), self.press_for(self.pending, seat)]
-        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(view)]
-
-    def press_again(self) -> list[PhysicalEvent]:
-        """The press for the move that waits, on the same button, when the players' last move
-        ended with a press; else nothing."""
-        if self.pending is None or not self.pressed_last():
-            return []
-        return [self.press_for(self.pending, getattr(self, "pending_seat", None))]
-
-    def pressed_last(self) -> bool:
-        """Whether the players' last move ended with a press of a button."""
-        events = getattr(self, "last_move", ([], None, 0))[0]
-        return any(isinstance(e, (TurnButton, SeatButton)) for e in events)
-
-    def lay_again_since(self, tablet: dict[str, Any], view: BoardView,
-                        behind: int = 1) -> list[PhysicalEvent]:
-        """The tablet draws the table as one of the players' last moves left it, at least
-        ``behind`` moves ago, and the moves after it ran together for the camera (a hand
-        over the board while one was made, the next made at once): they put the table back
-        as the tablet draws it, then make those moves again one at a time, each once the
-        tablet shows the one before (:meth:`lay_next`), as the camera needs to see them."""
-        drawn = tablet.get("board") if self.compares_board else None
-        recent = getattr(self, "recent_boards", [])
-        if drawn is None or not recent or drawn == view_to_json(view):
-            return []
-        earlier = [i for i, board in enumerate(recent[:-behind]) if view_to_json(board) == drawn]
-        if not earlier:
-            return []
-        boards: list[BoardView] = []
-        for board in [*recent[earlier[-1] + 1:], view]:
-            if board != (boards[-1] if boards else recent[earlier[-1]]):
-                boards.append(board)
-        self.relay = (recent[earlier[-1]], boards, 0)
-        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(recent[earlier[-1]])]
-
-    def lay_next(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
-        """Laying moves again one at a time (:meth:`lay_again_since`): once the tablet draws
-        the table as the last one laid left it, the next; with the last (the table as it is
-        now), the press for the move that waits.  When the tablet does not show one (a
-        misread, a hand), it is straightened, twice at most; then they stop and carry on."""
-        relay = getattr(self, "relay", None)
-        if relay is None:
-            return []
-        laid, boards, tries = relay
-        if tablet.get("board") == view_to_json(laid):
-            if len(boards) > 1:
-                self.relay = (boards[0], boards[1:], 0)
-                return [HandOver(), BoardChange(boards[0])]
-            self.relay = None  # the table as it is now; the move that waits is pressed for
-            press = self.press_again()
-            return [HandOver(), BoardChange(boards[0]), *press] if boards else press
-        if tries >= 2:
-            self.relay = None
-            return []
-        self.relay = (laid, boards, tries + 1)
-        return [HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
 
     @abstractmethod
     def start(self) -> list[PhysicalEvent]:
