@@ -385,7 +385,9 @@ class FaultyTable(SimulatedTable):
                 self.human_wait(1.5)
                 self.fault_log.note("late_press")
             if rng.random() < model.double_press:
-                super().deliver(event, before)
+                # two presses at once, as a bouncing finger makes them: no frame between
+                # (the first one's outcome is not awaited; the second's is)
+                self.press_now(event)
                 self.fault_log.note("double_press")
         super().deliver(event, before)
 

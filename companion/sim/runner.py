@@ -206,6 +206,15 @@ class SimulatedTable:
         return state
 
     # ------------------------------------------------------------------ channels
+    def press_now(self, event: SeatButton | TurnButton) -> None:
+        """The button pressed and let go, nothing awaited after it."""
+        if isinstance(event, SeatButton):
+            self.device.press(event.seat, hold_s=self.hold_s(0.06))
+            return
+        self.button_pin.drive_low()
+        time.sleep(0.03 if self.speed > 0 else 0.01)
+        self.button_pin.drive_high()
+
     def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
         before = before if before is not None else self.tablet.state(history=0)
         marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
@@ -235,13 +244,8 @@ class SimulatedTable:
             reader = self.shared_reader if event.seat is None else event.seat
             self.device.lay_card(reader, self.stickers.uid(event.card), hold_s=self.hold_s(0.05))
             self.after_hand(moved_on)
-        elif isinstance(event, SeatButton):
-            self.device.press(event.seat, hold_s=self.hold_s(0.06))
-            self.after_hand(judged)
-        elif isinstance(event, TurnButton):
-            self.button_pin.drive_low()
-            time.sleep(0.03 if self.speed > 0 else 0.01)
-            self.button_pin.drive_high()
+        elif isinstance(event, (SeatButton, TurnButton)):
+            self.press_now(event)
             self.after_hand(judged)
         elif isinstance(event, Declare):
             status, body = self.tablet.declare(event.action, self.current_request)
