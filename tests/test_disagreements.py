@@ -363,7 +363,8 @@ def koc_both_to_pass(camera: bool) -> Table:
     game, rng = table.game, random.Random(1)
     for _ in range(13):
         table.declare(rng.choice(game.legal_actions(table.state)))
-    if camera:
+    if camera:  # a camera loop: a frame taken, the board seen in it
+        table.frame_taken()
         table.board_seen(game.board_view(table.state))
     return table
 
