@@ -106,7 +106,8 @@ def paced_table(speed: float, vision: bool = True) -> tuple[PacedTable, SimpleNa
                               vision=SimpleNamespace(source=source) if vision else None,
                               watchdog=SimpleNamespace(stall_s=3.0))
     world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
-    table = PacedTable(service, world, source, SimpleNamespace(), speed, None, None,  # type: ignore[arg-type]
+    device = SimpleNamespace(poll_s=0.001)
+    table = PacedTable(service, world, source, device, speed, None, None,  # type: ignore[arg-type]
                        SimpleNamespace(), stickers=StickerSheet("times_square", ["T01"], 1))
     return table, service
 
@@ -115,6 +116,7 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
     table, service = paced_table(speed=0)
     assert isinstance(table.gate, FrameGate) and service.vision.source is table.gate
     assert service.watchdog.stall_s == math.inf  # a pause of the harness is no stuck camera
+    assert table.device.poll_s == 0.005  # the firmware at a real device's pace, not spinning
     loop = Loop(service.vision.source)
     table.human_wait(1.0, after_frames=3)  # the hand's 3 frames and a second at 8 frames a second
     assert loop.acted == 11 and table.frames_taken == 11
@@ -128,4 +130,4 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
 @pytest.mark.parametrize("speed, vision", [(1.0, True), (0, False)])
 def test_a_table_at_a_real_pace_or_without_a_camera_loop_has_no_gate(speed: float, vision: bool) -> None:
     table, service = paced_table(speed, vision)
-    assert table.gate is None and service.watchdog.stall_s == 3.0
+    assert table.gate is None and service.watchdog.stall_s == 3.0 and table.device.poll_s == 0.001

@@ -52,6 +52,7 @@ GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet ta
 WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
 TABLE_FPS = 8  # the camera's frames a second at a real table: a human delay's length in frames
 DEVICE_GUARD_S = 10.0  # a hang guard on the device's delivery (the results never depend on it)
+LOCKSTEP_POLL_S = 0.005  # the emulated firmware's poll with the lockstep camera: a real device's
 
 
 @dataclass
@@ -158,13 +159,15 @@ class SimulatedTable:
         self.pacing = HumanPacing(random.Random(service.config.seed * 31 + 7))
         self.frames_taken = 0
         source.read = self._count_frames(source.read)  # type: ignore[method-assign]
-        self.gate = self._lockstep_camera()
+        self.gate = self._lockstep()
 
-    def _lockstep_camera(self) -> FrameGate | None:
+    def _lockstep(self) -> FrameGate | None:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
         :class:`FrameGate`: it takes the frames the players' delays give and no others, so a
         game takes the same frames on an idle machine as on a loaded one.  The watchdog's
-        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised."""
+        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised.
+        Nobody waits on the device's round trips for pace any more (the delays are frames):
+        its firmware polls at a real device's 5 ms, not spinning at 1 ms all game."""
         vision = getattr(self.service, "vision", None)
         if not (self.human_pacing and self.speed == 0 and vision is not None):
             return None
@@ -173,6 +176,8 @@ class SimulatedTable:
         watchdog = getattr(self.service, "watchdog", None)
         if watchdog is not None:
             watchdog.stall_s = math.inf
+        if isinstance(getattr(self.device, "poll_s", None), float):
+            self.device.poll_s = max(self.device.poll_s, LOCKSTEP_POLL_S)
         return gate
 
     def human_wait(self, seconds: float, after_frames: int = 0) -> None:
