@@ -28,7 +28,7 @@ from gpiozero import Device
 
 from companion.games.base import view_to_json
 from companion.service import Service
-from companion.sim.camera.source import SyntheticSource
+from companion.sim.camera.source import FrameGate, SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.stickers import StickerSheet
 from companion.sim.words import Wording
@@ -51,6 +51,9 @@ END_WAIT_S = 5.0  # how long players who made the game's last move watch the tab
 GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
 WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
 HANG_GUARD_S = 600.0  # at --speed 0 a wait for the tablet ends after its frames: this if the camera stops
+TABLE_FPS = 8  # the camera's frames a second at a real table: a human delay's length in frames
+DEVICE_GUARD_S = 10.0  # a hang guard on the device's delivery (the results never depend on it)
+LOCKSTEP_POLL_S = 0.005  # the emulated firmware's poll with the lockstep camera: a real device's
 
 
 @dataclass
@@ -157,15 +160,39 @@ class SimulatedTable:
         self.pacing = HumanPacing(random.Random(service.config.seed * 31 + 7))
         self.frames_taken = 0
         source.read = self._count_frames(source.read)  # type: ignore[method-assign]
+        self.gate = self._lockstep()
+
+    def _lockstep(self) -> FrameGate | None:
+        """With human pacing at --speed 0 (the bench) the camera loop reads through a
+        :class:`FrameGate`: it takes the frames the players' delays give and no others, so a
+        game takes the same frames on an idle machine as on a loaded one.  The watchdog's
+        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised.
+        Nobody waits on the device's round trips for pace any more (the delays are frames):
+        its firmware polls at a real device's 5 ms, not spinning at 1 ms all game."""
+        vision = getattr(self.service, "vision", None)
+        if not (self.human_pacing and self.speed == 0 and vision is not None):
+            return None
+        gate = FrameGate(self.source)
+        vision.source = gate
+        watchdog = getattr(self.service, "watchdog", None)
+        if watchdog is not None:
+            watchdog.stall_s = math.inf
+        if isinstance(getattr(self.device, "poll_s", None), float):
+            self.device.poll_s = max(self.device.poll_s, LOCKSTEP_POLL_S)
+        return gate
 
     def human_wait(self, seconds: float, after_frames: int = 0) -> None:
         """A human delay on the table's own clock: the hand's ``after_frames`` then ``seconds``
-        more, counted in the frames the camera takes at 8 a second (at --speed 0 the camera
-        runs as fast as it can, so time is its frames), or slept at --speed > 0."""
+        more, counted in the frames the camera takes at 8 a second, or slept at --speed > 0.
+        With the lockstep camera (the bench) exactly those frames are taken and acted on."""
         if self.speed > 0:
             time.sleep(seconds / self.speed)
             return
-        until = self.frames_taken + after_frames + round(seconds * 8)
+        frames = after_frames + round(seconds * TABLE_FPS)
+        if self.gate is not None:
+            self.gate.advance(frames)
+            return
+        until = self.frames_taken + frames
         deadline = time.monotonic() + 10.0
         while self.frames_taken < until and time.monotonic() < deadline:
             time.sleep(0.005)
@@ -207,7 +234,8 @@ class SimulatedTable:
         if self.speed > 0:
             deadline, frames_until = time.monotonic() + timeout, None
         else:
-            deadline, frames_until = time.monotonic() + HANG_GUARD_S, self.frames_taken + round(timeout * 8)
+            deadline = time.monotonic() + HANG_GUARD_S
+            frames_until = self.frames_taken + round(timeout * TABLE_FPS)
         while not check(state) and time.monotonic() < deadline \
                 and (frames_until is None or self.frames_taken < frames_until):
             time.sleep(0.02 if self.speed > 0 else 0.01)
@@ -296,9 +324,27 @@ class SimulatedTable:
         """After a tap or a press: with human pacing, the player's own delay (in frames),
         never the tablet's; the demo's players watch the tablet move on instead."""
         if self.human_pacing:
+            self.device_delivered()
             self.human_wait(self.pacing.press_delay())
         else:
             self.wait_for(check, 30.0)
+
+    def device_delivered(self) -> None:
+        """With the lockstep camera: the device's messages of a tap or a press have reached
+        the table before the next frame is taken (its firmware holds each until the host
+        says it received it, and the host hands it on under its delivery lock), so that the
+        camera's frames and the device's messages meet the table in the same order on any
+        machine.  The harness's barrier, not anything the players wait for."""
+        if self.gate is None or getattr(self, "_unplugged", 0):
+            return  # an unplugged device delivers nothing until it is plugged in again
+        app = getattr(self.device, "app", None)
+        deadline = time.monotonic() + DEVICE_GUARD_S
+        while app is not None and app.outbox and time.monotonic() < deadline:
+            time.sleep(0.001)
+        delivering = getattr(getattr(self.service, "link", None), "_deliver", None)
+        if delivering is not None:
+            with delivering:  # a message the host took is handed to the table under this lock
+                pass
 
     # ------------------------------------------------------------------ the game
     def run(self, max_steps: int = 5000, exit_when_over: bool = True) -> RunResult:
@@ -308,6 +354,13 @@ class SimulatedTable:
         still to come and the companion's ``history_total`` at that moment.  After a kill
         the first pending event is delivered again unless the log shows it was recorded;
         a declaration carries a request id, so the companion applies it at most once."""
+        try:
+            return self._play(max_steps, exit_when_over)
+        finally:
+            if self.gate is not None:  # the players are done: the camera runs free to its stop
+                self.gate.release()
+
+    def _play(self, max_steps: int, exit_when_over: bool) -> RunResult:
         started = time.monotonic()
         saved = self._load()
         if saved is None:
@@ -370,6 +423,8 @@ class SimulatedTable:
                 self.human_wait(self.pacing.think_delay())
             else:
                 self.pause()
+        if self.gate is not None:
+            self.gate.release()
         final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()

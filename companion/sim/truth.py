@@ -57,7 +57,8 @@ SMALLEST: dict[str, tuple[int, str | None]] = {
 
 MAX_ACTIONS = 600  # the players' actions a game may take on the bench
 MAX_FRAMES = 60000  # the camera frames a game may take on the bench: a hundred a player's action
-# (a long Swing State game takes about 450 actions at about 67 frames each: 30,000 cut it short)
+# (the camera keeps step with the players' delays: a long Swing State game takes about 450
+# actions at about 35 frames each; a camera running free took 67 an action there, 860 in Times Square)
 BINS = ("exact", "caught", "silent", "wedged", "over budget", "crashed")
 
 

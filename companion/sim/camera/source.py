@@ -7,6 +7,7 @@ sets what is on the table.
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -44,3 +45,57 @@ class SyntheticSource:
 
     def close(self) -> None:
         pass
+
+
+class FrameGate:
+    """The camera's frames on the players' clock (the bench's lockstep camera).
+
+    The camera loop reads through the gate; a frame is given only when the players' time has
+    come for one (:meth:`advance`, counted in frames at the table's fps), and :meth:`advance`
+    returns once the loop has read every frame it let through and handed what it saw to the
+    table (it is back asking for the next).  So a human delay of a second is eight frames read
+    and acted on, whatever the machine's load; while the players think, look at the tablet or
+    the harness talks to the world's process, the camera takes no frame (at a real table that
+    is a few milliseconds, not a frame).  A free-running camera instead took as many frames
+    as the machine could draw in that time: 860 a player's action in Times Square, where a
+    person's delays give about 30, and a game's result hung on the machine's load."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source  # read through it each time: a fault layer may wrap its read later
+        self._cond = threading.Condition()
+        self.granted = 0  # frames the players' time has let through
+        self.taken = 0  # frames the loop has read
+        self._asking = False  # the loop is back for a frame: the one before it is acted on
+        self.released = False  # the players are done: the camera runs free again
+
+    def read(self) -> np.ndarray | None:
+        with self._cond:
+            self._asking = True
+            self._cond.notify_all()
+            while self.taken >= self.granted and not self.released:
+                self._cond.wait()
+            self._asking = False
+            self.taken += 1
+        return self.source.read()
+
+    def advance(self, frames: int, timeout: float = 300.0) -> bool:
+        """Let ``frames`` more frames through and wait until the loop has read and acted on
+        them all; False when the loop did not come back within ``timeout`` seconds (a hang
+        guard only: no result depends on it)."""
+        if frames < 0:
+            raise ValueError(f"frames to advance must not be negative, got {frames}")
+        with self._cond:
+            self.granted += frames
+            self._cond.notify_all()
+            return self._cond.wait_for(
+                lambda: self.released or (self.taken >= self.granted and self._asking), timeout)
+
+    def release(self) -> None:
+        """The camera runs free again (the game is over or stopped)."""
+        with self._cond:
+            self.released = True
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        self.release()
+        self.source.close()

@@ -1,0 +1,133 @@
+"""The bench's lockstep camera: the camera loop takes the frames the players' delays give,
+and no others, so a game takes the same frames on an idle machine as on a loaded one."""
+
+from __future__ import annotations
+
+import math
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.service import ServiceConfig
+from companion.sim.camera.source import FrameGate
+from companion.sim.runner import SimulatedTable
+from companion.sim.stickers import StickerSheet
+
+
+class CountingSource:
+    """A camera that counts the frames read from it."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.closed = False
+
+    def read(self) -> np.ndarray:
+        self.reads += 1
+        return np.zeros((4, 4, 3), np.uint8)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Loop:
+    """A camera loop as the service's: read a frame, act on it, read the next; ``acted``
+    counts the frames acted on (the table handed what was seen)."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.acted = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        while not self.stop:
+            frame = self.source.read()
+            assert frame is not None
+            self.acted += 1
+
+
+def test_the_gate_lets_through_the_frames_granted_and_waits_until_they_are_acted_on() -> None:
+    camera = CountingSource()
+    gate = FrameGate(camera)
+    loop = Loop(gate)
+    assert gate.advance(0, timeout=60)  # the loop is waiting: nothing was let through
+    assert (camera.reads, loop.acted) == (0, 0)
+    assert gate.advance(5, timeout=60)
+    assert (camera.reads, loop.acted) == (5, 5)  # exactly those, each acted on
+    assert gate.advance(3, timeout=60)
+    assert (camera.reads, loop.acted, gate.taken, gate.granted) == (8, 8, 8, 8)
+    loop.stop = True
+    gate.release()  # free again: the loop runs on to its stop
+    loop.thread.join(timeout=60)
+    assert not loop.thread.is_alive() and camera.reads >= 8
+
+
+def test_a_negative_advance_is_refused_and_lets_nothing_through() -> None:
+    camera = CountingSource()
+    gate = FrameGate(camera)
+    with pytest.raises(ValueError, match="must not be negative"):
+        gate.advance(-1)
+    assert gate.granted == 0 and camera.reads == 0
+
+
+def test_the_gate_reads_through_the_sources_read_as_it_is_now() -> None:
+    """A fault layer that wraps the source's read after the gate was put in is read too."""
+    camera = CountingSource()
+    gate = FrameGate(camera)
+    wrapped: list[int] = []
+    inner = camera.read
+
+    def faulty_read() -> np.ndarray:
+        wrapped.append(1)
+        return inner()
+
+    camera.read = faulty_read  # type: ignore[method-assign]
+    loop = Loop(gate)
+    assert gate.advance(2, timeout=60)
+    assert len(wrapped) == 2 and loop.acted == 2
+    gate.close()
+    assert camera.closed
+
+
+class PacedTable(SimulatedTable):
+    human_pacing = True
+
+
+def paced_table(speed: float, vision: bool = True) -> tuple[PacedTable, SimpleNamespace]:
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    source = CountingSource()
+    service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1",
+                              vision=SimpleNamespace(source=source) if vision else None,
+                              watchdog=SimpleNamespace(stall_s=3.0))
+    world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
+    device = SimpleNamespace(poll_s=0.001)
+    table = PacedTable(service, world, source, device, speed, None, None,  # type: ignore[arg-type]
+                       SimpleNamespace(), stickers=StickerSheet("times_square", ["T01"], 1))
+    return table, service
+
+
+def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
+    table, service = paced_table(speed=0)
+    assert isinstance(table.gate, FrameGate) and service.vision.source is table.gate
+    assert service.watchdog.stall_s == math.inf  # a pause of the harness is no stuck camera
+    assert table.device.poll_s == 0.005  # the firmware at a real device's pace, not spinning
+    loop = Loop(service.vision.source)
+    table.human_wait(1.0, after_frames=3)  # the hand's 3 frames and a second at 8 frames a second
+    assert loop.acted == 11 and table.frames_taken == 11
+    table.human_wait(0.5)
+    assert loop.acted == 15 and table.frames_taken == 15
+    loop.stop = True
+    table.gate.release()
+    loop.thread.join(timeout=60)
+
+
+@pytest.mark.parametrize("speed, vision", [(1.0, True), (0, False)])
+def test_a_table_at_a_real_pace_or_without_a_camera_loop_has_no_gate(speed: float, vision: bool) -> None:
+    table, service = paced_table(speed, vision)
+    assert table.gate is None and service.watchdog.stall_s == 3.0 and table.device.poll_s == 0.001
