@@ -6,15 +6,22 @@ press held until the camera settles, a warning when the score pieces differ from
 record, a question whether an earlier move was misread.  The table's own prompt and its
 standing notices live here because the referee reads them (a camera notice holds a press).
 
-Locking: every method is called with the front's lock held, except the held press's timer,
-which takes that same lock (``lock``) before it judges the press.
+Locking: every method is called with the front's lock held (the camera loop's
+:meth:`Referee.frame_taken` too, which may judge a held press).
+
+Pace: the referee never reads the wall clock.  How long a held press waits for the camera
+to settle and how long after a move the board may still say it was misread are counted in
+the camera's frames (:meth:`Referee.frame_taken`, called by the vision loop for every frame,
+read or lost), so a loaded machine's slow frames stretch them as they stretch what the
+camera sees.  Without a camera loop counting frames (no camera, or a harness that hands
+boards in), a held press is judged on the next board handed in, and the newest move may be
+reconsidered until the next one: there is no pace to count.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
@@ -26,14 +33,18 @@ from companion.reconcile import (
     reconsider_earlier,
     tally_mismatch,
 )
-from companion.table.clocks import Clocks
 from companion.table.disagreement import Disagreements, Overrides, differing
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
-SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
+CAMERA_FPS = 8  # the pace the frame counts below are set for: the service reads 8-10 a second
+# A press held while the view was blocked waits, once the view is back, for a settled board or
+# this many frames with none (1.5 s at 8 fps): a board that did not change never settles anew.
+SETTLE_FRAMES = 12
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
-RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
+# How many camera frames after a move the board may still show it was misread (8 s at 8 fps);
+# later, a change is the players' next move, not a misread of that one.
+RECONSIDER_FRAMES = 64
 # A second press fewer camera frames than this after a press recorded a move, with nothing
 # moved on the table, is asked about (pressed twice?).  Paced by the camera's frames, never the
 # wall clock: a person's next deliberate press takes half a second at least (4 frames at the
@@ -46,18 +57,23 @@ Publish = Callable[[str], None]
 """Tells the watchers that something changed, with the kind of change."""
 
 
+@dataclass(frozen=True)
+class HeldPress:
+    """A press waiting for the camera to settle: whose button, and the camera frame it came at."""
+
+    seat: int | None
+    frame: int
+
+
 class Referee(Disagreements):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
 
-    def __init__(self, game: Game, ledger: Ledger, clocks: Clocks, publish: Publish,
-                 lock: threading.RLock) -> None:
+    def __init__(self, game: Game, ledger: Ledger, publish: Publish) -> None:
         self.game = game
         self.ledger = ledger
-        self.clocks = clocks
         self.publish = publish
-        self.lock = lock
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
@@ -66,6 +82,8 @@ class Referee(Disagreements):
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
         self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
+        self._recorded_frame: dict[int, int] = {}  # ``camera_frames`` when the table recorded
+        # each of its newest moves (by seq): how long ago a misread may still be asked about
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
@@ -75,10 +93,10 @@ class Referee(Disagreements):
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
         # a button pressed while the camera has not settled waits for it (see ``button``)
-        self.settle_s = SETTLE_S
-        self._settling_until = 0.0
+        self.settle_frames = SETTLE_FRAMES
+        self._cleared_frame = 0  # ``camera_frames`` when the view last came back
         self._settled_since_clear = True
-        self.held_press: tuple[int | None, threading.Timer] | None = None
+        self.held_press: HeldPress | None = None
 
     # ------------------------------------------------------------------ after the record moved
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
@@ -155,11 +173,12 @@ class Referee(Disagreements):
     def button(self, seat: int | None = None) -> HistoryEntry | None:
         """A turn or seat button: the player says the step on the table is done.
 
-        Pressed while a hand is over the board, the camera gives no picture, or the board
-        changed in the last ``settle_s`` seconds, the press is held (returns None) and judged
-        once the camera settles: on the next settled board, or ``settle_s`` after the view
-        cleared.  Judging it on the board as it was before the pieces landed would refuse
-        or mis-record the move the player just made."""
+        Pressed while a hand is over the board, the camera gives no picture, or the view came
+        back fewer than ``settle_frames`` camera frames ago with no board settled since, the
+        press is held (returns None) and judged once the camera settles: on the next settled
+        board, or ``settle_frames`` frames after the view cleared.  Judging it on the board as
+        it was before the pieces landed would refuse or mis-record the move the player just
+        made.  Without a camera loop counting frames it waits for the next board handed in."""
         if self._camera_unsettled():
             self._hold_press(seat)
             return None
@@ -193,6 +212,9 @@ class Referee(Disagreements):
             self.after_move("action")
             self._pressed_last = trigger == "button"
             self._pressed_frame = self.camera_frames
+            self._recorded_frame[entry.seq] = self.camera_frames
+            for seq in sorted(self._recorded_frame)[:-8]:  # an undo reaches a few moves back
+                del self._recorded_frame[seq]
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -244,8 +266,13 @@ class Referee(Disagreements):
         return bool(differing(self.game, after, seen) - moved)
 
     def frame_taken(self) -> None:
-        """The camera took a frame (read or lost): the pace a double press is judged by."""
+        """The camera took a frame (read or lost): the table's pace.  A double press, the
+        settling of the view and the window for a misread are judged by it; a held press
+        whose view has been clear for ``settle_frames`` frames is judged now."""
         self.camera_frames += 1
+        if self.held_press is not None and not self._camera_unsettled():
+            self._drop_held_press()
+            self._reconcile("button", "table")
 
     def _pressed_twice(self, after: State) -> bool:
         """A press that would record a move nothing on the table shows, fewer than
@@ -278,12 +305,19 @@ class Referee(Disagreements):
         frames = self.ledger.frames
         entry = frames[-1].entry
         if entry is not None and entry.source in ("camera", "table") \
-                and len(frames) >= 2 and self.clocks.now() - entry.at <= RECONSIDER_S:
+                and len(frames) >= 2 and self._recent(entry.seq):
             prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
                                 seen, list(self.taps), trigger, self.next_moves)
             if prompt is not None:
                 return prompt
         return self._reconsider_earlier(seen)
+
+    def _recent(self, seq: int) -> bool:
+        """Whether the table recorded move ``seq`` fewer than :data:`RECONSIDER_FRAMES` camera
+        frames ago (always, with no camera loop counting frames; never for a move replayed
+        from the log: a restart is no moment after the move)."""
+        recorded = self._recorded_frame.get(seq)
+        return recorded is not None and self.camera_frames - recorded < RECONSIDER_FRAMES
 
     def _reconsider_earlier(self, seen: BoardView) -> Prompt | None:
         state = self.ledger.state
@@ -296,42 +330,21 @@ class Referee(Disagreements):
         if "vision" in self.notices or "camera" in self.notices:
             return True
         # the view came back a moment ago and no board has settled since: wait for one
-        return not self._settled_since_clear and time.monotonic() < self._settling_until
+        return not self._settled_since_clear \
+            and self.camera_frames - self._cleared_frame < self.settle_frames
 
     def _hold_press(self, seat: int | None) -> None:
-        if self.held_press is not None:
-            self.held_press[1].cancel()  # pressed twice while waiting: one press
-        timer = threading.Timer(self._settle_wait(), self._release_press)
-        timer.daemon = True
-        self.held_press = (seat, timer)
-        timer.start()
+        # pressed twice while waiting: one press (the newer one's seat)
+        self.held_press = HeldPress(seat, self.camera_frames)
         # players see their press counted: pressing again or making the move again would
         # record it twice
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
-        """The held press is judged now: its timer and its notice go (the notice's going is
-        published with whatever the press records)."""
-        if self.held_press is not None:
-            self.held_press[1].cancel()
+        """The held press is judged now: its notice goes (published with whatever the press
+        records)."""
         self.held_press = None
         self.notices.pop(HELD_PRESS, None)
-
-    def _settle_wait(self) -> float:
-        return max(self.settle_s, self._settling_until - time.monotonic())
-
-    def _release_press(self) -> HistoryEntry | None:
-        """Judge a held press now, unless the camera is still unsettled (then wait again).
-        Runs in the timer's thread: it takes the front's lock."""
-        with self.lock:
-            if self.held_press is None:
-                return None
-            seat, _ = self.held_press
-            if "vision" in self.notices or "camera" in self.notices:
-                self._hold_press(seat)
-                return None
-            self._drop_held_press()
-            return self._reconcile("button", "table")
 
     def _board_settled(self) -> None:
         """A settled board arrived: a held press is judged on it, right after the board."""
@@ -346,7 +359,7 @@ class Referee(Disagreements):
             if self.notices.pop(key, None) is None:
                 return
             if key in ("vision", "camera"):  # the view is back: give it time to settle
-                self._settling_until = time.monotonic() + self.settle_s
+                self._cleared_frame = self.camera_frames
                 self._settled_since_clear = False
         else:
             current = self.notices.get(key)
