@@ -712,7 +712,7 @@ def forgotten_press(table: Table) -> tuple[dict, State]:
 
 
 @pytest.mark.parametrize(("name", "seed", "offered"),
-                         [("king_of_clubs", 1, True), ("king_of_clubs", 2, True),
+                         [("king_of_clubs", 2, True), ("king_of_clubs", 5, False),
                           ("baron_voodoo", 2, False)])
 def test_a_forgotten_press_is_a_tap_or_a_declaration_away(name: str, seed: int, offered: bool) -> None:
     """A move made without its press, then the next one pressed for: where one first move
@@ -780,3 +780,42 @@ def test_jivecat_a_clique_card_on_the_neighbours_reader_is_one_tap_from_the_drin
     entry = table.declare(prompt.options[0])
     assert entry is not None and entry.action == buy and table.taps == []
     assert disagreement_prompts(table) == []
+
+
+def test_king_of_clubs_a_clearing_the_camera_missed_is_recorded_from_the_next_nights_table() -> None:
+    """King of Clubs seed 2, cafe, passive players: a hand stayed over the table while the
+    night was cleared and the next Nightclubs laid, so the camera never saw the bare table.
+    It saw the next night's Nightclubs with A's Dancers face down for them: that is the
+    clearing, the Nightclubs and A's placement, recorded one after another (before, the
+    table stood at "Night over: take every card off the table" with a warning whose only
+    ways out were "the record is right" and "read the table again")."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    game = table.game
+    while table.state["phase"] != "night_over":
+        table.declare(game.legal_actions(table.state)[0])
+    night = table.state["night"]
+    truth = game.apply(table.state, {"type": "clear"})
+    clubs = [v + 1 if v < max(game.club_values) else v - 1 for v in table.state["clubs"]]
+    truth = game.apply(truth, {"type": "nightclubs", "values": clubs})
+    truth = game.apply(truth, {"type": "place", "player": 0})
+    table.board_seen(game.board_view(truth))
+    recorded = [h.action["type"] for h in table.history[-3:]]
+    assert recorded == ["clear", "nightclubs", "place"], recorded
+    assert table.state == truth and table.state["night"] == night + 1
+    assert table.table_prompt is None
+
+
+def test_king_of_clubs_a_night_still_on_the_table_is_not_taken_for_cleared() -> None:
+    """The night's Dancers still turned up, or its own Nightclubs with the Dancers gone
+    (a table half cleared): nothing is recorded."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    game = table.game
+    while table.state["phase"] != "night_over":
+        table.declare(game.legal_actions(table.state)[0])
+    over = table.state
+    view = game.board_view(over)
+    half = {k: v for k, v in view.items() if k.startswith(("club", "points", "lead"))}
+    misread = {**view, "club0": (Piece(game.colours["nightclub"], over["clubs"][0] % 7 + 1),)}
+    for seen in (half, misread):
+        table.board_seen(seen)
+        assert table.state == over

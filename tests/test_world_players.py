@@ -202,3 +202,47 @@ def test_a_button_words_a_move_one_way_whatever_the_order_of_its_data() -> None:
     made = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
     offered = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
     assert world.wording().action(made) == world.wording().option(offered)
+
+
+def test_a_cup_does_not_make_the_record_right_where_they_laid_the_table_otherwise() -> None:
+    """King of Clubs seed 2, cafe, passive: a knocked piece was one of the places a
+    disagreement named, and the players tapped "the record is right" for all of them, the
+    night's points and Lead Dancer card on the wrong side included.  Here a cup stands on
+    the die and the record has a chip at Start that their table does not: they take the cup
+    away and lay their table again, but do not say the record is right."""
+    world = swing_world()
+    laid = world.table_now()
+    assert laid is not None
+    world.look_at_table({"cup": world.rules.die_spot})
+    text = ("The table does not match the record: Die shows nothing on the table, white (3) in the "
+            "record; Start shows black, blue, red on the table, black, blue, red, red in the record. "
+            "If the table is wrong, tap that the record is right and set the table as it says.")
+    tablet = as_seen({"history": [], "history_total": 44, "scores": [10, 0, 0],
+                      "prompts": [{"kind": "warning", "text": text,
+                                   "options": [{"type": "keep_record"}, {"type": "reread"}]}]},
+                     world.wording())
+    assert world.answer_disagreement(tablet) == [Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+    assert world.table_off is None
+
+
+def tally_warning(table_count: int, record_count: int) -> dict[str, Any]:
+    text = ("The table does not match the record: the score pieces differ: Incumbent's pile for Red: V "
+            f"{table_count} on the table, {record_count} in the record. If the table is wrong, tap that "
+            "the record is right and set the table as it says.")
+    return {"history": [], "history_total": 40, "scores": [10, 0, 0],
+            "prompts": [{"kind": "warning", "text": text,
+                         "options": [{"type": "keep_record"}, {"type": "reread"}]}]}
+
+
+def test_score_pieces_the_camera_misreads_are_counted_and_the_record_kept() -> None:
+    """Jivecat seed 1, cafe, passive: the camera misread Monkey Points on Yellow's mat and the
+    tablet warned "the score pieces differ" without naming a place; passive players did
+    nothing, and the warning stood under every later move.  The warning asks them to count:
+    they count their pieces, find the record's count, and tap that the record is right; a
+    count the camera has right (the record wrong) is not theirs to keep."""
+    world = swing_world()
+    assert world.game.tallies(world.words_state(), world.table_now())["Incumbent's pile for Red: V"] == 6
+    asked = as_seen(tally_warning(5, 6), world.wording())
+    assert world.answer_disagreement(asked) == [TapOption(KEEP_RECORD_WORDS)]
+    record_wrong = as_seen(tally_warning(6, 5), swing_world().wording())
+    assert swing_world().answer_disagreement(record_wrong) == []

@@ -51,6 +51,7 @@ RECONSIDER_FRAMES = 64
 # service's 8 fps), a finger's double press a frame or two; a clock window took a fast table's
 # quick passes for double presses, and a loaded machine's slow frames for quick ones.
 DOUBLE_PRESS_FRAMES = 3
+CHAINED_MOVES = 4  # moves one settled board may record after its first, one after another
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
@@ -152,6 +153,15 @@ class Referee(Disagreements):
         self.raw_seen = view
         self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
+        for _ in range(CHAINED_MOVES if entry is not None else 0):
+            # the board shows more than that move (the camera missed the table between
+            # moves: a hand over it while the next was made): each move it explains in turn
+            if self.table_prompt is not None or not differing(self.game, self.ledger.state, self.seen):
+                break
+            more = self._reconcile("board", "camera")
+            if more is None:
+                break
+            entry = more
         self._board_settled()
         if entry is None and self.check_tallies(board_changed=True):
             self.publish("notice")
@@ -334,15 +344,13 @@ class Referee(Disagreements):
             and self.camera_frames - self._cleared_frame < self.settle_frames
 
     def _hold_press(self, seat: int | None) -> None:
-        # pressed twice while waiting: one press (the newer one's seat)
+        """Hold it (pressed twice while waiting: one press); players see it counted, so they
+        neither press nor make the move again."""
         self.held_press = HeldPress(seat, self.camera_frames)
-        # players see their press counted: pressing again or making the move again would
-        # record it twice
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
-        """The held press is judged now: its notice goes (published with whatever the press
-        records)."""
+        """Judged now: its notice goes (published with whatever the press records)."""
         self.held_press = None
         self.notices.pop(HELD_PRESS, None)
 
