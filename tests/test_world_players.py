@@ -246,3 +246,37 @@ def test_score_pieces_the_camera_misreads_are_counted_and_the_record_kept() -> N
     assert world.answer_disagreement(asked) == [TapOption(KEEP_RECORD_WORDS)]
     record_wrong = as_seen(tally_warning(6, 5), swing_world().wording())
     assert swing_world().answer_disagreement(record_wrong) == []
+
+
+def test_a_move_card_laid_on_the_neighbours_reader_is_tapped_as_theirs() -> None:
+    """King of Clubs seed 2, cafe, passive: B's Move card was read on A's reader; the tablet
+    refused "A plays Moonwalk ..." and offered it as B's move, one tap.  The players did not
+    know the button: a Move played (a card tapped and laid, no press) was not kept in mind.
+    Now it is, and the button naming it is tapped."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, load_world
+    from companion.table import Table
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    world = load_world("king_of_clubs", table.game, 2, "advanced", 2)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        events = world.step(table.public())
+        tap = next((e for e in events if isinstance(e, CardTap) and e.card.startswith("move-")), None)
+        if tap is not None:
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no Move played in 200 steps")
+    made = world.made_moves[-1]
+    assert made["type"] == "move" and made["card"] == tap.card and made["player"] == tap.seat
+    words = world.wording().action(made)
+    text = (f"Not allowed: {words}: it is another seat's turn (rule: ...). The table does not match "
+            "the record: ... If the table is wrong, tap that the record is right and set the table "
+            "as it says.")
+    tablet = {"history": [], "history_total": 20, "scores": [0, 0],
+              "prompts": [{"kind": "warning", "text": text,
+                           "options": [made, {"type": "keep_record"}, {"type": "reread"}]}]}
+    assert world.answer_disagreement(as_seen(tablet, world.wording())) == [TapOption(words)]
