@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import BoardView, MalformedAction, Piece, RuleError, State
+from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State
 from companion.reconcile import place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
@@ -352,6 +352,68 @@ def test_a_press_a_few_frames_after_the_last_is_a_press(tmp_path: Path) -> None:
         table.frame_taken()
     second = table.button()
     assert second is not None and second.action["type"] == "end_turn"
+
+
+def test_a_double_press_held_while_a_hand_is_over_the_board_is_still_asked_about(tmp_path: Path) -> None:
+    """Jivecat seed 1, cafe: the press recorded the move, the bounce came with a hand over
+    the board and was held; judged once the view settled, frames later, it recorded "ends
+    the turn" that nobody made.  A press held that came at once after a press that recorded
+    a move is judged as the double press it is: asked, never recorded."""
+    table, capture, entry = _baron_capture_pressed(tmp_path, [1000.0])
+    assert entry is not None and entry.action == capture
+    table.frame_taken()
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    recorded = table.state
+    assert table.button() is None and table._held_press is not None  # held
+    table.notice("vision", None)
+    for _ in range(table.referee.pace.settle_frames):
+        table.frame_taken()
+    assert table._held_press is None and table.state == recorded
+    prompt = table.table_prompt
+    assert prompt is not None and "pressed twice?" in prompt.text
+    assert prompt.options[0]["type"] == "end_turn"  # if it was meant: one tap
+
+
+def test_a_double_press_is_asked_about_when_the_move_it_would_record_has_chores_on_the_board() -> None:
+    """Jivecat seed 1, cafe: the bounce after a press recorded "Yellow ends the turn", whose
+    record returns a Skull from the mat (a chore the table did not show yet), so the guard,
+    which looked for a move changing nothing on the record's board, let it through.  A
+    move nothing on the table shows is one whose places the table still shows as before."""
+    import random
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(400):
+        ends = [a for a in game.legal_actions(table.state) if a.get("type") == "end_turn"]
+        if ends and game.board_view(game.apply(table.state, ends[0])) != game.board_view(table.state):
+            break
+        table.declare(rng.choice(game.legal_actions(table.state)))
+    else:
+        raise AssertionError("no turn whose end changes the board in 400 moves")
+    recorded = table.state
+    table.board_seen(game.board_view(recorded))
+    table.frame_taken()
+    # the newest move was recorded by a press a frame ago (as the camera table records one)
+    table.referee._pressed_last = True
+    table.referee.pace.recorded(table.history[-1].seq, pressed=True)
+    assert table.button() is None and table.state == recorded
+    prompt = table.table_prompt
+    assert prompt is not None and "pressed twice?" in prompt.text
+    assert prompt.options[0]["type"] == "end_turn"
+
+
+def test_a_held_press_frames_after_the_last_is_a_press(tmp_path: Path) -> None:
+    """The same press a person's press's worth of frames later is a press, held or not."""
+    table, capture, entry = _baron_capture_pressed(tmp_path, [1000.0])
+    assert entry is not None
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    assert table.button() is None
+    table.notice("vision", None)
+    for _ in range(table.referee.pace.settle_frames):
+        table.frame_taken()
+    assert table.history[-1].action["type"] == "end_turn"
 
 
 def koc_both_to_pass(camera: bool) -> Table:

@@ -54,7 +54,7 @@ def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_frames() 
     """The view came back and the board did not change (so no board settles anew): the press
     is judged after ``settle_frames`` camera frames, however long they take, never before."""
     table = Table.open("times_square", None, 2, None, 3, resume=False)
-    table.referee.settle_frames = 4
+    table.referee.pace.settle_frames = 4
     table.board_seen(table.game.board_view(table.state))
     table.notice("vision", HAND)
     assert table.button() is None and table._held_press is not None

@@ -87,7 +87,7 @@ def test_a_held_press_waits_for_the_fronts_lock() -> None:
     """The camera loop's frame that judges a held press takes the same lock as every other
     change: while another thread holds the table, the press stays held."""
     table = Table.open("times_square", None, 2, None, 3, resume=False)
-    table.referee.settle_frames = 1
+    table.referee.pace.settle_frames = 1
     table.board_seen(table.game.board_view(table.state))
     table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
     camera = threading.Thread(target=table.frame_taken, name="camera-frame", daemon=True)

@@ -9,13 +9,8 @@ standing notices live here because the referee reads them (a camera notice holds
 Locking: every method is called with the front's lock held (the camera loop's
 :meth:`Referee.frame_taken` too, which may judge a held press).
 
-Pace: the referee never reads the wall clock.  How long a held press waits for the camera
-to settle and how long after a move the board may still say it was misread are counted in
-the camera's frames (:meth:`Referee.frame_taken`, called by the vision loop for every frame,
-read or lost), so a loaded machine's slow frames stretch them as they stretch what the
-camera sees.  Without a camera loop counting frames (no camera, or a harness that hands
-boards in), a held press is judged on the next board handed in, and the newest move may be
-reconsidered until the next one: there is no pace to count.
+Pace: the referee never reads the wall clock; it counts camera frames
+(:mod:`companion.table.pace`).
 """
 
 from __future__ import annotations
@@ -35,22 +30,12 @@ from companion.reconcile import (
 )
 from companion.table.disagreement import Disagreements, Overrides, differing
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
 
-CAMERA_FPS = 8  # the pace the frame counts below are set for: the service reads 8-10 a second
-# A press held while the view was blocked waits, once the view is back, for a settled board or
-# this many frames with none (1.5 s at 8 fps): a board that did not change never settles anew.
-SETTLE_FRAMES = 12
+__all__ = ["DOUBLE_PRESS_FRAMES", "RECONSIDER_FRAMES", "SETTLE_FRAMES", "HeldPress", "Referee"]
+
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
-# How many camera frames after a move the board may still show it was misread (8 s at 8 fps);
-# later, a change is the players' next move, not a misread of that one.
-RECONSIDER_FRAMES = 64
-# A second press fewer camera frames than this after a press recorded a move, with nothing
-# moved on the table, is asked about (pressed twice?).  Paced by the camera's frames, never the
-# wall clock: a person's next deliberate press takes half a second at least (4 frames at the
-# service's 8 fps), a finger's double press a frame or two; a clock window took a fast table's
-# quick passes for double presses, and a loaded machine's slow frames for quick ones.
-DOUBLE_PRESS_FRAMES = 3
 CHAINED_MOVES = 4  # moves one settled board may record after its first, one after another
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
@@ -64,6 +49,7 @@ class HeldPress:
 
     seat: int | None
     frame: int
+    quick: bool = False  # made at once after a press that recorded a move: maybe a bounce
 
 
 class Referee(Disagreements):
@@ -81,10 +67,8 @@ class Referee(Disagreements):
         self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
-        self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
-        self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
-        self._recorded_frame: dict[int, int] = {}  # ``camera_frames`` when the table recorded
-        # each of its newest moves (by seq): how long ago a misread may still be asked about
+        self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
+        self._bounce = False  # judging a held press made at once after a press recorded a move
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
@@ -94,9 +78,6 @@ class Referee(Disagreements):
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
         # a button pressed while the camera has not settled waits for it (see ``button``)
-        self.settle_frames = SETTLE_FRAMES
-        self._cleared_frame = 0  # ``camera_frames`` when the view last came back
-        self._settled_since_clear = True
         self.held_press: HeldPress | None = None
 
     # ------------------------------------------------------------------ after the record moved
@@ -221,10 +202,7 @@ class Referee(Disagreements):
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
             self._pressed_last = trigger == "button"
-            self._pressed_frame = self.camera_frames
-            self._recorded_frame[entry.seq] = self.camera_frames
-            for seq in sorted(self._recorded_frame)[:-8]:  # an undo reaches a few moves back
-                del self._recorded_frame[seq]
+            self.pace.recorded(entry.seq, self._pressed_last)
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -279,22 +257,27 @@ class Referee(Disagreements):
         """The camera took a frame (read or lost): the table's pace.  A double press, the
         settling of the view and the window for a misread are judged by it; a held press
         whose view has been clear for ``settle_frames`` frames is judged now."""
-        self.camera_frames += 1
+        self.pace.tick()
         if self.held_press is not None and not self._camera_unsettled():
-            self._drop_held_press()
-            self._reconcile("button", "table")
+            self._judge_held_press()
 
     def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows, fewer than
-        :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move and with no
-        board seen since: a double press, asked, never recorded.  Only with a camera loop
-        counting its frames (they are the pace): without one (no camera, or boards handed in
-        by a harness that counts no frames) every press is a press."""
+        """A press that would record a move nothing on the table shows (:meth:`_unseen`),
+        fewer than :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move,
+        no board seen since (or that soon and held while the camera settled): a double press,
+        asked, never recorded.  With no camera loop counting frames every press is a press."""
         newest = self.ledger.frames[-1].entry
         return (self._pressed_last and self.raw_seen is not None and newest is not None
-                and self.camera_frames > 0
-                and not self.taps and self.camera_frames - self._pressed_frame < DOUBLE_PRESS_FRAMES
-                and self.game.board_view(after) == self.game.board_view(self.ledger.state))
+                and self.pace.frames > 0 and not self.taps
+                and (self._bounce or self.pace.soon_after_press())
+                and self._unseen(after))
+
+    def _unseen(self, after: State) -> bool:
+        """Whether every place the move to ``after`` changes still shows what it did (its
+        chores, a Skull to return, change the record's board, not yet the table)."""
+        before, made = self.game.board_view(self.ledger.state), self.game.board_view(after)
+        seen = self.seen if self.seen is not None else before
+        return all(seen.get(p, ()) == before.get(p, ()) for p in changed_places(before, made))
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
@@ -315,19 +298,12 @@ class Referee(Disagreements):
         frames = self.ledger.frames
         entry = frames[-1].entry
         if entry is not None and entry.source in ("camera", "table") \
-                and len(frames) >= 2 and self._recent(entry.seq):
+                and len(frames) >= 2 and self.pace.recent(entry.seq):
             prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
                                 seen, list(self.taps), trigger, self.next_moves)
             if prompt is not None:
                 return prompt
         return self._reconsider_earlier(seen)
-
-    def _recent(self, seq: int) -> bool:
-        """Whether the table recorded move ``seq`` fewer than :data:`RECONSIDER_FRAMES` camera
-        frames ago (always, with no camera loop counting frames; never for a move replayed
-        from the log: a restart is no moment after the move)."""
-        recorded = self._recorded_frame.get(seq)
-        return recorded is not None and self.camera_frames - recorded < RECONSIDER_FRAMES
 
     def _reconsider_earlier(self, seen: BoardView) -> Prompt | None:
         state = self.ledger.state
@@ -339,14 +315,14 @@ class Referee(Disagreements):
     def _camera_unsettled(self) -> bool:
         if "vision" in self.notices or "camera" in self.notices:
             return True
-        # the view came back a moment ago and no board has settled since: wait for one
-        return not self._settled_since_clear \
-            and self.camera_frames - self._cleared_frame < self.settle_frames
+        return self.pace.settling()  # the view came back a moment ago: wait for a board
 
     def _hold_press(self, seat: int | None) -> None:
         """Hold it (pressed twice while waiting: one press); players see it counted, so they
         neither press nor make the move again."""
-        self.held_press = HeldPress(seat, self.camera_frames)
+        held, quick = self.held_press, self._pressed_last and self.pace.soon_after_press()
+        self.held_press = HeldPress(seat, self.pace.frames, quick) if held is None \
+            else HeldPress(seat, held.frame, held.quick)
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
@@ -356,10 +332,20 @@ class Referee(Disagreements):
 
     def _board_settled(self) -> None:
         """A settled board arrived: a held press is judged on it, right after the board."""
-        self._settled_since_clear = True
+        self.pace.settled_since_clear = True
         if self.held_press is not None:
-            self._drop_held_press()
+            self._judge_held_press()
+
+    def _judge_held_press(self) -> None:
+        """Judge the held press now; one made at once after a press that recorded a move is
+        judged as a double press would have been (held, it came later than the frames)."""
+        quick = self.held_press is not None and self.held_press.quick
+        self._drop_held_press()
+        self._bounce = quick
+        try:
             self._reconcile("button", "table")
+        finally:
+            self._bounce = False
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
@@ -367,8 +353,7 @@ class Referee(Disagreements):
             if self.notices.pop(key, None) is None:
                 return
             if key in ("vision", "camera"):  # the view is back: give it time to settle
-                self._cleared_frame = self.camera_frames
-                self._settled_since_clear = False
+                self.pace.view_back()
         else:
             current = self.notices.get(key)
             if current is not None and current.text == prompt.text:
