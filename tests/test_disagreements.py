@@ -881,3 +881,28 @@ def test_king_of_clubs_a_night_still_on_the_table_is_not_taken_for_cleared() -> 
     for seen in (half, misread):
         table.board_seen(seen)
         assert table.state == over
+
+
+def test_king_of_clubs_two_dances_revealed_while_the_camera_was_blocked_are_recorded_in_order() -> None:
+    """King of Clubs seed 2, cafe, passive: a hand over the board hid Solo 4's reveal, and
+    the camera next saw Solo 4's and Solo 5's cards face up; the table refused "Solo 4:
+    A 3, A 4, B 2, B 3: ... Solo 4 is revealed first" and the night stood still.  The board
+    shows this dance's reveal and the next one's: recorded one after the other."""
+    import random
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 1, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(300):
+        state = table.state
+        reveals = [a for a in game.legal_actions(state) if a["type"] == "reveal"]
+        if state["phase"] == "reveal" and reveals and game.apply(state, reveals[0])["phase"] == "reveal":
+            break
+        table.declare(rng.choice(game.legal_actions(state)))
+    else:
+        raise AssertionError("no two reveals in a row in 300 moves")
+    first = game.apply(table.state, reveals[0])
+    second = next(a for a in game.legal_actions(first) if a["type"] == "reveal")
+    truth = game.apply(first, second)
+    table.board_seen(game.board_view(truth))
+    assert [h.action for h in table.history[-2:]] == [reveals[0], second]
+    assert table.state == truth and table.table_prompt is None

@@ -280,3 +280,28 @@ def test_a_move_card_laid_on_the_neighbours_reader_is_tapped_as_theirs() -> None
               "prompts": [{"kind": "warning", "text": text,
                            "options": [made, {"type": "keep_record"}, {"type": "reread"}]}]}
     assert world.answer_disagreement(as_seen(tablet, world.wording())) == [TapOption(words)]
+
+
+def test_a_double_press_takes_no_camera_frame_between_its_two_presses() -> None:
+    """Jivecat seed 1, cafe: the bounce came 20 ms after the press, and at the bench's full
+    speed a still board's frames cost next to nothing, so the camera took more than the
+    guard's 3 frames between them and the bounce recorded "Yellow ends the turn".  The
+    camera is held off while both presses are made (its frame source waits), as no frame
+    passes between a finger's bounce at a real table."""
+    from companion.sim.faults import FaultModel
+    from companion.sim.world import TurnButton
+    from tests.test_truth import cafe_table
+
+    table, _, _, log, presses = cafe_table(FaultModel(double_press=1.0))
+    held: list[bool] = []
+    count = presses.drive_low
+
+    def drive_low() -> None:
+        held.append(table._guard.locked())  # a frame read now would wait for the presses
+        count()
+
+    presses.drive_low = drive_low  # type: ignore[method-assign]
+    waited: list[int] = []
+    table.after_hand = lambda check: waited.append(presses.presses)  # type: ignore[method-assign]
+    table.deliver(TurnButton())
+    assert held == [True, True] and log.counts["double_press"] == 1 and waited == [2]

@@ -221,6 +221,11 @@ class KingOfClubsBoard:
             got = {(f["player"], f["slot"]) for f in flips}
             if got < expected and trigger != "button":
                 return []
+            if phase == "reveal" and expected and got > expected:
+                # this dance's cards and a later dance's face up (the camera missed the table
+                # between the two reveals): this dance's reveal first, the next read after it
+                return [{"type": "reveal", "cards": [f for f in flips
+                                                     if (f["player"], f["slot"]) in expected]}]
         return [{"type": "reveal", "cards": flips}]
 
     def _explain_moves_phase(self, state: State, seen: BoardView, taps: list[Tap],
@@ -236,9 +241,12 @@ class KingOfClubsBoard:
             if trigger != "button" or any(self.is_legal(state, c) for c in candidates):
                 return candidates
         flips = self._flips(state, seen)
-        if flips:
-            return [{"type": "reveal", "cards": flips}]
+        reveal = {"type": "reveal", "cards": flips}
+        if flips and (trigger != "button" or added or self.is_legal(state, reveal)):
+            return [reveal]
         if trigger == "button" and not added:
+            # a pass, the next dance's cards perhaps turned up already (players ahead of the
+            # record): they are read once it is recorded
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
 
