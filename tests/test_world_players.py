@@ -305,3 +305,20 @@ def test_a_double_press_takes_no_camera_frame_between_its_two_presses() -> None:
     table.after_hand = lambda check: waited.append(presses.presses)  # type: ignore[method-assign]
     table.deliver(TurnButton())
     assert held == [True, True] and log.counts["double_press"] == 1 and waited == [2]
+
+
+def test_a_cup_the_camera_cannot_see_past_is_taken_away() -> None:
+    """Times Square seed 5, cafe, passive: a cup stood on the board for minutes; the tablet
+    said "Hand over the board: can't see 11 (and 2 more places); waiting" and held every
+    press, and the players, answering only questions, played on until their game was over.
+    The tablet waits on what it cannot see and the cup is on their board: they take it."""
+    world = swing_world()
+    world.look_at_table({"cup": world.rules.die_spot})
+    waiting = {"history": [], "history_total": 40, "scores": [10, 0, 0], "taps": [],
+               "prompts": [{"kind": "info", "text": "Hand over the board: can't see Die (and 2 more "
+                            "places); waiting."}]}
+    assert world.clear_the_view(waiting) == [Tidy()]
+    assert world.table_off is None
+    assert world.clear_the_view(waiting) == []  # taken away: nothing more to do
+    world.look_at_table({"cup": world.rules.die_spot})
+    assert world.clear_the_view({**waiting, "prompts": []}) == []  # the tablet sees the board
