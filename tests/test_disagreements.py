@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import BoardView, MalformedAction, Piece, RuleError, State
+from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State
 from companion.reconcile import place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
@@ -352,6 +352,68 @@ def test_a_press_a_few_frames_after_the_last_is_a_press(tmp_path: Path) -> None:
         table.frame_taken()
     second = table.button()
     assert second is not None and second.action["type"] == "end_turn"
+
+
+def test_a_double_press_held_while_a_hand_is_over_the_board_is_still_asked_about(tmp_path: Path) -> None:
+    """Jivecat seed 1, cafe: the press recorded the move, the bounce came with a hand over
+    the board and was held; judged once the view settled, frames later, it recorded "ends
+    the turn" that nobody made.  A press held that came at once after a press that recorded
+    a move is judged as the double press it is: asked, never recorded."""
+    table, capture, entry = _baron_capture_pressed(tmp_path, [1000.0])
+    assert entry is not None and entry.action == capture
+    table.frame_taken()
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    recorded = table.state
+    assert table.button() is None and table._held_press is not None  # held
+    table.notice("vision", None)
+    for _ in range(table.referee.pace.settle_frames):
+        table.frame_taken()
+    assert table._held_press is None and table.state == recorded
+    prompt = table.table_prompt
+    assert prompt is not None and "pressed twice?" in prompt.text
+    assert prompt.options[0]["type"] == "end_turn"  # if it was meant: one tap
+
+
+def test_a_double_press_is_asked_about_when_the_move_it_would_record_has_chores_on_the_board() -> None:
+    """Jivecat seed 1, cafe: the bounce after a press recorded "Yellow ends the turn", whose
+    record returns a Skull from the mat (a chore the table did not show yet), so the guard,
+    which looked for a move changing nothing on the record's board, let it through.  A
+    move nothing on the table shows is one whose places the table still shows as before."""
+    import random
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(400):
+        ends = [a for a in game.legal_actions(table.state) if a.get("type") == "end_turn"]
+        if ends and game.board_view(game.apply(table.state, ends[0])) != game.board_view(table.state):
+            break
+        table.declare(rng.choice(game.legal_actions(table.state)))
+    else:
+        raise AssertionError("no turn whose end changes the board in 400 moves")
+    recorded = table.state
+    table.board_seen(game.board_view(recorded))
+    table.frame_taken()
+    # the newest move was recorded by a press a frame ago (as the camera table records one)
+    table.referee._pressed_last = True
+    table.referee.pace.recorded(table.history[-1].seq, pressed=True)
+    assert table.button() is None and table.state == recorded
+    prompt = table.table_prompt
+    assert prompt is not None and "pressed twice?" in prompt.text
+    assert prompt.options[0]["type"] == "end_turn"
+
+
+def test_a_held_press_frames_after_the_last_is_a_press(tmp_path: Path) -> None:
+    """The same press a person's press's worth of frames later is a press, held or not."""
+    table, capture, entry = _baron_capture_pressed(tmp_path, [1000.0])
+    assert entry is not None
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    assert table.button() is None
+    table.notice("vision", None)
+    for _ in range(table.referee.pace.settle_frames):
+        table.frame_taken()
+    assert table.history[-1].action["type"] == "end_turn"
 
 
 def koc_both_to_pass(camera: bool) -> Table:
@@ -712,7 +774,7 @@ def forgotten_press(table: Table) -> tuple[dict, State]:
 
 
 @pytest.mark.parametrize(("name", "seed", "offered"),
-                         [("king_of_clubs", 1, True), ("king_of_clubs", 2, True),
+                         [("king_of_clubs", 2, True), ("king_of_clubs", 5, False),
                           ("baron_voodoo", 2, False)])
 def test_a_forgotten_press_is_a_tap_or_a_declaration_away(name: str, seed: int, offered: bool) -> None:
     """A move made without its press, then the next one pressed for: where one first move
@@ -780,3 +842,67 @@ def test_jivecat_a_clique_card_on_the_neighbours_reader_is_one_tap_from_the_drin
     entry = table.declare(prompt.options[0])
     assert entry is not None and entry.action == buy and table.taps == []
     assert disagreement_prompts(table) == []
+
+
+def test_king_of_clubs_a_clearing_the_camera_missed_is_recorded_from_the_next_nights_table() -> None:
+    """King of Clubs seed 2, cafe, passive players: a hand stayed over the table while the
+    night was cleared and the next Nightclubs laid, so the camera never saw the bare table.
+    It saw the next night's Nightclubs with A's Dancers face down for them: that is the
+    clearing, the Nightclubs and A's placement, recorded one after another (before, the
+    table stood at "Night over: take every card off the table" with a warning whose only
+    ways out were "the record is right" and "read the table again")."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    game = table.game
+    while table.state["phase"] != "night_over":
+        table.declare(game.legal_actions(table.state)[0])
+    night = table.state["night"]
+    truth = game.apply(table.state, {"type": "clear"})
+    clubs = [v + 1 if v < max(game.club_values) else v - 1 for v in table.state["clubs"]]
+    truth = game.apply(truth, {"type": "nightclubs", "values": clubs})
+    truth = game.apply(truth, {"type": "place", "player": 0})
+    table.board_seen(game.board_view(truth))
+    recorded = [h.action["type"] for h in table.history[-3:]]
+    assert recorded == ["clear", "nightclubs", "place"], recorded
+    assert table.state == truth and table.state["night"] == night + 1
+    assert table.table_prompt is None
+
+
+def test_king_of_clubs_a_night_still_on_the_table_is_not_taken_for_cleared() -> None:
+    """The night's Dancers still turned up, or its own Nightclubs with the Dancers gone
+    (a table half cleared): nothing is recorded."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    game = table.game
+    while table.state["phase"] != "night_over":
+        table.declare(game.legal_actions(table.state)[0])
+    over = table.state
+    view = game.board_view(over)
+    half = {k: v for k, v in view.items() if k.startswith(("club", "points", "lead"))}
+    misread = {**view, "club0": (Piece(game.colours["nightclub"], over["clubs"][0] % 7 + 1),)}
+    for seen in (half, misread):
+        table.board_seen(seen)
+        assert table.state == over
+
+
+def test_king_of_clubs_two_dances_revealed_while_the_camera_was_blocked_are_recorded_in_order() -> None:
+    """King of Clubs seed 2, cafe, passive: a hand over the board hid Solo 4's reveal, and
+    the camera next saw Solo 4's and Solo 5's cards face up; the table refused "Solo 4:
+    A 3, A 4, B 2, B 3: ... Solo 4 is revealed first" and the night stood still.  The board
+    shows this dance's reveal and the next one's: recorded one after the other."""
+    import random
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 1, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(300):
+        state = table.state
+        reveals = [a for a in game.legal_actions(state) if a["type"] == "reveal"]
+        if state["phase"] == "reveal" and reveals and game.apply(state, reveals[0])["phase"] == "reveal":
+            break
+        table.declare(rng.choice(game.legal_actions(state)))
+    else:
+        raise AssertionError("no two reveals in a row in 300 moves")
+    first = game.apply(table.state, reveals[0])
+    second = next(a for a in game.legal_actions(first) if a["type"] == "reveal")
+    truth = game.apply(first, second)
+    table.board_seen(game.board_view(truth))
+    assert [h.action for h in table.history[-2:]] == [reveals[0], second]
+    assert table.state == truth and table.table_prompt is None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import threading
 
 from companion.games import load_game
 from companion.games.base import Prompt
@@ -50,18 +50,44 @@ def test_a_press_while_a_hand_is_over_the_board_waits_for_the_settled_board() ->
     assert HELD_PRESS_TEXT not in [p["text"] for p in table.public()["prompts"]]
 
 
-def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_time() -> None:
+def test_a_held_press_on_an_unchanged_board_is_judged_after_the_settle_frames() -> None:
+    """The view came back and the board did not change (so no board settles anew): the press
+    is judged after ``settle_frames`` camera frames, however long they take, never before."""
     table = Table.open("times_square", None, 2, None, 3, resume=False)
-    table.settle_s = 0.05
+    table.referee.pace.settle_frames = 4
     table.board_seen(table.game.board_view(table.state))
     table.notice("vision", HAND)
     assert table.button() is None and table._held_press is not None
+    for _ in range(10):  # frames with the hand still over the board: held, however many
+        table.frame_taken()
+    assert table._held_press is not None
     table.notice("vision", None)
-    deadline = time.monotonic() + 30  # a hang guard only
-    while table._held_press is not None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    for _ in range(3):
+        table.frame_taken()
+    assert table._held_press is not None  # 3 clear frames: the camera may yet settle a board
+    table.frame_taken()
     assert table._held_press is None  # judged (whatever the rules make of it), not lost
     assert HELD_PRESS_TEXT not in [p["text"] for p in table.public()["prompts"]]
+
+
+def test_a_held_press_without_a_camera_counting_frames_waits_for_the_board_handed_in() -> None:
+    """No camera loop counts frames (a harness hands boards in): there is no pace to wait
+    out, so the press is judged on the next board, and no thread or timer is left behind."""
+    table, events, before = first_board_move()
+    *early, _button = events
+    for event in early:
+        if not isinstance(event, BoardChange):
+            deliver(table, event, [])
+    board = next(e for e in early if isinstance(e, BoardChange))
+    table.notice("vision", HAND)
+    threads = threading.active_count()
+    assert table.button() is None
+    table.notice("vision", None)
+    table.button()  # pressed again while waiting: still one press
+    assert table._held_press is not None and threading.active_count() == threads
+    assert len(table.history) == before
+    table.board_seen(board.view)  # the next board the harness hands in
+    assert table._held_press is None and len(table.history) == before + 1
 
 
 def test_a_press_with_no_camera_trouble_is_judged_at_once() -> None:

@@ -14,7 +14,7 @@ import pytest
 from companion.games.base import RuleError
 from companion.reconcile import changed_places
 from companion.store import EventLog
-from companion.table import Table
+from companion.table import RECONSIDER_FRAMES, Table
 
 PLAYERS, VARIANT = 2, "advanced"
 
@@ -93,10 +93,9 @@ def test_a_change_beyond_the_recorded_move_is_not_taken_for_a_misread(tmp_path: 
 
 
 def test_an_old_move_is_not_reconsidered(tmp_path: Path) -> None:
-    clock = [1000.0]
-    log = EventLog(tmp_path / "log.sqlite", clock=lambda: clock[0])
+    """How old a move is counts in camera frames, never the wall clock."""
+    log = EventLog(tmp_path / "log.sqlite")
     table = Table.open("king_of_clubs", None, PLAYERS, VARIANT, 0, log=log)
-    table.clock = lambda: clock[0]
     for _ in range(20):
         if table.state["phase"] == "reveal":
             break
@@ -104,7 +103,9 @@ def test_an_old_move_is_not_reconsidered(tmp_path: Path) -> None:
     game, before = table.game, table.state
     misread, true = two_readings(table)
     table.board_seen(game.board_view(game.apply(before, misread)))
-    clock[0] += 60  # a minute later the value changes: that is the players, not a misread
+    for _ in range(RECONSIDER_FRAMES):  # the camera's frames go by, whatever the clock says
+        table.frame_taken()
+    # the value changes that much later: that is the players, not a misread
     table.board_seen(game.board_view(game.apply(before, true)))
     prompt = table.table_prompt
     assert prompt is None or not any(o.get("type") == "correct" for o in prompt.options or [])

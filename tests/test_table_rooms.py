@@ -5,7 +5,7 @@ that logs, advances and publishes into separate rooms)."""
 from __future__ import annotations
 
 import ast
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -84,20 +84,19 @@ def test_every_change_a_watcher_is_told_is_in_the_log_first() -> None:
 
 
 def test_a_held_press_waits_for_the_fronts_lock() -> None:
-    """The held press's timer judges the press under the same lock as every other change:
-    while another thread holds the table, the press stays held."""
+    """The camera loop's frame that judges a held press takes the same lock as every other
+    change: while another thread holds the table, the press stays held."""
     table = Table.open("times_square", None, 2, None, 3, resume=False)
-    table.settle_s = 0.01
+    table.referee.pace.settle_frames = 1
     table.board_seen(table.game.board_view(table.state))
     table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    camera = threading.Thread(target=table.frame_taken, name="camera-frame", daemon=True)
     with table._lock:
         assert table.button() is None
         table.notice("vision", None)
-        timer = table._held_press[1] if table._held_press else None
-        assert timer is not None
-        timer.join(timeout=0.3)  # the timer has fired and now waits for the lock
-        assert table._held_press is not None
-    deadline = time.monotonic() + 30  # a hang guard only
-    while table._held_press is not None and time.monotonic() < deadline:
-        time.sleep(0.01)
+        camera.start()
+        camera.join(timeout=0.3)  # the frame waits for the lock
+        assert camera.is_alive() and table._held_press is not None
+    camera.join(timeout=30)  # a hang guard only
+    assert not camera.is_alive()
     assert table._held_press is None

@@ -202,3 +202,123 @@ def test_a_button_words_a_move_one_way_whatever_the_order_of_its_data() -> None:
     made = {"type": "allocate", "player": 0, "piles": {"red": 2, "blue": 1}}
     offered = {"type": "allocate", "player": 0, "piles": {"blue": 1, "red": 2}}
     assert world.wording().action(made) == world.wording().option(offered)
+
+
+def test_a_cup_does_not_make_the_record_right_where_they_laid_the_table_otherwise() -> None:
+    """King of Clubs seed 2, cafe, passive: a knocked piece was one of the places a
+    disagreement named, and the players tapped "the record is right" for all of them, the
+    night's points and Lead Dancer card on the wrong side included.  Here a cup stands on
+    the die and the record has a chip at Start that their table does not: they take the cup
+    away and lay their table again, but do not say the record is right."""
+    world = swing_world()
+    laid = world.table_now()
+    assert laid is not None
+    world.look_at_table({"cup": world.rules.die_spot})
+    text = ("The table does not match the record: Die shows nothing on the table, white (3) in the "
+            "record; Start shows black, blue, red on the table, black, blue, red, red in the record. "
+            "If the table is wrong, tap that the record is right and set the table as it says.")
+    tablet = as_seen({"history": [], "history_total": 44, "scores": [10, 0, 0],
+                      "prompts": [{"kind": "warning", "text": text,
+                                   "options": [{"type": "keep_record"}, {"type": "reread"}]}]},
+                     world.wording())
+    assert world.answer_disagreement(tablet) == [Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+    assert world.table_off is None
+
+
+def tally_warning(table_count: int, record_count: int) -> dict[str, Any]:
+    text = ("The table does not match the record: the score pieces differ: Incumbent's pile for Red: V "
+            f"{table_count} on the table, {record_count} in the record. If the table is wrong, tap that "
+            "the record is right and set the table as it says.")
+    return {"history": [], "history_total": 40, "scores": [10, 0, 0],
+            "prompts": [{"kind": "warning", "text": text,
+                         "options": [{"type": "keep_record"}, {"type": "reread"}]}]}
+
+
+def test_score_pieces_the_camera_misreads_are_counted_and_the_record_kept() -> None:
+    """Jivecat seed 1, cafe, passive: the camera misread Monkey Points on Yellow's mat and the
+    tablet warned "the score pieces differ" without naming a place; passive players did
+    nothing, and the warning stood under every later move.  The warning asks them to count:
+    they count their pieces, find the record's count, and tap that the record is right; a
+    count the camera has right (the record wrong) is not theirs to keep."""
+    world = swing_world()
+    assert world.game.tallies(world.words_state(), world.table_now())["Incumbent's pile for Red: V"] == 6
+    asked = as_seen(tally_warning(5, 6), world.wording())
+    assert world.answer_disagreement(asked) == [TapOption(KEEP_RECORD_WORDS)]
+    record_wrong = as_seen(tally_warning(6, 5), swing_world().wording())
+    assert swing_world().answer_disagreement(record_wrong) == []
+
+
+def test_a_move_card_laid_on_the_neighbours_reader_is_tapped_as_theirs() -> None:
+    """King of Clubs seed 2, cafe, passive: B's Move card was read on A's reader; the tablet
+    refused "A plays Moonwalk ..." and offered it as B's move, one tap.  The players did not
+    know the button: a Move played (a card tapped and laid, no press) was not kept in mind.
+    Now it is, and the button naming it is tapped."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, load_world
+    from companion.table import Table
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 2, resume=False)
+    world = load_world("king_of_clubs", table.game, 2, "advanced", 2)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        events = world.step(table.public())
+        tap = next((e for e in events if isinstance(e, CardTap) and e.card.startswith("move-")), None)
+        if tap is not None:
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no Move played in 200 steps")
+    made = world.made_moves[-1]
+    assert made["type"] == "move" and made["card"] == tap.card and made["player"] == tap.seat
+    words = world.wording().action(made)
+    text = (f"Not allowed: {words}: it is another seat's turn (rule: ...). The table does not match "
+            "the record: ... If the table is wrong, tap that the record is right and set the table "
+            "as it says.")
+    tablet = {"history": [], "history_total": 20, "scores": [0, 0],
+              "prompts": [{"kind": "warning", "text": text,
+                           "options": [made, {"type": "keep_record"}, {"type": "reread"}]}]}
+    assert world.answer_disagreement(as_seen(tablet, world.wording())) == [TapOption(words)]
+
+
+def test_a_double_press_takes_no_camera_frame_between_its_two_presses() -> None:
+    """Jivecat seed 1, cafe: the bounce came 20 ms after the press, and at the bench's full
+    speed a still board's frames cost next to nothing, so the camera took more than the
+    guard's 3 frames between them and the bounce recorded "Yellow ends the turn".  The
+    camera is held off while both presses are made (its frame source waits), as no frame
+    passes between a finger's bounce at a real table."""
+    from companion.sim.faults import FaultModel
+    from companion.sim.world import TurnButton
+    from tests.test_truth import cafe_table
+
+    table, _, _, log, presses = cafe_table(FaultModel(double_press=1.0))
+    held: list[bool] = []
+    count = presses.drive_low
+
+    def drive_low() -> None:
+        held.append(table._guard.locked())  # a frame read now would wait for the presses
+        count()
+
+    presses.drive_low = drive_low  # type: ignore[method-assign]
+    waited: list[int] = []
+    table.after_hand = lambda check: waited.append(presses.presses)  # type: ignore[method-assign]
+    table.deliver(TurnButton())
+    assert held == [True, True] and log.counts["double_press"] == 1 and waited == [2]
+
+
+def test_a_cup_the_camera_cannot_see_past_is_taken_away() -> None:
+    """Times Square seed 5, cafe, passive: a cup stood on the board for minutes; the tablet
+    said "Hand over the board: can't see 11 (and 2 more places); waiting" and held every
+    press, and the players, answering only questions, played on until their game was over.
+    The tablet waits on what it cannot see and the cup is on their board: they take it."""
+    world = swing_world()
+    world.look_at_table({"cup": world.rules.die_spot})
+    waiting = {"history": [], "history_total": 40, "scores": [10, 0, 0], "taps": [],
+               "prompts": [{"kind": "info", "text": "Hand over the board: can't see Die (and 2 more "
+                            "places); waiting."}]}
+    assert world.clear_the_view(waiting) == [Tidy()]
+    assert world.table_off is None
+    assert world.clear_the_view(waiting) == []  # taken away: nothing more to do
+    world.look_at_table({"cup": world.rules.die_spot})
+    assert world.clear_the_view({**waiting, "prompts": []}) == []  # the tablet sees the board

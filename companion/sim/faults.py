@@ -385,10 +385,17 @@ class FaultyTable(SimulatedTable):
                 self.human_wait(1.5)
                 self.fault_log.note("late_press")
             if rng.random() < model.double_press:
-                # two presses at once, as a bouncing finger makes them: no frame between
-                # (the first one's outcome is not awaited; the second's is)
-                self.press_now(event)
+                # two presses at once, as a bouncing finger makes them: no camera frame between
+                # them (the camera is held off while they are made: at the bench's full speed a
+                # still board's frames cost next to nothing, so even 20 ms would be frames), and
+                # the players' wait comes after both
+                with self._guard:
+                    self.press_now(event)
+                    self.press_now(event)
                 self.fault_log.note("double_press")
+                self.after_hand(lambda _tablet: True)
+                self.pause(0.5)
+                return
         super().deliver(event, before)
 
     def card_uid(self, card: str) -> bytes:

@@ -33,6 +33,8 @@ DISAGREEMENT = "The table does not match the record"
 SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
 TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
 LACKS = re.compile(r" shows (?!nothing )[^;]+? on the table, nothing in the record")
+TALLIES = "the score pieces differ: "
+TALLY = re.compile(r"(.+?) (\d+) on the table, (\d+) in the record(?:; |$)")
 EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")
 SAID_KEPT = 64  # the players' moves whose history words they keep in mind
 MADE_KEPT = 8  # the players' own moves they remember, to recognise one offered on a button
@@ -213,13 +215,21 @@ class Reading:
         if named and off and laid is not None and KEEP_RECORD_WORDS in options:
             cup = off.get("cup")
             knocked = off.get("knocked")
-            if cup in named or (knocked is not None and any(
-                    knocked.get(p) != laid.get(p) for p in named)):
+            moved = {p for p in named if p == cup or (knocked is not None and knocked.get(p) != laid.get(p))}
+            if moved:
                 self.table_off = None
-                return [TapOption(KEEP_RECORD_WORDS), Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+                # the record is right only if the cup or the knocked piece is all it names: a
+                # place they laid otherwise than it says is not theirs to set as it says
+                others_kept = all(kept == pieces_words(laid.get(p))
+                                  for p, (_, kept) in named.items() if p not in moved)
+                tidy = [Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
+                return [TapOption(KEEP_RECORD_WORDS), *tidy] if others_kept else tidy
         for option in options:
             if option not in (KEEP_RECORD_WORDS, REREAD_WORDS) and self.recognised(option) is not None:
                 return [TapOption(option)]
+        if not named and laid is not None and KEEP_RECORD_WORDS in options \
+                and self.counted_as_recorded(text, laid):
+            return [TapOption(KEEP_RECORD_WORDS)]  # their pieces, counted, are as recorded
         if not named or laid is None or DISAGREEMENT not in text:
             return []
         stray = self.stray_named(text, tablet)
@@ -238,6 +248,20 @@ class Reading:
         if REREAD_WORDS in options:  # an entry that reads wrong to them, no button naming theirs
             return [TapOption(REREAD_WORDS)]
         return []
+
+    def counted_as_recorded(self, text: str, laid: BoardView) -> bool:
+        """"The score pieces differ: Yellow: Skulls 2 on the table, 1 in the record": the
+        players count those pieces on their own table, as the warning asks; True when each
+        count is the record's and not what the camera read (it misreads them)."""
+        body = text.partition(TALLIES)[2].split(". ")[0]
+        counts = TALLY.findall(body)
+        if not counts:
+            return False
+        try:
+            own = self.game.tallies(self.words_state(), laid)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return False
+        return all(name in own and own[name] == int(kept) != int(shown) for name, shown, kept in counts)
 
     def made_as_said(self, said: str) -> bool:
         """Whether a line's words are a move of theirs as they made it."""

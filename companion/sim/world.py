@@ -120,7 +120,7 @@ class World(Reading, Mending, ABC):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
         self.counting = self.counts_score_pieces(tablet)
-        events = self.answer_disagreement(tablet) or self.step(tablet)
+        events = self.clear_the_view(tablet) or self.answer_disagreement(tablet) or self.step(tablet)
         for event in events:
             if isinstance(event, Declare) and event.action.get("type") not in TABLE_TYPES:
                 self.remember_made(event.action)
@@ -128,6 +128,19 @@ class World(Reading, Mending, ABC):
         if taps:
             self._taps_made = (taps, tablet.get("history_total"))
         return events
+
+    def clear_the_view(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet says it cannot see part of the board ("Hand over the board: can't see
+        11 ...; waiting") and a cup stands on the board: the players take it away.  (No hand
+        is over it; the cup is what they see there, and the tablet waits on it.)"""
+        off = getattr(self, "table_off", None)
+        if not off or off.get("cup") is None:
+            return []
+        if not any(isinstance(p, dict) and "can't see" in str(p.get("text", ""))
+                   for p in tablet.get("prompts") or []):
+            return []
+        self.table_off = {k: v for k, v in off.items() if k != "cup"} or None
+        return [Tidy()]
 
     def nothing_stands_since(self, tablet: dict[str, Any], total: int,
                              action: Action | None = None) -> bool:

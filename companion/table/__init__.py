@@ -16,9 +16,9 @@ always the replay of the log, so a restart after ``kill -9`` resumes exactly.
 - :mod:`~companion.table.view`: the public snapshot, its deltas and who is told.
 
 Locking: the front owns the one lock (``Table._lock``, re-entrant) and takes it around
-every call into a room; the rooms never lock, except the referee's held-press timer,
-which takes the same lock from its own thread.  The web and the camera pipeline take it
-too, to make a duplicate check and a change one step.
+every call into a room; the rooms never lock and start no threads of their own (a held
+press is judged on a camera frame, :meth:`Table.frame_taken`, under the same lock).  The
+web and the camera pipeline take it too, to make a duplicate check and a change one step.
 """
 
 from __future__ import annotations
@@ -47,16 +47,17 @@ from companion.table.referee import (
     EARLIER_MOVES,
     HELD_PRESS,
     HELD_PRESS_TEXT,
-    RECONSIDER_S,
-    SETTLE_S,
+    RECONSIDER_FRAMES,
+    SETTLE_FRAMES,
+    HeldPress,
     Referee,
 )
 from companion.table.view import HISTORY_MAX, HISTORY_SHOWN, Listener, View, Watcher
 
 __all__ = [
     "EARLIER_MOVES", "HELD_PRESS", "HELD_PRESS_TEXT", "HISTORY_MAX", "HISTORY_SHOWN",
-    "RECONSIDER_S", "SETTLE_S", "ClockError", "HistoryEntry", "Listener", "NotTheNewest",
-    "NothingToUndo", "Table", "TableOptions", "Watcher", "canonical",
+    "RECONSIDER_FRAMES", "SETTLE_FRAMES", "ClockError", "HeldPress", "HistoryEntry", "Listener",
+    "NotTheNewest", "NothingToUndo", "Table", "TableOptions", "Watcher", "canonical",
 ]
 
 
@@ -78,7 +79,7 @@ class Table:
         self._lock = threading.RLock()
         self.clocks = Clocks(game, self.options, clock, record.players, record.created)
         self.ledger = Ledger(game, log, record, self.clocks)  # replays the log
-        self.referee = Referee(game, self.ledger, self.clocks, self._publish, self._lock)
+        self.referee = Referee(game, self.ledger, self._publish)
         self.view = View(game, record, self.ledger, self.clocks, self.referee,
                          lambda: self.public())
 
@@ -166,16 +167,7 @@ class Table:
         return self.referee.notices
 
     @property
-    def settle_s(self) -> float:
-        """How long the view must be back before a held press is judged on an unchanged board."""
-        return self.referee.settle_s
-
-    @settle_s.setter
-    def settle_s(self, seconds: float) -> None:
-        self.referee.settle_s = seconds
-
-    @property
-    def _held_press(self) -> tuple[int | None, threading.Timer] | None:
+    def _held_press(self) -> HeldPress | None:
         return self.referee.held_press
 
     @property

@@ -290,8 +290,10 @@ class Search:
 def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
               differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
     """A press forgotten: the table shows two moves since the record.  The one legal move
-    now, changing only places that differ, after which one legal move shows the table (the
-    second is recorded by the press judged again); [] for none or several."""
+    now, changing places that differ, after which one legal move shows the table exactly
+    (the second is recorded by the press judged again); [] for none or several.  The first
+    may change places the second puts back as they were (a night cleared, the same
+    Nightclubs laid again)."""
     actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
     if len(actions) > MANY * 3:
         return []
@@ -301,7 +303,7 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
             continue
         moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
                  if not game.score_place(p)}
-        if not moved or not moved <= differ:
+        if not moved & differ:
             continue
         verdict = reconcile(game, after, seen, list(taps), "button")
         if verdict.state is not None and not differing(game, verdict.state, seen) \

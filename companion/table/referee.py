@@ -6,15 +6,17 @@ press held until the camera settles, a warning when the score pieces differ from
 record, a question whether an earlier move was misread.  The table's own prompt and its
 standing notices live here because the referee reads them (a camera notice holds a press).
 
-Locking: every method is called with the front's lock held, except the held press's timer,
-which takes that same lock (``lock``) before it judges the press.
+Locking: every method is called with the front's lock held (the camera loop's
+:meth:`Referee.frame_taken` too, which may judge a held press).
+
+Pace: the referee never reads the wall clock; it counts camera frames
+(:mod:`companion.table.pace`).
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
@@ -26,24 +28,28 @@ from companion.reconcile import (
     reconsider_earlier,
     tally_mismatch,
 )
-from companion.table.clocks import Clocks
 from companion.table.disagreement import Disagreements, Overrides, differing
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
 
-SETTLE_S = 1.5  # how long a board must be clear of hands before a held press is judged
+__all__ = ["DOUBLE_PRESS_FRAMES", "RECONSIDER_FRAMES", "SETTLE_FRAMES", "HeldPress", "Referee"]
+
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
-RECONSIDER_S = 8.0  # how long after a move the board may still show it was misread
-# A second press fewer camera frames than this after a press recorded a move, with nothing
-# moved on the table, is asked about (pressed twice?).  Paced by the camera's frames, never the
-# wall clock: a person's next deliberate press takes half a second at least (4 frames at the
-# service's 8 fps), a finger's double press a frame or two; a clock window took a fast table's
-# quick passes for double presses, and a loaded machine's slow frames for quick ones.
-DOUBLE_PRESS_FRAMES = 3
+CHAINED_MOVES = 4  # moves one settled board may record after its first, one after another
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 
 Publish = Callable[[str], None]
 """Tells the watchers that something changed, with the kind of change."""
+
+
+@dataclass(frozen=True)
+class HeldPress:
+    """A press waiting for the camera to settle: whose button, and the camera frame it came at."""
+
+    seat: int | None
+    frame: int
+    quick: bool = False  # made at once after a press that recorded a move: maybe a bounce
 
 
 class Referee(Disagreements):
@@ -51,21 +57,18 @@ class Referee(Disagreements):
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
 
-    def __init__(self, game: Game, ledger: Ledger, clocks: Clocks, publish: Publish,
-                 lock: threading.RLock) -> None:
+    def __init__(self, game: Game, ledger: Ledger, publish: Publish) -> None:
         self.game = game
         self.ledger = ledger
-        self.clocks = clocks
         self.publish = publish
-        self.lock = lock
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
         self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
-        self.camera_frames = 0  # camera frames taken (:meth:`frame_taken`): the table's own clock
-        self._pressed_frame = 0  # ``camera_frames`` when a press last recorded a move
+        self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
+        self._bounce = False  # judging a held press made at once after a press recorded a move
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
@@ -75,10 +78,7 @@ class Referee(Disagreements):
         self.table_prompt: Prompt | None = None
         self.notices: dict[str, Prompt] = {}
         # a button pressed while the camera has not settled waits for it (see ``button``)
-        self.settle_s = SETTLE_S
-        self._settling_until = 0.0
-        self._settled_since_clear = True
-        self.held_press: tuple[int | None, threading.Timer] | None = None
+        self.held_press: HeldPress | None = None
 
     # ------------------------------------------------------------------ after the record moved
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
@@ -134,6 +134,15 @@ class Referee(Disagreements):
         self.raw_seen = view
         self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
+        for _ in range(CHAINED_MOVES if entry is not None else 0):
+            # the board shows more than that move (the camera missed the table between
+            # moves: a hand over it while the next was made): each move it explains in turn
+            if self.table_prompt is not None or not differing(self.game, self.ledger.state, self.seen):
+                break
+            more = self._reconcile("board", "camera")
+            if more is None:
+                break
+            entry = more
         self._board_settled()
         if entry is None and self.check_tallies(board_changed=True):
             self.publish("notice")
@@ -155,11 +164,12 @@ class Referee(Disagreements):
     def button(self, seat: int | None = None) -> HistoryEntry | None:
         """A turn or seat button: the player says the step on the table is done.
 
-        Pressed while a hand is over the board, the camera gives no picture, or the board
-        changed in the last ``settle_s`` seconds, the press is held (returns None) and judged
-        once the camera settles: on the next settled board, or ``settle_s`` after the view
-        cleared.  Judging it on the board as it was before the pieces landed would refuse
-        or mis-record the move the player just made."""
+        Pressed while a hand is over the board, the camera gives no picture, or the view came
+        back fewer than ``settle_frames`` camera frames ago with no board settled since, the
+        press is held (returns None) and judged once the camera settles: on the next settled
+        board, or ``settle_frames`` frames after the view cleared.  Judging it on the board as
+        it was before the pieces landed would refuse or mis-record the move the player just
+        made.  Without a camera loop counting frames it waits for the next board handed in."""
         if self._camera_unsettled():
             self._hold_press(seat)
             return None
@@ -192,7 +202,7 @@ class Referee(Disagreements):
             entry = ledger.commit(canonical(verdict.action), verdict.state, source)
             self.after_move("action")
             self._pressed_last = trigger == "button"
-            self._pressed_frame = self.camera_frames
+            self.pace.recorded(entry.seq, self._pressed_last)
             if (earlier := self._reconsider_earlier(seen)) is not None:
                 self.table_prompt = earlier  # the move stands; a card laid before it was misread
                 self.publish("prompt")
@@ -244,20 +254,30 @@ class Referee(Disagreements):
         return bool(differing(self.game, after, seen) - moved)
 
     def frame_taken(self) -> None:
-        """The camera took a frame (read or lost): the pace a double press is judged by."""
-        self.camera_frames += 1
+        """The camera took a frame (read or lost): the table's pace.  A double press, the
+        settling of the view and the window for a misread are judged by it; a held press
+        whose view has been clear for ``settle_frames`` frames is judged now."""
+        self.pace.tick()
+        if self.held_press is not None and not self._camera_unsettled():
+            self._judge_held_press()
 
     def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows, fewer than
-        :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move and with no
-        board seen since: a double press, asked, never recorded.  Only with a camera loop
-        counting its frames (they are the pace): without one (no camera, or boards handed in
-        by a harness that counts no frames) every press is a press."""
+        """A press that would record a move nothing on the table shows (:meth:`_unseen`),
+        fewer than :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move,
+        no board seen since (or that soon and held while the camera settled): a double press,
+        asked, never recorded.  With no camera loop counting frames every press is a press."""
         newest = self.ledger.frames[-1].entry
         return (self._pressed_last and self.raw_seen is not None and newest is not None
-                and self.camera_frames > 0
-                and not self.taps and self.camera_frames - self._pressed_frame < DOUBLE_PRESS_FRAMES
-                and self.game.board_view(after) == self.game.board_view(self.ledger.state))
+                and self.pace.frames > 0 and not self.taps
+                and (self._bounce or self.pace.soon_after_press())
+                and self._unseen(after))
+
+    def _unseen(self, after: State) -> bool:
+        """Whether every place the move to ``after`` changes still shows what it did (its
+        chores, a Skull to return, change the record's board, not yet the table)."""
+        before, made = self.game.board_view(self.ledger.state), self.game.board_view(after)
+        seen = self.seen if self.seen is not None else before
+        return all(seen.get(p, ()) == before.get(p, ()) for p in changed_places(before, made))
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
@@ -278,7 +298,7 @@ class Referee(Disagreements):
         frames = self.ledger.frames
         entry = frames[-1].entry
         if entry is not None and entry.source in ("camera", "table") \
-                and len(frames) >= 2 and self.clocks.now() - entry.at <= RECONSIDER_S:
+                and len(frames) >= 2 and self.pace.recent(entry.seq):
             prompt = reconsider(self.game, frames[-2].state, entry.action, frames[-1].state,
                                 seen, list(self.taps), trigger, self.next_moves)
             if prompt is not None:
@@ -295,50 +315,37 @@ class Referee(Disagreements):
     def _camera_unsettled(self) -> bool:
         if "vision" in self.notices or "camera" in self.notices:
             return True
-        # the view came back a moment ago and no board has settled since: wait for one
-        return not self._settled_since_clear and time.monotonic() < self._settling_until
+        return self.pace.settling()  # the view came back a moment ago: wait for a board
 
     def _hold_press(self, seat: int | None) -> None:
-        if self.held_press is not None:
-            self.held_press[1].cancel()  # pressed twice while waiting: one press
-        timer = threading.Timer(self._settle_wait(), self._release_press)
-        timer.daemon = True
-        self.held_press = (seat, timer)
-        timer.start()
-        # players see their press counted: pressing again or making the move again would
-        # record it twice
+        """Hold it (pressed twice while waiting: one press); players see it counted, so they
+        neither press nor make the move again."""
+        held, quick = self.held_press, self._pressed_last and self.pace.soon_after_press()
+        self.held_press = HeldPress(seat, self.pace.frames, quick) if held is None \
+            else HeldPress(seat, held.frame, held.quick)
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
-        """The held press is judged now: its timer and its notice go (the notice's going is
-        published with whatever the press records)."""
-        if self.held_press is not None:
-            self.held_press[1].cancel()
+        """Judged now: its notice goes (published with whatever the press records)."""
         self.held_press = None
         self.notices.pop(HELD_PRESS, None)
 
-    def _settle_wait(self) -> float:
-        return max(self.settle_s, self._settling_until - time.monotonic())
-
-    def _release_press(self) -> HistoryEntry | None:
-        """Judge a held press now, unless the camera is still unsettled (then wait again).
-        Runs in the timer's thread: it takes the front's lock."""
-        with self.lock:
-            if self.held_press is None:
-                return None
-            seat, _ = self.held_press
-            if "vision" in self.notices or "camera" in self.notices:
-                self._hold_press(seat)
-                return None
-            self._drop_held_press()
-            return self._reconcile("button", "table")
-
     def _board_settled(self) -> None:
         """A settled board arrived: a held press is judged on it, right after the board."""
-        self._settled_since_clear = True
+        self.pace.settled_since_clear = True
         if self.held_press is not None:
-            self._drop_held_press()
+            self._judge_held_press()
+
+    def _judge_held_press(self) -> None:
+        """Judge the held press now; one made at once after a press that recorded a move is
+        judged as a double press would have been (held, it came later than the frames)."""
+        quick = self.held_press is not None and self.held_press.quick
+        self._drop_held_press()
+        self._bounce = quick
+        try:
             self._reconcile("button", "table")
+        finally:
+            self._bounce = False
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
@@ -346,8 +353,7 @@ class Referee(Disagreements):
             if self.notices.pop(key, None) is None:
                 return
             if key in ("vision", "camera"):  # the view is back: give it time to settle
-                self._settling_until = time.monotonic() + self.settle_s
-                self._settled_since_clear = False
+                self.pace.view_back()
         else:
             current = self.notices.get(key)
             if current is not None and current.text == prompt.text:

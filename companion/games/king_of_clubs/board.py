@@ -118,8 +118,7 @@ class KingOfClubsBoard:
         if phase == "scene":
             return self._explain_scene(state, seen)
         if phase == "night_over":
-            return [{"type": "clear"}] if not any(pieces for spot, pieces in seen.items()
-                                                  if not _score_place(spot)) else []
+            return [{"type": "clear"}] if self._cleared(state, seen) else []
         if phase == "placement":
             for p in range(state["players"]):
                 if not state["placed"][p] and all(
@@ -158,8 +157,24 @@ class KingOfClubsBoard:
                                                    if p.colour == self.colours["lead"])
         return out
 
+    def _cleared(self, state: State, seen: BoardView) -> bool:
+        """Whether the night just over is off the table: nothing but the score cards, or
+        (the camera missed the bare table, a hand over it while the next Nightclubs were
+        laid) no Dancer of the night turned up any more and other Nightclubs than its own.
+        A misread never takes every turned-up Dancer off the table at once."""
+        if not any(pieces for spot, pieces in seen.items() if not _score_place(spot)):
+            return True
+        hidden = (self.colours["face_down"], self.colours["move"])
+        turned_up = any(piece.colour not in hidden for spot, pieces in seen.items()
+                        if spot[:1] == "p" and spot[1:2].isdigit() for piece in pieces)
+        clubs = [seen.get(f"club{i}", ()) for i in range(4)]
+        own = [(Piece(self.colours["nightclub"], value),) for value in state["clubs"]]
+        return not turned_up and clubs != own
+
     def _explain_scene(self, state: State, seen: BoardView) -> list[Action]:
-        if any(pieces and not k.startswith("club") and not _score_place(k)
+        """The Nightclubs laid (Dancers already laid face down for them are the next step's)."""
+        face_down = (Piece(self.colours["face_down"], 0),)
+        if any(pieces and not k.startswith("club") and not _score_place(k) and pieces != face_down
                for k, pieces in seen.items()):
             return []
         values = []
@@ -206,6 +221,11 @@ class KingOfClubsBoard:
             got = {(f["player"], f["slot"]) for f in flips}
             if got < expected and trigger != "button":
                 return []
+            if phase == "reveal" and expected and got > expected:
+                # this dance's cards and a later dance's face up (the camera missed the table
+                # between the two reveals): this dance's reveal first, the next read after it
+                return [{"type": "reveal", "cards": [f for f in flips
+                                                     if (f["player"], f["slot"]) in expected]}]
         return [{"type": "reveal", "cards": flips}]
 
     def _explain_moves_phase(self, state: State, seen: BoardView, taps: list[Tap],
@@ -221,9 +241,12 @@ class KingOfClubsBoard:
             if trigger != "button" or any(self.is_legal(state, c) for c in candidates):
                 return candidates
         flips = self._flips(state, seen)
-        if flips:
-            return [{"type": "reveal", "cards": flips}]
+        reveal = {"type": "reveal", "cards": flips}
+        if flips and (trigger != "button" or added or self.is_legal(state, reveal)):
+            return [reveal]
         if trigger == "button" and not added:
+            # a pass, the next dance's cards perhaps turned up already (players ahead of the
+            # record): they are read once it is recorded
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
 

@@ -305,6 +305,10 @@ class KingOfClubsWorld(World):
             self.boost.setdefault(target, []).append(card)
             self.moves_played[turn] += 1
             ex["played"] += 1
+            # the Move they played, kept in mind to know it on a button ("the seat a card
+            # was meant for": laid on the neighbour's reader)
+            self.remember_made({"type": "move", "player": seat, "card": card,
+                                "target": target[0], "slot": target[1]})
             events: Step = [BoardChange(self._view()), CardTap(card, seat)]
         else:
             if ex["played"] == 0 or ex["passed"][1 - turn]:

@@ -1,0 +1,68 @@
+"""The table's own clock: the camera's frames, counted, never the wall clock.
+
+How long a held press waits for the view to settle, whether a second press came at once
+after the first (a finger's bounce), and whether a move is recent enough for the board to
+say it was misread are all counted in the frames the vision loop takes (read or lost), so a
+loaded machine's slow frames stretch them as they stretch what the camera sees.  Without a
+camera loop counting frames (no camera, or a harness that hands boards in) no frame passes:
+a held press waits for the next board handed in, every press is a press, and the newest
+move may be reconsidered until the next one.
+"""
+
+from __future__ import annotations
+
+CAMERA_FPS = 8  # the pace the frame counts below are set for: the service reads 8-10 a second
+# A press held while the view was blocked waits, once the view is back, for a settled board or
+# this many frames with none (1.5 s at 8 fps): a board that did not change never settles anew.
+SETTLE_FRAMES = 12
+# How many camera frames after a move the board may still show it was misread (8 s at 8 fps);
+# later, a change is the players' next move, not a misread of that one.
+RECONSIDER_FRAMES = 64
+# A second press fewer camera frames than this after a press recorded a move, with nothing
+# moved on the table, is asked about (pressed twice?): a person's next deliberate press takes
+# half a second at least (4 frames at the service's 8 fps), a finger's double press a frame or
+# two; a clock window took a fast table's quick passes for double presses, and a loaded
+# machine's slow frames for quick ones.
+DOUBLE_PRESS_FRAMES = 3
+RECENT_KEPT = 8  # moves whose frame is kept (an undo reaches a few moves back)
+
+
+class Pace:
+    """Frames counted (``frames``), and the frames at which things happened."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.settle_frames = SETTLE_FRAMES
+        self.pressed_frame = 0  # when a press last recorded a move
+        self.cleared_frame = 0  # when the view last came back
+        self.settled_since_clear = True  # a board settled since the view came back
+        self._recorded: dict[int, int] = {}  # when the table recorded each newest move, by seq
+
+    def tick(self) -> None:
+        self.frames += 1
+
+    def recorded(self, seq: int, pressed: bool) -> None:
+        """The table recorded move ``seq`` now (by a press, or not)."""
+        if pressed:
+            self.pressed_frame = self.frames
+        self._recorded[seq] = self.frames
+        for old in sorted(self._recorded)[:-RECENT_KEPT]:
+            del self._recorded[old]
+
+    def recent(self, seq: int) -> bool:
+        """Whether the table recorded move ``seq`` fewer than :data:`RECONSIDER_FRAMES` frames
+        ago (always, with no frames counted; never for a move replayed from the log: a
+        restart is no moment after the move)."""
+        recorded = self._recorded.get(seq)
+        return recorded is not None and self.frames - recorded < RECONSIDER_FRAMES
+
+    def soon_after_press(self) -> bool:
+        """Fewer than :data:`DOUBLE_PRESS_FRAMES` frames since a press recorded a move."""
+        return self.frames - self.pressed_frame < DOUBLE_PRESS_FRAMES
+
+    def view_back(self) -> None:
+        self.cleared_frame, self.settled_since_clear = self.frames, False
+
+    def settling(self) -> bool:
+        """The view came back fewer than ``settle_frames`` frames ago and no board settled."""
+        return not self.settled_since_clear and self.frames - self.cleared_frame < self.settle_frames
