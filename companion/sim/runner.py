@@ -50,6 +50,7 @@ HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
 END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end
 GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
 WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
+RECORD_WAIT_S = 2.0  # the demo's players' glance for a move to show in the history (16 frames)
 HANG_GUARD_S = 600.0  # at --speed 0 a wait for the tablet ends after its frames: this if the camera stops
 TABLE_FPS = 8  # the camera's frames a second at a real table: a human delay's length in frames
 DEVICE_GUARD_S = 10.0  # a hang guard on the device's delivery (the results never depend on it)
@@ -406,6 +407,11 @@ class SimulatedTable:
             self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
+            if not self.human_pacing and after["history_total"] == tablet["history_total"]:
+                # the demo's players watch the tablet: a move the camera or a press gave may
+                # reach the record a frame after the view showed it (a loaded machine's frames)
+                total = tablet["history_total"]
+                after = self.wait_for(lambda s, total=total: s["history_total"] != total, RECORD_WAIT_S)
             self.observe(after)
             if after["history_total"] == tablet["history_total"] \
                     and not getattr(self.world, "repeated", False):

@@ -108,7 +108,7 @@ def serve(inp: IO[bytes], out: IO[bytes]) -> None:
         message = _receive(inp)
         if message is None:
             return
-        op, args = message
+        number, op, args = message
         try:
             if op == "open":
                 world, value = _open_world(*args), None
@@ -121,9 +121,9 @@ def serve(inp: IO[bytes], out: IO[bytes]) -> None:
             else:
                 name, call_args = args
                 value = getattr(world, name)(*call_args)
-            _send(out, ("ok", value))
+            _send(out, (number, "ok", value))
         except Exception as err:  # the world failed: the parent stops the game
-            _send(out, ("error", f"{type(err).__name__}: {err}"))
+            _send(out, (number, "error", f"{type(err).__name__}: {err}"))
 
 
 class WorldProcess:
@@ -137,6 +137,7 @@ class WorldProcess:
         self.game_name, self.players, self.variant, self.seed = game_name, players, variant, seed
         self.world_class = world_class
         self._lock = threading.Lock()
+        self._asked = 0  # each request's number, echoed with its reply
         self._child = subprocess.Popen(
             [sys.executable, "-m", "companion.sim.worldproc"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE)
@@ -146,17 +147,24 @@ class WorldProcess:
             self._ask("load", (saved,))
 
     def _ask(self, op: str, args: tuple[Any, ...]) -> Any:
+        """Send one request and wait for its own reply.  A reply to an earlier request whose
+        wait was interrupted (Ctrl-C or SIGTERM while the world was thinking) still comes
+        first: it is passed over by its number, not taken for this one's."""
         with self._lock:
             child = self._child
             assert child.stdin is not None and child.stdout is not None
+            self._asked += 1
+            number = self._asked
             try:
-                _send(child.stdin, (op, args))
+                _send(child.stdin, (number, op, args))
                 reply = _receive(child.stdout)
+                while reply is not None and reply[0] != number:
+                    reply = _receive(child.stdout)
             except (BrokenPipeError, OSError) as err:
                 raise WorldCrashed(f"the world's process is gone: {err}") from err
         if reply is None:
             raise WorldCrashed(f"the world's process ended (exit {child.poll()})")
-        status, value = reply
+        _, status, value = reply
         if status != "ok":
             raise WorldCrashed(value)
         return value
