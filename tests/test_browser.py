@@ -334,7 +334,8 @@ def test_a_whole_game_declared_by_tapping_the_page(browser: Any, serve: Serve, g
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.evaluate("window.scrollTo(0, 0)")
-            page.wait_for_timeout(100)
+            page.wait_for_function("size => document.documentElement.dataset.arranged === size",
+                                   arg=f"{width}x{height}", timeout=HANG_MS)
             shot(page, f"{game}-{stage}-{width}x{height}.png")  # (before the checks: a fault is seen)
             check_readable(page, f"{game} {stage} {width}x{height}")
             sizes.setdefault(f"{width}x{height}", {})[stage] = measure(page)
@@ -420,7 +421,8 @@ def test_no_column_stands_empty_while_another_goes_on(browser: Any, serve: Serve
     page = open_page(browser, serve(started_table(game, actions=6)), 1180, 820)
     for width, height in [(820, 1180), (1180, 820), (1920, 1080)]:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(100)
+        page.wait_for_function("size => document.documentElement.dataset.arranged === size",
+                               arg=f"{width}x{height}", timeout=HANG_MS)
         figures = check_size(page, f"{game} {width}x{height}")  # (the empty parts checked there)
         assert figures["empty_below_px"] and figures["panels"]["summary-panel"], figures
     assert not page.errors, page.errors
@@ -447,7 +449,8 @@ def test_the_banner_says_a_long_name_whole_within_the_first_120_px(browser: Any,
                                arg=f"{name}'s turn", timeout=HANG_MS)
         for width, height, least in [(390, 844, 26), (1920, 1080, 96)]:
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(100)
+            page.wait_for_function("size => document.documentElement.dataset.arranged === size",
+                                   arg=f"{width}x{height}", timeout=HANG_MS)
             shown = page.evaluate("""() => { const t = document.querySelector('#banner-text');
                 const b = document.querySelector('#banner').getBoundingClientRect();
                 // (4 px: a bold glyph reaching past a line height of 1.1)
