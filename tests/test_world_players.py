@@ -280,6 +280,16 @@ def test_a_move_card_laid_on_the_neighbours_reader_is_tapped_as_theirs() -> None
               "prompts": [{"kind": "warning", "text": text,
                            "options": [made, {"type": "keep_record"}, {"type": "reread"}]}]}
     assert world.answer_disagreement(as_seen(tablet, world.wording())) == [TapOption(words)]
+    # King of Clubs seed 2 again, at its last night: the reader missed B's Move card; the
+    # tablet said the table shows it on B's Dancer, not the record, and to declare a move
+    # made without its press.  The players declare the Move they played, when asked twice
+    asking = {"history": [], "history_total": 20, "scores": [0, 0],
+              "prompts": [{"kind": "warning", "text": "The table does not match the record: B at "
+                           "Nightclub 2 shows red (5), white (1) on the table, red (5) in the record. "
+                           "If a move was made on the table without its press, declare it: the press "
+                           "is judged again.", "options": []}]}
+    assert world.declare_missing(asking) == []  # their move may still be on its way
+    assert world.declare_missing(asking) == [Declare(made)]
 
 
 def test_a_double_press_takes_no_camera_frame_between_its_two_presses() -> None:
