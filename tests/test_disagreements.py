@@ -968,3 +968,27 @@ def test_a_press_held_while_the_next_player_moves_is_judged_on_its_own_cards() -
         table.frame_taken()
     table.button(b)
     assert table.state == truth
+
+
+def test_a_held_press_is_judged_on_its_own_cards_when_the_next_players_cards_came_first() -> None:
+    """Times Square seed 1 again: the board settled on A's move, but B had tapped cards for
+    the next move by then; A's press, judged with B's cards too, read no move and was asked
+    about.  The press is read with the cards tapped before it; B's wait for B's press."""
+    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    first, second = _ts_two_plays(table)
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    for card in [c for step in first["steps"] for c in step["cards"]]:
+        table.tap(card, a)
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    assert table.button(a) is None
+    later = [c for step in second["steps"] for c in step["cards"]]
+    for card in later:
+        table.tap(card, b)
+    table.notice("vision", None)
+    after = game.apply(table.state, first)
+    table.board_seen(game.board_view(after))  # A's move only: B has not moved a figure yet
+    assert table.state == after and [t.card for t in table.taps] == later

@@ -352,12 +352,15 @@ class Referee(Disagreements):
             self._bounce = False
 
     def _press_then_next(self, count: int) -> bool:
-        """The held press's move, when the board it is judged on shows it and the next move
-        under way (cards tapped since the press): recorded, the later cards kept for the next
-        press (:func:`press_then_next`).  False when no one move fits."""
+        """The held press's move, read with its own cards (those tapped before it) on the board,
+        which may show the next move under way too (:func:`press_then_next`): recorded, the
+        later cards kept for the next press.  False when no one move fits."""
         state, earlier, later = self.ledger.state, self.taps[:count], self.taps[count:]
-        first = press_then_next(self.game, state, self.seen, earlier, later, self.next_moves) \
-            if self.seen is not None else None
+        if self.seen is None:
+            return False
+        own = reconcile(self.game, state, self.seen, earlier, "button")  # the next not begun
+        first = own.action if own.state is not None \
+            else press_then_next(self.game, state, self.seen, earlier, later, self.next_moves)
         if first is None:
             return False
         entry = self.ledger.commit(canonical(first), self.game.apply(state, first), "table")
