@@ -332,3 +332,28 @@ def test_a_cup_the_camera_cannot_see_past_is_taken_away() -> None:
     assert world.clear_the_view(waiting) == []  # taken away: nothing more to do
     world.look_at_table({"cup": world.rules.die_spot})
     assert world.clear_the_view({**waiting, "prompts": []}) == []  # the tablet sees the board
+
+
+def test_a_move_worded_like_an_older_line_is_declared_when_asked() -> None:
+    """King of Clubs seed 3, cafe, passive: B's press to pass at Solo 4 was forgotten; the
+    tablet asked to declare a move made without its press, but "B passes (no more Moves at
+    this dance)" stood in the history from the dance before, so the players took their pass
+    for recorded and played on, the record a dance behind to the end.  A move is looked for
+    in the lines recorded after the glance before it was made."""
+    world = swing_world()
+    world.glance_total = 10
+    world.press_for(ROLL_3)
+    older = {"seq": 9, "text": "Red rolls 3", "source": "table", "undone": False, "action": ROLL_3}
+    newer = {**older, "seq": 11}
+    ask = {"kind": "warning", "options": [],
+           "text": "The table does not match any legal move (...). Fix it or declare it."}
+
+    def tablet(lines: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"history": lines, "history_total": 8 + len(lines), "prompts": [ask], "scores": [0, 0, 0]}
+
+    assert world.declare_missing(tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}])) == []
+    assert world.declare_missing(tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}])) \
+        == [Declare(ROLL_3)]
+    world.press_for(ROLL_3)
+    recorded = tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}, newer])
+    assert world.declare_missing(recorded) == [] and world.declare_missing(recorded) == []

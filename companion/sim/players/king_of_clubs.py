@@ -28,7 +28,6 @@ from companion.games.king_of_clubs.rules import (
     night_winner,
 )
 from companion.sim.world import (
-    RECENT_MOVES,
     STRAIGHTEN_FRAMES,
     BoardChange,
     CardTap,
@@ -311,7 +310,7 @@ class KingOfClubsWorld(World):
             played = {"type": "move", "player": seat, "card": card, "target": target[0], "slot": target[1]}
             self.remember_made(played)
             # and, should the reader miss the card, declared when the tablet asks for it
-            self.unrecorded = [*getattr(self, "unrecorded", []), played][-RECENT_MOVES:]
+            self.not_yet_recorded(played)
             events: Step = [BoardChange(self._view()), CardTap(card, seat)]
         else:
             if ex["played"] == 0 or ex["passed"][1 - turn]:
