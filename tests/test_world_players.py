@@ -357,3 +357,20 @@ def test_a_move_worded_like_an_older_line_is_declared_when_asked() -> None:
     world.press_for(ROLL_3)
     recorded = tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}, newer])
     assert world.declare_missing(recorded) == [] and world.declare_missing(recorded) == []
+
+
+def test_a_choice_naming_a_move_they_made_that_no_line_shows_is_tapped() -> None:
+    """King of Clubs seed 3, cafe, passive: A's press to keep the Dancers where they were (no
+    swap) was forgotten; the tablet asked "The camera cannot see a swap of face-down cards:
+    declare it, or pass" and the players, who answered choices only for the move they had
+    just pressed for, played the night on.  The button naming their unrecorded move is tapped."""
+    world = swing_world()
+    world.press_for(ROLL_3)
+    world.pending = None  # a later move has been pressed for since
+    choice = {"kind": "choice", "text": "Which was it?",
+              "options": [{**ROLL_3, "value": 5}, ROLL_3]}
+    tablet = as_seen({"history": [], "history_total": 40, "scores": [0, 0, 0], "prompts": [choice]},
+                     world.wording())
+    words = world.wording().action(ROLL_3)
+    assert world.choose_unrecorded(tablet) == [TapOption(words)]
+    assert world.choose_unrecorded(tablet) == []  # once

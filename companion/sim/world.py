@@ -223,7 +223,8 @@ class World(Reading, Mending, ABC):
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
-        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet)
+        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet) \
+            or self.choose_unrecorded(tablet)
         if confirmed:
             return confirmed
         relay = self.lay_next(tablet) or self.straighten(tablet)
@@ -240,6 +241,22 @@ class World(Reading, Mending, ABC):
             for option in prompt.get("options") or []:
                 if self.option_text(option) == wanted:
                     self.pending = None
+                    return [self.pressed(option)]
+        return []
+
+    def choose_unrecorded(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet asks a choice ("... declare it, or pass") and one button names a move
+        they made that no line shows yet (its press forgotten, its card missed): they tap it."""
+        waiting = getattr(self, "unrecorded", [])
+        for prompt in tablet.get("prompts") or []:
+            if not isinstance(prompt, dict) or prompt.get("kind") != "choice":
+                continue
+            for option in prompt.get("options") or []:
+                action = self.recognised(self.option_text(option))
+                if action is not None and action in waiting:
+                    self.unrecorded = [a for a in waiting if a != action]
+                    if action == self.pending:
+                        self.pending = None
                     return [self.pressed(option)]
         return []
 
