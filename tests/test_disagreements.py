@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State
+from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
 from companion.reconcile import place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
@@ -906,3 +906,89 @@ def test_king_of_clubs_two_dances_revealed_while_the_camera_was_blocked_are_reco
     table.board_seen(game.board_view(truth))
     assert [h.action for h in table.history[-2:]] == [reveals[0], second]
     assert table.state == truth and table.table_prompt is None
+
+
+def _ts_two_plays(table: Table) -> tuple[dict, dict]:
+    """Times Square: a play of the player to move, then one of the other, each its cards
+    tapped and figures moved, that a press reads from its own board and cards."""
+    from companion.reconcile import changed_places, reconcile
+
+    game, state = table.game, table.state
+    for first in game.legal_actions(state)[:200]:
+        if first["type"] != "play":
+            continue
+        after = game.apply(state, first)
+        if after["phase"] == "charlie" or after["turn"] == state["turn"]:
+            continue
+        taps = [Tap(c, state["turn"]) for step in first["steps"] for c in step["cards"]]
+        if reconcile(game, state, game.board_view(after), taps, "button").state != after:
+            continue
+        for second in game.legal_actions(after)[:200]:
+            if second["type"] != "play" or game.apply(after, second)["phase"] == "charlie":
+                continue
+            board = game.board_view
+            mine = changed_places(board(state), board(after))
+            theirs = changed_places(board(after), board(game.apply(after, second)))
+            if mine and theirs and not mine & theirs:  # each move shows on the table
+                return first, second
+    raise AssertionError("no two plays in a row")
+
+
+def test_a_press_held_while_the_next_player_moves_is_judged_on_its_own_cards() -> None:
+    """Times Square seed 1, cafe, passive: A's hand rested on the board after A's move, so
+    A's press was held; B played meanwhile, and the board the camera settled on showed both.
+    The press was asked about as a forgotten press (one tap on the tablet: a declaration),
+    and 25 % of the game's actions were declared.  The press's own cards and the board its
+    move leaves read A's move; B's cards, tapped after the press, stay for B's press."""
+    from companion.games.base import Tap as _Tap
+
+    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    first, second = _ts_two_plays(table)
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    for step in first["steps"]:
+        for card in step["cards"]:
+            table.tap(card, a)
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    assert table.button(a) is None  # held: A's hand rests on the board
+    for step in second["steps"]:
+        for card in step["cards"]:
+            table.tap(card, b)
+    table.notice("vision", None)
+    after = game.apply(table.state, first)
+    truth = game.apply(after, second)
+    table.board_seen(game.board_view(truth))
+    assert table.state == after and table.history[-1].source == "table"
+    assert [t.card for t in table.taps] == [c for s in second["steps"] for c in s["cards"]]
+    assert all(isinstance(t, _Tap) for t in table.taps)
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button(b)
+    assert table.state == truth
+
+
+def test_a_held_press_is_judged_on_its_own_cards_when_the_next_players_cards_came_first() -> None:
+    """Times Square seed 1 again: the board settled on A's move, but B had tapped cards for
+    the next move by then; A's press, judged with B's cards too, read no move and was asked
+    about.  The press is read with the cards tapped before it; B's wait for B's press."""
+    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    first, second = _ts_two_plays(table)
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    for card in [c for step in first["steps"] for c in step["cards"]]:
+        table.tap(card, a)
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
+    assert table.button(a) is None
+    later = [c for step in second["steps"] for c in step["cards"]]
+    for card in later:
+        table.tap(card, b)
+    table.notice("vision", None)
+    after = game.apply(table.state, first)
+    table.board_seen(game.board_view(after))  # A's move only: B has not moved a figure yet
+    assert table.state == after and [t.card for t in table.taps] == later

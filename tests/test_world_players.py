@@ -280,6 +280,16 @@ def test_a_move_card_laid_on_the_neighbours_reader_is_tapped_as_theirs() -> None
               "prompts": [{"kind": "warning", "text": text,
                            "options": [made, {"type": "keep_record"}, {"type": "reread"}]}]}
     assert world.answer_disagreement(as_seen(tablet, world.wording())) == [TapOption(words)]
+    # King of Clubs seed 2 again, at its last night: the reader missed B's Move card; the
+    # tablet said the table shows it on B's Dancer, not the record, and to declare a move
+    # made without its press.  The players declare the Move they played, when asked twice
+    asking = {"history": [], "history_total": 20, "scores": [0, 0],
+              "prompts": [{"kind": "warning", "text": "The table does not match the record: B at "
+                           "Nightclub 2 shows red (5), white (1) on the table, red (5) in the record. "
+                           "If a move was made on the table without its press, declare it: the press "
+                           "is judged again.", "options": []}]}
+    assert world.declare_missing(asking) == []  # their move may still be on its way
+    assert world.declare_missing(asking) == [Declare(made)]
 
 
 def test_a_double_press_takes_no_camera_frame_between_its_two_presses() -> None:
@@ -322,3 +332,45 @@ def test_a_cup_the_camera_cannot_see_past_is_taken_away() -> None:
     assert world.clear_the_view(waiting) == []  # taken away: nothing more to do
     world.look_at_table({"cup": world.rules.die_spot})
     assert world.clear_the_view({**waiting, "prompts": []}) == []  # the tablet sees the board
+
+
+def test_a_move_worded_like_an_older_line_is_declared_when_asked() -> None:
+    """King of Clubs seed 3, cafe, passive: B's press to pass at Solo 4 was forgotten; the
+    tablet asked to declare a move made without its press, but "B passes (no more Moves at
+    this dance)" stood in the history from the dance before, so the players took their pass
+    for recorded and played on, the record a dance behind to the end.  A move is looked for
+    in the lines recorded after the glance before it was made."""
+    world = swing_world()
+    world.glance_total = 10
+    world.press_for(ROLL_3)
+    older = {"seq": 9, "text": "Red rolls 3", "source": "table", "undone": False, "action": ROLL_3}
+    newer = {**older, "seq": 11}
+    ask = {"kind": "warning", "options": [],
+           "text": "The table does not match any legal move (...). Fix it or declare it."}
+
+    def tablet(lines: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"history": lines, "history_total": 8 + len(lines), "prompts": [ask], "scores": [0, 0, 0]}
+
+    assert world.declare_missing(tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}])) == []
+    assert world.declare_missing(tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}])) \
+        == [Declare(ROLL_3)]
+    world.press_for(ROLL_3)
+    recorded = tablet([older, {**older, "seq": 10, "action": {"type": "pass"}}, newer])
+    assert world.declare_missing(recorded) == [] and world.declare_missing(recorded) == []
+
+
+def test_a_choice_naming_a_move_they_made_that_no_line_shows_is_tapped() -> None:
+    """King of Clubs seed 3, cafe, passive: A's press to keep the Dancers where they were (no
+    swap) was forgotten; the tablet asked "The camera cannot see a swap of face-down cards:
+    declare it, or pass" and the players, who answered choices only for the move they had
+    just pressed for, played the night on.  The button naming their unrecorded move is tapped."""
+    world = swing_world()
+    world.press_for(ROLL_3)
+    world.pending = None  # a later move has been pressed for since
+    choice = {"kind": "choice", "text": "Which was it?",
+              "options": [{**ROLL_3, "value": 5}, ROLL_3]}
+    tablet = as_seen({"history": [], "history_total": 40, "scores": [0, 0, 0], "prompts": [choice]},
+                     world.wording())
+    words = world.wording().action(ROLL_3)
+    assert world.choose_unrecorded(tablet) == [TapOption(words)]
+    assert world.choose_unrecorded(tablet) == []  # once

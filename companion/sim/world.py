@@ -108,6 +108,8 @@ class World(Reading, Mending, ABC):
         """:meth:`step`, as players at a table take it: a card they laid that the tablet
         neither recorded nor lists among the cards read (it missed the reader) is laid
         again, once, before anything else."""
+        total = tablet.get("history_total") if isinstance(tablet, dict) else None
+        self.glance_total = total if isinstance(total, int) else None
         made = getattr(self, "_taps_made", None)  # a world pickled before act() existed
         self._taps_made = None
         self.repeated = False
@@ -172,8 +174,17 @@ class World(Reading, Mending, ABC):
         table asks about it can be answered and a press that recorded nothing is made again."""
         self.pending, self.pending_seat = action, seat
         self.remember_made(action)
-        self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
+        self.not_yet_recorded(action)
         return TurnButton() if seat is None else SeatButton(seat)
+
+    def not_yet_recorded(self, action: Action) -> None:
+        """A move made without a declaration (pressed for, a card laid), kept in mind with
+        the history's length at the glance before it, until a line after that shows it."""
+        self.unrecorded = [*getattr(self, "unrecorded", []), action][-RECENT_MOVES:]
+        made_at = dict(getattr(self, "unrecorded_at", {}))
+        made_at.pop(key_of(action), None)  # the newest making of it counts
+        made_at[key_of(action)] = getattr(self, "glance_total", None)
+        self.unrecorded_at = dict(list(made_at.items())[-RECENT_MOVES:])
 
     def declare_missing(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet warns that the table fits no move and says to declare it ("Fix it or
@@ -183,8 +194,9 @@ class World(Reading, Mending, ABC):
         once, when the ask still stands at their next glance.  Passive players do it too:
         the tablet asked."""
         history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        missing = [a for a in getattr(self, "unrecorded", [])
-                   if not any(self.entry_says(h, a) for h in history)]
+        made_at = getattr(self, "unrecorded_at", {})
+        missing = [a for a in getattr(self, "unrecorded", []) if not any(
+            self.entry_says(h, a) for h in self.lines_since(tablet, made_at.get(key_of(a))))]
         self.unrecorded = missing
         # "Fix it or declare it", or the table showing pieces the record lacks ("... shows
         # yellow on the table, nothing in the record"): the players' moves not in the record
@@ -211,7 +223,8 @@ class World(Reading, Mending, ABC):
         """A player glances at the tablet after pressing: when the table asks which move it
         saw ("the table fits several moves; choose one") and offers the one they made, they
         tap it.  Nothing when the history already shows the move or nothing asks."""
-        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet)
+        confirmed = self.confirm_reading(tablet) or self.declare_missing(tablet) \
+            or self.choose_unrecorded(tablet)
         if confirmed:
             return confirmed
         relay = self.lay_next(tablet) or self.straighten(tablet)
@@ -228,6 +241,22 @@ class World(Reading, Mending, ABC):
             for option in prompt.get("options") or []:
                 if self.option_text(option) == wanted:
                     self.pending = None
+                    return [self.pressed(option)]
+        return []
+
+    def choose_unrecorded(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet asks a choice ("... declare it, or pass") and one button names a move
+        they made that no line shows yet (its press forgotten, its card missed): they tap it."""
+        waiting = getattr(self, "unrecorded", [])
+        for prompt in tablet.get("prompts") or []:
+            if not isinstance(prompt, dict) or prompt.get("kind") != "choice":
+                continue
+            for option in prompt.get("options") or []:
+                action = self.recognised(self.option_text(option))
+                if action is not None and action in waiting:
+                    self.unrecorded = [a for a in waiting if a != action]
+                    if action == self.pending:
+                        self.pending = None
                     return [self.pressed(option)]
         return []
 
@@ -250,6 +279,17 @@ class World(Reading, Mending, ABC):
             return answer
         made_at = getattr(self, "last_move", ([], None, 0))[1]
         return self.correct_record(tablet, made_at) or self.again(tablet)
+
+    def lines_since(self, tablet: dict[str, Any], total: int | None) -> list[dict[str, Any]]:
+        """The standing lines a move made when the history held ``total`` entries may be
+        recorded in: those after it (a pass is worded alike at every dance: an older line
+        is an older pass); every line shown when that point is unknown or no longer shown."""
+        history = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        lines = tablet.get("history") or []
+        shown = tablet.get("history_total", len(lines)) - len(lines)
+        if total is None or total < shown:
+            return history
+        return self.standing_since(tablet, total) or []
 
     def remember_move(self, tablet: dict[str, Any], events: list[PhysicalEvent]) -> None:
         """The move just made and how long the history was before it, so that the players
@@ -387,6 +427,10 @@ class World(Reading, Mending, ABC):
         """The world's own view of the result, for tests comparing it to the tablet:
         at least ``{"scores": [...], "winners": [...]}`` once finished."""
         return {}
+
+
+def key_of(action: Action) -> str:
+    return json.dumps(action, sort_keys=True)
 
 
 def load_world(game_name: str, game: Game, players: int, variant: str | None, seed: int) -> World:

@@ -294,6 +294,14 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
     (the second is recorded by the press judged again); [] for none or several.  The first
     may change places the second puts back as they were (a night cleared, the same
     Nightclubs laid again)."""
+    found = first_moves(game, state, seen, taps, differ, next_moves)
+    return found if len(found) == 1 else []
+
+
+def first_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
+                differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
+    """Every legal move now, changing places that differ, after which one legal move (with
+    ``taps``) shows the table exactly (:func:`two_moves`)."""
     actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
     if len(actions) > MANY * 3:
         return []
@@ -309,7 +317,23 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
         if verdict.state is not None and not differing(game, verdict.state, seen) \
                 and tally_mismatch(game, verdict.state, seen) is None:
             found[key(action)] = action
-    return list(found.values()) if len(found) == 1 else []
+    return list(found.values())
+
+
+def press_then_next(game: Game, state: State, seen: BoardView, earlier: list[Tap], later: list[Tap],
+                    next_moves: NextMoves | None = None) -> Action | None:
+    """A press held while the camera could not see, judged on a board that shows its move and
+    the next one under way (``later``: the cards tapped since the press).  The one legal move
+    that the press with its own cards (``earlier``) reads from the board it leaves, after which
+    the later cards and the board explain one legal move exactly; None for none or several."""
+    differ = differing(game, state, seen)
+    found = []
+    for first in first_moves(game, state, seen, later, differ, next_moves):
+        after = game.apply(state, first)
+        read = reconcile(game, state, game.board_view(after), list(earlier), "button")
+        if read.state is not None and read.state == after:
+            found.append(first)
+    return found[0] if len(found) == 1 else None
 
 
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
@@ -502,12 +526,45 @@ class Disagreements:
     _readings: dict[int, list[Action]]
     _made: dict[tuple[object, ...], State | None]
     next_moves: NextMoves
+    notices: dict[str, Prompt]
 
     def publish(self, kind: str) -> None: ...
-    def check_tallies(self, board_changed: bool = False) -> bool: ...
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
                    replaced: BoardView | None = None, answered: bool = False) -> None: ...
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+
+    def check_tallies(self, board_changed: bool = False) -> bool:
+        """Set or clear the standing warning that the score pieces on the table differ from
+        the record.  It is raised only when the table changed (``board_changed``) and still
+        differs: right after a move is recorded the players have yet to take its point or
+        move its marker, and a difference a press of the button would record as a move (the
+        marker moved before the press) is a move under way.  True when it changed."""
+        if not board_changed and "tally" not in self.notices:
+            return False
+        text, asked = None, None
+        state = self.ledger.state
+        if self.seen is not None and self.game.outcome(state) is None:
+            differ = tally_mismatch(self.game, state, self.seen)
+            pressed = reconcile(self.game, state, self.seen, list(self.taps), "button") \
+                if differ is not None else None
+            # a move under way: a press would record a move that leaves the counts right (or
+            # the table fits several moves); a press that leaves them wrong explains nothing
+            under_way = pressed is not None and (
+                (pressed.state is not None
+                 and tally_mismatch(self.game, pressed.state, self.seen) is None)
+                or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
+            if pressed is not None and not under_way:
+                asked = self._disagreement(self.seen, "board")
+                shown = self.table_prompt.text if self.table_prompt is not None else None
+                text = asked.text if asked is not None and asked.text != shown else None
+        current = self.notices.get("tally")
+        if (current.text if current else None) == text:
+            return False
+        if text is None:
+            del self.notices["tally"]
+        else:
+            self.notices["tally"] = asked if asked is not None else Prompt(text, "warning")
+        return True
 
     def _moves(self, back: int) -> list[RecordedMove]:
         frames = self.ledger.frames[-(back + 1):]

@@ -28,7 +28,7 @@ from companion.reconcile import (
     reconsider_earlier,
     tally_mismatch,
 )
-from companion.table.disagreement import Disagreements, Overrides, differing
+from companion.table.disagreement import Disagreements, Overrides, differing, press_then_next
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
 
@@ -50,6 +50,7 @@ class HeldPress:
     seat: int | None
     frame: int
     quick: bool = False  # made at once after a press that recorded a move: maybe a bounce
+    taps: int = 0  # the cards tapped before it (later ones are the next move's)
 
 
 class Referee(Disagreements):
@@ -321,8 +322,8 @@ class Referee(Disagreements):
         """Hold it (pressed twice while waiting: one press); players see it counted, so they
         neither press nor make the move again."""
         held, quick = self.held_press, self._pressed_last and self.pace.soon_after_press()
-        self.held_press = HeldPress(seat, self.pace.frames, quick) if held is None \
-            else HeldPress(seat, held.frame, held.quick)
+        self.held_press = HeldPress(seat, self.pace.frames, quick, len(self.taps)) if held is None \
+            else HeldPress(seat, held.frame, held.quick, held.taps)
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
@@ -339,13 +340,35 @@ class Referee(Disagreements):
     def _judge_held_press(self) -> None:
         """Judge the held press now; one made at once after a press that recorded a move is
         judged as a double press would have been (held, it came later than the frames)."""
-        quick = self.held_press is not None and self.held_press.quick
+        held = self.held_press
+        quick = held is not None and held.quick
         self._drop_held_press()
+        if held is not None and len(self.taps) > held.taps and self._press_then_next(held.taps):
+            return
         self._bounce = quick
         try:
             self._reconcile("button", "table")
         finally:
             self._bounce = False
+
+    def _press_then_next(self, count: int) -> bool:
+        """The held press's move, read with its own cards (those tapped before it) on the board,
+        which may show the next move under way too (:func:`press_then_next`): recorded, the
+        later cards kept for the next press.  False when no one move fits."""
+        state, earlier, later = self.ledger.state, self.taps[:count], self.taps[count:]
+        if self.seen is None:
+            return False
+        own = reconcile(self.game, state, self.seen, earlier, "button")  # the next not begun
+        first = own.action if own.state is not None \
+            else press_then_next(self.game, state, self.seen, earlier, later, self.next_moves)
+        if first is None:
+            return False
+        entry = self.ledger.commit(canonical(first), self.game.apply(state, first), "table")
+        self.after_move("action")
+        self.taps, self._pressed_last = later, True
+        self.pace.recorded(entry.seq, pressed=True)
+        self.publish("taps")
+        return True
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
@@ -360,40 +383,6 @@ class Referee(Disagreements):
                 return
             self.notices[key] = prompt
         self.publish("notice")
-
-    # ------------------------------------------------------------------ the score pieces
-    def check_tallies(self, board_changed: bool = False) -> bool:
-        """Set or clear the standing warning that the score pieces on the table differ from
-        the record.  It is raised only when the table changed (``board_changed``) and still
-        differs: right after a move is recorded the players have yet to take its point or
-        move its marker, and a difference a press of the button would record as a move (the
-        marker moved before the press) is a move under way.  True when it changed."""
-        if not board_changed and "tally" not in self.notices:
-            return False
-        text, asked = None, None
-        state = self.ledger.state
-        if self.seen is not None and self.game.outcome(state) is None:
-            differ = tally_mismatch(self.game, state, self.seen)
-            pressed = reconcile(self.game, state, self.seen, list(self.taps), "button") \
-                if differ is not None else None
-            # a move under way: a press would record a move that leaves the counts right (or
-            # the table fits several moves); a press that leaves them wrong explains nothing
-            under_way = pressed is not None and (
-                (pressed.state is not None
-                 and tally_mismatch(self.game, pressed.state, self.seen) is None)
-                or (pressed.prompt is not None and pressed.prompt.kind == "choice"))
-            if pressed is not None and not under_way:
-                asked = self._disagreement(self.seen, "board")
-                shown = self.table_prompt.text if self.table_prompt is not None else None
-                text = asked.text if asked is not None and asked.text != shown else None
-        current = self.notices.get("tally")
-        if (current.text if current else None) == text:
-            return False
-        if text is None:
-            del self.notices["tally"]
-        else:
-            self.notices["tally"] = asked if asked is not None else Prompt(text, "warning")
-        return True
 
     def seen_mismatch(self, state: State) -> list[str]:
         """Spots where the camera's committed board and the tracked board differ."""

@@ -307,8 +307,10 @@ class KingOfClubsWorld(World):
             ex["played"] += 1
             # the Move they played, kept in mind to know it on a button ("the seat a card
             # was meant for": laid on the neighbour's reader)
-            self.remember_made({"type": "move", "player": seat, "card": card,
-                                "target": target[0], "slot": target[1]})
+            played = {"type": "move", "player": seat, "card": card, "target": target[0], "slot": target[1]}
+            self.remember_made(played)
+            # and, should the reader miss the card, declared when the tablet asks for it
+            self.not_yet_recorded(played)
             events: Step = [BoardChange(self._view()), CardTap(card, seat)]
         else:
             if ex["played"] == 0 or ex["passed"][1 - turn]:
