@@ -131,3 +131,47 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
 def test_a_table_at_a_real_pace_or_without_a_camera_loop_has_no_gate(speed: float, vision: bool) -> None:
     table, service = paced_table(speed, vision)
     assert table.gate is None and service.watchdog.stall_s == 3.0 and table.device.poll_s == 0.001
+
+
+def test_a_taps_message_reaches_the_table_before_the_next_frame() -> None:
+    """The device's firmware holds a message until the host says it received it, and the host
+    hands it to the table under its delivery lock: the barrier waits for both."""
+    table, service = paced_table(speed=0)
+    outbox = [[1, b"TAG"]]
+    table.device.app = SimpleNamespace(outbox=outbox)
+    delivering = threading.Lock()
+    service.link = SimpleNamespace(_deliver=delivering)
+    handed: list[str] = []
+    delivering.acquire()  # the host took the message: RECEIVED sent, the table being told
+
+    def host() -> None:
+        outbox.clear()  # the firmware heard RECEIVED
+        handed.append("tap")  # the table is told, then the lock goes
+        delivering.release()
+
+    threading.Timer(0.05, host).start()
+    table.device_delivered()
+    assert handed == ["tap"] and not outbox and not delivering.locked()
+
+
+class WatchedOutbox(list):
+    """A firmware outbox that counts how often it is looked at."""
+
+    looks = 0
+
+    def __len__(self) -> int:
+        WatchedOutbox.looks += 1
+        return super().__len__()
+
+
+def test_an_unplugged_device_is_not_waited_for() -> None:
+    table, service = paced_table(speed=0)
+    table.device.app = SimpleNamespace(outbox=WatchedOutbox([[1, b"TAG"]]))
+    table._unplugged = 5  # type: ignore[attr-defined]  # the fault layer's unplugged cable
+    service.link = SimpleNamespace(_deliver=threading.Lock())
+    table.device_delivered()  # nothing is delivered until it is plugged in: not waited for
+    assert WatchedOutbox.looks == 0
+    table._unplugged = 0  # type: ignore[attr-defined]
+    table.device.app.outbox.clear()
+    table.device_delivered()  # plugged in: the outbox is looked at
+    assert WatchedOutbox.looks > 0
