@@ -12,6 +12,12 @@ from companion.vision.light import CLIPPED
 from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
+SHEEN_HUE = 40  # a die this far from grey (levels between its channels) shows its hue under a sheen
+SHEEN_TINT_COSINE = 0.9  # a sheened face's tint points its colour's way this well (cosine) ...
+SHEEN_TINT_APART = 0.08  # ... better by this than it points any other calibrated colour's ...
+SHEEN_TINT_KEPT = 0.25  # ... keeping this share of the colour's tint at least ...
+SHEEN_LIGHTER = 12.0  # ... and lighter than the colour by this many levels (a lift, not a shadow)
+GREY_TINT_MAX = 15.0  # a colourless piece's face, light flattened, shows less tint than this
 
 
 class Classifying:
@@ -30,7 +36,46 @@ class Classifying:
         d = np.stack([((lab - c) ** 2).sum(1) for c in centroids], 1)
         best = d.argmin(1)
         far = d[np.arange(len(d)), best] > 30.0 ** 2
-        return np.where(far, UNKNOWN, best).astype(np.uint8)
+        lut = np.where(far, UNKNOWN, best).astype(np.uint8)
+        return self._by_tint(cube.reshape(-1, 3).astype(np.float32), lut)
+
+    def _by_tint(self, bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
+        """Nearest colours (``lut``, for N x 3 BGR) mended by their tint: the colour less its
+        grey.  A lamp's reflection on glossy plastic mixes the face's colour with the lamp's
+        white: lighter, paler, clipped in its strongest channel, but its tint still points the
+        face's way.  So a colour near no calibrated one, lighter than a coloured piece's and
+        tinted its way (and no other calibrated colour's) with a share of its tint left, is
+        that piece's face; with too little tint left (a reflection's white core, a white pip)
+        it is none.  And a colour nearest a colourless piece (white, grey, black) with a clear
+        tint is no such piece (a pale yellow chip under a sheen is not white): the tinted
+        piece's when it keeps that much of its tint, else unknown."""
+        colours = self._centroid_bgr
+        tints = colours - colours.mean(1, keepdims=True)
+        sizes = np.linalg.norm(tints, axis=1)
+        n_pieces = len(self._piece_names)
+        tinted = [i for i in range(n_pieces) if float(np.ptp(colours[i])) >= SHEEN_HUE]
+        colourless = [i for i in range(n_pieces) if float(np.ptp(colours[i])) < SHEEN_HUE]
+        if not tinted:
+            return lut
+        level = bgr.mean(1)
+        tint = bgr - level[:, None]
+        size = np.linalg.norm(tint, axis=1)
+        cosine = (tint @ (tints / np.maximum(sizes, 1e-6)[:, None]).T) / np.maximum(size, 1e-6)[:, None]
+        cosine[:, sizes < SHEEN_HUE / 2] = 0.0  # a colourless colour has no way to point
+        best = cosine.argmax(1)
+        runner_up = np.sort(cosine, axis=1)[:, -2]
+        out = lut.copy()
+        open_ = lut == UNKNOWN
+        if colourless:
+            tinted_grey = np.isin(lut, colourless) & (size >= GREY_TINT_MAX)
+            out[tinted_grey] = UNKNOWN
+            open_ |= tinted_grey
+        for i in tinted:
+            near = (best == i) & (cosine[:, i] >= SHEEN_TINT_COSINE) \
+                & (runner_up <= cosine[:, i] - SHEEN_TINT_APART)
+            out[open_ & near & (size >= SHEEN_TINT_KEPT * float(sizes[i]))
+                & (level >= float(colours[i].mean()) + SHEEN_LIGHTER)] = i
+        return out
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

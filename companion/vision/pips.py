@@ -100,6 +100,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         sure = not _at_the_edge(hull, centres[1:][strong], body_area)
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
+    if sure and count:  # and none a line: a die's rounded edge catching the lamp
+        sure = not _a_line(contrast, centres[1:][strong], values[strong])
     return count, bool(sure)
 
 
@@ -152,6 +154,31 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     return any(spreads[k] > widest and (len(spreads) == 1 or spreads[k] > WIDER_THAN_ITS_MARKS
                                         * float(np.median(np.delete(spreads, k))))
                for k in range(len(values)))
+
+
+LINE_ASPECT = 2.2  # a peak this many times longer than wide at half its height is no mark
+
+
+def _a_line(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray) -> bool:
+    """Is a counted peak a line rather than a disc at half its height (of its pixels, those
+    nearer it than any other peak: two marks run together are two half discs)?  A mark is
+    round, blurred or not; a glossy die's rounded edge catches the lamp in a thin streak
+    along the face's side, which peaks like a mark."""
+    h, w = contrast.shape
+    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
+    seeds = np.ones((h, w), np.uint8)
+    seeds[ys, xs] = 0
+    _, nearest = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+    own = nearest[ys, xs]
+    for k in range(len(values)):
+        py, px = np.nonzero((nearest == own[k]) & (contrast >= float(values[k]) / 2))
+        if len(px) < 5:
+            continue
+        spread = np.linalg.eigvalsh(np.cov(np.stack([px, py]).astype(np.float64)))
+        if spread[1] > LINE_ASPECT * LINE_ASPECT * max(float(spread[0]), 0.25):
+            return True
+    return False
 
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
