@@ -101,7 +101,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
     if sure and count:  # and none a line: a die's rounded edge catching the lamp
-        sure = not _a_line(contrast, centres[1:][strong], values[strong])
+        sure = not _a_line(contrast, centres[1:][strong], values[strong], radius)
     return count, bool(sure)
 
 
@@ -159,26 +159,33 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
 LINE_ASPECT = 2.2  # a peak this many times longer than wide at half its height is no mark
 
 
-def _a_line(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray) -> bool:
-    """Is a counted peak a line rather than a disc at half its height (of its pixels, those
-    nearer it than any other peak: two marks run together are two half discs)?  A mark is
-    round, blurred or not; a glossy die's rounded edge catches the lamp in a thin streak
-    along the face's side, which peaks like a mark."""
-    h, w = contrast.shape
-    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
-    seeds = np.ones((h, w), np.uint8)
-    seeds[ys, xs] = 0
-    _, nearest = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
-    own = nearest[ys, xs]
-    for k in range(len(values)):
-        py, px = np.nonzero((nearest == own[k]) & (contrast >= float(values[k]) / 2))
-        if len(px) < 5:
-            continue
-        spread = np.linalg.eigvalsh(np.cov(np.stack([px, py]).astype(np.float64)))
-        if spread[1] > LINE_ASPECT * LINE_ASPECT * max(float(spread[0]), 0.25):
-            return True
-    return False
+def _a_line(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray, radius: float) -> bool:
+    """Is a counted peak a line rather than a disc at half its height (of its pixels within
+    a piece's half-width of it, those nearer it than any other peak: two marks run together
+    are two half discs)?  A mark is round, blurred or not; a glossy die's rounded edge
+    catches the lamp in a thin streak along the face's side, which peaks like a mark."""
+    ys, xs = np.nonzero(contrast >= float(values.min()) / 2)
+    fx, fy = xs.astype(np.float64), ys.astype(np.float64)
+    d = (fx[:, None] - centres[:, 0]) ** 2 + (fy[:, None] - centres[:, 1]) ** 2
+    nearest = d.argmin(axis=1)
+    keep = (contrast[ys, xs] >= values[nearest] / 2) & (d[np.arange(len(fx)), nearest] <= radius * radius)
+    fx, fy, nearest = fx[keep], fy[keep], nearest[keep]
+    n = len(values)
+    count = np.bincount(nearest, minlength=n).astype(np.float64)
+    seen = count >= 5
+    if not seen.any():
+        return False
+    count = np.maximum(count, 1)
+
+    def mean(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(nearest, weights=weights, minlength=n) / count
+
+    mx, my = mean(fx), mean(fy)
+    # the spread along each peak's longest and shortest axes (its 2x2 covariance's eigenvalues)
+    sxx, syy, sxy = mean(fx * fx) - mx * mx, mean(fy * fy) - my * my, mean(fx * fy) - mx * my
+    half_sum, gap = (sxx + syy) / 2, np.hypot((sxx - syy) / 2, sxy)
+    longer = half_sum + gap > LINE_ASPECT * LINE_ASPECT * np.maximum(half_sum - gap, 0.25)
+    return bool((seen & longer).any())
 
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
