@@ -257,6 +257,9 @@ class Blobs:
                 # chip (a pile's place holds several, so its size alone does not tell)
                 out.doubts.append((spot, "pieces touching?"))
                 continue
+            if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw], own):
+                out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
+                continue
             if self._piece_names[index] not in DARK_PIECES | WHITE \
                     and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):
                 # a glossy piece's highlight, clipped white, holds no colour: on a light piece

@@ -14,20 +14,16 @@ from companion.vision.light import CLIPPED
 from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
-SHEEN_HUE = 40  # a piece this far from grey (levels between its channels) shows its hue under a sheen
-SHEEN_TINT_COSINE = 0.9  # a sheened face's tint points its colour's way this well (cosine) ...
-SHEEN_TINT_APART = 0.08  # ... better by this than it points any other calibrated colour's ...
-SHEEN_TINT_KEPT = 0.25  # ... keeping this share of the colour's tint at least ...
-SHEEN_LIGHTER = 12.0  # ... and lighter than the colour by this many levels (a lift, not a shadow)
-GREY_TINT_MAX = 15.0  # a colourless piece's face, light flattened, shows less tint than this
+TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
+TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
+GREY_TINT_MAX = 15.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 
 
 @functools.lru_cache(maxsize=4)
-def _nearest_colour_table(centroids: bytes, weights: bytes, n_pieces: int) -> np.ndarray:
+def _nearest_colour_table(centroids: bytes, weights: bytes) -> np.ndarray:
     """The table for one set of calibrated colours, kept for the next reader of the same
     colours (a reader made again after a restart, a re-calibration undone, a test's fresh
-    reader): building it is a third of a second, and it never changes.  Read-only.  The
-    first ``n_pieces`` colours are pieces', the rest surfaces' (``_by_tint`` mends it)."""
+    reader): building it is a third of a second, and it never changes.  Read-only."""
     weight = np.frombuffer(weights, np.float32)
     levels = (np.arange(64, dtype=np.uint8) << 2) + 2
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
@@ -40,48 +36,8 @@ def _nearest_colour_table(centroids: bytes, weights: bytes, n_pieces: int) -> np
     best = d.argmin(1)
     far = d[np.arange(len(d)), best] > 30.0 ** 2
     table = np.where(far, UNKNOWN, best).astype(np.uint8)
-    lab8 = np.clip(np.frombuffer(centroids, np.float32), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-    colours = cv2.cvtColor(lab8, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
-    table = _by_tint(cube.reshape(-1, 3).astype(np.float32), table, colours, n_pieces)
     table.setflags(write=False)
     return table
-
-
-def _by_tint(bgr: np.ndarray, lut: np.ndarray, colours: np.ndarray, n_pieces: int) -> np.ndarray:
-    """Nearest colours (``lut``, for N x 3 BGR) mended by their tint: the colour less its
-    grey.  A lamp's reflection on glossy plastic mixes the face's colour with the lamp's
-    white: lighter, paler, clipped in its strongest channel, but its tint still points the
-    face's way.  So a colour near no calibrated one, lighter than a coloured piece's and
-    tinted its way (and no other calibrated colour's) with a share of its tint left, is
-    that piece's face; with too little tint left (a reflection's white core, a white pip)
-    it is none.  And a colour nearest a colourless piece (white, grey, black) with a clear
-    tint is no such piece (a pale yellow chip under a sheen is not white): the tinted
-    piece's when it keeps that much of its tint, else unknown."""
-    tints = colours - colours.mean(1, keepdims=True)
-    sizes = np.linalg.norm(tints, axis=1)
-    tinted = [i for i in range(n_pieces) if float(np.ptp(colours[i])) >= SHEEN_HUE]
-    colourless = [i for i in range(n_pieces) if float(np.ptp(colours[i])) < SHEEN_HUE]
-    if not tinted:
-        return lut
-    level = bgr.mean(1)
-    tint = bgr - level[:, None]
-    size = np.linalg.norm(tint, axis=1)
-    cosine = (tint @ (tints / np.maximum(sizes, 1e-6)[:, None]).T) / np.maximum(size, 1e-6)[:, None]
-    cosine[:, sizes < SHEEN_HUE / 2] = 0.0  # a colourless colour has no way to point
-    best = cosine.argmax(1)
-    runner_up = np.sort(cosine, axis=1)[:, -2]
-    out = lut.copy()
-    open_ = lut == UNKNOWN
-    if colourless:
-        tinted_grey = np.isin(lut, colourless) & (size >= GREY_TINT_MAX)
-        out[tinted_grey] = UNKNOWN
-        open_ |= tinted_grey
-    for i in tinted:
-        near = (best == i) & (cosine[:, i] >= SHEEN_TINT_COSINE) \
-            & (runner_up <= cosine[:, i] - SHEEN_TINT_APART)
-        out[open_ & near & (size >= SHEEN_TINT_KEPT * float(sizes[i]))
-            & (level >= float(colours[i].mean()) + SHEEN_LIGHTER)] = i
-    return out
 
 
 class Classifying:
@@ -91,8 +47,27 @@ class Classifying:
         """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once
         for these colours; UNKNOWN where no calibrated colour is near."""
         return _nearest_colour_table(np.ascontiguousarray(self._centroids, np.float32).tobytes(),
-                                     np.ascontiguousarray(self._weights, np.float32).tobytes(),
-                                     len(self._piece_names))
+                                     np.ascontiguousarray(self._weights, np.float32).tobytes())
+
+    def tinted_grey(self, index: int, flat: np.ndarray, own: np.ndarray) -> bool:
+        """Is a piece read as a colourless one (white, grey) tinted a coloured piece's way
+        over its whole face (``own``, in ``flat``)?  A pale yellow chip under a sheen passes
+        for white pixel by pixel; its median keeps yellow's tint, a white face's none."""
+        colours = self._centroid_bgr
+        if float(np.ptp(colours[index])) >= TINTED or not own.any():
+            return False
+        seen = np.median(flat[own].reshape(-1, 3).astype(np.float32), axis=0)
+        tint = seen - seen.mean()
+        size = float(np.linalg.norm(tint))
+        if size < GREY_TINT_MAX:
+            return False
+        for i in range(len(self._piece_names)):
+            piece = colours[i] - colours[i].mean()
+            norm = float(np.linalg.norm(piece))
+            if float(np.ptp(colours[i])) >= TINTED \
+                    and float(tint @ piece) >= TINT_COSINE * size * norm:
+                return True
+        return False
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the
