@@ -158,4 +158,4 @@ def test_no_committed_frame_is_read_with_a_place_confidently_wrong():
     assert tally.frames == len(FRAMES)
     assert tally.silent == 0, tally.misreads
     assert tally.wrong_commits == 0
-    assert tally.places_read > 0.3 * tally.places_occupied  # doubt is not the whole answer
+    assert tally.places_read > 0.4 * tally.places_occupied  # doubt is not the whole answer

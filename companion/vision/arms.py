@@ -101,12 +101,14 @@ class Arms:
                                                           (arm, ARM_SHADOW_MM)))
 
     def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray, doubtful: dict[str, str],
-                           blobs: np.ndarray, crossing: np.ndarray | None = None
+                           blobs: np.ndarray, crossing: np.ndarray | None = None,
+                           whence: dict[str, list[tuple[int, int, int, int]]] | None = None
                            ) -> tuple[Reading | None, set[str] | None]:
         """The spots that something unexplained lies on, and, when a hand or arm is over the
         board (its places are doubtful: ``_under_hand``), the places within its shadow's
         reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
-        piece colours; ``crossing`` is where an arm lies across the margin, if one does."""
+        piece colours; ``crossing`` is where an arm lies across the margin, if one does;
+        ``whence`` gets, per place doubted, the box of the patch that made it so."""
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
             return None, None
@@ -156,6 +158,9 @@ class Arms:
             spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
             for s in spots[spots >= 0]:
                 doubtful.setdefault(self._spot_ids[int(s)], why)
+                if whence is not None:
+                    whence.setdefault(self._spot_ids[int(s)], []).append((int(y), int(y + h), int(x),
+                                                                          int(x + w)))
         if arm is None:
             return None, None
         if crossing is not None:

@@ -50,6 +50,7 @@ class _Blob:
     explained: list[tuple[int, int, int, int]] = field(default_factory=list)  # rows, columns
     doubts: list[tuple[str, str]] = field(default_factory=list)
     found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
+    box: tuple[int, int, int, int] | None = None  # rows y0..y1, columns x0..x1: what raised its doubts
 
 
 @dataclass
@@ -131,14 +132,18 @@ class Blobs:
 
     @staticmethod
     def _tell(blob: _Blob, odd: np.ndarray, explained: np.ndarray, doubtful: dict[str, str],
-              pieces: dict[str, list[Piece]], placed: list, confidence: dict[str, float]) -> None:
-        """Add what one blob told to the frame's reading."""
+              pieces: dict[str, list[Piece]], placed: list, confidence: dict[str, float],
+              whence: dict[str, list[tuple[int, int, int, int]]]) -> None:
+        """Add what one blob told to the frame's reading (``whence``: per doubted place, the
+        boxes of what made it doubtful)."""
         for (oy, ox), part in blob.odd:
             odd[oy:oy + part.shape[0], ox:ox + part.shape[1]] |= part
         for y0, y1, x0, x1 in blob.explained:
             explained[y0:y1, x0:x1] = True
         for spot, why in blob.doubts:
             doubtful.setdefault(spot, why)
+            if blob.box is not None:
+                whence.setdefault(spot, []).append(blob.box)
         for spot, piece, x_mm, y_mm, conf in blob.found:
             pieces.setdefault(spot, []).append(piece)
             placed.append((spot, piece, x_mm, y_mm, conf))
@@ -182,7 +187,7 @@ class Blobs:
         lit, strange = around
         x, y, w, h, _area = (int(v) for v in stats[k])
         n_pieces = len(self._piece_names)
-        out = _Blob()
+        out = _Blob(box=(y, y + h, x, x + w))
         sheen: tuple[int, ...] = ()  # a die's colour and its colour under a sheen, read as one
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
         core = cv2.erode(blob, SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
@@ -251,6 +256,9 @@ class Blobs:
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
                 # chip (a pile's place holds several, so its size alone does not tell)
                 out.doubts.append((spot, "pieces touching?"))
+                continue
+            if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw], own):
+                out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
                 continue
             if self._piece_names[index] not in DARK_PIECES | WHITE \
                     and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):

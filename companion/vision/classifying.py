@@ -14,6 +14,9 @@ from companion.vision.light import CLIPPED
 from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
+TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
+TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
+GREY_TINT_MAX = 15.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 
 
 @functools.lru_cache(maxsize=4)
@@ -45,6 +48,26 @@ class Classifying:
         for these colours; UNKNOWN where no calibrated colour is near."""
         return _nearest_colour_table(np.ascontiguousarray(self._centroids, np.float32).tobytes(),
                                      np.ascontiguousarray(self._weights, np.float32).tobytes())
+
+    def tinted_grey(self, index: int, flat: np.ndarray, own: np.ndarray) -> bool:
+        """Is a piece read as a colourless one (white, grey) tinted a coloured piece's way
+        over its whole face (``own``, in ``flat``)?  A pale yellow chip under a sheen passes
+        for white pixel by pixel; its median keeps yellow's tint, a white face's none."""
+        colours = self._centroid_bgr
+        if float(np.ptp(colours[index])) >= TINTED or not own.any():
+            return False
+        seen = np.median(flat[own].reshape(-1, 3).astype(np.float32), axis=0)
+        tint = seen - seen.mean()
+        size = float(np.linalg.norm(tint))
+        if size < GREY_TINT_MAX:
+            return False
+        for i in range(len(self._piece_names)):
+            piece = colours[i] - colours[i].mean()
+            norm = float(np.linalg.norm(piece))
+            if float(np.ptp(colours[i])) >= TINTED \
+                    and float(tint @ piece) >= TINT_COSINE * size * norm:
+                return True
+        return False
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

@@ -96,26 +96,32 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     faint = (values >= 0.15) & ~strong
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
+    depth = None
     if sure and count:  # no mark at the outline's edge: a die's side face seen beside its top
-        sure = not _at_the_edge(hull, centres[1:][strong], body_area)
+        depth = _depth(hull, centres[1:][strong], body_area)
+        sure = not (depth < EDGE_SHARE).any()
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
+    if sure and count and depth is not None and (depth < LINE_EDGE_SHARE).any():
+        # and none near the outline a line: a die's rounded edge catching the lamp
+        sure = not _a_line(contrast, centres[1:][strong], values[strong], radius, depth < LINE_EDGE_SHARE)
     return count, bool(sure)
 
 
 EDGE_SHARE = 0.16  # a mark this near the outline (a share of its width) is on a side face
 
 
-def _at_the_edge(hull: np.ndarray, centres: np.ndarray, body_area: float) -> bool:
-    """Does a mark lie nearer the piece's outline than any mark of its top can?  A top's
-    marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen from
-    a camera off to one side a die shows a side face too, joined to its top in one outline,
-    and that face's marks lie in the thin strip it makes at the outline's edge."""
+def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarray:
+    """How far in from the piece's outline each mark lies, as a share of its width.  A
+    top's marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen
+    from a camera off to one side a die shows a side face too, joined to its top in one
+    outline, and that face's marks lie in the thin strip it makes at the outline's edge
+    (``EDGE_SHARE``)."""
     inside = cv2.distanceTransform(np.pad(hull, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1]
     h, w = hull.shape
     xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
-    return bool((inside[ys, xs] < EDGE_SHARE * np.sqrt(body_area)).any())
+    return inside[ys, xs] / np.sqrt(max(body_area, 1.0))
 
 
 MARK_SHARE = 0.14  # a mark's radius, as a share of its piece's half-width (0.13 printed)
@@ -152,6 +158,40 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     return any(spreads[k] > widest and (len(spreads) == 1 or spreads[k] > WIDER_THAN_ITS_MARKS
                                         * float(np.median(np.delete(spreads, k))))
                for k in range(len(values)))
+
+
+LINE_ASPECT = 2.2  # a peak this many times longer than wide at half its height is no mark
+LINE_EDGE_SHARE = 0.22  # ... judged so within this share of the width of the outline (a rounded edge)
+
+
+def _a_line(contrast: np.ndarray, centres: np.ndarray, values: np.ndarray, radius: float,
+            judged: np.ndarray) -> bool:
+    """Is a counted peak (of those ``judged``) a line rather than a disc at half its height
+    (of its pixels within a piece's half-width of it, those nearer it than any other peak:
+    two marks run together are two half discs)?  A mark is round, blurred or not; a glossy die's rounded edge
+    catches the lamp in a thin streak along the face's side, which peaks like a mark."""
+    ys, xs = np.nonzero(contrast >= float(values.min()) / 2)
+    fx, fy = xs.astype(np.float64), ys.astype(np.float64)
+    d = (fx[:, None] - centres[:, 0]) ** 2 + (fy[:, None] - centres[:, 1]) ** 2
+    nearest = d.argmin(axis=1)
+    keep = (contrast[ys, xs] >= values[nearest] / 2) & (d[np.arange(len(fx)), nearest] <= radius * radius)
+    fx, fy, nearest = fx[keep], fy[keep], nearest[keep]
+    n = len(values)
+    count = np.bincount(nearest, minlength=n).astype(np.float64)
+    seen = count >= 5
+    if not seen.any():
+        return False
+    count = np.maximum(count, 1)
+
+    def mean(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(nearest, weights=weights, minlength=n) / count
+
+    mx, my = mean(fx), mean(fy)
+    # the spread along each peak's longest and shortest axes (its 2x2 covariance's eigenvalues)
+    sxx, syy, sxy = mean(fx * fx) - mx * mx, mean(fy * fy) - my * my, mean(fx * fy) - mx * my
+    half_sum, gap = (sxx + syy) / 2, np.hypot((sxx - syy) / 2, sxy)
+    longer = half_sum + gap > LINE_ASPECT * LINE_ASPECT * np.maximum(half_sum - gap, 0.25)
+    return bool((seen & longer & judged).any())
 
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)

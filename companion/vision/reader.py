@@ -49,6 +49,7 @@ from companion.vision.locating import Locating
 from companion.vision.pose import CameraPose
 from companion.vision.reading import (
     BESIDE,
+    BESIDE_MM,
     HIDING,
     SCALE,
     STILL_TOLERANCE,
@@ -323,6 +324,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._sample_blobs(frame, stats)
         pieces: dict[str, list[Piece]] = {}
         doubtful: dict[str, str] = {}
+        whence: dict[str, list[tuple[int, int, int, int]]] = {}  # what made each place doubtful
         confidence: dict[str, float] = {}
         placed: list[tuple[str, Piece, float, float, float]] = []
         pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
@@ -333,7 +335,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         reuse = self.glare.cells is None and self.glare.washed_out is None and not self.keep_masks
         blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
         for _patch, blob, _area in carried.values():
-            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
+            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
         if part is None:  # a whole board: do its dice show their sides? (a change is read as it was)
             self.dice_stand = self._dice_stand_up(n, stats, components, labels)
         for k in range(1, n):
@@ -351,13 +353,14 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                        small, frame, pip_cache)
                 if reuse:
                     blob_cache[key] = (patch.copy(), blob, area)
-            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence)
+            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
         self._set_blob_cache(blob_cache)
         self._pip_cache = pip_cache
         unexplained &= ~explained
         unexplained &= ~self._cast_shadows(flat, is_piece, unexplained)  # light, not a doubt
         unexplained |= odd > 0
-        verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing)
+        verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
+                                                       whence)
         if verdict is not None or near_arm is not None:
             self._undo_part()
         if verdict is not None:
@@ -370,14 +373,17 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                None if self.light.tone is None else self.light.tone.copy())
         for spot_id, why in list(doubtful.items()):
             # whatever hides a place (a hand's edge, its shadow, a reflection's rim) reaches
-            # past what was seen of it: the places beside it are not vouched for either (a
-            # piece's own unclear marks hide nothing of its neighbours; an arm's edge is seen,
-            # and near it the arm is what made a place doubtful).  A reflection, or a place
-            # under one, reaches only the neighbours the reflection lifts too
+            # past what was seen of it, by a few millimetres: the places that near what made
+            # it doubtful are not vouched for either (a piece's own unclear marks hide nothing
+            # of its neighbours; an arm's edge is seen, and near it the arm is what made a
+            # place doubtful).  With an arm over the board, the places beside the place: an
+            # arm of the board's own colours shows only bits of the print it covers, and what
+            # it hides between them is not seen.  A reflection, or a place under one, reaches
+            # only the neighbours the reflection lifts too
             if why in HIDING and (near_arm is None or spot_id not in near_arm):
                 measured = self.glare.cells is not None
                 reflected = why == "glare?" or (measured and self._reflection_reaches(spot_id))
-                for near in self._beside[spot_id]:
+                for near in self._reached(None if hand else whence.get(spot_id), spot_id):
                     if not reflected or self._reflection_reaches(near):
                         doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
         for spot_id in self._spot_ids:
@@ -387,6 +393,20 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             pieces.pop(spot_id, None)
         return Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
+
+    def _reached(self, boxes: list[tuple[int, int, int, int]] | None, spot_id: str) -> list[str]:
+        """The places other than ``spot_id`` within ``BESIDE_MM`` of what made it doubtful
+        (boxes: rows y0..y1, columns x0..x1 of the sampled board); every place beside it when
+        that is not known."""
+        if not boxes:
+            return self._beside[spot_id]
+        r = int(round(BESIDE_MM * SCALE))
+        found: set[int] = set()
+        for y0, y1, x0, x1 in boxes:
+            window = self._spot_map[max(0, y0 - r):y1 + r, max(0, x0 - r):x1 + r]
+            found.update(int(i) for i in np.unique(window) if i >= 0)
+        found.discard(self._spot_index[spot_id])
+        return [self._spot_ids[i] for i in sorted(found)]
 
     def sampled(self, frame: np.ndarray) -> np.ndarray | None:
         """The board as sampled top-down (1 px/mm), light not flattened; None when not located."""
