@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import HANG_MS
 
 from companion.games import load_game
 from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key, survey_steps
@@ -35,7 +36,6 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 PIN = "432100"
-HANG_MS = 60_000  # a page waits this long only if it hangs: what it waits for comes in 1-5 s
 SIZES = [(390, 844), (1180, 820), (820, 1180), (1920, 1080)]
 """Phone, landscape and portrait tablet, TV: the sizes the page is laid out for."""
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import HANG_MS
 
 from companion.table import Table
 from companion.web.app import create_app
@@ -47,13 +48,13 @@ def test_the_setup_page_lists_paired_tablets_and_unpairs_one(served: tuple[str, 
         assert other.evaluate("fetch('/api/whoami').then(r => r.json())") == {"paired": True}
         owner.goto(f"{url}/setup")
         owner.wait_for_function("document.querySelectorAll('#devices li.device').length === 2",
-                                timeout=15000)
+                                timeout=HANG_MS)
         assert "(this tablet)" in owner.inner_text("#devices li.device:first-child")
         gone = owner.get_attribute("#devices li.device:last-child", "data-device")
         owner.on("dialog", lambda dialog: dialog.accept())
         owner.click(f'[data-unpair="{gone}"]')
         owner.wait_for_function("document.querySelectorAll('#devices li.device').length === 1",
-                                timeout=15000)
+                                timeout=HANG_MS)
         assert "is unpaired" in owner.inner_text("#devices-result")
         assert other.evaluate("fetch('/api/whoami').then(r => r.json())") == {"paired": False}
         assert [d.id for d in guard.devices()] != [gone] and len(guard.devices()) == 1

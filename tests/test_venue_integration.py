@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from waiting import wait_until
+from waiting import HANG_MS, wait_until
 
 from companion.store import EventLog
 from companion.venue.app import VenueConfig, VenueService
@@ -82,13 +82,13 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page()
             page.goto(venue.url)
-            page.wait_for_selector("#feed:text('live')", timeout=15000)
+            page.wait_for_selector("#feed:text('live')", timeout=HANG_MS)
             # all three live on the page: a card each, online, with events arriving
             for name, _, _ in TABLES:
                 page.wait_for_function(
                     f"""() => {{ const c = document.querySelector('.card[data-table="{name}"]');
                                return c && !c.classList.contains('offline') && +c.dataset.events >= 2; }}""",
-                    timeout=30000)
+                    timeout=HANG_MS)
             assert page.locator(".card").count() == 3
             assert page.locator(".card .players tr").count() >= 6
             titles = page.locator(".card .game").all_inner_texts()
@@ -123,7 +123,7 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
                     f"""() => {{ const c = document.querySelector('.card[data-table="{name}"]');
                                return c && c.dataset.over === '{over}'
                                       && +c.dataset.events === {len(seqs)}; }}""",
-                    timeout=10000)
+                    timeout=HANG_MS)
                 if name in running and counts_while_down[name] < len(seqs):
                     played_on.add(name)
             # a fast table may reach its end while the broker is away (it exits as it should,
@@ -133,7 +133,7 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             # finished games: the result on each card, the league and the results list
             assert page.locator(".card .result").count() == 2
             page.wait_for_function("() => document.querySelectorAll('#results li').length === 2",
-                                   timeout=10000)
+                                   timeout=HANG_MS)
             # the demos name nobody at set-up: seats are not people, so the standings stay empty
             # and the screen says how to count them
             results = venue.league.results()

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from waiting import HANG_MS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
@@ -82,7 +83,7 @@ def test_set_up_names_seats_with_a_tap_from_the_venues_players(tmp_path: Path) -
                 "--disable-component-update", "--disable-sync", "--no-first-run"])
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(f"{url}/setup")
-            page.wait_for_selector("body[data-ready='1']", timeout=15000)
+            page.wait_for_selector("body[data-ready='1']", timeout=HANG_MS)
             page.click('[data-game="times_square"]')
             assert page.inner_text("#venue-link") == "Venue: connected (broker.local:8883)"
             assert page.locator('[data-picker="0"] [data-player]').all_inner_texts() == ["Zoe", "Yan", "Xavi"]
@@ -96,7 +97,7 @@ def test_set_up_names_seats_with_a_tap_from_the_venues_players(tmp_path: Path) -
             assert page.locator('[data-picker="1"] [data-player]').count() == 0
             page.click("#start")
             assert BrowserTablet(url, "111111", page).enter_pin() == "accepted"
-            page.wait_for_url(f"{url}/", timeout=15000)
+            page.wait_for_url(f"{url}/", timeout=HANG_MS)
             browser.close()
         assert ref.current.record.options["names"] == ["Yan", "Wanda"]
     finally:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 
 LOAD_FACTOR = 6.0
+HANG_MS = 60_000  # a browser page waits this long only if it hangs: what it waits for comes in 1-5 s
 
 
 def wait_until(check: Callable[[], object], timeout: float = 5.0) -> bool:

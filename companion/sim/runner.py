@@ -50,6 +50,7 @@ HUMAN_PAUSE_S = 0.6  # between two things a player does, at --speed 1
 END_WAIT_S = 5.0  # how long players who made the game's last move watch the tablet for the end
 GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
 WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
+HANG_GUARD_S = 600.0  # at --speed 0 a wait for the tablet ends after its frames: this if the camera stops
 
 
 @dataclass
@@ -197,10 +198,18 @@ class SimulatedTable:
         bench's); the players themselves see only what :meth:`World.act` is given."""
 
     def wait_for(self, check: Any, timeout: float = 20.0) -> dict[str, Any]:
-        """Poll the tablet until ``check(state)`` holds (bounded)."""
-        deadline = time.monotonic() + timeout
+        """Poll the tablet until ``check(state)`` holds, for ``timeout`` seconds of the
+        table's time: slept at --speed > 0; at --speed 0 counted in the camera's frames at 8 a
+        second (the camera then runs as fast as the machine lets it, so a loaded machine
+        waits as many frames as an idle one, and the result never depends on the load), with
+        a wall-clock hang guard only for a camera that stopped."""
         state = self.tablet.state()
-        while not check(state) and time.monotonic() < deadline:
+        if self.speed > 0:
+            deadline, frames_until = time.monotonic() + timeout, None
+        else:
+            deadline, frames_until = time.monotonic() + HANG_GUARD_S, self.frames_taken + round(timeout * 8)
+        while not check(state) and time.monotonic() < deadline \
+                and (frames_until is None or self.frames_taken < frames_until):
             time.sleep(0.02 if self.speed > 0 else 0.01)
             state = self.tablet.state()
         return state

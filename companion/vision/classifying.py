@@ -5,6 +5,8 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -14,23 +16,35 @@ from companion.vision.reading import SQUARE3, UNKNOWN
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 
 
+@functools.lru_cache(maxsize=4)
+def _nearest_colour_table(centroids: bytes, weights: bytes) -> np.ndarray:
+    """The table for one set of calibrated colours, kept for the next reader of the same
+    colours (a reader made again after a restart, a re-calibration undone, a test's fresh
+    reader): building it is a third of a second, and it never changes.  Read-only."""
+    weight = np.frombuffer(weights, np.float32)
+    levels = (np.arange(64, dtype=np.uint8) << 2) + 2
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    cube = np.stack([b, g, r], -1).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lab *= weight
+    weighted = np.frombuffer(centroids, np.float32).reshape(-1, 3) * weight
+    # one centroid at a time, no matrix product: BLAS would keep a 32 MB buffer for good
+    d = np.stack([((lab - c) ** 2).sum(1) for c in weighted], 1)
+    best = d.argmin(1)
+    far = d[np.arange(len(d)), best] > 30.0 ** 2
+    table = np.where(far, UNKNOWN, best).astype(np.uint8)
+    table.setflags(write=False)
+    return table
+
+
 class Classifying:
     """A lookup table from colour to the nearest calibrated colour, and its use."""
 
     def _build_lut(self) -> np.ndarray:
-        """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once;
-        UNKNOWN where no calibrated colour is near."""
-        levels = (np.arange(64, dtype=np.uint8) << 2) + 2
-        b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
-        cube = np.stack([b, g, r], -1).reshape(-1, 1, 3)
-        lab = cv2.cvtColor(cube, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-        lab *= self._weights
-        centroids = self._centroids * self._weights
-        # one centroid at a time, no matrix product: BLAS would keep a 32 MB buffer for good
-        d = np.stack([((lab - c) ** 2).sum(1) for c in centroids], 1)
-        best = d.argmin(1)
-        far = d[np.arange(len(d)), best] > 30.0 ** 2
-        return np.where(far, UNKNOWN, best).astype(np.uint8)
+        """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once
+        for these colours; UNKNOWN where no calibrated colour is near."""
+        return _nearest_colour_table(np.ascontiguousarray(self._centroids, np.float32).tobytes(),
+                                     np.ascontiguousarray(self._weights, np.float32).tobytes())
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

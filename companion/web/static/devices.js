@@ -11,18 +11,25 @@
     return new Date(seconds * 1000).toLocaleString();
   }
 
+  let newest = 0;  // loads may overlap (a tap while the first is under way): the newest one fills the list
+
   async function load() {
+    const mine = ++newest;
     if (auth.mode === "unknown") await loadAuth();
-    list.replaceChildren();
     if (!authorised()) {
+      if (mine !== newest) return;
+      list.replaceChildren();
       const ask = el("button", { class: "secondary", id: "devices-show" }, "Show paired tablets (PIN)");
       ask.addEventListener("click", async () => { if (await askPin()) load(); });
       list.append(el("li", {}, ""), ask);
       return;
     }
     const headers = auth.pin ? { "X-Table-Pin": auth.pin } : {};
-    const r = await fetch("/api/devices", { headers });
-    const body = await r.json().catch(() => ({}));
+    const r = await fetch("/api/devices", { headers }).catch(() => null);
+    const body = r ? await r.json().catch(() => ({})) : {};
+    if (mine !== newest) return;
+    if (!r) { note.textContent = "The companion does not answer: the paired tablets could not be read."; return; }
+    list.replaceChildren();
     if (!r.ok) { note.textContent = body.error || "The paired tablets could not be read."; return; }
     if (!body.devices.length) { list.append(el("li", { class: "note" }, "No tablet is paired yet.")); return; }
     for (const d of body.devices) {
