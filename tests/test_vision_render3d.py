@@ -1,12 +1,11 @@
 """The physically based camera (companion/sim/camera/render3d.py) and its committed frames.
 
-Rendering needs Blender as a module (the ``render3d`` extra, about 1 GB): the one test that
-renders is skipped without it.  The others read the frames committed in tests/data/frames3d.
+These read the frames committed in tests/data/frames3d; the test that renders one small frame
+is in tests/test_render3d.py.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import cv2
@@ -29,9 +28,7 @@ from companion.sim.camera.render3d import (
     plan_pieces,
 )
 from companion.vision.geometry import aruco_dictionary, canvas_size_mm, marker_corners_mm
-from companion.vision.palette import bgr
 
-HAVE_BPY = importlib.util.find_spec("bpy") is not None
 FRAMES = list(committed())
 
 
@@ -119,31 +116,6 @@ def test_the_truth_camera_puts_every_marker_where_the_frame_shows_it():
         for quad, marker in seen:
             expected = camera.project(np.c_[targets[marker], np.zeros(4)])
             assert np.abs(expected - quad).max() < 2.5, (frame.path.name, marker)
-
-
-@pytest.mark.skipif(not HAVE_BPY, reason="Blender as a module (bpy, the render3d extra) is not installed")
-def test_one_tiny_frame_renders_with_every_piece_where_its_truth_says():
-    from companion.sim.camera.blender_scene import render
-
-    game = load_game("times_square")
-    state = game.setup(2, None, 0)
-    layout, view = game.layout(state), game.board_view(state)
-    # 640x360 at one sample: about half a minute on one core; smaller, a figure's head is a pixel
-    scene = Scene3D.drawn(5, "tune", 20.0, width=640, height=360, samples=1, noise=0.0)
-    frame, truth = render(layout, view, scene, None, "times_square", 2, threads=1)
-    assert frame.shape == (360, 640, 3)
-    assert len(truth["pieces"]) == sum(len(v) for v in view.values())
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(float)
-
-    def lab_of(colour):
-        return cv2.cvtColor(np.array([[bgr(colour)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
-
-    nearer = 0
-    for piece in truth["pieces"]:
-        u, v = (int(round(a)) for a in piece["top_px"])
-        seen = np.median(lab[v - 1:v + 2, u - 1:u + 2].reshape(-1, 3), 0)
-        nearer += np.linalg.norm(seen - lab_of(piece["colour"])) < np.linalg.norm(seen - lab_of("board"))
-    assert nearer >= 0.75 * len(truth["pieces"])  # a figure in its own shade may be dark
 
 
 @pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")

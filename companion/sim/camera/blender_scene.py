@@ -24,9 +24,11 @@ from companion.sim.camera.render3d import (
     CARD_MM,
     CHIP_MM,
     FIGURE_MM,
+    HandPose,
     Pinhole,
     Placed,
     Scene3D,
+    covered_places,
     finish,
     pinhole_for,
     plan_pieces,
@@ -49,11 +51,31 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
     # a small low pendant: hard, short shadows and bright highlights (test split only)
     "pendant": {"at": (0.12, -0.18, 0.85), "size": 0.16, "power": 150.0, "rgb": (1.0, 0.9, 0.78),
                 "fill": 0.15},
+    # a ceiling's LED bar across the table: long soft shadows one way, sharp the other
+    "strip": {"at": (0.05, 0.3, 1.3), "size": (1.2, 0.08), "power": 380.0, "rgb": (0.97, 0.98, 1.0),
+              "fill": 0.2},
+    # a small spotlight to one side: hard shadows and a pool of light that falls off (test only)
+    "spot": {"at": (0.45, -0.35, 1.05), "size": 0.03, "power": 900.0, "rgb": (1.0, 0.88, 0.72),
+             "fill": 0.12, "cone": 55.0},
 }
-PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38}
+# plastic: roughness, and a clear coat over it (a lacquered die: a sharp highlight on a soft one)
+PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38, "lacquered": 0.45}
+PLASTIC_COAT = {"lacquered": 0.08}
+# the board print's finish: roughness and specular (a laminated print shines like the dice)
+PAPER_FINISH = {"matte": (0.75, 0.25), "silk": (0.45, 0.4), "laminated": (0.2, 0.5)}
 # a die's faces on the model, by the axis they face: opposite faces sum to seven
 FACE_AXES = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
 FACE_UP = {1: ("X", 0.0), 6: ("X", 180.0), 2: ("X", 90.0), 5: ("X", -90.0), 3: ("Y", -90.0), 4: ("Y", 90.0)}
+
+# Cycles on the CPU, as cheap as the reader allows (measured in the README's "Physically based
+# frames"): two samples a pixel, OpenImageDenoise with the fast prefilter (the accurate one
+# cost half the frame), few bounces, no light tree (two lamps).
+CYCLES: dict[str, Any] = {
+    "device": "CPU", "use_adaptive_sampling": False, "use_denoising": True, "denoiser": "OPENIMAGEDENOISE",
+    "denoising_prefilter": "FAST", "use_light_tree": False,
+    "max_bounces": 2, "diffuse_bounces": 1, "glossy_bounces": 1,
+    "transmission_bounces": 0, "transparent_max_bounces": 0,
+}
 
 
 def _linear(bgr_colour: tuple[int, int, int]) -> tuple[float, float, float, float]:
@@ -68,7 +90,8 @@ def _linear(bgr_colour: tuple[int, int, int]) -> tuple[float, float, float, floa
 class BlenderTable:
     """One frame's scene: board, pieces, lamps, camera; ``render`` returns the linear light."""
 
-    def __init__(self, layout: Layout, scene: Scene3D, camera: Pinhole, threads: int = 2) -> None:
+    def __init__(self, layout: Layout, scene: Scene3D, camera: Pinhole, workdir: Path, threads: int = 2,
+                 hand: HandPose | None = None) -> None:
         import bpy  # the render3d extra: only here
 
         self.bpy = bpy
@@ -76,15 +99,15 @@ class BlenderTable:
         self.scene = scene
         self.camera = camera
         self.threads = threads
+        self.hand = hand
         self.rng = random.Random(f"blender:{scene.seed}")
         self._materials: dict[str, Any] = {}
         self._die_meshes: dict[tuple[str, float], Any] = {}
-        self.hand_info: dict[str, Any] | None = None
-        self._tmp = Path(tempfile.mkdtemp(prefix="render3d-"))
+        self._tmp = workdir
 
     # ------------------------------------------------------------------ materials
     def _material(self, key: str, rgba: tuple[float, ...], roughness: float, specular: float = 0.5,
-                  image: Path | None = None) -> Any:
+                  image: Path | None = None, coat: float | None = None) -> Any:
         if key in self._materials:
             return self._materials[key]
         bpy = self.bpy
@@ -94,6 +117,9 @@ class BlenderTable:
         bsdf.inputs["Base Color"].default_value = rgba
         bsdf.inputs["Roughness"].default_value = roughness
         bsdf.inputs["Specular IOR Level"].default_value = specular
+        if coat is not None:
+            bsdf.inputs["Coat Weight"].default_value = 1.0
+            bsdf.inputs["Coat Roughness"].default_value = coat
         if image is not None:
             tex = mat.node_tree.nodes.new("ShaderNodeTexImage")
             tex.image = bpy.data.images.load(str(image))
@@ -104,7 +130,8 @@ class BlenderTable:
 
     def _plastic(self, colour: str) -> Any:
         roughness = PLASTIC_ROUGHNESS[self.scene.plastic]
-        return self._material(f"plastic-{colour}", _linear(bgr(colour)), roughness)
+        return self._material(f"plastic-{colour}", _linear(bgr(colour)), roughness,
+                              coat=PLASTIC_COAT.get(self.scene.plastic))
 
     # ------------------------------------------------------------------ objects
     def _object(self, name: str, verts: list, faces: list, uv: list | None = None) -> Any:
@@ -147,7 +174,7 @@ class BlenderTable:
         total_w, total_h = canvas_size_mm(self.layout)
         path = self._tmp / "print.png"
         cv2.imwrite(str(path), board_print(self.layout, PRINT_PX_PER_MM))
-        paper = self._material("print", (1, 1, 1, 1), 0.75, 0.25, image=path)
+        paper = self._material("print", (1, 1, 1, 1), *PAPER_FINISH[self.scene.paper], image=path)
         board = self._grid("board", total_w / 1000, total_h / 1000)
         board.data.materials.append(paper)
         table = self._grid("table", 3.0, 3.0)
@@ -260,50 +287,60 @@ class BlenderTable:
         solid.thickness = CARD_MM / 1000
         self._place(obj, p.x, p.y, p.z + CARD_MM, p.yaw)
 
-    def _hand(self) -> None:
-        """A forearm from the players' side of the frame and a hand over the board."""
-        from mathutils import Vector
+    def _hand(self, hand: HandPose) -> None:
+        """The forearm and the hand of ``hand`` (``render3d.HandPose``), in skin."""
+        from mathutils import Matrix, Vector
 
         bpy = self.bpy
-        total_w, total_h = canvas_size_mm(self.layout)
-        rng = self.rng
-        tip = np.array([rng.uniform(0.25, 0.75) * total_w, rng.uniform(0.2, 0.7) * total_h])
-        entry = np.array([tip[0] + rng.uniform(-0.25, 0.25) * total_w, total_h + 260.0])
-        lift = rng.uniform(35, 70)  # the palm's height above the board (mm)
-        skin = self._material(f"skin-{self.scene.skin}", _linear(SKIN_TONES[self.scene.skin]), 0.5, 0.4)
-        (ex, ey, _), (tx, ty, _) = world_mm(self.layout, np.array([[*entry, 0], [*tip, 0]]))
-        a = Vector((ex / 1000, ey / 1000, (lift + 70) / 1000))
-        b = Vector((tx / 1000, ty / 1000, (lift + 15) / 1000))
-        d = b - a
-        bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=0.034, depth=d.length, location=(a + b) / 2)
+        skin = self._material(f"skin-{hand.skin}", _linear(SKIN_TONES[hand.skin]), 0.5, 0.4)
+        elbow, wrist = (Vector(v / 1000) for v in world_mm(self.layout, np.array(hand.elbow_wrist())))
+        d = wrist - elbow
+        bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=hand.ARM_RADIUS_MM / 1000, depth=d.length,
+                                            location=(elbow + wrist) / 2)
         arm = bpy.context.object
         arm.rotation_mode = "QUATERNION"
         arm.rotation_quaternion = d.to_track_quat("Z", "Y")
-        bpy.ops.mesh.primitive_uv_sphere_add(radius=1.0, segments=32, ring_count=16,
-                                             location=b + d.normalized() * 0.05)
-        hand = bpy.context.object
-        hand.scale = (0.045, 0.085, 0.02)
-        hand.rotation_mode = "QUATERNION"
-        hand.rotation_quaternion = Vector((d.x, d.y, 0)).to_track_quat("Y", "Z")
-        for obj in (arm, hand):
+        centre, across, along, up = hand.hand_frame()
+        (c,) = world_mm(self.layout, centre[None])
+        axes = world_mm(self.layout, np.array([across, along, up])) - world_mm(self.layout, np.zeros((1, 3)))
+        bpy.ops.mesh.primitive_uv_sphere_add(radius=1.0, segments=32, ring_count=16)
+        palm = bpy.context.object
+        m = Matrix.Identity(4)
+        for j, (axis, half) in enumerate(zip(axes, hand.HAND_MM, strict=True)):
+            for i in range(3):
+                m[i][j] = float(axis[i]) * half / 1000
+        for i in range(3):
+            m[i][3] = float(c[i]) / 1000
+        palm.matrix_world = m
+        for obj in (arm, palm):
             obj.data.materials.append(skin)
             for poly in obj.data.polygons:
                 poly.use_smooth = True
-        self.hand_info = {"tip_mm": [round(float(v), 1) for v in tip],
-                          "entry_mm": [round(float(v), 1) for v in entry],
-                          "palm_height_mm": round(lift, 1), "skin": self.scene.skin}
 
     def _lamps(self) -> None:
+        """The scene's lamp (stood off its set's place by ``lamp_shift``) and a broad fill
+        light opposite it, both aimed at the board's centre."""
         from mathutils import Vector
 
         bpy = self.bpy
         lamp = LAMP_SETS[self.scene.lamp]
-        at = Vector(lamp["at"])
-        for name, where, size, power in (("lamp", at, lamp["size"], lamp["power"]),
-                                         ("fill", Vector((-at.x, -at.y - 0.3, at.z + 0.2)), 1.5,
-                                          lamp["power"] * lamp["fill"] * 2.5)):
-            light = bpy.data.lights.new(name, "AREA")
-            light.size, light.energy, light.color = size, power, lamp["rgb"]
+        at = Vector(lamp["at"]) + Vector(self.scene.lamp_shift)
+        power = lamp["power"] * self.scene.lamp_gain
+        fill_at = Vector((-lamp["at"][0], -lamp["at"][1] - 0.3, lamp["at"][2] + 0.2))
+        for name, where, size, energy in (("lamp", at, lamp["size"], power),
+                                          ("fill", fill_at, 1.5, lamp["power"] * lamp["fill"] * 2.5)):
+            if name == "lamp" and "cone" in lamp:
+                light = bpy.data.lights.new(name, "SPOT")
+                light.shadow_soft_size = size
+                light.spot_size, light.spot_blend = math.radians(lamp["cone"]), 0.35
+            else:
+                light = bpy.data.lights.new(name, "AREA")
+                if isinstance(size, tuple):
+                    light.shape = "RECTANGLE"
+                    light.size, light.size_y = size
+                else:
+                    light.size = size
+            light.energy, light.color = energy, lamp["rgb"]
             obj = bpy.data.objects.new(name, light)
             bpy.context.scene.collection.objects.link(obj)
             obj.location = where
@@ -336,20 +373,15 @@ class BlenderTable:
         bpy.context.scene.camera = obj
 
     # ------------------------------------------------------------------ render
-    def render(self, placed: list[Placed]) -> tuple[np.ndarray, float]:
-        """Build the scene and render it: linear BGR light (top row first) and the seconds taken."""
+    def build(self, placed: list[Placed]) -> None:
+        """Blender's empty scene, then the board, the pieces, the hand, the lamps and the camera,
+        and the render settings (see ``CYCLES``)."""
         bpy = self.bpy
-        t0 = time.perf_counter()
         bpy.ops.wm.read_factory_settings(use_empty=True)
         scene = bpy.context.scene
         scene.render.engine = "CYCLES"
-        scene.cycles.device = "CPU"
-        scene.cycles.samples = self.scene.samples
-        scene.cycles.use_adaptive_sampling = False
-        scene.cycles.use_denoising = True
-        scene.cycles.denoiser = "OPENIMAGEDENOISE"
-        scene.cycles.max_bounces, scene.cycles.diffuse_bounces, scene.cycles.glossy_bounces = 2, 1, 1
-        scene.cycles.transmission_bounces = scene.cycles.transparent_max_bounces = 0
+        for name, value in {**CYCLES, "samples": self.scene.samples}.items():
+            setattr(scene.cycles, name, value)
         scene.render.threads_mode, scene.render.threads = "FIXED", self.threads
         scene.render.resolution_x, scene.render.resolution_y = self.scene.width, self.scene.height
         scene.render.resolution_percentage = 100
@@ -360,31 +392,52 @@ class BlenderTable:
         self._board()
         for p in placed:
             {"die": self._die, "chip": self._chip, "figure": self._figure, "card": self._card}[p.kind](p)
-        if self.scene.hand:
-            self._hand()
+        if self.hand is not None:
+            self._hand(self.hand)
         self._lamps()
         self._camera()
+
+    def shoot(self) -> np.ndarray:
+        """Render the scene built: linear BGR light, top row first."""
+        bpy = self.bpy
         out = self._tmp / "frame.exr"
-        scene.render.filepath = str(out)
+        bpy.context.scene.render.filepath = str(out)
         bpy.ops.render.render(write_still=True)
         image = bpy.data.images.load(str(out))
         w, h = image.size
         pixels = np.empty(w * h * 4, np.float32)
         image.pixels.foreach_get(pixels)
+        bpy.data.images.remove(image)
         rgba = pixels.reshape(h, w, 4)[::-1]
-        return np.ascontiguousarray(rgba[..., 2::-1]), time.perf_counter() - t0
+        return np.ascontiguousarray(rgba[..., 2::-1])
+
+    def render(self, placed: list[Placed]) -> tuple[np.ndarray, dict[str, float]]:
+        """Build the scene and render it: linear BGR light (top row first), and the seconds it
+        took, on the clock and of CPU (every thread of this process: the load does not count)."""
+        t0, cpu0 = time.perf_counter(), time.process_time()
+        self.build(placed)
+        linear = self.shoot()
+        return linear, {"render_seconds": round(time.perf_counter() - t0, 1),
+                        "render_cpu_seconds": round(time.process_time() - cpu0, 1)}
 
 
 def render(layout: Layout, view: BoardView, scene: Scene3D, stacks: dict[str, list[Piece]] | None = None,
            game: str = "", players: int = 0, threads: int = 2) -> tuple[np.ndarray, dict[str, Any]]:
-    """One frame of ``view`` on ``layout`` in ``scene``, and its truth.  Needs ``bpy``."""
+    """One frame of ``view`` on ``layout`` in ``scene``, and its truth.  Needs ``bpy``.
+    Its files (the print's texture, the card faces, the rendered light) live in a temporary
+    folder that goes with the frame."""
     rng = random.Random(f"pieces:{scene.seed}")
     placed = plan_pieces(layout, view, stacks, rng)
     camera = pinhole_for(layout, scene)
-    table = BlenderTable(layout, scene, camera, threads)
-    linear, seconds = table.render(placed)
+    hand = HandPose.drawn(layout, random.Random(f"hand:{scene.seed}"), scene.skin) if scene.hand else None
+    with tempfile.TemporaryDirectory(prefix="render3d-") as workdir:
+        table = BlenderTable(layout, scene, camera, Path(workdir), threads, hand)
+        linear, cost = table.render(placed)
     frame = finish(linear, camera, scene)
     info = truth(layout, view, stacks, scene, camera, placed, game, players)
-    info["hand"] = table.hand_info
-    info["render_seconds"] = round(seconds, 1)
+    info["hand"] = None
+    if hand is not None:
+        covered, partly = covered_places(layout, camera, hand, placed)
+        info["hand"] = {**hand.to_json(), "covered": covered, "partly_covered": partly}
+    info.update(cost)
     return frame, info

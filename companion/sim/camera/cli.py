@@ -54,7 +54,7 @@ def render_state(game: str, players: int | None, state_file: Path | None, seed: 
               help="One game's frames of the committed plan (default: every game).")
 @click.option("--split", type=click.Choice(["tune", "test"]), default=None,
               help="Only this split's frames (its lamps, plastics and camera sides).")
-@click.option("--boards", type=int, default=2, show_default=True, help="Boards per game, split and tilt.")
+@click.option("--boards", type=int, default=3, show_default=True, help="Boards per game, split and tilt.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where the frames go (default: the committed set, tests/data/frames3d).")
 @click.option("--samples", type=int, default=2, show_default=True, help="Cycles samples a pixel (denoised).")

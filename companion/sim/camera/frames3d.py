@@ -10,6 +10,7 @@ the tuning and test splits differ in lamps, plastics, skins, lens and camera sid
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ FRAMES_DIR = Path(__file__).resolve().parents[3] / "tests" / "data" / "frames3d"
 GAMES3D = ("baron_voodoo", "swing_state", "jivecat", "king_of_clubs", "times_square")
 PLAYERS3D = {"jivecat": 3, "swing_state": 3}
 BOARD_SEEDS = {"tune": 11, "test": 23}  # the playouts each split's boards come from
+SPLITS = ("tune", "test")
 
 
 @dataclass(frozen=True)
@@ -52,23 +54,26 @@ class FrameSpec:
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True) -> list[FrameSpec]:
-    """The committed set, in the order it is rendered: each game from straight above in both
-    splits, then at the steepest tilt, then the tilts between, then a hand over each game's
-    board, then more boards; so any part of it rendered so far holds both splits and the
+    """The committed set, in the order it is rendered, round-robin: for each board, every
+    game in both splits from straight above, then at the steepest tilt, then the tilts
+    between, then each game's board with a hand over it (its tilt turning with the game and
+    the board); so any part of the set rendered so far holds every game, both splits and the
     extremes of the tilt."""
-    counts = boards_per_split or {"tune": 2, "test": 2}
+    counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
     for board in range(max(counts.values())):
         for tilt in order:
-            out += [FrameSpec(g, split, tilt, board) for g in GAMES3D for split in ("tune", "test")
+            out += [FrameSpec(g, split, tilt, board) for g in GAMES3D for split in SPLITS
                     if board < counts[split]]
-        if board == 0 and hands:
-            out += [FrameSpec(g, split, 10.0 if split == "tune" else 20.0, 0, hand=True)
-                    for split in ("tune", "test") for g in GAMES3D]
+        if hands:
+            out += [FrameSpec(g, split, TILTS[(i + board + SPLITS.index(split)) % len(TILTS)], board,
+                              hand=True)
+                    for split in SPLITS for i, g in enumerate(GAMES3D) if board < counts[split]]
     return out
 
 
+@functools.lru_cache(maxsize=16)
 def scene_boards(game_name: str, count: int, seed: int) -> list[tuple[BoardView, dict[str, list[Piece]]]]:
     """Boards a real game passes through with, where the game stacks pieces (Baron Voodoo's
     columns of dice), each place's stack from the bottom up; spread over the playouts."""

@@ -43,21 +43,29 @@ FIGURE_WORDS = ("pawn", "figure", "meeple")
 CHIP_WORDS = ("chip", "token", "marker", "monkey", "skull", "coin")
 
 # Scenes are split by what they are made of, decided before the reader was tuned on any of
-# them: the tuning set's lamps, plastics, skins and camera sides are never the test set's.
-LAMPS = {"tune": ("desk", "overhead"), "test": ("window", "pendant")}
-PLASTICS = {"tune": ("glossy", "matte"), "test": ("satin",)}
+# them: the tuning set's lamps, plastics, board finishes, skins and camera poses (the side it
+# stands on, its roll about its axis, how far off the board's centre it aims) are never the
+# test set's.  Within a split every scene draws its own from ``seed``.
+LAMPS = {"tune": ("desk", "overhead", "strip"), "test": ("window", "pendant", "spot")}
+PLASTICS = {"tune": ("glossy", "matte"), "test": ("satin", "lacquered")}
+PAPERS = {"tune": ("matte", "silk"), "test": ("laminated",)}  # the board print's finish
 SKINS = {"tune": (0, 2, 4), "test": (1, 3, 5)}
 AZIMUTH = {"tune": (-25.0, 25.0), "test": (30.0, 55.0)}  # the test camera stands off to a side
+ROLL = {"tune": (0.0, 4.0), "test": (4.0, 9.0)}  # degrees the picture is turned, either way
+AIM_MM = {"tune": (0.0, 25.0), "test": (25.0, 45.0)}  # how far from the board's centre it aims
 LENS_K1 = {"tune": (-0.10, -0.03), "test": (-0.16, -0.10)}
 TILTS = (0.0, 10.0, 20.0, 30.0)
 
 
 @dataclass(frozen=True)
 class Scene3D:
-    """Everything about a rendered frame but the board: camera, lamps, plastic, lens, hand."""
+    """Everything about a rendered frame but the board: camera, lamps, plastic, lens, hand.
+
+    The defaults of the fields added after the first frames were committed (``paper``,
+    ``roll``, ``aim_mm``, ``lamp_shift``, ``lamp_gain``) are what those frames had."""
 
     seed: int
-    split: str = "tune"  # "tune" or "test": which set's lamps, plastics and camera sides
+    split: str = "tune"  # "tune" or "test": which set's lamps, plastics and camera poses
     tilt: float = 0.0  # degrees from looking straight down
     azimuth: float = 0.0  # degrees round the board from the near side (0: the players' side)
     lamp: str = "desk"
@@ -72,6 +80,11 @@ class Scene3D:
     height: int = 720
     samples: int = 4
     jpeg_quality: int = 90
+    paper: str = "matte"
+    roll: float = 0.0  # degrees the camera is turned about its own axis
+    aim_mm: tuple[float, float] = (0.0, 0.0)  # where it aims, from the canvas's centre (x right, y down)
+    lamp_shift: tuple[float, float, float] = (0.0, 0.0, 0.0)  # metres the lamp stands off its place
+    lamp_gain: float = 1.0  # the lamp's power against its set's
 
     @classmethod
     def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, **over: Any) -> Scene3D:
@@ -79,13 +92,22 @@ class Scene3D:
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
         rng = random.Random(f"scene3d:{split}:{seed}")
+
+        def either_way(low: float, high: float) -> float:
+            return round(rng.uniform(low, high) * rng.choice((-1, 1)), 1)
+
+        aim_angle, aim = rng.uniform(0, 2 * math.pi), rng.uniform(*AIM_MM[split])
         values: dict[str, Any] = {
             "seed": seed, "split": split, "tilt": float(tilt),
-            "azimuth": round(rng.uniform(*AZIMUTH[split]) * rng.choice((-1, 1)), 1),
+            "azimuth": either_way(*AZIMUTH[split]),
             "lamp": rng.choice(LAMPS[split]), "plastic": rng.choice(PLASTICS[split]),
             "k1": round(rng.uniform(*LENS_K1[split]), 3), "exposure_ev": round(rng.uniform(-0.3, 0.3), 2),
             "noise": round(rng.uniform(2.0, 4.5), 1), "vignette": round(rng.uniform(0.1, 0.3), 2),
-            "hand": hand, "skin": rng.choice(SKINS[split]),
+            "hand": hand, "skin": rng.choice(SKINS[split]), "paper": rng.choice(PAPERS[split]),
+            "roll": either_way(*ROLL[split]),
+            "aim_mm": (round(aim * math.cos(aim_angle), 1), round(aim * math.sin(aim_angle), 1)),
+            "lamp_shift": tuple(round(rng.uniform(-0.15, 0.15), 3) for _ in range(3)),
+            "lamp_gain": round(rng.uniform(0.75, 1.3), 2),
         }
         values.update(over)
         return cls(**values)
@@ -218,23 +240,25 @@ def world_mm(layout: Layout, points: np.ndarray) -> np.ndarray:
     return np.stack([p[:, 0] - total_w / 2, total_h / 2 - p[:, 1], -p[:, 2]], 1)
 
 
-def camera_axes(tilt: float, azimuth: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The camera's right, up and backward axes in the world, looking at the board's centre
-    from ``tilt`` degrees off vertical on the side ``azimuth`` degrees round from the near one;
-    the board's far side up in the picture."""
+def camera_axes(tilt: float, azimuth: float, roll: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The camera's right, up and backward axes in the world, looking at the board from
+    ``tilt`` degrees off vertical on the side ``azimuth`` degrees round from the near one, the
+    board's far side up in the picture, then turned ``roll`` degrees about its own axis."""
     t, a = math.radians(tilt), math.radians(azimuth)
     back = np.array([math.sin(t) * math.sin(a), -math.sin(t) * math.cos(a), math.cos(t)])
     up_hint = np.array([-math.sin(a), math.cos(a), 0.0])
     right = np.cross(up_hint, back)
     right /= np.linalg.norm(right)
     up = np.cross(back, right)
+    r = math.radians(roll)
+    right, up = math.cos(r) * right + math.sin(r) * up, math.cos(r) * up - math.sin(r) * right
     return right, up, back
 
 
 def pinhole_for(layout: Layout, scene: Scene3D) -> Pinhole:
-    """The camera of ``scene``: 65 cm above the table, further along its axis until the whole
-    canvas (markers and margin) fits in the frame."""
-    right, up, back = camera_axes(scene.tilt, scene.azimuth)
+    """The camera of ``scene``: 65 cm above the table, aimed ``scene.aim_mm`` off the board's
+    centre, further along its axis until the whole canvas (markers and margin) fits in the frame."""
+    right, up, back = camera_axes(scene.tilt, scene.azimuth, scene.roll)
     w, h = scene.width, scene.height
     f = scene.focal_px
     matrix = np.array([[f, 0, w / 2 - 0.5], [0, f, h / 2 - 0.5], [0, 0, 1]], np.float64)
@@ -244,8 +268,9 @@ def pinhole_for(layout: Layout, scene: Scene3D) -> Pinhole:
     flip = np.diag([1.0, -1.0, -1.0])  # canvas axes -> world axes
     total = np.array([-total_w / 2, total_h / 2, 0.0])
     distance = CAMERA_HEIGHT_MM / math.cos(math.radians(scene.tilt))
+    aim = np.array([scene.aim_mm[0], -scene.aim_mm[1], 0.0])
     for _ in range(200):
-        position = back * distance
+        position = aim + back * distance
         rotation = rot_cv @ flip
         tvec = rot_cv @ (total - position)
         cam = Pinhole(matrix, cv2.Rodrigues(rotation)[0], tvec.reshape(3, 1), (w, h), scene.k1, position)
@@ -254,6 +279,103 @@ def pinhole_for(layout: Layout, scene: Scene3D) -> Pinhole:
             return cam
         distance *= 1.02
     raise ValueError(f"the board does not fit the frame at tilt {scene.tilt}")
+
+
+# --------------------------------------------------------------------------- the hand
+@dataclass(frozen=True)
+class HandPose:
+    """A forearm reaching in from the players' side and a hand over the board.
+
+    Canvas millimetres (x right, y down); heights above the board.  The forearm is a cylinder
+    from ``entry`` (beyond the near edge) down to the wrist over ``tip``; the hand a flattened
+    ellipsoid beyond the wrist along the arm.  Blender builds these shapes
+    (``blender_scene``), and :func:`covered_places` says what they hide."""
+
+    entry: tuple[float, float]
+    tip: tuple[float, float]
+    palm_height: float  # mm above the board
+    skin: int
+    ARM_RADIUS_MM = 34.0
+    HAND_MM = (45.0, 85.0, 20.0)  # the hand's half width, half length and half thickness
+    HAND_BEYOND_WRIST_MM = 50.0
+
+    @classmethod
+    def drawn(cls, layout: Layout, rng: random.Random, skin: int) -> HandPose:
+        total_w, total_h = canvas_size_mm(layout)
+        tip = (rng.uniform(0.25, 0.75) * total_w, rng.uniform(0.2, 0.7) * total_h)
+        entry = (tip[0] + rng.uniform(-0.25, 0.25) * total_w, total_h + 260.0)
+        return cls(entry, tip, rng.uniform(35, 70), skin)
+
+    def elbow_wrist(self) -> tuple[np.ndarray, np.ndarray]:
+        """The forearm's ends, canvas points (z into the table, so a height is negative)."""
+        return (np.array([*self.entry, -(self.palm_height + 70.0)]),
+                np.array([*self.tip, -(self.palm_height + 15.0)]))
+
+    def hand_frame(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The hand's centre and its axes (across, along the arm, up), canvas coordinates."""
+        elbow, wrist = self.elbow_wrist()
+        d = wrist - elbow
+        centre = wrist + d / np.linalg.norm(d) * self.HAND_BEYOND_WRIST_MM
+        along = np.array([d[0], d[1], 0.0]) / np.linalg.norm(d[:2])
+        up = np.array([0.0, 0.0, -1.0])
+        across = np.cross(along, up)
+        return centre, across, along, up
+
+    def outlines(self, steps: int = 24) -> list[np.ndarray]:
+        """Points on the forearm's and the hand's surfaces (one array each, canvas mm): each
+        shape is convex, so the hull of its projected points is what it hides."""
+        elbow, wrist = self.elbow_wrist()
+        d = wrist - elbow
+        e1 = np.cross(d, [0.0, 0.0, 1.0])
+        e1 /= np.linalg.norm(e1)
+        e2 = np.cross(d / np.linalg.norm(d), e1)
+        u = np.linspace(0, 2 * np.pi, steps, endpoint=False)
+        ring = self.ARM_RADIUS_MM * (np.cos(u)[:, None] * e1 + np.sin(u)[:, None] * e2)
+        arm = np.concatenate([elbow + t * d + ring for t in np.linspace(0, 1, 12)])
+        centre, across, along, up = self.hand_frame()
+        a, b = np.meshgrid(np.linspace(0, np.pi, steps // 2), u)
+        unit = np.stack([np.sin(a) * np.cos(b), np.sin(a) * np.sin(b), np.cos(a)], -1).reshape(-1, 3)
+        hx, hy, hz = self.HAND_MM
+        hand = centre + (unit[:, :1] * hx) * across + (unit[:, 1:2] * hy) * along + (unit[:, 2:] * hz) * up
+        return [arm, hand]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tip_mm": [round(v, 1) for v in self.tip], "entry_mm": [round(v, 1) for v in self.entry],
+                "palm_height_mm": round(self.palm_height, 1), "skin": self.skin}
+
+
+def covered_places(layout: Layout, camera: Pinhole, hand: HandPose, placed: list[Placed],
+                   hidden: float = 0.5) -> tuple[list[str], list[str]]:
+    """The places the hand and forearm hide in the frame: (covered, partly).  A place's
+    region is its printed rectangle together with the tops of the pieces on it, as the camera
+    sees them; covered when at least ``hidden`` of it lies under the hand, partly when at least
+    a twentieth does."""
+    w, h = camera.size
+    mask = np.zeros((h, w), np.uint8)
+    for points in hand.outlines():
+        px = camera.project(points)
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(px).astype(np.int32)), 1)
+    tops: dict[str, float] = {}
+    for p in placed:
+        tops[p.spot] = max(tops.get(p.spot, 0.0), p.top)
+    covered, partly = [], []
+    region = np.zeros_like(mask)
+    for spot in layout.spots:
+        x0, y0 = spot.x + MARGIN_MM, spot.y + MARGIN_MM
+        rect = [[x0, y0], [x0 + spot.w, y0], [x0 + spot.w, y0 + spot.h], [x0, y0 + spot.h]]
+        corners = np.array([[*c, -z] for z in {0.0, tops.get(spot.id, 0.0)} for c in rect])
+        hull = cv2.convexHull(np.round(camera.project(corners)).astype(np.int32))
+        region[:] = 0
+        cv2.fillConvexPoly(region, hull, 1)
+        area = int(region.sum())
+        if not area:
+            continue
+        share = int((region & mask).sum()) / area
+        if share >= hidden:
+            covered.append(spot.id)
+        elif share >= 0.05:
+            partly.append(spot.id)
+    return covered, partly
 
 
 # --------------------------------------------------------------------------- the webcam's faults

@@ -1,0 +1,195 @@
+"""The physically based camera's plan and scenes (companion/sim/camera/render3d.py, frames3d.py),
+the hand's truth, and one small frame rendered so the renderer cannot rot.
+
+Rendering needs Blender as a module (the ``render3d`` extra, about 1 GB): without it the one
+test that renders is skipped, unless ``COMPANION_RENDER3D=required`` (set by scripts/test.sh
+where it installs ``bpy``), when a missing ``bpy`` fails it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tempfile
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games import load_game
+from companion.sim.camera.frames3d import GAMES3D, PLAYERS3D, SPLITS, FrameSpec, committed, plan
+from companion.sim.camera.render3d import (
+    AIM_MM,
+    LAMPS,
+    PAPERS,
+    PLASTICS,
+    ROLL,
+    SKINS,
+    TILTS,
+    HandPose,
+    Pinhole,
+    Scene3D,
+    camera_axes,
+    covered_places,
+    pinhole_for,
+)
+from companion.vision.geometry import MARGIN_MM, canvas_size_mm
+from companion.vision.palette import bgr
+
+HAVE_BPY = importlib.util.find_spec("bpy") is not None
+BPY_REQUIRED = os.environ.get("COMPANION_RENDER3D") == "required"
+FRAMES = list(committed())
+
+
+def layout_of(game_name: str):
+    game = load_game(game_name)
+    return game.layout(game.setup(PLAYERS3D.get(game_name, game.min_players), None, 0))
+
+
+def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
+    assert not set(PAPERS["tune"]) & set(PAPERS["test"])
+    assert not set(PLASTICS["tune"]) & set(PLASTICS["test"])
+    assert ROLL["tune"][1] <= ROLL["test"][0] and AIM_MM["tune"][1] <= AIM_MM["test"][0]
+    for seed in range(60):
+        for split in SPLITS:
+            scene = Scene3D.drawn(seed, split, 20)
+            assert scene.paper in PAPERS[split] and scene.plastic in PLASTICS[split]
+            assert ROLL[split][0] <= abs(scene.roll) <= ROLL[split][1]
+            assert AIM_MM[split][0] - 0.1 <= float(np.hypot(*scene.aim_mm)) <= AIM_MM[split][1] + 0.1
+            assert all(abs(v) <= 0.15 for v in scene.lamp_shift) and 0.75 <= scene.lamp_gain <= 1.3
+
+
+def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
+    specs = plan()
+    assert len({s.path() for s in specs}) == len(specs)
+    bare = [s for s in specs if not s.hand]
+    assert {(s.game, s.split, s.tilt, s.board) for s in bare} == {
+        (g, split, t, b) for g in GAMES3D for split in SPLITS for t in TILTS for b in range(3)}
+    hands = [s for s in specs if s.hand]
+    assert {(s.game, s.split, s.board) for s in hands} == {
+        (g, split, b) for g in GAMES3D for split in SPLITS for b in range(3)}
+    assert {s.tilt for s in hands} == set(TILTS)
+    # each board of every game, in both splits, before the next board of any
+    first_of_board = [next(i for i, s in enumerate(specs) if s.board == b) for b in range(3)]
+    for b in range(3):
+        block = specs[first_of_board[b]:first_of_board[b + 1] if b < 2 else None]
+        assert {(s.game, s.split, s.tilt) for s in block if not s.hand} == {
+            (g, split, t) for g in GAMES3D for split in SPLITS for t in TILTS}
+    assert len({s.seed for s in specs}) == len({(s.game, s.tilt, s.board, s.hand) for s in specs})
+
+
+@pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
+    names = {(s.split, s.name) for s in plan()}
+    for frame in FRAMES:
+        assert (frame.split, frame.truth["name"]) in names, frame.path.name
+        scene = frame.truth["scene"]
+        assert scene["split"] == frame.path.parent.name
+        assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
+        assert scene["skin"] in SKINS[frame.split]
+        # the first frames were made before the board's finish was drawn: all matte paper
+        assert scene.get("paper", PAPERS["tune"][0]) in PAPERS[frame.split] or "paper" not in scene
+        if frame.hand:
+            assert set(frame.truth["hand"]["covered"]) <= {s.id for s in layout_of(frame.game).spots}
+
+
+def test_a_rolled_camera_turns_the_picture_about_its_own_axis():
+    right0, up0, back0 = camera_axes(20.0, 10.0)
+    right, up, back = camera_axes(20.0, 10.0, 7.0)
+    assert np.allclose(back, back0)
+    assert float(np.degrees(np.arccos(np.clip(right @ right0, -1, 1)))) == pytest.approx(7.0, abs=1e-6)
+    assert np.cross(right, up) == pytest.approx(back)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_an_off_centre_camera_still_sees_the_whole_canvas_from_65_cm_or_more(split):
+    for game_name in GAMES3D:
+        layout = layout_of(game_name)
+        total_w, total_h = canvas_size_mm(layout)
+        corners = np.array([[0, 0, 0], [total_w, 0, 0], [total_w, total_h, 0], [0, total_h, 0]], float)
+        for seed in range(3):
+            scene = Scene3D.drawn(seed, split, 30.0)
+            camera = pinhole_for(layout, scene)
+            px = camera.project(corners)
+            assert (px >= 0).all() and (px[:, 0] <= 1280).all() and (px[:, 1] <= 720).all()
+            assert camera.position_mm[2] >= 649.0
+            # the optical axis meets the table at the scene's aim, off the canvas's centre
+            rot = cv2.Rodrigues(camera.rvec)[0]
+            origin = -rot.T @ camera.tvec.ravel()  # the camera's centre in canvas coordinates
+            axis = rot[2]
+            hit = origin + axis * (-origin[2] / axis[2])
+            assert hit[:2] == pytest.approx(np.array([total_w / 2, total_h / 2]) + scene.aim_mm, abs=0.01)
+
+
+def straight_down(layout) -> Pinhole:
+    return pinhole_for(layout, Scene3D.drawn(1, "tune", 0.0, roll=0.0, aim_mm=(0.0, 0.0), k1=0.0))
+
+
+def test_the_hand_covers_the_places_under_it_and_none_far_from_it():
+    layout = layout_of("baron_voodoo")
+    camera = straight_down(layout)
+    spot = layout.spot("D4")
+    centre = (spot.x + MARGIN_MM + spot.w / 2, spot.y + MARGIN_MM + spot.h / 2)
+    # the hand's centre over D4: its tip (the wrist) 50 mm short of it, along the arm
+    hand = HandPose((centre[0], centre[1] + 700.0), (centre[0], centre[1] + HandPose.HAND_BEYOND_WRIST_MM),
+                    50.0, 0)
+    covered, partly = covered_places(layout, camera, hand, [])
+    assert "D4" in covered and "D5" in covered  # under the palm, and under the forearm nearer the players
+    assert not set(covered) & set(partly)
+    far = [s.id for s in layout.spots if abs(s.x + MARGIN_MM + s.w / 2 - centre[0]) > 150]
+    assert far and not set(far) & set(covered + partly)
+
+
+@pytest.mark.skipif(not HAVE_BPY and not BPY_REQUIRED,
+                    reason="Blender as a module (bpy, the render3d extra) is not installed")
+def test_one_small_frame_renders_with_its_pieces_and_hand_where_its_truth_says(tmp_path, monkeypatch):
+    """The same small scene with and without a hand: pieces show their colours where the
+    truth puts their tops, the places the truth says the hand covers change under it, and the
+    renderer's temporary files are gone afterwards."""
+    if not HAVE_BPY:
+        pytest.fail("COMPANION_RENDER3D=required but bpy is not installed (pip install --no-deps bpy==5.0.1)")
+    from companion.sim.camera.blender_scene import render
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the renderer's files go here, and must go
+    game = load_game("times_square")
+    state = game.setup(2, None, 0)
+    layout, view = game.layout(state), game.board_view(state)
+    # 640x360 at one sample: a few seconds each on one core; smaller, a figure's head is a pixel
+    frames, truths = [], []
+    for hand in (False, True):
+        scene = Scene3D.drawn(5, "tune", 20.0, hand=hand, width=640, height=360, samples=1, noise=0.0)
+        frame, truth = render(layout, view, scene, None, "times_square", 2, threads=1)
+        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(float))
+        truths.append(truth)
+        assert frame.shape == (360, 640, 3) and truth["render_cpu_seconds"] > 0
+    assert list(tmp_path.iterdir()) == []
+    bare, handed = truths
+    assert bare["hand"] is None and bare["camera"] == handed["camera"]
+
+    def lab_of(colour: str) -> np.ndarray:
+        return cv2.cvtColor(np.array([[bgr(colour)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+
+    def around(lab: np.ndarray, uv) -> np.ndarray:
+        u, v = (int(round(a)) for a in uv)
+        return np.median(lab[v - 1:v + 2, u - 1:u + 2].reshape(-1, 3), 0)
+
+    assert len(bare["pieces"]) == sum(len(v) for v in view.values())
+    nearer = sum(np.linalg.norm(around(frames[0], p["top_px"]) - lab_of(p["colour"]))
+                 < np.linalg.norm(around(frames[0], p["top_px"]) - lab_of("board")) for p in bare["pieces"])
+    assert nearer >= 0.75 * len(bare["pieces"])  # a figure in its own shade may be dark
+    covered = handed["hand"]["covered"]
+    assert covered and not set(covered) & set(handed["hand"]["partly_covered"])
+    c = handed["camera"]
+    camera = Pinhole(np.array(c["matrix"]), np.array(c["rvec"]).reshape(3, 1),
+                     np.array(c["tvec"]).reshape(3, 1), (640, 360), c["distortion"][0])
+    for spot_id in covered:
+        spot = layout.spot(spot_id)
+        centre = [spot.x + MARGIN_MM + spot.w / 2, spot.y + MARGIN_MM + spot.h / 2, 0.0]
+        (uv,) = camera.project(np.array([centre]))
+        assert np.linalg.norm(around(frames[1], uv) - around(frames[0], uv)) > 12, spot_id
+
+
+def test_a_frame_spec_names_its_hand_and_board():
+    spec = FrameSpec("swing_state", "test", 20.0, 2, hand=True)
+    assert spec.name == "swing_state-t20-b2-hand"
+    assert spec.path().parent.name == "test"
