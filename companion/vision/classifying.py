@@ -16,7 +16,7 @@ from companion.vision.reading import SQUARE3, UNKNOWN
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
 TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
-GREY_TINT_MAX = 15.0  # a colourless piece's face, light flattened, shows less tint than this (median)
+GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 
 
 @functools.lru_cache(maxsize=4)
