@@ -257,7 +257,11 @@ class Blobs:
                 # chip (a pile's place holds several, so its size alone does not tell)
                 out.doubts.append((spot, "pieces touching?"))
                 continue
-            if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw], own):
+            # (pixels the camera clipped in any channel are left out: a cast that clips one
+            # channel of a white face tints it as no sheen does)
+            unclipped = own & (small[by:by + bh, bx:bx + bw].max(axis=2) < CLIPPED)
+            if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw],
+                                                           unclipped):
                 out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
                 continue
             if self._piece_names[index] not in DARK_PIECES | WHITE \
