@@ -691,6 +691,7 @@ def test_players_mend_the_games_last_move_until_the_tablet_shows_the_end(
     from companion.sim import runner
 
     monkeypatch.setattr(runner, "END_WAIT_S", 0.05)
+    monkeypatch.setattr(runner, "CAMERA_STOPPED_S", 0.05)  # no camera runs here: the waits end at once
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)
     service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1")
     tablet = EndingTablet(lost, taking)

@@ -51,7 +51,8 @@ END_WAIT_S = 5.0  # how long players who made the game's last move watch the tab
 GLANCES_AFTER_END = 6  # then how often they mend their last move, the tablet taking nothing
 WEDGE_ACTIONS = 40  # player actions with the record unmoved under a standing warning: wedged
 RECORD_WAIT_S = 2.0  # the demo's players' glance for a move to show in the history (16 frames)
-HANG_GUARD_S = 600.0  # at --speed 0 a wait for the tablet ends after its frames: this if the camera stops
+HANG_GUARD_S = 600.0  # at --speed 0 a wait for the tablet ends after its frames: this at the very most
+CAMERA_STOPPED_S = 10.0  # ...or when the camera has taken no frame for this long (none is running)
 TABLE_FPS = 8  # the camera's frames a second at a real table: a human delay's length in frames
 DEVICE_GUARD_S = 10.0  # a hang guard on the device's delivery (the results never depend on it)
 LOCKSTEP_POLL_S = 0.005  # the emulated firmware's poll with the lockstep camera: a real device's
@@ -230,16 +231,25 @@ class SimulatedTable:
         table's time: slept at --speed > 0; at --speed 0 counted in the camera's frames at 8 a
         second (the camera then runs as fast as the machine lets it, so a loaded machine
         waits as many frames as an idle one, and the result never depends on the load), with
-        a wall-clock hang guard only for a camera that stopped."""
+        a wall-clock hang guard only for a camera that stopped (no frame for
+        ``CAMERA_STOPPED_S``)."""
         state = self.tablet.state()
         if self.speed > 0:
-            deadline, frames_until = time.monotonic() + timeout, None
-        else:
-            deadline = time.monotonic() + HANG_GUARD_S
-            frames_until = self.frames_taken + round(timeout * TABLE_FPS)
-        while not check(state) and time.monotonic() < deadline \
-                and (frames_until is None or self.frames_taken < frames_until):
-            time.sleep(0.02 if self.speed > 0 else 0.01)
+            deadline = time.monotonic() + timeout
+            while not check(state) and time.monotonic() < deadline:
+                time.sleep(0.02)
+                state = self.tablet.state()
+            return state
+        deadline = time.monotonic() + HANG_GUARD_S
+        frames_until = self.frames_taken + round(timeout * TABLE_FPS)
+        seen, seen_at = self.frames_taken, time.monotonic()
+        while not check(state) and self.frames_taken < frames_until:
+            now = time.monotonic()
+            if self.frames_taken != seen:
+                seen, seen_at = self.frames_taken, now
+            elif now - seen_at > CAMERA_STOPPED_S or now > deadline:
+                break  # no camera is taking frames (stopped, or none runs): waiting longer is a hang
+            time.sleep(0.01)
             state = self.tablet.state()
         return state
 
