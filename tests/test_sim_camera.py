@@ -60,3 +60,67 @@ def test_an_arm_changes_only_its_part_of_the_frame_and_is_drawn_in_full() -> Non
         _, (tip_x, tip_y) = camera._arm(sweep)
         assert np.abs(with_arm[tip_y, tip_x].astype(int) - base[tip_y, tip_x]).sum() > 30
         assert full[FRAME_H - 1].any()
+
+
+def test_a_resting_arm_is_drawn_once_and_again_on_a_changed_board() -> None:
+    """The arm's part is kept for the sweep last drawn: the same sweep gives the same frame
+    (by noise field) as a camera drawing it afresh; a new board or sweep draws it again."""
+    camera, view = camera_and_view()
+    fresh, _ = camera_and_view()
+    for sweep in (0.3, 0.3, 0.3, 0.3, 0.47):
+        assert np.array_equal(camera.frame(view, sweep), fresh.frame(view, sweep))
+    # a piece laid in the arm's part of the frame, beside the arm: the part kept for this
+    # sweep shows the board before it, so it must be drawn again
+    rows, cols = camera._arm_box(0.47)
+    arm = np.zeros((*camera.background.shape[:2],), np.uint8)
+    camera._draw_arm(arm, 0.47)
+    empty_spots = [s.id for s in camera.layout.spots if not view.get(s.id)]
+    spot = next(s for s in empty_spots
+                if (p := camera.pieces_in_frame({s: (Piece("white", 6),)})[0])
+                and rows.start + 20 < p[2] < rows.stop - 20 and cols.start + 20 < p[1] < cols.stop - 20
+                and not arm[int(p[2]) - 20:int(p[2]) + 20, int(p[1]) - 20:int(p[1]) + 20].any())
+    moved = {**view, spot: (Piece("white", 6),)}
+    before = camera.frame(view, 0.47)
+    fresh.frame(view, 0.47)  # the two cameras keep the same noise field
+    for _ in range(4):
+        assert np.array_equal(camera.frame(moved, 0.47), fresh.frame(moved, 0.47))
+    (_, x, y, r), = camera.pieces_in_frame({spot: moved[spot]})
+    after = camera.frame(moved, 0.47)
+    patch = (slice(int(y - r / 2), int(y + r / 2)), slice(int(x - r / 2), int(x + r / 2)))
+    assert np.abs(after[patch].astype(int) - before[patch].astype(int)).mean() > 20
+
+
+def test_a_resting_hand_is_drawn_still_after_its_reach_and_a_moving_one_sweeps() -> None:
+    from companion.sim.camera.source import SyntheticSource
+
+    camera, view = camera_and_view()
+    source = SyntheticSource(camera)
+    source.show(view)
+    swept: list[float | None] = []
+    camera.frame = lambda _view, hand=None: swept.append(hand)  # type: ignore[method-assign]
+    source.hand_over(3)  # the arm reaching in to move a piece: three frames, moving
+    source.read()
+    source.hand_over(5, resting=True)  # then left lying on the table
+    for _ in range(7):
+        source.read()
+    assert all(s is not None for s in swept[:6]) and swept[6:] == [None, None]
+    assert len(set(swept[:3])) == 3  # the reach moves: its last two frames, then rests
+    assert len(set(swept[2:6])) == 1
+    source.hand_over(4)  # a hand reaching about again moves at every frame
+    for _ in range(4):
+        source.read()
+    assert len(set(swept[8:])) == 4 and swept[5] not in swept[8:]
+
+
+def test_a_drifting_lights_gains_through_a_look_up_table_are_the_float_scaling() -> None:
+    from companion.sim.camera.conditions import channel_gains
+
+    camera, view = camera_and_view()
+    frame = camera.frame(view)
+    for part in (0.0, 0.07, 0.3):
+        gains = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)
+        want = np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        assert np.array_equal(channel_gains(frame, gains), want)
+    bright = np.array([1.2, 1.0, 0.5], np.float32)  # above 1 clips at white, as the floats do
+    assert np.array_equal(channel_gains(frame, bright),
+                          np.clip(frame.astype(np.float32) * bright, 0, 255).astype(np.uint8))

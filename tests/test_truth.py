@@ -210,7 +210,7 @@ class FakeSource:
     def show(self, view: Any) -> None:
         self.shown.append(view)
 
-    def hand_over(self, frames: int) -> None:
+    def hand_over(self, frames: int, resting: bool = False) -> None:
         pass
 
     def read(self) -> Any:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView, Piece
+from companion.sim.camera.conditions import channel_gains
 from companion.sim.runner import SimulatedTable
 from companion.sim.world import BoardChange, CardTap, PhysicalEvent, SeatButton, TurnButton
 
@@ -196,7 +197,7 @@ class CafeCamera:
                 self.log.note("drift")
             part = min(1.0, n / DRIFT_FRAMES) * self.drift
             light = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)  # BGR: warmer
-            frame = np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+            frame = channel_gains(frame, light)
         return frame
 
     def _cup(self, frame: np.ndarray) -> np.ndarray:
@@ -261,7 +262,7 @@ class FaultyTable(SimulatedTable):
                     self.fault_log.note("dropout")
             real_show(seen)
             if self.fault_rng.random() < self.faults.resting_hand:
-                source.hand_over(3 * TRANSIENT_FRAMES)  # the hand stays after the move
+                source.hand_over(3 * TRANSIENT_FRAMES, resting=True)  # the hand stays after the move
                 self.fault_log.note("resting_hand")
 
         def read() -> Any:

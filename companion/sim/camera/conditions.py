@@ -97,6 +97,16 @@ def colour_cast(frame: np.ndarray, strength: float, warm: bool) -> np.ndarray:
     return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
+def channel_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Each channel of a frame scaled by its gain (B, G, R), clipped: a lamp's light changed.
+    Through a look-up table (a 256-level table per channel, about a tenth of the cost of
+    scaling the frame in floats, which matters at every frame of a game), pixel for pixel
+    the same as ``clip(frame * gains)`` in float32."""
+    levels = np.arange(256, dtype=np.float32)[:, None] * np.asarray(gains, np.float32)[None, :]
+    lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    return cv2.LUT(frame, lut)
+
+
 def dim(frame: np.ndarray, gamma: float) -> np.ndarray:
     """A dim room through the camera's tone curve: mid-tones sink, darks crush."""
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)

@@ -160,6 +160,9 @@ class Camera:
         # field: a still table (most frames) costs a copy, not a fresh light and noise pass,
         # and a frame with an arm over it a pass over the arm's part of the frame only
         self._cache: tuple[tuple, np.ndarray, dict[int, np.ndarray]] | None = None
+        # and, for that board, the arm's part of the frame at the sweep last drawn, by noise
+        # field: a hand resting on the table is drawn once, not at every frame
+        self._arm_cache: tuple[float, dict[int, np.ndarray]] | None = None
 
     def _noise_field(self, sd: float, rows: int = 90) -> np.ndarray:
         """One frame of sensor noise, drawn a band of rows at a time: the same numbers as one
@@ -191,6 +194,7 @@ class Camera:
             warped = cv2.warpPerspective(top, self.homography, (FRAME_W, FRAME_H),
                                          dst=self.background.copy(), borderMode=cv2.BORDER_TRANSPARENT)
             self._cache = (key, warped, {})
+            self._arm_cache = None
         _, warped, finished = self._cache
         field = 0
         if self._noise:
@@ -203,9 +207,14 @@ class Camera:
             # the arm covers part of the frame: that part is drawn, lit and noised again, the
             # rest is the still frame's (the same numbers, pixel for pixel, at a third of the cost)
             rows, cols = self._arm_box(hand)
-            part = warped[rows, cols].copy()
-            self._draw_arm(part, hand, offset=(cols.start, rows.start))
-            out[rows, cols] = self._finish(part, field, (rows, cols))
+            if self._arm_cache is None or self._arm_cache[0] != hand:
+                self._arm_cache = (hand, {})
+            parts = self._arm_cache[1]
+            if field not in parts:
+                part = warped[rows, cols].copy()
+                self._draw_arm(part, hand, offset=(cols.start, rows.start))
+                parts[field] = self._finish(part, field, (rows, cols))
+            out[rows, cols] = parts[field]
         return out
 
     def _finish(self, drawn: np.ndarray, field: int,

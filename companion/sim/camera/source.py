@@ -22,15 +22,21 @@ class SyntheticSource:
         self.camera = camera
         self._lock = threading.Lock()
         self._view: BoardView = {}
-        self._hand_frames = 0
+        self._hand_frames = 0  # frames an arm is over the board for
+        self._moving = 0  # of them, the first this many it moves in (the rest it rests)
         self._sweep = 0.0
 
     def show(self, view: BoardView) -> None:
         with self._lock:
             self._view = dict(view)
 
-    def hand_over(self, frames: int) -> None:
+    def hand_over(self, frames: int, resting: bool = False) -> None:
+        """An arm over the board for the next ``frames`` frames, reaching about (drawn a
+        step further along its sweep each frame); ``resting``, a hand left lying on the
+        table once the reach it was already making is done: drawn where it stopped.  A
+        resting hand drawn still is a still frame to the reader, as at a real table."""
         with self._lock:
+            self._moving = min(self._hand_frames, frames) if resting else frames
             self._hand_frames = frames
 
     def read(self) -> np.ndarray | None:
@@ -39,7 +45,9 @@ class SyntheticSource:
             hand = None
             if self._hand_frames > 0:
                 self._hand_frames -= 1
-                self._sweep = (self._sweep + 0.17) % 1.0
+                if self._moving > 0:
+                    self._moving -= 1
+                    self._sweep = (self._sweep + 0.17) % 1.0
                 hand = self._sweep
         return self.camera.frame(view, hand)
 
