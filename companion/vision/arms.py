@@ -171,8 +171,8 @@ class Arms:
         self._under_hand(outline | joined, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
-        zone = _grown(outline, ARM_SHADOW_MM * SCALE)
-        near = np.unique(self._spot_map[zone > 0])
+        rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
+        near = np.unique(self._spot_map[rows, cols][zone])
         return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
 
     def _join_arm(self, hand: list[int], whys: dict[int, str], mask: np.ndarray, components: np.ndarray,
@@ -196,11 +196,12 @@ class Arms:
             if not joined or rounds == JOIN_ROUNDS:
                 break
             over = _filled_hull(arm)
-            near_blobs = blobs[cv2.dilate(over.astype(np.uint8), self._beside_disc) > 0]
-            held = np.flatnonzero(np.bincount(near_blobs, minlength=n_blobs)[1:]) + 1
+            rows, cols, near = _dilated(over, self._beside_disc)
+            held = np.flatnonzero(np.bincount(blobs[rows, cols][near], minlength=n_blobs)[1:]) + 1
             if len(held):
                 over |= _labelled(blobs, held, n_blobs)
-            touching = np.bincount(components[_grown(over, ARM_JOIN_MM * SCALE)], minlength=n) > 0
+            rows, cols, grown = _grown_part(over, ARM_JOIN_MM * SCALE)
+            touching = np.bincount(components[rows, cols][grown], minlength=n) > 0
             joined = [k for k in whys if touching[k]]
             for k in joined:
                 hand.append(k)
@@ -214,10 +215,11 @@ class Arms:
         never guessed.  The arm's edge is seen, so its neighbours are not doubted for its sake
         (as a reflection's are), nor a piece's neighbours for the piece's sake."""
         arm = hand & (blobs == 0)
-        grown = cv2.dilate(arm.astype(np.uint8), self._beside_disc)
-        touching = np.unique(blobs[grown > 0])
+        rows, cols, near = _dilated(arm, self._beside_disc)
+        touching = np.unique(blobs[rows, cols][near])
         touching = touching[touching > 0]
-        over = (grown > 0) | hand
+        over = hand.copy()
+        over[rows, cols] |= near
         if len(touching):
             over |= np.isin(blobs, touching)
         spots = np.unique(self._spot_map[over])
@@ -278,8 +280,12 @@ class Arms:
 def _filled_hull(mask: np.ndarray) -> np.ndarray:
     """A mask's convex hull, filled: an arm and hand are one convex shape, though a palm
     of the board's colour leaves only its darker rim unexplained."""
-    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(mask.shape, np.uint8)
+    rows, cols = _box(mask, 1)
+    if rows is None:
+        return filled > 0
+    contours, _ = cv2.findContours(mask[rows, cols].astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE, offset=(cols.start, rows.start))
     if contours:
         cv2.fillConvexPoly(filled, cv2.convexHull(np.concatenate(contours)), 1)
     return filled > 0
@@ -293,8 +299,14 @@ def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray
     (each worked out in a window a forearm's length round the crossing, and a few px more
     than ``_grown`` looks at)."""
     limb = np.zeros(arm.shape, bool)
-    # the margin's samples lie a few px apart: those of one crossing are joined
-    n, labels, stats, _ = connected_components(cv2.dilate(crossing, CROSSING_JOIN))
+    # the margin's samples lie a few px apart: those of one crossing are joined (worked out
+    # round the samples only: the dilation reaches half the join's width past them)
+    labels = np.zeros(arm.shape, np.int32)
+    rows, cols = _box(crossing, CROSSING_JOIN.shape[0] // 2 + 1)
+    if rows is None:
+        return limb
+    n, labels[rows, cols], stats, _ = connected_components(cv2.dilate(crossing[rows, cols], CROSSING_JOIN))
+    stats = stats + np.array([cols.start, rows.start, 0, 0, 0], stats.dtype)
     reach = int(FOREARM_MM * SCALE) + 4
     height, width = arm.shape
     for k in range(1, n):
@@ -310,7 +322,7 @@ def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray
         box = (slice(by, by + bh), slice(bx, bx + bw))
         seen = flat[window]
         colour = np.median(seen[at], axis=0).astype(np.int16)
-        like = np.abs(seen[box].astype(np.int16) - colour).max(axis=2) <= SLEEVE_LIKE
+        like = _within(seen[box], colour, SLEEVE_LIKE)
         limb[window][box] |= hull[box] & like
     return limb
 
@@ -320,9 +332,14 @@ def _filled_outline(mask: np.ndarray, px: float) -> np.ndarray:
     and hand with the palm a rim leaves unexplained (its middle is of the board's colour),
     not the hull's slivers beside an arm that meets something on its way."""
     grown = _grown(mask, px, exact=True).astype(np.uint8)  # then shrunk as much: exactly
-    closed = (cv2.distanceTransform(grown, cv2.DIST_L2, cv2.DIST_MASK_5) > px).astype(np.uint8)
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(closed, contours, -1, 1, cv2.FILLED)
+    closed = np.zeros(mask.shape, np.uint8)
+    rows, cols = _box(grown, 1)  # worked out round it only: a ring of nothing round it
+    if rows is None:
+        return closed > 0
+    part = (cv2.distanceTransform(grown[rows, cols], cv2.DIST_L2, cv2.DIST_MASK_5) > px).astype(np.uint8)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
+    closed[rows, cols] = part
     return closed > 0
 
 
@@ -333,27 +350,56 @@ def _labelled(labels: np.ndarray, which: list[int] | np.ndarray, n: int) -> np.n
     return lut[labels]
 
 
+def _box(mask: np.ndarray, pad: int) -> tuple[slice, slice] | tuple[None, None]:
+    """The rows and columns of a mask's box, ``pad`` px round it (within the mask); None, None
+    for an empty mask.  Work on a mask's box gives what work on the whole mask does when what
+    it does reaches no further than ``pad`` (a dilation, a distance to nothing)."""
+    x, y, w, h = cv2.boundingRect(mask.view(np.uint8) if mask.dtype == bool else mask.astype(np.uint8))
+    if not w:
+        return None, None
+    return slice(max(0, y - pad), y + h + pad), slice(max(0, x - pad), x + w + pad)
+
+
+def _dilated(mask: np.ndarray, kernel: np.ndarray) -> tuple[slice, slice, np.ndarray]:
+    """A mask dilated by ``kernel`` (centred), worked out round the mask only: the rows and
+    columns it can reach and, there, where it reaches (all False for an empty mask)."""
+    rows, cols = _box(mask, max(kernel.shape) // 2 + 1)
+    if rows is None:
+        return slice(0, 0), slice(0, 0), np.zeros((0, 0), bool)
+    return rows, cols, cv2.dilate(mask[rows, cols].astype(np.uint8), kernel) > 0
+
+
+def _within(pixels: np.ndarray, colour: np.ndarray, levels: int) -> np.ndarray:
+    """Where every channel of ``pixels`` lies within ``levels`` of ``colour`` (a range test,
+    not a difference of every pixel widened to int16)."""
+    lo = tuple(float(c) - levels for c in colour)
+    hi = tuple(float(c) + levels for c in colour)
+    return cv2.inRange(pixels, lo, hi) > 0
+
+
 def _grown(mask: np.ndarray, px: float, exact: bool = False) -> np.ndarray:
+    """A mask grown by a disc of radius ``px`` (see ``_grown_part``), as a whole mask."""
+    out = np.zeros(mask.shape, bool)
+    rows, cols, part = _grown_part(mask, px, exact)
+    out[rows, cols] = part
+    return out
+
+
+def _grown_part(mask: np.ndarray, px: float, exact: bool = False) -> tuple[slice, slice, np.ndarray]:
     """A mask grown by a disc of radius ``px``, from its distance transform: as quick for a
     wide disc (an arm's shadow, 25-45 mm) as for a narrow one, where a dilation is not.  A
     wide one is grown at half size (a pixel of the half counts if any of its four does), a
     pixel or two wider than asked, never narrower (unless ``exact``).  Only the mask's box and
-    its reach are looked at."""
-    out = np.zeros(mask.shape, bool)
-    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
-    if not w:
-        return out
-    reach = int(px) + 3
-    rows = slice(max(0, y - reach), y + h + reach)
-    cols = slice(max(0, x - reach), x + w + reach)
+    its reach are looked at: returned are its rows and columns, and the grown mask there."""
+    rows, cols = _box(mask, int(px) + 3)
+    if rows is None:
+        return slice(0, 0), slice(0, 0), np.zeros((0, 0), bool)
     part = mask[rows, cols]
     if px < WIDE_PX or exact:
         dist = cv2.distanceTransform((part == 0).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5)
-        out[rows, cols] = dist <= px
-        return out
+        return rows, cols, dist <= px
     ph, pw = part.shape
     half = (pw + 1) // 2, (ph + 1) // 2
     any_of_four = cv2.resize(part.astype(np.uint8) * 255, half, interpolation=cv2.INTER_AREA) > 0
     near = cv2.distanceTransform((~any_of_four).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= px / 2 + 1
-    out[rows, cols] = cv2.resize(near.astype(np.uint8), (pw, ph), interpolation=cv2.INTER_NEAREST) > 0
-    return out
+    return rows, cols, cv2.resize(near.astype(np.uint8), (pw, ph), interpolation=cv2.INTER_NEAREST) > 0
