@@ -62,10 +62,19 @@ def test_the_gate_lets_through_the_frames_granted_and_waits_until_they_are_acted
     assert (camera.reads, loop.acted) == (5, 5)  # exactly those, each acted on
     assert gate.advance(3, timeout=60)
     assert (camera.reads, loop.acted, gate.taken, gate.granted) == (8, 8, 8, 8)
+    assert gate.taken_in_step is None
+    gate.release()  # free again: the loop runs on, as fast as the machine draws
+    for _ in range(10_000):  # bounded: a hang guard, the loop reads at once
+        if camera.reads > 20:
+            break
+        threading.Event().wait(0.001)
     loop.stop = True
-    gate.release()  # free again: the loop runs on to its stop
     loop.thread.join(timeout=60)
-    assert not loop.thread.is_alive() and camera.reads >= 8
+    assert not loop.thread.is_alive() and camera.reads > 20
+    # the frames of the players' delays are kept apart from those the free camera took
+    assert gate.taken_in_step == 8 and gate.taken > 20
+    gate.release()  # released again (the runner's stop and its end both release): kept as it was
+    assert gate.taken_in_step == 8
 
 
 def test_a_negative_advance_is_refused_and_lets_nothing_through() -> None:

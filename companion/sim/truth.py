@@ -126,6 +126,10 @@ def play_one(game: str, seed: int, faults: str, kind: str = "typical",
             return stopped("crashed", err)
     table = tables[0]
     tablet = result.tablet
+    # the frames the players' delays gave: after the game the camera runs free till the
+    # service stops, as many frames as the machine draws in that time (load, not the game)
+    gate = getattr(table, "gate", None)
+    frames = table.frames_taken if gate is None or gate.taken_in_step is None else gate.taken_in_step
     rules = load_game(game)
     layout = rules.layout(rules.start(players, variant, seed, None))
     named = caught(table.tablets, layout)
@@ -135,7 +139,7 @@ def play_one(game: str, seed: int, faults: str, kind: str = "typical",
         game=game, players=players, variant=variant, seed=seed, faults=faults, verdict=verdict,
         scores=list(tablet.get("scores") or []), true_scores=list(result.truth.get("scores") or []),
         winners=list(tablet.get("winner") or []), true_winners=list(result.truth.get("winners") or []),
-        steps=result.steps, frames=table.frames_taken, sources=dict(sources), named=named[:5],
+        steps=result.steps, frames=frames, sources=dict(sources), named=named[:5],
         injected=dict(log.counts), kind=kind, seconds=round(time.monotonic() - started, 1),
         ending=[] if verdict == "exact" else ending(tablet, result.world_finished),
     )

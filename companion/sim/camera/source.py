@@ -75,6 +75,7 @@ class FrameGate:
         self.taken = 0  # frames the loop has read
         self._asking = False  # the loop is back for a frame: the one before it is acted on
         self.released = False  # the players are done: the camera runs free again
+        self.taken_in_step: int | None = None  # the frames taken before the camera ran free
 
     def read(self) -> np.ndarray | None:
         with self._cond:
@@ -99,8 +100,12 @@ class FrameGate:
                 lambda: self.released or (self.taken >= self.granted and self._asking), timeout)
 
     def release(self) -> None:
-        """The camera runs free again (the game is over or stopped)."""
+        """The camera runs free again (the game is over or stopped).  The frames it took
+        until now are kept (``taken_in_step``): those it takes after, till the service
+        stops, are as many as the machine draws in that time, not the players' delays."""
         with self._cond:
+            if not self.released:
+                self.taken_in_step = self.taken
             self.released = True
             self._cond.notify_all()
 
