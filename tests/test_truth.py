@@ -494,16 +494,20 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     assert "times_square seed 1 passive clean: exact" in out.stderr
 
 
-@pytest.mark.skip(reason="issue 39, open: with the lockstep camera and the frame-counted referee this "
-                  "whole Swing State game ran past 17 min on a quiet 2-core machine (349 s before); "
-                  "run it by hand (remove this mark) until its cost is found")
+AFTER_CORRECTION_FRAMES = 240  # half a minute of the table's play after the fix, for the record to settle
+
+
 @pytest.mark.timeout(1800)  # a hang guard only: the game's budget is counted in actions and frames
 def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12: a die read one pip off for a moment was recorded (the roll pays votes) and
     the scores came out silently wrong.  The next frames show the die again, the table asks
     ("the table now shows ..., but ... was recorded") and the players tap the correction,
     or, attentive, see their roll misrecorded in the history and replace it.  The V chips
-    in the trays are counted by the players against the record."""
+    in the trays are counted by the players against the record.
+
+    The game is played until half a minute of table time after the first correction of a
+    roll (its frame budget is then cut), not to its end: a whole Swing State game is about
+    16,000 camera frames read one by one, half an hour of a loaded machine for one test."""
     from companion.sim import truth
     from companion.sim.world import TapOption
 
@@ -517,15 +521,22 @@ def test_players_tap_the_correction_of_a_roll_the_camera_misread(monkeypatch: py
         if isinstance(event, TapOption):
             tapped.append(event.words)
         deliver(self, event, before)
+        if corrected() and self.max_frames > self.frames_taken + AFTER_CORRECTION_FRAMES:
+            self.max_frames = self.frames_taken + AFTER_CORRECTION_FRAMES
+
+    def corrected() -> bool:
+        # the button's words, read by the players: "Correct #44: Blue: Roll: rolled 3"
+        return any(w.startswith("Correct ") and ": Roll: rolled " in w for w in tapped) \
+            or any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared)
 
     monkeypatch.setattr(truth.FaultyTable, "deliver", noting)
     outcome = truth.play_one("swing_state", 2, "pips", "attentive")
     assert outcome.injected.get("pip", 0) > 0
-    # the button's words, read by the players: "Correct #44: Blue: Roll: rolled 3"
-    assert any(w.startswith("Correct ") and ": Roll: rolled " in w for w in tapped) \
-        or any(a.get("type") == "correct" and a["action"]["type"] == "roll" for a in declared), \
-        (tapped, declared)
-    assert outcome.verdict == "exact", (outcome.scores, outcome.true_scores, outcome.named, outcome.ending)
+    assert corrected(), (tapped, declared)
+    # stopped by the cut budget (or the game ended first): the record's votes are the trays'
+    assert outcome.verdict in ("over budget", "exact"), (outcome.verdict, outcome.ending)
+    assert outcome.scores == outcome.true_scores, (outcome.scores, outcome.true_scores, outcome.ending)
+    assert outcome.frames < truth.MAX_FRAMES
 
 
 @pytest.mark.timeout(300)
