@@ -31,3 +31,30 @@ def mock_pins() -> Iterator[MockFactory]:
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"
+
+
+# The suite's longest tests (whole games through every channel, the venue through a broker
+# restart, the reader's hand paths; measured in CPU seconds with both workers busy) start
+# first: the two workers then share out the many short tests after them, instead of one
+# worker meeting a two-minute game when the other has nothing left to do.
+LONGEST_FIRST = (
+    "tests/test_demo.py::test_demo_plays_to_the_end_through_every_channel",
+    "tests/test_venue_integration.py::test_three_tables_live_on_the_venue_page_through_a_broker_restart",
+    "tests/test_vision.py::test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand",
+    "tests/test_truth.py::test_bench_truth_plays_whole_games_through_the_full_path",
+    "tests/test_truth.py::test_players_tap_the_correction_of_a_roll_the_camera_misread",
+    "tests/test_browser.py::test_the_record_is_right_is_a_line_of_the_history_with_nothing_to_undo",
+    "tests/test_venue_screen.py::test_a_mixed_evening_on_the_room_screen",
+    "tests/test_vision_conditions.py::test_the_board_round_an_arm_is_read_and_what_it_hides_named",
+    "tests/test_vision.py::test_reading_only_what_changed_says_what_a_first_look_says",
+    "tests/test_vision_render3d.py::test_no_committed_frame_is_read_with_a_place_confidently_wrong",
+    "tests/test_demo.py::test_a_demo_killed_between_recording_and_checkpoint_resumes_in_step",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest first (in the order above), the rest as collected; every worker sorts alike."""
+    def rank(item: pytest.Item) -> int:
+        name = item.nodeid.split("[")[0]
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+    items.sort(key=rank)
