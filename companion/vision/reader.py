@@ -301,7 +301,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                     self._fit_light(small, margin)  # no arm across the margin: the first fit stands
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
-        labels = self._piece_shades(flat, labels, as_empty)
+        labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)

@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
-from companion.vision.reading import SCALE, SQUARE3, SQUARE5
+from companion.vision.reading import SCALE, SQUARE3
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
@@ -42,22 +42,36 @@ HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its
 class Standing:
     """Where a piece that stands up stands, and what of it is no piece of its own."""
 
-    def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray) -> np.ndarray:
-        """The board's colours with a piece's own shade taken for the piece: pixels that are
-        neither a colour nor the empty board, joined to a piece of a colour, of that colour's
-        hue (nearer it than the empty print there is, by a margin: a shadow keeps the print's
-        hue) and darker than it.  A figure's shaded side is then part of it, not something
-        over the board."""
+    def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                      region: tuple[slice, slice] | None = None) -> np.ndarray:
+        """The board's colours with a standing piece's own shade taken for the piece: pixels
+        that are neither a colour nor the empty board, joined to a figure of a colour, of that
+        colour's hue (nearer it than the empty print there is, by a margin: a shadow keeps the
+        print's hue) and darker than it.  A figure's shaded side is then part of it, not
+        something over the board.  Only in ``region`` when one is given (the rest of the board
+        is as it was read before)."""
         n_pieces = len(self._piece_names)
-        is_piece = (labels < n_pieces).astype(np.uint8)
-        if not is_piece.any():
+        standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
+                    and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
+        if not standing:
+            return labels  # (a die's sides in shade are its own: ``_with_sides``)
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        wy = slice(max(0, (wy.start or 0) - SHADE_REACH_PX), wy.stop + SHADE_REACH_PX)
+        wx = slice(max(0, (wx.start or 0) - SHADE_REACH_PX), wx.stop + SHADE_REACH_PX)
+        lut = np.zeros(256, np.uint8)
+        lut[standing] = 1
+        is_piece = cv2.LUT(labels[wy, wx], lut)
+        if not cv2.countNonZero(is_piece):
             return labels
-        open_ = ((labels >= n_pieces) & ~as_empty).astype(np.uint8)
-        near = cv2.dilate(is_piece, SQUARE5, iterations=SHADE_REACH_PX // 2)
+        lut[:] = 0
+        lut[n_pieces:] = 1
+        open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
+        near = cv2.dilate(is_piece, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * SHADE_REACH_PX + 1,) * 2))
         at = cv2.findNonZero(open_ & near)
         if at is None:
             return labels
         xs, ys = at.reshape(-1, 2).T
+        xs, ys = xs + wx.start, ys + wy.start
         pixels = flat[ys, xs].astype(np.float32)
         empty = self._reference[ys, xs].astype(np.float32)
         bright = np.linalg.norm(pixels, axis=1)
@@ -65,10 +79,8 @@ class Standing:
         empty /= np.linalg.norm(empty, axis=1)[:, None] + 1e-3
         best = np.full(len(xs), -1)
         best_dot = np.zeros(len(xs), np.float32)
-        for i in range(n_pieces):
+        for i in standing:
             colour = self._piece_bgr[i]
-            if float(np.ptp(colour)) < NEUTRAL_PTP:
-                continue  # white, grey or black: a shade of no hue is any shadow's
             unit = colour / float(np.linalg.norm(colour))
             dot = seen @ unit
             fits = (dot >= np.maximum(SHADE_HUE, empty @ unit + SIDE_HUE_MARGIN)) \
@@ -79,19 +91,18 @@ class Standing:
         if not found.any():
             return labels
         xs, ys, best = xs[found], ys[found], best[found]
-        x0, y0, x1, y1 = int(xs.min()) - 1, int(ys.min()) - 1, int(xs.max()) + 2, int(ys.max()) + 2
-        x0, y0 = max(0, x0), max(0, y0)
+        # only shade joined to a figure of its colour: the figures and the shade as one mask
+        union = is_piece.copy()
+        union[ys - wy.start, xs - wx.start] = 1
+        n, parts = cv2.connectedComponentsWithAlgorithm(union, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        px, py = cv2.findNonZero(is_piece).reshape(-1, 2).T
+        colours = np.zeros(n, np.int64)  # per part, a bit for each colour of figure in it
+        np.bitwise_or.at(colours, parts[py, px], np.left_shift(1, labels[wy, wx][py, px].astype(np.int64)))
+        joined = (colours[parts[ys - wy.start, xs - wx.start]] >> best) & 1 > 0
+        if not joined.any():
+            return labels
         out = labels.copy()
-        box = out[y0:y1, x0:x1]
-        for i in np.unique(best):
-            mine = best == i
-            shade = np.zeros(box.shape, np.uint8)
-            shade[ys[mine] - y0, xs[mine] - x0] = 1
-            # only shade joined to a piece of its colour
-            n, parts = cv2.connectedComponents(shade | (box == i).astype(np.uint8), connectivity=8)
-            joined = np.unique(parts[box == i])
-            keep = np.isin(parts, joined[joined > 0]) & (shade > 0)
-            box[keep] = i
+        out[ys[joined], xs[joined]] = best[joined]
         return out
 
     def _foot(self, index: int, components: np.ndarray, k: int, stats: np.ndarray,
