@@ -134,8 +134,10 @@ def _bright_body(gray: np.ndarray, level: float, pip: float, mask: np.ndarray,
     n, labels = cv2.connectedComponents(near, connectivity=8)
     if n <= 1:
         return None
-    joined = np.unique(labels[(mask > 0) & (near > 0)])
-    face = outline(np.isin(labels, joined[joined > 0]).astype(np.uint8))
+    joined = np.zeros(n, np.uint8)  # the parts of the body the colour touches (a lookup: cheaper than isin)
+    joined[labels[(mask > 0) & (near > 0)]] = 1
+    joined[0] = 0
+    face = outline(joined[labels])
     if face is None or np.count_nonzero(face[0]) > PAST_COLOUR_WIDEST * max(1, np.count_nonzero(hull)):
         return None
     return face[0]
