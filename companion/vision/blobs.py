@@ -28,7 +28,7 @@ from companion.vision.pips import (
     outline,
 )
 from companion.vision.pose import DIE_MM, Stand
-from companion.vision.reading import SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.standing import DIE_FACE_SHARE
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
@@ -37,6 +37,7 @@ PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its wid
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
+TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
@@ -222,7 +223,11 @@ class Blobs:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
+        stood: str | None = None  # the place a die standing up was read at, from its foot
         blobs = self._without_die_sides(blobs)
+        # a speck of a colour (a pip's rim, a corner of a side in another shade) is no piece
+        # (the loop below passes it by): one die with a speck beside it still stands at its foot
+        blobs = [b for b in blobs if not self._speck(b)] or blobs
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             # a die stands at its foot, its top face out along the line from the camera's
             # nadir and its sides between: read at its foot, its marks on its top face
@@ -235,6 +240,8 @@ class Blobs:
                     (cx, cy), stand = foot
                     barea = min(barea, stand.across * stand.across)
             spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
+            if stand is not None:
+                stood = spot
             size_mm = barea / (SCALE * SCALE)
             if spot is None or size_mm > self._largest_piece:
                 if size_mm >= self._smallest_px * 0.6:
@@ -315,7 +322,26 @@ class Blobs:
                 out.doubts.append((spot, "marks unclear: blur?" if not sure else "colour unclear"))
             out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
                               cy / SCALE - MARGIN_MM, conf))
+        why = next((w for s, w in out.doubts if s == stood), None) if stood is not None else None
+        if why is not None:
+            # a die read at its foot and doubted: its foot was judged from what it showed, so
+            # the places the rest of it lies over are not vouched for either (never read empty)
+            for spot in self._places_under(components[y:y + h, x:x + w] == k, x, y) - {stood}:
+                out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}"))
         return out
+
+    def _places_under(self, part: np.ndarray, x: int, y: int) -> set[str]:
+        """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face of."""
+        under = self._spot_map[y:y + part.shape[0], x:x + part.shape[1]][part]
+        counts = np.bincount(under[under >= 0], minlength=len(self._spot_ids))
+        return {self._spot_ids[i] for i in np.flatnonzero(counts >= 0.25 * DIE_MM * DIE_MM * SCALE * SCALE)}
+
+    def _speck(self, patch: tuple) -> bool:
+        """Is a colour patch of a blob (index, centre, stats, purity) under half the smallest
+        piece its place holds: passed by as no piece when the blob is read?"""
+        (cx, cy), area = patch[1], float(patch[2][4])
+        spot = self._spot_at(cx / SCALE - MARGIN_MM, cy / SCALE - MARGIN_MM)
+        return spot is not None and area / (SCALE * SCALE) < 0.5 * self._min_area[spot]
 
     def _another_lit(self, index: int, part: np.ndarray, bx: int, by: int, small: np.ndarray) -> bool:
         """Is a light piece as seen a darker piece's colour lifted evenly in every channel, as a
@@ -460,12 +486,14 @@ class Blobs:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
         mask = np.isin(self._classify_seen(crop, seen), sheen or (index,)).astype(np.uint8)
+        top = None
         if stand is not None:
             ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
             along = (x0 + (xs + 0.5) / scale) * SCALE - stand.nadir_px[0]
             along *= stand.outward[0]
             along += ((y0 + (ys + 0.5) / scale) * SCALE - stand.nadir_px[1]) * stand.outward[1]
-            mask[along < stand.top_from - 0.5] = 0
+            top = along >= stand.top_from - 0.5
+            mask[~top] = 0
         if self.keep_masks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)
@@ -475,7 +503,10 @@ class Blobs:
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
-        return (*count_pips(mask, gray, face, rim), reflected)
+        pips, sure = count_pips(mask, gray, face, rim, top)
+        if stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2):
+            sure = False  # its top face, cut off its sides, shows less than a face: marks may be lost
+        return pips, sure, reflected
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

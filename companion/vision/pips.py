@@ -52,7 +52,7 @@ DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
-               rim_share: float = RIM_SHARE) -> tuple[int, bool]:
+               rim_share: float = RIM_SHARE, within: np.ndarray | None = None) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -60,7 +60,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     blur has run it into its neighbour.  Unclear: a peak too faint to be sure of,
     either way.  Without it (die faces), marks are the holes in the colour mask.
     ``face``: the mask's ``outline``, when the caller has it already; ``rim_share``: how far
-    in from it marks begin (a share of the piece's width).
+    in from it marks begin (a share of the piece's width); ``within``: where the face may lie
+    (a standing die's top: not its sides, whose marks are no face's).
     """
     face = face or outline(mask)
     if face is None:
@@ -87,6 +88,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     contrast = np.maximum(towards, 0) / max(abs(pip - level), 30.0)
     radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
     contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
+    whole = contrast.copy()  # for marks past what the piece's colour covers (see below)
     contrast[filled == 0] = 0
     window = max(3, int(0.3 * radius) | 1)
     peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
@@ -97,15 +99,70 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
     depth = None
+    seen_body = _bright_body(gray, level, pip, mask, hull) if sure else None
+    if seen_body is not None and within is not None:
+        seen_body = seen_body & within.astype(seen_body.dtype)
     if sure and count:  # no mark at the outline's edge: a die's side face seen beside its top
+        # (the edge as its brightness shows it too: a lamp's light over a corner of a dark
+        # face moves its colour off the piece's, and the colour's outline cuts the corner off)
         depth = _depth(hull, centres[1:][strong], body_area)
-        sure = not (depth < EDGE_SHARE).any()
+        edge = depth
+        if seen_body is not None:
+            both = hull | seen_body
+            edge = _depth(both, centres[1:][strong], max(body_area, float(np.count_nonzero(both))))
+        sure = not (edge < EDGE_SHARE).any()
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
     if sure and count and depth is not None and (depth < LINE_EDGE_SHARE).any():
         # and none near the outline a line: a die's rounded edge catching the lamp
         sure = not _a_line(contrast, centres[1:][strong], values[strong], radius, depth < LINE_EDGE_SHARE)
+    if sure:  # and no mark on the piece where its colour was not seen
+        sure = not _marks_past_colour(whole, seen_body, filled, rim, window)
     return count, bool(sure)
+
+
+PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
+
+
+def _bright_body(gray: np.ndarray, level: float, pip: float, mask: np.ndarray,
+                 hull: np.ndarray) -> np.ndarray | None:
+    """The piece's outline (0/1, filled) as its brightness shows it: the pixels near its
+    body's grey level joined to its colour (``mask``); None where that runs into the board
+    (more than ``PAST_COLOUR_WIDEST`` times the colour's outline, ``hull``)."""
+    near = np.abs(gray.astype(np.float32) - level) <= max(25.0, 0.25 * abs(pip - level))
+    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, _SQUARE3)
+    n, labels = cv2.connectedComponents(near, connectivity=8)
+    if n <= 1:
+        return None
+    joined = np.zeros(n, np.uint8)  # the parts of the body the colour touches (a lookup: cheaper than isin)
+    joined[labels[(mask > 0) & (near > 0)]] = 1
+    joined[0] = 0
+    face = outline(joined[labels])
+    if face is None or np.count_nonzero(face[0]) > PAST_COLOUR_WIDEST * max(1, np.count_nonzero(hull)):
+        return None
+    return face[0]
+
+
+def _marks_past_colour(contrast: np.ndarray, body: np.ndarray | None, filled: np.ndarray, rim: int,
+                       window: int) -> bool:
+    """Is there a mark's peak on the piece (``body``: its ``_bright_body``) outside what its
+    colour's outline less its rim holds (``filled``)?  A lamp's light over part of a dark
+    face moves that part's colour towards the board print's, so the colour's outline leaves
+    out a corner of the face and the marks on it: the count is then unclear, never short."""
+    if body is None:
+        return False
+    inner = cv2.erode(body, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                      borderValue=0)
+    beyond = (inner > 0) & (filled == 0)
+    if not beyond.any():
+        return False
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast >= 0.30)
+    ys, xs = np.nonzero(peaks & beyond)
+    if not len(xs):
+        return False
+    # a side face's marks lie in the strip at the body's edge (``_depth``): no face's marks
+    depth = _depth(body, np.stack([xs, ys], axis=1).astype(np.float64), float(np.count_nonzero(body)))
+    return bool((depth >= EDGE_SHARE).any())
 
 
 EDGE_SHARE = 0.16  # a mark this near the outline (a share of its width) is on a side face

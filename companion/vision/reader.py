@@ -301,6 +301,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                     self._fit_light(small, margin)  # no arm across the margin: the first fit stands
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
+        labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
@@ -366,7 +367,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
-        for spot_id, why in self._figure_heads(placed).items():
+        for spot_id, why in self._figure_heads(placed, labels).items():
             doubtful.setdefault(spot_id, why)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),

@@ -26,6 +26,9 @@ VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote o
 VOTE_DICE = 3  # ... at least this many of them
 VOTE_SHARE = 0.6  # ... and this share of them must show their sides
 VOTE_ENOUGH = 6  # dice enough to vote
+SHADE_REACH_PX = 8  # a piece's shade is taken for it this far out from its colour ...
+SHADE_HUE = 0.97  # ... when this near its hue (cosine of the angle)
+NEUTRAL_PTP = 40.0  # a colour whose channels lie within this of each other is white, grey or black
 SIDES_WIDER_PX = 2.0  # a die's sides as seen are no wider than its top, but for a pixel of rim each way
 SIDE_BRIGHTEST = 0.9  # a side face is in shade: no lighter than this share of its top (a pale hand is)
 SIDE_HUE_GREY = 0.99  # ... a grey or white die's (a shadow on a tan print is within 0.97 of grey)
@@ -33,10 +36,74 @@ FIGURE_WORDS = ("pawn", "figure", "meeple")  # how a game names a piece that sta
 FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
 HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
+HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
 
 
 class Standing:
     """Where a piece that stands up stands, and what of it is no piece of its own."""
+
+    def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                      region: tuple[slice, slice] | None = None) -> np.ndarray:
+        """The board's colours with a standing piece's own shade taken for the piece: pixels
+        that are neither a colour nor the empty board, joined to a figure of a colour, of that
+        colour's hue (nearer it than the empty print there is, by a margin: a shadow keeps the
+        print's hue) and darker than it.  A figure's shaded side is then part of it, not
+        something over the board.  Only in ``region`` when one is given (the rest of the board
+        is as it was read before)."""
+        n_pieces = len(self._piece_names)
+        standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
+                    and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
+        if not standing:
+            return labels  # (a die's sides in shade are its own: ``_with_sides``)
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        wy = slice(max(0, (wy.start or 0) - SHADE_REACH_PX), wy.stop + SHADE_REACH_PX)
+        wx = slice(max(0, (wx.start or 0) - SHADE_REACH_PX), wx.stop + SHADE_REACH_PX)
+        lut = np.zeros(256, np.uint8)
+        lut[standing] = 1
+        is_piece = cv2.LUT(labels[wy, wx], lut)
+        if not cv2.countNonZero(is_piece):
+            return labels
+        lut[:] = 0
+        lut[n_pieces:] = 1
+        open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
+        near = cv2.dilate(is_piece, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * SHADE_REACH_PX + 1,) * 2))
+        at = cv2.findNonZero(open_ & near)
+        if at is None:
+            return labels
+        xs, ys = at.reshape(-1, 2).T
+        xs, ys = xs + wx.start, ys + wy.start
+        pixels = flat[ys, xs].astype(np.float32)
+        empty = self._reference[ys, xs].astype(np.float32)
+        bright = np.linalg.norm(pixels, axis=1)
+        seen = pixels / (bright[:, None] + 1e-3)
+        empty /= np.linalg.norm(empty, axis=1)[:, None] + 1e-3
+        best = np.full(len(xs), -1)
+        best_dot = np.zeros(len(xs), np.float32)
+        for i in standing:
+            colour = self._piece_bgr[i]
+            unit = colour / float(np.linalg.norm(colour))
+            dot = seen @ unit
+            fits = (dot >= np.maximum(SHADE_HUE, empty @ unit + SIDE_HUE_MARGIN)) \
+                & (bright <= SIDE_BRIGHTEST * float(np.linalg.norm(colour))) \
+                & (dot > best_dot)
+            best[fits], best_dot[fits] = i, dot[fits]
+        found = best >= 0
+        if not found.any():
+            return labels
+        xs, ys, best = xs[found], ys[found], best[found]
+        # only shade joined to a figure of its colour: the figures and the shade as one mask
+        union = is_piece.copy()
+        union[ys - wy.start, xs - wx.start] = 1
+        n, parts = cv2.connectedComponentsWithAlgorithm(union, 8, cv2.CV_32S, cv2.CCL_BBDT)
+        px, py = cv2.findNonZero(is_piece).reshape(-1, 2).T
+        colours = np.zeros(n, np.int64)  # per part, a bit for each colour of figure in it
+        np.bitwise_or.at(colours, parts[py, px], np.left_shift(1, labels[wy, wx][py, px].astype(np.int64)))
+        joined = (colours[parts[ys - wy.start, xs - wx.start]] >> best) & 1 > 0
+        if not joined.any():
+            return labels
+        out = labels.copy()
+        out[ys[joined], xs[joined]] = best[joined]
+        return out
 
     def _foot(self, index: int, components: np.ndarray, k: int, stats: np.ndarray,
               out) -> tuple[tuple[float, float], Stand] | bool | None:
@@ -80,7 +147,9 @@ class Standing:
             own = components[by:by + bh, bx:bx + bw] == k
             votes = np.bincount(labels[by:by + bh, bx:bx + bw][own], minlength=256)[:n_pieces]
             index = int(votes.argmax())
-            if not self._is_die(index):
+            # a white or grey die's side in shade is a grey, as a shadow on the pale print is:
+            # its sides are not told apart from the board, so it has no vote
+            if not self._is_die(index) or float(np.ptp(self._piece_bgr[index])) < NEUTRAL_PTP:
                 continue
             stand, _ = self._stand(index, components, k, bx, by, bw, bh)
             if stand is None:
@@ -104,17 +173,20 @@ class Standing:
             return None, False
         own = components[by:by + bh, bx:bx + bw] == k
         body, x0, y0, touching = self._with_sides(own, bx, by, components, k)
-        stand = stand_of(self.pose, body, x0, y0, SCALE, DIE_MM, MOST_STACKED, touching)
-        if stand is None:
-            return None, touching
         # its sides are no wider than its top: what is (a hand, its shadow, a sleeve in a
-        # die's hue) is no side of it, and the die is read as the board's plane shows it
+        # die's hue) is no side of it.  Then the blob alone, when its own colours hold its
+        # sides (a blue die's side in shade reads black); else the die is read as the
+        # board's plane shows it
         ys, xs = np.nonzero(own)
-        side = (xs + bx + 0.5 - stand.nadir_px[0]) * -stand.outward[1] \
-            + (ys + by + 0.5 - stand.nadir_px[1]) * stand.outward[0]
-        if stand.across > float(side.max() - side.min()) + 1.0 + SIDES_WIDER_PX:
-            return None, touching
-        return stand, touching
+        for mask, mx, my in ((body, x0, y0), (own, bx, by)):
+            stand = stand_of(self.pose, mask, mx, my, SCALE, DIE_MM, MOST_STACKED, touching)
+            if stand is None or (mask is own and not stand.fits):
+                return None, touching  # (the blob alone without a column's lean: no sides in it)
+            side = (xs + bx + 0.5 - stand.nadir_px[0]) * -stand.outward[1] \
+                + (ys + by + 0.5 - stand.nadir_px[1]) * stand.outward[0]
+            if stand.across <= float(side.max() - side.min()) + 1.0 + SIDES_WIDER_PX:
+                return stand, touching
+        return None, touching
 
     def _without_die_sides(self, blobs: list) -> list:
         """The colour patches of one blob less those that are a die's side face in shade (a
@@ -211,11 +283,25 @@ class Standing:
         names = [n.lower() for n in self.layout.pieces.values()]
         return bool(names) and not any(w in n for n in names for w in FLAT_WORDS)
 
-    def _figure_heads(self, placed: list) -> dict[str, str]:
+    def _smaller_head(self, inner: tuple, outer: tuple, labels: np.ndarray) -> bool:
+        """Does the outer of two pieces of one colour show less of that colour round it than
+        the inner one (within a head's reach of each), as a figure's head does beside its base?"""
+        index = self._piece_names.index(inner[1].colour)
+        r = int(round(HEAD_ASIDE_MM * SCALE))
+        seen = []
+        for piece in (inner, outer):
+            x, y = int((piece[2] + MARGIN_MM) * SCALE), int((piece[3] + MARGIN_MM) * SCALE)
+            window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+            seen.append(int(np.count_nonzero(window == index)))
+        return seen[1] <= HEAD_SHARE * seen[0]
+
+    def _figure_heads(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding two pieces of one colour read one behind the other on the line
         from the camera's nadir, no further apart than the tallest figure's lean: a standing
         figure's head seen apart from its base (its neck too thin to join them), or two
-        figures; either way not read."""
+        figures; either way not read.  In one place or two: from a slant a figure's head
+        shows over the place beyond its own, smaller than the figure's base and body
+        (``labels``: the board's colours; two figures in a row of places are alike)."""
         if self.pose is None:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
@@ -223,7 +309,7 @@ class Standing:
         out: dict[str, str] = {}
         for i, a in enumerate(tall):
             for b in tall[i + 1:]:
-                if a[1] != b[1] or a[0] != b[0]:
+                if a[1] != b[1]:
                     continue
                 inner, outer = sorted((a, b), key=lambda p: np.hypot(p[2] - nx, p[3] - ny))
                 d = max(1e-6, float(np.hypot(inner[2] - nx, inner[3] - ny)))
@@ -231,7 +317,8 @@ class Standing:
                 along = (outer[2] - inner[2]) * ux + (outer[3] - inner[3]) * uy
                 aside = abs(-(outer[2] - inner[2]) * uy + (outer[3] - inner[3]) * ux)
                 if 0 < along <= self.pose.lean(d, TALLEST_FIGURE_MM) + HEAD_ASIDE_MM / 2 \
-                        and aside <= HEAD_ASIDE_MM:
+                        and aside <= HEAD_ASIDE_MM \
+                        and (a[0] == b[0] or self._smaller_head(inner, outer, labels)):
                     for spot in (a[0], b[0]):
                         out.setdefault(spot, "a standing piece's head, or two pieces?")
         return out
