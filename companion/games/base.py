@@ -284,6 +284,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+    own_readers: ClassVar[bool] = False
+    """Whether a card on a seat's reader is always that seat's own play (so a card on the next
+    seat's reader ends the turn before it); False where a card may be laid on another seat's
+    reader for one's own move (a Clique card on the neighbour's reader)."""
 
     @classmethod
     def player_counts(cls) -> tuple[int, ...]:
