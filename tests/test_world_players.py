@@ -374,3 +374,33 @@ def test_a_choice_naming_a_move_they_made_that_no_line_shows_is_tapped() -> None
     words = world.wording().action(ROLL_3)
     assert world.choose_unrecorded(tablet) == [TapOption(words)]
     assert world.choose_unrecorded(tablet) == []  # once
+
+
+def test_a_pass_whose_press_was_forgotten_is_tapped_where_the_tablet_offers_it() -> None:
+    """King of Clubs seed 3, cafe, passive: A's press for "no swap" was forgotten; the tablet
+    went on offering "A (...): Pass" as one tap, which the players read past (their pass was
+    remembered without its seat), and their declaration of it named no player and was refused
+    every time until the game wedged.  The button naming their pass is tapped; declared, the
+    pass names the seat that pressed for it."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import SeatButton, load_world
+    from companion.table import Table
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 3, resume=False)
+    world = load_world("king_of_clubs", table.game, 2, "advanced", 3)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        seen = as_seen(table.public(), world.wording())
+        events = world.act(seen)
+        if table.game.phase(table.state) == "swap" and any(isinstance(e, SeatButton) for e in events):
+            break  # the pass pressed for; the press never made
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pass at a swap in 200 steps")
+    seat = next(e.seat for e in events if isinstance(e, SeatButton))
+    assert world.as_declared(world.pending) == {"type": "pass", "player": seat}
+    words = world.wording().option({"type": "pass", "player": seat})
+    answer = world.act(as_seen(table.public(), world.wording()))
+    assert answer == [TapOption(words)]
