@@ -1041,3 +1041,41 @@ def test_a_card_on_the_next_players_reader_records_nothing_the_board_does_not_sh
         table.tap(card, a)
     table.tap(cards[-1], b)
     assert table.state == before and len(table.taps) == len(cards)
+
+
+def test_king_of_clubs_cards_laid_and_turned_up_while_a_hand_hid_the_table_are_both_recorded() -> None:
+    """King of Clubs seed 4, cafe, passive: a hand rested over the board while B laid their
+    cards, and the camera next saw them with a card already turned up.  Five cards with one
+    face up were no placement, and the reveal waited for one: nothing was recorded, and the
+    record fell a night behind.  The placement is read with one card turned up, and the
+    reveal from the same board after it; two turned up are no placement."""
+    game = Table.open("king_of_clubs", None, 2, "advanced", 4, resume=False).game
+    start = game.start(2, "advanced", 4)
+    for clubs in game.legal_actions(start):  # a night whose first dance is a Solo
+        state, moves = start, [clubs]
+        state = game.apply(state, clubs)
+        for kind in ("place", "place", "reveal"):
+            move = next(a for a in game.legal_actions(state) if a["type"] == kind)
+            moves.append(move)
+            state = game.apply(state, move)
+        if len(moves[-1]["cards"]) == 2:
+            break
+    else:
+        raise AssertionError("no night with a Solo first")
+    boards, truth = [], start
+    for move in moves:
+        truth = game.apply(truth, move)
+        boards.append(game.board_view(truth))
+    table = Table.open("king_of_clubs", None, 2, "advanced", 4, resume=False)
+    table.board_seen(boards[0])
+    table.board_seen(boards[1])
+    assert len(table.history) == 2
+    table.board_seen(boards[3])  # B's cards down and the dance's turned up, seen at once
+    assert [h.action["type"] for h in table.history] == ["nightclubs", "place", "place", "reveal"]
+    assert table.state == truth and table.table_prompt is None
+    placed_a = game.apply(game.apply(start, moves[0]), moves[1])
+    up = dict(boards[3])
+    turned = next(k for k in sorted(up) if k.startswith("p1_") and up[k] != boards[2][k])
+    down = next(k for k in sorted(up) if k.startswith("p1_") and up[k] == boards[2][k])
+    up[down] = up[turned]
+    assert game.explain(placed_a, up, [], "board") == []
