@@ -404,3 +404,29 @@ def test_a_pass_whose_press_was_forgotten_is_tapped_where_the_tablet_offers_it()
     words = world.wording().option({"type": "pass", "player": seat})
     answer = world.act(as_seen(table.public(), world.wording()))
     assert answer == [TapOption(words)]
+
+
+def test_a_place_named_by_its_order_among_like_labels_is_looked_at_on_the_table() -> None:
+    """Jivecat seed 1, cafe, typical: "Neptune 2 (1st from the left) shows red on the table,
+    nothing in the record" named Red's chip, really there; the players looked for a place
+    labelled "Neptune 2 (1st from the left)", found none, took it for empty as recorded and
+    tapped that the record is right.  The record then stayed on Red's turn while they played
+    Yellow's.  The place is found by its order among the places labelled "Neptune 2"."""
+    from companion.games.base import Piece, place_names
+    from companion.sim.world import load_world
+
+    game = load_game("jivecat")
+    world = load_world("jivecat", game, 3, None, 1)
+    names = place_names(game, world.wording().state)
+    spot, name = next((s, n) for s, n in sorted(names.items()) if n.endswith("(1st from the left)"))
+    chip = (Piece("red", 0),)
+    world.shown = {**world.table_now(), spot: chip}
+    text = (f"The table does not match the record: {name} shows red on the table, nothing in the "
+            "record. If a move was made on the table without its press, declare it: the press is "
+            "judged again. If the table is wrong, tap that the record is right and set the table "
+            "as it says.")
+    assert world.places_named(text) == {spot: ("red", "nothing")}
+    assert world.answer_for(text, [KEEP_RECORD_WORDS, REREAD_WORDS], {"history": []}) == []
+    world.shown = {p: s for p, s in world.table_now().items() if p != spot}  # not there: the record is right
+    assert world.answer_for(text, [KEEP_RECORD_WORDS, REREAD_WORDS], {"history": []}) == \
+        [TapOption(KEEP_RECORD_WORDS)]
