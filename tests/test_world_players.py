@@ -430,3 +430,36 @@ def test_a_place_named_by_its_order_among_like_labels_is_looked_at_on_the_table(
     world.shown = {p: s for p, s in world.table_now().items() if p != spot}  # not there: the record is right
     assert world.answer_for(text, [KEEP_RECORD_WORDS, REREAD_WORDS], {"history": []}) == \
         [TapOption(KEEP_RECORD_WORDS)]
+
+
+def test_a_hand_left_resting_on_the_board_is_lifted_when_the_tablet_cannot_see() -> None:
+    """Times Square seed 4, cafe, typical: a hand rested on the board after the game's last
+    move; the tablet said "Hand over the board: can't see 10 (and 7 more places); waiting"
+    and held the press, and the players, their game over, had nothing more to do.  They see
+    their own hand there: they lift it, and the camera sees the board clear."""
+    from companion.games.base import Piece
+    from companion.sim.faults import FaultModel
+    from tests.test_truth import cafe_table
+
+    table, _, source, log, _ = cafe_table(FaultModel(resting_hand=1.0))
+    lifted: list[int] = []
+    source.hand_over = lifted.append  # type: ignore[method-assign]
+    told: list[Any] = []
+    table.world = type("Players", (), {"look_at_table": lambda self, off: told.append(off)})()
+    table.source.show({"A1": (Piece("red", 3),)})
+    assert log.counts["resting_hand"] == 1 and lifted == [36]
+    table.glance()
+    assert told == [{"hand": True}]
+    table.tidy()
+    assert lifted == [36, 0] and log.counts["hand_lifted"] == 1
+    table.glance()
+    assert told == [{"hand": True}, None]
+
+    world = swing_world()
+    waiting = {"history": [], "history_total": 40, "scores": [10, 0, 0], "taps": [],
+               "prompts": [{"kind": "info", "text": "Hand over the board: can't see Die (and 2 more "
+                            "places); waiting."}]}
+    assert world.clear_the_view(waiting) == []  # no hand of theirs there: nothing to lift
+    world.look_at_table({"hand": True})
+    assert world.clear_the_view(waiting) == [Tidy()]
+    assert world.clear_the_view(waiting) == []  # lifted

@@ -133,15 +133,17 @@ class World(Reading, Mending, ABC):
 
     def clear_the_view(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet says it cannot see part of the board ("Hand over the board: can't see
-        11 ...; waiting") and a cup stands on the board: the players take it away.  (No hand
-        is over it; the cup is what they see there, and the tablet waits on it.)"""
+        11 ...; waiting") and a cup stands on the board, or a hand of theirs still rests on
+        it: the players take the cup away, lift the hand.  Times Square seed 4, cafe, typical:
+        a hand rested on the board after the game's last move, the tablet held its press, and
+        the players, their game over, waited on the tablet for good."""
         off = getattr(self, "table_off", None)
-        if not off or off.get("cup") is None:
+        if not off or (off.get("cup") is None and not off.get("hand")):
             return []
         if not any(isinstance(p, dict) and "can't see" in str(p.get("text", ""))
                    for p in tablet.get("prompts") or []):
             return []
-        self.table_off = {k: v for k, v in off.items() if k != "cup"} or None
+        self.table_off = {k: v for k, v in off.items() if k not in ("cup", "hand")} or None
         return [Tidy()]
 
     def nothing_stands_since(self, tablet: dict[str, Any], total: int,
