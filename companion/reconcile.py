@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.base import (
     Action,
@@ -24,6 +23,7 @@ from companion.games.base import (
     Tap,
     Trigger,
     diff_views,
+    place_names,
 )
 
 
@@ -201,36 +201,6 @@ def misread_before_next(game: Game, before: State, recorded: Action, after: Stat
             "recorded")
     text += ". If the table is right, correct it: the move made since is recorded next."
     return Prompt(text, "choice", game.current_player(after), [{"type": "correct", "action": reading}])
-
-
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
-
-
-def place_names(game: Game, state: State) -> dict[str, str]:
-    """Each place as players name it: its printed label; where several places print the
-    same label, the game's own words for the place (Jivecat's "Cocoa 7 (2nd from the
-    left)"), else the label with its order among them from the left or the top; never an id
-    (unless the place has no label at all)."""
-    spots = game.layout(state).spots
-    names = {spot.id: spot.label or spot.id for spot in spots}
-    shared: dict[str, list[Any]] = {}
-    for spot in spots:
-        shared.setdefault(names[spot.id], []).append(spot)
-    for label, same in shared.items():
-        if len(same) < 2:
-            continue
-        words = {spot.id: game.value_label(state, "", "spot", spot.id) for spot in same}
-        if all(w != spot.id for spot, w in zip(same, words.values(), strict=True)) \
-                and len(set(words.values())) == len(same):
-            names.update(words)
-            continue
-        across = len({round(spot.x) for spot in same}) == len(same)
-        ordered = sorted(same, key=(lambda sp: sp.x) if across else (lambda sp: sp.y))
-        side = "left" if across else "top"
-        for rank, spot in enumerate(ordered):
-            nth = ORDINALS[rank] if rank < len(ORDINALS) else f"{rank + 1}th"
-            names[spot.id] = f"{label} ({nth} from the {side})"
-    return names
 
 
 def changed_places(before: BoardView, after: BoardView) -> set[str]:

@@ -992,3 +992,90 @@ def test_a_held_press_is_judged_on_its_own_cards_when_the_next_players_cards_cam
     after = game.apply(table.state, first)
     table.board_seen(game.board_view(after))  # A's move only: B has not moved a figure yet
     assert table.state == after and [t.card for t in table.taps] == later
+
+
+def test_a_card_on_the_next_players_reader_ends_a_move_whose_press_was_forgotten() -> None:
+    """Times Square seed 3, cafe, passive: A's press was forgotten after A's move; B tapped
+    cards on B's reader and moved, and B's press read all five cards as one move of A's (the
+    record a turn behind, the game wedged later).  A card on B's reader ends A's move: the
+    cards on A's reader and the board read it, and B's move is B's press's."""
+    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    first, second = _ts_two_plays(table)
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    for card in [c for step in first["steps"] for c in step["cards"]]:
+        table.tap(card, a)
+    after = game.apply(table.state, first)
+    table.board_seen(game.board_view(after))  # A's move on the table; A's press never made
+    assert table.state != after
+    later = [c for step in second["steps"] for c in step["cards"]]
+    table.tap(later[0], b)
+    assert table.state == after and table.history[-1].source == "table"
+    for card in later[1:]:
+        table.tap(card, b)
+    assert [t.card for t in table.taps] == later
+    truth = game.apply(after, second)
+    table.board_seen(game.board_view(truth))
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button(b)
+    assert table.state == truth
+
+
+def test_a_card_on_the_next_players_reader_records_nothing_the_board_does_not_show() -> None:
+    """The same card on B's reader before A's figures moved (a card laid on the wrong reader
+    mid-move): nothing is recorded for A."""
+    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    first, _second = _ts_two_plays(table)
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    before = table.state
+    cards = [c for step in first["steps"] for c in step["cards"]]
+    for card in cards[:-1]:
+        table.tap(card, a)
+    table.tap(cards[-1], b)
+    assert table.state == before and len(table.taps) == len(cards)
+
+
+def test_king_of_clubs_cards_laid_and_turned_up_while_a_hand_hid_the_table_are_both_recorded() -> None:
+    """King of Clubs seed 4, cafe, passive: a hand rested over the board while B laid their
+    cards, and the camera next saw them with a card already turned up.  Five cards with one
+    face up were no placement, and the reveal waited for one: nothing was recorded, and the
+    record fell a night behind.  The placement is read with one card turned up, and the
+    reveal from the same board after it; two turned up are no placement."""
+    game = Table.open("king_of_clubs", None, 2, "advanced", 4, resume=False).game
+    start = game.start(2, "advanced", 4)
+    for clubs in game.legal_actions(start):  # a night whose first dance is a Solo
+        state, moves = start, [clubs]
+        state = game.apply(state, clubs)
+        for kind in ("place", "place", "reveal"):
+            move = next(a for a in game.legal_actions(state) if a["type"] == kind)
+            moves.append(move)
+            state = game.apply(state, move)
+        if len(moves[-1]["cards"]) == 2:
+            break
+    else:
+        raise AssertionError("no night with a Solo first")
+    boards, truth = [], start
+    for move in moves:
+        truth = game.apply(truth, move)
+        boards.append(game.board_view(truth))
+    table = Table.open("king_of_clubs", None, 2, "advanced", 4, resume=False)
+    table.board_seen(boards[0])
+    table.board_seen(boards[1])
+    assert len(table.history) == 2
+    table.board_seen(boards[3])  # B's cards down and the dance's turned up, seen at once
+    assert [h.action["type"] for h in table.history] == ["nightclubs", "place", "place", "reveal"]
+    assert table.state == truth and table.table_prompt is None
+    placed_a = game.apply(game.apply(start, moves[0]), moves[1])
+    up = dict(boards[3])
+    turned = next(k for k in sorted(up) if k.startswith("p1_") and up[k] != boards[2][k])
+    down = next(k for k in sorted(up) if k.startswith("p1_") and up[k] == boards[2][k])
+    up[down] = up[turned]
+    assert game.explain(placed_a, up, [], "board") == []

@@ -374,3 +374,123 @@ def test_a_choice_naming_a_move_they_made_that_no_line_shows_is_tapped() -> None
     words = world.wording().action(ROLL_3)
     assert world.choose_unrecorded(tablet) == [TapOption(words)]
     assert world.choose_unrecorded(tablet) == []  # once
+
+
+def test_a_pass_whose_press_was_forgotten_is_tapped_where_the_tablet_offers_it() -> None:
+    """King of Clubs seed 3, cafe, passive: A's press for "no swap" was forgotten; the tablet
+    went on offering "A (...): Pass" as one tap, which the players read past (their pass was
+    remembered without its seat), and their declaration of it named no player and was refused
+    every time until the game wedged.  The button naming their pass is tapped; declared, the
+    pass names the seat that pressed for it."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import SeatButton, load_world
+    from companion.table import Table
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 3, resume=False)
+    world = load_world("king_of_clubs", table.game, 2, "advanced", 3)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        seen = as_seen(table.public(), world.wording())
+        events = world.act(seen)
+        if table.game.phase(table.state) == "swap" and any(isinstance(e, SeatButton) for e in events):
+            break  # the pass pressed for; the press never made
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pass at a swap in 200 steps")
+    seat = next(e.seat for e in events if isinstance(e, SeatButton))
+    assert world.as_declared(world.pending) == {"type": "pass", "player": seat}
+    words = world.wording().option({"type": "pass", "player": seat})
+    answer = world.act(as_seen(table.public(), world.wording()))
+    assert answer == [TapOption(words)]
+
+
+def test_a_place_named_by_its_order_among_like_labels_is_looked_at_on_the_table() -> None:
+    """Jivecat seed 1, cafe, typical: "Neptune 2 (1st from the left) shows red on the table,
+    nothing in the record" named Red's chip, really there; the players looked for a place
+    labelled "Neptune 2 (1st from the left)", found none, took it for empty as recorded and
+    tapped that the record is right.  The record then stayed on Red's turn while they played
+    Yellow's.  The place is found by its order among the places labelled "Neptune 2"."""
+    from companion.games.base import Piece, place_names
+    from companion.sim.world import load_world
+
+    game = load_game("jivecat")
+    world = load_world("jivecat", game, 3, None, 1)
+    names = place_names(game, world.wording().state)
+    spot, name = next((s, n) for s, n in sorted(names.items()) if n.endswith("(1st from the left)"))
+    chip = (Piece("red", 0),)
+    world.shown = {**world.table_now(), spot: chip}
+    text = (f"The table does not match the record: {name} shows red on the table, nothing in the "
+            "record. If a move was made on the table without its press, declare it: the press is "
+            "judged again. If the table is wrong, tap that the record is right and set the table "
+            "as it says.")
+    assert world.places_named(text) == {spot: ("red", "nothing")}
+    assert world.answer_for(text, [KEEP_RECORD_WORDS, REREAD_WORDS], {"history": []}) == []
+    world.shown = {p: s for p, s in world.table_now().items() if p != spot}  # not there: the record is right
+    assert world.answer_for(text, [KEEP_RECORD_WORDS, REREAD_WORDS], {"history": []}) == \
+        [TapOption(KEEP_RECORD_WORDS)]
+
+
+def test_a_hand_left_resting_on_the_board_is_lifted_when_the_tablet_cannot_see() -> None:
+    """Times Square seed 4, cafe, typical: a hand rested on the board after the game's last
+    move; the tablet said "Hand over the board: can't see 10 (and 7 more places); waiting"
+    and held the press, and the players, their game over, had nothing more to do.  They see
+    their own hand there: they lift it, and the camera sees the board clear."""
+    from companion.games.base import Piece
+    from companion.sim.faults import FaultModel
+    from tests.test_truth import cafe_table
+
+    table, _, source, log, _ = cafe_table(FaultModel(resting_hand=1.0))
+    lifted: list[int] = []
+    source.hand_over = lifted.append  # type: ignore[method-assign]
+    told: list[Any] = []
+    table.world = type("Players", (), {"look_at_table": lambda self, off: told.append(off)})()
+    table.source.show({"A1": (Piece("red", 3),)})
+    assert log.counts["resting_hand"] == 1 and lifted == [36]
+    table.glance()
+    assert told == [{"hand": True}]
+    table.tidy()
+    assert lifted == [36, 0] and log.counts["hand_lifted"] == 1
+    table.glance()
+    assert told == [{"hand": True}, None]
+
+    world = swing_world()
+    waiting = {"history": [], "history_total": 40, "scores": [10, 0, 0], "taps": [],
+               "prompts": [{"kind": "info", "text": "Hand over the board: can't see Die (and 2 more "
+                            "places); waiting."}]}
+    assert world.clear_the_view(waiting) == []  # no hand of theirs there: nothing to lift
+    world.look_at_table({"hand": True})
+    assert world.clear_the_view(waiting) == [Tidy()]
+    assert world.clear_the_view(waiting) == []  # lifted
+
+
+def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
+    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a resting hand
+    ("Press noted: it counts once the camera sees the table clear of hands"); the players,
+    seeing no line for the drink yet, made the move again with its press, and the second
+    press recorded "Red ends the turn" before Red's second drink.  They press no more: the
+    hand comes off the board."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import TurnButton, load_world
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        tablet = table.public()
+        events = world.act(as_seen(tablet, world.wording()))
+        if any(isinstance(e, TurnButton) for e in events) and table.game.phase(table.state) == "play":
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pressed move in 200 steps")
+    held = as_seen({**tablet, "prompts": [*tablet["prompts"], {
+        "kind": "info", "text": "Press noted: it counts once the camera sees the table clear of hands."}]},
+        world.wording())
+    for _ in range(3):
+        again = world.again(held)
+        assert again and not any(isinstance(e, TurnButton) for e in again)

@@ -284,6 +284,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+    own_readers: ClassVar[bool] = False
+    """Whether a card on a seat's reader is always that seat's own play (so a card on the next
+    seat's reader ends the turn before it); False where a card may be laid on another seat's
+    reader for one's own move (a Clique card on the neighbour's reader)."""
 
     @classmethod
     def player_counts(cls) -> tuple[int, ...]:
@@ -508,3 +512,33 @@ def counted(n: int | None, noun: str, plural: str | None = None) -> str:
     -s).  Never "Move(s)": the count is known when the words are written."""
     many = plural if plural is not None else noun + "s"
     return f"{n} {noun if n == 1 else many}"
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
+
+
+def place_names(game: Game, state: State) -> dict[str, str]:
+    """Each place as players name it: its printed label; where several places print the
+    same label, the game's own words for the place (Jivecat's "Cocoa 7 (2nd from the
+    left)"), else the label with its order among them from the left or the top; never an id
+    (unless the place has no label at all)."""
+    spots = game.layout(state).spots
+    names = {spot.id: spot.label or spot.id for spot in spots}
+    shared: dict[str, list[Any]] = {}
+    for spot in spots:
+        shared.setdefault(names[spot.id], []).append(spot)
+    for label, same in shared.items():
+        if len(same) < 2:
+            continue
+        words = {spot.id: game.value_label(state, "", "spot", spot.id) for spot in same}
+        if all(w != spot.id for spot, w in zip(same, words.values(), strict=True)) \
+                and len(set(words.values())) == len(same):
+            names.update(words)
+            continue
+        across = len({round(spot.x) for spot in same}) == len(same)
+        ordered = sorted(same, key=(lambda sp: sp.x) if across else (lambda sp: sp.y))
+        side = "left" if across else "top"
+        for rank, spot in enumerate(ordered):
+            nth = ORDINALS[rank] if rank < len(ORDINALS) else f"{rank + 1}th"
+            names[spot.id] = f"{label} ({nth} from the {side})"
+    return names

@@ -240,6 +240,7 @@ class FaultyTable(SimulatedTable):
         self._unplugged = 0
         self._restore: tuple[int, BoardView] | None = None
         self._knocked: BoardView | None = None  # the board as the camera sees it with a piece knocked
+        self.hand_until = 0  # the camera frame until which a player's hand rests on the board
         source = self.source
         camera = getattr(source, "camera", None)
         layout = getattr(camera, "layout", None)
@@ -263,6 +264,7 @@ class FaultyTable(SimulatedTable):
             real_show(seen)
             if self.fault_rng.random() < self.faults.resting_hand:
                 source.hand_over(3 * TRANSIENT_FRAMES, resting=True)  # the hand stays after the move
+                self.hand_until = self.frames_taken + 3 * TRANSIENT_FRAMES
                 self.fault_log.note("resting_hand")
 
         def read() -> Any:
@@ -321,6 +323,8 @@ class FaultyTable(SimulatedTable):
             off["knocked"] = self._knocked
         if self.cafe.cup_on():
             off["cup"] = self.cafe.cup_place()
+        if self.frames_taken < self.hand_until:
+            off["hand"] = True  # their own hand, still resting on the board after the move
         if off != getattr(self, "_told", {}):
             self._told = off
             look = getattr(self.world, "look_at_table", None)
@@ -328,11 +332,15 @@ class FaultyTable(SimulatedTable):
                 look(off or None)
 
     def tidy(self) -> None:
-        """The cup is taken off the board (a knocked piece is put back by the players' next
-        laying of the table)."""
+        """The cup is taken off the board and a hand resting on it lifted (a knocked piece is
+        put back by the players' next laying of the table)."""
         if self.cafe.cup_on():
             self.cafe.cup_lifted = True
             self.fault_log.note("cup_lifted")
+        if self.frames_taken < self.hand_until:
+            self.source.hand_over(0)
+            self.hand_until = 0
+            self.fault_log.note("hand_lifted")
 
     def observe(self, tablet: dict[str, Any]) -> None:
         """The judge's record of the game: the tablet after each action, with the world's

@@ -12,7 +12,7 @@ import random
 import re
 from typing import Any
 
-from companion.games.base import Action, BoardView, Game
+from companion.games.base import Action, BoardView, Game, place_names
 from companion.sim.events import (
     STRAIGHTEN_FRAMES,
     BoardChange,
@@ -305,8 +305,13 @@ class Reading:
             return {}
         labels: dict[str, list[str]] = {}
         try:
-            for spot in self.game.layout(self.wording().state).spots:
+            state = self.wording().state
+            for spot in self.game.layout(state).spots:
                 labels.setdefault(spot.label or spot.id, []).append(spot.id)
+            # a place whose label is printed on several is named by its order among them, as
+            # the tablet words it ("Neptune 2 (1st from the left)")
+            for spot_id, name in place_names(self.game, state).items():
+                labels[name] = [spot_id]
         except (KeyError, TypeError, ValueError, AttributeError):
             return {}
         named: dict[str, tuple[str, str]] = {}

@@ -133,15 +133,17 @@ class World(Reading, Mending, ABC):
 
     def clear_the_view(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet says it cannot see part of the board ("Hand over the board: can't see
-        11 ...; waiting") and a cup stands on the board: the players take it away.  (No hand
-        is over it; the cup is what they see there, and the tablet waits on it.)"""
+        11 ...; waiting") and a cup stands on the board, or a hand of theirs still rests on
+        it: the players take the cup away, lift the hand.  Times Square seed 4, cafe, typical:
+        a hand rested on the board after the game's last move, the tablet held its press, and
+        the players, their game over, waited on the tablet for good."""
         off = getattr(self, "table_off", None)
-        if not off or off.get("cup") is None:
+        if not off or (off.get("cup") is None and not off.get("hand")):
             return []
         if not any(isinstance(p, dict) and "can't see" in str(p.get("text", ""))
                    for p in tablet.get("prompts") or []):
             return []
-        self.table_off = {k: v for k, v in off.items() if k != "cup"} or None
+        self.table_off = {k: v for k, v in off.items() if k not in ("cup", "hand")} or None
         return [Tidy()]
 
     def nothing_stands_since(self, tablet: dict[str, Any], total: int,
@@ -217,7 +219,12 @@ class World(Reading, Mending, ABC):
         self.unrecorded = missing[1:]
         if action == self.pending:
             self.pending = None
-        return [Declare(action)]
+        return [Declare(self.as_declared(action))]
+
+    def as_declared(self, action: Action) -> Action:
+        """``action`` as the players fill in the tablet's form for it: what a button press
+        leaves unsaid (whose button it was) they say on the tablet."""
+        return action
 
     def answer_prompt(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """A player glances at the tablet after pressing: when the table asks which move it
@@ -252,13 +259,18 @@ class World(Reading, Mending, ABC):
             if not isinstance(prompt, dict) or prompt.get("kind") != "choice":
                 continue
             for option in prompt.get("options") or []:
-                action = self.recognised(self.option_text(option))
-                if action is not None and action in waiting:
+                action = self.unrecorded_as(option, waiting, tablet)
+                if action is not None:
                     self.unrecorded = [a for a in waiting if a != action]
                     if action == self.pending:
                         self.pending = None
                     return [self.pressed(option)]
         return []
+
+    def unrecorded_as(self, option: Any, waiting: list[Action], tablet: dict[str, Any]) -> Action | None:
+        """The move of ``waiting`` (made, in no line yet) that the button ``option`` names."""
+        action = self.recognised(self.option_text(option))
+        return action if action is not None and action in waiting else None
 
     def confirm_reading(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """"The table now shows ..., but ... was recorded": when a correction offered names a
@@ -376,7 +388,7 @@ class World(Reading, Mending, ABC):
         self._corrected = corrected | {wrong[-1].get("seq")}
         action, self.pending = self.pending, None
         undo: list[PhysicalEvent] = [Declare({"type": "undo"}) for _ in wrong[1:]]
-        return [*undo, Declare({"type": "correct", "action": action})]
+        return [*undo, Declare({"type": "correct", "action": self.as_declared(action)})]
 
     def out_of_tries(self, action: Action | None) -> bool:
         """Whether the last move was made again :data:`MOVE_TRIES` times already; the first

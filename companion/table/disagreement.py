@@ -336,6 +336,24 @@ def press_then_next(game: Game, state: State, seen: BoardView, earlier: list[Tap
     return found[0] if len(found) == 1 else None
 
 
+def ended_unpressed(game: Game, state: State, seen: BoardView | None, taps: list[Tap],
+                    seat: int | None) -> tuple[Action, State] | None:
+    """A card on ``seat``'s reader while the record still waits for the move before it: where
+    readers hold only their seat's cards (:attr:`Game.own_readers`), that move ended without its
+    press.  The move (and the state it leaves) when the cards tapped so far, all on the mover's
+    reader, and the board explain exactly one legal move that leaves the table as the record and
+    passes the turn to ``seat``; None otherwise (the later press asks)."""
+    mover = game.current_player(state)
+    if not game.own_readers or seat is None or mover is None or seat == mover or seen is None \
+            or not taps or any(t.seat != mover for t in taps):
+        return None
+    verdict = reconcile(game, state, seen, list(taps), "button")
+    if verdict.action is None or verdict.state is None \
+            or game.current_player(verdict.state) != seat or differing(game, verdict.state, seen):
+        return None
+    return verdict.action, verdict.state
+
+
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
                 trigger: Trigger) -> list[Action]:
     """A card tapped on the wrong seat's reader: the refused move read from it, as another

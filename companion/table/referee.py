@@ -28,7 +28,13 @@ from companion.reconcile import (
     reconsider_earlier,
     tally_mismatch,
 )
-from companion.table.disagreement import Disagreements, Overrides, differing, press_then_next
+from companion.table.disagreement import (
+    Disagreements,
+    Overrides,
+    differing,
+    ended_unpressed,
+    press_then_next,
+)
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
 
@@ -159,6 +165,12 @@ class Referee(Disagreements):
             )
             self.publish("prompt")
             return None
+        unpressed = None if self.held_press is not None \
+            else ended_unpressed(self.game, self.ledger.state, self.seen, self.taps, seat)
+        if unpressed is not None:  # a card on the next seat's reader: the move before it is done
+            entry = self.ledger.commit(canonical(unpressed[0]), unpressed[1], "table")
+            self.after_move("action")
+            self.pace.recorded(entry.seq, pressed=False)
         self.taps.append(Tap(card, seat))
         return self._reconcile("tap", "cards")
 

@@ -121,10 +121,7 @@ class KingOfClubsBoard:
             return [{"type": "clear"}] if self._cleared(state, seen) else []
         if phase == "placement":
             for p in range(state["players"]):
-                if not state["placed"][p] and all(
-                    seen.get(f"p{p}_{slot}") == (Piece(self.colours["face_down"], 0),)
-                    for slot in ALL_SLOTS
-                ):
+                if not state["placed"][p] and self._laid(p, seen):
                     return [{"type": "place", "player": p}]
             return []
         if phase == "moves":
@@ -139,6 +136,15 @@ class KingOfClubsBoard:
         if trigger == "button" and phase == "swap" and not self._added_moves(state, seen):
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
+
+    def _laid(self, seat: int, seen: BoardView) -> bool:
+        """Whether ``seat``'s five cards lie face down, one of them perhaps turned up already
+        (the camera missed the table between the last card laid and the Lead Dancer's reveal:
+        a hand over it; the reveal is read from the same board next)."""
+        down = (Piece(self.colours["face_down"], 0),)
+        stacks = [seen.get(f"p{seat}_{slot}", ()) for slot in ALL_SLOTS]
+        up = [s for s in stacks if s != down]
+        return len(up) <= 1 and all(len(s) == 1 and s[0].colour == self.styles[seat]["colour"] for s in up)
 
     def fixed_places(self, state: State) -> frozenset[str]:
         """The Nightclubs stay as laid from their reading until the table is cleared."""

@@ -192,6 +192,7 @@ class TimesSquareRules(Game):
     max_players = 2
     variants = ("standard",)
     house_rules = HOUSE_RULES
+    own_readers = True  # each player plays only from their own hand on their own reader
 
     def __init__(self, data_path: str | Path | None = None) -> None:
         self.data = BoardData.load(Path(data_path) if data_path else DATA_PATH)

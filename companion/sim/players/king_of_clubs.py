@@ -35,13 +35,16 @@ from companion.sim.world import (
     HandOver,
     PhysicalEvent,
     World,
+    key_of,
 )
 
 Step = list[PhysicalEvent]
 
-PASS = {"type": "pass"}
-"""What a seat button says (no swap, no more Moves): any seat of the side may be the one
-the record names, so the players look for a pass entry, not for whose."""
+def pass_on(seat: int) -> Action:
+    """What ``seat``'s button says (no swap, no more Moves), as the players remember it: any
+    seat of the side may be the one the record names, so the players look for a pass entry of
+    their side (:meth:`KingOfClubsWorld.entry_says`), and name the seat when they declare it."""
+    return {"type": "pass", "seat": seat}
 
 MAX_MOVES_ON_A_DANCER = 4  # a card slot shows a Dancer and up to four Moves legibly
 NIGHT_END_TRIES = 4  # how often players show the night's table again before clearing it anyway
@@ -83,6 +86,33 @@ class KingOfClubsWorld(World):
         self.moves_played = [0, 0]
 
     # --- the World contract --------------------------------------------------------------
+    def unrecorded_as(self, option: Any, waiting: list[Action], tablet: dict[str, Any]) -> Action | None:
+        """A button whose words say a pass of their side ("A (Disco): Pass") is the pass
+        they pressed for, when the record has not moved since (their press forgotten: the
+        tablet still offers the pass).  King of Clubs seed 3, cafe, passive: the swap's pass
+        was forgotten, and the players read past it offered as one tap."""
+        made = super().unrecorded_as(option, waiting, tablet)
+        if made is not None or any(isinstance(p, dict) and str(p.get("text", "")).startswith("Press noted")
+                                   for p in tablet.get("prompts") or []):
+            return made  # or the tablet has their press, and counts it once the camera sees
+        made_at = getattr(self, "unrecorded_at", {})
+        total = tablet.get("history_total")
+        text = self.option_text(option)  # "A (Disco): Pass"
+        return next((a for a in waiting if a.get("type") == "pass" and isinstance(a.get("seat"), int)
+                     and isinstance(total, int) and made_at.get(key_of(a)) == total
+                     and any(self.wording().option({"type": "pass", "player": p}) == text
+                             for p in self._seats(self._side(a["seat"])))), None)
+
+    def as_declared(self, action: Action) -> Action:
+        """A pass declared on the tablet names the player who pressed for it (its form asks
+        whose pass it is; a declaration without one is refused).  King of Clubs seed 3, cafe,
+        passive: the swap's pass was pressed and forgotten, and its declaration, with no
+        player, was refused every time until the game wedged."""
+        seat = action.get("seat")
+        if action.get("type") == "pass" and isinstance(seat, int):
+            return {"type": "pass", "player": seat}
+        return action
+
     def start(self) -> list[PhysicalEvent]:
         """The table starts empty: Nightclub and Moves piles shuffled beside it."""
         return []
@@ -121,10 +151,16 @@ class KingOfClubsWorld(World):
         Dancers where they are", "hands over to the other side", "passes"), and a swap
         names the Nightclubs: players recognise any of them as their pass, and a swap by
         its side (the simulation's reading of a line; see :meth:`World.entry_says`)."""
+        who, seat = action.get("player"), action.get("seat")
+        if action.get("type") == "pass" and isinstance(seat, int) and not isinstance(who, int):
+            # pressed on this seat's button: a pass of its side, whichever seat it names
+            side = self._seats(self._side(seat))
+            if isinstance(entry.get("action"), dict):
+                return entry["action"].get("type") == "pass" and entry["action"].get("player") in side
+            return any(self.entry_says(entry, {"type": "pass", "player": p}) for p in side)
         if isinstance(entry.get("action"), dict):
             return super().entry_says(entry, action)
         text = str(entry.get("text", ""))
-        who = action.get("player")
         letters = [LETTERS[p] for p in range(self.players)] if not isinstance(who, int) else [LETTERS[who]]
         if action.get("type") == "pass":
             return any(text in (f"{n} keeps their Dancers where they are",
@@ -271,7 +307,7 @@ class KingOfClubsWorld(World):
             swap = {"type": "swap", "player": opp, "slots": [a, b]}
             self.pending, self.pending_seat = swap, None
             return [Declare(swap)]
-        return [self.press_for(PASS, opp)]  # no swap
+        return [self.press_for(pass_on(opp), opp)]  # no swap
 
     def _stage_reveal(self) -> Step:
         dance = self.dances[self.cursor]
@@ -316,7 +352,7 @@ class KingOfClubsWorld(World):
             if ex["played"] == 0 or ex["passed"][1 - turn]:
                 ex["passed"][turn] = True
             ex["turn"], ex["played"] = 1 - turn, 0
-            events = [self.press_for(PASS, self._seats(turn)[0])]
+            events = [self.press_for(pass_on(self._seats(turn)[0]), self._seats(turn)[0])]
         self._settle_exchange()
         return events
 
