@@ -175,11 +175,6 @@ class JivecatWorld(JivecatTurns, World):
         if self.out_of_tries(self.pending):
             return []
         self.last_move = (events, total, tries + 1)
-        if self.press_held(tablet):
-            # "Press noted: it counts once the camera sees the table clear of hands": nobody
-            # presses again (a second press is another move: seed 1, cafe, typical recorded
-            # "Red ends the turn" from it, before Red's second drink): the hand comes off
-            return [BoardChange(self.table_now())]
         # a hand straightens the pieces (the camera looks again), then the same cards and
         # presses: the table as the move left it (a row card it took stays taken; the Skulls it
         # pays leave the mat only with the chores, once it is recorded)
