@@ -443,7 +443,7 @@ def test_a_hand_left_resting_on_the_board_is_lifted_when_the_tablet_cannot_see()
 
     table, _, source, log, _ = cafe_table(FaultModel(resting_hand=1.0))
     lifted: list[int] = []
-    source.hand_over = lifted.append  # type: ignore[method-assign]
+    source.hand_over = lambda frames, resting=False: lifted.append(frames)  # type: ignore[method-assign]
     told: list[Any] = []
     table.world = type("Players", (), {"look_at_table": lambda self, off: told.append(off)})()
     table.source.show({"A1": (Piece("red", 3),)})
