@@ -439,9 +439,11 @@ class SimulatedTable:
                 self.human_wait(self.pacing.think_delay())
             else:
                 self.pause()
+        # the record, as far as one page reaches, read before the camera runs free (its frames
+        # after the players are done are as many as the machine draws: no result hangs on them)
+        final = self.tablet.state(history=500)
         if self.gate is not None:
             self.gate.release()
-        final = self.tablet.state(history=500)  # the record, as far as one page reaches
         if self.world_file is not None and final["over"] and self.world_file.exists():
             self.world_file.unlink()
         if not exit_when_over:
