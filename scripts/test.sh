@@ -34,5 +34,11 @@ fi
 .venv/bin/ruff check companion firmware tests calibration
 # two workers, one per core of CI's machine (7 min instead of 11: a whole simulated game leaves
 # a core idle); not "-n auto", which counts a container's host CPUs, not its quota.
-# TEST_WORKERS=0 runs the suite in one process.
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-2}" --durations=12 "$@"
+# TEST_WORKERS=0 runs the suite in one process. Work stealing: a worker that has run out of
+# tests takes some of the other's queue (with plain load sharing, the last quiet run left one
+# worker idle for its last five minutes while the other ran the vision tests queued to it).
+if [ "${TEST_WORKERS:-2}" = 0 ]; then
+  exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"
+fi
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-2}" --dist worksteal \
+  --durations=12 "$@"
