@@ -101,7 +101,11 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             # the broker goes away mid-game; the tables play on
             broker.stop()
             down_at = time.time()
-            time.sleep(2.0)
+            counts_at_stop = {n: len(logged(tmp_path / n)[1]) for n, *_ in TABLES}
+            # the broker stays away until the tables have logged two moves without it (counted,
+            # not timed: a loaded machine plays slower, and waits longer)
+            assert wait_until(lambda: sum(len(logged(tmp_path / n)[1]) - counts_at_stop[n]
+                                          for n, *_ in TABLES) >= 2, 10), "play without a broker"
             counts_while_down = {n: len(logged(tmp_path / n)[1]) for n, *_ in TABLES}
             broker.start()
             up_at = time.time()
