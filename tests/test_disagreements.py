@@ -1079,3 +1079,41 @@ def test_king_of_clubs_cards_laid_and_turned_up_while_a_hand_hid_the_table_are_b
     down = next(k for k in sorted(up) if k.startswith("p1_") and up[k] == boards[2][k])
     up[down] = up[turned]
     assert game.explain(placed_a, up, [], "board") == []
+
+
+def test_king_of_clubs_a_nightclub_the_camera_never_reads_is_asked_by_its_readings_then_vouched() -> None:
+    """King of Clubs seed 5, cafe, every kind of players: glare on Nightclub 4 all night
+    ("Can't see Nightclub 4 clearly: marks unclear") held every board and every press, and
+    the tablet showed only that notice: the game wedged.  A doubt that stands is a warning
+    naming the place, with the readings the table may show one tap each; nothing is recorded
+    before the tap.  The reading tapped vouches for the card while the record keeps it: the
+    Dancers laid next are read from the camera with that Nightclub as the record has it."""
+    from companion.table.doubt import DOUBT_FRAMES, VOUCHED_FRAMES
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}  # seed 5: the 2 is where no sorted set puts it
+    truth = game.apply(table.state, clubs)
+    glare = {"club3": "marks unclear"}
+
+    def frames(view: BoardView, count: int) -> None:
+        partial = {p: s for p, s in view.items() if p not in glare}
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    frames(game.board_view(truth), DOUBT_FRAMES - 1)
+    assert table.table_prompt is None and not table.history  # not asked at once: a moment's glare
+    frames(game.board_view(truth), 1)
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning" and "Nightclub 4" in asked.text, asked
+    assert clubs in asked.options and len(asked.options) > 1, asked.options  # never a guess
+    assert not table.history
+    table.declare(clubs)
+    assert table.state == truth and table.table_prompt is None
+    placed = game.apply(truth, {"type": "place", "player": 0})
+    frames(game.board_view(placed), VOUCHED_FRAMES)
+    assert table.history[-1].action["type"] == "place" and table.history[-1].source == "camera"
+    assert table.state == placed and table.table_prompt is None
+    table.board_doubted(game.board_view(placed), {})  # the glare gone: the doubt with it
+    assert table.referee.doubt.view is None
