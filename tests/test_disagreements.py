@@ -1117,3 +1117,43 @@ def test_king_of_clubs_a_nightclub_the_camera_never_reads_is_asked_by_its_readin
     assert table.state == placed and table.table_prompt is None
     table.board_doubted(game.board_view(placed), {})  # the glare gone: the doubt with it
     assert table.referee.doubt.view is None
+
+
+def test_a_held_press_recorded_on_a_settled_board_raises_no_tally_warning_before_its_chores() -> None:
+    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a hand and
+    judged on the board that settled once the hand was gone; the drink was recorded, and in
+    the same breath the score pieces were checked against it ("Red: Skulls 6 on the table, 5
+    in the record"), before the players could pay: the warning stood, they straightened and
+    pressed again, and the press recorded "Red ends the turn".  A move just recorded by a
+    held press has its chores still to do: no tally warning on that board."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, CardTap, TurnButton, load_world
+    from companion.sim.worldproc import as_seen
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    checked = 0
+    for _ in range(400):
+        events = world.act(as_seen(table.public(), world.wording()))
+        pressed = any(isinstance(e, TurnButton) for e in events) and table.game.phase(table.state) == "play"
+        if not pressed:
+            for event in events:
+                deliver(table, event, [])
+            continue
+        before = len(table.history)
+        table.notice("vision", Prompt("Hand over the board: waiting.", "info"))  # a hand over it
+        for event in events:
+            if not isinstance(event, BoardChange):
+                deliver(table, event, [])
+        assert len(table.history) == before and table.referee.held_press is not None
+        table.notice("vision", None)  # the hand lifted: the board the move left settles
+        boards = [e.view for e in events if isinstance(e, BoardChange)]
+        table.board_seen(boards[-1])
+        if len(table.history) > before and any(isinstance(e, CardTap) for e in events):
+            assert "tally" not in table.notices, table.notices["tally"].text
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3, "no drinks pressed in 400 steps"

@@ -157,8 +157,7 @@ class Doubting:
     def board_seen(self, view: BoardView) -> object: ...
     def _board_settled(self) -> None: ...
     def _drop_held_press(self) -> None: ...
-    @property
-    def _press_held(self) -> bool: ...
+    held_press: object | None  # the referee's press waiting for the camera to settle
 
     def board_doubted(self, view: BoardView | None, doubtful: Mapping[str, str]) -> None:
         """A camera frame read ``view`` with the places in ``doubtful`` (by id, with why)
@@ -179,18 +178,18 @@ class Doubting:
         if filled is not None:
             if filled != self.raw_seen:
                 self.board_seen(filled)
-            elif self._press_held:
+            elif self.held_press is not None:
                 self._board_settled()  # the board as it stood is the one the press is judged on
             return
         newest = self.ledger.frames[-1].entry
         asked_for = (len(self.ledger.frames), newest.seq if newest is not None else None,
-                     len(self.taps), self._press_held, self.doubt.view)
+                     len(self.taps), self.held_press is not None, self.doubt.view)
         if frames < DOUBT_FRAMES or asked_for == self.doubt.asked_for:
             return
         self.doubt.asked_for = asked_for
         assert self.doubt.view is not None
         options = readings(self.game, self.ledger.state, self.doubt.view, self.doubt.places,
-                           self.taps, self._press_held, self.next_moves)
+                           self.taps, self.held_press is not None, self.next_moves)
         names = place_names(self.game, self.ledger.state)
         labels = {p: names.get(p, p) for p in self.doubt.places}
         why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
@@ -205,5 +204,5 @@ class Doubting:
             return
         self.doubt.vouch(self.game.board_view(self.ledger.state))
         self.doubt.asked_for = None
-        if self._press_held:
+        if self.held_press is not None:
             self._drop_held_press()

@@ -154,7 +154,10 @@ class Referee(Disagreements, Doubting):
             if more is None:
                 break
             entry = more
+        recorded = len(self.ledger.frames), self.ledger.frames[-1].entry
         self._board_settled()
+        if (len(self.ledger.frames), self.ledger.frames[-1].entry) != recorded:
+            return entry  # a held press recorded its move on this board: its chores are still to do
         if entry is None and self.check_tallies(board_changed=True):
             self.publish("notice")
         return entry
@@ -341,10 +344,6 @@ class Referee(Disagreements, Doubting):
         self.held_press = HeldPress(seat, self.pace.frames, quick, len(self.taps)) if held is None \
             else HeldPress(seat, held.frame, held.quick, held.taps)
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
-
-    @property
-    def _press_held(self) -> bool:
-        return self.held_press is not None
 
     def _drop_held_press(self) -> None:
         """Judged now: its notice goes (published with whatever the press records)."""
