@@ -1157,3 +1157,49 @@ def test_a_held_press_recorded_on_a_settled_board_raises_no_tally_warning_before
         if checked >= 3:
             break
     assert checked >= 3, "no drinks pressed in 400 steps"
+
+
+def test_a_piece_set_aside_as_misread_is_read_as_the_players_said_when_another_joins_it() -> None:
+    """Times Square seed 13, cafe, passive: the sewer's pink piece was read blue all
+    evening; the players tapped that the record is right.  When Deb was moved into the
+    sewer the camera read "blue, green" there, the set-aside reading lapsed, Deb's move was
+    explained by nothing and the game wedged.  The pink piece the camera reads blue is read
+    pink beside Deb too, and Deb's move is recorded from the camera."""
+    from companion.reconcile import reconcile
+
+    table = played("times_square", 6, 13)
+    game = table.game
+    board = game.board_view(table.state)
+    for action in game.legal_actions(table.state):
+        after = game.board_view(game.apply(table.state, action))
+        joined = [p for p in board if len(after.get(p, ())) == len(board[p]) + 1
+                  and set(board[p]) <= set(after.get(p, ()))]
+        colours = {q.colour for s in after.values() for q in s}
+        taps = [Tap(c, action.get("player")) for st in action.get("steps", []) for c in st.get("cards", [])]
+        if joined and reconcile(game, table.state, after, taps, "button").action == action:
+            place = joined[0]
+            break
+    else:
+        raise AssertionError("no move that lays a piece beside another")
+    (old,) = board[place][-1:]
+    wrong = next(Piece(c, old.pips) for c in sorted(colours) if c != old.colour
+                 and Piece(c, old.pips) not in after[place])
+    misread = {**board, place: tuple(sorted((*board[place][:-1], wrong)))}
+    table.board_seen(misread)
+    table.button()
+    assert KEEP in (table.table_prompt.options if table.table_prompt else []), table.table_prompt
+    table.declare(KEEP)
+    recorded = len(table.history)
+    seen_after = dict(after)
+    rest = list(after[place])
+    rest.remove(old)
+    seen_after[place] = tuple(sorted((*rest, wrong)))
+    for tap in taps:
+        table.tap(tap.card, tap.seat)
+    table.board_seen(seen_after)
+    table.button()
+    from companion.table.ledger import canonical
+
+    standing = [h for h in table.history if not h.undone]
+    assert len(table.history) > recorded and standing[-1].action == canonical(action), \
+        (table.table_prompt, standing[-1].text)
