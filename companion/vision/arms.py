@@ -169,7 +169,8 @@ class Arms:
             return None, None
         if crossing is not None:
             arm |= _limb(arm, crossing, flat)
-            self._arm_seen = arm
+            ys, xs = np.nonzero(crossing)
+            self._arm_seen = (arm, (float(xs.mean()), float(ys.mean())))
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
@@ -233,26 +234,33 @@ class Arms:
 
     def _shadow_coloured_near_arm(self, placed: list) -> list[str]:
         """The places of pieces read (``placed``: place, piece, x and y mm) of a shadow's
-        colour (black: no hue, darker than mid-grey) within ``TIP_REACH_MM`` of an arm
-        reaching in across the margin.  A hand paler than the print under it, or darker, is
-        not seen where it lies over print of its own lightness: the arm is seen short of its
-        fingertip, and the shade on or under the unseen part is the colour of a dark piece,
-        so there a dark piece is not vouched for."""
-        arm = getattr(self, "_arm_seen", None)
-        if arm is None:
+        colour (black: no hue, darker than mid-grey) past the far end of an arm reaching in
+        across the margin (along the line from where it crosses, as far out as its end less
+        ``TIP_REACH_MM / 3``) and within ``TIP_REACH_MM`` of it.  A hand paler or darker than
+        the print is not seen where it lies over print of its own lightness: the arm is seen
+        short of its fingertip, and the shade on or under the unseen fingertip is the colour
+        of a dark piece, so there a dark piece is not vouched for (beside the forearm, where
+        the arm is seen, it is)."""
+        if self._arm_seen is None:
             return []
+        arm, (cx, cy) = self._arm_seen
         shadows = {name for name, bgr in zip(self._piece_names, self._piece_bgr, strict=True)
                    if float(np.ptp(bgr)) < SHADOW_HUE_PTP and float(bgr.mean()) < SHADOW_LEVEL}
-        dark = [(spot, x_mm, y_mm) for spot, piece, x_mm, y_mm, _conf in placed if piece.colour in shadows]
+        dark = [(spot, (x_mm + MARGIN_MM) * SCALE, (y_mm + MARGIN_MM) * SCALE)
+                for spot, piece, x_mm, y_mm, _conf in placed if piece.colour in shadows]
         if not dark:
             return []
-        far = cv2.distanceTransform((~arm).astype(np.uint8), cv2.DIST_L2, 3)
-        h, w = far.shape
+        ys, xs = np.nonzero(arm)
+        reach = (xs - cx) ** 2 + (ys - cy) ** 2
+        far = int(reach.argmax())
+        length = float(np.sqrt(reach[far]))
+        ux, uy = (xs[far] - cx) / max(length, 1.0), (ys[far] - cy) / max(length, 1.0)
         out = set()
-        for spot, x_mm, y_mm in dark:
-            x = min(w - 1, max(0, int((x_mm + MARGIN_MM) * SCALE)))
-            y = min(h - 1, max(0, int((y_mm + MARGIN_MM) * SCALE)))
-            if far[y, x] <= TIP_REACH_MM * SCALE:
+        for spot, x, y in dark:
+            if (x - cx) * ux + (y - cy) * uy < length - TIP_REACH_MM * SCALE / 3:
+                continue  # beside the arm as seen: not where its unseen tip lies
+            near = float(np.min((xs - x) ** 2 + (ys - y) ** 2))
+            if near <= (TIP_REACH_MM * SCALE) ** 2:
                 out.add(spot)
         return sorted(out)
 

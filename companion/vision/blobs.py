@@ -518,7 +518,6 @@ class Blobs:
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
         return pips, sure, reflected
 
-
     def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:
         """Does a die's top face seen here (canvas mm) stand on one place, however many dice
         its column holds?  With no sides measured its height is not known; from a slant a

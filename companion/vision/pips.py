@@ -163,6 +163,7 @@ _DIE_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
 DIE_STEP = (0.22, 0.32)  # a die's pips lie this share of its face's width apart (a step), at least, at most
 DIE_FIT = 0.3  # every mark this near its place in the layout (a share of the step), at worst
 DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 degree steps
+_TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
 NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
 
 
@@ -183,20 +184,20 @@ def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[
     step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
     if not DIE_STEP[0] * face_px <= step <= DIE_STEP[1] * face_px:
         return None
-    best: tuple[float, float] | None = None  # (worst miss, turn)
-    for turn in DIE_TURNS:
-        c, s = np.cos(turn), np.sin(turn)
-        turned = np.stack([offsets[:, 0] * c + offsets[:, 1] * s, offsets[:, 1] * c - offsets[:, 0] * s], 1)
-        miss = np.linalg.norm(turned[:, None, :] / step - places[None], axis=2)
-        nearest = miss.argmin(axis=1)
-        if len(set(nearest.tolist())) != len(points):
-            continue
-        worst = float(miss[np.arange(len(points)), nearest].max())
-        if best is None or worst < best[0]:
-            best = (worst, float(turn))
-    if best is None or best[0] > DIE_FIT:
+    # every turn at once: each mark's offset turned back by it, in steps, against each place
+    cos, sin = _TURN_COS[:, None], _TURN_SIN[:, None]
+    turned = np.stack([offsets[:, 0] * cos + offsets[:, 1] * sin, offsets[:, 1] * cos - offsets[:, 0] * sin],
+                      axis=2) / step  # turns x marks x 2
+    miss = np.linalg.norm(turned[:, :, None, :] - places[None, None], axis=3)  # turns x marks x places
+    nearest = miss.argmin(axis=2)
+    ordered = np.sort(nearest, axis=1)
+    one_each = (np.diff(ordered, axis=1) > 0).all(axis=1)  # no two marks at one place
+    worst = np.take_along_axis(miss, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+    worst[~one_each] = np.inf
+    best = int(worst.argmin())
+    if worst[best] > DIE_FIT:
         return None
-    c, s = np.cos(best[1]), np.sin(best[1])
+    c, s = _TURN_COS[best], _TURN_SIN[best]
     h, w = contrast.shape
     reach = max(1, int(round(DIE_FIT * step)))  # as near as a mark of the layout may lie
     for gx, gy in set(_DIE_GRID) - set(layout):

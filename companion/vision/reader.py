@@ -129,6 +129,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
         self.pose: CameraPose | None = None  # where the camera stands (pieces read at their height)
         self.dice_stand = False  # the dice of the last board read whole showed their sides
+        # the arm reaching in across the margin as seen, and where it crosses (its samples' middle)
+        self._arm_seen: tuple[np.ndarray, tuple[float, float]] | None = None
 
     # ------------------------------------------------------------------ reading
     def read(self, frame: np.ndarray | None) -> Reading:
