@@ -476,10 +476,21 @@ def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
-    while the camera reads exactly that there; anything else there ends it."""
+    while the camera reads exactly that there and the record still has what it had there.
+    One place of a decision read as the record had it means the players set those pieces
+    right: the decision ends at all its places.  (Baron Voodoo seed 8, cafe, typical: the
+    score marker knocked from 9 to 10, "the record is right"; the next move took it from 10
+    to 12, and 9, still read empty, was drawn with the marker for the rest of the game.)"""
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+        self.together: dict[str, frozenset[str]] = {}  # each place's decision: its places
+
+    def _set(self, places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]]) -> None:
+        group = frozenset(places)
+        for place, read in places.items():
+            self.places[place] = read
+            self.together[place] = group
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -488,8 +499,7 @@ class Overrides:
         board = game.board_view(state)
         kept = sorted(p for p in changed_places(board, seen)  # the score pieces' places too
                       if only is None or p in only)
-        for place in kept:
-            self.places[place] = (seen.get(place, ()), board.get(place, ()))
+        self._set({place: (seen.get(place, ()), board.get(place, ())) for place in kept})
         return kept
 
     def restore(self, board: BoardView, kept: list[Action]) -> None:
@@ -498,33 +508,50 @@ class Overrides:
         it had then (``board`` is the record's now); elsewhere the record moved since."""
         for decision in kept:
             places = decision.get("places")
-            for place, read in (places.items() if isinstance(places, dict) else ()):
+            read: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+            for place, data in (places.items() if isinstance(places, dict) else ()):
                 try:
-                    camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
+                    read[place] = (pieces_from(data["camera"]), pieces_from(data["record"]))
                 except (KeyError, TypeError, ValueError):
                     continue  # a line the log cannot give back: nothing set aside there
-                if board.get(place, ()) == record:
-                    self.places[place] = (camera, record)
-                else:
-                    self.places.pop(place, None)
+            for place in read:  # the record moved there since: read afresh
+                self.places.pop(place, None)
+                self.together.pop(place, None)
+            standing = {p: r for p, r in read.items() if board.get(p, ()) == r[1]}
+            if standing:
+                self._set(standing)
 
-    def apply(self, seen: BoardView) -> BoardView:
-        """``seen`` with each reading the players set aside replaced by the record's."""
+    def _drop(self, place: str) -> None:
+        """End the set-aside at ``place`` and at every place of its decision."""
+        for other in self.together.pop(place, frozenset({place})) | {place}:
+            self.places.pop(other, None)
+            self.together.pop(other, None)
+
+    def apply(self, seen: BoardView, record: BoardView | None = None) -> BoardView:
+        """``seen`` with each reading the players set aside replaced by the record's
+        (``record``, the record's board now: a place it moved since is read afresh)."""
         if not self.places:
             return seen
+        for place, (camera, had) in list(self.places.items()):
+            if place not in self.places:
+                continue  # ended with its decision
+            now = seen.get(place, ())
+            if now != camera and now == had:
+                self._drop(place)  # set as the record says: the decision's pieces were touched
+            elif now != camera or (record is not None and record.get(place, ()) != had):
+                self.places.pop(place, None)  # read otherwise, or moved by a move: afresh here
+                self.together.pop(place, None)
         out = dict(seen)
-        for place, (camera, record) in list(self.places.items()):
-            if seen.get(place, ()) != camera:
-                del self.places[place]  # the camera reads it otherwise now: the fault is gone
-                continue
-            if record:
-                out[place] = record
+        for place, (_, had) in self.places.items():
+            if had:
+                out[place] = had
             else:
                 out.pop(place, None)
         return out
 
     def clear(self) -> None:
         self.places.clear()
+        self.together.clear()
 
 
 class Disagreements:
@@ -640,7 +667,7 @@ class Disagreements:
         after, now = view(frames[index].state), view(self.ledger.state)
         places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
-            self.seen = self.overrides.apply(self.raw_seen)
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
 
     def keep_record(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """"The record is right, the table is wrong": the camera's reading where it differs
@@ -657,7 +684,7 @@ class Disagreements:
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))
-        self.seen = self.overrides.apply(self.raw_seen)
+        self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(state))
         self.table_prompt = None
         self.check_tallies()
         self.publish("keep_record")
