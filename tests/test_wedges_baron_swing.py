@@ -63,6 +63,6 @@ def test_a_place_read_otherwise_ends_only_its_own_set_aside() -> None:
     changed = dict(other)
     die = record9[cell][0]
     changed[cell] = (Piece(die.colour, die.pips % 6 + 1),)
-    seen = overrides.apply(changed, record9)
+    seen = overrides.apply(changed)
     assert set(overrides.places) == {nine, ten}
     assert seen.get(nine) == record9[nine] and not seen.get(ten) and seen[cell] == changed[cell]

@@ -476,21 +476,11 @@ def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
-    while the camera reads exactly that there and the record still has what it had there.
-    One place of a decision read as the record had it means the players set those pieces
-    right: the decision ends at all its places.  (Baron Voodoo seed 8, cafe, typical: the
-    score marker knocked from 9 to 10, "the record is right"; the next move took it from 10
-    to 12, and 9, still read empty, was drawn with the marker for the rest of the game.)"""
+    while the camera reads exactly that there; anything else there ends it."""
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
-        self.together: dict[str, frozenset[str]] = {}  # each place's decision: its places
-
-    def _set(self, places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]]) -> None:
-        group = frozenset(places)
-        for place, read in places.items():
-            self.places[place] = read
-            self.together[place] = group
+        self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -499,7 +489,9 @@ class Overrides:
         board = game.board_view(state)
         kept = sorted(p for p in changed_places(board, seen)  # the score pieces' places too
                       if only is None or p in only)
-        self._set({place: (seen.get(place, ()), board.get(place, ())) for place in kept})
+        for place in kept:
+            self.places[place] = (seen.get(place, ()), board.get(place, ()))
+        self.together.update((place, frozenset(kept)) for place in kept)
         return kept
 
     def restore(self, board: BoardView, kept: list[Action]) -> None:
@@ -508,43 +500,28 @@ class Overrides:
         it had then (``board`` is the record's now); elsewhere the record moved since."""
         for decision in kept:
             places = decision.get("places")
-            read: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
-            for place, data in (places.items() if isinstance(places, dict) else ()):
+            for place, read in (places.items() if isinstance(places, dict) else ()):
                 try:
-                    read[place] = (pieces_from(data["camera"]), pieces_from(data["record"]))
+                    camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
                 except (KeyError, TypeError, ValueError):
                     continue  # a line the log cannot give back: nothing set aside there
-            for place in read:  # the record moved there since: read afresh
-                self.places.pop(place, None)
-                self.together.pop(place, None)
-            standing = {p: r for p, r in read.items() if board.get(p, ()) == r[1]}
-            if standing:
-                self._set(standing)
+                if board.get(place, ()) == record:
+                    self.places[place] = (camera, record)
+                else:
+                    self.places.pop(place, None)
 
-    def _drop(self, place: str) -> None:
-        """End the set-aside at ``place`` and at every place of its decision."""
-        for other in self.together.pop(place, frozenset({place})) | {place}:
-            self.places.pop(other, None)
-            self.together.pop(other, None)
-
-    def apply(self, seen: BoardView, record: BoardView | None = None) -> BoardView:
-        """``seen`` with each reading the players set aside replaced by the record's
-        (``record``, the record's board now: a place it moved since is read afresh)."""
+    def apply(self, seen: BoardView) -> BoardView:
+        """``seen`` with each reading the players set aside replaced by the record's."""
         if not self.places:
             return seen
-        for place, (camera, had) in list(self.places.items()):
-            if place not in self.places:
-                continue  # ended with its decision
-            now = seen.get(place, ())
-            if now != camera and now == had:
-                self._drop(place)  # set as the record says: the decision's pieces were touched
-            elif now != camera or (record is not None and record.get(place, ()) != had):
-                self.places.pop(place, None)  # read otherwise, or moved by a move: afresh here
-                self.together.pop(place, None)
+        self._lapse(seen)
         out = dict(seen)
-        for place, (_, had) in self.places.items():
-            if had:
-                out[place] = had
+        for place, (camera, record) in list(self.places.items()):
+            if seen.get(place, ()) != camera:
+                del self.places[place]  # the camera reads it otherwise now: the fault is gone
+                continue
+            if record:
+                out[place] = record
             else:
                 out.pop(place, None)
         return out
@@ -552,6 +529,20 @@ class Overrides:
     def clear(self) -> None:
         self.places.clear()
         self.together.clear()
+
+    def _lapse(self, seen: BoardView) -> None:
+        """One place of a decision read as the record had it: the players set those pieces
+        right (or a move took the piece away), so the decision ends at all its places.
+        (Baron Voodoo seed 8, cafe, typical: the score marker knocked from 9 onto 10, "the
+        record is right"; the next move took it from 10 to 12, and 9, read empty as before,
+        went on being drawn with the marker: every press after it was refused, and "the
+        record is right" was tapped 485 times.)"""
+        for place, (camera, record) in list(self.places.items()):
+            now = seen.get(place, ())
+            if place in self.places and now != camera and now == record:
+                for other in self.together.get(place, frozenset()) | {place}:
+                    self.places.pop(other, None)
+                    self.together.pop(other, None)
 
 
 class Disagreements:
@@ -667,7 +658,7 @@ class Disagreements:
         after, now = view(frames[index].state), view(self.ledger.state)
         places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
-            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
+            self.seen = self.overrides.apply(self.raw_seen)
 
     def keep_record(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """"The record is right, the table is wrong": the camera's reading where it differs
@@ -684,7 +675,7 @@ class Disagreements:
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))
-        self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(state))
+        self.seen = self.overrides.apply(self.raw_seen)
         self.table_prompt = None
         self.check_tallies()
         self.publish("keep_record")

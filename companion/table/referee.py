@@ -139,7 +139,7 @@ class Referee(Disagreements):
             return None
         self._pressed_last = False  # the table moved since the last press
         self.raw_seen = view
-        self.seen = self.overrides.apply(view, self.game.board_view(self.ledger.state))
+        self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
         for _ in range(CHAINED_MOVES if entry is not None else 0):
             # the board shows more than that move (the camera missed the table between
