@@ -1079,3 +1079,127 @@ def test_king_of_clubs_cards_laid_and_turned_up_while_a_hand_hid_the_table_are_b
     down = next(k for k in sorted(up) if k.startswith("p1_") and up[k] == boards[2][k])
     up[down] = up[turned]
     assert game.explain(placed_a, up, [], "board") == []
+
+
+def test_king_of_clubs_a_nightclub_the_camera_never_reads_is_asked_by_its_readings_then_vouched() -> None:
+    """King of Clubs seed 5, cafe, every kind of players: glare on Nightclub 4 all night
+    ("Can't see Nightclub 4 clearly: marks unclear") held every board and every press, and
+    the tablet showed only that notice: the game wedged.  A doubt that stands is a warning
+    naming the place, with the readings the table may show one tap each; nothing is recorded
+    before the tap.  The reading tapped vouches for the card while the record keeps it: the
+    Dancers laid next are read from the camera with that Nightclub as the record has it."""
+    from companion.table.doubt import DOUBT_FRAMES, VOUCHED_FRAMES
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}  # seed 5: the 2 is where no sorted set puts it
+    truth = game.apply(table.state, clubs)
+    glare = {"club3": "marks unclear"}
+
+    def frames(view: BoardView, count: int) -> None:
+        partial = {p: s for p, s in view.items() if p not in glare}
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    frames(game.board_view(truth), DOUBT_FRAMES - 1)
+    assert table.table_prompt is None and not table.history  # not asked at once: a moment's glare
+    frames(game.board_view(truth), 1)
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning" and "Nightclub 4" in asked.text, asked
+    assert clubs in asked.options and len(asked.options) > 1, asked.options  # never a guess
+    assert not table.history
+    table.declare(clubs)
+    assert table.state == truth and table.table_prompt is None
+    placed = game.apply(truth, {"type": "place", "player": 0})
+    frames(game.board_view(placed), VOUCHED_FRAMES)
+    assert table.history[-1].action["type"] == "place" and table.history[-1].source == "camera"
+    assert table.state == placed and table.table_prompt is None
+    table.board_doubted(game.board_view(placed), {})  # the glare gone: the doubt with it
+    assert table.referee.doubt.view is None
+
+
+def test_a_held_press_recorded_on_a_settled_board_raises_no_tally_warning_before_its_chores() -> None:
+    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a hand and
+    judged on the board that settled once the hand was gone; the drink was recorded, and in
+    the same breath the score pieces were checked against it ("Red: Skulls 6 on the table, 5
+    in the record"), before the players could pay: the warning stood, they straightened and
+    pressed again, and the press recorded "Red ends the turn".  A move just recorded by a
+    held press has its chores still to do: no tally warning on that board."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import BoardChange, CardTap, TurnButton, load_world
+    from companion.sim.worldproc import as_seen
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    checked = 0
+    for _ in range(400):
+        events = world.act(as_seen(table.public(), world.wording()))
+        pressed = any(isinstance(e, TurnButton) for e in events) and table.game.phase(table.state) == "play"
+        if not pressed:
+            for event in events:
+                deliver(table, event, [])
+            continue
+        before = len(table.history)
+        table.notice("vision", Prompt("Hand over the board: waiting.", "info"))  # a hand over it
+        for event in events:
+            if not isinstance(event, BoardChange):
+                deliver(table, event, [])
+        assert len(table.history) == before and table.referee.held_press is not None
+        table.notice("vision", None)  # the hand lifted: the board the move left settles
+        boards = [e.view for e in events if isinstance(e, BoardChange)]
+        table.board_seen(boards[-1])
+        if len(table.history) > before and any(isinstance(e, CardTap) for e in events):
+            assert "tally" not in table.notices, table.notices["tally"].text
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3, "no drinks pressed in 400 steps"
+
+
+def test_a_piece_set_aside_as_misread_is_read_as_the_players_said_when_another_joins_it() -> None:
+    """Times Square seed 13, cafe, passive: the sewer's pink piece was read blue all
+    evening; the players tapped that the record is right.  When Deb was moved into the
+    sewer the camera read "blue, green" there, the set-aside reading lapsed, Deb's move was
+    explained by nothing and the game wedged.  The pink piece the camera reads blue is read
+    pink beside Deb too, and Deb's move is recorded from the camera."""
+    from companion.reconcile import reconcile
+
+    table = played("times_square", 6, 13)
+    game = table.game
+    board = game.board_view(table.state)
+    for action in game.legal_actions(table.state):
+        after = game.board_view(game.apply(table.state, action))
+        joined = [p for p in board if len(after.get(p, ())) == len(board[p]) + 1
+                  and set(board[p]) <= set(after.get(p, ()))]
+        colours = {q.colour for s in after.values() for q in s}
+        taps = [Tap(c, action.get("player")) for st in action.get("steps", []) for c in st.get("cards", [])]
+        if joined and reconcile(game, table.state, after, taps, "button").action == action:
+            place = joined[0]
+            break
+    else:
+        raise AssertionError("no move that lays a piece beside another")
+    (old,) = board[place][-1:]
+    wrong = next(Piece(c, old.pips) for c in sorted(colours) if c != old.colour
+                 and Piece(c, old.pips) not in after[place])
+    misread = {**board, place: tuple(sorted((*board[place][:-1], wrong)))}
+    table.board_seen(misread)
+    table.button()
+    assert KEEP in (table.table_prompt.options if table.table_prompt else []), table.table_prompt
+    table.declare(KEEP)
+    recorded = len(table.history)
+    seen_after = dict(after)
+    rest = list(after[place])
+    rest.remove(old)
+    seen_after[place] = tuple(sorted((*rest, wrong)))
+    for tap in taps:
+        table.tap(tap.card, tap.seat)
+    table.board_seen(seen_after)
+    table.button()
+    from companion.table.ledger import canonical
+
+    standing = [h for h in table.history if not h.undone]
+    assert len(table.history) > recorded and standing[-1].action == canonical(action), \
+        (table.table_prompt, standing[-1].text)

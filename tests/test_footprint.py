@@ -98,6 +98,9 @@ class _Table:
     def board_seen(self, board: object) -> None:
         self.boards.append(board)
 
+    def board_doubted(self, view: object, doubtful: object) -> None:
+        self.notices["doubted"] = doubtful
+
     def frame_taken(self) -> None:
         self.frames_taken = getattr(self, "frames_taken", 0) + 1
 

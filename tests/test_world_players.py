@@ -463,3 +463,36 @@ def test_a_hand_left_resting_on_the_board_is_lifted_when_the_tablet_cannot_see()
     world.look_at_table({"hand": True})
     assert world.clear_the_view(waiting) == [Tidy()]
     assert world.clear_the_view(waiting) == []  # lifted
+
+
+def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
+    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a resting hand
+    ("Press noted: it counts once the camera sees the table clear of hands"); the players,
+    seeing no line for the drink yet, made the move again with its press, and the second
+    press, come after the first was judged, recorded "Red ends the turn" before Red's second
+    drink.  They straighten the table and press no more.  (Returning only the table, as
+    first tried, made each look a step of the demo that recorded nothing: a stall.)"""
+    from companion.sim.headless import deliver
+    from companion.sim.world import TurnButton, load_world
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        tablet = table.public()
+        events = world.act(as_seen(tablet, world.wording()))
+        if any(isinstance(e, TurnButton) for e in events) and table.game.phase(table.state) == "play":
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pressed move in 200 steps")
+    held = as_seen({**tablet, "prompts": [*tablet["prompts"], {
+        "kind": "info", "text": "Press noted: it counts once the camera sees the table clear of hands."}]},
+        world.wording())
+    for _ in range(3):
+        again = world.again(held)
+        assert again and not any(isinstance(e, TurnButton) for e in again), again
+        assert isinstance(again[-1], BoardChange) or any(isinstance(e, HandOver) for e in again)

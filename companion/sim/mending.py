@@ -36,11 +36,16 @@ class Mending:
     def press_held(tablet: dict[str, Any]) -> bool:  # the World's
         raise NotImplementedError
 
+    def nothing_stands_since(self, tablet: dict[str, Any], total: int,
+                             action: Action | None = None) -> bool:  # the World's
+        raise NotImplementedError
+
     def straighten(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet refuses what the camera read of the table ("Not allowed: ... put the
         pieces back"), yet the pieces are where the players put them: someone straightens
         them, so the camera looks again, and press the button again when the move they pressed
-        for is still not recorded.  At most twice for one point of the game and one thing the
+        for is still not recorded (a line saying it stands: no press, it would be the next
+        move's).  At most twice for one point of the game and one thing the
         tablet says of it, then they carry on (and the prompt stays for whoever reads the
         tablet).  When the tablet draws the table as an earlier move of theirs left it, they
         lay the moves since again instead (:meth:`lay_again_since`)."""
@@ -67,8 +72,10 @@ class Mending:
         if tries.get(key, 0) >= 2:
             return []
         self._straightened = {key: tries.get(key, 0) + 1}
+        made_at = getattr(self, "last_move", ([], None, 0))[1]
         if self.pending is not None and not drawn_wrong and self.pressed_last() \
-                and not self.press_held(tablet):
+                and not self.press_held(tablet) \
+                and (made_at is None or self.nothing_stands_since(tablet, made_at, self.pending)):
             # the move still waits for its press: pressed again, on the same button.  A move
             # the camera records alone is not: a press after it (Jivecat) ends the turn
             seat = getattr(self, "pending_seat", None)

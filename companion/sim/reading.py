@@ -158,7 +158,7 @@ class Reading:
         for action in reversed(getattr(self, "made_moves", [])):
             if self.wording().action(action) == said and self.recognises_made(action):
                 return action
-        for action in self.table_moves() if words.startswith("Correct ") else []:
+        for action in self.table_moves():  # a correction, or a reading of a place it cannot see
             if self.wording().action(action) == said:
                 return action
         return None

@@ -140,7 +140,8 @@ class World(Reading, Mending, ABC):
         off = getattr(self, "table_off", None)
         if not off or (off.get("cup") is None and not off.get("hand")):
             return []
-        if not any(isinstance(p, dict) and "can't see" in str(p.get("text", ""))
+        if not any(isinstance(p, dict) and ("can't see" in str(p.get("text", "")).lower()
+                                            or "can't read" in str(p.get("text", "")).lower())
                    for p in tablet.get("prompts") or []):
             return []
         self.table_off = {k: v for k, v in off.items() if k not in ("cup", "hand")} or None

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -390,6 +390,12 @@ class Table:
         the camera is unsettled: :meth:`Referee.button`)."""
         with self._lock:
             return self.referee.button(seat)
+
+    def board_doubted(self, view: BoardView | None, doubtful: Mapping[str, str]) -> None:
+        """A camera frame with places it cannot read (by id, with why), no hand over the
+        board: a doubt that stands is asked about (:mod:`companion.table.doubt`)."""
+        with self._lock:
+            self.referee.board_doubted(view, doubtful)
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""

@@ -473,6 +473,17 @@ def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set
     return set(places)
 
 
+def one_piece_misread(camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> tuple[Piece, Piece] | None:
+    """The one piece the camera read as another at a place (what it read, what the players
+    said it is), when that is all that differs; None otherwise."""
+    read, kept = list(camera), list(record)
+    for piece in camera:
+        if piece in kept:
+            kept.remove(piece)
+            read.remove(piece)
+    return (read[0], kept[0]) if len(read) == 1 and len(kept) == 1 else None
+
+
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
@@ -511,13 +522,25 @@ class Overrides:
                     self.places.pop(place, None)
 
     def apply(self, seen: BoardView) -> BoardView:
-        """``seen`` with each reading the players set aside replaced by the record's."""
+        """``seen`` with each reading the players set aside replaced by the record's.  Where
+        they set aside one piece read as another (pink read blue) and the camera still reads
+        that piece there among others (a figure laid beside it), that piece is read as they
+        said: the place is misread every time it is seen (Times Square seed 13, cafe: the
+        sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
+        and Deb's move went unexplained until the game wedged)."""
         if not self.places:
             return seen
         self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
-            if seen.get(place, ()) != camera:
+            swapped = one_piece_misread(camera, record)
+            now = seen.get(place, ())
+            if now != camera and swapped is not None and now.count(swapped[0]) == 1:
+                rest = list(now)
+                rest.remove(swapped[0])
+                out[place] = tuple(sorted((*rest, swapped[1])))  # the piece misread, read as they said
+                continue
+            if now != camera:
                 del self.places[place]  # the camera reads it otherwise now: the fault is gone
                 continue
             if record:

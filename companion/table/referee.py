@@ -35,6 +35,7 @@ from companion.table.disagreement import (
     ended_unpressed,
     press_then_next,
 )
+from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
 
@@ -59,7 +60,7 @@ class HeldPress:
     taps: int = 0  # the cards tapped before it (later ones are the next move's)
 
 
-class Referee(Disagreements):
+class Referee(Disagreements, Doubting):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -86,6 +87,7 @@ class Referee(Disagreements):
         self.notices: dict[str, Prompt] = {}
         # a button pressed while the camera has not settled waits for it (see ``button``)
         self.held_press: HeldPress | None = None
+        self.doubt = Doubt()  # a place the camera cannot read, frame after frame
 
     # ------------------------------------------------------------------ after the record moved
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
@@ -94,6 +96,8 @@ class Referee(Disagreements):
         before it; the tallies are checked again, then the watchers are told.  Where the
         players ``corrected`` an entry (whose move had laid the table ``replaced``) to other
         than the camera reads, its reading there is set aside (it misreads them)."""
+        if answered:
+            self.doubt_answered()  # a reading of a place the camera cannot read, tapped
         asked = [self.table_prompt, self.notices.get("tally")]
         self._pressed_last = False
         self.taps = []
@@ -150,7 +154,10 @@ class Referee(Disagreements):
             if more is None:
                 break
             entry = more
+        recorded = len(self.ledger.frames), self.ledger.frames[-1].entry
         self._board_settled()
+        if (len(self.ledger.frames), self.ledger.frames[-1].entry) != recorded:
+            return entry  # a held press recorded its move on this board: its chores are still to do
         if entry is None and self.check_tallies(board_changed=True):
             self.publish("notice")
         return entry

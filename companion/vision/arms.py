@@ -45,6 +45,9 @@ WARMER = 0.05  # ... nor one whose red outweighs its blue by this share more tha
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
+SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
+SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
+TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
 
 
 class Arms:
@@ -109,6 +112,7 @@ class Arms:
         reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
         piece colours; ``crossing`` is where an arm lies across the margin, if one does;
         ``whence`` gets, per place doubted, the box of the patch that made it so."""
+        self._arm_seen = None
         mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if not mask.any():
             return None, None
@@ -165,6 +169,7 @@ class Arms:
             return None, None
         if crossing is not None:
             arm |= _limb(arm, crossing, flat)
+            self._arm_seen = arm
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
@@ -225,6 +230,31 @@ class Arms:
         spots = np.unique(self._spot_map[over])
         for s in spots[spots >= 0]:
             doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
+
+    def _shadow_coloured_near_arm(self, placed: list) -> list[str]:
+        """The places of pieces read (``placed``: place, piece, x and y mm) of a shadow's
+        colour (black: no hue, darker than mid-grey) within ``TIP_REACH_MM`` of an arm
+        reaching in across the margin.  A hand paler than the print under it, or darker, is
+        not seen where it lies over print of its own lightness: the arm is seen short of its
+        fingertip, and the shade on or under the unseen part is the colour of a dark piece,
+        so there a dark piece is not vouched for."""
+        arm = getattr(self, "_arm_seen", None)
+        if arm is None:
+            return []
+        shadows = {name for name, bgr in zip(self._piece_names, self._piece_bgr, strict=True)
+                   if float(np.ptp(bgr)) < SHADOW_HUE_PTP and float(bgr.mean()) < SHADOW_LEVEL}
+        dark = [(spot, x_mm, y_mm) for spot, piece, x_mm, y_mm, _conf in placed if piece.colour in shadows]
+        if not dark:
+            return []
+        far = cv2.distanceTransform((~arm).astype(np.uint8), cv2.DIST_L2, 3)
+        h, w = far.shape
+        out = set()
+        for spot, x_mm, y_mm in dark:
+            x = min(w - 1, max(0, int((x_mm + MARGIN_MM) * SCALE)))
+            y = min(h - 1, max(0, int((y_mm + MARGIN_MM) * SCALE)))
+            if far[y, x] <= TIP_REACH_MM * SCALE:
+                out.add(spot)
+        return sorted(out)
 
     def _crosses_margin(self, small: np.ndarray) -> bool:
         """Something lies across the white margin (an arm reaching in from a seat)."""

@@ -27,7 +27,7 @@ from companion.vision.pips import (
     lit_like_a_mark,
     outline,
 )
-from companion.vision.pose import DIE_MM, Stand
+from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.standing import DIE_FACE_SHARE
 
@@ -40,6 +40,7 @@ WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlig
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
+COLUMN_OVER = "a column's sides over it?"
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
@@ -323,11 +324,13 @@ class Blobs:
             out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
                               cy / SCALE - MARGIN_MM, conf))
         why = next((w for s, w in out.doubts if s == stood), None) if stood is not None else None
-        if why is not None:
-            # a die read at its foot and doubted: its foot was judged from what it showed, so
-            # the places the rest of it lies over are not vouched for either (never read empty)
+        if stood is not None:
+            # a die read at its foot: the places the rest of it lies over are not vouched for
+            # (never read empty).  Doubted, its foot was judged from what it showed; read, its
+            # sides (a column's, from a slant) hide what stands there
             for spot in self._places_under(components[y:y + h, x:x + w] == k, x, y) - {stood}:
-                out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}"))
+                out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}" if why is not None
+                                   else COLUMN_OVER))
         return out
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> set[str]:
@@ -503,10 +506,28 @@ class Blobs:
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
-        pips, sure = count_pips(mask, gray, face, rim, top)
-        if stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2):
-            sure = False  # its top face, cut off its sides, shows less than a face: marks may be lost
+        die_px = stands = None
+        if self._is_die(index):
+            die_px = DIE_MM * scale
+
+            def stands(cx: float, cy: float) -> bool:
+                return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
+                                                                            y0 + (cy + 0.5) / scale)
+        # its top face, cut off its sides, may show less than a face: marks may be lost with it
+        cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
         return pips, sure, reflected
+
+
+    def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:
+        """Does a die's top face seen here (canvas mm) stand on one place, however many dice
+        its column holds?  With no sides measured its height is not known; from a slant a
+        column's top shows over a place further out from the camera's nadir than its foot."""
+        spot = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
+        if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
+            return spot is not None
+        feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
+        return all(self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == spot for fx, fy in feet)
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

@@ -76,6 +76,9 @@ class VisionLoop:
         self.table.notice("vision", self.prompt(reading))
         if board is not None:
             self.table.board_seen(board)
+        else:  # a place it cannot read, frame after frame, is asked about by the table
+            doubted = reading.view is not None and not reading.hand
+            self.table.board_doubted(reading.view if doubted else None, reading.doubtful if doubted else {})
 
     def prompt(self, reading: Reading) -> Prompt | None:
         """What the dashboard should say about this frame, in the game's words."""

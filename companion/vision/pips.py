@@ -6,6 +6,8 @@ nothing of the board, and calibration and tests call it on crops of their own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -52,7 +54,8 @@ DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
-               rim_share: float = RIM_SHARE, within: np.ndarray | None = None) -> tuple[int, bool]:
+               rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
+               stands: Callable[[float, float], bool] | None = None, cut: bool = False) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -61,7 +64,15 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     either way.  Without it (die faces), marks are the holes in the colour mask.
     ``face``: the mask's ``outline``, when the caller has it already; ``rim_share``: how far
     in from it marks begin (a share of the piece's width); ``within``: where the face may lie
-    (a standing die's top: not its sides, whose marks are no face's).
+    (a standing die's top: not its sides, whose marks are no face's).  ``die_px``: a die's
+    face width in crop pixels, for a die: marks that lie exactly as a die's face lays them
+    out (``die_face``) are its top's, even near the outline, when ``stands`` (given the
+    face's centre, crop px) says a die's top there stands on the place it is read at.
+    ``cut``: the face as seen is less than a die's whole face (its sides cut off where its
+    outline was not clear), so marks may be lost with the rest: the count is clear only when
+    the marks are a die's whole layout (a face cut anywhere loses a layout's row, column or
+    corner, which leaves no layout of fewer pips).  With ``die_px``, faint marks that
+    complete a die's layout with the clear ones count (``die_face``), never a faint one alone.
     """
     face = face or outline(mask)
     if face is None:
@@ -96,6 +107,14 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
     strong = values >= 0.30
     faint = (values >= 0.15) & ~strong
+    if faint.any() and die_px is not None and int(strong.sum() + faint.sum()) in DIE_FACES:
+        # faint marks that complete a die's layout with the clear ones, where no other
+        # mark is, are marks (a small die far out in the view blurs its pips): the layout
+        # leaves no place for a reflection's or a side face's peak among them
+        marks = strong | faint
+        centre = die_face(centres[1:][marks], die_px, whole)
+        if centre is not None and (stands is None or stands(*centre)):
+            strong, faint = marks, np.zeros_like(faint)
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
     depth = None
@@ -111,6 +130,13 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             both = hull | seen_body
             edge = _depth(both, centres[1:][strong], max(body_area, float(np.count_nonzero(both))))
         sure = not (edge < EDGE_SHARE).any()
+        if not sure and die_px is not None:
+            # a corner pip's halo bites into the colour's outline, and near it the corner pip
+            # seems at the edge: marks laid out exactly as a die's face, no missing pip
+            # between them, are one face's (a side face's marks, foreshortened beside the
+            # top's, fit no face's layout), wherever the outline runs
+            centre = die_face(centres[1:][strong], die_px, whole)
+            sure = centre is not None and (stands is None or stands(*centre))
     if sure and count:  # and every mark counted no wider than a mark
         sure = not _wider_than_a_mark(contrast, centres[1:][strong], values[strong], radius)
     if sure and count and depth is not None and (depth < LINE_EDGE_SHARE).any():
@@ -118,7 +144,70 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         sure = not _a_line(contrast, centres[1:][strong], values[strong], radius, depth < LINE_EDGE_SHARE)
     if sure:  # and no mark on the piece where its colour was not seen
         sure = not _marks_past_colour(whole, seen_body, filled, rim, window)
+    if sure and cut:
+        sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
     return count, bool(sure)
+
+
+DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+# a 2 or a 3 lies on a line, which any two marks the right distance apart fit at some turn (a
+# top's middle pip and a side face's mark): only a layout of 4 or more is a face's shape
+FEWEST_LAID_OUT = 4
+_DIE_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
+DIE_STEP = (0.22, 0.32)  # a die's pips lie this share of its face's width apart (a step), at least, at most
+DIE_FIT = 0.3  # every mark this near its place in the layout (a share of the step), at worst
+DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 degree steps
+NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
+
+
+def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[float, float] | None:
+    """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
+    within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
+    width (``face_px``), and the grid points the layout leaves empty without a mark
+    (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
+    side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
+    line of marks is no shape to judge)."""
+    layout = DIE_FACES.get(len(points))
+    if layout is None or len(points) < FEWEST_LAID_OUT:
+        return None
+    pts = np.asarray(points, np.float64)
+    centre = pts.mean(axis=0)  # every layout is symmetric about its face's centre
+    offsets = pts - centre
+    places = np.array(layout, np.float64)
+    step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
+    if not DIE_STEP[0] * face_px <= step <= DIE_STEP[1] * face_px:
+        return None
+    best: tuple[float, float] | None = None  # (worst miss, turn)
+    for turn in DIE_TURNS:
+        c, s = np.cos(turn), np.sin(turn)
+        turned = np.stack([offsets[:, 0] * c + offsets[:, 1] * s, offsets[:, 1] * c - offsets[:, 0] * s], 1)
+        miss = np.linalg.norm(turned[:, None, :] / step - places[None], axis=2)
+        nearest = miss.argmin(axis=1)
+        if len(set(nearest.tolist())) != len(points):
+            continue
+        worst = float(miss[np.arange(len(points)), nearest].max())
+        if best is None or worst < best[0]:
+            best = (worst, float(turn))
+    if best is None or best[0] > DIE_FIT:
+        return None
+    c, s = np.cos(best[1]), np.sin(best[1])
+    h, w = contrast.shape
+    reach = max(1, int(round(DIE_FIT * step)))  # as near as a mark of the layout may lie
+    for gx, gy in set(_DIE_GRID) - set(layout):
+        x = int(centre[0] + step * (gx * c - gy * s))
+        y = int(centre[1] + step * (gx * s + gy * c))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if near.size and float(near.max()) >= NO_PIP:
+            # a mark, however faint, where the layout has none: a pip missed (a 3's middle
+            # unseen leaves a 2, a 5's a 4), or no face
+            return None
+    return float(centre[0]), float(centre[1])
 
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's

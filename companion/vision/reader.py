@@ -53,6 +53,7 @@ from companion.vision.reading import (
     HIDING,
     SCALE,
     STILL_TOLERANCE,
+    UNDER_A_HAND,
     UNKNOWN,
     Reading,
     clear_outside,
@@ -367,6 +368,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
+        for spot_id in self._shadow_coloured_near_arm(placed):
+            doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():
             doubtful.setdefault(spot_id, why)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:

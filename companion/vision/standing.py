@@ -20,6 +20,7 @@ STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
+FOOT_SLACK_MM = 2.0  # a die's foot as measured may lie this far past its place's side (its top's rim)
 SIDE_HUE = 0.88  # a die's side face in shade: this near its colour's hue (cosine of the angle),
 SIDE_HUE_MARGIN = 0.04  # and this much nearer it than the empty print there is
 VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote on whether sides show
@@ -120,6 +121,11 @@ class Standing:
         tops = (stand.top[0] / SCALE - MARGIN_MM, stand.top[1] / SCALE - MARGIN_MM)
         feet = self.pose.feet(stand.top[0] / SCALE, stand.top[1] / SCALE, DIE_MM, MOST_STACKED)
         fitting = [feet[n - 1] for n in stand.fits]
+        if len(fitting) > 1:
+            # a column stands within its place: a height whose foot would hang over a place's
+            # edge is no height it has (one die's lean apart, at most one fits a place)
+            within = [foot for foot in fitting if self._die_within_place(*foot)]
+            fitting = within or fitting
         spots = {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in fitting}
         if len(spots) != 1 or None in spots:
             # every place the column may stand on, and the one its top shows over
@@ -130,6 +136,18 @@ class Standing:
             out.doubts += [(s, why) for s in sorted(near - {None})]
             return False
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
+
+    def _die_within_place(self, x_mm: float, y_mm: float) -> bool:
+        """Does a die whose foot's centre is here (canvas mm) lie within one place, give or
+        take ``FOOT_SLACK_MM`` (however it is turned: its centre within half its edge of
+        the place's sides)?"""
+        spot_id = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
+        if spot_id is None:
+            return False
+        spot = self.layout.spot(spot_id)
+        x, y = x_mm - MARGIN_MM - spot.x, y_mm - MARGIN_MM - spot.y
+        reach = DIE_MM / 2 - FOOT_SLACK_MM
+        return reach <= x <= spot.w - reach and reach <= y <= spot.h - reach
 
     def _dice_stand_up(self, n: int, stats: np.ndarray, components: np.ndarray, labels: np.ndarray) -> bool:
         """Do the board's dice show their sides, as dice on a table seen from a slant do?  A

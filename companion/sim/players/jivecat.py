@@ -179,6 +179,12 @@ class JivecatWorld(JivecatTurns, World):
         # presses: the table as the move left it (a row card it took stays taken; the Skulls it
         # pays leave the mat only with the chores, once it is recorded)
         moves = [e for e in events if not isinstance(e, BoardChange)]
+        if self.press_held(tablet):
+            # "Press noted: it counts once the camera sees the table clear of hands": the table
+            # is straightened, the press not made again (seed 1, cafe, typical: a second press,
+            # come after the first was judged, recorded "Red ends the turn" before Red's second
+            # drink); the cards, if the tablet lists none, are tapped again
+            moves = [e for e in moves if not isinstance(e, TurnButton)]
         boards = [e.view for e in events if isinstance(e, BoardChange)]
         self.shown = boards[-1] if boards else self.view()
         before = getattr(self, "before_move", None)

@@ -1,0 +1,208 @@
+"""A place the camera cannot read, frame after frame: named, and its readings offered.
+
+The stabiliser commits no board while any place is doubtful ("Can't see Nightclub 4
+clearly: marks unclear"): a card under glare all evening, a cup's shadow, would hold every
+move and every press of the game.  After :data:`DOUBT_FRAMES` camera frames of the same
+reading, the places read confidently are set against the record, and the players are
+asked, as a warning naming the place, which reading the table shows: each legal move (or
+the pressed move) that the confident places and one content of the doubted place explain,
+one tap each.  Nothing is recorded until they tap one (confident or silent: never a guess).
+
+A reading they tapped vouches for the doubted place's content as the record then has it:
+while the record still has that content there and the camera still cannot read it, the
+board is read with the record's content at that place (the players told what lies there,
+and no move since changed it), so the rest of the game is not asked about move by move.
+A move that changes the place ends the vouching; it is asked about again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from companion.games.base import Action, BoardView, Game, Piece, Prompt, State, Tap, Trigger, place_names
+from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places, reconcile
+from companion.table.ledger import Ledger
+from companion.table.pace import SETTLE_FRAMES
+
+DOUBT_FRAMES = 2 * SETTLE_FRAMES  # frames one doubted reading stands before the players are asked
+VOUCHED_FRAMES = 3  # frames a reading with only vouched-for doubts stands before it is read
+READINGS_SHOWN = 6  # readings offered at most as taps
+FILLS_TRIED = 120  # contents of the doubted places set against the rules at most
+
+
+@dataclass
+class Doubt:
+    """The camera's reading while some places stay doubtful: how long it has stood, and the
+    places the players vouched for (their content as the record had it when they said)."""
+
+    view: BoardView | None = None
+    places: frozenset[str] = frozenset()
+    frames: int = 0  # frames read with these places doubtful (a hand's frames between them too)
+    still: int = 0  # frames the reading has stood as it is
+    vouched: dict[str, tuple[Piece, ...]] = field(default_factory=dict)
+    asked: Prompt | None = None  # the warning shown for the reading, while it stands
+    asked_for: tuple[object, ...] | None = None  # the record, taps and press it was worked out on
+
+    def see(self, view: BoardView | None, places: frozenset[str]) -> int:
+        """A frame read ``view`` with ``places`` doubtful (no doubt: it is gone; None: a hand
+        hid the board, which neither ends the doubt nor shows the table still): how many
+        frames these places have stood doubtful."""
+        if view is None:
+            self.still = 0
+            return self.frames if self.view is not None else 0
+        if not places:
+            self.view, self.places, self.frames, self.still = None, frozenset(), 0, 0
+            return 0
+        if places != self.places:
+            self.places, self.frames, self.view, self.still = places, 0, None, 0
+        self.frames += 1
+        self.still = self.still + 1 if view == self.view else 1
+        self.view = view
+        return self.frames
+
+    def filled(self, record: BoardView) -> BoardView | None:
+        """The reading with each doubted place as the record has it, when the players
+        vouched for every one of them and the record still has that content there."""
+        if self.view is None or any(self.vouched.get(p) != record.get(p, ()) for p in self.places):
+            return None
+        board = dict(self.view)
+        for place in self.places:
+            if record.get(place):
+                board[place] = record[place]
+            else:
+                board.pop(place, None)
+        return board
+
+    def vouch(self, record: BoardView) -> None:
+        """The players tapped a reading the warning offered: the doubted places hold what
+        the record now has there."""
+        for place in self.places:
+            self.vouched[place] = tuple(record.get(place, ()))
+        self.asked = None
+
+    def forget_moved(self, record: BoardView) -> None:
+        """Vouching ends for a place whose content the record changed."""
+        self.vouched = {p: s for p, s in self.vouched.items() if record.get(p, ()) == s}
+
+
+def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> list[tuple[Piece, ...]]:
+    """What a doubted place may hold: what the record has there, nothing, and each content
+    a legal next move gives a place it changes (the Nightclubs' values whichever slot: the
+    moves list each set of values once, in one order)."""
+    record = game.board_view(state)
+    found = [tuple(record.get(place, ())), ()]
+    for _, after in next_moves.of(game, state, NEXT_MOVES_TRIED):
+        if after is None:
+            continue
+        board = game.board_view(after)
+        for spot in changed_places(record, board):
+            stack = tuple(board.get(spot, ()))
+            if stack not in found:
+                found.append(stack)
+    return found
+
+
+def readings(game: Game, state: State, view: BoardView, places: frozenset[str], taps: list[Tap],
+             pressed: bool, next_moves: NextMoves) -> list[Action]:
+    """The moves the table may show: for each content each doubted place may hold, the
+    move the camera would read (and, with a press waiting, the move the press would
+    record), or each of several it fits."""
+    fills: list[dict[str, tuple[Piece, ...]]] = [{}]
+    for place in sorted(places):
+        fills = [{**f, place: stack} for f in fills for stack in contents(game, state, place, next_moves)]
+        fills = fills[:FILLS_TRIED]
+    triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)
+    found: dict[str, Action] = {}
+    for fill in fills:
+        board = {p: s for p, s in {**view, **fill}.items() if s}
+        for trigger in triggers:
+            verdict = reconcile(game, state, board, list(taps), trigger)
+            moves = [verdict.action] if verdict.action is not None and verdict.state is not None \
+                else [o for o in (verdict.prompt.options if verdict.prompt is not None
+                                  and verdict.prompt.kind == "choice" else [])]
+            for move in moves:
+                found.setdefault(json.dumps(move, sort_keys=True), move)
+    return list(found.values())
+
+
+def doubt_prompt(game: Game, state: State, labels: Mapping[str, str], why: str,
+                 options: list[Action]) -> Prompt:
+    """The warning: the place named, each reading one tap (or, with none, what to do)."""
+    named = ", ".join(labels.get(p, p) for p in sorted(labels))
+    player = game.current_player(state)
+    if not options:
+        return Prompt(f"Can't read {named} ({why}): nothing is recorded while it cannot be "
+                      "read. Clear what covers it, or declare the move.", "warning", player)
+    shown = options[:READINGS_SHOWN]
+    text = (f"Can't read {named} ({why}): nothing is recorded until you say what it shows. "
+            "Tap the move the table shows: " + " | ".join(game.describe(state, a) for a in shown))
+    return Prompt(text, "warning", player, shown)
+
+
+class Doubting:
+    """The referee's desk for places the camera cannot read (a part of
+    :class:`~companion.table.referee.Referee`, which holds the state it reads)."""
+
+    game: Game
+    ledger: Ledger
+    taps: list[Tap]
+    raw_seen: BoardView | None
+    table_prompt: Prompt | None
+    next_moves: NextMoves
+    doubt: Doubt
+
+    def publish(self, kind: str) -> None: ...
+    def board_seen(self, view: BoardView) -> object: ...
+    def _board_settled(self) -> None: ...
+    def _drop_held_press(self) -> None: ...
+    held_press: object | None  # the referee's press waiting for the camera to settle
+
+    def board_doubted(self, view: BoardView | None, doubtful: Mapping[str, str]) -> None:
+        """A camera frame read ``view`` with the places in ``doubtful`` (by id, with why)
+        unreadable and no hand over the board; None or no doubt: the stabiliser's own
+        commits speak.  Counted in frames: the table's pace, never the wall clock."""
+        frames = self.doubt.see(view, frozenset(doubtful) if view is not None else frozenset())
+        if not frames:
+            if self.doubt.asked is not None and self.table_prompt is self.doubt.asked:
+                self.table_prompt = None  # the place reads clearly again: the question is moot
+                self.publish("prompt")
+            self.doubt.asked = self.doubt.asked_for = None
+            return
+        if self.doubt.still < VOUCHED_FRAMES:
+            return  # a hand just lifted, a piece still settling: the table is read once it stands
+        record = self.game.board_view(self.ledger.state)
+        self.doubt.forget_moved(record)
+        filled = self.doubt.filled(record)
+        if filled is not None:
+            if filled != self.raw_seen:
+                self.board_seen(filled)
+            elif self.held_press is not None:
+                self._board_settled()  # the board as it stood is the one the press is judged on
+            return
+        newest = self.ledger.frames[-1].entry
+        asked_for = (len(self.ledger.frames), newest.seq if newest is not None else None,
+                     len(self.taps), self.held_press is not None, self.doubt.view)
+        if frames < DOUBT_FRAMES or asked_for == self.doubt.asked_for:
+            return
+        self.doubt.asked_for = asked_for
+        assert self.doubt.view is not None
+        options = readings(self.game, self.ledger.state, self.doubt.view, self.doubt.places,
+                           self.taps, self.held_press is not None, self.next_moves)
+        names = place_names(self.game, self.ledger.state)
+        labels = {p: names.get(p, p) for p in self.doubt.places}
+        why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
+        prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
+        self.doubt.asked = self.table_prompt = prompt
+        self.publish("prompt")
+
+    def doubt_answered(self) -> None:
+        """The players declared a move while the doubt's warning stood: the doubted places
+        hold what the record now has there, and a press held for the move is answered."""
+        if self.doubt.asked is None or self.table_prompt is not self.doubt.asked:
+            return
+        self.doubt.vouch(self.game.board_view(self.ledger.state))
+        self.doubt.asked_for = None
+        if self.held_press is not None:
+            self._drop_held_press()

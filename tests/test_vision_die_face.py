@@ -1,0 +1,104 @@
+"""A die's marks told from a side face's by the layout of a die's face (``pips.die_face``).
+
+Seen from a slant a die's corner pip lies near its outline: its halo bites into the colour's
+outline, as a side face's pip beside the top would.  Marks laid out exactly as a die's face
+are one face's; a side face's mark among them, or a pip missed, fits no layout.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.games import load_game
+from companion.sim.camera.frames3d import committed
+from companion.vision.pips import DIE_FACES, die_face
+from companion.vision.reader import BoardReader
+
+FACE_PX = 64.0  # a 16 mm die at 4 px a mm
+STEP = 0.27 * FACE_PX
+
+
+def _marks(pips: int, turn_deg: float, centre: tuple[float, float] = (60.0, 60.0)) -> np.ndarray:
+    t = np.deg2rad(turn_deg)
+    rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return np.array(DIE_FACES[pips], np.float64) @ rotation.T * STEP + np.array(centre)
+
+
+def _contrast(points: np.ndarray, size: int = 120) -> np.ndarray:
+    """A contrast map with a blurred peak at each mark."""
+    out = np.zeros((size, size), np.float32)
+    for x, y in points:
+        cv2.circle(out, (int(round(x)), int(round(y))), 4, 1.0, -1)
+    return cv2.GaussianBlur(out, (0, 0), 2.0)
+
+
+@pytest.mark.parametrize("pips", [4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0, 130.0])
+def test_a_dies_face_turned_any_way_is_its_layout(pips: int, turn: float) -> None:
+    rng = np.random.default_rng(pips * 1000 + int(turn))
+    points = _marks(pips, turn) + rng.normal(0, 1.0, (pips, 2))  # a pixel of jitter
+    centre = die_face(points, FACE_PX, _contrast(points))
+    assert centre is not None
+    assert np.hypot(centre[0] - 60, centre[1] - 60) < 2.0
+
+
+def test_a_line_of_marks_is_no_layout() -> None:
+    """A 2 or a 3 lies on a line, and a top's middle pip with a side face's mark beside it
+    makes a line the right length at some turn: marks on a line are no face's shape."""
+    for pips in (2, 3):
+        points = _marks(pips, 30.0)
+        assert die_face(points, FACE_PX, _contrast(points)) is None
+    middle_and_side = np.array([[60.0, 60.0], [60.0 + 0.55 * FACE_PX, 60.0 + 0.55 * FACE_PX]])
+    assert die_face(middle_and_side, FACE_PX, _contrast(middle_and_side)) is None
+
+
+def test_a_side_faces_mark_beside_the_tops_fits_no_layout() -> None:
+    top = _marks(4, 20.0)
+    side = _marks(2, 20.0, centre=(60.0, 60.0 + 0.8 * FACE_PX))[:1]  # one of a side face's marks
+    points = np.vstack([top, side])
+    assert die_face(points, FACE_PX, _contrast(points)) is None
+    # a 6 of which the camera saw four, and a top's 2 with a side's mark
+    six = _marks(6, 10.0)
+    seen = six[[0, 1, 4, 5]]
+    assert die_face(seen, FACE_PX, _contrast(six)) is None  # the middle row's marks are there
+    five = _marks(5, 35.0)
+    points = np.vstack([five[[0, 1, 3, 4]], [[60.0 + 0.75 * FACE_PX, 60.0]]])  # a 4's and a side's mark
+    assert die_face(points, FACE_PX, _contrast(points)) is None
+
+
+@pytest.mark.parametrize("pips, kept", [(6, [0, 2, 4]), (4, [0, 1]), (5, [1, 2, 4]), (3, [1, 2]),
+                                        (6, [0, 1, 2, 3])])
+def test_a_face_cut_off_at_any_side_leaves_no_layout(pips: int, kept: list[int]) -> None:
+    """What a die's top shows with a row, a column or a corner cut off (its side in shade
+    taken for no face) is no layout: a count from a face seen cut is never taken for a face."""
+    for turn in (0.0, 25.0, 60.0):
+        seen = _marks(pips, turn)[kept]
+        assert die_face(seen, FACE_PX, _contrast(seen)) is None
+
+
+def test_marks_too_far_apart_or_too_close_for_a_die_are_no_face() -> None:
+    for share in (0.12, 0.4):
+        points = np.array(DIE_FACES[4], np.float64) * share * FACE_PX + 60
+        assert die_face(points, FACE_PX, _contrast(points)) is None
+    assert die_face(_marks(2, 0.0)[:1], FACE_PX, _contrast(_marks(2, 0.0)[:1])) is None  # one pip: no layout
+
+
+def test_a_tuning_frames_dice_with_corner_pips_at_the_outline_are_read_and_nothing_wrong() -> None:
+    """Four dice of a committed tuning frame from straight above whose corner pips' halos cut
+    into their outlines (doubted as "marks unclear" before) are read, and no place wrong."""
+    frame = next(f for f in committed() if f.split == "tune" and f.path.stem == "baron_voodoo-t00-b2")
+    game = load_game(frame.game)
+    layout = game.layout(game.setup(int(frame.truth["players"]), None, 0))
+    camera = frame.truth["camera"]
+    lens = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
+            "rms_px": 0.0, "photos_used": 0}
+    reading = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))),
+                          lens=lens).read(frame.image())
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in ("A4", "B6", "E1", "E3"):  # yellow 6, blue 5, purple 6, purple 6
+        assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
