@@ -1,14 +1,16 @@
 """Baron Voodoo and Swing State under a cafe's faults: one regression test per wedge cause
 found on the bench (issue 39, ``companion bench truth --faults cafe``).
 
-Scripted boards on the real rules and the table's own pieces; no simulated world, no camera.
+Scripted boards and camera frames on the real rules and the table's own pieces; no simulated
+world, no camera.
 """
 
 from __future__ import annotations
 
 from companion.games import load_game
 from companion.games.baron_voodoo.board import track_place
-from companion.games.base import BoardView, Piece, State
+from companion.games.base import BoardView, Piece, Prompt, State
+from companion.table import Table
 from companion.table.disagreement import Overrides
 
 
@@ -66,3 +68,43 @@ def test_a_place_read_otherwise_ends_only_its_own_set_aside() -> None:
     seen = overrides.apply(changed)
     assert set(overrides.places) == {nine, ten}
     assert seen.get(nine) == record9[nine] and not seen.get(ten) and seen[cell] == changed[cell]
+
+
+def test_baron_voodoo_a_press_held_under_a_doubt_is_asked_about_on_the_table_it_was_made_on() -> None:
+    """Baron Voodoo seed 6, cafe, every kind of players: Mami Wata's Offering 1 unreadable all
+    evening; the set-up's press was held under the doubt and the first capture was made
+    before the doubt stood long enough to be asked about.  Asked about the grid as it stood
+    then (the capture made), the set-up fitted nothing: "Clear what covers it, or declare the
+    move", no tap, and the game wedged.  The press is for the table as it stood when it came:
+    the set-up is offered as one tap."""
+    from companion.table.doubt import DOUBT_FRAMES
+
+    table = Table.open("baron_voodoo", None, 2, None, 6, resume=False)
+    game = table.game
+    name = sorted(game.facts.layouts)[0]
+    setup = {"type": "setup", "layout": name,
+             "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}}
+    laid = game.apply(table.state, setup)
+    capture = next(a for a in game.legal_actions(laid) if a["type"] == "capture")
+    captured = game.apply(laid, capture)
+    glare = {"offer0-0": "marks unclear: blur?"}
+    assert game.board_view(laid).get("offer0-0")
+
+    def frames(view: BoardView, count: int) -> None:
+        partial = {p: s for p, s in view.items() if p not in glare}
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    table.notice("vision", Prompt("Can't see Mami Wata: Offering 1 clearly: marks unclear: blur?", "info"))
+    frames(game.board_view(laid), 3)
+    table.button()  # held: the camera cannot see the table clearly
+    assert table.referee.held_press is not None and not table.history
+    frames(game.board_view(captured), DOUBT_FRAMES)  # the players carry on
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning" and "Offering 1" in asked.text, asked
+    offered = [o for o in asked.options if o.get("type") == "setup"]
+    assert offered, asked.text
+    table.declare(offered[0])
+    assert table.history and table.history[0].action["type"] == "setup"
+    assert table.state["board"] == laid["board"]
