@@ -491,6 +491,7 @@ class Overrides:
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+        self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -501,6 +502,7 @@ class Overrides:
                       if only is None or p in only)
         for place in kept:
             self.places[place] = (seen.get(place, ()), board.get(place, ()))
+        self.together.update((place, frozenset(kept)) for place in kept)
         return kept
 
     def restore(self, board: BoardView, kept: list[Action]) -> None:
@@ -528,6 +530,7 @@ class Overrides:
         and Deb's move went unexplained until the game wedged)."""
         if not self.places:
             return seen
+        self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
             swapped = one_piece_misread(camera, record)
@@ -548,6 +551,21 @@ class Overrides:
 
     def clear(self) -> None:
         self.places.clear()
+        self.together.clear()
+
+    def _lapse(self, seen: BoardView) -> None:
+        """One place of a decision read as the record had it: the players set those pieces
+        right (or a move took the piece away), so the decision ends at all its places.
+        (Baron Voodoo seed 8, cafe, typical: the score marker knocked from 9 onto 10, "the
+        record is right"; the next move took it from 10 to 12, and 9, read empty as before,
+        went on being drawn with the marker: every press after it was refused, and "the
+        record is right" was tapped 485 times.)"""
+        for place, (camera, record) in list(self.places.items()):
+            now = seen.get(place, ())
+            if place in self.places and now != camera and now == record:
+                for other in self.together.get(place, frozenset()) | {place}:
+                    self.places.pop(other, None)
+                    self.together.pop(other, None)
 
 
 class Disagreements:

@@ -1,0 +1,110 @@
+"""Baron Voodoo and Swing State under a cafe's faults: one regression test per wedge cause
+found on the bench (issue 39, ``companion bench truth --faults cafe``).
+
+Scripted boards and camera frames on the real rules and the table's own pieces; no simulated
+world, no camera.
+"""
+
+from __future__ import annotations
+
+from companion.games import load_game
+from companion.games.baron_voodoo.board import track_place
+from companion.games.base import BoardView, Piece, Prompt, State
+from companion.table import Table
+from companion.table.disagreement import Overrides
+
+
+def baron_at(vp: int) -> tuple[State, BoardView]:
+    """A Baron Voodoo game set up, Mami Wata's side at ``vp``: the record and its board."""
+    game = load_game("baron_voodoo")
+    name = sorted(game.facts.layouts)[0]
+    board = {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}
+    state = game.apply(game.setup(2, None, 8), {"type": "setup", "layout": name, "board": board})
+    state = {**state, "vp": [vp, *state["vp"][1:]]}
+    return state, game.board_view(state)
+
+
+def test_a_knocked_score_marker_set_aside_is_not_drawn_at_its_old_place_after_it_moves() -> None:
+    """Baron Voodoo seed 8, cafe, typical: the score marker was knocked from 9 onto 10 and the
+    players said the record was right (9).  The next move took the marker from 10 to 12; the
+    camera read 9 empty, as before, so the set-aside there stood and drew a second marker at
+    9: every press after it was refused, and "the record is right" tapped 485 times ran the
+    game over budget.  Seen where the record had it (10 empty), the decision ends whole."""
+    game = load_game("baron_voodoo")
+    at9, record9 = baron_at(9)
+    nine, ten, twelve = track_place(0, 9), track_place(0, 10), track_place(0, 12)
+    assert record9.get(nine) and not record9.get(ten)
+    knocked = dict(record9)
+    knocked[ten] = knocked.pop(nine)
+    overrides = Overrides()
+    assert overrides.keep(game, at9, knocked) == sorted([nine, ten])
+    assert overrides.apply(knocked) == record9  # the knocked marker read where it belongs
+
+    _, moved = baron_at(12)  # the move made on the table, not yet recorded
+    seen = overrides.apply(moved)  # the record has not moved yet: the marker read at 12 alone
+    assert seen == moved and not seen.get(nine) and seen.get(twelve)
+    assert overrides.places == {}
+
+
+def test_a_place_read_otherwise_ends_only_its_own_set_aside() -> None:
+    """A place of the decision read as neither the camera read it then nor the record had it
+    (a stack changed by another move) is read afresh alone: the rest of the decision stands
+    while the camera still reads it so."""
+    game = load_game("baron_voodoo")
+    at9, record9 = baron_at(9)
+    nine, ten = track_place(0, 9), track_place(0, 10)
+    knocked = dict(record9)
+    knocked[ten] = knocked.pop(nine)
+    cell = next(p for p in sorted(record9) if p in game.facts.coord)
+    other = dict(record9)
+    other.pop(cell)  # a die the camera misread as gone, set aside with the marker
+    other[ten] = other.pop(nine)
+    overrides = Overrides()
+    overrides.keep(game, at9, other)
+    assert set(overrides.places) == {nine, ten, cell}
+    changed = dict(other)
+    die = record9[cell][0]
+    changed[cell] = (Piece(die.colour, die.pips % 6 + 1),)
+    seen = overrides.apply(changed)
+    assert set(overrides.places) == {nine, ten}
+    assert seen.get(nine) == record9[nine] and not seen.get(ten) and seen[cell] == changed[cell]
+
+
+def test_baron_voodoo_a_press_held_under_a_doubt_is_asked_about_on_the_table_it_was_made_on() -> None:
+    """Baron Voodoo seed 6, cafe, every kind of players: Mami Wata's Offering 1 unreadable all
+    evening; the set-up's press was held under the doubt and the first capture was made
+    before the doubt stood long enough to be asked about.  Asked about the grid as it stood
+    then (the capture made), the set-up fitted nothing: "Clear what covers it, or declare the
+    move", no tap, and the game wedged.  The press is for the table as it stood when it came:
+    the set-up is offered as one tap."""
+    from companion.table.doubt import DOUBT_FRAMES
+
+    table = Table.open("baron_voodoo", None, 2, None, 6, resume=False)
+    game = table.game
+    name = sorted(game.facts.layouts)[0]
+    setup = {"type": "setup", "layout": name,
+             "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}}
+    laid = game.apply(table.state, setup)
+    capture = next(a for a in game.legal_actions(laid) if a["type"] == "capture")
+    captured = game.apply(laid, capture)
+    glare = {"offer0-0": "marks unclear: blur?"}
+    assert game.board_view(laid).get("offer0-0")
+
+    def frames(view: BoardView, count: int) -> None:
+        partial = {p: s for p, s in view.items() if p not in glare}
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    table.notice("vision", Prompt("Can't see Mami Wata: Offering 1 clearly: marks unclear: blur?", "info"))
+    frames(game.board_view(laid), 3)
+    table.button()  # held: the camera cannot see the table clearly
+    assert table.referee.held_press is not None and not table.history
+    frames(game.board_view(captured), DOUBT_FRAMES)  # the players carry on
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning" and "Offering 1" in asked.text, asked
+    offered = [o for o in asked.options if o.get("type") == "setup"]
+    assert offered, asked.text
+    table.declare(offered[0])
+    assert table.history and table.history[0].action["type"] == "setup"
+    assert table.state["board"] == laid["board"]
