@@ -113,10 +113,9 @@ class Locating:
 
     def _still_fits(self, small: np.ndarray) -> bool:
         """Do at least two markers still sit where the homography puts them, and none elsewhere?"""
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         fits = 0
         for rows, cols, bits in self._marker_checks:
-            patch = gray[rows, cols]
+            patch = cv2.cvtColor(small[rows, cols], cv2.COLOR_BGR2GRAY)  # the markers only, not the board
             lo, hi = float(patch.min()), float(patch.max())
             if hi - lo < 40:
                 continue  # covered (a hand, a shadow): says nothing either way

@@ -30,6 +30,10 @@ class Sampler:
         self.maps = cv2.convertMaps(np.ascontiguousarray(frame_pts[..., 0]),
                                     np.ascontiguousarray(frame_pts[..., 1]), cv2.CV_16SC2)
         self.small: np.ndarray | None = None
+        # the window of ``small`` sampled from the frame being read (rows, columns), and that frame:
+        # a window asked for again within it (the blobs round a change) is not sampled twice
+        self._fresh: tuple[slice, slice] | None = None
+        self._fresh_frame: np.ndarray | None = None
         m1, m2 = self.maps
         self._watched = [(rows, cols, m1[rows, cols].copy(), m2[rows, cols].copy())
                          for rows, cols in (self._clip(r, c) for r, c in watched) if rows.stop > rows.start
@@ -56,6 +60,7 @@ class Sampler:
     def cells(self, frame: np.ndarray) -> np.ndarray:
         """The board in 4 mm cells, noise averaged out: what the stillness and the changed
         region are judged on."""
+        self._fresh = self._fresh_frame = None  # a new frame: nothing of it sampled yet
         part = frame[self._box]
         half = cv2.resize(part, (part.shape[1] // 2, part.shape[0] // 2), interpolation=cv2.INTER_AREA)
         return cv2.pyrDown(cv2.remap(half, *self._cell_maps, cv2.INTER_LINEAR))
@@ -67,6 +72,8 @@ class Sampler:
     def whole(self, frame: np.ndarray) -> np.ndarray:
         """The whole board sampled from this frame (and kept as ``small``)."""
         self.small = self.sample(frame)
+        h, w = self.maps[1].shape
+        self._fresh, self._fresh_frame = (slice(0, h), slice(0, w)), frame
         return self.small
 
     def _clip(self, rows: slice, cols: slice) -> tuple[slice, slice]:
@@ -74,12 +81,22 @@ class Sampler:
         return (slice(max(0, rows.start), min(h, rows.stop)), slice(max(0, cols.start), min(w, cols.stop)))
 
     def window(self, frame: np.ndarray, rows: slice, cols: slice) -> None:
-        """Sample one window of ``small`` again from this frame."""
+        """Sample one window of ``small`` again from this frame (what of it was sampled from
+        this frame already, since its cells were taken, is as it would be sampled again)."""
+        assert self.small is not None
+        rows, cols = self._clip(rows, cols)
+        if rows.stop <= rows.start or cols.stop <= cols.start:
+            return
+        fresh = self._fresh if self._fresh_frame is frame else None
+        for part_rows, part_cols in _outside_of(rows, cols, fresh):
+            self._remap_into(frame, part_rows, part_cols)
+        if fresh is None or _area(rows, cols) > _area(*fresh):
+            self._fresh, self._fresh_frame = (rows, cols), frame
+
+    def _remap_into(self, frame: np.ndarray, rows: slice, cols: slice) -> None:
         assert self.small is not None
         m1, m2 = self.maps
-        rows, cols = self._clip(rows, cols)
-        if rows.stop > rows.start and cols.stop > cols.start:
-            self.small[rows, cols] = cv2.remap(frame, m1[rows, cols], m2[rows, cols], cv2.INTER_LINEAR)
+        self.small[rows, cols] = cv2.remap(frame, m1[rows, cols], m2[rows, cols], cv2.INTER_LINEAR)
 
     def watch(self, frame: np.ndarray) -> None:
         """Sample the watched windows and points of ``small`` again from this frame."""
@@ -88,3 +105,20 @@ class Sampler:
             self.small[rows, cols] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
         ys, xs, m1, m2 = self._points
         self.small[ys, xs] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)
+
+
+def _area(rows: slice, cols: slice) -> int:
+    return (rows.stop - rows.start) * (cols.stop - cols.start)
+
+
+def _outside_of(rows: slice, cols: slice, done: tuple[slice, slice] | None) -> list[tuple[slice, slice]]:
+    """A window less what of it another window (``done``) holds: up to four strips."""
+    if done is None:
+        return [(rows, cols)]
+    top, bottom = max(rows.start, done[0].start), min(rows.stop, done[0].stop)
+    left, right = max(cols.start, done[1].start), min(cols.stop, done[1].stop)
+    if top >= bottom or left >= right:
+        return [(rows, cols)]
+    strips = [(slice(rows.start, top), cols), (slice(bottom, rows.stop), cols),
+              (slice(top, bottom), slice(cols.start, left)), (slice(top, bottom), slice(right, cols.stop))]
+    return [(r, c) for r, c in strips if r.stop > r.start and c.stop > c.start]

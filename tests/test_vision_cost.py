@@ -1,0 +1,71 @@
+"""The frame cost's yardstick, and the shortcuts that make a changed board cheaper to read
+giving what the long way gives."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.bench.boards import sample_boards
+from companion.bench.vision import frame_cost, game_layout, make_reader
+from companion.sim.camera.conditions import camera_for
+from companion.vision.empty_board import _SHADOW_DISC, _SPECKS, EmptyBoard
+from companion.vision.sampling import _outside_of
+
+
+def test_the_frame_cost_names_opencvs_marker_search_on_the_same_frames_and_the_ratio_to_it() -> None:
+    figures = frame_cost("times_square", 4)
+    assert figures["cpu_ms_detect_markers_p50"] > 0
+    assert figures["cpu_ms_changed_board_p50"] > 0
+    assert figures["changed_board_to_detect_markers"] == pytest.approx(
+        figures["cpu_ms_changed_board_p50"] / figures["cpu_ms_detect_markers_p50"])
+
+
+@pytest.mark.parametrize("specks", [1, 30, _SPECKS, _SPECKS + 1, 400])
+def test_a_piece_within_a_shadows_reach_is_found_as_the_whole_boards_dilation_finds_it(specks: int) -> None:
+    rng = np.random.default_rng(specks)
+    is_piece = np.zeros((120, 170), bool)
+    for _ in range(5):  # a few pieces, some at the board's edges
+        y, x = int(rng.integers(-5, 120)), int(rng.integers(-5, 170))
+        is_piece[max(0, y):y + 14, max(0, x):x + 14] = True
+    ys = rng.integers(0, 120, specks)
+    xs = rng.integers(0, 170, specks)
+    ys[0], xs[0] = 0, 169  # a corner
+    whole = cv2.dilate(is_piece.astype(np.uint8), _SHADOW_DISC) > 0
+    near = EmptyBoard._near_a_piece(is_piece, ys, xs)
+    assert near.tolist() == whole[ys, xs].tolist()
+    if specks >= 30:  # the draw has specks both near and far from a piece
+        assert near.any() and not near.all()
+
+
+@pytest.mark.parametrize("done", [None, (5, 40, 10, 60), (0, 100, 0, 100), (20, 30, 70, 90), (60, 80, 5, 15),
+                                  (15, 25, 35, 45)])
+def test_a_window_less_what_was_sampled_already_is_every_other_pixel_of_it_once(done: tuple | None) -> None:
+    rows, cols = slice(10, 50), slice(20, 80)
+    held = None if done is None else (slice(done[0], done[1]), slice(done[2], done[3]))
+    count = np.zeros((100, 100), int)
+    for r, c in _outside_of(rows, cols, held):
+        count[r, c] += 1
+    want = np.zeros((100, 100), int)
+    want[rows, cols] = 1
+    if held is not None:
+        want[held] = 0
+    assert count.tolist() == want.tolist()
+
+
+def test_the_blobs_window_sampled_round_a_change_holds_what_sampling_the_whole_board_holds() -> None:
+    layout, colours, players = game_layout("swing_state")
+    reader = make_reader(layout, colours)
+    first = camera_for(layout, seed=3).frame(sample_boards("swing_state", players, 2, 0)[0])
+    reader.read(first)
+    sampler = reader._sampler
+    assert sampler is not None
+    frame = np.ascontiguousarray(first[:, ::-1])  # another frame: every window differs from the last
+    sampler.cells(frame)
+    sampler.window(frame, slice(100, 200), slice(150, 300))
+    sampler.window(frame, slice(80, 260), slice(120, 240))  # in part where the first one was
+    whole = sampler.sample(frame)
+    assert np.array_equal(sampler.small[80:260, 120:300][:, :30], whole[80:260, 120:300][:, :30])
+    assert np.array_equal(sampler.small[100:200, 150:300], whole[100:200, 150:300])
+    assert not np.array_equal(sampler.small[0:20], whole[0:20])  # never asked for: as it was
