@@ -1,0 +1,162 @@
+"""The marks on one piece of a blob: a sharp crop of it straight from the frame, its pips
+counted on its top face, and whether a blob's other colours are its own marks blurred.
+
+A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.blobs.Blobs`: the
+methods here use the reader's state (its light, glare, pose, lens and caches).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.pips import DIE_RIM_SHARE, RIM_SHARE, count_pips, lit_like_a_mark, outline
+from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
+from companion.vision.reading import SCALE, STILL_TOLERANCE
+
+CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
+CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
+
+
+class PieceMarks:
+    """One piece's marks, read on a crop of its own."""
+
+    @staticmethod
+    def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
+        """What lies within a piece's outline that is not its colour (its marks, or else)."""
+        contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros(part.shape, np.uint8)
+        if contours:
+            cv2.drawContours(filled, [cv2.convexHull(max(contours, key=cv2.contourArea))], -1, 1, -1)
+        return (filled > 0) & (labels != index)
+
+    def _marks_of_one_piece(self, labels: np.ndarray, blob: np.ndarray, main: int,
+                            picture: np.ndarray) -> bool:
+        """Are a blob's other piece colours its main colour darkened alike in every channel and
+        all well inside its main colour's box?  Then they are the marks on one piece, blurred
+        into a colour of their own (dark pips on orange read as brown), not a second piece
+        touching it (that would stick out) nor one of another hue lying on it."""
+        marks = self.layout.marks.get(self._piece_names[main])
+        if marks is not None and marks[1] == 0:
+            return False  # a plain piece has no marks: a darker colour on it is another piece
+        n_pieces = len(self._piece_names)
+        inside = blob > 0
+        own = (labels == main) & inside
+        other = (labels < n_pieces) & (labels != main) & inside
+        if not own.any() or not other.any():
+            return False
+        ox, oy, ow, oh = cv2.boundingRect(own.astype(np.uint8))
+        tx, ty, tw, th = cv2.boundingRect(other.astype(np.uint8))
+        edge = 2
+        if tx < ox + edge or ty < oy + edge or tx + tw > ox + ow - edge or ty + th > oy + oh - edge:
+            return False
+        body = picture[own].astype(np.float32).mean(axis=0)
+        marks = picture[other].astype(np.float32).mean(axis=0)
+        # the same hue in shadow: no channel lighter, a fifth darker at least, and every
+        # channel darkened alike, as a dark mark blurred into the body mixes them (red on a
+        # white patch is no white piece's marks: a reflection on a red one, more likely)
+        if not ((marks <= body + 4).all() and marks.sum() <= 0.8 * body.sum()):
+            return False
+        lit = body > 60
+        share = (marks[lit] - PIP_ON_LIGHT[0]) / (body[lit] - PIP_ON_LIGHT[0])
+        return bool(share.max() - share.min() <= 0.3)
+
+    def _cached_pips(self, small: np.ndarray, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                     bh: int, fresh: dict, stand: Stand | None = None,
+                     sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
+        """Pips again only for a piece that looks different from the last frame's."""
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen)
+        patch = small[by:by + bh, bx:bx + bw]
+        cached = self._pip_cache.get(key)
+        if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
+                and int(cv2.absdiff(cached[0], patch).max()) <= 3 * STILL_TOLERANCE \
+                and float(cv2.absdiff(cached[0], patch).mean()) <= STILL_TOLERANCE / 2:
+            fresh[key] = cached
+            return cached[1]
+        result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
+        fresh[key] = (patch.copy(), result)
+        return result
+
+    def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
+                   bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
+                   sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
+        """Pips on one piece, from a sharp crop sampled straight from the frame (with the
+        reflection measured round it taken off ``glare_scale`` times), whether the count is
+        clear, and whether a light spot on it is a lamp's reflection rather than a mark.
+        A die standing up (``stand``) is judged on its top face only: its side faces, and
+        their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
+        (its own, and lifted by a sheen over part of it)."""
+        x0, y0 = bx / SCALE - 2, by / SCALE - 2
+        x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
+        # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
+        scale = min(CROP_SCALE, CROP_PIECE_PX * SCALE / max(bw, bh, 1))
+        cw, ch = int((x1 - x0) * scale), int((y1 - y0) * scale)
+        if self.lens is None:  # crop px -> canvas px -> frame px is one homography
+            k = self.px_per_mm / scale
+            to_canvas = np.array([[k, 0, (x0 + 0.5 / scale) * self.px_per_mm],
+                                  [0, k, (y0 + 0.5 / scale) * self.px_per_mm], [0, 0, 1]])
+            assert self._homography is not None
+            to_frame = self._to_frame @ to_canvas
+            crop = cv2.warpPerspective(frame, to_frame, (cw, ch),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        else:  # through the lens, point by point
+            ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+            pts = np.stack([x0 + (xs + 0.5) / scale, y0 + (ys + 0.5) / scale], -1).reshape(-1, 2)
+            frame_pts = self._canvas_to_frame(pts * self.px_per_mm).reshape(ch, cw, 2)
+            crop = cv2.remap(frame, frame_pts[..., 0], frame_pts[..., 1], cv2.INTER_LINEAR)
+        gy = min(int(by + bh / 2), self.light.gain.shape[0] - 1) if self.light.gain is not None else 0
+        gx = min(int(bx + bw / 2), self.light.gain.shape[1] - 1) if self.light.gain is not None else 0
+        seen = crop
+        if self.light.gain is not None:
+            crop = self.light.flatten_with(crop, tuple(float(v) for v in self.light.gain[gy, gx]) + (0.0,))
+        cells = self.glare.cells if glare_scale == 1.0 else self.glare.faint
+        if cells is not None:  # the same glare taken off as on the board sampled
+            g = cells[max(0, (by - 2) // 2):(by + bh + 3) // 2 + 1,
+                      max(0, (bx - 2) // 2):(bx + bw + 3) // 2 + 1]
+            if g.size and float(g.max()) > 0:
+                g = cv2.resize(g, (cw, ch), interpolation=cv2.INTER_LINEAR)
+                if glare_scale != 1.0:
+                    g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
+                crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
+        mask = np.isin(self._classify_seen(crop, seen), sheen or (index,)).astype(np.uint8)
+        top = None
+        if stand is not None:
+            ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
+            along = (x0 + (xs + 0.5) / scale) * SCALE - stand.nadir_px[0]
+            along *= stand.outward[0]
+            along += ((y0 + (ys + 0.5) / scale) * SCALE - stand.nadir_px[1]) * stand.outward[1]
+            top = along >= stand.top_from - 0.5
+            mask[~top] = 0
+        if self.keep_masks:
+            self._last_mask = mask
+        # (the re-reads with the reflection scaled ask only the count)
+        face = outline(mask)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
+        if self.faces is not None:
+            return self.faces.classify(mask), True, reflected
+        rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
+        die_px = stands = None
+        if self._is_die(index):
+            die_px = DIE_MM * scale
+
+            def stands(cx: float, cy: float) -> bool:
+                return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
+                                                                            y0 + (cy + 0.5) / scale)
+        # its top face, cut off its sides, may show less than a face: marks may be lost with it
+        cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
+        return pips, sure, reflected
+
+    def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:
+        """Does a die's top face seen here (canvas mm) stand on one place, however many dice
+        its column holds?  With no sides measured its height is not known; from a slant a
+        column's top shows over a place further out from the camera's nadir than its foot."""
+        spot = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
+        if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
+            return spot is not None
+        feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
+        return all(self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == spot for fx, fy in feet)
