@@ -979,6 +979,48 @@ def broker_log_at(folder: Path) -> str:
     return log_file.read_text(errors="replace") if log_file.exists() else "(no log)"
 
 
+def test_a_game_replaced_before_the_publisher_woke_still_sends_its_result(tmp_path: Path) -> None:
+    """A loaded Pi: the game ends and the next starts before the publisher's thread runs once.
+    The ended game's result still reaches the broker (the mailbox holds only the newest view)."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import load_world
+    from companion.web.setup import TableRef
+
+    broker = LocalBroker(tmp_path / "broker").start()
+    first = Table.open("times_square", tmp_path / "table", 2, None, 3, resume=False)
+    ref = TableRef(first)
+    publisher = TablePublisher(ref, MqttSettings(port=broker.port, venue="cafe", table="t9"))
+    asleep = threading.Event()
+    flush = publisher._flush
+    publisher._flush = lambda: (asleep.wait(60), flush())[1]  # the thread does not get to run
+    publisher.start()
+    ref.add_listener(publisher)
+    try:
+        assert wait_until(lambda: publisher.connected, 10)
+        world = load_world("times_square", ref.game, 2, None, 3)
+        refusals: list[str] = []
+        for event in world.start():
+            deliver(ref, event, refusals)
+        for _ in range(2000):
+            if ref.public()["over"]:
+                break
+            for event in world.step(ref.public()):
+                deliver(ref, event, refusals)
+        assert ref.public()["over"]
+        ended = first.record.id
+        ref.swap(Table.open("times_square", None, 2, None, 4, resume=False, log=first.log))
+        ref.declare(ref.game.legal_actions(ref.state)[0], "tablet")  # the next game's views come
+        assert ended not in publisher._results
+        asleep.set()
+        assert wait_until(lambda: ended in publisher._results, 10)
+        assert publisher._results[ended]["game_id"] == ended
+    finally:
+        asleep.set()
+        publisher.close(timeout=1.0, grace=0.0)
+        broker.stop()
+        first.log.close()
+
+
 def test_a_fresh_venue_after_a_crash_counts_every_game_the_table_finished_lately(
         tmp_path: Path) -> None:
     """Two games finish at one table; the broker is killed (it held only the newest result);

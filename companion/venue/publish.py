@@ -98,6 +98,8 @@ class TablePublisher:
         self.settings = settings
         self.clock = clock
         self._latest: dict[str, Any] | None = None  # the one-slot mailbox
+        # the last view that showed a game over, with its start and people: see _flush
+        self._ended: tuple[dict[str, Any], float, list[str | None]] | None = None
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._connected = threading.Event()
@@ -240,6 +242,8 @@ class TablePublisher:
         """The table listener: never blocks, never raises, whatever the broker does."""
         if self._wake.is_set():
             self.coalesced += 1  # the next flush reads the log anyway: nothing is lost
+        if public.get("over"):  # kept apart: the next game's views may come before the next flush
+            self._ended = (public, self.table.record.created, _people(self.table))
         self._latest = public
         self._wake.set()
 
@@ -405,11 +409,22 @@ class TablePublisher:
                 self.backfilled += 1
 
     def _flush(self) -> None:
-        """Hand the events not handed yet (from the log), then the state if it changed, then a result."""
+        """Hand the events not handed yet (from the log), then the state if it changed, then a result.
+
+        A game that ended and was replaced by the next before this thread woke (a loaded Pi, a
+        quick "new game") is finished first, from the public view it ended with: the one-slot
+        mailbox holds only the new game's, and its result would never reach the league."""
+        ended = self._ended
+        if ended is not None and ended[0]["game_id"] != self.table.record.id \
+                and self._result_sent != ended[0]["game_id"]:
+            self._flush_game(ended[0]["game_id"], ended[0], ended[1], ended[2])
         public = self._latest
         if public is None:
             return
-        game_id = self.table.record.id
+        self._flush_game(self.table.record.id, public, self.table.record.created, _people(self.table))
+
+    def _flush_game(self, game_id: int, public: dict[str, Any], started: float,
+                    people: list[str | None]) -> None:
         if game_id != self._game_id:
             with self._lock:
                 self._game_id = game_id
@@ -421,7 +436,12 @@ class TablePublisher:
         settings = self.settings
         logged = self.table.log.events(game_id)
         events = [e for e in logged if e.seq > self._handed_seq]
-        texts = self._texts(public) if events else {}
+        if not events:
+            texts = {}
+        elif game_id == self.table.record.id:
+            texts = self._texts(public)
+        else:  # an ended game's lines: the table's own history is the next game's now
+            texts = {h["seq"]: h["text"] for h in public.get("history") or []}
         for event in events:
             if not self._connected.is_set():
                 return  # the rest comes from the log after the reconnect
@@ -455,8 +475,8 @@ class TablePublisher:
             self._publish_other(topics.topic(settings, "state"), topics.dumps(state), retain=True)
             self.states_sent += 1
         if public["over"] and self._result_sent != game_id:
-            result = topics.result_payload(public, settings.table, self.table.record.created, self.clock(),
-                                           self._handed_seq, self._handed_count, _people(self.table))
+            result = topics.result_payload(public, settings.table, started, self.clock(),
+                                           self._handed_seq, self._handed_count, people)
             info = self._publish_other(topics.topic(settings, "result"), topics.dumps(result), retain=True)
             if info.rc in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
                 self._result_sent = game_id
