@@ -80,8 +80,7 @@ class Sampler:
     def whole(self, frame: np.ndarray) -> np.ndarray:
         """The whole board sampled from this frame (and kept as ``small``)."""
         self.small = self.sample(frame)
-        h, w = self.maps[1].shape
-        self._fresh, self._fresh_frame = (slice(0, h), slice(0, w)), frame
+        self._fresh = self._fresh_frame = None  # only a window is held as sampled from this frame
         return self.small
 
     def _clip(self, rows: slice, cols: slice) -> tuple[slice, slice]:
