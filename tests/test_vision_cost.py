@@ -69,3 +69,22 @@ def test_the_blobs_window_sampled_round_a_change_holds_what_sampling_the_whole_b
     assert np.array_equal(sampler.small[80:260, 120:300][:, :30], whole[80:260, 120:300][:, :30])
     assert np.array_equal(sampler.small[100:200, 150:300], whole[100:200, 150:300])
     assert not np.array_equal(sampler.small[0:20], whole[0:20])  # never asked for: as it was
+
+
+def test_the_markers_and_the_margin_sampled_in_one_pass_hold_what_sampling_the_whole_board_holds() -> None:
+    layout, colours, players = game_layout("king_of_clubs")
+    reader = make_reader(layout, colours)
+    first = camera_for(layout, seed=3).frame(sample_boards("king_of_clubs", players, 2, 0)[0])
+    reader.read(first)
+    sampler = reader._sampler
+    assert sampler is not None and sampler.small is not None
+    frame = np.ascontiguousarray(first[::-1])  # another frame: every pixel differs from the last
+    before = sampler.small.copy()
+    sampler.watch(frame)
+    whole = sampler.sample(frame)
+    watched = np.zeros(before.shape[:2], bool)
+    for rows, cols, _bits in reader._marker_checks:
+        watched[rows.start - 3:rows.stop + 3, cols.start - 3:cols.stop + 3] = True
+    watched[reader._margin_samples] = True
+    assert np.array_equal(sampler.small[watched], whole[watched])
+    assert np.array_equal(sampler.small[~watched], before[~watched])

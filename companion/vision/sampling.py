@@ -16,6 +16,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+_WATCH_ROW = 4096  # the watched pixels' maps are rows this long (OpenCV remaps fewer than 32767 a row)
+
 
 class Sampler:
     """One view of the board (a homography, and the lens if there is one) as sampling maps,
@@ -34,12 +36,18 @@ class Sampler:
         # a window asked for again within it (the blobs round a change) is not sampled twice
         self._fresh: tuple[slice, slice] | None = None
         self._fresh_frame: np.ndarray | None = None
+        # the watched windows' pixels and the points, sampled in one pass: their rows and columns,
+        # and their maps as a picture _WATCH_ROW wide (the last one repeated to fill it)
+        at = [np.mgrid[rows, cols].reshape(2, -1) for rows, cols in (self._clip(r, c) for r, c in watched)]
+        at_y, at_x = np.concatenate([a[0] for a in at] + [np.asarray(points[0])]).astype(np.intp), \
+            np.concatenate([a[1] for a in at] + [np.asarray(points[1])]).astype(np.intp)
+        if not len(at_y):
+            raise ValueError("a board to watch needs its margin's samples: none were given")
+        padded_to = -len(at_y) % _WATCH_ROW
+        fill_y, fill_x = np.pad(at_y, (0, padded_to), mode="edge"), np.pad(at_x, (0, padded_to), mode="edge")
         m1, m2 = self.maps
-        self._watched = [(rows, cols, m1[rows, cols].copy(), m2[rows, cols].copy())
-                         for rows, cols in (self._clip(r, c) for r, c in watched) if rows.stop > rows.start
-                         and cols.stop > cols.start]
-        ys, xs = points
-        self._points = (ys, xs, m1[ys, xs].reshape(1, -1, 2).copy(), m2[ys, xs].reshape(1, -1).copy())
+        self._watched = (at_y, at_x, m1[fill_y, fill_x].reshape(-1, _WATCH_ROW, 2).copy(),
+                         m2[fill_y, fill_x].reshape(-1, _WATCH_ROW).copy())
         # the 2 mm cells' centres: each the mean of its 2x2 board pixels (the last row and
         # column repeated on a board of odd size, as a pyramid step does)
         padded = np.pad(frame_pts, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
@@ -72,8 +80,7 @@ class Sampler:
     def whole(self, frame: np.ndarray) -> np.ndarray:
         """The whole board sampled from this frame (and kept as ``small``)."""
         self.small = self.sample(frame)
-        h, w = self.maps[1].shape
-        self._fresh, self._fresh_frame = (slice(0, h), slice(0, w)), frame
+        self._fresh = self._fresh_frame = None  # only a window is held as sampled from this frame
         return self.small
 
     def _clip(self, rows: slice, cols: slice) -> tuple[slice, slice]:
@@ -101,10 +108,8 @@ class Sampler:
     def watch(self, frame: np.ndarray) -> None:
         """Sample the watched windows and points of ``small`` again from this frame."""
         assert self.small is not None
-        for rows, cols, m1, m2 in self._watched:
-            self.small[rows, cols] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
-        ys, xs, m1, m2 = self._points
-        self.small[ys, xs] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)
+        ys, xs, m1, m2 = self._watched
+        self.small[ys, xs] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)[:len(ys)]
 
 
 def _area(rows: slice, cols: slice) -> int:
