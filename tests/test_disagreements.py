@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
-from companion.reconcile import place_names
+from companion.reconcile import changed_places, place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
 from companion.table.referee import DOUBLE_PRESS_FRAMES
@@ -1230,3 +1230,23 @@ def test_king_of_clubs_a_nightclub_misread_nights_ago_is_named_and_corrected_by_
     table.declare(fix)
     assert table.state == truth
     assert disagreement_prompts(table) == []
+
+
+def test_a_place_left_out_as_misread_still_needs_its_pieces_counted() -> None:
+    """A reveal's other reading "explains" a table only where the camera may misread a card's
+    value: a Move card laid on that Dancer since (its tap on the wrong seat's reader) is an
+    extra piece, not a misread, so no reveal is offered as its correction."""
+    from companion.table.disagreement import fits
+    table = Table.open("king_of_clubs", None, 2, "advanced", 0)
+    game = table.game
+    while table.state["phase"] != "reveal":
+        table.declare(game.legal_actions(table.state)[0])
+    revealed = game.apply(table.state, game.legal_actions(table.state)[0])
+    board = game.board_view(revealed)
+    laid = frozenset(changed_places(game.board_view(table.state), board))
+    place = next(p for p in sorted(laid) if board.get(p))
+    first = board[place][0]
+    other_value = {**board, place: (Piece(first.colour, first.pips % 4 + 1), *board[place][1:])}
+    assert fits(game, revealed, other_value, [], laid)  # a card read as another value
+    card_laid = {**board, place: (*board[place], Piece(game.colours["move"], 1))}
+    assert not fits(game, revealed, card_laid, [], laid)  # a piece more is not a misread

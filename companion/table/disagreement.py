@@ -117,7 +117,7 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
     table = {p: pieces for p, pieces in seen.items() if p not in misread}
     board = game.board_view(state)
     if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
-        return tally_mismatch(game, state, seen) is None
+        return tally_mismatch(game, state, seen) is None and as_many(board, seen, misread)
     if misread:  # the record's reading there: the move made since is read from the rest
         table.update({p: v for p, v in board.items() if p in misread})
     made: dict[str, State] = {}  # what a press would record (reconcile's one legal move)
@@ -129,7 +129,15 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
     if len(made) != 1:
         return False
     after = next(iter(made.values()))
-    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
+    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None \
+        and as_many(game.board_view(after), seen, misread)
+
+
+def as_many(board: BoardView, seen: BoardView, misread: frozenset[str]) -> bool:
+    """Whether the table has as many pieces as the record at each place left out as misread:
+    a misread changes what a piece reads as, never adds or takes one (a Move card laid on a
+    Dancer is not a reveal read wrong)."""
+    return all(len(seen.get(p) or ()) == len(board.get(p) or ()) for p in misread)
 
 
 @dataclass
