@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
-from companion.reconcile import place_names
+from companion.reconcile import changed_places, place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
 from companion.table.referee import DOUBLE_PRESS_FRAMES
@@ -1203,3 +1203,50 @@ def test_a_piece_set_aside_as_misread_is_read_as_the_players_said_when_another_j
     standing = [h for h in table.history if not h.undone]
     assert len(table.history) > recorded and standing[-1].action == canonical(action), \
         (table.table_prompt, standing[-1].text)
+
+
+def test_king_of_clubs_a_nightclub_misread_nights_ago_is_named_and_corrected_by_one_tap() -> None:
+    """Glare reads Nightclub 2's 5 as a 4 all night ("Nightclubs 6, 4, 4, 7" recorded for
+    6, 5, 4, 7): the record has a Couples 4+4 the table has not.  The refusal of the first
+    reveal names that older entry and offers the table's reading as one tap, though the
+    camera still reads the card wrong; the moves since stand."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 0)
+    game = table.game
+    glare = (Piece(game.colours["nightclub"], 4),)
+    truth = game.apply(table.state, {"type": "nightclubs", "values": [6, 5, 4, 7]})
+    entry = table.board_seen({**game.board_view(truth), "club1": glare})
+    assert entry is not None and entry.action == {"type": "nightclubs", "values": [6, 4, 4, 7]}
+    for _ in range(3):  # both seats place their Dancers, then the first dance is revealed
+        truth = game.apply(truth, game.legal_actions(truth)[0])
+        before = table.state
+        table.board_seen({**game.board_view(truth), "club1": glare})
+        if table.state == before:
+            table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    assert f"Entry #{table.ledger.move_number(entry.seq)} (Night 1: Nightclubs 6, 4, 4, 7" in prompt.text
+    fix = {"type": "correct", "entry": entry.seq, "action": {"type": "nightclubs", "values": [6, 5, 4, 7]}}
+    assert fix in prompt.options and KEEP in prompt.options
+    table.declare(fix)
+    assert table.state == truth
+    assert disagreement_prompts(table) == []
+
+
+def test_a_place_left_out_as_misread_still_needs_its_pieces_counted() -> None:
+    """A reveal's other reading "explains" a table only where the camera may misread a card's
+    value: a Move card laid on that Dancer since (its tap on the wrong seat's reader) is an
+    extra piece, not a misread, so no reveal is offered as its correction."""
+    from companion.table.disagreement import fits
+    table = Table.open("king_of_clubs", None, 2, "advanced", 0)
+    game = table.game
+    while table.state["phase"] != "reveal":
+        table.declare(game.legal_actions(table.state)[0])
+    revealed = game.apply(table.state, game.legal_actions(table.state)[0])
+    board = game.board_view(revealed)
+    laid = frozenset(changed_places(game.board_view(table.state), board))
+    place = next(p for p in sorted(laid) if board.get(p))
+    first = board[place][0]
+    other_value = {**board, place: (Piece(first.colour, first.pips % 4 + 1), *board[place][1:])}
+    assert fits(game, revealed, other_value, [], laid)  # a card read as another value
+    card_laid = {**board, place: (*board[place], Piece(game.colours["move"], 1))}
+    assert not fits(game, revealed, card_laid, [], laid)  # a piece more is not a misread

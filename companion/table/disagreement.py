@@ -62,6 +62,7 @@ JUDGED = 60  # candidate records set against the table at most in one search
 OTHER_READINGS = 3  # the newest camera-read entries whose every other legal reading is tried
 MANY = 40  # an entry with more other legal readings than this is not guessed among
 SHOWN = 4  # corrections offered at most (several readings of one entry)
+ONE_OFF = 24  # an older entry with more one-value misreadings than this is not guessed among
 MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
 
 
@@ -116,7 +117,7 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
     table = {p: pieces for p, pieces in seen.items() if p not in misread}
     board = game.board_view(state)
     if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
-        return tally_mismatch(game, state, seen) is None
+        return tally_mismatch(game, state, seen) is None and as_many(board, seen, misread)
     if misread:  # the record's reading there: the move made since is read from the rest
         table.update({p: v for p, v in board.items() if p in misread})
     made: dict[str, State] = {}  # what a press would record (reconcile's one legal move)
@@ -128,7 +129,15 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
     if len(made) != 1:
         return False
     after = next(iter(made.values()))
-    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
+    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None \
+        and as_many(game.board_view(after), seen, misread)
+
+
+def as_many(board: BoardView, seen: BoardView, misread: frozenset[str]) -> bool:
+    """Whether the table has as many pieces as the record at each place left out as misread:
+    a misread changes what a piece reads as, never adds or takes one (a Move card laid on a
+    Dancer is not a reveal read wrong)."""
+    return all(len(seen.get(p) or ()) == len(board.get(p) or ()) for p in misread)
 
 
 @dataclass
@@ -242,6 +251,30 @@ class Search:
             self.readings[move.seq] = out
         return out
 
+    def misreadings(self, index: int) -> list[Action]:
+        """Move ``index`` with one value of one of its lists read as another (a card misread
+        by glare: "Nightclubs 6, 4, 4, 7" for 6, 5, 4, 7), the values drawn from the legal
+        readings of its type; the rules judge each when it is replayed."""
+        move, game = self.moves[index], self.game
+        lists = [f for f, v in move.action.items() if isinstance(v, list) and v
+                 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)]
+        if not lists:
+            return []
+        values: dict[str, set[int]] = {f: set() for f in lists}
+        for action in game.legal_actions(move.before):
+            if action.get("type") == move.action.get("type"):
+                for f in lists:
+                    if isinstance(action.get(f), list):
+                        values[f].update(x for x in action[f] if isinstance(x, int))
+        out: list[Action] = []
+        for f in lists:
+            for i, old in enumerate(move.action[f]):
+                for value in sorted(values[f] - {old}):
+                    changed = list(move.action[f])
+                    changed[i] = value
+                    out.append({**move.action, f: changed})
+        return out
+
     def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
         """The entry the camera or the button recorded that explains the table: first the
         newest whose re-reading from the table makes the record the table; else the newest
@@ -284,6 +317,31 @@ class Search:
                     near.append(action)  # the camera may still misread that entry's places
             if exact or near:
                 return move, (exact or near)[:SHOWN]
+        return self.misread_earlier(read)
+
+    def misread_earlier(self, read: list[int]) -> tuple[RecordedMove, list[Action]] | None:
+        """The newest older entry one misread value of which explains the table (the places
+        that entry laid left out, as the camera may misread them still): an entry read
+        confidently wrong nights ago whose consequences only now refuse a move."""
+        game = self.game
+        for index in read:
+            move = self.moves[index]
+            options = self.misreadings(index)
+            if not options or len(options) > ONE_OFF:
+                continue
+            recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
+            found = []
+            for action in options:
+                if self.tries > TRIES or self.judged > JUDGED:
+                    return None
+                state = self.replayed(index, action)
+                if state is None:
+                    continue
+                self.judged += 1
+                if fits(game, state, self.seen, self.taps, self.laid(index, action) | recorded):
+                    found.append(action)
+            if found:
+                return move, found[:SHOWN]
         return None
 
 
