@@ -979,11 +979,26 @@ def broker_log_at(folder: Path) -> str:
     return log_file.read_text(errors="replace") if log_file.exists() else "(no log)"
 
 
+def play_to_the_end(table: Any, variant: str | None, seed: int) -> None:
+    """A whole two-player game of the table's game, played by the simulated table straight in."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import load_world
+
+    world = load_world(table.game.name, table.game, 2, variant, seed)
+    refusals: list[str] = []
+    for event in world.start():
+        deliver(table, event, refusals)
+    for _ in range(2000):
+        if table.public()["over"]:
+            break
+        for event in world.step(table.public()):
+            deliver(table, event, refusals)
+    assert table.public()["over"] and refusals == []
+
+
 def test_a_game_replaced_before_the_publisher_woke_still_sends_its_result(tmp_path: Path) -> None:
     """A loaded Pi: the game ends and the next starts before the publisher's thread runs once.
     The ended game's result still reaches the broker (the mailbox holds only the newest view)."""
-    from companion.sim.headless import deliver
-    from companion.sim.world import load_world
     from companion.web.setup import TableRef
 
     broker = LocalBroker(tmp_path / "broker").start()
@@ -997,16 +1012,7 @@ def test_a_game_replaced_before_the_publisher_woke_still_sends_its_result(tmp_pa
     ref.add_listener(publisher)
     try:
         assert wait_until(lambda: publisher.connected, 10)
-        world = load_world("times_square", ref.game, 2, None, 3)
-        refusals: list[str] = []
-        for event in world.start():
-            deliver(ref, event, refusals)
-        for _ in range(2000):
-            if ref.public()["over"]:
-                break
-            for event in world.step(ref.public()):
-                deliver(ref, event, refusals)
-        assert ref.public()["over"]
+        play_to_the_end(ref, None, 3)
         ended = first.record.id
         ref.swap(Table.open("times_square", None, 2, None, 4, resume=False, log=first.log))
         ref.declare(ref.game.legal_actions(ref.state)[0], "tablet")  # the next game's views come
@@ -1026,21 +1032,7 @@ def test_a_fresh_venue_after_a_crash_counts_every_game_the_table_finished_lately
     """Two games finish at one table; the broker is killed (it held only the newest result);
     a venue that starts fresh afterwards sees the finished games in the table's heartbeat,
     asks for the one it lacks, and counts both."""
-    from companion.sim.headless import deliver
-    from companion.sim.world import load_world
     from companion.web.setup import TableRef
-
-    def play_to_the_end(table: Table, seed: int) -> None:
-        world = load_world("king_of_clubs", table.game, 2, "basic", seed)
-        refusals: list[str] = []
-        for event in world.start():
-            deliver(table, event, refusals)
-        for _ in range(2000):
-            if table.public()["over"]:
-                break
-            for event in world.step(table.public()):
-                deliver(table, event, refusals)
-        assert table.public()["over"] and refusals == []
 
     broker = LocalBroker(tmp_path / "broker").start()
     first = Table.open("king_of_clubs", tmp_path / "table", 2, "basic", 5, resume=False)
@@ -1050,9 +1042,9 @@ def test_a_fresh_venue_after_a_crash_counts_every_game_the_table_finished_lately
     venue: VenueSubscriber | None = None
     try:
         assert wait_until(lambda: publisher.connected, 10)
-        play_to_the_end(ref, 5)
+        play_to_the_end(ref, "basic", 5)
         ref.swap(Table.open("king_of_clubs", None, 2, "basic", 6, resume=False, log=first.log))
-        play_to_the_end(ref, 6)
+        play_to_the_end(ref, "basic", 6)
         games = [first.record.id, ref.record.id]
         assert wait_until(lambda: list(publisher._results) == games, 10)
         crash(broker)

@@ -299,25 +299,38 @@ class Search:
                 if fits(game, state, self.seen, self.taps):
                     return self.moves[index], [again]
         for index in read[:OTHER_READINGS]:
-            move, exact, near = self.moves[index], [], []
+            move = self.moves[index]
             recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
             others = self.others(index)
             if len(others) > MANY:
                 continue  # too many readings to tell one from the table
-            for action in others:
-                if self.tries > TRIES or self.judged > JUDGED:
-                    return None
-                state = self.replayed(index, action)
-                if state is None:
-                    continue
-                self.judged += 1
-                if fits(game, state, self.seen, self.taps):
-                    exact.append(action)
-                elif fits(game, state, self.seen, self.taps, self.laid(index, action) | recorded):
-                    near.append(action)  # the camera may still misread that entry's places
+            judged = self.fitting(index, others, recorded)
+            if judged is None:
+                return None
+            exact, near = judged
             if exact or near:
                 return move, (exact or near)[:SHOWN]
         return self.misread_earlier(read)
+
+    def fitting(self, index: int, readings: list[Action],
+                recorded: frozenset[str]) -> tuple[list[Action], list[Action]] | None:
+        """Which other ``readings`` of entry ``index`` make the record fit the table: exactly,
+        or with that entry's places left out (the camera may still misread them).  None: the
+        search ran out of its budget."""
+        exact: list[Action] = []
+        near: list[Action] = []
+        for action in readings:
+            if self.tries > TRIES or self.judged > JUDGED:
+                return None
+            state = self.replayed(index, action)
+            if state is None:
+                continue
+            self.judged += 1
+            if fits(self.game, state, self.seen, self.taps):
+                exact.append(action)
+            elif fits(self.game, state, self.seen, self.taps, self.laid(index, action) | recorded):
+                near.append(action)
+        return exact, near
 
     def misread_earlier(self, read: list[int]) -> tuple[RecordedMove, list[Action]] | None:
         """The newest older entry one misread value of which explains the table (the places
@@ -330,16 +343,10 @@ class Search:
             if not options or len(options) > ONE_OFF:
                 continue
             recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
-            found = []
-            for action in options:
-                if self.tries > TRIES or self.judged > JUDGED:
-                    return None
-                state = self.replayed(index, action)
-                if state is None:
-                    continue
-                self.judged += 1
-                if fits(game, state, self.seen, self.taps, self.laid(index, action) | recorded):
-                    found.append(action)
+            judged = self.fitting(index, options, recorded)
+            if judged is None:
+                return None
+            found = judged[0] + judged[1]
             if found:
                 return move, found[:SHOWN]
         return None
