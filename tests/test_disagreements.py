@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
+from companion.games.base import Action, BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
 from companion.reconcile import changed_places, place_names
 from companion.table import Table
 from companion.table.disagreement import differing, pieces_words
@@ -970,19 +970,27 @@ def test_a_press_held_while_the_next_player_moves_is_judged_on_its_own_cards() -
     assert table.state == truth
 
 
-def test_a_held_press_is_judged_on_its_own_cards_when_the_next_players_cards_came_first() -> None:
-    """Times Square seed 1 again: the board settled on A's move, but B had tapped cards for
-    the next move by then; A's press, judged with B's cards too, read no move and was asked
-    about.  The press is read with the cards tapped before it; B's wait for B's press."""
+def _ts_first_move_tapped() -> tuple[Table, Action, Action]:
+    """Times Square seed 1 set up and seen, and the first of two plays' cards tapped on its
+    mover's reader (the board not moved yet): the table, that play and the next."""
     table = Table.open("times_square", None, 2, None, 1, resume=False)
     game = table.game
     table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
     table.board_seen(game.board_view(table.state))
     table.frame_taken()
     first, second = _ts_two_plays(table)
-    a, b = table.state["turn"], 1 - table.state["turn"]
     for card in [c for step in first["steps"] for c in step["cards"]]:
-        table.tap(card, a)
+        table.tap(card, table.state["turn"])
+    return table, first, second
+
+
+def test_a_held_press_is_judged_on_its_own_cards_when_the_next_players_cards_came_first() -> None:
+    """Times Square seed 1 again: the board settled on A's move, but B had tapped cards for
+    the next move by then; A's press, judged with B's cards too, read no move and was asked
+    about.  The press is read with the cards tapped before it; B's wait for B's press."""
+    table, first, second = _ts_first_move_tapped()
+    game = table.game
+    a, b = table.state["turn"], 1 - table.state["turn"]
     table.notice("vision", Prompt("Hand over the board: waiting.", "info"))
     assert table.button(a) is None
     later = [c for step in second["steps"] for c in step["cards"]]
@@ -999,15 +1007,9 @@ def test_a_card_on_the_next_players_reader_ends_a_move_whose_press_was_forgotten
     cards on B's reader and moved, and B's press read all five cards as one move of A's (the
     record a turn behind, the game wedged later).  A card on B's reader ends A's move: the
     cards on A's reader and the board read it, and B's move is B's press's."""
-    table = Table.open("times_square", None, 2, None, 1, resume=False)
+    table, first, second = _ts_first_move_tapped()
     game = table.game
-    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
-    table.board_seen(game.board_view(table.state))
-    table.frame_taken()
-    first, second = _ts_two_plays(table)
-    a, b = table.state["turn"], 1 - table.state["turn"]
-    for card in [c for step in first["steps"] for c in step["cards"]]:
-        table.tap(card, a)
+    b = 1 - table.state["turn"]
     after = game.apply(table.state, first)
     table.board_seen(game.board_view(after))  # A's move on the table; A's press never made
     assert table.state != after
