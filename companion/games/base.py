@@ -348,6 +348,13 @@ class Game(ABC):
     def current_player(self, state: State) -> int | None:
         """The seat that must act now, or None (game over, simultaneous step)."""
 
+    def seat_may_press(self, state: State, seat: int) -> bool:
+        """Whether a press of ``seat``'s own button can be the step the record waits for now.
+        Where any seat's button ends any step (the default) it always can; a game whose
+        seat buttons say "my side is done" (King of Clubs' passes) says no while the step
+        waiting is the other side's."""
+        return True
+
     def phase(self, state: State) -> str:
         """A short name of the current phase, for the phase clock."""
         return str(state.get("phase", "play"))

@@ -645,6 +645,8 @@ class Disagreements:
     raw_seen: BoardView | None
     table_prompt: Prompt | None
     _press_waiting: bool
+    _pressing: int | None = None  # the seat of the press judged now (None: the turn button)
+    _press_seat: int | None = None  # the seat of the press that waits for its answer
     _asked: tuple[str, Prompt | None] | None
     _warned: tuple[str, Prompt | None] | None
     _readings: dict[int, list[Action]]
@@ -656,6 +658,25 @@ class Disagreements:
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
                    replaced: BoardView | None = None, answered: bool = False) -> None: ...
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+
+    def press_still_waits(self) -> bool:
+        """Whether a press that raised a question still waits to be judged again.  A seat's
+        button says that seat's step is done; once the record waits on another side (the
+        players declared that step themselves) the press is used up, and judged again it
+        would end the other side's step.  King of Clubs seed 6, cafe, passive: A's pass,
+        pressed with a Move card the reader missed, was asked about; the players declared
+        the card and the pass, and A's press, judged again after B's next Move was declared,
+        recorded B's pass; B's own press then passed A for good, and the record ran a dance
+        ahead of the table until the game wedged."""
+        if self._press_waiting and self._press_seat is not None \
+                and not self.game.seat_may_press(self.ledger.state, self._press_seat):
+            self._press_waiting = False
+        return self._press_waiting
+
+    def judge_waiting_press(self) -> HistoryEntry | None:
+        """The press that waited for the players' answer, judged again as its seat's press."""
+        self._pressing = self._press_seat
+        return self._reconcile("button", "table")
 
     def check_tallies(self, board_changed: bool = False) -> bool:
         """Set or clear the standing warning that the score pieces on the table differ from
@@ -767,9 +788,9 @@ class Disagreements:
         self.table_prompt = None
         self.check_tallies()
         self.publish("keep_record")
-        waiting, self._press_waiting = self._press_waiting, False
+        waiting, self._press_waiting = self.press_still_waits(), False
         if waiting and differing(self.game, self.ledger.state, self.seen):
-            self._reconcile("button", "table")  # the press that raised it, on the table set right
+            self.judge_waiting_press()  # the press that raised it, on the table set right
         return entry
 
     def reread(self, source: str, request_id: str | None) -> HistoryEntry:

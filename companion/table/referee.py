@@ -105,13 +105,13 @@ class Referee(Disagreements, Doubting):
         if corrected is not None and replaced is not None and self.raw_seen is not None \
                 and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
             self._trust(corrected, replaced)
-        waiting, self._press_waiting = self._press_waiting, False
+        waiting, self._press_waiting = self.press_still_waits(), False
         self.check_tallies()
         self.publish(kind)
         if (kind == "correct" or answered) and waiting and self.seen is not None:
             # the players answered the question their press raised: the press is judged again
             # on the corrected record (their move or step is recorded, or asked about anew)
-            self._reconcile("button", "table")
+            self.judge_waiting_press()
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
             self._reconcile("board", "camera")  # a move the table shows since: read it now
@@ -193,6 +193,7 @@ class Referee(Disagreements, Doubting):
         if self._camera_unsettled():
             self._hold_press(seat)
             return None
+        self._pressing = seat
         return self._reconcile("button", "table")
 
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:
@@ -237,16 +238,16 @@ class Referee(Disagreements, Doubting):
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
         if trigger == "button" and verdict.prompt is not None and any(
                 o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
-            self._press_waiting = True  # judged again once the players answer the question
+            self._press_waiting, self._press_seat = True, self._pressing  # judged again once answered
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
-        elif trigger == "board" and self._press_waiting and self._press_fits(seen):
+        elif trigger == "board" and self.press_still_waits() and self._press_fits(seen):
             # the difference that held the press is gone (a passing misread, a piece put back):
             # the press is judged now on the table as it stands, not lost
             self._press_waiting = False
             self.table_prompt = None
-            return self._reconcile("button", "table")
+            return self.judge_waiting_press()
         elif self._question_settled(seen):
             self.table_prompt = None
             self.publish("prompt")
@@ -364,7 +365,7 @@ class Referee(Disagreements, Doubting):
         self._drop_held_press()
         if held is not None and len(self.taps) > held.taps and self._press_then_next(held.taps):
             return
-        self._bounce = quick
+        self._bounce, self._pressing = quick, held.seat if held is not None else None
         try:
             self._reconcile("button", "table")
         finally:

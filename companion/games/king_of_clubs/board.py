@@ -137,6 +137,15 @@ class KingOfClubsBoard:
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
 
+    def seat_may_press(self, state: State, seat: int) -> bool:
+        """A seat's button says its side is done (no swap, no more Moves): while the swap or
+        a Moves turn waits on the other side, that press is not theirs to end."""
+        current = self.current_player(state)
+        if state["phase"] not in ("swap", "moves") or current is None \
+                or not 0 <= seat < state["players"]:
+            return True
+        return _side(state, seat) == _side(state, current)
+
     def _laid(self, seat: int, seen: BoardView) -> bool:
         """Whether ``seat``'s five cards lie face down, one of them perhaps turned up already
         (the camera missed the table between the last card laid and the Lead Dancer's reveal:

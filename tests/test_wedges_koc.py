@@ -1,0 +1,98 @@
+"""King of Clubs under a cafe's faults: one regression test per wedge cause found on the bench
+(issue 39, ``companion bench truth --game king_of_clubs --faults cafe``).
+
+Scripted boards, taps and presses on the real rules and the table's own pieces; no simulated
+world, no camera.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import Action, BoardView, Piece, State
+from companion.table import Table
+
+
+def koc_in_moves(seed: int = 6) -> Table:
+    """An Advanced two-player King of Clubs table, played on the tablet up to a Moves
+    exchange of night 2 where both sides hold Moves and neither has played or passed yet;
+    the camera has seen the table as the record has it."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", seed, resume=False)
+    game = table.game
+    for _ in range(200):
+        state = table.state
+        ex = state.get("exchange") or {}
+        if state["phase"] == "moves" and min(state["hands"]) > 1 and not ex["played"] \
+                and not any(ex["passed"]):
+            table.board_seen(game.board_view(state))
+            return table
+        actions = game.legal_actions(state)
+        # passes end the nights fast; the strongest reveals leave the 1 as Backup (draws 4)
+        table.declare(next((a for a in actions if a["type"] == "pass"), None)
+                      or max(actions, key=lambda a: sum(c["skill"] for c in a.get("cards", []))))
+    raise AssertionError("no Moves exchange with Moves in both hands")
+
+
+def move_of(table: Table, side: int, avoid: tuple[Action, ...] = ()) -> Action:
+    """A legal Move of ``side``'s seat now, with a card none of ``avoid`` plays."""
+    used = {a["card"] for a in avoid}
+    return next(a for a in table.game.legal_actions(table.state)
+                if a["type"] == "move" and a["player"] == side and a["card"] not in used)
+
+
+def with_move_card(view: BoardView, move: Action) -> BoardView:
+    """The table with ``move``'s card laid on its Dancer."""
+    place = f"p{move['target']}_{move['slot']}"
+    out: dict[str, Any] = dict(view)
+    out[place] = (*view[place], Piece("white", 1))
+    return out
+
+
+def newest(table: Table) -> dict[str, Any]:
+    entry = table.history[-1]
+    return {"action": entry.action, "source": entry.source}
+
+
+def test_a_press_asked_about_is_used_up_once_the_players_declare_its_pass() -> None:
+    """King of Clubs seed 6, cafe, passive: A laid a Move card the reader missed and pressed
+    (A hands over); the table asked.  B had laid its next card meanwhile (refused: A's turn).
+    The players declared A's Move, then A's pass, then B's Move.  A's press, still waiting,
+    was judged again after B's Move and recorded "B hands over"; B's own press then recorded
+    A's final pass, the record ran a dance ahead of the table, and the game wedged.  A seat's
+    press is its own side's step: used up once the record waits on the other side."""
+    table = koc_in_moves()
+    game = table.game
+    state: State = table.state
+    a = game.current_player(state)
+    assert a is not None
+    b = 1 - a
+    first = move_of(table, a)  # the side to act first plays a Move and hands over
+    later = {**move_of(table, a, (first,)), "target": first["target"], "slot": first["slot"]}
+    board = with_move_card(game.board_view(state), first)
+    table.board_seen(board)
+    table.tap(first["card"], a)
+    assert newest(table)["action"]["card"] == first["card"]
+    table.button(a)
+    assert newest(table)["action"] == {"type": "pass", "player": a}
+
+    missed = move_of(table, b, (first, later))  # the other side's card: the reader misses it
+    board = with_move_card(board, missed)
+    table.board_seen(board)
+    table.button(b)  # "b hands over", the card not read: asked
+    assert table.table_prompt is not None and table.table_prompt.kind == "warning"
+    assert newest(table)["action"] == {"type": "pass", "player": a}
+
+    # meanwhile the first side lays its next card: refused (b's turn)
+    later_board = with_move_card(board, later)
+    table.board_seen(later_board)
+    table.tap(later["card"], a)
+
+    table.declare(missed)  # the players declare the card the reader missed ...
+    assert newest(table)["action"]["card"] == missed["card"]
+    table.declare({"type": "pass", "player": b})  # ... and the pass they pressed for
+    assert newest(table)["action"] == {"type": "pass", "player": b}
+    table.declare(later)  # and the first side's next Move, refused before
+    assert newest(table)["action"].get("card") == later["card"], "the waiting press judged again"
+    table.button(a)  # the first side hands over with its own press
+    assert newest(table) == {"action": {"type": "pass", "player": a}, "source": "table"}
+    assert game.current_player(table.state) == b
