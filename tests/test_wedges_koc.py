@@ -96,3 +96,30 @@ def test_a_press_asked_about_is_used_up_once_the_players_declare_its_pass() -> N
     table.button(a)  # the first side hands over with its own press
     assert newest(table) == {"action": {"type": "pass", "player": a}, "source": "table"}
     assert game.current_player(table.state) == b
+
+
+def test_the_players_know_their_move_line_and_keep_a_missed_card_in_mind() -> None:
+    """King of Clubs seed 9, cafe, passive: A laid the Hustle (the reader missed it), then the
+    Cha-Cha and the Sprinkler (read), and pressed twice.  Asked to declare the move made
+    without its press, the players declared the Cha-Cha and the Sprinkler again (refused:
+    their lines, "... at Nightclub 3 (5)", did not read as theirs, remembered as "(?)"), and
+    the second press had pushed the Hustle out of mind: it was never declared, and the record
+    fell a dance behind the table for good.  A person knows their card in its line, and the
+    same pass pressed twice is one move to remember."""
+    from companion.games import load_game
+    from companion.sim.world import load_world
+
+    world = load_world("king_of_clubs", load_game("king_of_clubs"), 2, "advanced", 9)
+    world.set_temperament("passive")
+    hustle, cha_cha, sprinkler = ({"type": "move", "player": 0, "card": card, "target": 0,
+                                   "slot": "d2"}
+                                  for card in ("move-hustle", "move-cha-cha", "move-sprinkler"))
+    for move in (hustle, cha_cha, sprinkler):
+        world.remember_made(move)
+        world.not_yet_recorded(move)
+    for _ in range(2):  # the pass, pressed a second time
+        world.not_yet_recorded({"type": "pass", "seat": 0})
+    assert hustle in world.unrecorded
+    assert world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 3 (5)"}, cha_cha)
+    assert not world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 3 (5)"}, hustle)
+    assert not world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 2 (5)"}, cha_cha)

@@ -13,6 +13,7 @@ generators), so a demo can pickle it beside the log and resume.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from companion.games.base import Action, BoardView, Game, Piece, make_view
@@ -31,6 +32,7 @@ from companion.sim.world import (
     key_of,
 )
 
+CLUB_VALUE = re.compile(r" \((?:\d+|\?)\)")  # a Nightclub's value in a line: "Nightclub 3 (5)", "(?)"
 NIGHT_END_TRIES = 4  # how often players show the night's table again before clearing it anyway
 
 
@@ -152,7 +154,20 @@ class KingOfClubsWorld(KingOfClubsNight, World):
                                 f"{n} passes (no more Moves at this dance)") for n in letters)
         if action.get("type") == "swap":
             return any(text.startswith(f"{n} swaps their Dancers at ") for n in letters)
+        if action.get("type") == "move":
+            # "A plays Cha-Cha (+1) on their Dancer at Nightclub 3 (5)": their card on their
+            # Dancer at that Nightclub, whatever value the record gives the Nightclub (seed 9,
+            # cafe, passive: the Nightclub worded "(?)" in their memory, every Move line read as
+            # missing, and Moves the record held were declared again)
+            return CLUB_VALUE.sub("", text) in {CLUB_VALUE.sub("", w) for w in self.words_for(action)}
         return super().entry_says(entry, action)
+
+    def not_yet_recorded(self, action: Action) -> None:
+        """A move made again (a pass pressed a second time) is the same move in the players'
+        memory, not one more: seed 9, cafe, passive, A's pass pressed twice pushed the Move
+        card the reader had missed out of mind, and it was never declared."""
+        self.unrecorded = [a for a in getattr(self, "unrecorded", []) if a != action]
+        super().not_yet_recorded(action)
 
     def step(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """One recordable thing the players do; the truth is settled before returning, so
