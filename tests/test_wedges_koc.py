@@ -123,3 +123,52 @@ def test_the_players_know_their_move_line_and_keep_a_missed_card_in_mind() -> No
     assert world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 3 (5)"}, cha_cha)
     assert not world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 3 (5)"}, hustle)
     assert not world.entry_says({"text": "A plays Cha-Cha (+1) on their Dancer at Nightclub 2 (5)"}, cha_cha)
+
+
+def night_one(game: Any, state: State, skills: list[dict[str, int]]) -> list[Action]:
+    """Night 1's Dancers placed and revealed dance by dance (nobody holds a Move yet)."""
+    from companion.games.king_of_clubs.rules import SLOTS
+
+    actions: list[Action] = [{"type": "place", "player": 0}, {"type": "place", "player": 1}]
+    for action in actions:
+        state = game.apply(state, action)
+    while state["phase"] == "reveal":
+        dance = state["dances"][state["dance"]]
+        reveal = {"type": "reveal", "cards": [
+            {"player": p, "slot": SLOTS[c], "skill": skills[p][SLOTS[c]]}
+            for p in (0, 1) for c in dance["clubs"] if SLOTS[c] not in state["revealed"][p]]}
+        actions.append(reveal)
+        state = game.apply(state, reveal)
+    return [*actions, {"type": "clear"}]
+
+
+def test_read_the_table_again_takes_the_nearest_of_readings_the_table_cannot_tell_apart() -> None:
+    """King of Clubs seed 10, cafe, passive: one Nightclub misread all evening (read a pip
+    low).  Nights later the point cards on the table showed a night won by the other side,
+    and the tablet named the entry: last night's Nightclubs, read 2, 4, 4, 6, were 3, 4, 4, 6,
+    5, 4, 4, 6 or 2, 4, 4, 7 by the point cards.  Gone from the table, they could not be told
+    apart; "Read the table again" changed nothing and the game wedged.  Each reading leaves the
+    same record now, so reading the table again takes the nearest and the score pieces are
+    as the camera sees them, logged as a correction."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 10, resume=False)
+    game = table.game
+    skills = [{"d0": 4, "d1": 1, "d2": 2, "d3": 5, "backup": 3},
+              {"d0": 2, "d1": 5, "d2": 3, "d3": 1, "backup": 4}]
+    read, true = [2, 4, 3, 5], [2, 4, 3, 6]  # Nightclub 4 read a pip low
+    start = table.state
+    table.board_seen(game.board_view(game.apply(start, {"type": "nightclubs", "values": read})))
+    assert table.history[-1].source == "camera"
+    recorded = game.apply(start, {"type": "nightclubs", "values": read})
+    for action in night_one(game, recorded, skills):
+        table.declare(action)
+    truth = game.apply(start, {"type": "nightclubs", "values": true})
+    for action in night_one(game, truth, skills):
+        truth = game.apply(truth, action)
+    assert truth["points"] != table.state["points"]  # the misread gave the night to the other side
+    truth = game.apply(truth, {"type": "nightclubs", "values": [4, 5, 6, 7]})
+    table.board_seen(game.board_view(truth))  # night 2 laid; the point cards as the truth has them
+    asked = table.prompts()
+    assert any("Entry #1" in p.text and "explains it" in p.text for p in asked), [p.text for p in asked]
+    fixed = table.declare({"type": "reread"})
+    assert fixed is not None and fixed.action == {"type": "nightclubs", "values": true}
+    assert table.state["points"] == truth["points"] and table.state["lead"] == truth["lead"]

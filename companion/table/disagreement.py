@@ -509,12 +509,53 @@ def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardVi
     differ = differing(game, state, seen)
     if not differ and tally_mismatch(game, state, seen) is None:
         raise ValueError("the camera reads the table as the record has it: nothing to correct")
-    found = Search(game, moves[-EARLIER:], seen, [], made=made).explaining(differ)
+    search = Search(game, moves[-EARLIER:], seen, [], made=made)
+    found = search.explaining(differ)
+    if found is not None and 1 < len(found[1]) < SHOWN:
+        found = found[0], alike(search, found[0], found[1])
     if found is None or len(found[1]) != 1:
         raise ValueError("no one correction of an entry makes the record what the camera "
                          "sees; tap the correction that is your table, or that the record is right")
     move, (action,) = found
     return {"type": "correct", "entry": move.seq, "action": action}
+
+
+def alike(search: Search, move: RecordedMove, readings: list[Action]) -> list[Action]:
+    """Readings of an older entry the table cannot tell apart, since the camera sees them no
+    more, and that leave the same record now (its board, score pieces, scores, whose turn and
+    legal moves): the one nearest the camera's reading, as good as any for the game; else
+    all of them.  King of Clubs seed 10, cafe, passive: last night's Nightclubs, read 2, 4,
+    4, 6, were 3, 4, 4, 6, 5, 4, 4, 6 or 2, 4, 4, 7 by the point cards on the table; the
+    players could not tell, "Read the table again" changed nothing, and the game wedged."""
+    game = search.game
+    index = next(i for i, m in enumerate(search.moves) if m.seq == move.seq)
+    made = [state for action in readings if (state := search.replayed(index, action)) is not None]
+    if len(made) != len(readings):
+        return readings
+
+    def now(state: State) -> tuple[object, ...]:
+        view = game.board_view(state)
+        return (view, game.tallies(state, view), game.scores(state), game.current_player(state),
+                sorted(key(a) for a in game.legal_actions(state)))
+
+    first = now(made[0])
+    if any(now(state) != first for state in made[1:]):
+        return readings
+    return [min(readings, key=lambda action: distance(move.action, action))]
+
+
+def distance(recorded: Action, other: Action) -> int:
+    """How far a reading lies from the recorded one: pips apart in its lists of values, one
+    for each other field that differs."""
+    out = 0
+    for field in set(recorded) | set(other):
+        a, b = recorded.get(field), other.get(field)
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b) \
+                and all(isinstance(x, int) for x in a + b):
+            out += sum(abs(x - y) for x, y in zip(a, b, strict=True))
+        elif a != b:
+            out += 1
+    return out
 
 
 def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set[str]:
