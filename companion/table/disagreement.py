@@ -175,7 +175,8 @@ class Search:
         return state
 
     def replayed(self, index: int, action: Action) -> State | None:
-        """The record with move ``index`` made as ``action`` and every move since as it was."""
+        """The record with move ``index`` made as ``action`` and every move since as it was
+        (but those that only read it again, as :meth:`Ledger.amend` leaves them out)."""
         memo, reading = self.made, key(action)
         start, state = index, self.corrected(index, action)
         if memo is not None:  # the longest replay kept: on the next record, one move more
@@ -188,8 +189,11 @@ class Search:
             for later in range(start + 1, len(self.moves)):
                 if state is None:
                     break
+                move = self.moves[later]
+                if self.game.read_again(state, move.action, move.source):
+                    continue
                 self.tries += 1
-                state = self.game.apply(state, self.moves[later].action)
+                state = self.game.apply(state, move.action)
         except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
             state = None
         if len(self.moves) > index + 1:
