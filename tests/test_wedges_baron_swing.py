@@ -172,3 +172,46 @@ def test_swing_state_a_roll_read_again_after_its_correction_is_taken_back_with_t
     # the players' own roll, declared from the tablet, is still a roll whatever the face
     table.declare({"type": "roll", "player": nxt, "value": 5})
     assert table.state["step"] == "move"
+
+
+def test_swing_state_a_roll_nobody_made_is_named_and_undone_in_one_tap() -> None:
+    """Swing State seed 4, cafe, passive: after Blue's roll of 3 the die, untouched, read as
+    another colour for a moment and back: "Incumbent picks up the die", "Incumbent rolls 3".
+    The Incumbent then picked the die up to roll: the table (no die) fitted no reading of
+    that roll, the tablet said only "declare it" or "the record is right", and the game
+    wedged.  The record without the roll is the table: the entry is named, undone in one tap,
+    and "Read the table again" undoes it too."""
+    from companion.table.disagreement import disagreement, rereading
+
+    table = Table.open("swing_state", None, 3, None, 4, resume=False)
+    game = table.game
+    first = [{"type": "roll", "player": 0, "value": 1}]
+    first.append({"type": "move", "player": 0, "to": game.apply(table.state, first[0])["dest"]})
+    for action in first:
+        table.declare(action)
+    assert game.current_player(table.state) == 1 and table.state["die"] == 1
+    blue_turn = game.apply(game.apply(table.state, {"type": "pick_up_die", "player": 1}),
+                           {"type": "roll", "player": 1, "value": 2})
+    for action in ({"type": "pick_up_die", "player": 1}, {"type": "roll", "player": 1, "value": 2},
+                   {"type": "move", "player": 1, "to": blue_turn["dest"]}):
+        table.declare(action, source="camera")
+    nxt = game.current_player(table.state)
+    assert table.state["step"] == "start" and table.state["die"] == 2
+    table.declare({"type": "pick_up_die", "player": nxt}, source="camera")  # the colour misread
+    rolled = table.declare({"type": "roll", "player": nxt, "value": 2}, source="camera")  # and back
+    assert rolled is not None and table.state["step"] == "move"
+    picked_up = dict(game.board_view(table.state))
+    picked_up.pop(game.die_spot)  # the player takes the die to roll it
+
+    moves = table.referee._moves(40)
+    asked = disagreement(game, moves, table.state, picked_up, [])
+    assert asked is not None
+    assert f"Entry #{rolled.seq} (" in asked.text and "never made" in asked.text, asked.text
+    assert {"type": "undo", "seq": rolled.seq} in asked.options, asked.options
+    assert rereading(game, moves, table.state, picked_up) == {"type": "undo", "seq": rolled.seq}
+
+    table.board_seen(picked_up)
+    table.declare({"type": "reread"})
+    standing = [h for h in table.history if not h.undone]
+    assert standing[-1].action == {"type": "pick_up_die", "player": nxt}
+    assert table.state["die"] is None and table.state["step"] == "start"
