@@ -215,3 +215,37 @@ def test_swing_state_a_roll_nobody_made_is_named_and_undone_in_one_tap() -> None
     standing = [h for h in table.history if not h.undone]
     assert standing[-1].action == {"type": "pick_up_die", "player": nxt}
     assert table.state["die"] is None and table.state["step"] == "start"
+
+
+def test_swing_state_players_see_their_move_in_the_newest_line_though_it_came_before_it() -> None:
+    """Swing State seed 4, cafe, passive: "Incumbent picks up the die" was recorded from a
+    misread (the roll read with it undone) before the Incumbent really picked the die up.
+    Looking only at lines newer than their move, the players pressed again for it over a
+    hundred times; a person reads the newest line, sees the pick-up, and rolls."""
+    from companion.sim.players.swing_state import SwingStateWorld, roll_due
+
+    world = SwingStateWorld(load_game("swing_state"), 3, None, 4)
+    world.set_temperament("passive")
+    history: list[dict[str, object]] = []
+
+    def tablet() -> dict[str, object]:
+        return {"history": list(history), "history_total": len(history), "prompts": []}
+
+    def recorded(action: Action) -> None:
+        history.append({"seq": len(history) + 1, "action": dict(action), "source": "camera"})
+
+    for _ in range(40):  # their moves, each recorded, until a pick-up of the die comes next
+        st = world.public
+        if roll_due(st) and world.die is not None and world.wants_roll(st):
+            break
+        world.step(tablet())
+        recorded(world.last_action)
+    else:
+        raise AssertionError("no pick-up of the die came")
+    roller = world.rules.current_player(world.public)
+    recorded({"type": "pick_up_die", "player": roller})  # read before it was made
+    world.step(tablet())
+    assert world.last_action == {"type": "pick_up_die", "player": roller} and world.die is None
+    world.step(tablet())  # nothing newer than their pick-up: the newest line is it
+    assert world.last_action["type"] == "roll" and world.die is not None
+    assert world.retries == 0
