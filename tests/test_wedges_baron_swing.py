@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from companion.games import load_game
 from companion.games.baron_voodoo.board import track_place
-from companion.games.base import BoardView, Piece, Prompt, State
+from companion.games.base import Action, BoardView, Game, Piece, Prompt, State
 from companion.table import Table
 from companion.table.disagreement import Overrides
 
@@ -108,3 +108,144 @@ def test_baron_voodoo_a_press_held_under_a_doubt_is_asked_about_on_the_table_it_
     table.declare(offered[0])
     assert table.history and table.history[0].action["type"] == "setup"
     assert table.state["board"] == laid["board"]
+
+
+def swing_to_a_die_worth(game: Game, state: State) -> tuple[State, list[Action]]:
+    """A Swing State game played on the rules from ``state`` until a State stands on a "+ die
+    V" space: each turn rolls the face that lands there if one does, else the highest."""
+    made: list[Action] = []
+
+    def asks_a_roll(st: State) -> bool:
+        return st["step"] == "effects" and bool(st["await"]) and st["await"]["kind"] == "roll"
+
+    while not asks_a_roll(state):
+        assert len(made) < 60, "no '+ die V' space reached"
+        seat = game.current_player(state)
+        if state["step"] != "start":
+            turn = [game.legal_actions(state)[0]]
+        else:
+            tries = []
+            for value in (6, 5, 4, 3, 2, 1):
+                lifted = [{"type": "pick_up_die", "player": seat}] if state["die"] == value else []
+                rolled = state
+                for action in [*lifted, {"type": "roll", "player": seat, "value": value}]:
+                    rolled = game.apply(rolled, action)
+                move = {"type": "move", "player": seat, "to": rolled["dest"]}
+                tries.append((not asks_a_roll(game.apply(rolled, move)), [*lifted,
+                              {"type": "roll", "player": seat, "value": value}, move]))
+            turn = min(tries, key=lambda t: t[0])[1]
+        for action in turn:
+            state = game.apply(state, action)
+            made.append(action)
+    return state, made
+
+
+def test_swing_state_a_roll_read_again_after_its_correction_is_taken_back_with_the_misreading() -> None:
+    """Swing State seed 2, cafe, passive and typical: the Incumbent's "+ die V" roll, a true 5,
+    was read a pip high ("Incumbent rolls 6"); that roll ended his turn, and the camera, now
+    reading the true 5, recorded "Red rolls 5" (the face differs from the record's 6).  The
+    tablet named the first entry and the players tapped its correction to 5: the amend made
+    Red's roll again, so Red's Cheat card was refused ("A Cheat card comes before the die is
+    rolled") and the game wedged.  With the die's face already 5 in the corrected record, the
+    camera could not have read that as a roll: it goes with the misreading."""
+    table = Table.open("swing_state", None, 2, None, 0, resume=False)
+    game = table.game
+    state, made = swing_to_a_die_worth(game, table.state)
+    for action in made:
+        table.declare(action)
+    assert table.state == state
+    roller = game.current_player(state)
+    if state["die"] is not None:
+        table.declare({"type": "pick_up_die", "player": roller}, source="camera")
+    misread = table.declare({"type": "roll", "player": roller, "value": 6}, source="camera")
+    assert misread is not None and table.state["step"] == "start"  # the turn ended on it
+    nxt = game.current_player(table.state)
+    assert nxt != roller and table.state["die"] == 6
+    echo = table.declare({"type": "roll", "player": nxt, "value": 5}, source="camera")
+    assert echo is not None and table.state["step"] == "move"
+
+    table.amend(misread.seq, {"type": "roll", "player": roller, "value": 5})
+    standing = [h for h in table.history if not h.undone]
+    assert standing[-1].action == {"type": "roll", "player": roller, "value": 5}
+    assert table.state["step"] == "start" and game.current_player(table.state) == nxt
+    assert table.state["die"] == 5
+    # the players' own roll, declared from the tablet, is still a roll whatever the face
+    table.declare({"type": "roll", "player": nxt, "value": 5})
+    assert table.state["step"] == "move"
+
+
+def test_swing_state_a_roll_nobody_made_is_named_and_undone_in_one_tap() -> None:
+    """Swing State seed 4, cafe, passive: after Blue's roll of 3 the die, untouched, read as
+    another colour for a moment and back: "Incumbent picks up the die", "Incumbent rolls 3".
+    The Incumbent then picked the die up to roll: the table (no die) fitted no reading of
+    that roll, the tablet said only "declare it" or "the record is right", and the game
+    wedged.  The record without the roll is the table: the entry is named, undone in one tap,
+    and "Read the table again" undoes it too."""
+    from companion.table.disagreement import disagreement, rereading
+
+    table = Table.open("swing_state", None, 3, None, 4, resume=False)
+    game = table.game
+    first = [{"type": "roll", "player": 0, "value": 1}]
+    first.append({"type": "move", "player": 0, "to": game.apply(table.state, first[0])["dest"]})
+    for action in first:
+        table.declare(action)
+    assert game.current_player(table.state) == 1 and table.state["die"] == 1
+    blue_turn = game.apply(game.apply(table.state, {"type": "pick_up_die", "player": 1}),
+                           {"type": "roll", "player": 1, "value": 2})
+    for action in ({"type": "pick_up_die", "player": 1}, {"type": "roll", "player": 1, "value": 2},
+                   {"type": "move", "player": 1, "to": blue_turn["dest"]}):
+        table.declare(action, source="camera")
+    nxt = game.current_player(table.state)
+    assert table.state["step"] == "start" and table.state["die"] == 2
+    table.declare({"type": "pick_up_die", "player": nxt}, source="camera")  # the colour misread
+    rolled = table.declare({"type": "roll", "player": nxt, "value": 2}, source="camera")  # and back
+    assert rolled is not None and table.state["step"] == "move"
+    picked_up = dict(game.board_view(table.state))
+    picked_up.pop(game.die_spot)  # the player takes the die to roll it
+
+    moves = table.referee._moves(40)
+    asked = disagreement(game, moves, table.state, picked_up, [])
+    assert asked is not None
+    assert f"Entry #{rolled.seq} (" in asked.text and "never made" in asked.text, asked.text
+    assert {"type": "undo", "seq": rolled.seq} in asked.options, asked.options
+    assert rereading(game, moves, table.state, picked_up) == {"type": "undo", "seq": rolled.seq}
+
+    table.board_seen(picked_up)
+    table.declare({"type": "reread"})
+    standing = [h for h in table.history if not h.undone]
+    assert standing[-1].action == {"type": "pick_up_die", "player": nxt}
+    assert table.state["die"] is None and table.state["step"] == "start"
+
+
+def test_swing_state_players_see_their_move_in_the_newest_line_though_it_came_before_it() -> None:
+    """Swing State seed 4, cafe, passive: "Incumbent picks up the die" was recorded from a
+    misread (the roll read with it undone) before the Incumbent really picked the die up.
+    Looking only at lines newer than their move, the players pressed again for it over a
+    hundred times; a person reads the newest line, sees the pick-up, and rolls."""
+    from companion.sim.players.swing_state import SwingStateWorld, roll_due
+
+    world = SwingStateWorld(load_game("swing_state"), 3, None, 4)
+    world.set_temperament("passive")
+    history: list[dict[str, object]] = []
+
+    def tablet() -> dict[str, object]:
+        return {"history": list(history), "history_total": len(history), "prompts": []}
+
+    def recorded(action: Action) -> None:
+        history.append({"seq": len(history) + 1, "action": dict(action), "source": "camera"})
+
+    for _ in range(40):  # their moves, each recorded, until a pick-up of the die comes next
+        st = world.public
+        if roll_due(st) and world.die is not None and world.wants_roll(st):
+            break
+        world.step(tablet())
+        recorded(world.last_action)
+    else:
+        raise AssertionError("no pick-up of the die came")
+    roller = world.rules.current_player(world.public)
+    recorded({"type": "pick_up_die", "player": roller})  # read before it was made
+    world.step(tablet())
+    assert world.last_action == {"type": "pick_up_die", "player": roller} and world.die is None
+    world.step(tablet())  # nothing newer than their pick-up: the newest line is it
+    assert world.last_action["type"] == "roll" and world.die is not None
+    assert world.retries == 0

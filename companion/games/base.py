@@ -458,6 +458,14 @@ class Game(ABC):
         moves ago (:func:`companion.reconcile.reconsider_earlier`).  None by default."""
         return frozenset()
 
+    def read_again(self, state: State, action: Action, source: str) -> bool:
+        """Whether ``action``, read from the table (``source`` is not the tablet) after an
+        earlier move that a correction has since made ``state``, is only that earlier
+        move's pieces read a second time (a Swing State die showing the face the corrected
+        roll now says): no move of its own, so the correction takes it back with the
+        misreading instead of making it again.  Never, by default."""
+        return False
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
         Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The

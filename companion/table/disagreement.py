@@ -175,7 +175,8 @@ class Search:
         return state
 
     def replayed(self, index: int, action: Action) -> State | None:
-        """The record with move ``index`` made as ``action`` and every move since as it was."""
+        """The record with move ``index`` made as ``action`` and every move since as it was
+        (but those that only read it again, as :meth:`Ledger.amend` leaves them out)."""
         memo, reading = self.made, key(action)
         start, state = index, self.corrected(index, action)
         if memo is not None:  # the longest replay kept: on the next record, one move more
@@ -188,8 +189,11 @@ class Search:
             for later in range(start + 1, len(self.moves)):
                 if state is None:
                     break
+                move = self.moves[later]
+                if self.game.read_again(state, move.action, move.source):
+                    continue
                 self.tries += 1
-                state = self.game.apply(state, self.moves[later].action)
+                state = self.game.apply(state, move.action)
         except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
             state = None
         if len(self.moves) > index + 1:
@@ -311,6 +315,18 @@ class Search:
             if exact or near:
                 return move, (exact or near)[:SHOWN]
         return self.misread_earlier(read)
+
+    def never_made(self) -> RecordedMove | None:
+        """The newest entry, when the table recorded it and the record without it is the
+        table: a move nobody made (Swing State seed 4, cafe: the die, untouched, read as
+        another colour for a moment and back, became "Incumbent picks up the die" and
+        "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted no reading
+        of the roll).  None otherwise."""
+        if not self.moves or self.moves[-1].source not in ("camera", "table"):
+            return None
+        move = self.moves[-1]
+        self.judged += 1
+        return move if fits(self.game, move.before, self.seen, self.taps) else None
 
     def fitting(self, index: int, readings: list[Action],
                 recorded: frozenset[str]) -> tuple[list[Action], list[Action]] | None:
@@ -486,6 +502,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
+    elif differ and (unmade := search.never_made()) is not None:
+        was = game.describe(unmade.before, unmade.action)
+        text += (f" Entry #{number(unmade.seq)} ({was}) explains it: the table shows it was never made. "
+                 f"If the table is right, undo entry #{number(unmade.seq)}.")
+        options = [{"type": "undo", "seq": unmade.seq}]
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
         text += (" The table shows two moves made since the record's last: "
                  f"{game.describe(state, first[0])}, then another (a press forgotten?). "
@@ -503,7 +524,8 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
 def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
               made: dict[tuple[object, ...], State | None] | None = None) -> Action | None:
     """"Read the table again": the one correction of an entry the camera's view explains
-    (``{"type": "correct", "entry": seq, "action": ...}``), or None.  Raises
+    (``{"type": "correct", "entry": seq, "action": ...}``), or the newest entry taken back
+    when the table shows it never made (``{"type": "undo", "seq": seq}``), or None.  Raises
     ``ValueError`` (in words) when the table and the record agree, or no single correction
     of an entry makes them agree."""
     differ = differing(game, state, seen)
@@ -513,6 +535,8 @@ def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardVi
     found = search.explaining(differ)
     if found is not None and 1 < len(found[1]) < SHOWN:
         found = found[0], alike(search, found[0], found[1])
+    if found is None and differ and (unmade := search.never_made()) is not None:
+        return {"type": "undo", "seq": unmade.seq}
     if found is None or len(found[1]) != 1:
         raise ValueError("no one correction of an entry makes the record what the camera "
                          "sees; tap the correction that is your table, or that the record is right")
@@ -845,6 +869,12 @@ class Disagreements:
         except ValueError as err:
             raise NothingToUndo(str(err)) from None
         assert fix is not None
+        if fix["type"] == "undo":  # the newest entry, which the table shows never made
+            taken = self.ledger.undo(source, request_id, fix["seq"])
+            self.overrides.clear()
+            self.seen = self.raw_seen
+            self.after_move("undo")
+            return taken
         newest = self.ledger.frames[-1].entry
         replaced = self.game.board_view(self.ledger.frames[self.ledger.frame_of(fix["entry"]) or -1].state)
         if newest is not None and newest.seq == fix["entry"]:

@@ -256,7 +256,8 @@ class Ledger:
         nothing changes (RuleError names the first that is not).  Logged as one decision,
         in one transaction: an undo of each move down to ``seq``, the correction, and each
         later move made again with its own source, so a restart replays the same record.
-        Returns the corrected move's new entry."""
+        A later move read from the table that only read the corrected one again
+        (:meth:`Game.read_again`) is taken back with it.  Returns the corrected move's new entry."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise MalformedAction('"entry" is the number of the move to correct')
         index = self.frame_of(seq)
@@ -266,7 +267,10 @@ class Ledger:
         states = [self.game.apply(before, action)]  # the corrected move, then each later one
         texts = [self.game.describe(before, action)]
         later = [f.entry for f in self.frames[index + 1:] if f.entry is not None]
+        kept = []  # the later moves made again: not those that only read the corrected one again
         for entry in later:
+            if self.game.read_again(states[-1], entry.action, entry.source):
+                continue
             try:
                 texts.append(self.game.describe(states[-1], entry.action))
                 states.append(self.game.apply(states[-1], entry.action))
@@ -274,13 +278,14 @@ class Ledger:
                 raise RuleError(f"with {self.move_name(seq)} corrected, {self.move_name(entry.seq)} "
                                 f"({entry.text}) no longer applies: {err.reason}",
                                 err.rule) from None
+            kept.append(entry)
         was_over = self.game.outcome(self.state) is not None
         over = self.game.outcome(states[-1]) is not None
         events = self.log.append_many(
             self.record.id,
             [("undo", None, source, None)] * len(later)
             + [("correct", action, source, request_id)]
-            + [("action", e.action, e.source, None) for e in later],
+            + [("action", e.action, e.source, None) for e in kept],
             finished=over if over != was_over else None)
         seat_before = self.game.current_player(self.state)
         for _ in range(len(later) + 1):

@@ -223,6 +223,15 @@ class SwingStateBoard:
                 out.append({"type": "respond", "player": self.current_player(state), "card": None})
         return out
 
+    def read_again(self, state: State, action: Action, source: str) -> bool:
+        """The camera records a roll only when the die's face changes (or lands after a
+        pick-up), so a roll read from the table showing the face the record already gives
+        the die, never picked up since, is no roll: it is the corrected roll's die read
+        again (seed 2, cafe: "Incumbent rolls 6", a pip high, made the true 5 read as
+        "Red rolls 5"; corrected to 5, Red's roll stood and Red's Cheat card was refused)."""
+        return source != "tablet" and action.get("type") == "roll" \
+            and state.get("die") is not None and action.get("value") == state["die"]
+
     def _tap_action(self, state: State, tap: Tap) -> Action:
         """A card on a reader: a News draw, a cheat, an Evidence play or a Round 4 answer."""
         current = self.current_player(state)

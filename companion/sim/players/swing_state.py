@@ -159,7 +159,8 @@ class SwingStateWorld(World):
         recorded = tablet.get("history_total", len(history)) if isinstance(history, list) else None
         sent_at = getattr(self, "total_at_send", None)  # a world pickled before it existed
         if recorded is not None and self.last_events and sent_at is not None \
-                and self.nothing_stands_since(tablet, sent_at, getattr(self, "last_action", None)):
+                and self.nothing_stands_since(tablet, sent_at, getattr(self, "last_action", None)) \
+                and not self.newest_line_says(tablet, getattr(self, "last_action", None)):
             self.retries += 1  # nothing recorded since the last move (or only what we undid)
             # a card the tablet still lists (read twice, the second read left over) would
             # spoil the move made again: they take it back first, as in every game
@@ -182,6 +183,15 @@ class SwingStateWorld(World):
             events = [*events, BoardChange(self.view())]  # then the V chips change hands
         self.last_events = events
         return events
+
+    def newest_line_says(self, tablet: dict[str, Any], action: Action | None) -> bool:
+        """Whether the newest standing line of the history says the move just made: it is
+        recorded, though the line came before they made it (seed 4, cafe: the die, untouched,
+        read as another colour for a moment became "Incumbent picks up the die"; the roll
+        read with it was undone, and when the Incumbent then picked the die up, players who
+        looked only at lines newer than their move pressed again for it, a hundred times)."""
+        standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
+        return action is not None and bool(standing) and self.entry_says(standing[-1], action)
 
     CAMERA_MOVES = ("roll", "pick_up_die", "move", "advance")
 
