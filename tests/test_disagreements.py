@@ -1161,28 +1161,35 @@ def test_a_held_press_recorded_on_a_settled_board_raises_no_tally_warning_before
     assert checked >= 3, "no drinks pressed in 400 steps"
 
 
-def test_a_piece_set_aside_as_misread_is_read_as_the_players_said_when_another_joins_it() -> None:
-    """Times Square seed 13, cafe, passive: the sewer's pink piece was read blue all
-    evening; the players tapped that the record is right.  When Deb was moved into the
-    sewer the camera read "blue, green" there, the set-aside reading lapsed, Deb's move was
-    explained by nothing and the game wedged.  The pink piece the camera reads blue is read
-    pink beside Deb too, and Deb's move is recorded from the camera."""
+def _ts_move_onto_a_piece(table: Table) -> tuple[Action, str, list[Tap]]:
+    """Times Square: a legal move that lays a figure on a place already holding one, which a
+    press reads from its cards and the board; the move, that place and its taps."""
     from companion.reconcile import reconcile
 
-    table = played("times_square", 6, 13)
     game = table.game
     board = game.board_view(table.state)
     for action in game.legal_actions(table.state):
         after = game.board_view(game.apply(table.state, action))
         joined = [p for p in board if len(after.get(p, ())) == len(board[p]) + 1
                   and set(board[p]) <= set(after.get(p, ()))]
-        colours = {q.colour for s in after.values() for q in s}
         taps = [Tap(c, action.get("player")) for st in action.get("steps", []) for c in st.get("cards", [])]
         if joined and reconcile(game, table.state, after, taps, "button").action == action:
-            place = joined[0]
-            break
-    else:
-        raise AssertionError("no move that lays a piece beside another")
+            return action, joined[0], taps
+    raise AssertionError("no move that lays a piece beside another")
+
+
+def test_a_piece_set_aside_as_misread_is_read_as_the_players_said_when_another_joins_it() -> None:
+    """Times Square seed 13, cafe, passive: the sewer's pink piece was read blue all
+    evening; the players tapped that the record is right.  When Deb was moved into the
+    sewer the camera read "blue, green" there, the set-aside reading lapsed, Deb's move was
+    explained by nothing and the game wedged.  The pink piece the camera reads blue is read
+    pink beside Deb too, and Deb's move is recorded from the camera."""
+    table = played("times_square", 6, 13)
+    game = table.game
+    board = game.board_view(table.state)
+    action, place, taps = _ts_move_onto_a_piece(table)
+    after = game.board_view(game.apply(table.state, action))
+    colours = {q.colour for s in after.values() for q in s}
     (old,) = board[place][-1:]
     wrong = next(Piece(c, old.pips) for c in sorted(colours) if c != old.colour
                  and Piece(c, old.pips) not in after[place])
@@ -1252,3 +1259,41 @@ def test_a_place_left_out_as_misread_still_needs_its_pieces_counted() -> None:
     assert fits(game, revealed, other_value, [], laid)  # a card read as another value
     card_laid = {**board, place: (*board[place], Piece(game.colours["move"], 1))}
     assert not fits(game, revealed, card_laid, [], laid)  # a piece more is not a misread
+
+
+def test_a_place_the_camera_misreads_all_evening_is_read_from_the_rest_of_the_board() -> None:
+    """Times Square seed 6, cafe, passive: space 10's top figure was read as the next colour
+    all evening (a Bodyguard read yellow; with Hal laid on it, "black, black").  The players
+    tapped once that the record is right, but each reading after it was another, and 16 of
+    the game's 32 entries were declared on the tablet.  The figures only move in Times
+    Square, so a place the players said is misread holds what the rest of the board lacks:
+    the move onto it is recorded from the camera and the cards."""
+    from companion.table.ledger import canonical
+
+    table = played("times_square", 6, 13)
+    game = table.game
+    colours = sorted(game.layout(table.state).pieces)
+
+    def misreadings(stack: tuple[Piece, ...]) -> list[tuple[Piece, ...]]:
+        """The place with one of its figures read as another of the game's colours."""
+        return [tuple(sorted((*stack[:i], Piece(c), *stack[i + 1:])))
+                for i in range(len(stack)) for c in colours if c != stack[i].colour]
+
+    board = game.board_view(table.state)
+    action, place, taps = _ts_move_onto_a_piece(table)
+    after = game.board_view(game.apply(table.state, action))
+    first = misreadings(board[place])[0]
+    # read otherwise with the figure laid beside it: no piece of the first reading's wrong colour
+    then = next(m for m in misreadings(after[place]) if not set(first) - set(board[place]) <= set(m))
+    table.board_seen({**board, place: first})
+    table.button()
+    table.declare(KEEP)
+    assert not differing(game, table.state, table.seen)
+    recorded = len(table.history)
+    for tap in taps:
+        table.tap(tap.card, tap.seat)
+    table.board_seen({**after, place: then})
+    table.button()
+    assert len(table.history) == recorded + 1 and table.history[-1].action == canonical(action), \
+        (table.table_prompt, table.history[-1].text)
+    assert table.history[-1].source == "table" and table.table_prompt is None

@@ -25,6 +25,7 @@ Pure functions over the game's rules; :class:`Overrides` is the referee's small 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -552,11 +553,18 @@ def one_piece_misread(camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> t
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
-    while the camera reads exactly that there; anything else there ends it."""
+    while the camera reads exactly that there; anything else there ends it.
+
+    Where the game only moves its pieces about (:meth:`Game.keeps_pieces`), a place where
+    the players said the camera read one piece as another stays ``misread`` all evening:
+    when it reads there what the rest of the board cannot hold beside it, the pieces it
+    holds are the ones the rest of the board lacks (their number as the camera counts it)."""
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
         self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
+        self.misread: set[str] = set()  # places the camera reads one piece wrong at, all evening
+        self.whole: Counter[Piece] | None = None  # every piece of a game that keeps its pieces
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -568,12 +576,24 @@ class Overrides:
         for place in kept:
             self.places[place] = (seen.get(place, ()), board.get(place, ()))
         self.together.update((place, frozenset(kept)) for place in kept)
+        self._misread(game, state, board)
         return kept
 
-    def restore(self, board: BoardView, kept: list[Action]) -> None:
+    def _misread(self, game: Game, state: State, board: BoardView) -> None:
+        """Where the game keeps its pieces, the places set aside as one piece read as another."""
+        if not game.keeps_pieces(state):
+            return
+        self.whole = Counter(piece for stack in board.values() for piece in stack)
+        self.misread |= {p for p, (camera, record) in self.places.items()
+                         if one_piece_misread(camera, record) is not None}
+
+    def restore(self, game: Game, state: State, kept: list[Action]) -> None:
         """Set aside again, after a restart, the readings the players' logged "the record is
         right" decisions set aside (``kept``, oldest first), where the record still has what
-        it had then (``board`` is the record's now); elsewhere the record moved since."""
+        it had then (``state`` is the record's now); elsewhere the record moved since.  The
+        places where one piece was read as another stay misread where the game keeps its
+        pieces."""
+        board = game.board_view(state)
         for decision in kept:
             places = decision.get("places")
             for place, read in (places.items() if isinstance(places, dict) else ()):
@@ -581,10 +601,14 @@ class Overrides:
                     camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
                 except (KeyError, TypeError, ValueError):
                     continue  # a line the log cannot give back: nothing set aside there
+                if one_piece_misread(camera, record) is not None and game.keeps_pieces(state):
+                    self.misread.add(place)
                 if board.get(place, ()) == record:
                     self.places[place] = (camera, record)
                 else:
                     self.places.pop(place, None)
+        if self.misread:
+            self.whole = Counter(piece for stack in board.values() for piece in stack)
 
     def apply(self, seen: BoardView) -> BoardView:
         """``seen`` with each reading the players set aside replaced by the record's.  Where
@@ -594,7 +618,7 @@ class Overrides:
         sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
         and Deb's move went unexplained until the game wedged)."""
         if not self.places:
-            return seen
+            return self._from_the_rest(seen)
         self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
@@ -612,11 +636,32 @@ class Overrides:
                 out[place] = record
             else:
                 out.pop(place, None)
-        return out
+        return self._from_the_rest(out)
+
+    def _from_the_rest(self, view: BoardView) -> BoardView:
+        """``view`` with the one place misread all evening whose reading the rest of the board
+        contradicts read as what the rest lacks: the rest holds only pieces of the game, and
+        lacks as many as the camera counts there (Times Square seed 6, cafe: space 10 read
+        black for a Bodyguard, then black, black for a Bodyguard and Hal, then black for Hal;
+        "the record is right" held for the first reading only, and 16 of the game's 32 entries
+        were declared).  Two places that could be it: neither is guessed."""
+        if self.whole is None or not self.misread:
+            return view
+        found: dict[str, tuple[Piece, ...]] = {}
+        for place in sorted(self.misread):
+            rest = Counter(piece for where, stack in view.items() if where != place for piece in stack)
+            lacks = self.whole - rest
+            here = view.get(place, ())
+            if not rest - self.whole and lacks.total() == len(here) and Counter(here) != lacks:
+                found[place] = tuple(sorted(lacks.elements()))
+        if len(found) != 1:
+            return view
+        return {**view, **found}
 
     def clear(self) -> None:
         self.places.clear()
         self.together.clear()
+        self.misread.clear()
 
     def _lapse(self, seen: BoardView) -> None:
         """One place of a decision read as the record had it: the players set those pieces

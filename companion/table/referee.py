@@ -72,7 +72,7 @@ class Referee(Disagreements, Doubting):
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
-        self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
+        self.overrides.restore(game, ledger.state, ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
