@@ -1297,3 +1297,38 @@ def test_a_place_the_camera_misreads_all_evening_is_read_from_the_rest_of_the_bo
     assert len(table.history) == recorded + 1 and table.history[-1].action == canonical(action), \
         (table.table_prompt, table.history[-1].text)
     assert table.history[-1].source == "table" and table.table_prompt is None
+
+
+def test_a_card_its_reader_missed_laid_again_when_asked_records_the_pressed_move() -> None:
+    """Times Square seed 8, cafe, passive: Deb 3 missed B's reader, the press found no move in
+    Deb 2 and the board, and the players declared the whole move on the tablet.  The warning
+    asks for a card played that is not among the cards read; laid again, the press that
+    raised the warning is judged with it and the move is recorded from the table."""
+    from companion.table.disagreement import NOT_READ
+
+    table = Table.open("times_square", None, 2, None, 8, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    table.board_seen(game.board_view(table.state))
+    table.frame_taken()
+    state, mover = table.state, table.state["turn"]
+    play = next(a for a in game.legal_actions(state) if a["type"] == "play"
+                and a["steps"][0]["figure"] == "deb" and game.apply(state, a)["turn"] != mover)
+    (card,) = play["steps"][0]["cards"]
+    other = next(c for c in game.card_ids() if c.startswith("deb-") and c != card
+                 and game.data.cards[c].value == game.data.cards[card].value)
+    both = {**play, "steps": [{**play["steps"][0], "cards": [card]}, {**play["steps"][0], "cards": [other]}]}
+    play = both if game.is_legal(state, both) else play
+    cards = [c for step in play["steps"] for c in step["cards"]]
+    after = game.apply(state, play)
+    for c in cards[1:]:
+        table.tap(c, mover)  # the first card missed the reader
+    table.board_seen(game.board_view(after))
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    assert table.state == state and table.table_prompt is not None and NOT_READ in table.table_prompt.text
+    table.tap(cards[0], mover)
+    recorded = table.state  # the cards in the order they were read: the same turn
+    assert recorded["pos"] == after["pos"] and sorted(recorded["discard"]) == sorted(after["discard"])
+    assert table.history[-1].source == "table" and table.table_prompt is None

@@ -53,6 +53,7 @@ from companion.reconcile import (
 )
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
+NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
 TABLE_ACTIONS = frozenset({"keep_record", "reread"})
@@ -490,15 +491,24 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
         text += (" The table shows two moves made since the record's last: "
                  f"{game.describe(state, first[0])}, then another (a press forgotten?). "
-                 "If so, record the first: the second follows.")
+                 "If so, record the first: the second follows.") + missed_card(game)
         options = list(first)
     elif differ:  # a move made without its press that no tap names: the players know it
+        text += missed_card(game)
         text += " If a move was made on the table without its press, declare it: the press is judged again."
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
         options.append(dict(REREAD))
     return Prompt(text, "warning", game.current_player(state), options)
+
+
+def missed_card(game: Game) -> str:
+    """The ask for a card laid that its reader missed, in a game played with cards: laid
+    again, the press that raised the warning is judged with it (:meth:`Referee.tap`)."""
+    if not game.card_ids():
+        return ""
+    return f" If a card you played is {NOT_READ}, lay it on your reader again: the press is judged with it."
 
 
 def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
@@ -701,6 +711,22 @@ class Disagreements:
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
                    replaced: BoardView | None = None, answered: bool = False) -> None: ...
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+    def _standing(self, seen: BoardView, after: State) -> bool: ...
+
+    def _press_fits(self, seen: BoardView) -> bool:
+        """Whether a press now would record a move with the table matching the record."""
+        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
+        return verdict.state is not None and not self._standing(seen, verdict.state)
+
+    def _laid_again(self) -> bool:
+        """Whether a card just tapped lets the press the warning held record its move (the
+        card its reader missed, laid again as :func:`missed_card` asks: Times Square seed 8,
+        cafe, passive): the press is then judged now, its question gone."""
+        if not self._press_waiting or self.seen is None or not self._press_fits(self.seen):
+            return False
+        self._press_waiting = False
+        self.table_prompt = None
+        return True
 
     def check_tallies(self, board_changed: bool = False) -> bool:
         """Set or clear the standing warning that the score pieces on the table differ from

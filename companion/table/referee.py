@@ -179,6 +179,8 @@ class Referee(Disagreements, Doubting):
             self.after_move("action")
             self.pace.recorded(entry.seq, pressed=False)
         self.taps.append(Tap(card, seat))
+        if self._laid_again():  # the card the press lacked: the press is judged with it
+            return self._reconcile("button", "table")
         return self._reconcile("tap", "cards")
 
     def button(self, seat: int | None = None) -> HistoryEntry | None:
@@ -253,11 +255,6 @@ class Referee(Disagreements, Doubting):
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
-
-    def _press_fits(self, seen: BoardView) -> bool:
-        """Whether a press now would record a move with the table matching the record."""
-        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
-        return verdict.state is not None and not self._standing(seen, verdict.state)
 
     def _explained(self, seen: BoardView) -> bool:
         """Whether the warning for the table names an entry whose correction explains it."""
