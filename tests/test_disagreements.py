@@ -1332,3 +1332,37 @@ def test_a_card_its_reader_missed_laid_again_when_asked_records_the_pressed_move
     recorded = table.state  # the cards in the order they were read: the same turn
     assert recorded["pos"] == after["pos"] and sorted(recorded["discard"]) == sorted(after["discard"])
     assert table.history[-1].source == "table" and table.table_prompt is None
+
+
+def test_a_press_whose_move_the_players_declared_records_nothing_more_later() -> None:
+    """Jivecat seed 2, cafe, passive: Blue's press for a drink was refused (a card on the wrong
+    seat's reader); Blue tapped the drink as meant, the press was judged again on a table
+    whose chores were not done yet and held once more; when the Skull card was collected the
+    held press "fitted" and recorded "Blue ends the turn", and Blue's next drink was read as a
+    Staff card flipped: the game wedged.  A press the players answered by declaring its move
+    is judged again once, then spent."""
+    import random
+
+    table = Table.open("jivecat", None, 3, None, 3)
+    game, rng = table.game, random.Random(1)
+    for _ in range(60):  # moves declared until a player may buy a drink
+        legal = game.legal_actions(table.state)
+        if table.state["phase"] == "play" and any(a["type"] == "buy" for a in legal):
+            break
+        table.declare(rng.choice(legal))
+    state = table.state
+    buy = next(a for a in game.legal_actions(state) if a["type"] == "buy")
+    bought = game.board_view(game.apply(state, buy))
+    empty = next(s for s in sorted(game.board.lizards) if s not in bought)
+    chip = next(p for s, pieces in sorted(bought.items()) if s in game.board.lizards for p in pieces)
+    stray = {**bought, empty: (chip,)}  # a chip laid aside on another lizard as well
+    table.board_seen(stray)
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    assert table.ledger.state == state and KEEP in table.table_prompt.options
+    table.declare(buy)  # the players tap their drink on the tablet
+    assert table.history[-1].action == buy
+    table.board_seen(bought)  # the stray chip taken off: the table is the record
+    assert table.history[-1].action == buy and table.ledger.state == game.apply(state, buy), \
+        table.history[-1].text

@@ -112,6 +112,8 @@ class Referee(Disagreements, Doubting):
             # the players answered the question their press raised: the press is judged again
             # on the corrected record (their move or step is recorded, or asked about anew)
             self._reconcile("button", "table")
+            # once, after a move declared: the press it answered is spent (Jivecat seed 2)
+            self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
             self._reconcile("board", "camera")  # a move the table shows since: read it now
