@@ -108,9 +108,11 @@ class Referee(Disagreements, Doubting):
         waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
-        if (kind == "correct" or answered) and waiting and self.seen is not None:
+        if (kind == "correct" or answered) and waiting and self.seen is not None and (
+                kind == "correct" or differing(self.game, self.ledger.state, self.seen)):
             # the players answered the question their press raised: the press is judged again
-            # on the corrected record (their move or step is recorded, or asked about anew)
+            # on the corrected record (their move or step is recorded, or asked about anew);
+            # a move declared that leaves the table as the record was the press's own
             self._reconcile("button", "table")
             # once, after a move declared: the press it answered is spent (Jivecat seed 2)
             self._press_waiting = self._press_waiting and not answered
