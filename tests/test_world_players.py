@@ -496,3 +496,24 @@ def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
         again = world.again(held)
         assert again and not any(isinstance(e, TurnButton) for e in again), again
         assert isinstance(again[-1], BoardChange) or any(isinstance(e, HandOver) for e in again)
+
+
+def test_a_card_the_tablet_did_not_read_is_laid_again_when_it_asks() -> None:
+    """Times Square seed 8, cafe, passive: Deb 3 missed B's reader, and the passive players,
+    who do not check the list of cards read unasked, declared their move.  When the warning
+    asks for a card played that is not among the cards read, they lay the one missing from
+    the list again, once."""
+    from companion.sim.players.times_square import TimesSquareWorld
+    from companion.sim.reading import NOT_READ
+    from companion.sim.world import CardTap, TurnButton
+
+    world = TimesSquareWorld(load_game("times_square"), 2, None, 8)
+    world.set_temperament("passive")
+    world.last_move = ([CardTap("deb-3b", 1), CardTap("deb-2a", 1), TurnButton()], 1, 0)
+    tablet = {"history_total": 1, "history": [], "taps": [{"card": "deb-2a", "seat": 1}],
+              "prompts": [{"kind": "warning", "text": f"The table does not match the record: ... If a "
+                           f"card you played is {NOT_READ}, lay it on your reader again: the press is "
+                           "judged with it.", "options": [{"type": "keep_record"}]}]}
+    assert world.act(tablet) == [CardTap("deb-3b", 1)]
+    assert world.lay_missed_cards(tablet) == []  # once for that move
+    assert world.lay_missed_cards({**tablet, "prompts": []}) == []  # and only when asked

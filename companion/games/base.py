@@ -466,6 +466,13 @@ class Game(ABC):
         misreading instead of making it again.  Never, by default."""
         return False
 
+    def keeps_pieces(self, state: State) -> bool:
+        """Whether every move from ``state`` only moves the pieces on the board, none laid or
+        taken away (Times Square's six figures once set up): the pieces a place holds can
+        then be told from the rest of the board, where the players said the camera misreads
+        that place all evening (:class:`companion.table.disagreement.Overrides`)."""
+        return False
+
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:
         """The score pieces ``view`` shows, counted, by name in the game's words ("Mami
         Wata: VP"); a count the view cannot tell (pieces out of sight) is left out.  The

@@ -33,6 +33,7 @@ DISAGREEMENT = "The table does not match the record"
 SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
 TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
 LACKS = re.compile(r" shows (?!nothing )[^;]+? on the table, nothing in the record")
+NOT_READ = "not among the cards read"  # "If a card you played is not among the cards read, lay it ..."
 TALLIES = "the score pieces differ: "
 TALLY = re.compile(r"(.+?) (\d+) on the table, (\d+) in the record(?:; |$)")
 EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")

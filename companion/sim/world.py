@@ -35,6 +35,7 @@ from companion.sim.reading import (  # noqa: F401 - the reading's words, named h
     COUNT,
     DISAGREEMENT,
     LACKS,
+    NOT_READ,
     TABLE_TYPES,
     Reading,
 )
@@ -121,6 +122,10 @@ class World(Reading, Mending, ABC):
                     and self.notices(("tap", total, tuple(t.card for t in missed))):
                 self.repeated = True  # not a new step of the game: the same cards again
                 return list(missed)
+        again = self.lay_missed_cards(tablet)
+        if again:
+            self.repeated = True
+            return again
         self.counting = self.counts_score_pieces(tablet)
         events = self.clear_the_view(tablet) or self.answer_disagreement(tablet) or self.step(tablet)
         for event in events:
@@ -130,6 +135,27 @@ class World(Reading, Mending, ABC):
         if taps:
             self._taps_made = (taps, tablet.get("history_total"))
         return events
+
+    def lay_missed_cards(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
+        """The tablet warns that its press fits no move and asks whether a card played is not
+        among the cards it read: the cards of their last move that its list lacks (a card
+        that missed its reader) are laid again, once for that move.  Passive players do it
+        too: the tablet asked (Times Square seed 8, cafe, passive: Deb 3 missed B's reader,
+        and the move was declared on the tablet)."""
+        if not any(isinstance(p, dict) and p.get("kind") == "warning" and NOT_READ in str(p.get("text", ""))
+                   for p in tablet.get("prompts") or []):
+            return []
+        events, total, _ = getattr(self, "last_move", ([], None, 0))
+        if total is None or tablet.get("history_total") != total:
+            return []  # an entry came since the move: not this move's question
+        listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
+        missed = [e for e in events if isinstance(e, CardTap) and e.card not in listed]
+        laid = self.__dict__.setdefault("_laid_again", set())
+        made = (total, tuple(e.card for e in events if isinstance(e, CardTap)))
+        if not missed or made in laid:
+            return []
+        laid.add(made)
+        return missed
 
     def clear_the_view(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet says it cannot see part of the board ("Hand over the board: can't see

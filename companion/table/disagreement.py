@@ -25,6 +25,7 @@ Pure functions over the game's rules; :class:`Overrides` is the referee's small 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -52,6 +53,7 @@ from companion.reconcile import (
 )
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 
+NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
 TABLE_ACTIONS = frozenset({"keep_record", "reread"})
@@ -510,15 +512,24 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
         text += (" The table shows two moves made since the record's last: "
                  f"{game.describe(state, first[0])}, then another (a press forgotten?). "
-                 "If so, record the first: the second follows.")
+                 "If so, record the first: the second follows.") + missed_card(game)
         options = list(first)
     elif differ:  # a move made without its press that no tap names: the players know it
+        text += missed_card(game)
         text += " If a move was made on the table without its press, declare it: the press is judged again."
     text += " If the table is wrong, tap that the record is right and set the table as it says."
     options.append(dict(KEEP_RECORD))
     if camera:
         options.append(dict(REREAD))
     return Prompt(text, "warning", game.current_player(state), options)
+
+
+def missed_card(game: Game) -> str:
+    """The ask for a card laid that its reader missed, in a game played with cards: laid
+    again, the press that raised the warning is judged with it (:meth:`Referee.tap`)."""
+    if not game.card_ids():
+        return ""
+    return f" If a card you played is {NOT_READ}, lay it on your reader again: the press is judged with it."
 
 
 def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
@@ -617,11 +628,18 @@ def one_piece_misread(camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> t
 class Overrides:
     """Places whose camera reading the players said is wrong (the record is right there):
     place -> (what the camera reads, what the record had).  A reading is set aside only
-    while the camera reads exactly that there; anything else there ends it."""
+    while the camera reads exactly that there; anything else there ends it.
+
+    Where the game only moves its pieces about (:meth:`Game.keeps_pieces`), a place where
+    the players said the camera read one piece as another stays ``misread`` all evening:
+    when it reads there what the rest of the board cannot hold beside it, the pieces it
+    holds are the ones the rest of the board lacks (their number as the camera counts it)."""
 
     def __init__(self) -> None:
         self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
         self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
+        self.misread: set[str] = set()  # places the camera reads one piece wrong at, all evening
+        self.whole: Counter[Piece] | None = None  # every piece of a game that keeps its pieces
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -633,12 +651,24 @@ class Overrides:
         for place in kept:
             self.places[place] = (seen.get(place, ()), board.get(place, ()))
         self.together.update((place, frozenset(kept)) for place in kept)
+        self._misread(game, state, board)
         return kept
 
-    def restore(self, board: BoardView, kept: list[Action]) -> None:
+    def _misread(self, game: Game, state: State, board: BoardView) -> None:
+        """Where the game keeps its pieces, the places set aside as one piece read as another."""
+        if not game.keeps_pieces(state):
+            return
+        self.whole = Counter(piece for stack in board.values() for piece in stack)
+        self.misread |= {p for p, (camera, record) in self.places.items()
+                         if one_piece_misread(camera, record) is not None}
+
+    def restore(self, game: Game, state: State, kept: list[Action]) -> None:
         """Set aside again, after a restart, the readings the players' logged "the record is
         right" decisions set aside (``kept``, oldest first), where the record still has what
-        it had then (``board`` is the record's now); elsewhere the record moved since."""
+        it had then (``state`` is the record's now); elsewhere the record moved since.  The
+        places where one piece was read as another stay misread where the game keeps its
+        pieces."""
+        board = game.board_view(state)
         for decision in kept:
             places = decision.get("places")
             for place, read in (places.items() if isinstance(places, dict) else ()):
@@ -646,10 +676,14 @@ class Overrides:
                     camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
                 except (KeyError, TypeError, ValueError):
                     continue  # a line the log cannot give back: nothing set aside there
+                if one_piece_misread(camera, record) is not None and game.keeps_pieces(state):
+                    self.misread.add(place)
                 if board.get(place, ()) == record:
                     self.places[place] = (camera, record)
                 else:
                     self.places.pop(place, None)
+        if self.misread:
+            self.whole = Counter(piece for stack in board.values() for piece in stack)
 
     def apply(self, seen: BoardView) -> BoardView:
         """``seen`` with each reading the players set aside replaced by the record's.  Where
@@ -659,7 +693,7 @@ class Overrides:
         sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
         and Deb's move went unexplained until the game wedged)."""
         if not self.places:
-            return seen
+            return self._from_the_rest(seen)
         self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
@@ -677,11 +711,32 @@ class Overrides:
                 out[place] = record
             else:
                 out.pop(place, None)
-        return out
+        return self._from_the_rest(out)
+
+    def _from_the_rest(self, view: BoardView) -> BoardView:
+        """``view`` with the one place misread all evening whose reading the rest of the board
+        contradicts read as what the rest lacks: the rest holds only pieces of the game, and
+        lacks as many as the camera counts there (Times Square seed 6, cafe: space 10 read
+        black for a Bodyguard, then black, black for a Bodyguard and Hal, then black for Hal;
+        "the record is right" held for the first reading only, and 16 of the game's 32 entries
+        were declared).  Two places that could be it: neither is guessed."""
+        if self.whole is None or not self.misread:
+            return view
+        found: dict[str, tuple[Piece, ...]] = {}
+        for place in sorted(self.misread):
+            rest = Counter(piece for where, stack in view.items() if where != place for piece in stack)
+            lacks = self.whole - rest
+            here = view.get(place, ())
+            if not rest - self.whole and lacks.total() == len(here) and Counter(here) != lacks:
+                found[place] = tuple(sorted(lacks.elements()))
+        if len(found) != 1:
+            return view
+        return {**view, **found}
 
     def clear(self) -> None:
         self.places.clear()
         self.together.clear()
+        self.misread.clear()
 
     def _lapse(self, seen: BoardView) -> None:
         """One place of a decision read as the record had it: the players set those pieces
@@ -723,6 +778,22 @@ class Disagreements:
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
                    replaced: BoardView | None = None, answered: bool = False) -> None: ...
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None: ...
+    def _standing(self, seen: BoardView, after: State) -> bool: ...
+
+    def _press_fits(self, seen: BoardView) -> bool:
+        """Whether a press now would record a move with the table matching the record."""
+        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
+        return verdict.state is not None and not self._standing(seen, verdict.state)
+
+    def _laid_again(self) -> bool:
+        """Whether a card just tapped lets the press the warning held record its move (the
+        card its reader missed, laid again as :func:`missed_card` asks: Times Square seed 8,
+        cafe, passive): the press is then judged now, its question gone."""
+        if not self._press_waiting or self.seen is None or not self._press_fits(self.seen):
+            return False
+        self._press_waiting = False
+        self.table_prompt = None
+        return True
 
     def press_still_waits(self) -> bool:
         """Whether a press that raised a question still waits to be judged again.  A seat's

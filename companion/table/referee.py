@@ -72,7 +72,7 @@ class Referee(Disagreements, Doubting):
         self.seen: BoardView | None = None
         self.raw_seen: BoardView | None = None  # as the camera read it, before ``overrides``
         self.overrides = Overrides()  # readings the players said are wrong ("the record is right")
-        self.overrides.restore(game.board_view(ledger.state), ledger.kept)  # as logged
+        self.overrides.restore(game, ledger.state, ledger.kept)  # as logged
         self._press_waiting = False  # a press the table could not explain waits for its answer
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
@@ -108,10 +108,14 @@ class Referee(Disagreements, Doubting):
         waiting, self._press_waiting = self.press_still_waits(), False
         self.check_tallies()
         self.publish(kind)
-        if (kind == "correct" or answered) and waiting and self.seen is not None:
+        if (kind == "correct" or answered) and waiting and self.seen is not None and (
+                kind == "correct" or differing(self.game, self.ledger.state, self.seen)):
             # the players answered the question their press raised: the press is judged again
-            # on the corrected record (their move or step is recorded, or asked about anew)
+            # on the corrected record (their move or step is recorded, or asked about anew);
+            # a move declared that leaves the table as the record was the press's own
             self.judge_waiting_press()
+            # once, after a move declared: the press it answered is spent (Jivecat seed 2)
+            self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
             self._reconcile("board", "camera")  # a move the table shows since: read it now
@@ -179,6 +183,8 @@ class Referee(Disagreements, Doubting):
             self.after_move("action")
             self.pace.recorded(entry.seq, pressed=False)
         self.taps.append(Tap(card, seat))
+        if self._laid_again():  # the card the press lacked: the press is judged with it
+            return self._reconcile("button", "table")
         return self._reconcile("tap", "cards")
 
     def button(self, seat: int | None = None) -> HistoryEntry | None:
@@ -254,11 +260,6 @@ class Referee(Disagreements, Doubting):
         else:  # nothing to record, but what the table shows changed: dashboards see it
             self.publish(trigger)
         return None
-
-    def _press_fits(self, seen: BoardView) -> bool:
-        """Whether a press now would record a move with the table matching the record."""
-        verdict = reconcile(self.game, self.ledger.state, seen, list(self.taps), "button")
-        return verdict.state is not None and not self._standing(seen, verdict.state)
 
     def _explained(self, seen: BoardView) -> bool:
         """Whether the warning for the table names an entry whose correction explains it."""

@@ -65,6 +65,10 @@ class TimesSquareBoard:
     def board_view(self, state: State) -> BoardView:
         return view_of(self.data, state["pos"])
 
+    def keeps_pieces(self, state: State) -> bool:
+        """Once Hal and Deb are set up, every move only moves the six figures and Charlie."""
+        return state["phase"] != "setup"
+
     def explain(
         self, state: State, seen: BoardView, taps: list[Tap], trigger: Trigger
     ) -> list[Action]:
