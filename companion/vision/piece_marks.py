@@ -158,7 +158,7 @@ class PieceMarks:
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
-            reflected = not reflection_off_the_pips(crop, mask, face, gray, rim, die_px)
+            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips
         return pips, sure, reflected
 
     def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:

@@ -144,21 +144,38 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
 
 def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarray, hull: np.ndarray,
                       within: np.ndarray | None, centres: np.ndarray, values: np.ndarray,
-                      contrast: np.ndarray,
-                      whole: np.ndarray, radius: float, rim: int, window: int, filled: np.ndarray,
-                      die_px: float, stands: Callable[[float, float], bool] | None) -> int | None:
+                      contrast: np.ndarray, whole: np.ndarray, radius: float, rim: int, window: int,
+                      filled: np.ndarray, die_px: float,
+                      stands: Callable[[float, float], bool] | None) -> int | None:
     """A die's top face read inside an outline that holds its side faces too (seen from a
-    slant, or far out in the view), whose marks made the count unclear: the marks that are
-    laid out exactly as a die's face of four or more pips (``die_face``: every mark at its
-    place, none where the layout has none, so a top's pip lost or a side's mark taken in
-    leaves no layout), the face standing on one place (``stands``), every other mark beyond
-    that face's square (a side face's, never one on the face itself), none of them wider
-    than a mark and no mark past the piece's colour.  The one count that fits so, or None
-    (no such face, or two: the count stays unclear).  By hand: OpenCV fits no such layout."""
+    slant, or far out in the view), whose marks made the count unclear: its one layout
+    (``_laid_out_top``) with no mark past the piece's colour.  Its count, or None (the
+    count stays unclear)."""
+    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands)
+    if top is None:
+        return None
+    body = _bright_body(gray, level, pip, mask, hull)
+    if body is not None and within is not None:
+        body = body & within.astype(body.dtype)
+    if _marks_past_colour(whole, body, filled, rim, window):
+        return None
+    return len(top[0])
+
+
+def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,
+                  radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None
+                  ) -> tuple[np.ndarray, tuple[tuple[float, float], float, float, float]] | None:
+    """The marks of a die's top among its side faces' (``centres``, ``values``: the peaks):
+    those laid out exactly as a die's face of four or more pips (``die_face``: every mark at
+    its place, none where the layout has none, so a top's pip lost or a side's mark taken
+    in leaves no layout), the face standing on one place (``stands``), every other peak
+    beyond that face's square (a side face's, never one on the face itself), none of them
+    wider than a mark.  The marks (their indices) and the face's fit, when one count fits
+    so; None for none or two.  By hand: OpenCV fits no such layout."""
     marks = np.flatnonzero(values >= 0.15)
     if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
         return None
-    found: set[int] = set()
+    found: dict[int, tuple] = {}
     for size in range(min(6, len(marks)), FEWEST_LAID_OUT - 1, -1):
         for chosen in itertools.combinations(marks, size):
             picked = np.array(chosen)
@@ -181,15 +198,8 @@ def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarr
                 continue
             if _wider_than_a_mark(contrast, centres[picked], values[picked], radius):
                 continue
-            found.add(size)
-    if len(found) != 1:
-        return None
-    body = _bright_body(gray, level, pip, mask, hull)
-    if body is not None and within is not None:
-        body = body & within.astype(body.dtype)
-    if _marks_past_colour(whole, body, filled, rim, window):
-        return None
-    return found.pop()
+            found.setdefault(size, (picked, fit))
+    return found.popitem()[1] if len(found) == 1 else None
 
 
 TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole
@@ -221,38 +231,36 @@ def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: fl
 
 
 def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
-                            gray: np.ndarray, rim_share: float, die_px: float) -> bool:
-    """Does a lamp's reflection on a light die's face (``lit_like_a_mark`` found one) hide
-    none of its pips?  On a light face with dark ink a reflection only lightens: it may hide
-    a pip, never make one.  Its clear marks (four or more, each a mark's contrast, no faint
-    one) are laid out exactly as a die's face (``die_face``: every grid point the layout
-    leaves empty without a mark), and at none of those empty points does the lifted patch
-    cover a quarter of a pip's disc: the count stands.  A dark face's reflection may pass
-    for a pip (a 4's middle lit reads 5): its doubt stands."""
+                            gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
+    """The count of a light die's face whose lamp's reflection (``lit_like_a_mark`` found
+    one) hides none of its pips, or None.  On a light face with dark ink a reflection only
+    lightens: it may hide a pip, never make one.  Its top's marks (``_laid_out_top``: four
+    or more laid out exactly as a die's face, any other peak beyond it; none of them faint)
+    leave grid points empty, and at none of those does the lifted patch cover a quarter of
+    a pip's disc.  A dark face's reflection may pass for a pip (a 4's middle lit reads 5):
+    None, its doubt stands."""
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
-    seen = _peaks(gray, mask, filled, body_area)
-    level, whole, (n, centres, values) = seen[0], seen[3], seen[6:]
-    if level <= 128 or n <= 1 or ((values >= 0.15) & (values < 0.30)).any():
-        return False  # a dark face, or a faint peak: a mark half hidden, or the reflection's edge
-    marks = centres[1:][values >= 0.30]
-    fit = _face_fit(marks, die_px, whole) if len(marks) >= FEWEST_LAID_OUT else None
-    if fit is None:
-        return False
-    (fx, fy), step, c, s = fit
+    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
+    if level <= 128:
+        return None  # a dark face
+    top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
+    if top is None or (values[top[0]] < 0.30).any():
+        return None  # no layout, or a faint mark in it: a pip half hidden
+    picked, ((fx, fy), step, c, s) = top
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
     ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     disc = PIP_DISC * step
-    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[len(marks)]):
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[len(picked)]):
         x, y = fx + step * (gx * c - gy * s), fy + step * (gx * s + gy * c)
         near = (xs - x) ** 2 + (ys - y) ** 2 <= disc * disc
         if np.count_nonzero(lifted & near) >= HIDDEN_SHARE * np.count_nonzero(near):
-            return False
-    return True
+            return None
+    return len(picked)
 
 
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
