@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
-from companion.vision.glare import GLARE_MIN
+from companion.vision.glare import GLARE_MIN, SHEEN_MIN
 from companion.vision.light import CLIPPED
 from companion.vision.pips import connected_components
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
@@ -129,7 +129,7 @@ class Arms:
             brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
             washed_out = self.glare.washed_out
             washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
-            lighter = float(np.mean(brighter > 12)) > 0.6  # than the empty board, in every channel
+            lighter = float(np.mean(brighter > SHEEN_MIN)) > 0.6  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
                 if self.glare.board_under(region, x, y, w, h):

@@ -321,16 +321,20 @@ class Blobs(PieceMarks):
             # a die read at its foot: the places the rest of it lies over are not vouched for
             # (never read empty).  Doubted, its foot was judged from what it showed; read, its
             # sides (a column's, from a slant) hide what stands there
-            for spot in self._places_under(components[y:y + h, x:x + w] == k, x, y) - {stood}:
+            for spot in self._places_under(components[y:y + h, x:x + w] == k, x, y):
+                if spot == stood:
+                    continue
                 out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}" if why is not None
                                    else COLUMN_OVER))
         return out
 
-    def _places_under(self, part: np.ndarray, x: int, y: int) -> set[str]:
-        """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face of."""
+    def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
+        """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face
+        of, in the layout's order (so the doubts they get, and their texts, are the same on
+        every run, whatever Python's string hashing)."""
         under = self._spot_map[y:y + part.shape[0], x:x + part.shape[1]][part]
         counts = np.bincount(under[under >= 0], minlength=len(self._spot_ids))
-        return {self._spot_ids[i] for i in np.flatnonzero(counts >= 0.25 * DIE_MM * DIE_MM * SCALE * SCALE)}
+        return [self._spot_ids[i] for i in np.flatnonzero(counts >= 0.25 * DIE_MM * DIE_MM * SCALE * SCALE)]
 
     def _speck(self, patch: tuple) -> bool:
         """Is a colour patch of a blob (index, centre, stats, purity) under half the smallest

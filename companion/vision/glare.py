@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
+SHEEN_MIN = 12  # the least lift a patch is judged lighter than the board by (``arms``): a lamp's sheen
 GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
 GLARE_DOUBT = 50  # more reflection than this on a piece: its colour read only if it holds below
 # how far the reflection measured round a piece may be off under it: a reading under glare is
@@ -168,7 +169,9 @@ class Glare:
         y0, x0 = max(0, y - pad), max(0, x - pad)
         y1, x1 = min(self._outside.shape[0], y + h + pad), min(self._outside.shape[1], x + w + pad)
         cells = self.faint[y0 // 2:(y1 + 1) // 2 + 1, x0 // 2:(x1 + 1) // 2 + 1]
-        if not cells.size or float(cells.max()) < GLARE_MIN:
+        # (a lamp's hotspot lifts the paper's print a little, dark cells as much as light ones:
+        # a sheen fainter than a reflection, judged the same way)
+        if not cells.size or float(cells.max()) < SHEEN_MIN:
             return False  # no reflection measured here: something else is lighter
         patch = np.zeros((y1 - y0, x1 - x0), bool)
         patch[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
@@ -183,7 +186,7 @@ class Glare:
         level, even = even_lift(pre, ref)
         seen = patch & ~blind
         n_seen = int(seen.sum())
-        if not n_seen or float(level[seen].max()) < GLARE_MIN:
+        if not n_seen or float(level[seen].max()) < SHEEN_MIN:
             return False
         # the lift, here and on the board around, fitted smoothly over the plain board (at the
         # print's edges a pixel of misplacement is a step of its own)

@@ -12,7 +12,14 @@ import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import PIP_ON_LIGHT
-from companion.vision.pips import DIE_RIM_SHARE, RIM_SHARE, count_pips, lit_like_a_mark, outline
+from companion.vision.pips import (
+    DIE_RIM_SHARE,
+    RIM_SHARE,
+    count_pips,
+    lit_like_a_mark,
+    outline,
+    reflection_off_the_pips,
+)
 from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
 from companion.vision.reading import SCALE, STILL_TOLERANCE
 
@@ -149,6 +156,9 @@ class PieceMarks:
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
+        if reflected and sure and die_px is not None and face is not None:
+            # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
+            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips
         return pips, sure, reflected
 
     def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:

@@ -6,6 +6,7 @@ nothing of the board, and calibration and tests call it on crops of their own.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import cv2
@@ -91,20 +92,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
         min_area = max(3.0, 0.004 * body_area)
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
-    level = _median_where(gray, mask)
-    pip = 20.0 if level > 128 else 235.0
-    # ink is darker than a light body, lighter than a dark one: the other way is no mark (a
-    # reflection lightens a light body)
-    towards = (gray.astype(np.float32) - level) * np.sign(pip - level)
-    contrast = np.maximum(towards, 0) / max(abs(pip - level), 30.0)
-    radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
-    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
-    whole = contrast.copy()  # for marks past what the piece's colour covers (see below)
-    contrast[filled == 0] = 0
-    window = max(3, int(0.3 * radius) | 1)
-    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
-    n, _, _, centres = connected_components(peaks.astype(np.uint8))
-    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
+    level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area)
     strong = values >= 0.30
     faint = (values >= 0.15) & ~strong
     if faint.any() and die_px is not None and int(strong.sum() + faint.sum()) in DIE_FACES:
@@ -146,7 +134,137 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         sure = not _marks_past_colour(whole, seen_body, filled, rim, window)
     if sure and cut:
         sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
+    if not sure and die_px is not None and n > 1:
+        top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
+                                radius, rim, window, filled, die_px, stands)
+        if top is not None:
+            return top, True
     return count, bool(sure)
+
+
+def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarray, hull: np.ndarray,
+                      within: np.ndarray | None, centres: np.ndarray, values: np.ndarray,
+                      contrast: np.ndarray, whole: np.ndarray, radius: float, rim: int, window: int,
+                      filled: np.ndarray, die_px: float,
+                      stands: Callable[[float, float], bool] | None) -> int | None:
+    """A die's top face read inside an outline that holds its side faces too (seen from a
+    slant, or far out in the view), whose marks made the count unclear: its one layout
+    (``_laid_out_top``) with no mark past the piece's colour.  Its count, or None (the
+    count stays unclear)."""
+    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands)
+    if top is None:
+        return None
+    body = _bright_body(gray, level, pip, mask, hull)
+    if body is not None and within is not None:
+        body = body & within.astype(body.dtype)
+    if _marks_past_colour(whole, body, filled, rim, window):
+        return None
+    return len(top[0])
+
+
+def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,
+                  radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None
+                  ) -> tuple[np.ndarray, tuple[tuple[float, float], float, float, float]] | None:
+    """The marks of a die's top among its side faces' (``centres``, ``values``: the peaks):
+    those laid out exactly as a die's face of four or more pips (``die_face``: every mark at
+    its place, none where the layout has none, so a top's pip lost or a side's mark taken
+    in leaves no layout), the face standing on one place (``stands``), every other peak
+    beyond that face's square (a side face's, never one on the face itself), none of them
+    wider than a mark.  The marks (their indices) and the face's fit, when one count fits
+    so; None for none or two.  By hand: OpenCV fits no such layout."""
+    marks = np.flatnonzero(values >= 0.15)
+    if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
+        return None
+    found: dict[int, tuple] = {}
+    for size in range(min(6, len(marks)), FEWEST_LAID_OUT - 1, -1):
+        for chosen in itertools.combinations(marks, size):
+            picked = np.array(chosen)
+            if (values[picked] < 0.30).all():
+                continue  # a layout of faint peaks only: no mark of it is sure
+            # a pip the layout misses shows as a peak (a mark left out on the face: below); round
+            # the empty grid points the face's shading and its lit edges stay under a share
+            # of the faintest mark of the layout
+            empty = max(NO_PIP, EMPTY_SHARE * float(values[picked].min()))
+            fit = _face_fit(centres[picked], die_px, whole, empty)
+            if fit is None:
+                continue
+            (fx, fy), step, c, s = fit
+            rest = np.setdiff1d(marks, picked)
+            dx, dy = centres[rest, 0] - fx, centres[rest, 1] - fy
+            u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
+            if (np.maximum(np.abs(u), np.abs(v)) <= BEYOND_THE_FACE).any():
+                continue  # a mark left out lies on the face: not a side's
+            if stands is not None and not stands(fx, fy):
+                continue
+            if _wider_than_a_mark(contrast, centres[picked], values[picked], radius):
+                continue
+            found.setdefault(size, (picked, fit))
+    return found.popitem()[1] if len(found) == 1 else None
+
+
+TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole
+EMPTY_SHARE = 0.45  # a top read within its sides: its empty grid points under this share of its marks
+BEYOND_THE_FACE = 1.35  # steps from a face's centre (either axis) a mark is off it: pips reach 1.3,
+# its rounded edge lies 1.4-1.85 out
+
+
+def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: float) -> tuple:
+    """The marks' contrast on a piece and its peaks within ``filled`` (its outline less its
+    rim): the body's grey level, the ink's, the contrast there and everywhere (``whole``),
+    the piece's half-width, the peaks' window, and the peaks (a component count with
+    OpenCV's background first, their centres and contrasts)."""
+    level = _median_where(gray, mask)
+    pip = 20.0 if level > 128 else 235.0
+    # ink is darker than a light body, lighter than a dark one: the other way is no mark (a
+    # reflection lightens a light body)
+    towards = (gray.astype(np.float32) - level) * np.sign(pip - level)
+    contrast = np.maximum(towards, 0) / max(abs(pip - level), 30.0)
+    radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
+    whole = contrast.copy()  # for marks past what the piece's colour covers
+    contrast[filled == 0] = 0
+    window = max(3, int(0.3 * radius) | 1)
+    peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
+    n, _, _, centres = connected_components(peaks.astype(np.uint8))
+    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
+    return level, pip, contrast, whole, radius, window, n, centres, values
+
+
+def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
+                            gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
+    """The count of a light die's face whose lamp's reflection (``lit_like_a_mark`` found
+    one) hides none of its pips, or None.  On a light face with dark ink a reflection only
+    lightens: it may hide a pip, never make one.  Its top's marks (``_laid_out_top``: four
+    or more laid out exactly as a die's face, any other peak beyond it; none of them faint)
+    leave grid points empty, and at none of those does the lifted patch cover a quarter of
+    a pip's disc.  A dark face's reflection may pass for a pip (a 4's middle lit reads 5):
+    None, its doubt stands."""
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
+    if level <= 128:
+        return None  # a dark face
+    top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
+    if top is None or (values[top[0]] < 0.30).any():
+        return None  # no layout, or a faint mark in it: a pip half hidden
+    picked, ((fx, fy), step, c, s) = top
+    body = channel_medians(crop, mask)
+    b, g, r = cv2.split(crop)
+    lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
+    ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+    disc = PIP_DISC * step
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[len(picked)]):
+        x, y = fx + step * (gx * c - gy * s), fy + step * (gx * s + gy * c)
+        near = (xs - x) ** 2 + (ys - y) ** 2 <= disc * disc
+        if np.count_nonzero(lifted & near) >= HIDDEN_SHARE * np.count_nonzero(near):
+            return None
+    return len(picked)
+
+
+PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
+HIDDEN_SHARE = 0.25  # a reflection over this share of a pip's disc may hide it
 
 
 DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
@@ -174,6 +292,14 @@ def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[
     (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
     side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
     line of marks is no shape to judge)."""
+    fit = _face_fit(points, face_px, contrast)
+    return None if fit is None else fit[0]
+
+
+def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
+              no_pip: float = NO_PIP) -> tuple[tuple[float, float], float, float, float] | None:
+    """``die_face``'s fit: the face's centre, its step (crop px) and its turn (cosine, sine);
+    ``no_pip``: the contrast the grid points the layout leaves empty stay under."""
     layout = DIE_FACES.get(len(points))
     if layout is None or len(points) < FEWEST_LAID_OUT:
         return None
@@ -204,11 +330,11 @@ def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[
         x = int(centre[0] + step * (gx * c - gy * s))
         y = int(centre[1] + step * (gx * s + gy * c))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
-        if near.size and float(near.max()) >= NO_PIP:
+        if near.size and float(near.max()) >= no_pip:
             # a mark, however faint, where the layout has none: a pip missed (a 3's middle
             # unseen leaves a 2, a 5's a 4), or no face
             return None
-    return float(centre[0]), float(centre[1])
+    return (float(centre[0]), float(centre[1])), step, float(c), float(s)
 
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's

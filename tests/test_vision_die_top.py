@@ -1,0 +1,121 @@
+"""A die seen from a slant: its top's marks read inside an outline that holds a side face
+too (``pips._top_within_sides``), and a light die's glossy highlight that hides no pip taken
+for light (``pips.reflection_off_the_pips``).  Synthetic crops at 4 px a mm, a 16 mm die."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.pips import (
+    DIE_FACES,
+    RIM_SHARE,
+    count_pips,
+    lit_like_a_mark,
+    outline,
+    reflection_off_the_pips,
+)
+
+FACE_PX = 64.0  # a 16 mm die at 4 px a mm
+STEP = 0.27 * FACE_PX
+BLUE, YELLOW = (200, 60, 40), (40, 200, 230)  # BGR
+LIGHT_INK, DARK_INK = (235, 235, 235), (25, 25, 25)
+
+
+def _die(pips: int, turn: float, body: tuple[int, int, int] = BLUE, ink: tuple[int, int, int] = LIGHT_INK,
+         side_marks: int = 2, faint: int | None = None, stray: tuple[float, float] | None = None,
+         glare: tuple[float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A die's crop and its colour mask: its top turned ``turn`` degrees, the side face nearest
+    the camera below it in shade with ``side_marks`` marks of its own (foreshortened).
+    ``faint``: the index of a top pip drawn in a faint grey; ``stray``: a mark at this
+    offset (steps) on the top that is no pip of the layout; ``glare``: a reflection (offset
+    in steps, radius px) lifting every channel."""
+    size = 150
+    img = np.full((size, size, 3), (150, 175, 190), np.uint8)  # the board's tan
+    centre = np.array([75.0, 65.0])
+    t = np.deg2rad(turn)
+    rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * FACE_PX / 2 @ rotation.T + centre
+    a, b = corners[np.argsort(corners[:, 1])[-2:]]  # the two corners nearest the camera
+    depth = 22.0
+    shade = tuple(int(v * 0.6) for v in body)
+    cv2.fillConvexPoly(img, np.round([a, b, b + [0, depth], a + [0, depth]]).astype(np.int32), shade)
+    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), body)
+    places = np.array(DIE_FACES[pips], np.float64) @ rotation.T * STEP + centre
+    for k, (x, y) in enumerate(places):
+        colour = tuple((2 * i + 3 * j) // 5 for i, j in zip(ink, body, strict=True)) if k == faint else ink
+        cv2.circle(img, (int(round(x)), int(round(y))), 5, colour, -1)
+    if stray is not None:
+        x, y = np.array(stray) @ rotation.T * STEP + centre
+        cv2.circle(img, (int(round(x)), int(round(y))), 5, ink, -1)
+    for k in range(side_marks):
+        x, y = a + (b - a) * (k + 1) / (side_marks + 1) + [0, depth / 2]
+        cv2.ellipse(img, (int(round(x)), int(round(y))), (5, 3), 0, 0, 360, ink, -1)
+    if glare is not None:
+        (gx, gy), radius = np.array(glare[:2]) @ rotation.T * STEP + centre, glare[2]
+        lift = np.zeros((size, size), np.float32)
+        cv2.circle(lift, (int(round(gx)), int(round(gy))), radius, 200.0, -1)
+        lift = cv2.GaussianBlur(lift, (0, 0), 1.5)
+        img = np.clip(img.astype(np.float32) + lift[..., None], 0, 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    seen = img.astype(np.float32)
+    near = np.minimum(np.linalg.norm(seen - np.float32(body), axis=2),
+                      np.linalg.norm(seen - np.float32(shade), axis=2))
+    return img, (near < 45).astype(np.uint8)
+
+
+def _count(img: np.ndarray, mask: np.ndarray) -> tuple[int, bool]:
+    return count_pips(mask, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), None, RIM_SHARE, None, FACE_PX)
+
+
+@pytest.mark.parametrize("pips", [4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 20.0, 40.0, 65.0])
+def test_a_dies_top_is_read_beside_its_side_faces_marks(pips: int, turn: float) -> None:
+    """The side face's marks lie beyond the top's square: the top's layout is read."""
+    assert _count(*_die(pips, turn)) == (pips, True)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+def test_no_layout_no_count(turn: float) -> None:
+    """Confident or silent: a top of fewer than four pips has no layout to tell its marks
+    from a side's; a top pip faint (half hidden) or a stray mark on the top leaves the
+    count unclear, never a smaller or larger face."""
+    for pips in (2, 3):
+        assert _count(*_die(pips, turn))[1] is False
+    count, sure = _count(*_die(6, turn, faint=2))
+    assert not sure or count == 6
+    count, sure = _count(*_die(5, turn, faint=2))  # the middle pip faint: never a sure 4
+    assert not sure or count == 5
+    assert _count(*_die(4, turn, stray=(0.0, 1.2)))[1] is False
+
+
+def _reflection_clear(img: np.ndarray, mask: np.ndarray) -> int | None:
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    face = outline(mask)
+    assert face is not None
+    return reflection_off_the_pips(img, mask, face, gray, RIM_SHARE, FACE_PX)
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_light_dies_highlight_between_its_pips_is_light(turn: float) -> None:
+    img, mask = _die(5, turn, YELLOW, DARK_INK, side_marks=0, glare=(0.5, -0.5, 4))
+    assert lit_like_a_mark(img, mask, True, outline(mask))
+    assert _reflection_clear(img, mask) == 5
+    assert _count(img, mask) == (5, True)
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_highlight_over_a_pips_place_keeps_its_doubt(turn: float) -> None:
+    """A 5 whose middle pip a reflection washes out shows a 4's layout: the reflection lies
+    over a place the 4 leaves empty, so it may hide a pip, and the doubt stands."""
+    img, mask = _die(5, turn, YELLOW, DARK_INK, side_marks=0, glare=(0.0, 0.0, 8))
+    assert lit_like_a_mark(img, mask, True, outline(mask))
+    assert _count(img, mask) == (4, True)  # what the marks alone show: the hazard
+    assert _reflection_clear(img, mask) is None
+
+
+def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
+    """On a dark face a reflection passes for a light pip (a 4's middle lit reads 5)."""
+    img, mask = _die(4, 20.0, BLUE, LIGHT_INK, side_marks=0, glare=(0.5, -0.5, 4))
+    assert _reflection_clear(img, mask) is None
