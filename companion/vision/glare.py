@@ -28,6 +28,7 @@ PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: 
 UNMEASURED_REACH = 6  # px (mm) of a piece next to an unmeasured reflection whose lift is unbounded
 LIFT_TOLERANCE = 10  # a pixel under a reflection may be off the board lifted smoothly by this
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
+RING_PX = 7  # a piece's ring that ``lit_around`` looks at reaches this far out of its box
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
 
@@ -331,8 +332,8 @@ def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
 
 def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int, bh: int) -> bool:
     """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
-    y0, y1 = max(0, by - 7), min(lit.shape[0], by + bh + 7)
-    x0, x1 = max(0, bx - 7), min(lit.shape[1], bx + bw + 7)
+    y0, y1 = max(0, by - RING_PX), min(lit.shape[0], by + bh + RING_PX)
+    x0, x1 = max(0, bx - RING_PX), min(lit.shape[1], bx + bw + RING_PX)
     ring = near_pieces[y0:y1, x0:x1] == 0  # 3-7 px out, clear of its rim and its neighbours
     ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
     count = int(ring.sum())
