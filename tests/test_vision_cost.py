@@ -127,3 +127,30 @@ def test_each_pixels_colour_is_the_tables_at_its_six_bit_index(shape: tuple[int,
     got = reader._classify(img)
     assert got.shape == shape[:-1] and got.dtype == np.uint8
     assert np.array_equal(got, want)
+
+
+def test_a_view_found_again_samples_what_working_it_out_anew_does_and_only_a_few_are_kept() -> None:
+    layout, colours, players = game_layout("times_square")
+    board = sample_boards("times_square", players, 2, 0)[1]
+    frame = camera_for(layout, seed=3).frame(board)
+    shifted = np.ascontiguousarray(np.roll(frame, (6, -9), axis=(0, 1)))  # the camera bumped
+    moved = np.ascontiguousarray(np.roll(frame, (-4, 5), axis=(0, 1)))
+    reader = make_reader(layout, colours)
+    assert reader._locate(frame) is None
+    first = reader._sampler
+    assert first is not None
+    first.whole(frame)
+    assert reader._locate(frame) is None  # the same markers, seen the same: the same view
+    again = reader._sampler
+    assert again is not None and again is not first and again.small is None
+    assert again.maps[0] is first.maps[0]  # taken from the kept view, not worked out again
+    for other in (shifted, moved, frame):
+        assert reader._locate(other) is None
+        fresh = make_reader(layout, colours)
+        assert fresh._locate(other) is None
+        assert fresh._sampler is not None and reader._sampler is not None
+        assert np.array_equal(reader._sampler.sample(other), fresh._sampler.sample(other))
+        assert np.array_equal(reader._sampler.cells(other), fresh._sampler.cells(other))
+        assert reader.frame_px_per_mm == fresh.frame_px_per_mm
+        assert len(reader._views) <= 2
+    assert reader._sampler.maps[0] is not first.maps[0]  # the first view was let go: only two kept

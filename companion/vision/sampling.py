@@ -13,6 +13,8 @@ pixels a whole sampling would.
 
 from __future__ import annotations
 
+import copy
+
 import cv2
 import numpy as np
 
@@ -72,6 +74,13 @@ class Sampler:
         half = (centres - np.array([x0, y0], np.float32) + 0.5) / 2 - 0.5  # half-frame px
         self._cell_maps = cv2.convertMaps(np.ascontiguousarray(half[..., 0], np.float32),
                                           np.ascontiguousarray(half[..., 1], np.float32), cv2.CV_16SC2)
+
+    def fresh(self) -> Sampler:
+        """This view's sampler with nothing sampled yet, its maps (never written) shared."""
+        other = copy.copy(self)
+        other.small = None
+        other._fresh = other._fresh_frame = None
+        return other
 
     def cells(self, frame: np.ndarray) -> np.ndarray:
         """The board in 4 mm cells, noise averaged out: what the stillness and the changed
