@@ -11,6 +11,7 @@ from companion.bench.boards import sample_boards
 from companion.bench.vision import frame_cost, game_layout, make_reader
 from companion.sim.camera.conditions import camera_for
 from companion.vision.empty_board import _SHADOW_DISC, _SPECKS, EmptyBoard
+from companion.vision.glare import RING_PX
 from companion.vision.sampling import _outside_of
 
 
@@ -88,3 +89,68 @@ def test_the_markers_and_the_margin_sampled_in_one_pass_hold_what_sampling_the_w
     watched[reader._margin_samples] = True
     assert np.array_equal(sampler.small[watched], whole[watched])
     assert np.array_equal(sampler.small[~watched], before[~watched])
+
+
+def test_the_board_lighter_than_empty_round_each_blob_is_what_the_whole_boards_pass_finds_there() -> None:
+    layout, colours, players = game_layout("baron_voodoo")
+    reader = make_reader(layout, colours)
+    frame = camera_for(layout, seed=3).frame(sample_boards("baron_voodoo", players, 2, 0)[1])
+    reader.read(frame)
+    assert reader._flat is not None
+    is_piece = (reader._classify(reader._flat) < len(reader._piece_names)).astype(np.uint8)
+    _n, _, stats, _ = cv2.connectedComponentsWithStats(is_piece)
+    inner = (stats[:, 0] > 2 * RING_PX) & (stats[:, 1] > 2 * RING_PX) & (stats[:, 4] > 30)
+    inner[0] = False
+    assert inner.sum() > 3
+    stats = np.concatenate([stats[:1], stats[inner]])  # pieces, clear of the board's edges
+    lifted = np.full_like(reader._flat, 255)  # a reflection all over: lighter than the empty board
+    whole = cv2.inRange(lifted, reader._ref_lit, reader._white)
+    for few in (stats[:3], stats):  # a few blobs (their rings only), and every blob (the whole board)
+        lit = reader._lighter_than_empty(lifted, few)
+        looked = np.zeros(lit.shape, bool)
+        for x, y, w, h, area in few[1:]:
+            if area:
+                looked[max(0, y - RING_PX):y + h + RING_PX, max(0, x - RING_PX):x + w + RING_PX] = True
+        assert whole[looked].mean() > 0.9 * 255
+        assert np.array_equal(lit[looked], whole[looked])
+        if len(few) == 3:
+            assert not lit[~looked].any()  # the rest of the board was not looked at
+
+
+@pytest.mark.parametrize("shape", [(37, 53, 3), (1, 0, 3), (1, 500, 3)])
+def test_each_pixels_colour_is_the_tables_at_its_six_bit_index(shape: tuple[int, ...]) -> None:
+    layout, colours, _players = game_layout("jivecat")
+    reader = make_reader(layout, colours)
+    img = np.random.default_rng(7).integers(0, 256, shape, dtype=np.uint8)
+    q = img.astype(np.int32) >> 2
+    want = reader._lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
+    got = reader._classify(img)
+    assert got.shape == shape[:-1] and got.dtype == np.uint8
+    assert np.array_equal(got, want)
+
+
+def test_a_view_found_again_samples_what_working_it_out_anew_does_and_only_a_few_are_kept() -> None:
+    layout, colours, players = game_layout("times_square")
+    board = sample_boards("times_square", players, 2, 0)[1]
+    frame = camera_for(layout, seed=3).frame(board)
+    shifted = np.ascontiguousarray(np.roll(frame, (6, -9), axis=(0, 1)))  # the camera bumped
+    moved = np.ascontiguousarray(np.roll(frame, (-4, 5), axis=(0, 1)))
+    reader = make_reader(layout, colours)
+    assert reader._locate(frame) is None
+    first = reader._sampler
+    assert first is not None
+    first.whole(frame)
+    assert reader._locate(frame) is None  # the same markers, seen the same: the same view
+    again = reader._sampler
+    assert again is not None and again is not first and again.small is None
+    assert again.maps[0] is first.maps[0]  # taken from the kept view, not worked out again
+    for other in (shifted, moved, frame):
+        assert reader._locate(other) is None
+        fresh = make_reader(layout, colours)
+        assert fresh._locate(other) is None
+        assert fresh._sampler is not None and reader._sampler is not None
+        assert np.array_equal(reader._sampler.sample(other), fresh._sampler.sample(other))
+        assert np.array_equal(reader._sampler.cells(other), fresh._sampler.cells(other))
+        assert reader.frame_px_per_mm == fresh.frame_px_per_mm
+        assert len(reader._views) <= 2
+    assert reader._sampler.maps[0] is not first.maps[0]  # the first view was let go: only two kept

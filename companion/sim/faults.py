@@ -30,6 +30,7 @@ TRANSIENT_FRAMES = 12  # frames a transient misread lasts (1.5 s at the service'
 UNPLUG_FRAMES = 12  # frames the device stays unplugged
 CUP_FRAMES = 8 * 60 * 3  # a cup left on the board for three minutes
 DRIFT_FRAMES = 8 * 60 * 20  # the light's drift from the game's start to its full change
+MOVED_KEPT = 6  # frames kept as bumped and cupped, by what the camera drew (three noise fields, twice)
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,10 @@ class CafeCamera:
         self.drift = rng.uniform(0.15, 0.3) if rng.random() < model.drift else 0.0
         self.frames = 0
         self.cup_lifted = False  # the players took the cup away
+        # the frames as bumped and cupped, by what the camera drew and which of the two were on:
+        # a still table is a few frames over and over, and warping each again cost more than
+        # reading it (a bump lasts the rest of the game)
+        self._moved: dict[tuple, np.ndarray] = {}
 
     def cup_on(self) -> bool:
         """Whether the cup stands on the board now (the players see it too)."""
@@ -178,20 +183,28 @@ class CafeCamera:
         a, b = cv2.perspectiveTransform(points, homography)[:, 0]
         return float(np.hypot(*(b - a))) / 100.0
 
-    def apply(self, frame: np.ndarray) -> np.ndarray:
+    def apply(self, frame: np.ndarray, drawn: tuple | None = None) -> np.ndarray:
+        """The frame as the cafe's camera gives it; ``drawn``: what the camera drew it from
+        (the same for two frames only when they are the same, pixel for pixel), or None."""
         self.frames += 1
         n = self.frames
-        if self.bump_at is not None and n >= self.bump_at:
-            if n == self.bump_at:
-                self.log.note("bump")
-            k = self._px_per_mm()
-            shift = np.float32([[1, 0, self.bump_mm[0] * k], [0, 1, self.bump_mm[1] * k]])
-            frame = cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]),
-                                   borderMode=cv2.BORDER_REPLICATE)
-        if self.cup_on():
-            if n == self.cup_at:
-                self.log.note("cup")
-            frame = self._cup(frame)
+        bumped = self.bump_at is not None and n >= self.bump_at
+        if bumped and n == self.bump_at:
+            self.log.note("bump")
+        cup = self.cup_on()
+        if cup and n == self.cup_at:
+            self.log.note("cup")
+        if bumped or cup:
+            key = None if drawn is None else (drawn, bumped, cup)
+            moved = self._moved.get(key) if key is not None else None
+            if moved is None:
+                moved = self._bumped(frame) if bumped else frame
+                moved = self._cup(moved) if cup else moved
+                if key is not None:
+                    self._moved[key] = moved
+                    while len(self._moved) > MOVED_KEPT:
+                        del self._moved[next(iter(self._moved))]
+            frame = moved if self.drift else moved.copy()  # the one kept is never handed out
         if self.drift:
             if n == 1:
                 self.log.note("drift")
@@ -199,6 +212,12 @@ class CafeCamera:
             light = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)  # BGR: warmer
             frame = channel_gains(frame, light)
         return frame
+
+    def _bumped(self, frame: np.ndarray) -> np.ndarray:
+        """The frame as the camera bumped ``bump_mm`` sees it."""
+        k = self._px_per_mm()
+        shift = np.float32([[1, 0, self.bump_mm[0] * k], [0, 1, self.bump_mm[1] * k]])
+        return cv2.warpAffine(frame, shift, (frame.shape[1], frame.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
     def _cup(self, frame: np.ndarray) -> np.ndarray:
         """A white cup seen from above, 8 cm across, with its dark coffee, on one place."""
@@ -283,7 +302,9 @@ class FaultyTable(SimulatedTable):
                     if left <= 1:
                         real_show(truth)
             frame = real_read()
-            return frame if frame is None or not isinstance(frame, np.ndarray) else self.cafe.apply(frame)
+            if frame is None or not isinstance(frame, np.ndarray):
+                return frame
+            return self.cafe.apply(frame, getattr(camera, "drawn", None))
 
         source.show = show  # type: ignore[method-assign]
         source.read = read  # type: ignore[method-assign]

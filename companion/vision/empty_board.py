@@ -10,8 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.blobs import BLOB_PAD_WIDE, _Kept
-from companion.vision.glare import Glare
+from companion.vision.blobs import _Kept
+from companion.vision.glare import RING_PX, Glare
 from companion.vision.reading import SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -22,6 +22,7 @@ SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged o
 _SHADOW_REACH = 2 * SHADOW_REACH_MM + 1
 _SHADOW_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_SHADOW_REACH, _SHADOW_REACH))
 _DISC_DY, _DISC_DX = (d - SHADOW_REACH_MM for d in np.nonzero(_SHADOW_DISC))  # its pixels from its centre
+WHOLE_LIT_SHARE = 0.5  # blobs' rings over this share of the board: lit judged over all of it at once
 _SPECKS = 128  # unexplained pixels up to this many are judged each by its disc, more by a dilation
 
 
@@ -117,17 +118,23 @@ class EmptyBoard:
         # where the empty board shows another one
         return flat, self._classify_seen(flat, small), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
 
-    def _lighter_than_empty(self, flat: np.ndarray, region: tuple[slice, slice] | None) -> np.ndarray:
-        """Where the board is lighter than the empty board (a reflection's halo): over the
-        whole board, or as far round a changed region as its blobs' rings can reach."""
-        if region is None:
-            return cv2.inRange(flat, self._ref_lit, self._white)
-        rows, cols = region
-        reach = BLOB_PAD_WIDE + 12  # the wider window round the region, a ring (7), a pixel or two
-        window = (slice(max(0, rows.start - reach), rows.stop + reach),
-                  slice(max(0, cols.start - reach), cols.stop + reach))
-        lit = np.zeros(flat.shape[:2], np.uint8)
-        lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
+    def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
+        """Where the board is lighter than the empty board (a reflection's halo), round the
+        blobs this frame reads (``stats``' rows with an area left): only a piece's ring is
+        looked at (``lit_around``), and a piece lies in its blob's box, so the rest is left
+        clear (a pass over the whole board was a tenth of a changed board's read)."""
+        h, w = flat.shape[:2]
+        read = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 0) + 1
+        x0 = np.maximum(stats[read, cv2.CC_STAT_LEFT] - RING_PX, 0)
+        y0 = np.maximum(stats[read, cv2.CC_STAT_TOP] - RING_PX, 0)
+        x1 = np.minimum(stats[read, cv2.CC_STAT_LEFT] + stats[read, cv2.CC_STAT_WIDTH] + RING_PX, w)
+        y1 = np.minimum(stats[read, cv2.CC_STAT_TOP] + stats[read, cv2.CC_STAT_HEIGHT] + RING_PX, h)
+        if int(((x1 - x0) * (y1 - y0)).sum()) >= WHOLE_LIT_SHARE * h * w:
+            return cv2.inRange(flat, self._ref_lit, self._white)  # many pieces: one pass is cheaper
+        lit = np.zeros((h, w), np.uint8)
+        for window in zip(map(slice, y0.tolist(), y1.tolist()), map(slice, x0.tolist(), x1.tolist()),
+                          strict=True):
+            lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray) -> np.ndarray:

@@ -7,6 +7,8 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -15,6 +17,7 @@ from companion.vision.pose import CameraPose
 from companion.vision.reading import SCALE, Reading, alike
 from companion.vision.sampling import Sampler
 
+VIEWS_KEPT = 2  # the views (homographies) whose sampling maps are kept, the one in use among them
 _ANGLES = np.deg2rad(np.arange(0, 180, 30))
 _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 
@@ -59,21 +62,25 @@ class Locating:
         return None
 
     def _set_homography(self, homography: np.ndarray, shape: tuple[int, ...]) -> None:
-        """Sampling maps for this view, computed once: board mm -> (distorted) frame px."""
+        """Sampling maps for this view, computed once: board mm -> (distorted) frame px.  A
+        view found again (the same markers seen the same: a hand off them again, a frame's
+        noise as before) takes its maps from the last few views (a tenth of a second of a
+        Pi's time each), with nothing of it sampled yet."""
         self._homography = homography
         self._to_frame = np.linalg.inv(homography)  # canvas px -> undistorted frame px
         self.frame_size = (shape[1], shape[0])
-        w, h = self._small_size
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-        pts = np.stack([(xs + 0.5) / SCALE, (ys + 0.5) / SCALE], -1).reshape(-1, 2) * self.px_per_mm
-        frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
-        # how many of the frame's pixels a millimetre of the board takes (its median, across)
-        step = frame_pts[::8, 8::8] - frame_pts[::8, :-8:8]
-        self.frame_px_per_mm = float(np.median(np.linalg.norm(step, axis=-1))) * SCALE / 8
-        self._marker_checks = self._build_marker_checks()
-        watched = [(slice(rows.start - 3, rows.stop + 3), slice(cols.start - 3, cols.stop + 3))
-                   for rows, cols, _bits in self._marker_checks]  # as ``sharpness`` looks at them
-        self._sampler = Sampler(frame_pts, shape, watched, self._margin_samples)
+        key = (homography.tobytes(), tuple(shape), self._margin_samples[0].tobytes(),
+               self._margin_samples[1].tobytes())
+        views: dict[tuple, tuple[Any, float, Sampler]] = self.__dict__.setdefault("_views", {})
+        view = views.get(key)
+        if view is not None and view[0] is self.lens:
+            self.frame_px_per_mm, self._sampler = view[1], view[2].fresh()
+        else:
+            self.frame_px_per_mm, self._sampler = self._view(shape)
+            views.pop(key, None)
+            views[key] = (self.lens, self.frame_px_per_mm, self._sampler.fresh())  # no picture held
+            while len(views) > VIEWS_KEPT:
+                del views[next(iter(views))]
         self.light.gain = None
         self.light.tone = None
         self._last_reading = None
@@ -82,6 +89,21 @@ class Locating:
         self._set_blob_cache({})
         self._marker_sharpness = []
         self._kept = None
+
+    def _view(self, shape: tuple[int, ...]) -> tuple[float, Sampler]:
+        """This homography's frame pixels a millimetre and sampling maps."""
+        w, h = self._small_size
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        pts = np.stack([(xs + 0.5) / SCALE, (ys + 0.5) / SCALE], -1).reshape(-1, 2) * self.px_per_mm
+        frame_pts = self._canvas_to_frame(pts).reshape(h, w, 2)
+        # how many of the frame's pixels a millimetre of the board takes (its median, across)
+        step = frame_pts[::8, 8::8] - frame_pts[::8, :-8:8]
+        px_per_mm = float(np.median(np.linalg.norm(step, axis=-1))) * SCALE / 8
+        if "_marker_checks" not in self.__dict__:  # where the markers lie on the board: never changes
+            self._marker_checks = self._build_marker_checks()
+        watched = [(slice(rows.start - 3, rows.stop + 3), slice(cols.start - 3, cols.stop + 3))
+                   for rows, cols, _bits in self._marker_checks]  # as ``sharpness`` looks at them
+        return px_per_mm, Sampler(frame_pts, shape, watched, self._margin_samples)
 
     def _canvas_to_frame(self, pts: np.ndarray) -> np.ndarray:
         """Canvas px (at ``px_per_mm``) to frame px, through the lens when there is one."""

@@ -314,8 +314,6 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             is_piece &= ~self.glare.washed_out
         clear_outside(unexplained, self._board_rect)
         clear_outside(is_piece, self._board_rect)
-        lit = self._lighter_than_empty(flat, region if part is not None else None)
-        clear_outside(lit, self._board_rect)  # the margin's paper at white is no reflection's halo
         strange = unexplained.copy()  # neither the empty board nor a piece's colour
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
@@ -325,6 +323,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             small = self._sample_whole(frame, small)
             blobs = self._blobs_in(is_piece, None, None)
         n, components, stats, centres, near_pieces, carried = blobs
+        lit = self._lighter_than_empty(flat, stats)
+        clear_outside(lit, self._board_rect)  # the margin's paper at white is no reflection's halo
         self._sample_blobs(frame, stats)
         pieces: dict[str, list[Piece]] = {}
         doubtful: dict[str, str] = {}

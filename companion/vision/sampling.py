@@ -13,6 +13,8 @@ pixels a whole sampling would.
 
 from __future__ import annotations
 
+import copy
+
 import cv2
 import numpy as np
 
@@ -38,7 +40,15 @@ class Sampler:
         self._fresh_frame: np.ndarray | None = None
         # the watched windows' pixels and the points, sampled in one pass: their rows and columns,
         # and their maps as a picture _WATCH_ROW wide (the last one repeated to fill it)
-        at = [np.mgrid[rows, cols].reshape(2, -1) for rows, cols in (self._clip(r, c) for r, c in watched)]
+        windows = [(rows, cols) for rows, cols in (self._clip(r, c) for r, c in watched)
+                   if rows.stop > rows.start and cols.stop > cols.start]
+        at = [np.mgrid[rows, cols].reshape(2, -1) for rows, cols in windows]
+        # where each window's pixels start in the pass's output: put back as a block, not pixel by
+        # pixel (a scatter of every watched pixel cost three times the pass)
+        starts = np.cumsum([0] + [a.shape[1] for a in at])
+        self._watch_windows = [(rows, cols, int(start))
+                               for (rows, cols), start in zip(windows, starts[:-1], strict=True)]
+        self._watch_points = int(starts[-1])  # the points' samples follow the windows'
         at_y, at_x = np.concatenate([a[0] for a in at] + [np.asarray(points[0])]).astype(np.intp), \
             np.concatenate([a[1] for a in at] + [np.asarray(points[1])]).astype(np.intp)
         if not len(at_y):
@@ -64,6 +74,13 @@ class Sampler:
         half = (centres - np.array([x0, y0], np.float32) + 0.5) / 2 - 0.5  # half-frame px
         self._cell_maps = cv2.convertMaps(np.ascontiguousarray(half[..., 0], np.float32),
                                           np.ascontiguousarray(half[..., 1], np.float32), cv2.CV_16SC2)
+
+    def fresh(self) -> Sampler:
+        """This view's sampler with nothing sampled yet, its maps (never written) shared."""
+        other = copy.copy(self)
+        other.small = None
+        other._fresh = other._fresh_frame = None
+        return other
 
     def cells(self, frame: np.ndarray) -> np.ndarray:
         """The board in 4 mm cells, noise averaged out: what the stillness and the changed
@@ -109,7 +126,12 @@ class Sampler:
         """Sample the watched windows and points of ``small`` again from this frame."""
         assert self.small is not None
         ys, xs, m1, m2 = self._watched
-        self.small[ys, xs] = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)[:len(ys)]
+        seen = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR).reshape(-1, 3)
+        for rows, cols, start in self._watch_windows:
+            h, w = rows.stop - rows.start, cols.stop - cols.start
+            self.small[rows, cols] = seen[start:start + h * w].reshape(h, w, 3)
+        first = self._watch_points
+        self.small[ys[first:], xs[first:]] = seen[first:len(ys)]
 
 
 def _area(rows: slice, cols: slice) -> int:

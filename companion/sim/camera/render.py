@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from dataclasses import dataclass
 
 import cv2
@@ -163,6 +164,10 @@ class Camera:
         # and, for that board, the arm's part of the frame at the sweep last drawn, by noise
         # field: a hand resting on the table is drawn once, not at every frame
         self._arm_cache: tuple[float, dict[int, np.ndarray]] | None = None
+        # what the frame last handed out to this thread was drawn from (the board, the noise
+        # field, the arm's sweep): equal for two frames only when every pixel is (a fault layer
+        # keeps its work by it; per thread, so a frame drawn elsewhere meanwhile never muddles it)
+        self._drawn = threading.local()
 
     def _noise_field(self, sd: float, rows: int = 90) -> np.ndarray:
         """One frame of sensor noise, drawn a band of rows at a time: the same numbers as one
@@ -202,6 +207,7 @@ class Camera:
             field = self._count % len(self._noise)
         if field not in finished:
             finished[field] = self._finish(warped, field)
+        self._drawn.last = (key, field, hand)
         out = finished[field].copy()
         if hand is not None:
             # the arm covers part of the frame: that part is drawn, lit and noised again, the
@@ -216,6 +222,11 @@ class Camera:
                 parts[field] = self._finish(part, field, (rows, cols))
             out[rows, cols] = parts[field]
         return out
+
+    @property
+    def drawn(self) -> tuple | None:
+        """What the last frame this thread was handed was drawn from (see ``frame``)."""
+        return getattr(self._drawn, "last", None)
 
     def _finish(self, drawn: np.ndarray, field: int,
                 box: tuple[slice, slice] = (slice(None), slice(None))) -> np.ndarray:
