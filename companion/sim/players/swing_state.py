@@ -191,7 +191,9 @@ class SwingStateWorld(World):
         read with it was undone, and when the Incumbent then picked the die up, players who
         looked only at lines newer than their move pressed again for it, a hundred times)."""
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        return action is not None and bool(standing) and self.entry_says(standing[-1], action)
+        # a line with nothing to read (a harness counting entries) says nothing of their move
+        readable = bool(standing) and ("text" in standing[-1] or "action" in standing[-1])
+        return action is not None and readable and self.entry_says(standing[-1], action)
 
     CAMERA_MOVES = ("roll", "pick_up_die", "move", "advance")
 
