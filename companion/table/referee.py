@@ -404,10 +404,3 @@ class Referee(Disagreements, Doubting):
                 return
             self.notices[key] = prompt
         self.publish("notice")
-
-    def seen_mismatch(self, state: State) -> list[str]:
-        """Spots where the camera's committed board and the tracked board differ."""
-        if self.seen is None:
-            return []
-        board = self.game.board_view(state)
-        return sorted(s for s in set(self.seen) | set(board) if self.seen.get(s, ()) != board.get(s, ()))

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from companion.games.base import Game, Prompt, view_to_json
+from companion.games.base import BoardView, Game, Prompt, view_to_json
 from companion.seats import game_colours
 from companion.store import GameRecord
 from companion.table.clocks import Clocks
@@ -138,7 +138,7 @@ class View:
             "reason": outcome.reason if outcome else None,
             "board": view_to_json(game.board_view(state)),
             "seen": view_to_json(referee.seen) if referee.seen is not None else None,
-            "seen_mismatch": referee.seen_mismatch(state),
+            "seen_mismatch": seen_mismatch(game.board_view(state), referee.seen),
             "taps": [{"card": t.card, "seat": t.seat, "name": game.card_name(t.card)}
                      for t in referee.taps],
             "summary": game.summary(state),
@@ -182,3 +182,11 @@ class View:
             self._last = None
         for listener in list(self.listeners):
             listener(kind, snapshot)
+
+
+def seen_mismatch(board: BoardView, seen: BoardView | None) -> list[str]:
+    """The places where the camera's committed board and the record's differ, for the
+    tablet's board drawing (none while the camera has committed nothing)."""
+    if seen is None:
+        return []
+    return sorted(s for s in set(seen) | set(board) if seen.get(s, ()) != board.get(s, ()))
