@@ -195,7 +195,13 @@ def test_a_nightclub_misread_moves_ago_is_asked_about_by_name(tmp_path: Path) ->
     table, misread_seq = nightclubs_misread_then_placed(tmp_path)
     prompt = table.table_prompt
     assert prompt is not None and prompt.kind == "choice", prompt
-    assert prompt.options == [{"type": "correct", "action": TRUE_CLUBS, "entry": misread_seq}]
+    # the camera's reading first, then the Nightclub's other values (it may misread it
+    # still), and "the record is right"
+    assert prompt.options[0] == {"type": "correct", "action": TRUE_CLUBS, "entry": misread_seq}
+    assert prompt.options[-1] == {"type": "keep_record"}
+    assert all(o["type"] == "correct" and o["entry"] == misread_seq
+               and [v for v, w in zip(o["action"]["values"], TRUE_CLUBS["values"], strict=True)
+                    if v != w] for o in prompt.options[1:-1])
     assert "Nightclubs 2, 4, 7, 2" in prompt.text and "Nightclubs 2, 4, 7, 3" in prompt.text
     assert prompt.text.startswith("Nightclub 4 reads otherwise now.") and "2 moves ago" in prompt.text
     assert table.state["clubs"] == [2, 4, 7, 3]  # asked, never changed on the camera's word

@@ -172,3 +172,32 @@ def test_read_the_table_again_takes_the_nearest_of_readings_the_table_cannot_tel
     fixed = table.declare({"type": "reread"})
     assert fixed is not None and fixed.action == {"type": "nightclubs", "values": true}
     assert table.state["points"] == truth["points"] and table.state["lead"] == truth["lead"]
+
+
+def test_a_nightclub_that_reads_otherwise_now_is_offered_with_its_other_values() -> None:
+    """King of Clubs seed 6, cafe, typical: Nightclub 2, a 6, was read 4 when laid and 5
+    from then on (a card misread all evening).  The tablet asked "Nightclub 2 reads otherwise
+    now" offering only the 5, which the players could not confirm, and every press waited on
+    the answer until the game wedged.  Its other values are offered too, and "the record is
+    right"; the 6 tapped, the camera's 5 there is set aside and nothing more is asked."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 6, resume=False)
+    game = table.game
+    start = table.state
+    laid = game.apply(start, {"type": "nightclubs", "values": [4, 4, 3, 2]})
+    table.board_seen(game.board_view(laid))  # read 4 where the 6 lies
+    assert table.history[-1].source == "camera"
+    for seat in (0, 1):
+        table.declare({"type": "place", "player": seat})
+    placed = dict(game.board_view(table.state))
+    placed["club1"] = (Piece("orange", 5),)  # read 5 since
+    table.board_seen(placed)
+    asked = table.table_prompt
+    assert asked is not None and "Nightclub 2 reads otherwise now" in asked.text, asked
+    readings = [o["action"]["values"] for o in asked.options if o.get("type") == "correct"]
+    assert [4, 5, 3, 2] in readings and [4, 6, 3, 2] in readings, readings
+    assert {"type": "keep_record"} in asked.options
+    six = next(o for o in asked.options if o.get("action", {}).get("values") == [4, 6, 3, 2])
+    table.declare(six)
+    assert table.state["clubs"] == [4, 6, 3, 2]
+    assert table.referee.seen is not None and table.referee.seen["club1"] == (Piece("orange", 6),)
+    assert table.table_prompt is None or "Nightclub 2" not in table.table_prompt.text

@@ -814,6 +814,34 @@ class Disagreements:
         self._pressing = self._press_seat
         return self._reconcile("button", "table")
 
+    def other_readings(self, asked: Prompt | None) -> Prompt | None:
+        """A card laid moves ago that reads otherwise now (:func:`reconsider_earlier`), asked
+        with every other value of it the rules allow beside the camera's reading, and "the
+        record is right": the camera may misread it still.  King of Clubs seed 6, cafe,
+        typical: Nightclub 2, a 6, read 4 when laid and 5 since; the tablet offered only 5,
+        which the players could not confirm, and held every press until the game wedged."""
+        if asked is None:
+            return None
+        search = Search(self.game, self._moves(EARLIER), {}, [], made=self._made)
+        options = list(asked.options)
+        for option in asked.options:
+            index = next((i for i, m in enumerate(search.moves) if option.get("type") == "correct"
+                          and m.seq == option.get("entry")), None)
+            if index is None:
+                continue
+            read, recorded = option["action"], search.moves[index].action
+            at = {(f, i) for f, v in recorded.items() if isinstance(v, list)
+                  and isinstance(read.get(f), list) and len(read[f]) == len(v)
+                  for i, x in enumerate(v) if read[f][i] != x}
+            for other in search.misreadings(index):
+                moved = {(f, i) for f, v in recorded.items() if isinstance(v, list)
+                         for i, x in enumerate(v) if other[f][i] != x}
+                if moved <= at and key(other) != key(read) and search.replayed(index, other) is not None:
+                    options.append({"type": "correct", "entry": option["entry"], "action": other})
+        text = asked.text + " If it shows another value, tap that one; if the table is wrong, tap " \
+            "that the record is right."
+        return replace(asked, text=text, options=[*options, dict(KEEP_RECORD)])
+
     def check_tallies(self, board_changed: bool = False) -> bool:
         """Set or clear the standing warning that the score pieces on the table differ from
         the record.  It is raised only when the table changed (``board_changed``) and still

@@ -331,7 +331,7 @@ class Referee(Disagreements, Doubting):
         state = self.ledger.state
         if not self.game.fixed_places(state):
             return None  # the common case, after every move: nothing stays put to check
-        return reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen)
+        return self.other_readings(reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen))
 
     # ------------------------------------------------------------------ held presses
     def _camera_unsettled(self) -> bool:
