@@ -774,7 +774,7 @@ def forgotten_press(table: Table) -> tuple[dict, State]:
 
 
 @pytest.mark.parametrize(("name", "seed", "offered"),
-                         [("king_of_clubs", 2, True), ("king_of_clubs", 5, False),
+                         [("king_of_clubs", 2, True), ("king_of_clubs", 16, False),
                           ("baron_voodoo", 2, False)])
 def test_a_forgotten_press_is_a_tap_or_a_declaration_away(name: str, seed: int, offered: bool) -> None:
     """A move made without its press, then the next one pressed for: where one first move
@@ -820,7 +820,7 @@ def test_a_press_held_by_a_passing_misread_is_recorded_once_the_camera_reads_rig
     assert table.state == made and disagreement_prompts(table) == []
 
 
-@pytest.mark.parametrize("seed", [2, 3])
+@pytest.mark.parametrize("seed", [2, 5])
 def test_jivecat_a_clique_card_on_the_neighbours_reader_is_one_tap_from_the_drink(seed: int) -> None:
     """Jivecat: a chip placed for a drink and its Clique card laid on the next seat's reader:
     the drink is refused without a card; the tablet says a card may be on the wrong reader

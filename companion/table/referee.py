@@ -108,9 +108,10 @@ class Referee(Disagreements, Doubting):
         waiting, self._press_waiting = self._press_waiting, False
         self.check_tallies()
         self.publish(kind)
-        if (kind == "correct" or answered) and waiting and self.seen is not None:
-            # the players answered the question their press raised: the press is judged again
-            # on the corrected record (their move or step is recorded, or asked about anew)
+        if (kind == "correct" or answered) and waiting and self.seen is not None and not (
+                answered and kind != "correct" and not self._standing(self.seen, self.ledger.state)):
+            # the press is judged again on the record as answered (a move tapped that makes the
+            # record the table was the press's own: Baron Voodoo seed 7, cafe)
             self._reconcile("button", "table")
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
