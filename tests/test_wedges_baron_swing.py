@@ -249,3 +249,45 @@ def test_swing_state_players_see_their_move_in_the_newest_line_though_it_came_be
     world.step(tablet())  # nothing newer than their pick-up: the newest line is it
     assert world.last_action["type"] == "roll" and world.die is not None
     assert world.retries == 0
+
+
+def test_baron_voodoo_a_press_spent_on_the_move_tapped_for_it_is_not_judged_again() -> None:
+    """Baron Voodoo seed 7, cafe, passive: Mami Wata captured a yellow (her colour) Offering
+    die and took her Offering token; a die was knocked as she pressed, and the press raised
+    "the table does not match".  With the die put back, the mat fitted two moves (the token
+    taken, or the Offering applied): the tablet asked, the players tapped "take an Offering
+    token", and the press, judged again on the table that move had made the record, recorded
+    "Mami Wata ends the turn" as well.  Her next mat move fitted nothing and 63 % of the game
+    was declared.  A move tapped after which the table is the record is the one pressed for."""
+    table = Table.open("baron_voodoo", None, 2, None, 7, resume=False)
+    table.referee.pace.settle_frames = 1
+    game = table.game
+    name = sorted(game.facts.layouts)[0]
+    table.declare({"type": "setup", "layout": name,
+                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+
+    def own_offering(action: Action) -> bool:
+        top = table.state["board"][action["over"]][-1]
+        return top[0] == table.state["colours"][action["player"]] and top[1] == "offering"
+
+    for _ in range(20):  # first captures and turns ended, until one of her own Offering dice lies open
+        captures = [a for a in game.legal_actions(table.state) if a["type"] == "capture"]
+        if any(own_offering(a) for a in captures):
+            break
+        table.declare(captures[0])
+        table.declare({"type": "end_turn", "player": game.current_player(table.state)})
+    capture = next(a for a in game.legal_actions(table.state) if a["type"] == "capture" and own_offering(a))
+    table.declare(capture, source="table")
+    take = {"type": "take_offering", "player": capture["player"]}
+    made = game.board_view(game.apply(table.state, take))  # the token on her mat
+    cell = next(c for c in sorted(made) if c in game.facts.coord and made[c] and c not in capture.values())
+    knocked = {p: v for p, v in made.items() if p != cell}  # a die knocked off its cell
+    table.board_seen(knocked)
+    table.button()
+    assert table.table_prompt is not None and {"type": "keep_record"} in table.table_prompt.options
+    entries = len(table.history)
+    table.board_seen(made)  # the die put back: the token fits two moves, the press waits
+    assert len(table.history) == entries
+    table.declare(take)  # the move tapped on the tablet
+    assert len(table.history) == entries + 1 and table.history[-1].action == take
+    assert table.state["turn"]["step"] == "C"  # her turn goes on: no "ends the turn"

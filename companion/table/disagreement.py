@@ -8,6 +8,8 @@ record has) and offered each way out as one tap:
   the newest): a re-reading of that entry from what the table shows, or another value of
   it after which the table and the score pieces are as the record would then have them;
   the moves since stand (``{"type": "correct", "entry": seq, "action": ...}``);
+- the newest entry taken back, when the table recorded it and the record without it is the
+  table: a move nobody made (``{"type": "undo", "seq": seq}``);
 - "the record is right, the table is wrong: I'll set it as the record says"
   (``{"type": "keep_record"}``): the camera's reading of those places is set aside until it
   reads something else there (a piece put back, a camera that misreads one place all

@@ -191,9 +191,10 @@ class SwingStateWorld(World):
         read with it was undone, and when the Incumbent then picked the die up, players who
         looked only at lines newer than their move pressed again for it, a hundred times)."""
         standing = [h for h in tablet.get("history") or [] if isinstance(h, dict) and not h.get("undone")]
-        # a line with nothing to read (a harness counting entries) says nothing of their move
-        readable = bool(standing) and ("text" in standing[-1] or "action" in standing[-1])
-        return action is not None and readable and self.entry_says(standing[-1], action)
+        if action is None or not standing or not (isinstance(standing[-1].get("text"), str)
+                                                  or isinstance(standing[-1].get("action"), dict)):
+            return False  # no line to read (a harness counting entries): nothing said
+        return self.entry_says(standing[-1], action)
 
     CAMERA_MOVES = ("roll", "pick_up_die", "move", "advance")
 
