@@ -1380,3 +1380,29 @@ def test_a_press_whose_move_the_players_declared_records_nothing_more_later(stra
     table.board_seen(bought)  # the stray chip taken off: the table is the record
     assert table.history[-1].action == buy and table.ledger.state == game.apply(state, buy), \
         table.history[-1].text
+
+
+def test_a_card_on_the_next_players_reader_ends_a_charlie_move_the_record_waits_for() -> None:
+    """Times Square seed 13, cafe, passive: B's Charlie was knocked a space back as B pressed,
+    so the record took B's Charlie move a space short; A's move put him back and moved him,
+    and the record, seeing Charlie where it had him, still waited for A's Charlie move.  B's
+    card on B's reader ends A's turn: A's Charlie move is read from the board (no space),
+    and B's move is B's press's."""
+    table = Table.open("times_square", None, 2, None, 13, resume=False)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "setup"))
+    for _ in range(40):  # moves declared until one leaves Charlie's move due
+        dues = [a for a in game.legal_actions(table.state) if "charlie" in a]
+        if dues:  # the move made, Charlie not moved yet
+            table.declare({k: v for k, v in dues[0].items() if k != "charlie"})
+            break
+        table.declare(game.legal_actions(table.state)[0])
+    assert table.state["phase"] == "charlie", "no move that leaves Charlie's move due"
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    table.board_seen(game.board_view(table.state))  # A's Charlie where the record has him
+    table.frame_taken()
+    card = game.card_ids()[0]
+    table.tap(card, b)
+    assert table.history[-1].action == {"type": "charlie", "player": a, "spaces": 0}
+    assert table.history[-1].source == "table" and table.state["turn"] == b
+    assert [t.card for t in table.taps] == [card]

@@ -426,11 +426,15 @@ def ended_unpressed(game: Game, state: State, seen: BoardView | None, taps: list
     """A card on ``seat``'s reader while the record still waits for the move before it: where
     readers hold only their seat's cards (:attr:`Game.own_readers`), that move ended without its
     press.  The move (and the state it leaves) when the cards tapped so far, all on the mover's
-    reader, and the board explain exactly one legal move that leaves the table as the record and
-    passes the turn to ``seat``; None otherwise (the later press asks)."""
+    reader (none, for a move made without cards: Champagne Charlie's), and the board explain
+    exactly one legal move that leaves the table as the record and passes the turn to
+    ``seat``; None otherwise (the later press asks).  (Times Square seed 13, cafe, passive: B's
+    Charlie, knocked a space back as B pressed, was recorded a space short; A's move put him
+    back and on, so the record still waited for A's Charlie when B tapped, and every press
+    after it was refused: the game wedged.)"""
     mover = game.current_player(state)
     if not game.own_readers or seat is None or mover is None or seat == mover or seen is None \
-            or not taps or any(t.seat != mover for t in taps):
+            or any(t.seat != mover for t in taps):
         return None
     verdict = reconcile(game, state, seen, list(taps), "button")
     if verdict.action is None or verdict.state is None \
