@@ -8,6 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.games import load_game
+from companion.games.base import BoardView, Layout
+from companion.sim.camera.frames3d import committed
 from companion.vision.pips import (
     DIE_FACES,
     RIM_SHARE,
@@ -16,6 +19,8 @@ from companion.vision.pips import (
     outline,
     reflection_off_the_pips,
 )
+from companion.vision.reader import BoardReader
+from companion.vision.reading import Reading
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
 STEP = 0.27 * FACE_PX
@@ -119,3 +124,40 @@ def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
     """On a dark face a reflection passes for a light pip (a 4's middle lit reads 5)."""
     img, mask = _die(4, 20.0, BLUE, LIGHT_INK, side_marks=0, glare=(0.5, -0.5, 4))
     assert _reflection_clear(img, mask) is None
+
+
+def _read_tuning_frame(name: str) -> tuple[Reading, BoardView, Layout]:
+    frame = next(f for f in committed() if f.split == "tune" and f.path.stem == name)
+    game = load_game(frame.game)
+    layout = game.layout(game.setup(int(frame.truth["players"]), None, 0))
+    camera = frame.truth["camera"]
+    lens = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
+            "rms_px": 0.0, "photos_used": 0}
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))), lens=lens)
+    return reader.read(frame.image()), frame.view, layout
+
+
+def test_a_far_dies_height_ruled_out_where_the_board_shows() -> None:
+    """From 30 degrees a die far out in the view whose sides show no colour of their own
+    (lit, or in a shade no die's) could be a column of one, two or three: its top over one
+    place, its feet over others.  Where the empty board is seen where a taller column's
+    sides would stand, that height is ruled out, and the die is read where it stands."""
+    reading, truth, layout = _read_tuning_frame("baron_voodoo-t30-b0")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in ("B5", "C3", "D3", "souls0-1"):  # red 5, red 5, yellow 6, red 5: doubted before
+        assert spot not in doubtful and reading.view.get(spot) == truth.get(spot)
+    assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_a_dies_side_in_shade_cut_off_from_its_top_is_no_token() -> None:
+    """A purple die's side face in shade reads black, and cut off from its top it would be a
+    black token in the die's place: a token on the camera's side of a die, within a
+    column's lean, is not read (the die's side, or a piece against it)."""
+    reading, truth, layout = _read_tuning_frame("baron_voodoo-t30-b1")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert doubtful.get("F2") == "a die's side, or a piece against it?"
+    assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -25,6 +25,8 @@ from companion.vision.reading import SCALE, STILL_TOLERANCE
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+BAND_SLACK_MM = 2.0  # the strip a taller column's sides would cover is judged this far in from its ends
+SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's sides stand there
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 
 
@@ -169,4 +171,35 @@ class PieceMarks:
         if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
             return spot is not None
         feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
-        return all(self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == spot for fx, fy in feet)
+        return all(self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == spot for k, (fx, fy) in enumerate(feet, 1)
+                   if k == 1 or not self._board_where_sides_would_be(x_mm, y_mm, feet[0], (fx, fy)))
+
+    def _board_where_sides_would_be(self, x_mm: float, y_mm: float, one: tuple[float, float],
+                                    foot: tuple[float, float]) -> bool:
+        """Is the empty board seen where a taller column's sides would stand?  A column whose
+        top shows at ``x_mm, y_mm`` (canvas mm) covers the board from its top to its foot:
+        one die's, up to its foot ``one`` and a corner's reach past it; a taller one's, on
+        to its foot ``foot``.  The board seen as it is when empty over most of the strip
+        between (``SIDES_BAND_SEEN``) rules the taller column out; a piece, a shadow or
+        anything else there rules nothing out."""
+        if self._as_empty is None:
+            return False
+        dx, dy = one[0] - x_mm, one[1] - y_mm
+        near = float(np.hypot(dx, dy))
+        reach = float(np.hypot(foot[0] - x_mm, foot[1] - y_mm))
+        if near < 1e-6:
+            return False
+        ux, uy = dx / near, dy / near
+        start, stop = near + DIE_MM / np.sqrt(2) + BAND_SLACK_MM, reach + DIE_MM / 2 - BAND_SLACK_MM
+        if stop - start < 2.0:
+            return False  # too short a strip to judge (a camera nearly above: the leans are small)
+        along = np.arange(start, stop, 1.0)
+        across = np.array([-0.25, 0.0, 0.25]) * DIE_MM
+        px = (x_mm + along[:, None] * ux - across[None] * uy) * SCALE
+        py = (y_mm + along[:, None] * uy + across[None] * ux) * SCALE
+        h, w = self._as_empty.shape
+        inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+        if inside.sum() < 6:
+            return False
+        seen = self._as_empty[py[inside].astype(int), px[inside].astype(int)]
+        return float(seen.mean()) >= SIDES_BAND_SEEN

@@ -129,6 +129,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self.frame_px_per_mm = 0.0  # the located board's frame pixels a millimetre
         self.pose: CameraPose | None = None  # where the camera stands (pieces read at their height)
         self.dice_stand = False  # the dice of the last board read whole showed their sides
+        self._as_empty: np.ndarray | None = None  # this frame's pixels that show the empty board
         # the arm reaching in across the margin as seen, and where it crosses (its samples' middle)
         self._arm_seen: tuple[np.ndarray, tuple[float, float]] | None = None
 
@@ -305,6 +306,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
         labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
+        self._as_empty = as_empty  # (where a column's sides would stand: ``_one_place_whatever_height``)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
         unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
@@ -373,6 +375,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         for spot_id in self._shadow_coloured_near_arm(placed):
             doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():
+            doubtful.setdefault(spot_id, why)
+        for spot_id, why in self._die_sides_apart(placed).items():
             doubtful.setdefault(spot_id, why)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),

@@ -313,6 +313,28 @@ class Standing:
             seen.append(int(np.count_nonzero(window == index)))
         return seen[1] <= HEAD_SHARE * seen[0]
 
+    def _die_sides_apart(self, placed: list) -> dict[str, str]:
+        """The places where a plain token is read with a die, on the camera's side of it,
+        within a column's lean and a die's width of the line from the nadir through it: a
+        die's side face in shade, cut off from its top (a purple die's reads black), or a
+        piece against it; either way not read."""
+        if self.pose is None:
+            return {}
+        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
+        dice = [p for p in placed if self._is_die(self._piece_names.index(p[1].colour))]
+        tokens = [p for p in placed if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0)]
+        out: dict[str, str] = {}
+        for die in dice:
+            d = max(1e-6, float(np.hypot(die[2] - nx, die[3] - ny)))
+            ux, uy = (die[2] - nx) / d, (die[3] - ny) / d
+            reach = self.pose.lean(d, MOST_STACKED * DIE_MM) + DIE_MM / 2
+            for token in (t for t in tokens if t[0] == die[0]):
+                inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
+                aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
+                if 0 < inward <= reach and aside <= 0.75 * DIE_MM:
+                    out.setdefault(die[0], "a die's side, or a piece against it?")
+        return out
+
     def _figure_heads(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding two pieces of one colour read one behind the other on the line
         from the camera's nadir, no further apart than the tallest figure's lean: a standing
