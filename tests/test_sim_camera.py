@@ -126,30 +126,33 @@ def test_a_drifting_lights_gains_through_a_look_up_table_are_the_float_scaling()
                           np.clip(frame.astype(np.float32) * bright, 0, 255).astype(np.uint8))
 
 
-def test_a_bumped_camera_and_a_cup_kept_by_what_was_drawn_give_the_frames_warping_each_gives() -> None:
+def test_a_bumped_camera_a_cup_and_the_light_kept_by_what_was_drawn_give_the_frames_made_each_time() -> None:
     import random
 
-    from companion.sim.faults import MOVED_KEPT, CafeCamera, FaultLog, FaultModel
+    from companion.sim.faults import DRIFT_FRAMES, MOVED_KEPT, CafeCamera, FaultLog, FaultModel
 
     camera, view = camera_and_view("times_square")
     spot = camera.layout.spots[0].id
     other = {**view, spot: (*view.get(spot, ()), Piece("white", 6))}
     model = FaultModel(bump=1.0, cup=1.0, drift=1.0)
-    kept, plain = (CafeCamera(model, random.Random(11), FaultLog(), camera) for _ in range(2))
-    for cafe in (kept, plain):  # from the first frame on: bumped, a cup on the board, the light drifting
-        cafe.bump_at, cafe.cup_at = 1, 1
-    warped = []
-    real = kept._bumped
-    kept._bumped = lambda frame: warped.append(1) or real(frame)  # type: ignore[method-assign]
     boards = [view] * 9 + [other] * 6 + [view] * 6  # still, a change, and back
     sweeps = [None] * 12 + [0.1, 0.3, 0.3, 0.3] + [None] * 5  # an arm reaching, then resting
-    for board, sweep in zip(boards, sweeps, strict=True):
-        frame = camera.frame(board, sweep)
-        assert camera.drawn is not None and camera.drawn[2] == sweep
-        got, want = kept.apply(frame.copy(), camera.drawn), plain.apply(frame.copy())
-        assert np.array_equal(got, want)
-        got[:] = 0  # the caller's own: nothing kept changes
-    # warped once per noise field for each still board, and the arm at each sweep and field: 3 + 3
-    # + 4, and 3 again for the first board (its frames let go for the ones drawn since)
-    assert len(warped) == 13
-    assert len(kept._moved) <= MOVED_KEPT
+    # while the light drifts (its table changes at most frames), and once it has drifted
+    for start, want_warped in ((DRIFT_FRAMES // 2, len(boards)), (DRIFT_FRAMES, 13)):
+        kept, plain = (CafeCamera(model, random.Random(11), FaultLog(), camera) for _ in range(2))
+        for cafe in (kept, plain):  # bumped, and a cup on the board, from the first frame on
+            cafe.frames, cafe.bump_at, cafe.cup_at = start, start + 1, start + 1
+        warped = []
+        real = kept._bumped
+        kept._bumped = lambda frame, real=real, warped=warped: warped.append(1) or real(frame)  # type: ignore
+        for board, sweep in zip(boards, sweeps, strict=True):
+            frame = camera.frame(board, sweep)
+            assert camera.drawn is not None and camera.drawn[2] == sweep
+            got, want = kept.apply(frame.copy(), camera.drawn), plain.apply(frame.copy())
+            assert np.array_equal(got, want)
+            got[:] = 0  # the caller's own: nothing kept changes
+        # drifted: warped once per noise field for each still board, and the arm at each sweep
+        # and field: 3 + 3 + 4, and 3 again for the first board (let go for the ones drawn since)
+        assert len(warped) <= want_warped and len(kept._moved) <= MOVED_KEPT
+        if start == DRIFT_FRAMES:
+            assert len(warped) == want_warped

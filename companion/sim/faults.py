@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import BoardView, Piece
-from companion.sim.camera.conditions import channel_gains
+from companion.sim.camera.conditions import gains_table
 from companion.sim.runner import SimulatedTable
 from companion.sim.world import BoardChange, CardTap, PhysicalEvent, SeatButton, TurnButton
 
@@ -30,7 +30,7 @@ TRANSIENT_FRAMES = 12  # frames a transient misread lasts (1.5 s at the service'
 UNPLUG_FRAMES = 12  # frames the device stays unplugged
 CUP_FRAMES = 8 * 60 * 3  # a cup left on the board for three minutes
 DRIFT_FRAMES = 8 * 60 * 20  # the light's drift from the game's start to its full change
-MOVED_KEPT = 6  # frames kept as bumped and cupped, by what the camera drew (three noise fields, twice)
+MOVED_KEPT = 6  # frames kept as bumped, cupped and lit, by what the camera drew (three noise fields, twice)
 
 
 @dataclass(frozen=True)
@@ -159,9 +159,10 @@ class CafeCamera:
         self.drift = rng.uniform(0.15, 0.3) if rng.random() < model.drift else 0.0
         self.frames = 0
         self.cup_lifted = False  # the players took the cup away
-        # the frames as bumped and cupped, by what the camera drew and which of the two were on:
-        # a still table is a few frames over and over, and warping each again cost more than
-        # reading it (a bump lasts the rest of the game)
+        # the frames as bumped, cupped and lit, by what the camera drew, which of the first two
+        # were on and the light's table: a still table is a few frames over and over, and
+        # warping each again cost more than reading it (a bump lasts the rest of the game, the
+        # light's drift changes its table at most frames for 20 minutes, then stays)
         self._moved: dict[tuple, np.ndarray] = {}
 
     def cup_on(self) -> bool:
@@ -194,24 +195,26 @@ class CafeCamera:
         cup = self.cup_on()
         if cup and n == self.cup_at:
             self.log.note("cup")
-        if bumped or cup:
-            key = None if drawn is None else (drawn, bumped, cup)
-            moved = self._moved.get(key) if key is not None else None
-            if moved is None:
-                moved = self._bumped(frame) if bumped else frame
-                moved = self._cup(moved) if cup else moved
-                if key is not None:
-                    self._moved[key] = moved
-                    while len(self._moved) > MOVED_KEPT:
-                        del self._moved[next(iter(self._moved))]
-            frame = moved if self.drift else moved.copy()  # the one kept is never handed out
+        table = None
         if self.drift:
             if n == 1:
                 self.log.note("drift")
             part = min(1.0, n / DRIFT_FRAMES) * self.drift
             light = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)  # BGR: warmer
-            frame = channel_gains(frame, light)
-        return frame
+            table = gains_table(light)
+        if not bumped and not cup and table is None:
+            return frame
+        key = None if drawn is None else (drawn, bumped, cup, None if table is None else table.tobytes())
+        out = self._moved.get(key) if key is not None else None
+        if out is None:
+            out = self._bumped(frame) if bumped else frame
+            out = self._cup(out) if cup else out
+            out = cv2.LUT(out, table) if table is not None else out
+            if key is not None:
+                self._moved[key] = out
+                while len(self._moved) > MOVED_KEPT:
+                    del self._moved[next(iter(self._moved))]
+        return out.copy()  # the caller's own: the one kept is never handed out
 
     def _bumped(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the camera bumped ``bump_mm`` sees it."""

@@ -102,9 +102,13 @@ def channel_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
     Through a look-up table (a 256-level table per channel, about a tenth of the cost of
     scaling the frame in floats, which matters at every frame of a game), pixel for pixel
     the same as ``clip(frame * gains)`` in float32."""
+    return cv2.LUT(frame, gains_table(gains))
+
+
+def gains_table(gains: np.ndarray) -> np.ndarray:
+    """The look-up table ``channel_gains`` scales a frame's channels by (256 x 1 x 3)."""
     levels = np.arange(256, dtype=np.float32)[:, None] * np.asarray(gains, np.float32)[None, :]
-    lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
-    return cv2.LUT(frame, lut)
+    return np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
 
 
 def dim(frame: np.ndarray, gamma: float) -> np.ndarray:
