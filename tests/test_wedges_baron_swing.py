@@ -208,6 +208,9 @@ def test_swing_state_a_roll_nobody_made_is_named_and_undone_in_one_tap() -> None
     assert asked is not None
     assert f"Entry #{rolled.seq} (" in asked.text and "never made" in asked.text, asked.text
     assert {"type": "undo", "seq": rolled.seq} in asked.options, asked.options
+    # its button reads as the prompt names the entry, never as data ("Undo: Seq N")
+    from companion.sim.words import option_words
+    assert option_words(game, table.state, {"type": "undo", "seq": rolled.seq}) == f"Undo #{rolled.seq}"
     assert rereading(game, moves, table.state, picked_up) == {"type": "undo", "seq": rolled.seq}
 
     table.board_seen(picked_up)

@@ -170,6 +170,10 @@ function labelAction(action) {
     const entry = action.entry && latest ? moveNumber(latest, action.entry) : action.entry;
     return `Correct ${entry ? `#${entry}` : "it"}: ${labelAction(action.action)}`;
   }
+  // a move the table shows was never made, taken back: named as the prompt names its entry
+  if (action.type === "undo" && Number.isInteger(action.seq)) {
+    return `Undo #${latest ? moveNumber(latest, action.seq) : action.seq}`;
+  }
   // the ways out of a disagreement between the table and the record
   if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
   if (action.type === "reread") return "Read the table again";
