@@ -10,11 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from committed_frames import read_committed
 
-from companion.games import load_game
-from companion.sim.camera.frames3d import committed
 from companion.vision.pips import DIE_FACES, die_face
-from companion.vision.reader import BoardReader
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
 STEP = 0.27 * FACE_PX
@@ -88,14 +86,7 @@ def test_marks_too_far_apart_or_too_close_for_a_die_are_no_face() -> None:
 def test_a_tuning_frames_dice_with_corner_pips_at_the_outline_are_read_and_nothing_wrong() -> None:
     """Four dice of a committed tuning frame from straight above whose corner pips' halos cut
     into their outlines (doubted as "marks unclear" before) are read, and no place wrong."""
-    frame = next(f for f in committed() if f.split == "tune" and f.path.stem == "baron_voodoo-t00-b2")
-    game = load_game(frame.game)
-    layout = game.layout(game.setup(int(frame.truth["players"]), None, 0))
-    camera = frame.truth["camera"]
-    lens = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
-            "rms_px": 0.0, "photos_used": 0}
-    reading = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))),
-                          lens=lens).read(frame.image())
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in ("A4", "B6", "E1", "E3"):  # yellow 6, blue 5, purple 6, purple 6

@@ -7,10 +7,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from committed_frames import read_committed
 
-from companion.games import load_game
 from companion.games.base import BoardView, Layout
-from companion.sim.camera.frames3d import committed
 from companion.vision.pips import (
     DIE_FACES,
     RIM_SHARE,
@@ -19,7 +18,6 @@ from companion.vision.pips import (
     outline,
     reflection_off_the_pips,
 )
-from companion.vision.reader import BoardReader
 from companion.vision.reading import Reading
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
@@ -127,14 +125,8 @@ def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
 
 
 def _read_tuning_frame(name: str) -> tuple[Reading, BoardView, Layout]:
-    frame = next(f for f in committed() if f.split == "tune" and f.path.stem == name)
-    game = load_game(frame.game)
-    layout = game.layout(game.setup(int(frame.truth["players"]), None, 0))
-    camera = frame.truth["camera"]
-    lens = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
-            "rms_px": 0.0, "photos_used": 0}
-    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))), lens=lens)
-    return reader.read(frame.image()), frame.view, layout
+    frame, layout, _reader, reading = read_committed("tune", name)
+    return reading, frame.view, layout
 
 
 def test_a_far_dies_height_ruled_out_where_the_board_shows() -> None:

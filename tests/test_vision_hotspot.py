@@ -8,23 +8,14 @@ the hotspot were doubted as "glare?" (nine of them) is read there, and nothing r
 
 from __future__ import annotations
 
-from companion.games import load_game
-from companion.sim.camera.frames3d import committed
-from companion.vision.reader import BoardReader
+from committed_frames import read_committed
 
 UNDER_THE_HOTSPOT = ("r1-19-red", "r1-20-red", "r1-23-red", "r1-24-red", "r2-15-red", "r2-16-red",
                      "r2-18-red", "r3-11-red", "r3-12-red")
 
 
 def test_dark_cells_under_a_lamps_hotspot_are_read_as_the_board() -> None:
-    frame = next(f for f in committed() if f.split == "tune" and f.path.stem == "swing_state-t20-b2")
-    game = load_game(frame.game)
-    layout = game.layout(game.setup(int(frame.truth["players"]), None, 0))
-    camera = frame.truth["camera"]
-    lens = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
-            "rms_px": 0.0, "photos_used": 0}
-    reading = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))),
-                          lens=lens).read(frame.image())
+    frame, layout, _reader, reading = read_committed("tune", "swing_state-t20-b2")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in UNDER_THE_HOTSPOT:

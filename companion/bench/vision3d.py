@@ -118,10 +118,7 @@ def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
 def read_frame(frame3d: Frame3D, tally: Tally3D, lens: bool = True) -> None:
     """Read one committed frame cold, judge it, then through a stabiliser on fresh noise."""
     layout, colours = _layout(frame3d.game, int(frame3d.truth["players"]))
-    camera = frame3d.truth["camera"]
-    profile = {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
-               "rms_px": 0.0, "photos_used": 0}
-    reader = BoardReader(layout, colours=colours, lens=profile if lens else None)
+    reader = BoardReader(layout, colours=colours, lens=frame3d.lens if lens else None)
     image = frame3d.image()
     t0 = time.thread_time()
     reading = reader.read(image)

@@ -160,6 +160,14 @@ class Frame3D:
     def hand(self) -> bool:
         return bool(self.truth["scene"]["hand"])
 
+    @property
+    def lens(self) -> dict[str, Any]:
+        """The lens the frame was rendered through, as a lens profile (calibration's shape):
+        known exactly, so no photos and no residual."""
+        camera = self.truth["camera"]
+        return {"matrix": camera["matrix"], "distortion": camera["distortion"], "size": camera["size"],
+                "rms_px": 0.0, "photos_used": 0}
+
     def image(self) -> np.ndarray:
         frame = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
         if frame is None:
