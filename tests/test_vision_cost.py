@@ -12,7 +12,8 @@ from companion.bench.vision import frame_cost, game_layout, make_reader
 from companion.sim.camera.conditions import camera_for
 from companion.vision.empty_board import _SHADOW_DISC, _SPECKS, EmptyBoard
 from companion.vision.glare import RING_PX
-from companion.vision.sampling import _outside_of
+from companion.vision.reader import BoardReader
+from companion.vision.sampling import Sampler, _outside_of
 
 
 def test_the_frame_cost_names_opencvs_marker_search_on_the_same_frames_and_the_ratio_to_it() -> None:
@@ -55,13 +56,18 @@ def test_a_window_less_what_was_sampled_already_is_every_other_pixel_of_it_once(
     assert count.tolist() == want.tolist()
 
 
-def test_the_blobs_window_sampled_round_a_change_holds_what_sampling_the_whole_board_holds() -> None:
-    layout, colours, players = game_layout("swing_state")
+def _reader_after_a_read(game: str) -> tuple[BoardReader, Sampler, np.ndarray]:
+    """A reader after it read one frame of ``game``'s board, its sampler, and that frame."""
+    layout, colours, players = game_layout(game)
     reader = make_reader(layout, colours)
-    first = camera_for(layout, seed=3).frame(sample_boards("swing_state", players, 2, 0)[0])
+    first = camera_for(layout, seed=3).frame(sample_boards(game, players, 2, 0)[0])
     reader.read(first)
-    sampler = reader._sampler
-    assert sampler is not None
+    assert reader._sampler is not None
+    return reader, reader._sampler, first
+
+
+def test_the_blobs_window_sampled_round_a_change_holds_what_sampling_the_whole_board_holds() -> None:
+    _reader, sampler, first = _reader_after_a_read("swing_state")
     frame = np.ascontiguousarray(first[:, ::-1])  # another frame: every window differs from the last
     sampler.cells(frame)
     sampler.window(frame, slice(100, 200), slice(150, 300))
@@ -73,12 +79,8 @@ def test_the_blobs_window_sampled_round_a_change_holds_what_sampling_the_whole_b
 
 
 def test_the_markers_and_the_margin_sampled_in_one_pass_hold_what_sampling_the_whole_board_holds() -> None:
-    layout, colours, players = game_layout("king_of_clubs")
-    reader = make_reader(layout, colours)
-    first = camera_for(layout, seed=3).frame(sample_boards("king_of_clubs", players, 2, 0)[0])
-    reader.read(first)
-    sampler = reader._sampler
-    assert sampler is not None and sampler.small is not None
+    reader, sampler, first = _reader_after_a_read("king_of_clubs")
+    assert sampler.small is not None
     frame = np.ascontiguousarray(first[::-1])  # another frame: every pixel differs from the last
     before = sampler.small.copy()
     sampler.watch(frame)
