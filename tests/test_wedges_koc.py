@@ -201,3 +201,36 @@ def test_a_nightclub_that_reads_otherwise_now_is_offered_with_its_other_values()
     assert table.state["clubs"] == [4, 6, 3, 2]
     assert table.referee.seen is not None and table.referee.seen["club1"] == (Piece("orange", 6),)
     assert table.table_prompt is None or "Nightclub 2" not in table.table_prompt.text
+
+
+def test_a_refused_nightclubs_reading_offers_the_readings_a_mark_off() -> None:
+    """King of Clubs seed 13, cafe, passive: Nightclub 2 read a pip high all evening.  Night
+    5's Nightclubs, 6, 5, 7, 4, read 6, 6, 7, 4, which the rules refuse (the pile has one
+    6); the tablet said "Not allowed ... declare it" with no reading to tap, and the game
+    wedged.  The readings with one card read a mark off that the rules allow are offered,
+    the places named, beside "the record is right"; the one tapped stands against the
+    camera's 6 there, and the players' Dancers laid next are read without a question."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 13, resume=False)
+    game = table.game
+    start = table.state
+    true = game.apply(start, {"type": "nightclubs", "values": [6, 5, 7, 4]})
+    seen = dict(game.board_view(true))
+    seen["club1"] = (Piece("orange", 6),)  # the 5 read a pip high
+    table.board_seen(seen)
+    assert table.history == []
+    asked = table.table_prompt
+    assert asked is not None and "Nightclub 1 or Nightclub 2 by one" in asked.text, asked
+    offered = [o.get("values") for o in asked.options if o.get("type") == "nightclubs"]
+    assert offered == [[5, 6, 7, 4], [6, 5, 7, 4]], asked.options
+    assert {"type": "keep_record"} in asked.options
+    table.declare({"type": "nightclubs", "values": [6, 5, 7, 4]})
+    assert table.state["clubs"] == [6, 5, 7, 4]
+    assert table.table_prompt is None
+    placed = game.apply(table.state, {"type": "place", "player": 0})
+    seen = dict(game.board_view(placed))
+    seen["club1"] = (Piece("orange", 6),)  # the camera still reads 6 there
+    table.board_seen(seen)
+    assert table.history[-1].action == {"type": "place", "player": 0}
+    assert table.history[-1].source == "camera"
+    assert table.table_prompt is None
+

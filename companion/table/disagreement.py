@@ -68,6 +68,7 @@ MANY = 40  # an entry with more other legal readings than this is not guessed am
 SHOWN = 4  # corrections offered at most (several readings of one entry)
 ONE_OFF = 24  # an older entry with more one-value misreadings than this is not guessed among
 MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
+ONE_OFF_PLACES = 12  # differing places whose pieces are read a mark off, for a refused reading
 
 
 def key(action: Action) -> str:
@@ -471,6 +472,33 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
     return list(out.values())[:SHOWN]
 
 
+def one_off(game: Game, state: State, seen: BoardView, taps: list[Tap],
+            trigger: Trigger) -> dict[str, tuple[Action, tuple[str, ...]]]:
+    """A reading the rules refuse, read with one piece at one place a mark off (a card
+    misread by glare: Nightclubs 6, 6, 7, 4, where the pile has one 6, for 6, 5, 7, 4): each
+    legal move one such reading shows (by :func:`key`), with the places read otherwise for
+    it.  The camera is unsure which: the players, who see the table, tap the one it shows.
+    King of Clubs seed 13, cafe: Nightclub 2 read a pip high all evening; night 5's reading
+    was refused with no reading to tap, and the game wedged."""
+    board = game.board_view(state)
+    out: dict[str, tuple[Action, tuple[str, ...]]] = {}
+    for place in sorted(changed_places(board, seen))[:ONE_OFF_PLACES]:
+        if game.score_place(place):
+            continue
+        stack = tuple(seen.get(place, ()))
+        for index, piece in enumerate(stack):
+            for pips in (piece.pips - 1, piece.pips + 1) if piece.pips > 0 else ():
+                if pips <= 0:
+                    continue
+                read = (*stack[:index], replace(piece, pips=pips), *stack[index + 1:])
+                verdict = reconcile(game, state, {**seen, place: read}, list(taps), trigger)
+                if verdict.action is None or verdict.state is None:
+                    continue
+                action, places = out.get(key(verdict.action), (verdict.action, ()))
+                out[key(action)] = action, tuple(sorted({*places, place}))
+    return dict(list(out.items())[:SHOWN])
+
+
 def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
                  taps: list[Tap], camera: bool = True,
                  readings: dict[int, list[Action]] | None = None,
@@ -776,6 +804,7 @@ class Disagreements:
     _asked: tuple[str, Prompt | None] | None
     _warned: tuple[str, Prompt | None] | None
     _readings: dict[int, list[Action]]
+    _one_off: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the refused reading's offers, by key
     _made: dict[tuple[object, ...], State | None]
     next_moves: NextMoves
     notices: dict[str, Prompt]
@@ -814,6 +843,19 @@ class Disagreements:
                 and not self.game.seat_may_press(self.ledger.state, self._press_seat):
             self._press_waiting = False
         return self._press_waiting
+
+    def one_off_answered(self) -> None:
+        """The players tapped a reading a refusal offered with a place read a mark off
+        (:func:`one_off`): the camera's reading there is set aside while it reads that, as
+        "the record is right" sets it aside (it misreads that card all evening)."""
+        newest = self.ledger.frames[-1].entry
+        asked = self.table_prompt
+        places = dict(self._one_off).get(key(newest.action)) if newest is not None else None
+        if not places or asked is None or newest is None or self.raw_seen is None \
+                or key(newest.action) not in {key(o) for o in asked.options}:
+            return
+        if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, set(places)):
+            self.seen = self.overrides.apply(self.raw_seen)
 
     def judge_waiting_press(self) -> HistoryEntry | None:
         """The press that waited for the players' answer, judged again as its seat's press."""
@@ -907,6 +949,15 @@ class Disagreements:
             elif prompt is not None and refusals:
                 prompt.text = refused + ("If a card was laid on the wrong seat's reader, tap the "
                                          "move as it was meant. " if seats else "") + prompt.text
+            offers = one_off(self.game, state, seen, self.taps, trigger) if refusals else {}
+            if prompt is not None and offers:
+                labels = place_names(self.game, state)
+                places = sorted({p for _, at in offers.values() for p in at})
+                prompt.text = prompt.text.replace(refused, refused + (
+                    f"The camera may have misread {' or '.join(labels.get(p, p) for p in places)} "
+                    "by one: if so, tap the reading the table shows. "), 1)
+                prompt.options[:0] = [action for action, _ in offers.values()]
+            self._one_off = tuple((k, at) for k, (_, at) in offers.items())
             if prompt is not None:
                 prompt.options[:0] = seats
             if prompt is not None and self.taps:

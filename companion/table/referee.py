@@ -98,6 +98,7 @@ class Referee(Disagreements, Doubting):
         than the camera reads, its reading there is set aside (it misreads them)."""
         if answered:
             self.doubt_answered()  # a reading of a place the camera cannot read, tapped
+            self.one_off_answered()  # a refused reading's place read a mark off, tapped
         asked = [self.table_prompt, self.notices.get("tally")]
         self._pressed_last = False
         self.taps = []
