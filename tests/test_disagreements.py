@@ -529,6 +529,8 @@ def played(name: str, moves: int, seed: int) -> Table:
             while len(table.ledger.frames) > prior:
                 table.undo()
             table.declare(action)
+            while len(table.ledger.frames) > prior + 1:  # the press, owed after the move declared
+                table.undo()  # (King of Clubs' pass: Game.press_owed), was not this move's
         table.referee.table_prompt = None
     return table
 

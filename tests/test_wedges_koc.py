@@ -234,3 +234,34 @@ def test_a_refused_nightclubs_reading_offers_the_readings_a_mark_off() -> None:
     assert table.history[-1].source == "camera"
     assert table.table_prompt is None
 
+
+
+def test_a_press_asked_about_a_move_card_not_read_is_the_pass_once_the_move_is_declared() -> None:
+    """King of Clubs seed 6, cafe, passive: A laid a Move card whose tap missed the reader
+    and pressed (A hands over); the table asked.  The players declared the Move, and the
+    press was spent on it: A's hand-over was never recorded, B's next card was refused (A's
+    turn still), and night 4's exchange was declared move by move (20.9 % of the game's
+    actions declared).  A press never records a Move (its card's tap does): with the Move
+    declared, the press is A's pass, and B's next card is read from its tap."""
+    table = koc_in_moves()
+    game = table.game
+    a = game.current_player(table.state)
+    assert a is not None
+    b = 1 - a
+    missed = move_of(table, a)
+    board = with_move_card(game.board_view(table.state), missed)
+    table.board_seen(board)  # the card laid; its tap never reached the reader
+    table.button(a)
+    asked = table.table_prompt
+    assert asked is not None and "does not match the record" in asked.text, asked
+    assert table.history[-1].action.get("type") != "move"
+
+    table.declare(missed)
+    assert [(e.action, e.source) for e in table.history[-2:]] == [
+        (missed, "tablet"), ({"type": "pass", "player": a}, "table")]
+    assert game.current_player(table.state) == b and table.table_prompt is None
+
+    reply = move_of(table, b)
+    table.board_seen(with_move_card(board, reply))
+    table.tap(reply["card"], b)
+    assert (table.history[-1].action, table.history[-1].source) == (reply, "cards")

@@ -355,6 +355,14 @@ class Game(ABC):
         waiting is the other side's."""
         return True
 
+    def press_owed(self, state: State, declared: Action, seat: int | None) -> bool:
+        """Whether a press the table asked about still says its step once the players
+        answered by declaring ``declared`` (the record now ``state``), the table then as
+        recorded.  By default not: the move declared was the press's own.  A game whose
+        presses never record that kind of move (King of Clubs' Moves, recorded by their
+        cards' taps) says yes: the press said the side is done, after it."""
+        return False
+
     def phase(self, state: State) -> str:
         """A short name of the current phase, for the phase clock."""
         return str(state.get("phase", "play"))

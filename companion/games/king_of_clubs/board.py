@@ -146,6 +146,16 @@ class KingOfClubsBoard:
             return True
         return _side(state, seat) == _side(state, current)
 
+    def press_owed(self, state: State, declared: Action, seat: int | None) -> bool:
+        """A Move is recorded by its card's tap, never by a press: a press asked about while
+        a Move card lay unread (its tap missed the reader) said the side is done.  With the
+        Move declared, that press is the side's pass, while the Moves turn is still theirs.
+        King of Clubs seed 6, cafe, passive: A's press after a missed tap was spent on the
+        declared Move; B's next card was refused (A's turn still), and night 4's exchange was
+        declared move by move (10 entries)."""
+        return declared.get("type") == "move" and state["phase"] == "moves" \
+            and (seat is None or self.seat_may_press(state, seat))
+
     def _laid(self, seat: int, seen: BoardView) -> bool:
         """Whether ``seat``'s five cards lie face down, one of them perhaps turned up already
         (the camera missed the table between the last card laid and the Lead Dancer's reveal:
