@@ -7,6 +7,7 @@ world, no camera.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from companion.games.base import Action, BoardView, Piece, State
@@ -142,15 +143,17 @@ def night_one(game: Any, state: State, skills: list[dict[str, int]]) -> list[Act
     return [*actions, {"type": "clear"}]
 
 
-def test_read_the_table_again_takes_the_nearest_of_readings_the_table_cannot_tell_apart() -> None:
+def test_read_the_table_again_takes_the_nearest_of_readings_the_table_cannot_tell_apart(
+        tmp_path: Path) -> None:
     """King of Clubs seed 10, cafe, passive: one Nightclub misread all evening (read a pip
     low).  Nights later the point cards on the table showed a night won by the other side,
     and the tablet named the entry: last night's Nightclubs, read 2, 4, 4, 6, were 3, 4, 4, 6,
     5, 4, 4, 6 or 2, 4, 4, 7 by the point cards.  Gone from the table, they could not be told
     apart; "Read the table again" changed nothing and the game wedged.  Each reading leaves the
     same record now, so reading the table again takes the nearest and the score pieces are
-    as the camera sees them, logged as a correction."""
-    table = Table.open("king_of_clubs", None, 2, "advanced", 10, resume=False)
+    as the camera sees them, logged as a correction.  Its line says the readings it was taken
+    among, never as if the table showed it, after a restart too."""
+    table = Table.open("king_of_clubs", tmp_path, 2, "advanced", 10, resume=False)
     game = table.game
     skills = [{"d0": 4, "d1": 1, "d2": 2, "d3": 5, "backup": 3},
               {"d0": 2, "d1": 5, "d2": 3, "d3": 1, "backup": 4}]
@@ -172,6 +175,15 @@ def test_read_the_table_again_takes_the_nearest_of_readings_the_table_cannot_tel
     fixed = table.declare({"type": "reread"})
     assert fixed is not None and fixed.action == {"type": "nightclubs", "values": true}
     assert table.state["points"] == truth["points"] and table.state["lead"] == truth["lead"]
+    assert fixed.text.endswith("; Nightclub 4: 6 or 7 (the table no longer shows which; "
+                               "recorded as 6)"), fixed.text
+    state, text = table.state, fixed.text
+    table.close()
+    again = Table.open("king_of_clubs", tmp_path, resume=True)
+    assert again.state == state
+    line = next(e for e in again.history if e.seq == fixed.seq)
+    assert (line.text, line.action) == (text, fixed.action)
+    again.close()
 
 
 def test_a_nightclub_that_reads_otherwise_now_is_offered_with_its_other_values() -> None:

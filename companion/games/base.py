@@ -399,6 +399,14 @@ class Game(ABC):
         name = self.player_names(state)[who] if isinstance(who, int) else "table"
         return f"{name}: {action.get('type')} {fields}".strip()
 
+    def describe_unsure(self, state: State, action: Action, others: list[Action]) -> str:
+        """The words of a line recorded as ``action`` where the table could not tell it from
+        ``others`` (a reading taken for them all: "Read the table again" long after): each
+        named, never worded as if seen."""
+        said = " or ".join(self.describe(state, other) for other in others)
+        return f"{self.describe(state, action)} (or {said}: the table no longer shows which)" if said \
+            else self.describe(state, action)
+
     # --- the tablet's forms ------------------------------------------------------------------
     def action_forms(self) -> dict[str, ActionForm]:
         """Every action type by name, described once in the game's words for the tablet."""

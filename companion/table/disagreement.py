@@ -53,7 +53,7 @@ from companion.reconcile import (
     reread,
     tally_mismatch,
 )
-from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+from companion.table.ledger import UNSURE, HistoryEntry, Ledger, NothingToUndo, canonical
 
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
 KEEP_RECORD: Action = {"type": "keep_record"}
@@ -578,14 +578,19 @@ def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardVi
         raise ValueError("the camera reads the table as the record has it: nothing to correct")
     search = Search(game, moves[-EARLIER:], seen, [], made=made)
     found = search.explaining(differ)
+    unsure: list[Action] = []
     if found is not None and 1 < len(found[1]) < SHOWN:
-        found = found[0], alike(search, found[0], found[1])
+        taken = alike(search, found[0], found[1])
+        unsure = [a for a in found[1] if a not in taken] if len(taken) == 1 else []
+        found = found[0], taken
     if found is None and differ and (unmade := search.never_made()) is not None:
         return {"type": "undo", "seq": unmade.seq}
     if found is None or len(found[1]) != 1:
         raise ValueError("no one correction of an entry makes the record what the camera "
                          "sees; tap the correction that is your table, or that the record is right")
     move, (action,) = found
+    if unsure:  # logged with the readings it was taken among: its line says so (ledger.UNSURE)
+        action = {**action, UNSURE: unsure}
     return {"type": "correct", "entry": move.seq, "action": action}
 
 

@@ -17,6 +17,26 @@ from companion.games.base import Action, Game, MalformedAction, RuleError, State
 from companion.store import DamagedLog, Event, EventLog, GameRecord, effective_events
 from companion.table.clocks import Clocks
 
+UNSURE = "unsure_of"
+"""A field the log keeps on a reading taken among others the table could not tell apart
+("Read the table again" on a night long cleared away): those other readings, for the words of
+its line (:meth:`Game.describe_unsure`).  The record's move is the reading without it."""
+
+
+def plain(action: Action) -> Action:
+    """The move the record makes of a logged ``action`` (without :data:`UNSURE`)."""
+    return {k: v for k, v in action.items() if k != UNSURE} if UNSURE in action else action
+
+
+def as_recorded(game: Game, before: State, action: Action) -> tuple[Action, str]:
+    """The move the record makes of a logged ``action`` and the words of its line: a reading
+    logged with the others the table could not tell it from is worded as unsure of them."""
+    if UNSURE not in action:
+        return action, game.describe(before, action)
+    others = action[UNSURE]
+    shown = [o for o in others if isinstance(o, dict)] if isinstance(others, list) else []
+    return plain(action), game.describe_unsure(before, plain(action), shown)
+
 
 def canonical(action: Action) -> Action:
     """The action as the log will give it back (keys sorted): the live history's words and
@@ -134,8 +154,8 @@ class Ledger:
             assert event.action is not None  # EventLog refuses an action event without one
             before = self.state
             try:
-                after = self.game.apply(before, event.action)
-                text = self.game.describe(before, event.action)
+                action, text = as_recorded(self.game, before, event.action)
+                after = self.game.apply(before, action)
             except (RuleError, MalformedAction, KeyError, TypeError, ValueError) as err:
                 if event.seq in undone_later:  # taken back later: it never shaped the state
                     self._append(HistoryEntry(
@@ -149,8 +169,7 @@ class Ledger:
                     f"keep the events before it (companion log truncate --data DIR --game "
                     f"{rec.id} --from {event.seq}), start a new game (--new-game), or "
                     f"restore a backup.") from None
-            entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
-                                 event.kind)
+            entry = HistoryEntry(event.seq, text, action, event.source, event.at, False, event.kind)
             self._append(entry)
             clocks.advance(event.at, self.state)
             self._push(after, entry, event.at)
@@ -187,7 +206,7 @@ class Ledger:
     def _advance(self, event: Event, text: str, before: State, new_state: State) -> HistoryEntry:
         """The state follows an event already logged."""
         assert event.action is not None
-        entry = HistoryEntry(event.seq, text, event.action, event.source, event.at, False,
+        entry = HistoryEntry(event.seq, text, plain(event.action), event.source, event.at, False,
                              event.kind)
         self.clocks.advance(event.at, self.state)
         self._append(entry)
@@ -239,8 +258,8 @@ class Ledger:
             raise NothingToUndo("nothing to correct")
         self.check_newest(seq, "replaced")
         before = self.frames[-2].state
-        new_state = self.game.apply(before, action)
-        text = self.game.describe(before, action)
+        move, text = as_recorded(self.game, before, action)
+        new_state = self.game.apply(before, move)
         was_over = self.game.outcome(self.state) is not None
         over = self.game.outcome(new_state) is not None
         event = self.log.append(self.record.id, "correct", action, source, request_id,
@@ -264,8 +283,9 @@ class Ledger:
         if index is None:
             raise NothingToUndo(f"{self.move_name(seq)} is not in the record (undone, or never made)")
         before = self.frames[index - 1].state
-        states = [self.game.apply(before, action)]  # the corrected move, then each later one
-        texts = [self.game.describe(before, action)]
+        move, text = as_recorded(self.game, before, action)
+        states = [self.game.apply(before, move)]  # the corrected move, then each later one
+        texts = [text]
         later = [f.entry for f in self.frames[index + 1:] if f.entry is not None]
         kept = []  # the later moves made again: not those that only read the corrected one again
         for entry in later:
@@ -293,7 +313,7 @@ class Ledger:
         made = events[len(later):]
         for event, text, after in zip(made, texts, states, strict=True):
             assert event.action is not None
-            new = HistoryEntry(event.seq, text, event.action, event.source, event.at,
+            new = HistoryEntry(event.seq, text, plain(event.action), event.source, event.at,
                                False, event.kind)
             self._append(new)
             self._added.append(new)

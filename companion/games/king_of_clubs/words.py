@@ -74,6 +74,26 @@ class KingOfClubsWords:
             pass
         return super().describe(state, action)
 
+    def describe_unsure(self, state: State, action: Action, others: list[Action]) -> str:
+        """Nightclubs the table could no longer tell apart, taken for the record: the place
+        unsure named with its values ("Nightclub 2: 3, 5 or 2"), else the other readings in
+        full, never as if seen."""
+        said = self.describe(state, action)
+        values = action.get("values")
+        other = [o.get("values") for o in others]
+        if action.get("type") != "nightclubs" or not isinstance(values, list) or not other \
+                or not all(isinstance(v, list) and len(v) == len(values) for v in other):
+            return super().describe_unsure(state, action, others)  # type: ignore[misc]
+        at = {i for v in other for i, (x, y) in enumerate(zip(v, values, strict=True)) if x != y}
+        if len(at) == 1:
+            (i,) = at
+            shown = [values[i], *(v[i] for v in other)]
+            return (f"{said}; Nightclub {i + 1}: {', '.join(map(str, shown[:-1]))} or {shown[-1]} "
+                    f"(the table no longer shows which; recorded as {values[i]})")
+        readings = [", ".join(map(str, v)) for v in other]
+        return (f"{said}; or {' or '.join(readings)} "
+                f"(the table no longer shows which; recorded as {', '.join(map(str, values))})")
+
     def prompts(self, state: State) -> list[Prompt]:
         """Whose turn and what they may do; reveal order; Moves exchange; chores."""
         out: list[Prompt] = []
