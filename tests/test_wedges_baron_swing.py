@@ -321,7 +321,7 @@ def test_baron_voodoo_a_die_misread_since_the_set_up_is_named_when_it_moves_move
     from the set-up on (the camera misreads E1 all evening).  Eighty-five entries later Papa
     Legba's power moved it and the table showed its Swap; no entry of the last forty
     explained it, the tablet said only "declare it", and 40 % of the game was declared.  The
-    set-up is named ("the piece it laid on ..., read ... then, shows ... now"), its reading
+    set-up is named ("the piece it laid on ... was read ...; the table shows ... now"), its reading
     with the die's true face is one tap, and the press is then recorded."""
     game, setup, made, state = baron_played(23, 5)
     assert len(made) > 40
@@ -345,7 +345,8 @@ def test_baron_voodoo_a_die_misread_since_the_set_up_is_named_when_it_moves_move
     table.button()
     asked = table.table_prompt
     assert asked is not None and "Entry #1 (" in asked.text, asked
-    assert f"the piece it laid on {cell} " in asked.text and "the moves since stand" in asked.text, asked.text
+    assert f"the piece it laid on {cell} " in asked.text and f"was read {colour} (" in asked.text, asked.text
+    assert "the moves since stand" in asked.text, asked.text
     fix = {"type": "correct", "entry": table.history[0].seq, "action": setup}
     assert fix in asked.options, asked.options
     from companion.table.disagreement import rereading

@@ -550,11 +550,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     if found is not None:
         move, shown = found
         was = game.describe(move.before, move.action)
-        shows = " or ".join(game.describe(move.before, a) for a in shown)
+        shows = "the table shows " + " or ".join(game.describe(move.before, a) for a in shown)
         if laid is not None:
-            shows = (f"the piece it laid on {labels.get(laid.place, laid.place)}, read "
-                     f"{pieces_words((laid.was,))} then, shows {pieces_words((laid.now,))} now")
-        text += (f" Entry #{number(move.seq)} ({was}) explains it: the table shows {shows}. "
+            shows = (f"the piece it laid on {labels.get(laid.place, laid.place)} was read "
+                     f"{pieces_words((laid.was,))}; the table shows {pieces_words((laid.now,))} now")
+        text += (f" Entry #{number(move.seq)} ({was}) explains it: {shows}. "
                  f"If the table is right, correct entry #{number(move.seq)}")
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
