@@ -482,6 +482,14 @@ class Game(ABC):
         misreading instead of making it again.  Never, by default."""
         return False
 
+    def laid_otherwise(self, action: Action, was: Piece, now: Piece) -> list[tuple[str, Action]]:
+        """``action`` read with one piece it laid that reads ``was`` in the record read as
+        ``now`` instead: each (the place it laid that piece on, that reading).  A die the
+        camera misread when the set-up was read (a place it misreads all evening) shows its
+        true face once it moves, however many moves later; the set-up read so is the entry
+        that explains it (:mod:`companion.table.disagreement`).  None by default."""
+        return []
+
     def keeps_pieces(self, state: State) -> bool:
         """Whether every move from ``state`` only moves the pieces on the board, none laid or
         taken away (Times Square's six figures once set up): the pieces a place holds can

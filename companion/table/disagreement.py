@@ -373,6 +373,47 @@ class Search:
         return None
 
 
+@dataclass(frozen=True)
+class Laid:
+    """A piece an entry laid that the record has otherwise than the table shows it now."""
+
+    place: str  # where the entry laid it
+    was: Piece  # as the record has it
+    now: Piece  # as the table shows it
+
+
+def misread_when_laid(search: Search, differ: set[str]) -> tuple[RecordedMove, list[Action], Laid] | None:
+    """The newest entry that laid a piece the record has otherwise than the table shows it
+    at a differing place (the same colour, other pips: a die misread when the set-up was
+    read, its true face seen once it moved), read as the table shows it, after which the
+    record fits the table (:func:`fits`); ``search`` holds every standing move, however
+    old (:meth:`Game.laid_otherwise`).  None when no such reading fits, or its budget ran out."""
+    if not search.moves:
+        return None
+    game, seen = search.game, search.seen
+    board = game.board_view(search.moves[-1].after)
+    recorded = {piece for p in differ for piece in board.get(p, ())}
+    shown = {piece for p in differ for piece in seen.get(p, ())}
+    pairs = sorted((was, now) for was in recorded for now in shown
+                   if was.colour == now.colour and was.pips != now.pips)
+    for index in range(len(search.moves) - 1, -1, -1):
+        move = search.moves[index]
+        if move.source not in ("camera", "table"):
+            continue
+        found: list[tuple[Action, Laid]] = []
+        for was, now in pairs:
+            for place, action in game.laid_otherwise(move.action, was, now):
+                if search.tries > TRIES or len(found) >= SHOWN:
+                    return None if not found else (move, [a for a, _ in found], found[0][1])
+                state = search.replayed(index, action)
+                search.judged += 1
+                if state is not None and fits(game, state, seen, search.taps):
+                    found.append((action, Laid(place, was, now)))
+        if found:
+            return move, [a for a, _ in found], found[0][1]
+    return None
+
+
 def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
               differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
     """A press forgotten: the table shows two moves since the record.  The one legal move
@@ -517,6 +558,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     board = game.board_view(state)
     search = Search(game, moves[-EARLIER:], seen, list(taps), readings=readings, made=made)
     found = search.explaining(differ)
+    laid: Laid | None = None
+    if found is None and differ:  # a piece misread when it was laid, however long ago
+        whole = Search(game, moves, seen, list(taps), readings=readings, made=made)
+        if (hit := misread_when_laid(whole, differ)) is not None:
+            found, laid, search = (hit[0], hit[1]), hit[2], whole
     named, since = differ, False
     if found is not None:  # name the places the correction changes; the move made since apart
         index = next(i for i, m in enumerate(search.moves) if m.seq == found[0].seq)
@@ -532,8 +578,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     if found is not None:
         move, shown = found
         was = game.describe(move.before, move.action)
-        shows = " or ".join(game.describe(move.before, a) for a in shown)
-        text += (f" Entry #{number(move.seq)} ({was}) explains it: the table shows {shows}. "
+        shows = "the table shows " + " or ".join(game.describe(move.before, a) for a in shown)
+        if laid is not None:
+            shows = (f"the piece it laid on {labels.get(laid.place, laid.place)} was read "
+                     f"{pieces_words((laid.was,))}; the table shows {pieces_words((laid.now,))} now")
+        text += (f" Entry #{number(move.seq)} ({was}) explains it: {shows}. "
                  f"If the table is right, correct entry #{number(move.seq)}")
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
@@ -579,6 +628,10 @@ def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardVi
     search = Search(game, moves[-EARLIER:], seen, [], made=made)
     found = search.explaining(differ)
     unsure: list[Action] = []
+    if found is None and differ:  # a piece misread when it was laid, however long ago
+        whole = Search(game, moves, seen, [], made=made)
+        if (hit := misread_when_laid(whole, differ)) is not None:
+            found, search = (hit[0], hit[1]), whole
     if found is not None and 1 < len(found[1]) < SHOWN:
         taken = alike(search, found[0], found[1])
         unsure = [a for a in found[1] if a not in taken] if len(taken) == 1 else []
@@ -977,7 +1030,7 @@ class Disagreements:
             return None
         if self._warned is None or self._warned[0] != table:
             self._warned = (table, disagreement(
-                self.game, self._moves(EARLIER), self.ledger.state, seen, self.taps, True,
+                self.game, self._moves(len(self.ledger.frames)), self.ledger.state, seen, self.taps, True,
                 self._readings, self.next_moves, self._made, self.ledger.move_number))
         warned = self._warned[1]
         return None if warned is None else replace(warned, options=list(warned.options))
@@ -985,13 +1038,17 @@ class Disagreements:
     def _trust(self, entry: HistoryEntry, replaced: BoardView) -> None:
         """The players' correction of ``entry`` stands against the camera at the places where
         it differs from the move it replaced (which laid ``replaced``), and no move changed
-        since."""
+        since, where the camera counts the pieces the record has there (a misread changes
+        what a piece reads as: a place the camera shows emptied is a move made since, which a
+        press still waiting records; Baron Voodoo seed 5, cafe: the set-up corrected for the
+        die that had just left E1)."""
         frames, view = self.ledger.frames, self.game.board_view
         index = self.ledger.frame_of(entry.seq)
         if index is None or self.raw_seen is None:
             return
         after, now = view(frames[index].state), view(self.ledger.state)
-        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)}
+        places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)
+                  and len(self.raw_seen.get(p) or ()) == len(after.get(p) or ())}
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
             self.seen = self.overrides.apply(self.raw_seen)
 
@@ -1025,7 +1082,7 @@ class Disagreements:
         if self.raw_seen is None:
             raise NothingToUndo("the camera has given no picture of the table yet")
         try:
-            fix = rereading(self.game, self._moves(EARLIER), self.ledger.state,
+            fix = rereading(self.game, self._moves(len(self.ledger.frames)), self.ledger.state,
                             self.raw_seen, self._made)
         except ValueError as err:
             raise NothingToUndo(str(err)) from None

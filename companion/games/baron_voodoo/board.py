@@ -398,6 +398,25 @@ class BaronVoodooBoard:
                 for seat in seats:
                     yield {"type": "power", "player": seat, "deity": deity, **params}, cells
 
+    def laid_otherwise(self, action: Action, was: Piece, now: Piece) -> list[tuple[str, Action]]:
+        """The set-up read with one die that reads ``was`` read as ``now``: a die of the same
+        colour, its face one the dice have (Baron Voodoo seed 5, cafe: E1's purple Swap read
+        as a Steal from the set-up on; moved by Papa Legba's power, it showed its Swap, and
+        no move of the last forty explained it: 40 % of the game was declared)."""
+        board = action.get("board")
+        face = self.facts.pips_face.get(now.pips)
+        if action.get("type") != "setup" or not isinstance(board, dict) or face is None \
+                or was.colour != now.colour or was.pips == now.pips:
+            return []
+        out: list[tuple[str, Action]] = []
+        for cell, stack in sorted(board.items()):
+            top = stack[-1] if isinstance(stack, list) and stack else None
+            if not isinstance(top, list) or len(top) != 2 or top[0] != was.colour \
+                    or self.facts.face_pips.get(top[1]) != was.pips:
+                continue
+            out.append((cell, {**action, "board": {**board, cell: [*stack[:-1], [top[0], face]]}}))
+        return out
+
     def _setup_from_view(self, seen: BoardView) -> Action:
         f = self.facts
         board: dict[str, list[list[Any]]] = {}
