@@ -166,6 +166,32 @@ def test_a_logged_record_is_right_is_not_set_aside_again_where_the_record_moved_
     assert set(again.referee.overrides.places) == {"r1-01"}  # Start is read afresh
 
 
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_record_is_right_decision_ends_at_all_its_places_after_a_restart_too(
+        tmp_path: Path, restart: bool) -> None:
+    """The knocked pawn set aside at Start and the next space; then the Incumbent moves that
+    pawn on from where it lay.  The next space reads as the record had it, so the decision
+    ends at Start too, after a restart as before one: Start is not drawn with the pawn that
+    left it (before, a restored decision was not grouped and the next press warned "Start
+    shows black, blue, red on the table")."""
+    table, _, knocked = knocked_pawn(tmp_path)
+    table.declare(KEEP)
+    game = table.game
+    move = next(a for a in game.legal_actions(table.state) if a["type"] == "move")
+    truth = game.apply(table.state, move)
+    if restart:
+        table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+        assert table.referee.overrides.together["r1-00"] == frozenset({"r1-00", "r1-01"})
+    table.board_seen(knocked)
+    table.board_seen(game.board_view(truth))
+    table.button()
+    assert table.state == truth and table.referee.overrides.places == {}
+    table.board_seen(knocked)  # a hand's shadow, then the same table pressed again
+    table.board_seen(game.board_view(truth))
+    table.button()
+    assert disagreement_prompts(table) == [] and table.state == truth
+
+
 def test_read_the_table_again_is_one_logged_correction_replayed_after_a_restart(
         tmp_path: Path) -> None:
     table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)

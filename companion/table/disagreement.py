@@ -673,10 +673,11 @@ class Overrides:
         right" decisions set aside (``kept``, oldest first), where the record still has what
         it had then (``state`` is the record's now); elsewhere the record moved since.  The
         places where one piece was read as another stay misread where the game keeps its
-        pieces."""
+        pieces.  The places of one decision stay one group, as :meth:`keep` left them."""
         board = game.board_view(state)
         for decision in kept:
             places = decision.get("places")
+            restored: list[str] = []
             for place, read in (places.items() if isinstance(places, dict) else ()):
                 try:
                     camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
@@ -686,8 +687,13 @@ class Overrides:
                     self.misread.add(place)
                 if board.get(place, ()) == record:
                     self.places[place] = (camera, record)
+                    restored.append(place)
                 else:
                     self.places.pop(place, None)
+                    self.together.pop(place, None)
+            # grouped as :meth:`keep` grouped them, so one place read as the record had it
+            # ends the decision at all its places after a restart too (:meth:`_lapse`)
+            self.together.update((place, frozenset(restored)) for place in restored)
         if self.misread:
             self.whole = Counter(piece for stack in board.values() for piece in stack)
 
