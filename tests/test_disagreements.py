@@ -1379,6 +1379,38 @@ def test_a_card_its_reader_missed_laid_again_when_asked_records_the_pressed_move
     assert table.history[-1].source == "table" and table.table_prompt is None
 
 
+@pytest.mark.parametrize(("seed", "moves", "figure", "cards", "direction"),
+                         [(1, 2, "deb", ("deb-1a", "deb-3a"), 1),  # was "B plays Deb 1 ..., then another"
+                          (6, 3, "bodyguard_left", ("bodyguard-2b", "bodyguard-1a"), 1)])  # "A lures"
+def test_a_card_its_reader_missed_is_never_offered_as_two_moves(
+        seed: int, moves: int, figure: str, cards: tuple[str, str], direction: int) -> None:
+    """Times Square, cafe: a figure moved by two cards, the first missed by the reader.  The
+    tablet offered "the table shows two moves made since the record's last" with a first move
+    no one made (a card no reader read, or a lure followed by the next player's move from a
+    card on the mover's own reader).  It offers only moves the cards read support, asks for
+    the card missed, and the card laid again records the move."""
+    from companion.table.disagreement import NOT_READ
+
+    table = played("times_square", moves, seed)
+    game, state = table.game, table.state
+    mover = game.current_player(state)
+    play = {"type": "play", "player": mover,
+            "steps": [{"cards": [card], "figure": figure, "direction": direction} for card in cards]}
+    assert game.is_legal(state, play)
+    after = game.apply(state, play)
+    table.tap(cards[1], mover)  # the first card missed the reader
+    table.board_seen(game.board_view(after))
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and table.state == state and NOT_READ in prompt.text
+    assert "two moves" not in prompt.text
+    assert not [o for o in prompt.options if "player" in o or o.get("type") == "correct"], prompt.options
+    table.tap(cards[0], mover)  # laid again, as the warning asks
+    assert table.state["pos"] == after["pos"] and table.table_prompt is None
+
+
 @pytest.mark.parametrize("stray", [True, False])
 def test_a_press_whose_move_the_players_declared_records_nothing_more_later(stray: bool) -> None:
     """Jivecat seed 2, cafe, passive: Blue's press for a drink was refused (a card on the wrong
