@@ -166,6 +166,32 @@ def test_a_logged_record_is_right_is_not_set_aside_again_where_the_record_moved_
     assert set(again.referee.overrides.places) == {"r1-01"}  # Start is read afresh
 
 
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_record_is_right_decision_ends_at_all_its_places_after_a_restart_too(
+        tmp_path: Path, restart: bool) -> None:
+    """The knocked pawn set aside at Start and the next space; then the Incumbent moves that
+    pawn on from where it lay.  The next space reads as the record had it, so the decision
+    ends at Start too, after a restart as before one: Start is not drawn with the pawn that
+    left it (before, a restored decision was not grouped and the next press warned "Start
+    shows black, blue, red on the table")."""
+    table, _, knocked = knocked_pawn(tmp_path)
+    table.declare(KEEP)
+    game = table.game
+    move = next(a for a in game.legal_actions(table.state) if a["type"] == "move")
+    truth = game.apply(table.state, move)
+    if restart:
+        table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
+        assert table.referee.overrides.together["r1-00"] == frozenset({"r1-00", "r1-01"})
+    table.board_seen(knocked)
+    table.board_seen(game.board_view(truth))
+    table.button()
+    assert table.state == truth and table.referee.overrides.places == {}
+    table.board_seen(knocked)  # a hand's shadow, then the same table pressed again
+    table.board_seen(game.board_view(truth))
+    table.button()
+    assert disagreement_prompts(table) == [] and table.state == truth
+
+
 def test_read_the_table_again_is_one_logged_correction_replayed_after_a_restart(
         tmp_path: Path) -> None:
     table = Table.open("swing_state", tmp_path, PLAYERS, None, 0)
@@ -1353,6 +1379,38 @@ def test_a_card_its_reader_missed_laid_again_when_asked_records_the_pressed_move
     recorded = table.state  # the cards in the order they were read: the same turn
     assert recorded["pos"] == after["pos"] and sorted(recorded["discard"]) == sorted(after["discard"])
     assert table.history[-1].source == "table" and table.table_prompt is None
+
+
+@pytest.mark.parametrize(("seed", "moves", "figure", "cards", "direction"),
+                         [(1, 2, "deb", ("deb-1a", "deb-3a"), 1),  # was "B plays Deb 1 ..., then another"
+                          (6, 3, "bodyguard_left", ("bodyguard-2b", "bodyguard-1a"), 1)])  # "A lures"
+def test_a_card_its_reader_missed_is_never_offered_as_two_moves(
+        seed: int, moves: int, figure: str, cards: tuple[str, str], direction: int) -> None:
+    """Times Square, cafe: a figure moved by two cards, the first missed by the reader.  The
+    tablet offered "the table shows two moves made since the record's last" with a first move
+    no one made (a card no reader read, or a lure followed by the next player's move from a
+    card on the mover's own reader).  It offers only moves the cards read support, asks for
+    the card missed, and the card laid again records the move."""
+    from companion.table.disagreement import NOT_READ
+
+    table = played("times_square", moves, seed)
+    game, state = table.game, table.state
+    mover = game.current_player(state)
+    play = {"type": "play", "player": mover,
+            "steps": [{"cards": [card], "figure": figure, "direction": direction} for card in cards]}
+    assert game.is_legal(state, play)
+    after = game.apply(state, play)
+    table.tap(cards[1], mover)  # the first card missed the reader
+    table.board_seen(game.board_view(after))
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and table.state == state and NOT_READ in prompt.text
+    assert "two moves" not in prompt.text
+    assert not [o for o in prompt.options if "player" in o or o.get("type") == "correct"], prompt.options
+    table.tap(cards[0], mover)  # laid again, as the warning asks
+    assert table.state["pos"] == after["pos"] and table.table_prompt is None
 
 
 @pytest.mark.parametrize("stray", [True, False])

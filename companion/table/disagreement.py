@@ -421,8 +421,29 @@ def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
     (the second is recorded by the press judged again); [] for none or several.  The first
     may change places the second puts back as they were (a night cleared, the same
     Nightclubs laid again)."""
-    found = first_moves(game, state, seen, taps, differ, next_moves)
+    found = [first for first in first_moves(game, state, seen, taps, differ, next_moves)
+             if tapped_first(game, state, first, taps)]
     return found if len(found) == 1 else []
+
+
+def tapped_first(game: Game, state: State, first: Action, taps: list[Tap]) -> bool:
+    """Whether the cards read support ``first`` as a move made before the next: the board
+    it leaves reads as it with the cards tapped first (none, for a move made without
+    cards), and where readers hold only their seat's cards (:attr:`Game.own_readers`) those
+    are on the first mover's reader and the rest on the next mover's.  A move whose card no
+    reader read is a guess, never offered: Times Square, cafe, seed 8: B's Deb moved 2 then
+    3 with only the second card read was offered as "B plays Deb 2 ..., then another", a
+    move nobody made."""
+    after = game.apply(state, first)
+    board = game.board_view(after)
+    movers = game.current_player(state), game.current_player(after)
+    for count in range(len(taps) + 1):
+        if game.own_readers and (any(t.seat not in (None, movers[0]) for t in taps[:count])
+                                 or any(t.seat not in (None, movers[1]) for t in taps[count:])):
+            continue
+        if reconcile(game, state, board, list(taps[:count]), "button").state == after:
+            return True
+    return False
 
 
 def first_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
@@ -593,8 +614,8 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
                  f"If the table is right, undo entry #{number(unmade.seq)}.")
         options = [{"type": "undo", "seq": unmade.seq}]
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
-        text += (" The table shows two moves made since the record's last: "
-                 f"{game.describe(state, first[0])}, then another (a press forgotten?). "
+        text += (" Were two moves made since the record's last, "
+                 f"{game.describe(state, first[0])}, then another (a press forgotten)? "
                  "If so, record the first: the second follows.") + missed_card(game)
         options = list(first)
     elif differ:  # a move made without its press that no tap names: the players know it
@@ -759,10 +780,11 @@ class Overrides:
         right" decisions set aside (``kept``, oldest first), where the record still has what
         it had then (``state`` is the record's now); elsewhere the record moved since.  The
         places where one piece was read as another stay misread where the game keeps its
-        pieces."""
+        pieces.  The places of one decision stay one group, as :meth:`keep` left them."""
         board = game.board_view(state)
         for decision in kept:
             places = decision.get("places")
+            restored: list[str] = []
             for place, read in (places.items() if isinstance(places, dict) else ()):
                 try:
                     camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
@@ -772,8 +794,13 @@ class Overrides:
                     self.misread.add(place)
                 if board.get(place, ()) == record:
                     self.places[place] = (camera, record)
+                    restored.append(place)
                 else:
                     self.places.pop(place, None)
+                    self.together.pop(place, None)
+            # grouped as :meth:`keep` grouped them, so one place read as the record had it
+            # ends the decision at all its places after a restart too (:meth:`_lapse`)
+            self.together.update((place, frozenset(restored)) for place in restored)
         if self.misread:
             self.whole = Counter(piece for stack in board.values() for piece in stack)
 
