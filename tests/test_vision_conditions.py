@@ -671,3 +671,35 @@ def test_two_pieces_of_a_pile_run_together_are_not_read_as_one() -> None:
         assert "points1" in reading.doubtful or reading.view.get("points1") == board["points1"], i
         committed = stab.feed(reading)
         assert committed is None or committed == board, i
+
+
+def test_a_conditions_frames_are_the_same_whichever_conditions_and_games_run_with_it(monkeypatch) -> None:
+    """The conditions bench gave Jivecat's noise 7/8 run alone and 5/8 in the full run: its
+    generator was seeded by the condition's and the game's place in the run, and the cameras'
+    sensor noise carried on from one condition to the next.  Now the frames a condition draws
+    are the same pixels however the run is made up."""
+    import hashlib
+
+    import companion.bench.vision as vb
+
+    seen: list[str] = []
+    real = vb.make_reader
+
+    def recording(layout, colours, lens=None):  # noqa: ANN001, ANN202 - the bench's own signature
+        reader = real(layout, colours, lens)
+        read = reader.read
+
+        def read_and_note(frame: np.ndarray):  # noqa: ANN202
+            seen.append(hashlib.sha1(frame.tobytes()).hexdigest())
+            return read(frame)
+
+        reader.read = read_and_note
+        return reader
+
+    monkeypatch.setattr(vb, "make_reader", recording)
+    vb.conditions_benchmark(["times_square"], per_condition=2, seed=5, sequences=0, names=["noise"])
+    alone = list(seen)
+    seen.clear()
+    vb.conditions_benchmark(["swing_state", "times_square"], per_condition=2, seed=5, sequences=0,
+                            names=["clean", "noise"])
+    assert len(alone) == 2 and seen[-2:] == alone

@@ -36,6 +36,7 @@ from companion.vision.reader import BoardReader, Reading
 from companion.vision.stabiliser import Stabiliser
 
 PLAYERS = {"jivecat": 3, "swing_state": 3}  # a fuller board than the minimum
+ALL_GAMES = sorted(GAMES)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -320,12 +321,16 @@ def conditions_benchmark(games: list[str], per_condition: int = 12, seed: int = 
     seq: dict[str, dict[str, Any]] = {}
     total = len(games) * len(chosen) * per_condition
     bar = tqdm(total=total, desc="frames", unit="frame", leave=False)
-    for g_index, game_name in enumerate(games):
+    for game_name in games:
         layout, colours, n = game_layout(game_name)
         boards = sample_boards(game_name, n, per_condition + 2 * sequences + 4, seed)
-        cameras = [camera_for(layout, seed=seed + k) for k in range(3)]
-        for c_index, cond in enumerate(chosen):
-            rng = np.random.default_rng([seed, g_index, c_index])
+        g_index = ALL_GAMES.index(game_name)
+        for cond in chosen:
+            # Seeded by the game's and the condition's names (their places in the full lists) and
+            # fresh cameras (a camera's sensor noise is drawn from its own generator, frame after
+            # frame): a condition's frames are the same whichever games and conditions run with it.
+            rng = np.random.default_rng([seed, g_index, CONDITIONS.index(cond)])
+            cameras = [camera_for(layout, seed=seed + k) for k in range(3)]
             tally = Tally()
             lens = None
             k1 = round(float(rng.uniform(-0.32, -0.18)), 2)
@@ -488,8 +493,6 @@ def format_conditions(result: dict[str, Any]) -> str:
     lines.append(f"wrong boards committed in all: {result['wrong_boards_committed']}")
     return "\n".join(lines)
 
-
-ALL_GAMES = sorted(GAMES)
 
 
 # --------------------------------------------------------------------------- latency
