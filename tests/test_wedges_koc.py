@@ -277,3 +277,38 @@ def test_a_press_asked_about_a_move_card_not_read_is_the_pass_once_the_move_is_d
     table.board_seen(with_move_card(board, reply))
     table.tap(reply["card"], b)
     assert (table.history[-1].action, table.history[-1].source) == (reply, "cards")
+
+
+def test_a_night_cleared_with_its_last_passes_never_pressed_is_read_past_them() -> None:
+    """King of Clubs seed 19, cafe, passive: at night 1's last dance B played a Move and
+    pressed to hand over, and the press never reached the table.  The players ended the
+    night, cleared it and laid night 2; the record stayed on B's hand-over, read night 2's
+    cards as Moves of night 1's last dance, and the game wedged.  A table cleared of the
+    night while only passes stand between the record and the night's end shows those passes
+    made: each is read in turn, then the clearing and the next Nightclubs."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 19, resume=False)
+    game = table.game
+    for _ in range(300):  # the tablet's moves, up to the last dance's Moves
+        state = table.state
+        if state["phase"] == "moves" and state["dance"] == len(state["dances"]) - 1:
+            break
+        actions = game.legal_actions(state)
+        table.declare(next((a for a in actions if a["type"] == "pass"), None)
+                      or max(actions, key=lambda a: sum(c["skill"] for c in a.get("cards", []))))
+    else:
+        raise AssertionError("no last dance with Moves")
+    state = table.state
+    table.board_seen(game.board_view(state))
+    ended, passes = state, []
+    while ended["phase"] == "moves":  # the passes that end the night, never pressed
+        passes.append({"type": "pass", "player": game.current_player(ended)})
+        ended = game.apply(ended, passes[-1])
+    assert ended["phase"] == "night_over"
+    cleared = game.apply(ended, {"type": "clear"})
+    laid = game.apply(cleared, {"type": "nightclubs", "values": [4, 7, 5, 3]})
+    table.board_seen(game.board_view(laid))  # night 2's Nightclubs on a cleared table
+    shown = [(e.action, e.source) for e in table.history if not e.undone][-len(passes) - 2:]
+    assert shown == [*((p, "camera") for p in passes), ({"type": "clear"}, "camera"),
+                     ({"type": "nightclubs", "values": [4, 7, 5, 3]}, "camera")]
+    assert table.state == laid and table.table_prompt is None
+

@@ -9,7 +9,9 @@ from companion.games.base import (
     Action,
     BoardView,
     Layout,
+    MalformedAction,
     Piece,
+    RuleError,
     Spot,
     State,
     Tap,
@@ -260,6 +262,8 @@ class KingOfClubsBoard:
         Only the newest tap counts: an older one is still listed only if it was
         refused.  On the button, a tap that fits no legal Move is ignored and the
         press is a pass."""
+        if trigger != "tap" and self._past_the_night(state, seen):
+            return [{"type": "pass", "player": self.current_player(state)}]
         added = self._added_moves(state, seen)
         if taps and (trigger == "tap" or added or trigger == "button"):
             candidates = self._explain_move(state, seen, taps[-1], trigger)
@@ -274,6 +278,25 @@ class KingOfClubsBoard:
             # record): they are read once it is recorded
             return [{"type": "pass", "player": self.current_player(state)}]
         return []
+
+    def _past_the_night(self, state: State, seen: BoardView) -> bool:
+        """The table cleared of this night (:meth:`_cleared`) while the record waits on its
+        last dance's passes, which end the night: the players passed, their presses
+        forgotten, and went on (each pass is read in turn, then the clearing).  King of Clubs
+        seed 19, cafe, passive: B's hand-over at night 1's last dance was never pressed; the
+        record stayed on it, read night 2's cards as that dance's Moves, and the game wedged."""
+        if not self._cleared(state, seen):
+            return False
+        after = state
+        for _ in range(2 * state["players"]):
+            seat = self.current_player(after)
+            if after["phase"] != "moves" or seat is None:
+                break
+            try:
+                after = self.apply(after, {"type": "pass", "player": seat})
+            except (RuleError, MalformedAction):
+                return False
+        return after["phase"] in ("night_over", "over")
 
     def _explain_move(self, state: State, seen: BoardView, tap: Tap,
                       trigger: Trigger) -> list[Action]:
