@@ -355,3 +355,32 @@ def test_baron_voodoo_a_die_misread_since_the_set_up_is_named_when_it_moves_move
     table.declare(fix)
     assert table.state["board"] == truth["board"], "the capture pressed for is recorded after the fix"
     assert [h.action for h in table.history if not h.undone][-1] == capture
+
+
+def test_baron_voodoo_a_held_press_is_spent_on_the_move_tapped_for_it_meanwhile() -> None:
+    """Baron Voodoo seed 3, cafe, attentive: "another turn" was pressed with a hand resting on
+    the mat, so the press was held; the players, not seeing it recorded, tapped it on the
+    tablet.  The held press, judged when the hand left, found the mats as the record now had
+    them and recorded "ends the turn"; the extra turn's Steal and Swap were then refused as
+    out of turn and the game ended 24 against a true 27.  A move tapped after the press,
+    with the table then as the record has it, is the one pressed for: the press is spent."""
+    table = Table.open("baron_voodoo", None, 2, None, 3, resume=False)
+    table.referee.pace.settle_frames = 1
+    game = table.game
+    name = sorted(game.facts.layouts)[0]
+    table.declare({"type": "setup", "layout": name,
+                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+    capture = next(a for a in game.legal_actions(table.state) if a["type"] == "capture")
+    made = game.board_view(game.apply(table.state, capture))
+    table.board_seen(made)  # the dice moved; the button pressed with a hand over the board
+    table.notice("vision", Prompt("A hand over the board", "info"))
+    table.button()
+    assert table.referee.held_press is not None
+    entries = len(table.history)
+    table.declare(capture)  # tapped on the tablet meanwhile
+    table.notice("vision", None)
+    for _ in range(3):  # the view back: the held press is judged once it settles
+        table.frame_taken()
+    assert table.referee.held_press is None
+    assert len(table.history) == entries + 1 and table.history[-1].action == capture
+    assert table.state["turn"]["step"] == "C"  # her turn goes on: no "ends the turn"

@@ -942,6 +942,23 @@ class Disagreements:
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, set(places)):
             self.seen = self.overrides.apply(self.raw_seen)
 
+    def spent_on_a_tapped_move(self, since: int | None) -> bool:
+        """Whether a press held while the camera settled was spent on a move the players
+        tapped on the tablet since (an entry newer than ``since``), the table now showing the
+        record: the move it was pressed for.  Judged on that table it would record the next
+        step (Baron Voodoo seed 3, cafe, attentive: "another turn" pressed with a hand resting
+        on the mat was held; the players tapped it; the held press, judged when the hand left,
+        recorded "ends the turn", the extra turn's Steal and Swap were refused as out of turn,
+        and the game ended 24 against a true 27)."""
+        tapped = False
+        for frame in reversed(self.ledger.frames):
+            if frame.entry is None or (since is not None and frame.entry.seq <= since):
+                break
+            tapped = tapped or frame.entry.source == "tablet"
+        state = self.ledger.state
+        return tapped and self.seen is not None and not differing(self.game, state, self.seen) \
+            and tally_mismatch(self.game, state, self.seen) is None
+
     def judge_waiting_press(self) -> HistoryEntry | None:
         """The press that waited for the players' answer, judged again as its seat's press."""
         self._pressing = self._press_seat

@@ -58,6 +58,7 @@ class HeldPress:
     frame: int
     quick: bool = False  # made at once after a press that recorded a move: maybe a bounce
     taps: int = 0  # the cards tapped before it (later ones are the next move's)
+    newest: int | None = None  # the newest entry's seq when it came (moves tapped since may spend it)
 
 
 class Referee(Disagreements, Doubting):
@@ -348,8 +349,9 @@ class Referee(Disagreements, Doubting):
         """Hold it (pressed twice while waiting: one press); players see it counted, so they
         neither press nor make the move again."""
         held, quick = self.held_press, self._pressed_last and self.pace.soon_after_press()
-        self.held_press = HeldPress(seat, self.pace.frames, quick, len(self.taps)) if held is None \
-            else HeldPress(seat, held.frame, held.quick, held.taps)
+        newest = self.ledger.frames[-1].entry
+        self.held_press = HeldPress(seat, self.pace.frames, quick, len(self.taps),
+                                    newest.seq if newest else None) if held is None else held
         self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
 
     def _drop_held_press(self) -> None:
@@ -369,6 +371,8 @@ class Referee(Disagreements, Doubting):
         held = self.held_press
         quick = held is not None and held.quick
         self._drop_held_press()
+        if held is not None and self.spent_on_a_tapped_move(held.newest):
+            return
         if held is not None and len(self.taps) > held.taps and self._press_then_next(held.taps):
             return
         self._bounce, self._pressing = quick, held.seat if held is not None else None
