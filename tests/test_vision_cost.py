@@ -187,3 +187,25 @@ def test_an_arm_across_the_margin_is_read_without_fitting_the_light_again_at_eve
     assert len(fits) <= arm_frames // 2  # was two at every frame (48 here)
     after = reader.read(source.read())  # the arm gone: the light fitted again, clear of it
     assert not after.hand and after.view is not None and fits[-1] is False
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_unexplained_opened_and_labelled_in_its_box_is_what_the_whole_board_gives(seed: int) -> None:
+    from companion.vision.arms import _opened_components
+    from companion.vision.pips import connected_components
+
+    rng = np.random.default_rng(seed)
+    unexplained = np.zeros((150, 210), bool)
+    for _ in range(int(rng.integers(1, 10))):  # patches, threads and specks, some at the edges
+        y, x = int(rng.integers(-3, 150)), int(rng.integers(-3, 210))
+        unexplained[max(0, y):y + int(rng.integers(1, 30)), max(0, x):x + int(rng.integers(1, 30))] = True
+    unexplained &= rng.random(unexplained.shape) < 0.85
+    whole = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, components, stats, _ = connected_components(whole)
+    found = _opened_components(unexplained)
+    assert found is not None and n > 2
+    mask, n_box, components_box, stats_box = found
+    assert np.array_equal(mask, whole) and n_box == n
+    assert np.array_equal(components_box, components)  # the same label for every component
+    assert np.array_equal(stats_box[1:], stats[1:])
+    assert _opened_components(np.zeros((40, 40), bool)) is None
