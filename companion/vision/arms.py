@@ -252,6 +252,8 @@ class Arms:
         if not dark:
             return []
         ys, xs = np.nonzero(arm)
+        if not len(xs):  # the arm's patches were all too thin to be its solid part: no far end seen
+            return []
         reach = (xs - cx) ** 2 + (ys - cy) ** 2
         far = int(reach.argmax())
         length = float(np.sqrt(reach[far]))
