@@ -61,3 +61,23 @@ def test_a_colour_range_test_is_the_channels_largest_difference() -> None:
         want = np.abs(pixels.astype(np.int16) - colour).max(axis=2) <= 30
         assert np.array_equal(arms._within(pixels, colour, 30), want)
         assert want.any() and not want.all()
+
+
+def test_an_arm_seen_only_as_thin_patches_has_no_far_end_to_doubt_dark_pieces_past() -> None:
+    """An arm whose patches were all too thin to count as its solid part leaves nothing of it
+    seen: no dark piece is doubted for its unseen fingertip (this raised ValueError)."""
+    from companion.bench.vision import game_layout, make_reader
+    from companion.games.base import Piece
+
+    layout, colours, _players = game_layout("jivecat")
+    reader = make_reader(layout, colours)
+    dark = next(name for name, bgr in zip(reader._piece_names, reader._piece_bgr, strict=True)
+                if float(np.ptp(bgr)) < arms.SHADOW_HUE_PTP and float(bgr.mean()) < arms.SHADOW_LEVEL)
+    spot = reader._spot_ids[0]
+    placed = [(spot, Piece(colour=dark, pips=0), 40.0, 40.0, 1.0)]
+    reader._arm_seen = (np.zeros(reader._spot_map.shape, bool), (10.0, 10.0))
+    assert reader._shadow_coloured_near_arm(placed) == []
+    arm = np.zeros(reader._spot_map.shape, bool)
+    arm[10:60, 10:60] = True  # seen, and reaching the piece: doubted past its far end
+    reader._arm_seen = (arm, (10.0, 10.0))
+    assert reader._shadow_coloured_near_arm(placed) == [spot]

@@ -156,3 +156,56 @@ def test_a_view_found_again_samples_what_working_it_out_anew_does_and_only_a_few
         assert reader.frame_px_per_mm == fresh.frame_px_per_mm
         assert len(reader._views) <= 2
     assert reader._sampler.maps[0] is not first.maps[0]  # the first view was let go: only two kept
+
+
+def test_an_arm_across_the_margin_is_read_without_fitting_the_light_again_at_every_frame() -> None:
+    """A light fitted round an arm is fitted again once the arm may be gone, or when a fit is
+    due: not at every frame the arm still lies across the margin (two fits and two flattenings
+    of the whole board each)."""
+    from companion.sim.camera.source import SyntheticSource
+    from companion.vision.reader import REFIT_EVERY
+
+    layout, colours, players = game_layout("swing_state")
+    reader = make_reader(layout, colours)
+    fits: list[bool] = []
+    fit = reader._fit_light
+
+    def counted(small: np.ndarray, margin: np.ndarray, away: np.ndarray | None = None) -> str:
+        fits.append(away is not None)
+        return fit(small, margin, away)
+
+    reader._fit_light = counted  # type: ignore[method-assign]
+    source = SyntheticSource(camera_for(layout, seed=3))
+    source.show(sample_boards("swing_state", players, 2, 0)[1])
+    assert reader.read(source.read()).view is not None
+    arm_frames = 3 * REFIT_EVERY
+    source.hand_over(arm_frames)
+    fits.clear()
+    readings = [reader.read(source.read()) for _ in range(arm_frames)]
+    assert all(r.hand for r in readings)  # the arm is seen in every frame, fitted or not
+    assert any(fits)  # the light was fitted round the arm (when a fit fell due)
+    assert len(fits) <= arm_frames // 2  # was two at every frame (48 here)
+    after = reader.read(source.read())  # the arm gone: the light fitted again, clear of it
+    assert not after.hand and after.view is not None and fits[-1] is False
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_unexplained_opened_and_labelled_in_its_box_is_what_the_whole_board_gives(seed: int) -> None:
+    from companion.vision.arms import _opened_components
+    from companion.vision.pips import connected_components
+
+    rng = np.random.default_rng(seed)
+    unexplained = np.zeros((150, 210), bool)
+    for _ in range(int(rng.integers(1, 10))):  # patches, threads and specks, some at the edges
+        y, x = int(rng.integers(-3, 150)), int(rng.integers(-3, 210))
+        unexplained[max(0, y):y + int(rng.integers(1, 30)), max(0, x):x + int(rng.integers(1, 30))] = True
+    unexplained &= rng.random(unexplained.shape) < 0.85
+    whole = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, components, stats, _ = connected_components(whole)
+    found = _opened_components(unexplained)
+    assert found is not None and n > 2
+    mask, n_box, components_box, stats_box = found
+    assert np.array_equal(mask, whole) and n_box == n
+    assert np.array_equal(components_box, components)  # the same label for every component
+    assert np.array_equal(stats_box[1:], stats[1:])
+    assert _opened_components(np.zeros((40, 40), bool)) is None

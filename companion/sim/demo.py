@@ -64,7 +64,8 @@ def run_demo(
     Device.pin_factory = MockFactory(pin_class=MockPWMPin)  # never drive a real Pi's pins
     data_dir = Path(data_dir)
     world_file = data_dir / "world.pickle"
-    # at speed 0 the firmware polls every millisecond: the players wait on it, not on a clock
+    # at speed 0 the firmware times a debounce or a lifted card at 1 ms polls (the players wait
+    # on it, not on a clock); with nothing to time it sleeps until the host, a card or a button wakes it
     device = DeviceEmulator(poll_ms=1.0 if speed == 0 else TABLE_POLL_MS).start()
     # the deck's stickers, registered as an owner would: the companion reads only tags.json
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -113,10 +113,10 @@ class Arms:
         piece colours; ``crossing`` is where an arm lies across the margin, if one does;
         ``whence`` gets, per place doubted, the box of the patch that made it so."""
         self._arm_seen = None
-        mask = cv2.morphologyEx(unexplained.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        if not mask.any():
+        found = _opened_components(unexplained)
+        if found is None:
             return None, None
-        n, components, stats, _ = connected_components(mask)
+        mask, n, components, stats = found
         whys: dict[int, str] = {}
         hand: list[int] = []
         for k in range(1, n):
@@ -169,8 +169,9 @@ class Arms:
             return None, None
         if crossing is not None:
             arm |= _limb(arm, crossing, flat)
-            ys, xs = np.nonzero(crossing)
-            self._arm_seen = (arm, (float(xs.mean()), float(ys.mean())))
+            rows, cols = _box(crossing, 0)  # (the crossing lies on the margin: its box is a strip of it)
+            ys, xs = np.nonzero(crossing[rows, cols])
+            self._arm_seen = (arm, (float((xs + cols.start).mean()), float((ys + rows.start).mean())))
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
@@ -251,6 +252,8 @@ class Arms:
         if not dark:
             return []
         ys, xs = np.nonzero(arm)
+        if not len(xs):  # the arm's patches were all too thin to be its solid part: no far end seen
+            return []
         reach = (xs - cx) ** 2 + (ys - cy) ** 2
         far = int(reach.argmax())
         length = float(np.sqrt(reach[far]))
@@ -313,6 +316,30 @@ class Arms:
             return True
         y0, x0, y1, x1 = (int(v) for v in self._spot_boxes[self._spot_index[spot_id]])
         return self.glare.on(x0, y0, x1 - x0, y1 - y0, faint=True) >= GLARE_MIN
+
+
+def _opened_components(unexplained: np.ndarray) -> tuple[np.ndarray, int, np.ndarray, np.ndarray] | None:
+    """``unexplained`` opened by a 3x3 square (specks and threads a pixel wide taken off) and
+    its 8-connected components (count, labels, boxes as board pixels), worked out in the box
+    round what is unexplained only (a few px of nothing round it, starting on an even row
+    and column: the block scan labels every component as over the whole board); None when
+    nothing is left."""
+    rows, cols = _box(unexplained, 2)
+    if rows is None:
+        return None
+    rows, cols = slice(rows.start & ~1, rows.stop), slice(cols.start & ~1, cols.stop)
+    square3 = np.ones((3, 3), np.uint8)
+    part = cv2.morphologyEx(unexplained[rows, cols].astype(np.uint8), cv2.MORPH_OPEN, square3)
+    if not part.any():
+        return None
+    n, labels, stats, _ = connected_components(part)
+    mask = np.zeros(unexplained.shape, np.uint8)
+    mask[rows, cols] = part
+    components = np.zeros(unexplained.shape, np.int32)
+    components[rows, cols] = labels
+    stats[:, cv2.CC_STAT_LEFT] += cols.start
+    stats[:, cv2.CC_STAT_TOP] += rows.start
+    return mask, n, components, stats
 
 
 def _filled_hull(mask: np.ndarray) -> np.ndarray:

@@ -390,11 +390,13 @@ def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarra
     from a camera off to one side a die shows a side face too, joined to its top in one
     outline, and that face's marks lie in the thin strip it makes at the outline's edge
     (``EDGE_SHARE``)."""
-    inside = cv2.distanceTransform(np.pad(hull, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    # (OpenCV pads the crop and clamps the marks' pixels: np.pad and np.clip cost a third of it)
+    padded = cv2.copyMakeBorder(hull.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
     h, w = hull.shape
-    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
-    return inside[ys, xs] / np.sqrt(max(body_area, 1.0))
+    xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
+    ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
+    return inside[ys + 1, xs + 1] / np.sqrt(max(body_area, 1.0))
 
 
 MARK_SHARE = 0.14  # a mark's radius, as a share of its piece's half-width (0.13 printed)

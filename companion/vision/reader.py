@@ -272,9 +272,18 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # light changes slowly (fitted again every 8 frames), but a lamp switched on or a
         # curtain drawn changes it at once (the margin changes: no change inside the board)
         sudden = not self._within_board(region) and self.light.changed(margin)
-        # a light fitted clear of an arm saw less of the board: fitted again once it may be gone
-        fitted = self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden \
-            or self.light.round_arm
+        fitted = self.light.gain is None or self.light.frames_since_fit >= REFIT_EVERY or sudden
+        # an arm reaching in from a seat lies across the margin: the board is read whole
+        # round it (what it covers is named, never guessed), and not kept to read changes from
+        crosses = region is None or not self._within_board(region)
+        crossing = None
+        if not fitted and self.light.round_arm:
+            # a light fitted clear of an arm saw less of the board: fitted again once the arm
+            # may be gone.  While it still lies across the margin the light fitted round it
+            # stands till the next fit is due (a room's light does not change in a frame; a
+            # fit round an arm is two fits and two flattenings of the whole board)
+            crossing = self._margin_crossing(small) if crosses else None
+            fitted = crossing is None
         if fitted:
             small = self._sample_whole(frame, small)  # the fit looks at the whole board
             problem = self._fit_light(small, margin)
@@ -282,10 +291,10 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                 return Reading(None, markers_found=len(MARKER_IDS), problem=problem)
             if not self._same_light_as_kept():
                 kept = self._kept = None  # the light changed: the whole board is flattened again
+            crossing = self._margin_crossing(small) if crosses else None  # seen in the light just fitted
+        elif crossing is None and crosses:
+            crossing = self._margin_crossing(small)
         self._part_undo = None
-        # an arm reaching in from a seat lies across the margin: the board is read whole
-        # round it (what it covers is named, never guessed), and not kept to read changes from
-        crossing = self._margin_crossing(small) if region is None or not self._within_board(region) else None
         arm = crossing is not None
         part = self._read_part(small, region, kept) \
             if region is not None and kept is not None and not arm else None

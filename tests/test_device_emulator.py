@@ -1,0 +1,78 @@
+"""The emulated device sleeps while nothing happens and still answers at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from waiting import wait_until
+
+from companion.sensors.serial_link import SerialLink
+from companion.sim.device import DeviceEmulator
+from firmware import protocol
+
+
+class Counted:
+    """The firmware's poll, counted (the emulator's loop calls it once a wake-up)."""
+
+    def __init__(self, device: DeviceEmulator) -> None:
+        self.calls = 0
+        self._poll = device.app.poll
+        self._lock = threading.Lock()
+        device.app.poll = self  # type: ignore[method-assign]
+
+    def __call__(self) -> None:
+        with self._lock:
+            self.calls += 1
+        self._poll()
+
+
+def test_an_idle_device_does_not_spin_and_a_change_wakes_it() -> None:
+    device = DeviceEmulator(poll_ms=1.0)
+    polls = Counted(device)
+    device.start()
+    tags: list[tuple[int, str]] = []
+    link = SerialLink(device.port, lambda r, u: tags.append((r, u)), lambda s, p: None).start()
+    try:
+        assert link.wait_connected(5)
+        assert wait_until(lambda: not device.app.outbox)
+        before = polls.calls
+        time.sleep(0.5)  # a 1 ms poll made about 500 wake-ups here; a load only makes fewer
+        assert polls.calls - before < 50
+        # a card laid straight on the reader (no helper waiting on the firmware) wakes the loop
+        device.readers[2].uid = bytes.fromhex("01020304")
+        assert wait_until(lambda: tags == [(2, "01020304")])
+        device.readers[2].uid = None  # lifted: counted absent over polls, then free again
+        assert wait_until(lambda: device.app.last_uid[2] is None)
+        device.press(4)
+        assert wait_until(lambda: device.app.button_state[4] == 1 and not device.app.outbox)  # released
+        # a blinking LED still blinks with nothing else to do
+        link.set_led(0, protocol.LED_BLINK)
+        assert wait_until(lambda: device.led(0) == 1) and wait_until(lambda: device.led(0) == 0)
+        assert wait_until(lambda: device.led(0) == 1)
+    finally:
+        link.stop()
+        device.stop()
+
+
+def test_an_unplugged_device_waits_and_a_replug_wakes_it() -> None:
+    device = DeviceEmulator(poll_ms=1.0)
+    polls = Counted(device)
+    device.start()
+    try:
+        device.unplug()
+        before = polls.calls
+        time.sleep(0.3)
+        assert polls.calls - before < 30  # no port to wait on: it still sleeps, not spins
+        device.readers[0].uid = bytes.fromhex("0a0b0c0d")  # read while unplugged: kept in the outbox
+        assert wait_until(lambda: device.app.last_uid[0] == bytes.fromhex("0a0b0c0d"))
+        port = device.replug()
+        tags: list[tuple[int, str]] = []
+        link = SerialLink(port, lambda r, u: tags.append((r, u)), lambda s, p: None).start()
+        try:
+            assert link.wait_connected(5)
+            assert wait_until(lambda: tags == [(0, "0a0b0c0d")])
+        finally:
+            link.stop()
+    finally:
+        device.stop()
