@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.die_square import low_face
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import PIP_ON_LIGHT
 from companion.vision.pips import (
@@ -158,10 +159,22 @@ class PieceMarks:
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
+        if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
+            low = low_face(mask, gray, face, rim, die_px, self._outward((x0 + x1) / 2, (y0 + y1) / 2), stands)
+            if low is not None:
+                pips, sure = low, True
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips
         return pips, sure, reflected
+
+    def _outward(self, x_mm: float, y_mm: float) -> tuple[float, float] | None:
+        """The way a die's top shows off its foot here (canvas mm): from the camera's nadir
+        out; None with no pose or right under the camera."""
+        if self.pose is None:
+            return None
+        ux, uy, d = self.pose.outward(x_mm, y_mm)
+        return (ux, uy) if d > 1.0 else None
 
     def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:
         """Does a die's top face seen here (canvas mm) stand on one place, however many dice

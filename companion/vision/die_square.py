@@ -1,0 +1,229 @@
+"""A die's face of one, two or three pips, read inside its top's square.
+
+A face of four or more pips has a shape of its own (``pips._laid_out_top``); one of 1-3 is
+a line of marks, which a top's middle pip and a side face's mark fit too.  Such a face is
+read only where the die's top lies: seen from the camera, the top face of a die (a cube)
+is the outermost square of its outline along the line from the camera's nadir through it
+(its sides, swept between top and foot, lie nearer the nadir).  So the top's square
+reaches the outline's far edge and spans its width across that line; the marks inside it
+are laid out as a face of 1-3 at the face's own step, every other grid point of the face
+holds no mark, and every other mark of the piece lies off the square (a side's).  Anything
+else leaves the count unclear: confident or silent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from companion.vision.pips import (
+    DIE_FACES,
+    DIE_FIT,
+    DIE_STEP,
+    LINE_EDGE_SHARE,
+    NO_PIP,
+    _a_line,
+    _bright_body,
+    _depth,
+    _face_fit,
+    _peaks,
+    _wider_than_a_mark,
+    outline,
+)
+
+SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
+SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
+EDGE_FIT = 0.12  # the top's square meets the outline's far edge and sides within this share of a face
+COVERED = 0.92  # the top's square, less its rounded rim, lies this much within the outline
+ONE_CLEAR = (0.17, 0.38)  # a face of one: no mark between these shares of a face from its pip
+RIM_IN = 0.12  # the top's rounded rim, a share of its width
+HALO_REACH = 0.8  # steps from an empty grid point a mark off the face may blur its contrast over it
+HALO_RISE = 0.01  # the contrast along a halo rises by no more than this a pixel (noise)
+
+
+def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] | None, rim_share: float,
+             die_px: float, outward: tuple[float, float] | None,
+             stands: Callable[[float, float], bool] | None = None) -> int | None:
+    """The count (1-3) of a die's top read inside its square (see the module), or None.
+    ``mask``: the die's colour in the crop (cut to its top when its stand is known);
+    ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
+    the camera's nadir through the die, None right under the camera; ``stands``: does a top
+    whose centre shows here (crop px) stand on the place it is read at?"""
+    face = face or outline(mask)
+    if face is None:
+        return None
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
+    body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
+    if body is not None:
+        hull = hull | body
+    marks = np.flatnonzero(values >= SEEN_MARK)
+    strong = np.flatnonzero(values >= SURE_MARK)
+    if not len(strong) or n <= 1:
+        return None
+    points = centres[1:]
+    ux, uy = outward if outward is not None else (1.0, 0.0)
+    ys, xs = np.nonzero(hull)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    edges = (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5)
+    found: set[int] = set()
+    for count in range(1, 7):
+        for picked in _candidates(values, marks, strong, count):
+            fit = _square(points[picked], count, die_px, whole)
+            for (cx, cy), turn, step in fit:
+                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along):
+                    continue
+                if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
+                                            whole):
+                    continue
+                if not _covered(hull, (cx, cy), turn, die_px):
+                    continue
+                if stands is not None and not stands(cx, cy):
+                    continue
+                # a layout's mark near the outline a streak (its rounded rim catching the lamp)?
+                # (judged among every mark: a side's mark's halo is its own, not the nearest pip's)
+                rimmed = np.isin(marks, picked) & (_depth(hull, points[marks], body_area) < LINE_EDGE_SHARE)
+                if _wider_than_a_mark(contrast, points[picked], values[picked], radius) or (
+                        rimmed.any() and _a_line(contrast, points[marks], values[marks], radius, rimmed)):
+                    continue
+                found.add(count)
+                break
+    return found.pop() if len(found) == 1 else None
+
+
+def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int) -> list[np.ndarray]:
+    """Marks that may be a face of ``count``: strong ones for a face of 1-3 (a line of marks
+    has no shape to vouch for a faint one); for 4-6, marks of which one at most is faint (a
+    small die far out blurs a pip: its layout vouches for it)."""
+    if count <= 3:
+        return [np.array(c) for c in itertools.combinations(strong, count)]
+    return [np.array(c) for c in itertools.combinations(marks, count)
+            if int((values[list(c)] < SURE_MARK).sum()) <= 1]
+
+
+def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray
+            ) -> list[tuple[tuple[float, float], float, float | None]]:
+    """The top squares (centre, turn in radians, the pips' step in px) whose face of
+    ``count`` the marks are: a 2's or a 3's outer marks on a diagonal a face's step apart
+    (``DIE_STEP``), a 3's middle one at their middle; a 4-6 laid out exactly as its face
+    (``pips._face_fit``: none at the grid points it leaves empty); a 1's mark at the
+    centre, any turn (tried in 5 degree steps), no step."""
+    if count == 1:
+        x, y = picked[0]
+        return [((float(x), float(y)), math.radians(t), None) for t in range(0, 90, 5)]
+    if count >= 4:
+        fit = _face_fit(picked, die_px, contrast)
+        return [] if fit is None else [(fit[0], math.atan2(fit[3], fit[2]), fit[1])]
+    ends = picked if count == 2 else _ends_and_middle(picked, die_px)
+    if ends is None:
+        return []
+    (x0, y0), (x1, y1) = ends[0], ends[1]
+    step = math.hypot(x1 - x0, y1 - y0) / (2 * math.sqrt(2))
+    if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
+        return []
+    turn = math.atan2(y1 - y0, x1 - x0) - math.pi / 4  # the diagonal (-1,-1) -> (1,1)
+    return [(((x0 + x1) / 2, (y0 + y1) / 2), turn, step)]
+
+
+def _ends_and_middle(picked: np.ndarray, die_px: float) -> np.ndarray | None:
+    """A 3's two outer marks, when its third lies at their middle (within ``DIE_FIT`` of a step)."""
+    for k in range(3):
+        ends = np.delete(picked, k, axis=0)
+        middle = ends.mean(axis=0)
+        step = float(np.linalg.norm(ends[1] - ends[0])) / (2 * math.sqrt(2))
+        if float(np.linalg.norm(picked[k] - middle)) <= DIE_FIT * step:
+            return ends
+    return None
+
+
+def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward: tuple[float, float],
+                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray) -> bool:
+    """Is the square the outline's top: its far edge along the line from the nadir at the
+    outline's far edge, its two sides across that line at the outline's (right under the
+    camera, its near edge at the outline's near edge too: no sides are seen)?"""
+    ux, uy = outward
+    c, s = math.cos(turn), math.sin(turn)
+    half = die_px / 2
+    reach_along = half * (abs(c * ux + s * uy) + abs(-s * ux + c * uy))
+    reach_across = half * (abs(c * -uy + s * ux) + abs(-s * -uy + c * ux))
+    a, b = cx * ux + cy * uy, cy * ux - cx * uy
+    far, lo, hi = edges
+    tol = EDGE_FIT * die_px
+    if max(abs(a + reach_along - far), abs(b - reach_across - lo), abs(b + reach_across - hi)) > tol:
+        return False
+    return not straight_down or abs(a - reach_along - (float(along.min()) - 0.5)) <= tol
+
+
+def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarray,
+                         centre: tuple[float, float], turn: float, step: float | None, die_px: float,
+                         count: int, contrast: np.ndarray) -> bool:
+    """Every mark but the layout's off the square, and no mark at the grid points the face
+    leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1)."""
+    c, s = math.cos(turn), math.sin(turn)
+    # past the face's grid by more than a mark's fit: its rounded rim catching the lamp, or a side's
+    off = ONE_CLEAR[1] * die_px if step is None else (1 + DIE_FIT) * step
+    rest = np.setdiff1d(marks, picked)
+    dx, dy = points[rest, 0] - centre[0], points[rest, 1] - centre[1]
+    u, v = dx * c + dy * s, dy * c - dx * s
+    if (np.maximum(np.abs(u), np.abs(v)) <= off).any():
+        return False
+    h, w = contrast.shape
+    if step is None:  # a face of one, any turn: no mark in a ring round its pip holding every grid point
+        yy, xx = np.mgrid[0:h, 0:w]
+        r = np.hypot(xx - centre[0], yy - centre[1]) / die_px
+        ring = (r >= ONE_CLEAR[0]) & (r <= ONE_CLEAR[1])
+        return bool(ring.any()) and float(contrast[ring].max()) < NO_PIP
+    reach = max(1, int(round(DIE_FIT * step)))
+    halos = 0  # empty grid points whose contrast is an off-square mark's halo: one at most (a 4's
+    # two other corners, or a 6's four other pips, lie on two sides of the face: never both so)
+    for gx, gy in {(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)} - set(DIE_FACES[count]):
+        x = int(round(centre[0] + step * (gx * c - gy * s)))
+        y = int(round(centre[1] + step * (gx * s + gy * c)))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if not near.size:
+            return False
+        if float(near.max()) >= NO_PIP:
+            halos += 1
+            if halos > 1 or not _halo(contrast, (x, y), points[rest], step):
+                return False
+    return True
+
+
+def _halo(contrast: np.ndarray, at: tuple[int, int], others: np.ndarray, step: float) -> bool:
+    """Is the contrast round an empty grid point the blurred rim of a mark off the face (its
+    rounded edge's highlight, a side's mark) within ``HALO_REACH`` steps of it?  Then it falls
+    away from that mark all along the line through the grid point and on past it; a pip at
+    the grid point would rise there again."""
+    h, w = contrast.shape
+    for ox, oy in others:
+        dx, dy = at[0] - ox, at[1] - oy
+        d = math.hypot(dx, dy)
+        if d < 1e-6 or d > HALO_REACH * step:
+            continue
+        t = np.linspace(0.0, 1.0 + DIE_FIT * step / d, max(4, int(2 * d)))
+        xs = np.clip(np.round(ox + t * dx).astype(int), 0, w - 1)
+        ys = np.clip(np.round(oy + t * dy).astype(int), 0, h - 1)
+        line = contrast[ys, xs]
+        if (np.diff(line) <= HALO_RISE).all() and float(contrast[at[1], at[0]]) < SURE_MARK:
+            return True
+    return False
+
+
+def _covered(hull: np.ndarray, centre: tuple[float, float], turn: float, die_px: float) -> bool:
+    """Does the square, less its rounded rim, lie within the outline?"""
+    half = die_px / 2 * (1 - RIM_IN)
+    c, s = math.cos(turn), math.sin(turn)
+    corners = np.array([[centre[0] + half * (a * c - b * s), centre[1] + half * (a * s + b * c)]
+                        for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))], np.float32)
+    square = np.zeros(hull.shape, np.uint8)
+    cv2.fillConvexPoly(square, np.round(corners).astype(np.int32), 1)
+    inside = np.count_nonzero(square)
+    clipped = (die_px * (1 - RIM_IN)) ** 2 - inside  # parts of it past the crop's edge
+    return inside > 0 and clipped < 0.1 * inside and np.count_nonzero(square & hull) >= COVERED * inside

@@ -1,0 +1,84 @@
+"""A die's face of 1-3 pips read inside its top's square (``vision/die_square.py``): the top
+is the outline's outermost square along the line from the camera's nadir, its marks laid out
+as a face at their step, the rest of the die's marks (a side's, its rim's) off that square.
+A top's pip and a side's mark are never taken for a face of two."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.die_square import low_face
+from companion.vision.pips import DIE_RIM_SHARE, count_pips
+
+SIZE, DIE_PX, STEP = 110, 64.0, 17.3  # crop px; a face's width; its pips' step (0.27 of it)
+TOP = (55.0, 40.0)  # the top's centre; the camera's nadir lies below (the sides show below it)
+OUTWARD = (0.0, -1.0)
+LEAN = 18  # px of side face seen below the top
+BODY, INK, BOARD = 80, 235, 170  # a dark die with light pips on a light board
+
+
+def die(top_pips: list[tuple[float, float]], side_pips: list[tuple[float, float]], middle_ink: int = INK,
+        lean: int = LEAN) -> tuple[np.ndarray, np.ndarray]:
+    """A die seen from a slant: its top square, its side face swept below it (a shade
+    darker), pips at grid steps on the top and at points on the side: (mask, gray)."""
+    gray = np.full((SIZE, SIZE), BOARD, np.uint8)
+    mask = np.zeros((SIZE, SIZE), np.uint8)
+    half = int(DIE_PX / 2)
+    x0, y0 = int(TOP[0]) - half, int(TOP[1]) - half
+    cv2.rectangle(gray, (x0, y0 + half), (x0 + 2 * half, y0 + 2 * half + lean), BODY - 15, -1)
+    cv2.rectangle(mask, (x0, y0 + half), (x0 + 2 * half, y0 + 2 * half + lean), 1, -1)
+    cv2.rectangle(gray, (x0, y0), (x0 + 2 * half, y0 + 2 * half), BODY, -1)
+    cv2.rectangle(mask, (x0, y0), (x0 + 2 * half, y0 + 2 * half), 1, -1)
+    for gx, gy in top_pips:
+        ink = middle_ink if (gx, gy) == (0, 0) else INK
+        cv2.circle(gray, (int(TOP[0] + gx * STEP), int(TOP[1] + gy * STEP)), 5, ink, -1)
+    for px, py in side_pips:
+        cv2.circle(gray, (int(px), int(py)), 4, INK, -1)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    return mask, gray
+
+
+SIDE_PIP = (TOP[0] + 10, TOP[1] + DIE_PX / 2 + LEAN / 2)  # a mark on the side face below the top
+
+
+def read(top: list[tuple[float, float]], side: list[tuple[float, float]], middle_ink: int = INK
+         ) -> int | None:
+    mask, gray = die(top, side, middle_ink)
+    return low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD)
+
+
+def test_a_two_with_a_sides_mark_beside_it_is_read_where_the_count_alone_is_unclear() -> None:
+    mask, gray = die([(-1, -1), (1, 1)], [SIDE_PIP])
+    # three marks, one at the outline's edge: the count alone is unclear
+    assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX)[1] is False
+    assert read([(-1, -1), (1, 1)], [SIDE_PIP]) == 2
+    assert read([(1, -1), (-1, 1)], [SIDE_PIP]) == 2
+
+
+def test_faces_of_one_and_three_read_inside_the_top() -> None:
+    assert read([(0, 0)], [SIDE_PIP]) == 1
+    assert read([(-1, -1), (0, 0), (1, 1)], [SIDE_PIP]) == 3
+
+
+def test_a_tops_pip_and_a_sides_mark_are_no_two() -> None:
+    """A top's 1 and a side's mark the step of a 2 apart on a diagonal: the square they would
+    be a 2 on is not the outline's top (it reaches neither its far edge nor its sides)."""
+    side = (TOP[0], TOP[1] + 2 * np.sqrt(2) * STEP)  # on the side face, a 2's diagonal from the top's pip
+    mask, gray = die([(0, 0)], [side], lean=30)  # a column's sides: the mark well inside them
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) in (1, None)
+    # and straight above (no way out known): its sides would be seen as no top's
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, None) != 2
+
+
+def test_a_three_whose_middle_is_faint_is_no_two() -> None:
+    """A 3's middle pip half washed out leaves a mark at the grid point a 2 has empty: unclear."""
+    assert read([(-1, -1), (0, 0), (1, 1)], [], middle_ink=BODY + 40) is None
+
+
+def test_a_face_the_top_square_does_not_fit_is_unclear() -> None:
+    """Marks of a 2 far off the outline's top (its square would hang past the outline): no reading."""
+    mask, gray = die([], [])
+    for x, y in ((TOP[0] - STEP, TOP[1] + 2 * STEP), (TOP[0] + STEP, TOP[1] + 4 * STEP)):
+        cv2.circle(gray, (int(x), int(y)), 5, INK, -1)
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) is None
