@@ -957,6 +957,18 @@ class Disagreements:
             self._press_waiting = False
         return self._press_waiting
 
+    def press_owed_after(self, kind: str) -> bool:
+        """Whether the players' answer (a correction, or a move declared: ``kind``) leaves the
+        press that raised the question still owed, so it is judged again on the corrected
+        record (their move or step is recorded, or asked about anew).  A move declared that
+        leaves the table as the record was the press's own, unless the game's presses never
+        record such a move (:meth:`Game.press_owed`)."""
+        if self.seen is None:
+            return False
+        newest = self.ledger.frames[-1].entry
+        return kind == "correct" or bool(differing(self.game, self.ledger.state, self.seen)) or (
+            newest is not None and self.game.press_owed(self.ledger.state, newest.action, self._press_seat))
+
     def one_off_answered(self) -> None:
         """The players tapped a reading a refusal offered with a place read a mark off
         (:func:`one_off`): the camera's reading there is set aside while it reads that, as

@@ -110,15 +110,7 @@ class Referee(Disagreements, Doubting):
         waiting, self._press_waiting = self.press_still_waits(), False
         self.check_tallies()
         self.publish(kind)
-        newest = self.ledger.frames[-1].entry
-        if (kind == "correct" or answered) and waiting and self.seen is not None and (
-                kind == "correct" or differing(self.game, self.ledger.state, self.seen)
-                or (newest is not None and self.game.press_owed(self.ledger.state, newest.action,
-                                                                self._press_seat))):
-            # the players answered the question their press raised: the press is judged again
-            # on the corrected record (their move or step is recorded, or asked about anew);
-            # a move declared that leaves the table as the record was the press's own, unless
-            # the game's presses never record such a move (Game.press_owed)
+        if (kind == "correct" or answered) and waiting and self.press_owed_after(kind):
             self.judge_waiting_press()
             # once, after a move declared: the press it answered is spent (Jivecat seed 2)
             self._press_waiting = self._press_waiting and not answered
