@@ -384,3 +384,37 @@ def test_baron_voodoo_a_held_press_is_spent_on_the_move_tapped_for_it_meanwhile(
     assert table.referee.held_press is None
     assert len(table.history) == entries + 1 and table.history[-1].action == capture
     assert table.state["turn"]["step"] == "C"  # her turn goes on: no "ends the turn"
+
+
+def test_baron_voodoo_a_place_said_misread_is_not_asked_about_again_for_the_same_reading() -> None:
+    """A die the camera reads a pip off all evening, said by the players to be as the record
+    has it ("the record is right"), then read otherwise for a moment (a passing misread, a
+    hand's shadow): the set-aside ended there, and the same misreading afterwards asked the
+    players again.  The place and the reading are remembered: set aside again at once, while
+    the record still has that die there; a restart remembers it from the logged decision."""
+    table = Table.open("baron_voodoo", None, 2, None, 4, resume=False)
+    game = table.game
+    name = sorted(game.facts.layouts)[0]
+    table.declare({"type": "setup", "layout": name,
+                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+    record = game.board_view(table.state)
+    cell = next(c for c in sorted(record) if c in game.facts.coord and record[c][-1].pips < 6)
+    die = record[cell][-1]
+    misread = {**record, cell: (Piece(die.colour, die.pips + 1),)}
+    table.board_seen(misread)
+    table.button()
+    assert table.table_prompt is not None and {"type": "keep_record"} in table.table_prompt.options
+    table.declare({"type": "keep_record"})
+    assert table.seen == record
+    table.board_seen({**record, cell: (Piece(die.colour, 6 if die.pips < 5 else 1),)})  # a moment
+    assert table.seen != record
+    table.board_seen(misread)  # the same misreading again
+    assert table.seen == record and table.table_prompt is None
+    table.button()
+    assert len([h for h in table.history if h.kind == "action"]) == 1, "nothing recorded, nothing asked"
+    assert table.table_prompt is None or {"type": "keep_record"} not in table.table_prompt.options
+
+    restarted = Table.open("baron_voodoo", None, 2, table.record.id, 4, resume=True, log=table.log)
+    restarted.board_seen({**record, cell: (Piece(die.colour, 6 if die.pips < 5 else 1),)})
+    restarted.board_seen(misread)
+    assert restarted.seen == record

@@ -781,6 +781,9 @@ class Overrides:
         self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
         self.misread: set[str] = set()  # places the camera reads one piece wrong at, all evening
         self.whole: Counter[Piece] | None = None  # every piece of a game that keeps its pieces
+        # per place, the last reading the players said is one piece read as another there: set
+        # aside again whenever the camera reads that again where the record still has that
+        self.learned: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -791,6 +794,7 @@ class Overrides:
                       if only is None or p in only)
         for place in kept:
             self.places[place] = (seen.get(place, ()), board.get(place, ()))
+            self._learn(place, *self.places[place])
         self.together.update((place, frozenset(kept)) for place in kept)
         self._misread(game, state, board)
         return kept
@@ -820,6 +824,7 @@ class Overrides:
                     continue  # a line the log cannot give back: nothing set aside there
                 if one_piece_misread(camera, record) is not None and game.keeps_pieces(state):
                     self.misread.add(place)
+                self._learn(place, camera, record)
                 if board.get(place, ()) == record:
                     self.places[place] = (camera, record)
                     restored.append(place)
@@ -880,10 +885,25 @@ class Overrides:
             return view
         return {**view, **found}
 
+    def _learn(self, place: str, camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> None:
+        if one_piece_misread(camera, record) is not None:
+            self.learned[place] = (camera, record)
+
+    def recall(self, board: BoardView, seen: BoardView) -> None:
+        """Set aside again a reading the players said is one piece read as another (the
+        record's ``board`` still has there what it had, the camera reads there what it read),
+        after a passing reading there ended it: a place the camera misreads is not asked
+        about again for the same reading."""
+        for place, (camera, record) in self.learned.items():
+            if place not in self.places and seen.get(place, ()) == camera and board.get(place, ()) == record:
+                self.places[place] = (camera, record)
+                self.together[place] = frozenset({place})
+
     def clear(self) -> None:
         self.places.clear()
         self.together.clear()
         self.misread.clear()
+        self.learned.clear()
 
     def _lapse(self, seen: BoardView) -> None:
         """One place of a decision read as the record had it: the players set those pieces

@@ -145,6 +145,7 @@ class Referee(Disagreements, Doubting):
             return None
         self._pressed_last = False  # the table moved since the last press
         self.raw_seen = view
+        self.overrides.recall(self.game.board_view(self.ledger.state), view)
         self.seen = self.overrides.apply(view)
         entry = self._reconcile("board", "camera")
         for _ in range(CHAINED_MOVES if entry is not None else 0):
