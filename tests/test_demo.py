@@ -27,7 +27,7 @@ def test_demo_plays_to_the_end_through_every_channel(tmp_path: Path, game: str, 
     tablet = result.tablet
     assert tablet["over"], tablet["prompts"]
     assert sorted(tablet["winner"]) == sorted(result.truth["winners"])
-    assert result.stalls == 0 and result.refusals == []
+    assert result.stalls == 0 and result.refusals == [], result.stalled
     assert "table" in {h["source"] for h in tablet["history"]}  # read from the table itself
     assert not (tmp_path / "world.pickle").exists()  # a finished game leaves no world behind
 

@@ -71,6 +71,9 @@ class RunResult:
     """Why the players stopped before the game ended: "wedged" (the record did not move for
     :data:`WEDGE_ACTIONS` actions under a standing refusal or warning), "over budget" (the
     actions or frames allowed were used up); None when it ended or the world did."""
+    stalled: list[str] = field(default_factory=list)
+    """Each stalled step: its number, the events the players made, and the prompts the tablet
+    showed after it (so a failed check says what recorded nothing)."""
 
 
 def record_of(tablet: dict[str, Any]) -> tuple[Any, ...]:
@@ -391,6 +394,7 @@ class SimulatedTable:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
         steps = stalls = after_end = unmoved = 0
+        stalled: list[str] = []
         stopped: str | None = None
         total_at_end: int | None = None
         record: tuple[Any, ...] | None = None
@@ -432,6 +436,8 @@ class SimulatedTable:
             if after["history_total"] == tablet["history_total"] \
                     and not getattr(self.world, "repeated", False):
                 stalls += 1  # a step of the game that recorded nothing (a card laid again is none)
+                shown = [p.get("text") for p in after.get("prompts") or []]
+                stalled.append(f"step {self.step}: {events} -> {shown}")
             now = record_of(after)
             warned = any(p.get("kind") == "warning" for p in after.get("prompts") or [])
             unmoved = unmoved + 1 if now == record and warned else 0
@@ -460,7 +466,7 @@ class SimulatedTable:
         elif stopped is None:  # the players had nothing more to do, the tablet not at the end
             stopped = "wedged"
         return RunResult(steps, stalls, final, self.world.truth(), self.refusals,
-                         time.monotonic() - started, self.world.finished(), stopped)
+                         time.monotonic() - started, self.world.finished(), stopped, stalled)
 
     def _deliver_all(self, events: list[PhysicalEvent], resumed_marker: int | None,
                      tablet: dict[str, Any] | None = None) -> None:
