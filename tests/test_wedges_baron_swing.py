@@ -14,6 +14,14 @@ from companion.table import Table
 from companion.table.disagreement import Overrides
 
 
+def _set_up_baron(table: Table) -> None:
+    """Declare Baron Voodoo's first random layout, every die as the layout lays it."""
+    layouts = table.game.facts.layouts
+    name = sorted(layouts)[0]
+    table.declare({"type": "setup", "layout": name,
+                   "board": {cell: [list(die)] for cell, die in layouts[name].items()}})
+
+
 def baron_at(vp: int) -> tuple[State, BoardView]:
     """A Baron Voodoo game set up, Mami Wata's side at ``vp``: the record and its board."""
     game = load_game("baron_voodoo")
@@ -265,9 +273,7 @@ def test_baron_voodoo_a_press_spent_on_the_move_tapped_for_it_is_not_judged_agai
     table = Table.open("baron_voodoo", None, 2, None, 7, resume=False)
     table.referee.pace.settle_frames = 1
     game = table.game
-    name = sorted(game.facts.layouts)[0]
-    table.declare({"type": "setup", "layout": name,
-                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+    _set_up_baron(table)
 
     def own_offering(action: Action) -> bool:
         top = table.state["board"][action["over"]][-1]
@@ -367,9 +373,7 @@ def test_baron_voodoo_a_held_press_is_spent_on_the_move_tapped_for_it_meanwhile(
     table = Table.open("baron_voodoo", None, 2, None, 3, resume=False)
     table.referee.pace.settle_frames = 1
     game = table.game
-    name = sorted(game.facts.layouts)[0]
-    table.declare({"type": "setup", "layout": name,
-                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+    _set_up_baron(table)
     capture = next(a for a in game.legal_actions(table.state) if a["type"] == "capture")
     made = game.board_view(game.apply(table.state, capture))
     table.board_seen(made)  # the dice moved; the button pressed with a hand over the board
@@ -394,9 +398,7 @@ def test_baron_voodoo_a_place_said_misread_is_not_asked_about_again_for_the_same
     the record still has that die there; a restart remembers it from the logged decision."""
     table = Table.open("baron_voodoo", None, 2, None, 4, resume=False)
     game = table.game
-    name = sorted(game.facts.layouts)[0]
-    table.declare({"type": "setup", "layout": name,
-                   "board": {cell: [list(die)] for cell, die in game.facts.layouts[name].items()}})
+    _set_up_baron(table)
     record = game.board_view(table.state)
     cell = next(c for c in sorted(record) if c in game.facts.coord and record[c][-1].pips < 6)
     die = record[cell][-1]
