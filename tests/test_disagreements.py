@@ -1413,41 +1413,6 @@ def test_a_card_its_reader_missed_is_never_offered_as_two_moves(
     assert table.state["pos"] == after["pos"] and table.table_prompt is None
 
 
-def test_a_card_its_reader_missed_is_never_explained_by_an_older_entry_with_other_cards() -> None:
-    """Times Square, cafe (seed 12, passive): A moves the left Bodyguard 1 and 2 toward A,
-    both cards read; B moves it back 1 and 2, the first card missed.  The tablet offered to
-    correct A's entry to "A plays Bodyguard 2" (a card no reader read for it) and, that
-    ruled out, to undo A's entry as never made (B's card on B's reader says it was made).
-    It asks for the card missed instead, and the card laid again records B's move."""
-    from companion.table.disagreement import NOT_READ
-
-    table = played("times_square", 1, 1)
-    game = table.game
-    def bodyguard(player: int, cards: tuple[str, str], direction: int) -> dict:
-        return {"type": "play", "player": player,
-                "steps": [{"cards": [card], "figure": "bodyguard_left", "direction": direction}
-                          for card in cards]}
-
-    first = bodyguard(0, ("bodyguard-1a", "bodyguard-2a"), -1)
-    second = bodyguard(1, ("bodyguard-1b", "bodyguard-2b"), 1)
-    for play, missed in ((first, False), (second, True)):
-        assert game.is_legal(table.state, play)
-        after = game.apply(table.state, play)
-        cards = [step["cards"][0] for step in play["steps"]]
-        for card in cards[1:] if missed else cards:
-            table.tap(card, play["player"])
-        table.board_seen(game.board_view(after))
-        for _ in range(DOUBLE_PRESS_FRAMES):
-            table.frame_taken()
-        table.button()
-    prompt = table.table_prompt
-    assert prompt is not None and NOT_READ in prompt.text and "explains it" not in prompt.text, prompt.text
-    assert [o["type"] for o in prompt.options] == ["keep_record", "reread", "forget_taps"]
-    table.tap("bodyguard-1b", 1)
-    assert table.state["pos"] == after["pos"] and table.table_prompt is None
-    assert [h.source for h in table.history[-2:]] == ["table", "table"]
-
-
 @pytest.mark.parametrize("stray", [True, False])
 def test_a_press_whose_move_the_players_declared_records_nothing_more_later(stray: bool) -> None:
     """Jivecat seed 2, cafe, passive: Blue's press for a drink was refused (a card on the wrong

@@ -244,22 +244,15 @@ class Search:
         return None
 
     def others(self, index: int) -> list[Action]:
-        """The other legal readings of move ``index``: its type and player, another value;
-        where each seat's cards are read on its own reader (:attr:`Game.own_readers`), with
-        the cards read for it.  A reading with other cards names cards no reader read (Times
-        Square seed 12, cafe, passive: A's first Hal card missed the reader, and the tablet
-        offered to correct B's older "Hal 3; Hal 1" to "B plays Hal 1", a move nobody made,
-        where the card missed now explained the table)."""
+        """The other legal readings of move ``index``: its type and player, another value."""
         move, game = self.moves[index], self.game
         if self.readings is not None and move.seq in self.readings:
             return self.readings[move.seq]
         out = []
-        cards = cards_read(game, move.action) if game.own_readers else None
         for action in game.legal_actions(move.before):
             if action.get("type") == move.action.get("type") \
                     and action.get("player") == move.action.get("player") \
-                    and set(action) == set(move.action) and key(action) != key(move.action) \
-                    and (cards is None or cards_read(game, action) == cards):
+                    and set(action) == set(move.action) and key(action) != key(move.action):
                 out.append(action)
         if self.readings is not None:
             if len(self.readings) >= 64:
@@ -333,15 +326,10 @@ class Search:
         table: a move nobody made (Swing State seed 4, cafe: the die, untouched, read as
         another colour for a moment and back, became "Incumbent picks up the die" and
         "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted no reading
-        of the roll).  Where each seat's cards are read on its own reader, not while cards
-        of another seat than that move's are read (Times Square, cafe: B's move back, a card
-        missed, read as A's never made).  None otherwise."""
+        of the roll).  None otherwise."""
         if not self.moves or self.moves[-1].source not in ("camera", "table"):
             return None
         move = self.moves[-1]
-        mover = self.game.current_player(move.before)
-        if self.game.own_readers and any(t.seat not in (None, mover) for t in self.taps):
-            return None  # the next player's cards read: they saw that move made
         self.judged += 1
         return move if fits(self.game, move.before, self.seen, self.taps) else None
 
@@ -424,22 +412,6 @@ def misread_when_laid(search: Search, differ: set[str]) -> tuple[RecordedMove, l
         if found:
             return move, [a for a, _ in found], found[0][1]
     return None
-
-
-def cards_read(game: Game, action: Action) -> Counter[str]:
-    """The card ids ``action`` names anywhere in it (each as often as named)."""
-    known = set(game.card_ids())
-    found: Counter[str] = Counter()
-    todo: list[object] = [action]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-        elif isinstance(item, str) and item in known:
-            found[item] += 1
-    return found
 
 
 def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
