@@ -100,7 +100,6 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
 
             # the broker goes away mid-game; the tables play on
             broker.stop()
-            down_at = time.time()
             counts_at_stop = {n: len(logged(tmp_path / n)[1]) for n, *_ in TABLES}
             # the broker stays away until the tables have logged two moves without it (counted,
             # not timed: a loaded machine plays slower, and waits longer)
@@ -108,7 +107,6 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
                                           for n, *_ in TABLES) >= 2, 10), "play without a broker"
             counts_while_down = {n: len(logged(tmp_path / n)[1]) for n, *_ in TABLES}
             broker.start()
-            up_at = time.time()
 
             # the games end (Jivecat at its step limit); every logged event is on the venue once
             for demo in demos:
@@ -118,9 +116,9 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             played_on: set[str] = set()
             for name, _, _ in TABLES:
                 game_id, seqs = logged(tmp_path / name)
-                log = EventLog(tmp_path / name / "companion.sqlite")
-                played_while_down += sum(down_at <= e.at <= up_at for e in log.events(game_id))
-                log.close()
+                # counted as the wait above counted them (an event stamped just before the stop
+                # can be logged after it: timestamps would miss it on a loaded machine)
+                played_while_down += counts_while_down[name] - counts_at_stop[name]
                 assert wait_until(lambda n=name, g=game_id, s=seqs: venue.room.events_of(n, g) == s, 10), name
                 over = "1" if name in FINISHING else "0"
                 page.wait_for_function(
@@ -133,7 +131,6 @@ def test_three_tables_live_on_the_venue_page_through_a_broker_restart(
             # a fast table may reach its end while the broker is away (it exits as it should,
             # checked above); the others play on once it is back
             assert played_on, f"no table played on after the restart (running: {sorted(running)})"
-            assert played_while_down >= 2, "no table played while the broker was away"
             # finished games: the result on each card, the league and the results list
             assert page.locator(".card .result").count() == 2
             page.wait_for_function("() => document.querySelectorAll('#results li').length === 2",
