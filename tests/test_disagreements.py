@@ -16,8 +16,9 @@ import pytest
 from companion.games.base import Action, BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
 from companion.reconcile import changed_places, place_names
 from companion.table import Table
-from companion.table.disagreement import differing, pieces_words
+from companion.table.disagreement import pieces_words
 from companion.table.referee import DOUBLE_PRESS_FRAMES
+from companion.table.search import differing
 
 PLAYERS = 3
 KEEP, REREAD = {"type": "keep_record"}, {"type": "reread"}
@@ -605,7 +606,7 @@ def test_a_second_search_on_the_same_record_reuses_what_the_first_worked_out() -
 
 
 def test_a_search_stops_at_its_budget_of_moves_applied(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.table import disagreement as dg
+    from companion.table import search as dg
 
     table = jivecat_played(40)
     game = table.game
@@ -1292,7 +1293,7 @@ def test_a_place_left_out_as_misread_still_needs_its_pieces_counted() -> None:
     """A reveal's other reading "explains" a table only where the camera may misread a card's
     value: a Move card laid on that Dancer since (its tap on the wrong seat's reader) is an
     extra piece, not a misread, so no reveal is offered as its correction."""
-    from companion.table.disagreement import fits
+    from companion.table.search import fits
     table = Table.open("king_of_clubs", None, 2, "advanced", 0)
     game = table.game
     while table.state["phase"] != "reveal":

@@ -11,7 +11,7 @@ from companion.games import load_game
 from companion.games.baron_voodoo.board import track_place
 from companion.games.base import Action, BoardView, Game, Piece, Prompt, State
 from companion.table import Table
-from companion.table.disagreement import Overrides
+from companion.table.overrides import Overrides
 
 
 def _set_up_baron(table: Table) -> None:

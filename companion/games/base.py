@@ -487,14 +487,14 @@ class Game(ABC):
         ``now`` instead: each (the place it laid that piece on, that reading).  A die the
         camera misread when the set-up was read (a place it misreads all evening) shows its
         true face once it moves, however many moves later; the set-up read so is the entry
-        that explains it (:mod:`companion.table.disagreement`).  None by default."""
+        that explains it (:mod:`companion.table.search`).  None by default."""
         return []
 
     def keeps_pieces(self, state: State) -> bool:
         """Whether every move from ``state`` only moves the pieces on the board, none laid or
         taken away (Times Square's six figures once set up): the pieces a place holds can
         then be told from the rest of the board, where the players said the camera misreads
-        that place all evening (:class:`companion.table.disagreement.Overrides`)."""
+        that place all evening (:class:`companion.table.overrides.Overrides`)."""
         return False
 
     def tallies(self, state: State, view: BoardView) -> dict[str, int]:

@@ -28,16 +28,12 @@ from companion.reconcile import (
     reconsider_earlier,
     tally_mismatch,
 )
-from companion.table.disagreement import (
-    Disagreements,
-    Overrides,
-    differing,
-    ended_unpressed,
-    press_then_next,
-)
+from companion.table.disagreement import Disagreements
 from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
+from companion.table.overrides import Overrides
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
+from companion.table.search import differing, ended_unpressed, press_then_next
 
 __all__ = ["DOUBLE_PRESS_FRAMES", "RECONSIDER_FRAMES", "SETTLE_FRAMES", "HeldPress", "Referee"]
 

@@ -1,0 +1,192 @@
+"""The places whose camera reading the players said is wrong ("the record is right").
+
+The referee's small state beside the record: what the camera reads there and what the
+record had, set aside while the camera reads exactly that; a place misread all evening; a
+misreading learned.  Kept in the log as "the record is right" lines, so a restart restores it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from companion.games.base import Action, BoardView, Game, Piece, State
+from companion.reconcile import changed_places
+
+
+def pieces_json(stack: tuple[Piece, ...]) -> list[list[object]]:
+    """A place's pieces for the log, in their order: [[colour, pips], ...]."""
+    return [[p.colour, p.pips] for p in stack]
+
+
+def pieces_from(data: object) -> tuple[Piece, ...]:
+    """:func:`pieces_json` back (ValueError for anything else)."""
+    if not isinstance(data, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+            and isinstance(p[1], int) and not isinstance(p[1], bool) for p in data):
+        raise ValueError("a place's pieces are [[colour, pips], ...]")
+    return tuple(Piece(colour, pips) for colour, pips in data)
+
+
+def one_piece_misread(camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> tuple[Piece, Piece] | None:
+    """The one piece the camera read as another at a place (what it read, what the players
+    said it is), when that is all that differs; None otherwise."""
+    read, kept = list(camera), list(record)
+    for piece in camera:
+        if piece in kept:
+            kept.remove(piece)
+            read.remove(piece)
+    return (read[0], kept[0]) if len(read) == 1 and len(kept) == 1 else None
+
+
+class Overrides:
+    """Places whose camera reading the players said is wrong (the record is right there):
+    place -> (what the camera reads, what the record had).  A reading is set aside only
+    while the camera reads exactly that there; anything else there ends it.
+
+    Where the game only moves its pieces about (:meth:`Game.keeps_pieces`), a place where
+    the players said the camera read one piece as another stays ``misread`` all evening:
+    when it reads there what the rest of the board cannot hold beside it, the pieces it
+    holds are the ones the rest of the board lacks (their number as the camera counts it)."""
+
+    def __init__(self) -> None:
+        self.places: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+        self.together: dict[str, frozenset[str]] = {}  # the places one decision set aside
+        self.misread: set[str] = set()  # places the camera reads one piece wrong at, all evening
+        self.whole: Counter[Piece] | None = None  # every piece of a game that keeps its pieces
+        # per place, the last reading the players said is one piece read as another there: set
+        # aside again whenever the camera reads that again where the record still has that
+        self.learned: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+
+    def keep(self, game: Game, state: State, seen: BoardView,
+             only: set[str] | frozenset[str] | None = None) -> list[str]:
+        """Set aside the camera's reading (``seen``, as it reads) wherever it differs from
+        the record now (or at those of ``only``)."""
+        board = game.board_view(state)
+        kept = sorted(p for p in changed_places(board, seen)  # the score pieces' places too
+                      if only is None or p in only)
+        for place in kept:
+            self.places[place] = (seen.get(place, ()), board.get(place, ()))
+            self._learn(place, *self.places[place])
+        self.together.update((place, frozenset(kept)) for place in kept)
+        self._misread(game, state, board)
+        return kept
+
+    def _misread(self, game: Game, state: State, board: BoardView) -> None:
+        """Where the game keeps its pieces, the places set aside as one piece read as another."""
+        if not game.keeps_pieces(state):
+            return
+        self.whole = Counter(piece for stack in board.values() for piece in stack)
+        self.misread |= {p for p, (camera, record) in self.places.items()
+                         if one_piece_misread(camera, record) is not None}
+
+    def restore(self, game: Game, state: State, kept: list[Action]) -> None:
+        """Set aside again, after a restart, the readings the players' logged "the record is
+        right" decisions set aside (``kept``, oldest first), where the record still has what
+        it had then (``state`` is the record's now); elsewhere the record moved since.  The
+        places where one piece was read as another stay misread where the game keeps its
+        pieces.  The places of one decision stay one group, as :meth:`keep` left them."""
+        board = game.board_view(state)
+        for decision in kept:
+            places = decision.get("places")
+            restored: list[str] = []
+            for place, read in (places.items() if isinstance(places, dict) else ()):
+                try:
+                    camera, record = pieces_from(read["camera"]), pieces_from(read["record"])
+                except (KeyError, TypeError, ValueError):
+                    continue  # a line the log cannot give back: nothing set aside there
+                if one_piece_misread(camera, record) is not None and game.keeps_pieces(state):
+                    self.misread.add(place)
+                self._learn(place, camera, record)
+                if board.get(place, ()) == record:
+                    self.places[place] = (camera, record)
+                    restored.append(place)
+                else:
+                    self.places.pop(place, None)
+                    self.together.pop(place, None)
+            # grouped as :meth:`keep` grouped them, so one place read as the record had it
+            # ends the decision at all its places after a restart too (:meth:`_lapse`)
+            self.together.update((place, frozenset(restored)) for place in restored)
+        if self.misread:
+            self.whole = Counter(piece for stack in board.values() for piece in stack)
+
+    def apply(self, seen: BoardView) -> BoardView:
+        """``seen`` with each reading the players set aside replaced by the record's.  Where
+        they set aside one piece read as another (pink read blue) and the camera still reads
+        that piece there among others (a figure laid beside it), that piece is read as they
+        said: the place is misread every time it is seen (Times Square seed 13, cafe: the
+        sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
+        and Deb's move went unexplained until the game wedged)."""
+        if not self.places:
+            return self._from_the_rest(seen)
+        self._lapse(seen)
+        out = dict(seen)
+        for place, (camera, record) in list(self.places.items()):
+            swapped = one_piece_misread(camera, record)
+            now = seen.get(place, ())
+            if now != camera and swapped is not None and now.count(swapped[0]) == 1:
+                rest = list(now)
+                rest.remove(swapped[0])
+                out[place] = tuple(sorted((*rest, swapped[1])))  # the piece misread, read as they said
+                continue
+            if now != camera:
+                del self.places[place]  # the camera reads it otherwise now: the fault is gone
+                continue
+            if record:
+                out[place] = record
+            else:
+                out.pop(place, None)
+        return self._from_the_rest(out)
+
+    def _from_the_rest(self, view: BoardView) -> BoardView:
+        """``view`` with the one place misread all evening whose reading the rest of the board
+        contradicts read as what the rest lacks: the rest holds only pieces of the game, and
+        lacks as many as the camera counts there (Times Square seed 6, cafe: space 10 read
+        black for a Bodyguard, then black, black for a Bodyguard and Hal, then black for Hal;
+        "the record is right" held for the first reading only, and 16 of the game's 32 entries
+        were declared).  Two places that could be it: neither is guessed."""
+        if self.whole is None or not self.misread:
+            return view
+        found: dict[str, tuple[Piece, ...]] = {}
+        for place in sorted(self.misread):
+            rest = Counter(piece for where, stack in view.items() if where != place for piece in stack)
+            lacks = self.whole - rest
+            here = view.get(place, ())
+            if not rest - self.whole and lacks.total() == len(here) and Counter(here) != lacks:
+                found[place] = tuple(sorted(lacks.elements()))
+        if len(found) != 1:
+            return view
+        return {**view, **found}
+
+    def _learn(self, place: str, camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> None:
+        if one_piece_misread(camera, record) is not None:
+            self.learned[place] = (camera, record)
+
+    def recall(self, board: BoardView, seen: BoardView) -> None:
+        """Set aside again a reading the players said is one piece read as another (the
+        record's ``board`` still has there what it had, the camera reads there what it read),
+        after a passing reading there ended it: a place the camera misreads is not asked
+        about again for the same reading."""
+        for place, (camera, record) in self.learned.items():
+            if place not in self.places and seen.get(place, ()) == camera and board.get(place, ()) == record:
+                self.places[place] = (camera, record)
+                self.together[place] = frozenset({place})
+
+    def clear(self) -> None:
+        self.places.clear()
+        self.together.clear()
+        self.misread.clear()
+        self.learned.clear()
+
+    def _lapse(self, seen: BoardView) -> None:
+        """One place of a decision read as the record had it: the players set those pieces
+        right (or a move took the piece away), so the decision ends at all its places.
+        (Baron Voodoo seed 8, cafe, typical: the score marker knocked from 9 onto 10, "the
+        record is right"; the next move took it from 10 to 12, and 9, read empty as before,
+        went on being drawn with the marker: every press after it was refused, and "the
+        record is right" was tapped 485 times.)"""
+        for place, (camera, record) in list(self.places.items()):
+            now = seen.get(place, ())
+            if place in self.places and now != camera and now == record:
+                for other in self.together.get(place, frozenset()) | {place}:
+                    self.places.pop(other, None)
+                    self.together.pop(other, None)

@@ -1,0 +1,558 @@
+"""The search for what explains a table that differs from the record.
+
+The entry that explains it, searched among the older entries (each other legal reading of
+an entry, or one value a mark off, replayed with the moves since and set against the table);
+a piece misread when it was laid, however long ago; two moves made with one press; a move
+made without its press.  Pure functions over the game's rules and the record's moves: the
+words and the ways out are :mod:`companion.table.disagreement`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    MalformedAction,
+    Piece,
+    RuleError,
+    State,
+    Tap,
+    Trigger,
+)
+from companion.reconcile import (
+    NextMoves,
+    RecordedMove,
+    changed_places,
+    reconcile,
+    reread,
+    tally_mismatch,
+)
+
+EARLIER = 40  # how many standing moves back the entry that explains a difference is searched
+TRIES = 1500  # moves applied at most in one search (each candidate replays the moves since)
+JUDGED = 60  # candidate records set against the table at most in one search
+OTHER_READINGS = 3  # the newest camera-read entries whose every other legal reading is tried
+MANY = 40  # an entry with more other legal readings than this is not guessed among
+SHOWN = 4  # corrections offered at most (several readings of one entry)
+ONE_OFF = 24  # an older entry with more one-value misreadings than this is not guessed among
+MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
+ONE_OFF_PLACES = 12  # differing places whose pieces are read a mark off, for a refused reading
+
+def key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def differing(game: Game, state: State, seen: BoardView) -> set[str]:
+    """The places (no score places) where the table and the record differ."""
+    return {p for p in changed_places(game.board_view(state), seen) if not game.score_place(p)}
+
+
+def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
+         misread: frozenset[str] = frozenset()) -> bool:
+    """Whether the table is the record ``state``, or it with one legal move made since,
+    except at the places ``misread`` (those of an entry the camera misread, which it may
+    misread still)."""
+    table = {p: pieces for p, pieces in seen.items() if p not in misread}
+    board = game.board_view(state)
+    if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
+        return tally_mismatch(game, state, seen) is None and as_many(board, seen, misread)
+    if misread:  # the record's reading there: the move made since is read from the rest
+        table.update({p: v for p, v in board.items() if p in misread})
+    made: dict[str, State] = {}  # what a press would record (reconcile's one legal move)
+    for action in game.explain(state, table, list(taps), "button"):
+        try:
+            made.setdefault(key(action), game.apply(state, action))
+        except (RuleError, MalformedAction):
+            continue
+    if len(made) != 1:
+        return False
+    after = next(iter(made.values()))
+    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None \
+        and as_many(game.board_view(after), seen, misread)
+
+
+def as_many(board: BoardView, seen: BoardView, misread: frozenset[str]) -> bool:
+    """Whether the table has as many pieces as the record at each place left out as misread:
+    a misread changes what a piece reads as, never adds or takes one (a Move card laid on a
+    Dancer is not a reveal read wrong)."""
+    return all(len(seen.get(p) or ()) == len(board.get(p) or ()) for p in misread)
+
+
+@dataclass
+class Search:
+    """One search for the entry that explains the table, with its budget of moves applied."""
+
+    game: Game
+    moves: list[RecordedMove]
+    seen: BoardView
+    taps: list[Tap]
+    tries: int = 0
+    judged: int = 0
+    readings: dict[int, list[Action]] | None = None
+    """Each entry's other legal readings by seq, kept between searches (an entry's seq is
+    never reused, so they stay true)."""
+    made: dict[tuple[object, ...], State | None] | None = None
+    """The records corrections make, kept between searches: (seq, reading) -> the state
+    that reading of entry seq makes; (seq, reading, seq of a later standing move) -> the
+    record replayed from it up to that move.  A standing move's predecessors never change
+    while it stands (the record is a stack; a correction makes new entries), so they stay
+    true; a search on the next record replays only the move made since."""
+
+    def corrected(self, index: int, action: Action) -> State | None:
+        """The state move ``index`` made as ``action`` makes (None: the rules refuse it)."""
+        move, memo = self.moves[index], self.made
+        step = (move.seq, key(action))
+        if memo is not None and step in memo:
+            return memo[step]
+        self.tries += 1
+        try:
+            state: State | None = self.game.apply(move.before, action)
+        except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+            state = None
+        self._keep(step, state)
+        return state
+
+    def replayed(self, index: int, action: Action) -> State | None:
+        """The record with move ``index`` made as ``action`` and every move since as it was
+        (but those that only read it again, as :meth:`Ledger.amend` leaves them out)."""
+        memo, reading = self.made, key(action)
+        start, state = index, self.corrected(index, action)
+        if memo is not None:  # the longest replay kept: on the next record, one move more
+            for later in range(len(self.moves) - 1, index, -1):
+                kept = (self.moves[index].seq, reading, self.moves[later].seq)
+                if kept in memo:
+                    start, state = later, memo[kept]
+                    break
+        try:
+            for later in range(start + 1, len(self.moves)):
+                if state is None:
+                    break
+                move = self.moves[later]
+                if self.game.read_again(state, move.action, move.source):
+                    continue
+                self.tries += 1
+                state = self.game.apply(state, move.action)
+        except (RuleError, MalformedAction, KeyError, TypeError, ValueError):
+            state = None
+        if len(self.moves) > index + 1:
+            self._keep((self.moves[index].seq, reading, self.moves[-1].seq), state)
+        return state
+
+    def laid(self, index: int, action: Action) -> frozenset[str]:
+        """The places move ``index`` read as ``action`` changes."""
+        before = self.moves[index].before
+        after = self.corrected(index, action)
+        if after is None:
+            return frozenset()
+        return frozenset(changed_places(self.game.board_view(before), self.game.board_view(after)))
+
+    def _keep(self, step: tuple[object, ...], state: State | None) -> None:
+        if self.made is None:
+            return
+        if len(self.made) >= MADE_KEPT:
+            self.made.clear()
+        self.made[step] = state
+
+    def rereading(self, index: int, differ: set[str], since: set[str]) -> Action | None:
+        """Move ``index`` read anew from the table at the places it laid that differ now, and
+        at those that differ where no move since went (``since``: the places the moves after
+        it changed): a chip recorded on one lizard that stands on another moves ago."""
+        move, game = self.moves[index], self.game
+        touched = changed_places(game.board_view(move.before), game.board_view(move.after))
+        if not touched & differ:
+            return None
+        for places in ((touched & differ) | (differ - since), touched & differ):
+            view = dict(game.board_view(move.after))
+            for place in places:
+                if self.seen.get(place):
+                    view[place] = self.seen[place]
+                else:
+                    view.pop(place, None)
+            action = reread(game, move.before, view, []).action
+            if action is not None and action.get("type") == move.action.get("type") \
+                    and key(action) != key(move.action):
+                return action
+            if places == touched & differ:
+                break
+        return None
+
+    def others(self, index: int) -> list[Action]:
+        """The other legal readings of move ``index``: its type and player, another value."""
+        move, game = self.moves[index], self.game
+        if self.readings is not None and move.seq in self.readings:
+            return self.readings[move.seq]
+        out = []
+        for action in game.legal_actions(move.before):
+            if action.get("type") == move.action.get("type") \
+                    and action.get("player") == move.action.get("player") \
+                    and set(action) == set(move.action) and key(action) != key(move.action):
+                out.append(action)
+        if self.readings is not None:
+            if len(self.readings) >= 64:
+                self.readings.pop(next(iter(self.readings)))
+            self.readings[move.seq] = out
+        return out
+
+    def misreadings(self, index: int) -> list[Action]:
+        """Move ``index`` with one value of one of its lists read as another (a card misread
+        by glare: "Nightclubs 6, 4, 4, 7" for 6, 5, 4, 7), the values drawn from the legal
+        readings of its type; the rules judge each when it is replayed."""
+        move, game = self.moves[index], self.game
+        lists = [f for f, v in move.action.items() if isinstance(v, list) and v
+                 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)]
+        if not lists:
+            return []
+        values: dict[str, set[int]] = {f: set() for f in lists}
+        for action in game.legal_actions(move.before):
+            if action.get("type") == move.action.get("type"):
+                for f in lists:
+                    if isinstance(action.get(f), list):
+                        values[f].update(x for x in action[f] if isinstance(x, int))
+        out: list[Action] = []
+        for f in lists:
+            for i, old in enumerate(move.action[f]):
+                for value in sorted(values[f] - {old}):
+                    changed = list(move.action[f])
+                    changed[i] = value
+                    out.append({**move.action, f: changed})
+        return out
+
+    def explaining(self, differ: set[str]) -> tuple[RecordedMove, list[Action]] | None:
+        """The entry the camera or the button recorded that explains the table: first the
+        newest whose re-reading from the table makes the record the table; else the newest
+        of the last few one of whose other legal readings does (with the places that entry
+        laid, which the camera may misread still, left out when none fits exactly)."""
+        game = self.game
+        read = [i for i, m in reversed(list(enumerate(self.moves)))
+                if m.source in ("camera", "table")]
+        since: dict[int, set[str]] = {}  # by move: the places the moves after it changed
+        went: set[str] = set()
+        for index in range(len(self.moves) - 1, -1, -1):
+            since[index] = set(went)
+            move = self.moves[index]
+            went |= changed_places(game.board_view(move.before), game.board_view(move.after))
+        for index in read:
+            if self.tries > TRIES or self.judged > JUDGED:
+                return None
+            again = self.rereading(index, differ, since[index])
+            state = self.replayed(index, again) if again is not None else None
+            if again is not None and state is not None:
+                self.judged += 1
+                if fits(game, state, self.seen, self.taps):
+                    return self.moves[index], [again]
+        for index in read[:OTHER_READINGS]:
+            move = self.moves[index]
+            recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
+            others = self.others(index)
+            if len(others) > MANY:
+                continue  # too many readings to tell one from the table
+            judged = self.fitting(index, others, recorded)
+            if judged is None:
+                return None
+            exact, near = judged
+            if exact or near:
+                return move, (exact or near)[:SHOWN]
+        return self.misread_earlier(read)
+
+    def never_made(self) -> RecordedMove | None:
+        """The newest entry, when the table recorded it and the record without it is the
+        table: a move nobody made (Swing State seed 4, cafe: the die, untouched, read as
+        another colour for a moment and back, became "Incumbent picks up the die" and
+        "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted no reading
+        of the roll).  None otherwise."""
+        if not self.moves or self.moves[-1].source not in ("camera", "table"):
+            return None
+        move = self.moves[-1]
+        self.judged += 1
+        return move if fits(self.game, move.before, self.seen, self.taps) else None
+
+    def fitting(self, index: int, readings: list[Action],
+                recorded: frozenset[str]) -> tuple[list[Action], list[Action]] | None:
+        """Which other ``readings`` of entry ``index`` make the record fit the table: exactly,
+        or with that entry's places left out (the camera may still misread them).  None: the
+        search ran out of its budget."""
+        exact: list[Action] = []
+        near: list[Action] = []
+        for action in readings:
+            if self.tries > TRIES or self.judged > JUDGED:
+                return None
+            state = self.replayed(index, action)
+            if state is None:
+                continue
+            self.judged += 1
+            if fits(self.game, state, self.seen, self.taps):
+                exact.append(action)
+            elif fits(self.game, state, self.seen, self.taps, self.laid(index, action) | recorded):
+                near.append(action)
+        return exact, near
+
+    def misread_earlier(self, read: list[int]) -> tuple[RecordedMove, list[Action]] | None:
+        """The newest older entry one misread value of which explains the table (the places
+        that entry laid left out, as the camera may misread them still): an entry read
+        confidently wrong nights ago whose consequences only now refuse a move."""
+        game = self.game
+        for index in read:
+            move = self.moves[index]
+            options = self.misreadings(index)
+            if not options or len(options) > ONE_OFF:
+                continue
+            recorded = frozenset(changed_places(game.board_view(move.before), game.board_view(move.after)))
+            judged = self.fitting(index, options, recorded)
+            if judged is None:
+                return None
+            found = judged[0] + judged[1]
+            if found:
+                return move, found[:SHOWN]
+        return None
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A piece an entry laid that the record has otherwise than the table shows it now."""
+
+    place: str  # where the entry laid it
+    was: Piece  # as the record has it
+    now: Piece  # as the table shows it
+
+
+def misread_when_laid(search: Search, differ: set[str]) -> tuple[RecordedMove, list[Action], Laid] | None:
+    """The newest entry that laid a piece the record has otherwise than the table shows it
+    at a differing place (the same colour, other pips: a die misread when the set-up was
+    read, its true face seen once it moved), read as the table shows it, after which the
+    record fits the table (:func:`fits`); ``search`` holds every standing move, however
+    old (:meth:`Game.laid_otherwise`).  None when no such reading fits, or its budget ran out."""
+    if not search.moves:
+        return None
+    game, seen = search.game, search.seen
+    board = game.board_view(search.moves[-1].after)
+    recorded = {piece for p in differ for piece in board.get(p, ())}
+    shown = {piece for p in differ for piece in seen.get(p, ())}
+    pairs = sorted((was, now) for was in recorded for now in shown
+                   if was.colour == now.colour and was.pips != now.pips)
+    for index in range(len(search.moves) - 1, -1, -1):
+        move = search.moves[index]
+        if move.source not in ("camera", "table"):
+            continue
+        found: list[tuple[Action, Laid]] = []
+        for was, now in pairs:
+            for place, action in game.laid_otherwise(move.action, was, now):
+                if search.tries > TRIES or len(found) >= SHOWN:
+                    return None if not found else (move, [a for a, _ in found], found[0][1])
+                state = search.replayed(index, action)
+                search.judged += 1
+                if state is not None and fits(game, state, seen, search.taps):
+                    found.append((action, Laid(place, was, now)))
+        if found:
+            return move, [a for a, _ in found], found[0][1]
+    return None
+
+
+def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
+              differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
+    """A press forgotten: the table shows two moves since the record.  The one legal move
+    now, changing places that differ, after which one legal move shows the table exactly
+    (the second is recorded by the press judged again); [] for none or several.  The first
+    may change places the second puts back as they were (a night cleared, the same
+    Nightclubs laid again)."""
+    found = [first for first in first_moves(game, state, seen, taps, differ, next_moves)
+             if tapped_first(game, state, first, taps)]
+    return found if len(found) == 1 else []
+
+
+def tapped_first(game: Game, state: State, first: Action, taps: list[Tap]) -> bool:
+    """Whether the cards read support ``first`` as a move made before the next: the board
+    it leaves reads as it with the cards tapped first (none, for a move made without
+    cards), and where readers hold only their seat's cards (:attr:`Game.own_readers`) those
+    are on the first mover's reader and the rest on the next mover's.  A move whose card no
+    reader read is a guess, never offered: Times Square, cafe, seed 8: B's Deb moved 2 then
+    3 with only the second card read was offered as "B plays Deb 2 ..., then another", a
+    move nobody made."""
+    after = game.apply(state, first)
+    board = game.board_view(after)
+    movers = game.current_player(state), game.current_player(after)
+    for count in range(len(taps) + 1):
+        if game.own_readers and (any(t.seat not in (None, movers[0]) for t in taps[:count])
+                                 or any(t.seat not in (None, movers[1]) for t in taps[count:])):
+            continue
+        if reconcile(game, state, board, list(taps[:count]), "button").state == after:
+            return True
+    return False
+
+
+def first_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
+                differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
+    """Every legal move now, changing places that differ, after which one legal move (with
+    ``taps``) shows the table exactly (:func:`two_moves`)."""
+    actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
+    if len(actions) > MANY * 3:
+        return []
+    found: dict[str, Action] = {}
+    for action, after in actions:
+        if after is None:
+            continue
+        moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
+                 if not game.score_place(p)}
+        if not moved & differ:
+            continue
+        verdict = reconcile(game, after, seen, list(taps), "button")
+        if verdict.state is not None and not differing(game, verdict.state, seen) \
+                and tally_mismatch(game, verdict.state, seen) is None:
+            found[key(action)] = action
+    return list(found.values())
+
+
+def press_then_next(game: Game, state: State, seen: BoardView, earlier: list[Tap], later: list[Tap],
+                    next_moves: NextMoves | None = None) -> Action | None:
+    """A press held while the camera could not see, judged on a board that shows its move and
+    the next one under way (``later``: the cards tapped since the press).  The one legal move
+    that the press with its own cards (``earlier``) reads from the board it leaves, after which
+    the later cards and the board explain one legal move exactly; None for none or several."""
+    differ = differing(game, state, seen)
+    found = []
+    for first in first_moves(game, state, seen, later, differ, next_moves):
+        after = game.apply(state, first)
+        read = reconcile(game, state, game.board_view(after), list(earlier), "button")
+        if read.state is not None and read.state == after:
+            found.append(first)
+    return found[0] if len(found) == 1 else None
+
+
+def ended_unpressed(game: Game, state: State, seen: BoardView | None, taps: list[Tap],
+                    seat: int | None) -> tuple[Action, State] | None:
+    """A card on ``seat``'s reader while the record still waits for the move before it: where
+    readers hold only their seat's cards (:attr:`Game.own_readers`), that move ended without its
+    press.  The move (and the state it leaves) when the cards tapped so far, all on the mover's
+    reader (none, for a move made without cards: Champagne Charlie's), and the board explain
+    exactly one legal move that leaves the table as the record and passes the turn to
+    ``seat``; None otherwise (the later press asks).  (Times Square seed 13, cafe, passive: B's
+    Charlie, knocked a space back as B pressed, was recorded a space short; A's move put him
+    back and on, so the record still waited for A's Charlie when B tapped, and every press
+    after it was refused: the game wedged.)"""
+    mover = game.current_player(state)
+    if not game.own_readers or seat is None or mover is None or seat == mover or seen is None \
+            or any(t.seat != mover for t in taps):
+        return None
+    verdict = reconcile(game, state, seen, list(taps), "button")
+    if verdict.action is None or verdict.state is None \
+            or game.current_player(verdict.state) != seat or differing(game, verdict.state, seen):
+        return None
+    return verdict.action, verdict.state
+
+
+def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
+                trigger: Trigger) -> list[Action]:
+    """A card tapped on the wrong seat's reader: the refused move read from it, as another
+    seat's, where that is legal; or the move the table shows read with the cards laid on
+    another seat's reader (a Clique card on the neighbour's reader for one's own drink):
+    each a tap that records it."""
+    if not taps:
+        return []
+    seats = range(len(game.player_names(state)))
+    out: dict[str, Action] = {}
+    for action in game.explain(state, seen, list(taps), trigger):
+        who = action.get("player")
+        if not isinstance(who, int) or game.is_legal(state, action):
+            continue
+        for seat in seats:
+            other = {**action, "player": seat}
+            if seat != who and game.is_legal(state, other):
+                out.setdefault(key(other), other)
+    for seat in seats:
+        moved = [Tap(t.card, seat) if t.seat is not None else t for t in taps]
+        if moved == list(taps):
+            continue
+        for action in game.explain(state, seen, moved, trigger):
+            if game.is_legal(state, action):
+                out.setdefault(key(action), action)
+    return list(out.values())[:SHOWN]
+
+
+def one_off(game: Game, state: State, seen: BoardView, taps: list[Tap],
+            trigger: Trigger) -> dict[str, tuple[Action, tuple[str, ...]]]:
+    """A reading the rules refuse, read with one piece at one place a mark off (a card
+    misread by glare: Nightclubs 6, 6, 7, 4, where the pile has one 6, for 6, 5, 7, 4): each
+    legal move one such reading shows (by :func:`key`), with the places read otherwise for
+    it.  The camera is unsure which: the players, who see the table, tap the one it shows.
+    King of Clubs seed 13, cafe: Nightclub 2 read a pip high all evening; night 5's reading
+    was refused with no reading to tap, and the game wedged."""
+    board = game.board_view(state)
+    out: dict[str, tuple[Action, tuple[str, ...]]] = {}
+    for place in sorted(changed_places(board, seen))[:ONE_OFF_PLACES]:
+        if game.score_place(place):
+            continue
+        stack = tuple(seen.get(place, ()))
+        for index, piece in enumerate(stack):
+            for pips in (piece.pips - 1, piece.pips + 1) if piece.pips > 0 else ():
+                if pips <= 0:
+                    continue
+                read = (*stack[:index], replace(piece, pips=pips), *stack[index + 1:])
+                verdict = reconcile(game, state, {**seen, place: read}, list(taps), trigger)
+                if verdict.action is None or verdict.state is None:
+                    continue
+                action, places = out.get(key(verdict.action), (verdict.action, ()))
+                out[key(action)] = action, tuple(sorted({*places, place}))
+    return dict(list(out.items())[:SHOWN])
+
+
+def alike(search: Search, move: RecordedMove, readings: list[Action]) -> list[Action]:
+    """Readings of an older entry the table cannot tell apart, since the camera sees them no
+    more, and that leave the same record now (its board, score pieces, scores, whose turn and
+    legal moves): the one nearest the camera's reading, as good as any for the game; else
+    all of them.  King of Clubs seed 10, cafe, passive: last night's Nightclubs, read 2, 4,
+    4, 6, were 3, 4, 4, 6, 5, 4, 4, 6 or 2, 4, 4, 7 by the point cards on the table; the
+    players could not tell, "Read the table again" changed nothing, and the game wedged."""
+    game = search.game
+    index = next(i for i, m in enumerate(search.moves) if m.seq == move.seq)
+    made = [state for action in readings if (state := search.replayed(index, action)) is not None]
+    if len(made) != len(readings):
+        return readings
+
+    def now(state: State) -> tuple[object, ...]:
+        view = game.board_view(state)
+        return (view, game.tallies(state, view), game.scores(state), game.current_player(state),
+                sorted(key(a) for a in game.legal_actions(state)))
+
+    first = now(made[0])
+    if any(now(state) != first for state in made[1:]):
+        return readings
+    return [min(readings, key=lambda action: distance(move.action, action))]
+
+
+def distance(recorded: Action, other: Action) -> int:
+    """How far a reading lies from the recorded one: pips apart in its lists of values, one
+    for each other field that differs."""
+    out = 0
+    for field in set(recorded) | set(other):
+        a, b = recorded.get(field), other.get(field)
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b) \
+                and all(isinstance(x, int) for x in a + b):
+            out += sum(abs(x - y) for x, y in zip(a, b, strict=True))
+        elif a != b:
+            out += 1
+    return out
+
+
+def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set[str]:
+    """The fewest places (one or two) whose camera reading, replaced by the record's, leave
+    a table that is the record or it with one legal move made (a piece knocked aside while
+    a move was made: the move stands); every differing place when none do."""
+    board = game.board_view(state)
+    places = sorted(changed_places(board, seen))
+    if len(places) <= 1:
+        return set(places)
+
+    def fixed(chosen: tuple[str, ...]) -> bool:
+        view = {p: v for p, v in seen.items() if p not in chosen}
+        view.update({p: board[p] for p in chosen if p in board})
+        return fits(game, state, view, taps)
+
+    for size in (1, 2):
+        for chosen in combinations(places, size):
+            if fixed(chosen):
+                return set(chosen)
+    return set(places)
