@@ -209,3 +209,50 @@ def test_the_unexplained_opened_and_labelled_in_its_box_is_what_the_whole_board_
     assert np.array_equal(components_box, components)  # the same label for every component
     assert np.array_equal(stats_box[1:], stats[1:])
     assert _opened_components(np.zeros((40, 40), bool)) is None
+
+
+def test_a_read_only_frame_found_still_is_not_sampled_again_and_a_real_change_is_always_read() -> None:
+    """A camera that hands out the frames it keeps (read-only, as the simulated table's
+    does) gives a still table's few frames over and over: one found still against the last
+    board read is known still when it comes again.  A moved piece, a frame that can be
+    written to (changed in place after it was read) or one found still against an older
+    board is read as before."""
+    from companion.sim.camera.source import SyntheticSource
+
+    layout, colours, players = game_layout("swing_state")
+    boards = sample_boards("swing_state", players, 3, 0)
+    source = SyntheticSource(camera_for(layout, seed=3))
+    source.show(boards[1])
+    reader = make_reader(layout, colours)
+    assert reader._sampler is None
+    first = reader.read(source.read())
+    assert first.view is not None and reader._sampler is not None
+    sampled: list[int] = []
+    cells = reader._sampler.cells
+
+    def counted(frame: np.ndarray) -> np.ndarray:
+        sampled.append(1)
+        return cells(frame)
+
+    reader._sampler.cells = counted  # type: ignore[method-assign]
+    frames = [source.read() for _ in range(6)]  # three noise fields, twice
+    assert all(not f.flags.writeable for f in frames) and frames[0] is frames[3]
+    assert all(reader.read(f) is first for f in frames)
+    assert len(sampled) == 3  # the second time round, each field's frame was known still
+    # a frame of the same pixels that can be written to is sampled every time
+    own = frames[0].copy()
+    assert reader.read(own) is first and reader.read(own) is first and len(sampled) == 5
+    own[:] = 0  # changed in place after it was read: read again, not taken as still
+    assert reader.read(own) is not first and len(sampled) == 6
+    # a piece moved: read, whatever frames were found still before
+    source.show(boards[2])
+    moved = reader.read(source.read())
+    assert moved is not first and moved.view == boards[2] != boards[1]
+    source.show(boards[1])
+    back = [reader.read(source.read()) for _ in range(3)]
+    assert back[0].view == boards[1] and all(r.view == boards[1] for r in back)
+    # the frames found still against the first reading were let go when another board was
+    # read: each is sampled again, against the board read now
+    before = len(sampled)
+    assert [reader.read(f).view for f in frames[:3]] == [boards[1]] * 3
+    assert len(sampled) - before == 3

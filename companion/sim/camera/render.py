@@ -191,8 +191,10 @@ class Camera:
                 out.append((spot_id, float(centre[0]), float(centre[1]), float(np.linalg.norm(rim - centre))))
         return out
 
-    def frame(self, view: BoardView, hand: float | None = None) -> np.ndarray:
-        """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep."""
+    def frame(self, view: BoardView, hand: float | None = None, frozen: bool = False) -> np.ndarray:
+        """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep.
+        ``frozen``: the frame as kept, read-only, not a copy of it (a still table's frames are
+        a few frames over and over: a copy of each cost more than telling it was seen before)."""
         key = tuple(sorted(view.items()))
         if self._cache is None or self._cache[0] != key:
             top = render_topdown(self.layout, view, self.px_per_mm, self.paints)
@@ -208,20 +210,21 @@ class Camera:
         if field not in finished:
             finished[field] = self._finish(warped, field)
         self._drawn.last = (key, field, hand)
-        out = finished[field].copy()
-        if hand is not None:
-            # the arm covers part of the frame: that part is drawn, lit and noised again, the
-            # rest is the still frame's (the same numbers, pixel for pixel, at a third of the cost)
+        if hand is None:
+            return _frozen(finished[field]) if frozen else finished[field].copy()
+        # the arm covers part of the frame: that part is drawn, lit and noised again, the
+        # rest is the still frame's (the same numbers, pixel for pixel, at a third of the cost)
+        if self._arm_cache is None or self._arm_cache[0] != hand:
+            self._arm_cache = (hand, {})
+        parts = self._arm_cache[1]
+        if field not in parts:
             rows, cols = self._arm_box(hand)
-            if self._arm_cache is None or self._arm_cache[0] != hand:
-                self._arm_cache = (hand, {})
-            parts = self._arm_cache[1]
-            if field not in parts:
-                part = warped[rows, cols].copy()
-                self._draw_arm(part, hand, offset=(cols.start, rows.start))
-                parts[field] = self._finish(part, field, (rows, cols))
-            out[rows, cols] = parts[field]
-        return out
+            part = warped[rows, cols].copy()
+            self._draw_arm(part, hand, offset=(cols.start, rows.start))
+            out = finished[field].copy()
+            out[rows, cols] = self._finish(part, field, (rows, cols))
+            parts[field] = _frozen(out)  # a hand resting on the table: the same frames again
+        return parts[field] if frozen else parts[field].copy()
 
     @property
     def drawn(self) -> tuple | None:
@@ -262,3 +265,9 @@ class Camera:
         dx, dy = offset
         cv2.fillConvexPoly(frame, arm - np.array([dx, dy], np.int32), SKIN_BGR, cv2.LINE_AA)
         cv2.circle(frame, (tip_x - dx, tip_y - dy), HAND_R, SKIN_BGR, -1, cv2.LINE_AA)
+
+
+def _frozen(frame: np.ndarray) -> np.ndarray:
+    """A kept frame made read-only: handed out as it is, nobody can draw on it."""
+    frame.flags.writeable = False
+    return frame
