@@ -256,3 +256,32 @@ def test_a_read_only_frame_found_still_is_not_sampled_again_and_a_real_change_is
     before = len(sampled)
     assert [reader.read(f).view for f in frames[:3]] == [boards[1]] * 3
     assert len(sampled) - before == 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towards_the_ink(seed: int) -> None:
+    """``_peaks`` takes the contrast towards the ink as OpenCV's saturating difference of
+    whole grey levels: the same numbers, bit for bit, as the float difference clipped at 0,
+    on light and dark bodies alike, and the same peaks and their values."""
+    from companion.vision.pips import _median_where, _peaks, connected_components
+
+    rng = np.random.default_rng(seed)
+    for body in (40, 200):
+        gray = np.clip(rng.normal(body, 30, (60, 64)), 0, 255).astype(np.uint8)
+        for cy, cx in rng.integers(12, 50, (4, 2)):
+            cv2.circle(gray, (int(cx), int(cy)), 3, 235 if body < 128 else 20, -1)
+        mask = (rng.random(gray.shape) < 0.8).astype(np.uint8)
+        filled = np.zeros_like(mask)
+        filled[6:54, 6:58] = 1
+        level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, 2000.0)
+        assert level == _median_where(gray, mask) and level == int(level)
+        towards = (gray.astype(np.float32) - level) * np.sign(pip - level)  # the float way
+        want = cv2.GaussianBlur(np.maximum(towards, 0) / max(abs(pip - level), 30.0), (0, 0),
+                                max(0.8, 0.07 * radius))
+        assert whole.dtype == want.dtype == np.float64 and np.array_equal(whole, want)
+        want[filled == 0] = 0
+        peaks = (want >= cv2.dilate(want, np.ones((window, window), np.uint8))) & (want > 0.12)
+        n_want, _, _, centres_want = connected_components(peaks.astype(np.uint8))
+        assert n == n_want > 1 and np.array_equal(centres, centres_want)
+        assert np.array_equal(values, np.array([want[int(round(y)), int(round(x))]
+                                                for x, y in centres_want[1:]], np.float32))
