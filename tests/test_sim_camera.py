@@ -174,3 +174,21 @@ def test_a_bumped_camera_a_cup_and_the_light_kept_by_what_was_drawn_give_the_fra
         assert len(warped) <= want_warped and len(kept._moved) <= MOVED_KEPT
         if start == DRIFT_FRAMES:
             assert len(warped) == want_warped
+
+
+def test_an_arm_finished_band_by_band_is_the_arms_box_finished_whole() -> None:
+    """Only the pixels the arm drew are lit and noised again (in each band of rows, the box
+    of what it touched): the frame is the one the arm's whole box finished again gives."""
+    camera, view = camera_and_view()
+    [camera.frame(view) for _ in range(3)]
+    assert camera._cache is not None
+    _, warped, finished = camera._cache
+    for sweep in (0.0, 0.17, 0.5, 0.83, 1.0):
+        got = camera.frame(view, sweep)
+        field = camera._count % 3
+        rows, cols = camera._arm_box(sweep)
+        part = warped[rows, cols].copy()
+        camera._draw_arm(part, sweep, offset=(cols.start, rows.start))
+        want = finished[field].copy()
+        want[rows, cols] = camera._finish(part, field, (rows, cols))
+        assert np.array_equal(got, want)
