@@ -285,3 +285,34 @@ def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towar
         assert n == n_want > 1 and np.array_equal(centres, centres_want)
         assert np.array_equal(values, np.array([want[int(round(y)), int(round(x))]
                                                 for x, y in centres_want[1:]], np.float32))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_patchs_lighter_and_washed_out_shares_at_once_are_its_own_pass_over_it(seed: int) -> None:
+    """``_lighter_shares`` works out every unexplained patch's share of pixels lighter than
+    the empty board (and washed out) in one pass: the numbers each patch's own pass over its
+    box gives, bit for bit."""
+    from companion.vision.arms import _opened_components
+    from companion.vision.glare import SHEEN_MIN
+
+    layout, colours, _ = game_layout("swing_state")
+    reader = make_reader(layout, colours)
+    rng = np.random.default_rng(seed)
+    shape = reader._reference.shape
+    flat = np.clip(reader._reference.astype(np.int16) + rng.integers(-20, 40, shape), 0, 255).astype(np.uint8)
+    unexplained = cv2.dilate((rng.random(shape[:2]) < 0.004).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    found = _opened_components(unexplained)
+    assert found is not None
+    _, n, components, stats = found
+    for washed_out in (None, rng.random(shape[:2]) < 0.4):
+        reader.glare.washed_out = washed_out
+        lighter, washed = reader._lighter_shares(flat, components, n)
+        assert n > 20 and 0 < lighter[1:].mean() < 1
+        for k in range(1, n):
+            x, y, w, h, _ = stats[k]
+            region = components[y:y + h, x:x + w] == k
+            pixels, empty = flat[y:y + h, x:x + w][region], reader._reference[y:y + h, x:x + w][region]
+            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
+            assert lighter[k] == float(np.mean(brighter > SHEEN_MIN))
+            want = 0.0 if washed_out is None else washed_out[y:y + h, x:x + w][region].mean()
+            assert washed[k] == want

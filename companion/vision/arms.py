@@ -119,20 +119,16 @@ class Arms:
         mask, n, components, stats = found
         whys: dict[int, str] = {}
         hand: list[int] = []
+        lighter_share, washed_share = self._lighter_shares(flat, components, n)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px:
                 continue
-            region = components[y:y + h, x:x + w] == k
-            pixels = flat[y:y + h, x:x + w][region]
-            empty = self._reference[y:y + h, x:x + w][region]
-            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
-            washed_out = self.glare.washed_out
-            washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
-            lighter = float(np.mean(brighter > SHEEN_MIN)) > 0.6  # than the empty board, in every channel
+            washed = bool(washed_share[k] > 0.3)
+            lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
-                if self.glare.board_under(region, x, y, w, h):
+                if self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
                     continue  # the empty board, lifted evenly and smoothly by a reflection
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
@@ -181,6 +177,27 @@ class Arms:
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
         near = np.unique(self._spot_map[rows, cols][zone])
         return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
+
+    def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
+                        n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per component (labels below ``n``), the share of its pixels lighter than the empty
+        board in every channel (by ``SHEEN_MIN``), and of those a reflection washed out: worked
+        out over every component's pixels at once (a patch's own pass, per patch, cost a third
+        of an arm frame's judging)."""
+        rows, cols = _box(components > 0, 0)
+        if rows is None:
+            return np.zeros(n), np.zeros(n)
+        labels = components[rows, cols]
+        at = labels > 0
+        which = labels[at]
+        seen, empty = flat[rows, cols][at].astype(np.int16), self._reference[rows, cols][at].astype(np.int16)
+        brighter = (seen - empty).min(axis=1)
+        area = np.maximum(np.bincount(which, minlength=n), 1)
+        lighter = np.bincount(which, weights=brighter > SHEEN_MIN, minlength=n) / area
+        washed_out = self.glare.washed_out
+        if washed_out is None:
+            return lighter, np.zeros(n)
+        return lighter, np.bincount(which, weights=washed_out[rows, cols][at], minlength=n) / area
 
     def _join_arm(self, hand: list[int], whys: dict[int, str], mask: np.ndarray, components: np.ndarray,
                   stats: np.ndarray, blobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
