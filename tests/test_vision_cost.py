@@ -306,7 +306,7 @@ def test_each_patchs_lighter_and_washed_out_shares_at_once_are_its_own_pass_over
     _, n, components, stats = found
     for washed_out in (None, rng.random(shape[:2]) < 0.4):
         reader.glare.washed_out = washed_out
-        lighter, washed = reader._lighter_shares(flat, components, n)
+        lighter, washed = reader._lighter_shares(flat, components, stats)
         assert n > 20 and 0 < lighter[1:].mean() < 1
         for k in range(1, n):
             x, y, w, h, _ = stats[k]
@@ -316,3 +316,14 @@ def test_each_patchs_lighter_and_washed_out_shares_at_once_are_its_own_pass_over
             assert lighter[k] == float(np.mean(brighter > SHEEN_MIN))
             want = 0.0 if washed_out is None else washed_out[y:y + h, x:x + w][region].mean()
             assert washed[k] == want
+
+
+def test_the_places_among_an_arms_pixels_counted_are_the_sorted_unique_ones() -> None:
+    from companion.vision.arms import _places
+
+    rng = np.random.default_rng(5)
+    for size, top in ((0, 5), (7, 1), (5000, 40), (300, 0)):
+        picked = rng.integers(-1, top + 1, size).astype(np.int32)
+        want = np.unique(picked)
+        assert np.array_equal(_places(picked), want[want >= 0])
+    assert not len(_places(np.full(20, -1, np.int32)))
