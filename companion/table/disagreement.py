@@ -51,6 +51,7 @@ from companion.reconcile import (
 )
 from companion.table.ledger import UNSURE, HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides, pieces_json
+from companion.table.presses import second_taps, two_moves
 from companion.table.search import (
     EARLIER,
     SHOWN,
@@ -63,10 +64,10 @@ from companion.table.search import (
     one_off,
     other_seats,
     set_aside,
-    two_moves,
 )
 
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
+TWO_MOVES = "Were two moves made since the record's last"  # a press forgotten, asked
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
 TABLE_ACTIONS = frozenset({"keep_record", "reread"})
@@ -143,7 +144,7 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         text += never_made_words(game, unmade, number)
         options = [undo_option(unmade)]
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
-        text += (" Were two moves made since the record's last, "
+        text += (f" {TWO_MOVES}, "
                  f"{game.describe(state, first[0])}, then another (a press forgotten)? "
                  "If so, record the first: the second follows.") + missed_card(game)
         options = list(first)
@@ -288,6 +289,18 @@ class Disagreements:
         newest = self.ledger.frames[-1].entry
         return kind == "correct" or bool(differing(self.game, self.ledger.state, self.seen)) or (
             newest is not None and self.game.press_owed(self.ledger.state, newest.action, self._press_seat))
+
+    def second_of_two(self, asked: Prompt | None) -> list[Tap] | None:
+        """The players recorded the first of the two moves a warning asked about (a press
+        forgotten): the cards tapped for the second, kept for the press that raised it, which
+        is judged again and records it (Times Square seed 17, cafe, passive: B's move, its
+        press forgotten, then A's trade on the shared reader; with the taps cleared, A's
+        trade, which no camera sees, was lost).  None when the answer was not that."""
+        newest = self.ledger.frames[-1].entry
+        if asked is None or TWO_MOVES not in asked.text or newest is None or len(self.ledger.frames) < 2 \
+                or key(newest.action) not in {key(o) for o in asked.options}:
+            return None
+        return second_taps(self.game, self.ledger.frames[-2].state, newest.action, self.taps)
 
     def one_off_answered(self) -> None:
         """The players tapped a reading a refusal offered with a place read a mark off
