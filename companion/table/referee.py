@@ -118,7 +118,8 @@ class Referee(Disagreements, Doubting):
             self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
-            self.taps += [t for t in later if t not in self.taps]  # cards laid for the next step: read with it
+            # cards laid for the next step before the answer: read with it
+            self.taps += [t for t in later if t not in self.taps]
             self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:
