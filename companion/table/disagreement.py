@@ -243,6 +243,15 @@ class Disagreements:
     next_moves: NextMoves
     notices: dict[str, Prompt]
 
+    def outlasting_taps(self) -> list[Tap]:
+        """The cards tapped that outlast the move the players just declared
+        (:meth:`Game.tap_outlasts`): read with the table after their answer, not spent on it."""
+        newest = self.ledger.frames[-1].entry
+        if newest is None:
+            return []
+        state = self.ledger.state
+        return [t for t in self.taps if self.game.tap_outlasts(state, newest.action, t.card, t.seat)]
+
     def publish(self, kind: str) -> None: ...
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
                    replaced: BoardView | None = None, answered: bool = False) -> None: ...

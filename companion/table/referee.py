@@ -100,9 +100,7 @@ class Referee(Disagreements, Doubting):
         asked = [self.table_prompt, self.notices.get("tally")]
         second = self.second_of_two(asked[0]) if answered else None
         self._pressed_last = False
-        newest = self.ledger.frames[-1].entry
-        later = [t for t in self.taps if answered and newest is not None
-                 and self.game.tap_outlasts(self.ledger.state, newest.action, t.card, t.seat)]
+        later = self.outlasting_taps() if answered else []
         self.taps = second or []
         self.table_prompt = None
         if corrected is not None and replaced is not None and self.raw_seen is not None \
