@@ -470,3 +470,38 @@ def test_baron_voodoo_two_moves_nobody_made_are_named_and_undone_in_one_tap() ->
     table.button()  # the press asks which move the table shows, the token taken among them
     asked = table.table_prompt
     assert asked is not None and asked.kind == "choice" and take in asked.options, asked
+
+
+def test_baron_voodoo_a_set_up_the_camera_cannot_see_whole_is_declared_when_the_tablet_asks() -> None:
+    """Baron Voodoo seed 17, cafe, passive: two dice (F3, F4) the camera never saw; the set-up
+    was refused at every press ("the board must hold all 48 Soul Dice"), and the players went
+    on playing a game the tablet never started.  The refusal names the spaces it sees bare,
+    and the players, who see a die on each, declare their set-up when the tablet asks."""
+    from companion.sim.events import Declare, TurnButton
+    from companion.sim.players.baron_voodoo import BaronVoodooWorld
+
+    game = load_game("baron_voodoo")
+    world = BaronVoodooWorld(game, 2, None, 17)
+    world.set_temperament("passive")
+    made = world.start()
+    assert isinstance(made[-1], TurnButton)
+    laid = world.laid_setup
+    seen = dict(game.board_view(world.state))
+    bare = sorted(seen)[:2]
+    for cell in bare:
+        seen.pop(cell)
+    table = Table.open("baron_voodoo", None, 2, None, 17, resume=False)
+    table.referee.pace.settle_frames = 1
+    table.board_seen(seen)
+    table.button()
+    asked = table.table_prompt
+    assert asked is not None and f"no die on {', '.join(bare)}" in asked.text, asked
+    tablet = {"history_total": 0, "history": [], "over": False, "taps": [],
+              "prompts": [{"kind": asked.kind, "text": asked.text, "options": asked.options}]}
+    declared = []
+    for _ in range(3):  # their glances, the ask standing: straightened and pressed, then declared
+        declared = [e.action for e in world.act(tablet) if isinstance(e, Declare)]
+        if declared:
+            break
+    assert declared == [laid], declared
+    assert table.declare(declared[0]) is not None and table.state["phase"] == "play"

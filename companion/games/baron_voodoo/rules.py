@@ -326,8 +326,11 @@ class BaronVoodooRules(BaronVoodooPowers, Game):
         want = {c: n for c, n in f.dice.items()}
         if dict(counts) != {c: n for c, n in want.items() if n}:
             got = ", ".join(f"{counts.get(c, 0)} {c}" for c in want)
+            # the spaces with no die, for players who see a die on each: the camera misses it
+            empty = [c for c in f.cells if not clean[c] and f.printed[c] != "black"]
+            bare = f"; no die on {', '.join(empty[:6])}{'...' if len(empty) > 6 else ''}" if empty else ""
             raise RuleError(f"the board must hold all {sum(want.values())} Soul Dice "
-                            f"({', '.join(f'{n} {c}' for c, n in want.items())}); seen {got}",
+                            f"({', '.join(f'{n} {c}' for c, n in want.items())}); seen {got}{bare}",
                             RULES["setup"])
         for cell, stack in clean.items():
             printed = f.printed[cell]

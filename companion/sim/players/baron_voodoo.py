@@ -36,7 +36,6 @@ from companion.sim.world import (
     Declare,
     HandOver,
     PhysicalEvent,
-    TurnButton,
     World,
 )
 
@@ -92,9 +91,12 @@ class BaronVoodooWorld(World):
         self._apply({"type": "setup", "layout": layout, "board": board})
         self.laid = board  # the dice as the players rolled and placed them
         self.laid_setup = {"type": "setup", "layout": layout, "board": board}
-        setup: list[PhysicalEvent] = [BoardChange(g.board_view(self.state)), TurnButton()]
-        # a set-up the tablet does not show (a die misread as the press came) is made again
-        # like any move: the history held the Deities' choice, if any, before it
+        # pressed for like any move: a set-up the tablet does not show (a die misread as the
+        # press came) is made again, and declared when the tablet asks (Baron Voodoo seed 17,
+        # cafe, passive: two dice the camera never saw; the set-up was refused at every press,
+        # and the players went on playing a game the tablet never started); the history held
+        # the Deities' choice, if any, before it
+        setup: list[PhysicalEvent] = [BoardChange(g.board_view(self.state)), self.press_for(self.laid_setup)]
         self.last_move = (setup, sum(isinstance(e, Declare) for e in events), 0)
         return events + setup
 
