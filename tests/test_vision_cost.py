@@ -327,3 +327,19 @@ def test_the_places_among_an_arms_pixels_counted_are_the_sorted_unique_ones() ->
         want = np.unique(picked)
         assert np.array_equal(_places(picked), want[want >= 0])
     assert not len(_places(np.full(20, -1, np.int32)))
+
+
+@pytest.mark.parametrize("size", [5, 13, 25])
+def test_a_dilation_by_a_discs_rectangles_one_by_one_is_the_dilation_by_the_disc(size: int) -> None:
+    from companion.vision.empty_board import _disc_as_rectangles
+
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    rectangles = _disc_as_rectangles(disc)
+    assert len(rectangles) < disc.shape[0]  # fewer passes than the disc has rows
+    rng = np.random.default_rng(size)
+    mask = (rng.random((90, 130)) < 0.01).astype(np.uint8)
+    mask[0, 0] = mask[-1, 64] = 1  # at the edges too
+    union = np.zeros_like(mask)
+    for rectangle in rectangles:
+        union = np.maximum(union, cv2.dilate(mask, rectangle))
+    assert np.array_equal(union, cv2.dilate(mask, disc))
