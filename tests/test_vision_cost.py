@@ -327,3 +327,52 @@ def test_the_places_among_an_arms_pixels_counted_are_the_sorted_unique_ones() ->
         want = np.unique(picked)
         assert np.array_equal(_places(picked), want[want >= 0])
     assert not len(_places(np.full(20, -1, np.int32)))
+
+
+@pytest.mark.parametrize("size", [5, 13, 25])
+def test_a_dilation_by_a_discs_rectangles_one_by_one_is_the_dilation_by_the_disc(size: int) -> None:
+    from companion.vision.empty_board import _disc_as_rectangles
+
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    rectangles = _disc_as_rectangles(disc)
+    assert len(rectangles) < disc.shape[0]  # fewer passes than the disc has rows
+    rng = np.random.default_rng(size)
+    mask = (rng.random((90, 130)) < 0.01).astype(np.uint8)
+    mask[0, 0] = mask[-1, 64] = 1  # at the edges too
+    union = np.zeros_like(mask)
+    for rectangle in rectangles:
+        union = np.maximum(union, cv2.dilate(mask, rectangle))
+    assert np.array_equal(union, cv2.dilate(mask, disc))
+
+
+def test_a_marker_under_an_arms_edge_is_no_move_of_the_board_but_two_are_and_a_bumped_camera_is() -> None:
+    """The board is searched for again (OpenCV's marker search, the light, the board kept and
+    the marks' cache started afresh) only when it moved: a hand across one marker's edge
+    among markers that fit is not a move."""
+    reader, sampler, first = _reader_after_a_read("swing_state")
+    small = sampler.sample(first)
+    assert reader._still_fits(small)
+    checks = reader._marker_checks
+    assert len(checks) >= 4
+
+    def edge_across(board: np.ndarray, check: tuple) -> None:
+        rows, cols, bits = check  # a pale hand over most of the marker, its edge across it
+        board[rows, cols.start:cols.start + (cols.stop - cols.start) * 17 // 20] = (165, 190, 220)
+        patch = cv2.cvtColor(board[rows, cols], cv2.COLOR_BGR2GRAY)
+        lo, hi = float(patch.min()), float(patch.max())
+        assert hi - lo >= 40 and np.mean((patch > (lo + hi) / 2) != bits) > 0.35  # ink where white was
+
+    one = small.copy()
+    edge_across(one, checks[0])
+    assert reader._still_fits(one)
+    two = one.copy()
+    edge_across(two, checks[1])
+    assert not reader._still_fits(two)  # two markers off: more likely the board than two hands
+    bumped = np.ascontiguousarray(np.roll(first, (18, -25), axis=(0, 1)))
+    assert not reader._still_fits(sampler.sample(bumped))
+    covered = small.copy()  # markers wholly covered say nothing: the rest must fit
+    for rows, cols, _bits in checks[:-2]:
+        covered[rows, cols] = (60, 70, 90)
+    assert reader._still_fits(covered)
+    edge_across(covered, checks[-1])
+    assert not reader._still_fits(covered)  # one off and only one fitting: no board to trust

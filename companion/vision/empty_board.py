@@ -22,6 +22,21 @@ SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged o
 _SHADOW_REACH = 2 * SHADOW_REACH_MM + 1
 _SHADOW_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_SHADOW_REACH, _SHADOW_REACH))
 _DISC_DY, _DISC_DX = (d - SHADOW_REACH_MM for d in np.nonzero(_SHADOW_DISC))  # its pixels from its centre
+
+
+def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
+    """A disc (each row a span centred on its middle) as the rectangles it is the union of:
+    per half-width, as tall as the rows that span it or more.  A dilation by a rectangle is
+    two passes of a running maximum; by the disc, a pass over all its pixels."""
+    r = disc.shape[0] // 2
+    tallest: dict[int, int] = {}
+    for dy, row in enumerate(disc):
+        w = int(np.flatnonzero(row).max()) - r
+        tallest[w] = max(tallest.get(w, 0), abs(dy - r))
+    return [np.ones((2 * h + 1, 2 * w + 1), np.uint8) for w, h in sorted(tallest.items())]
+
+
+_SHADOW_RECTANGLES = _disc_as_rectangles(_SHADOW_DISC)
 WHOLE_LIT_SHARE = 0.5  # blobs' rings over this share of the board: lit judged over all of it at once
 _SPECKS = 128  # unexplained pixels up to this many are judged each by its disc, more by a dilation
 
@@ -180,7 +195,10 @@ class EmptyBoard:
         # a wider patch (a shadow): the disc's dilation over the window round it
         y0, x0 = max(0, int(ys.min()) - r), max(0, int(xs.min()) - r)
         y1, x1 = min(h, int(ys.max()) + r + 1), min(w, int(xs.max()) + r + 1)
-        dilated = cv2.dilate(is_piece[y0:y1, x0:x1].view(np.uint8), _SHADOW_DISC)
+        part = is_piece[y0:y1, x0:x1].view(np.uint8)
+        dilated = cv2.dilate(part, _SHADOW_RECTANGLES[0])  # by the disc: by its rectangles, one by one
+        for rectangle in _SHADOW_RECTANGLES[1:]:
+            cv2.max(dilated, cv2.dilate(part, rectangle), dst=dilated)
         return dilated[ys - y0, xs - x0] > 0
 
     # ------------------------------------------------------------------ light

@@ -134,8 +134,14 @@ class Locating:
         return out
 
     def _still_fits(self, small: np.ndarray) -> bool:
-        """Do at least two markers still sit where the homography puts them, and none elsewhere?"""
-        fits = 0
+        """Do at least two markers still sit where the homography puts them, and none elsewhere?
+        A marker with an arm's edge or a fingertip across part of it shows ink where its white
+        should be, as a shifted one does; but a board or a camera that moved shifts every
+        marker it shows.  So one such marker among three or more that fit is under a hand (the
+        board is not searched for again at every frame of an arm's sweep: each search is
+        OpenCV's marker search, and it starts the light, the board kept and the pieces' marks
+        afresh); two, or one with fewer fitting, and the board moved."""
+        fits = shifted = 0
         for rows, cols, bits in self._marker_checks:
             patch = cv2.cvtColor(small[rows, cols], cv2.COLOR_BGR2GRAY)  # the markers only, not the board
             lo, hi = float(patch.min()), float(patch.max())
@@ -143,11 +149,13 @@ class Locating:
                 continue  # covered (a hand, a shadow): says nothing either way
             wrong = np.mean((patch > (lo + hi) / 2) != bits)
             if wrong > 0.2:
-                if wrong > 0.35:
-                    return False  # ink where the marker's white should be: the board moved
+                if wrong > 0.35:  # ink where the marker's white should be
+                    shifted += 1
+                    if shifted > 1:
+                        return False
                 continue
             fits += 1
-        return fits >= 2
+        return fits >= (3 if shifted else 2)
 
     def sharpness(self, small: np.ndarray) -> tuple[float, float]:
         """How sharp the markers' edges are in their most blurred direction (about 3.3 for a
