@@ -158,9 +158,10 @@ class PieceMarks:
                                                                             y0 + (cy + 0.5) / scale)
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
-        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
+        outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
-            low = low_face(mask, gray, face, rim, die_px, self._outward((x0 + x1) / 2, (y0 + y1) / 2), stands)
+            low = low_face(mask, gray, face, rim, die_px, outward, stands)
             if low is not None:
                 pips, sure = low, True
         if reflected and sure and die_px is not None and face is not None:
