@@ -150,11 +150,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     return count, bool(sure)
 
 
-ONE_FROM_FAR = (0.38, 0.85)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
+ONE_FROM_FAR = (0.38, 0.9)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
 ONE_FROM_SIDE = 0.4  # ... and at least this far in from its sides; a 2's or a 3's corner pips lie
 # within 0.33 of some edge of the top (or 0.97 or more from its far edge: the near corner)
-WIDER_THAN_A_TOP = 1.5  # an outline this many faces (``die_px``) wide is no die's top and sides of
-# that size (a face turned 45 degrees is 1.41 wide): the die is drawn larger, its outline its face
+WIDER_THAN_A_TOP = 1.7  # an outline this many faces (``die_px``) wide is no die's top and sides of
+# that size (a face turned 45 degrees is 1.41 wide, 1.6 with its blur and shade seen): the die is
+# drawn larger, its outline its face
 ONE_OFF_MIDDLE = 0.16  # ... whose 1's pip lies this near its middle (a share of its width; corners: 0.38)
 
 
