@@ -153,3 +153,29 @@ def test_a_dies_side_in_shade_cut_off_from_its_top_is_no_token() -> None:
     assert doubtful.get("F2") == "a die's side, or a piece against it?"
     assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_dies_sides_in_shade_are_the_die_not_something_over_the_board() -> None:
+    """From 30 degrees the lamp leaves a die's side faces towards the camera darker than
+    the board: in the strip one die's lean deep between its top and the camera's nadir
+    they are the die, not a shadow or a hand over the board (each of these places was
+    doubted as "something over it" before), and nothing is read wrong for it."""
+    reading, truth, layout = _read_tuning_frame("baron_voodoo-t30-b0")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in ("A1", "C1", "F1", "C2", "B4", "D5", "G5", "G6", "C7", "G7"):
+        assert spot not in doubtful and reading.view.get(spot) == truth.get(spot), spot
+    assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_a_die_whose_top_reaches_past_its_crop_is_read_on_a_wider_one() -> None:
+    """A die's top lit past its colour on the board's coarse sampling reaches past the crop
+    its marks are counted on, cutting a pip off at the crop's edge: read again on a wider
+    crop (these places had their marks unclear before)."""
+    reading, truth, layout = _read_tuning_frame("baron_voodoo-t20-b2")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "F1" not in doubtful and reading.view.get("F1") == truth.get("F1")
+    assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -70,3 +70,19 @@ def test_a_doubt_reaches_only_the_places_near_what_made_it():
     assert left < 0 or reader._spot_ids[left] not in near
     # what made it doubtful not known: every place beside it, as before
     assert reader._reached(None, "D4") == reader._beside["D4"]
+
+
+def test_a_black_tiles_sheen_is_the_tile() -> None:
+    """A lamp's sheen over part of a glossy black skull tile lifts it to a dark grey no piece
+    is, still without hue and far darker than the print: joined to the tile's black it is the
+    tile, not a second piece touching it (each of these places was doubted so before), and
+    nothing is read wrong for it."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t20-b1")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in ("mat2-skull0", "mat2-skull2", "mat2-skull5"):
+        assert spot not in doubtful and reading.view.get(spot, ()) == frame.view.get(spot, ()), spot
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -35,6 +35,8 @@ WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlig
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
+SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
+SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
@@ -44,6 +46,7 @@ class _Blob:
 
     odd: list[tuple[tuple[int, int], np.ndarray]] = field(default_factory=list)  # no piece's
     explained: list[tuple[int, int, int, int]] = field(default_factory=list)  # rows, columns
+    shaded: list[tuple[tuple[int, int], np.ndarray]] = field(default_factory=list)  # a die's sides in shade
     doubts: list[tuple[str, str]] = field(default_factory=list)
     found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
     box: tuple[int, int, int, int] | None = None  # rows y0..y1, columns x0..x1: what raised its doubts
@@ -136,6 +139,8 @@ class Blobs(PieceMarks):
             odd[oy:oy + part.shape[0], ox:ox + part.shape[1]] |= part
         for y0, y1, x0, x1 in blob.explained:
             explained[y0:y1, x0:x1] = True
+        for (oy, ox), part in blob.shaded:
+            explained[oy:oy + part.shape[0], ox:ox + part.shape[1]] |= part
         for spot, why in blob.doubts:
             doubtful.setdefault(spot, why)
             if blob.box is not None:
@@ -248,6 +253,8 @@ class Blobs(PieceMarks):
                 continue  # a speck of colour: not a piece
             # a piece explains its own box: its pips and its anti-aliased rim
             out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            if stand is None and self._is_die(index):
+                out.shaded += self._sides_of_a_die(bx, by, bw, bh)
             if size_mm < lo or size_mm > hi:
                 out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
                 if size_mm > hi:  # it may reach over other places: they are not seen either
@@ -342,6 +349,27 @@ class Blobs(PieceMarks):
             return None
         leaning = leaning_figure(self.pose, own, bx, by, SCALE)
         return None if leaning is None else leaning.foot
+
+    def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int) -> list[tuple[tuple[int, int], np.ndarray]]:
+        """A die's side faces in shade, beside its top's colour (its box, sampled px): in the
+        strip towards the camera's nadir, one die's lean deep, the pixels darker than the empty
+        board there in every channel (a side in shade is too dark for its colour, a white
+        die's is grey).  They are the die, not something over the board; a side the lamp lights
+        is no darker than the board and is still judged."""
+        if self.pose is None or self._flat is None:
+            return []
+        x_mm, y_mm = (bx + bw / 2) / SCALE, (by + bh / 2) / SCALE
+        ux, uy, d = self.pose.outward(x_mm, y_mm)
+        lean = self.pose.lean(d, DIE_MM) * SCALE + SIDES_SLACK_PX
+        if lean < 1:
+            return []
+        sx, sy = -ux * lean, -uy * lean
+        x0, x1 = max(0, int(bx + min(0.0, sx))), int(np.ceil(bx + bw + max(0.0, sx)))
+        y0, y1 = max(0, int(by + min(0.0, sy))), int(np.ceil(by + bh + max(0.0, sy)))
+        seen = self._flat[y0:y1, x0:x1].astype(np.int16)
+        empty = self._reference[y0:y1, x0:x1].astype(np.int16)
+        darker = (seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM).all(axis=2)
+        return [((y0, x0), darker)] if darker.any() else []
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
         """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face

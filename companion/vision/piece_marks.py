@@ -28,6 +28,8 @@ CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
 BAND_SLACK_MM = 2.0  # the strip a taller column's sides would cover is judged this far in from its ends
 SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's sides stand there
+CROP_PAD_MM = 2.0  # a piece's crop reaches this far past its box on the board ...
+WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its outline at the crop's edge
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 
 
@@ -92,15 +94,16 @@ class PieceMarks:
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
-                   sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
+                   sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
         A die standing up (``stand``) is judged on its top face only: its side faces, and
         their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
-        (its own, and lifted by a sheen over part of it)."""
-        x0, y0 = bx / SCALE - 2, by / SCALE - 2
-        x1, y1 = (bx + bw) / SCALE + 2, (by + bh) / SCALE + 2
+        (its own, and lifted by a sheen over part of it).  ``pad_mm``: how far the crop
+        reaches past the piece's box on the board."""
+        x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
+        x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
         scale = min(CROP_SCALE, CROP_PIECE_PX * SCALE / max(bw, bh, 1))
         cw, ch = int((x1 - x0) * scale), int((y1 - y0) * scale)
@@ -158,11 +161,16 @@ class PieceMarks:
                                                                             y0 + (cy + 0.5) / scale)
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
-        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut)
+        outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
-            low = low_face(mask, gray, face, rim, die_px, self._outward((x0 + x1) / 2, (y0 + y1) / 2), stands)
+            low = low_face(mask, gray, face, rim, die_px, outward, stands)
             if low is not None:
                 pips, sure = low, True
+            elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):
+                # the die reaches past its crop (its top's rim, seen past its colour on the
+                # board's coarser sampling, was cut off with a pip): read again on a wider crop
+                return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen, WIDE_PAD_MM)
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips
@@ -216,3 +224,8 @@ class PieceMarks:
             return False
         seen = self._as_empty[py[inside].astype(int), px[inside].astype(int)]
         return float(seen.mean()) >= SIDES_BAND_SEEN
+
+
+def _at_the_crops_edge(hull: np.ndarray) -> bool:
+    """Does a piece's outline meet its crop's edge?"""
+    return bool(hull[0].any() or hull[-1].any() or hull[:, 0].any() or hull[:, -1].any())

@@ -56,7 +56,8 @@ DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
                rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
-               stands: Callable[[float, float], bool] | None = None, cut: bool = False) -> tuple[int, bool]:
+               stands: Callable[[float, float], bool] | None = None, cut: bool = False,
+               outward: tuple[float, float] | None = None) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -74,6 +75,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     the marks are a die's whole layout (a face cut anywhere loses a layout's row, column or
     corner, which leaves no layout of fewer pips).  With ``die_px``, faint marks that
     complete a die's layout with the clear ones count (``die_face``), never a faint one alone.
+    ``outward``: the unit direction (crop axes) from the camera's nadir through a die, None
+    right under it: a lone mark is a sure 1 only at its top's middle (``_in_the_middle``).
     """
     face = face or outline(mask)
     if face is None:
@@ -134,12 +137,54 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         sure = not _marks_past_colour(whole, seen_body, filled, rim, window)
     if sure and cut:
         sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
+    if sure and count == 1 and die_px is not None:
+        # a die's 1 is its face's middle pip: a lone mark elsewhere is what is left of a face
+        # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
+        shown = hull if seen_body is None else hull | seen_body
+        sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward)
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands)
         if top is not None:
             return top, True
     return count, bool(sure)
+
+
+ONE_FROM_FAR = (0.38, 0.9)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
+ONE_FROM_SIDE = 0.4  # ... and at least this far in from its sides; a 2's or a 3's corner pips lie
+# within 0.33 of some edge of the top (or 0.97 or more from its far edge: the near corner)
+WIDER_THAN_A_TOP = 1.7  # an outline this many faces (``die_px``) wide is no die's top and sides of
+# that size (a face turned 45 degrees is 1.41 wide, 1.6 with its blur and shade seen): the die is
+# drawn larger, its outline its face
+ONE_OFF_MIDDLE = 0.16  # ... whose 1's pip lies this near its middle (a share of its width; corners: 0.38)
+
+
+def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
+                   outward: tuple[float, float] | None) -> bool:
+    """Does a lone mark lie at the middle of a die's top (``face``: the die's outline, 0/1,
+    crop px), as a 1's pip does?  Seen from a slant the outline holds the die's sides too,
+    swept from its top towards the camera's nadir, so only the top's far edge (along
+    ``outward``, the unit direction from the nadir through the die) and its two sides across
+    that line are the top's own: the mark is measured from those, in faces (``die_px``).
+    Where the crop cuts the outline off, an edge measured lies nearer the mark than the
+    top's: the far edge then still rules out a side's or a near corner's mark.  Right under
+    the camera (``outward`` None) no side shows and the near edge is the top's too.  A die
+    larger than a face of ``die_px`` has no sides modelled: its outline is its face, and the
+    mark lies at the outline's middle."""
+    ys, xs = np.nonzero(face)
+    if not len(xs):
+        return False
+    ux, uy = outward if outward is not None else (1.0, 0.0)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    lo, hi = float(across.min()) - 0.5, float(across.max()) + 0.5
+    if hi - lo > WIDER_THAN_A_TOP * die_px:
+        off = np.hypot(mark[0] - float(xs.mean()), mark[1] - float(ys.mean()))
+        return bool(off <= ONE_OFF_MIDDLE * np.sqrt(len(xs)))
+    a, b = mark[0] * ux + mark[1] * uy, mark[1] * ux - mark[0] * uy
+    far = (float(along.max()) + 0.5 - a) / die_px
+    sides = min(b - lo, hi - b) / die_px
+    near = (a - float(along.min()) + 0.5) / die_px if outward is None else ONE_FROM_FAR[0]
+    return ONE_FROM_FAR[0] <= far <= ONE_FROM_FAR[1] and sides >= ONE_FROM_SIDE and near >= ONE_FROM_FAR[0]
 
 
 def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarray, hull: np.ndarray,
