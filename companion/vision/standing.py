@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.dark_sheen import DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3
@@ -41,7 +42,7 @@ HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir th
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
 
 
-class Standing:
+class Standing(DarkSheen):
     """Where a piece that stands up stands, and what of it is no piece of its own."""
 
     def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
@@ -51,7 +52,9 @@ class Standing:
         colour's hue (nearer it than the empty print there is, by a margin: a shadow keeps the
         print's hue) and darker than it.  A figure's shaded side is then part of it, not
         something over the board.  Only in ``region`` when one is given (the rest of the board
-        is as it was read before)."""
+        is as it was read before).  A black piece lifted off black by its sheen is black
+        first (``dark_sheen.py``)."""
+        labels = self._black_in_sheen(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
         standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
                     and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's

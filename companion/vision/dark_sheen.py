@@ -1,0 +1,118 @@
+"""A black piece under its sheen: a dark grey with no hue, not the print dimmed.
+
+Black plastic is not ink.  Glossy or matte, its surface reflects a few per cent of the room's
+light, so under the light that shows the print in its own colours a black token's top is a
+dark grey (40-95 of 255 on the physically based frames, where the palette's black is 25),
+nearer the darkest print colour than black: the token is read as print that the empty board
+does not explain ("something over it?"), or as a sliver of black beside it ("pieces
+touching?").  Such a patch is told from what else is dark there:
+
+- a shadow on the print is the print dimmed evenly, keeping its hue; the patch has none;
+- a grey piece in the light the print is read under is lighter (the palette's grey is 140),
+  and one in a shadow lies in a shadow: the print round it is dimmed too;
+- a hand, a sleeve or a phone is no piece's size and shape on one place.
+
+So a patch of the board's colours (or none) that has no hue, is far darker than the print there
+and not evenly so, shaped as one piece on one place, with the print round it as the empty board
+shows it, is the board's black piece there.  Only for a game whose black pieces lie flat (a
+black die's sides are judged by ``standing.py``).
+
+A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.standing.Standing`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.reading import SCALE, SQUARE3
+
+SHEEN_HUELESS = 16  # a black top under a sheen: its channels within this of each other
+SHEEN_DARKER = 0.6  # ... most of it no lighter than this share of the empty print there
+SHEEN_UNEVEN = 0.12  # ... nor that print dimmed evenly: its channels' shares of it differ by this much
+SHEEN_LIGHTEST = 112.0  # ... and darker than this (a grey piece, 140, in the print's light is lighter)
+SHEEN_UNLIKE = 0.5  # this share of a patch at least unlike the print there (the rest may lie on dark print)
+RING_IN = 3  # past a patch's rim (a piece's edge blurs into the print by a pixel or two) ...
+RING_PX = 3  # ... a ring this wide must show the print as the empty board shows it ...
+RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as clear: it is no shade)
+ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times its width
+
+
+class DarkSheen:
+    """Black pieces whose sheen lifts them off black (see the module's docstring)."""
+
+    def _black_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                        region: tuple[slice, slice] | None = None) -> np.ndarray:
+        """``labels`` with each black piece under a sheen labelled black (a new array when any
+        is, else ``labels`` itself).  Only in ``region`` when one is given."""
+        names = self._piece_names
+        if "black" not in names or self._is_die(names.index("black")):
+            return labels
+        black = names.index("black")
+        n_pieces = len(names)
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        pad = RING_IN + RING_PX + 1
+        wy = slice(max(0, (wy.start or 0) - pad), wy.stop + pad)
+        wx = slice(max(0, (wx.start or 0) - pad), wx.stop + pad)
+        lut = np.zeros(256, np.uint8)
+        lut[n_pieces:] = 1  # the board's colours, or none
+        open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
+        at = cv2.findNonZero(open_)
+        if at is None:
+            return labels
+        xs, ys = at.reshape(-1, 2).T
+        pixels = flat[wy, wx][ys, xs].astype(np.float32)
+        empty = self._reference[wy, wx][ys, xs].astype(np.float32)
+        hueless = (np.ptp(pixels, axis=1) <= SHEEN_HUELESS) & (pixels.mean(axis=1) <= SHEEN_LIGHTEST)
+        if not hueless.any():
+            return labels
+        ratio = pixels / np.maximum(empty, 1.0)
+        share = ratio.mean(axis=1)
+        # not the print dimmed: far darker than it, and not evenly so (a shadow keeps its hue)
+        own = hueless & (share <= SHEEN_DARKER) & (np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share)
+        grey = np.zeros(open_.shape, np.uint8)  # hueless and dark, wherever it lies over the print
+        grey[ys[hueless], xs[hueless]] = 1
+        unlike = np.zeros(open_.shape, np.uint8)  # ... and unlike the print there
+        unlike[ys[own], xs[own]] = 1
+        here = labels[wy, wx]
+        patch = cv2.morphologyEx(grey | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
+        n, parts, stats, centres = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        tokens = []
+        for k in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            box = (slice(y, y + h), slice(x, x + w))
+            mine = parts[box] == k
+            new = mine & (grey[box] > 0)
+            if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h) \
+                    or np.count_nonzero(new & (unlike[box] > 0)) < SHEEN_UNLIKE * np.count_nonzero(new):
+                continue
+            spot = self._spot_at((centres[k][0] + wx.start) / SCALE - MARGIN_MM,
+                                 (centres[k][1] + wy.start) / SCALE - MARGIN_MM)
+            if spot is not None and self._min_area[spot] <= area / (SCALE * SCALE) <= self._max_area[spot]:
+                tokens.append((k, box, new))
+        if not tokens:
+            return labels
+        # round a token the print shows as the empty board, or pieces, or other such tokens
+        clear = as_empty[wy, wx] | (here < n_pieces) | np.isin(parts, [k for k, _, _ in tokens])
+        out = labels
+        for k, box, new in tokens:
+            if self._lit_round(parts, k, clear, stats[k]):
+                if out is labels:
+                    out = labels.copy()
+                out[wy, wx][box][new] = black
+        return out
+
+    @staticmethod
+    def _lit_round(parts: np.ndarray, k: int, clear: np.ndarray, stats: np.ndarray) -> bool:
+        """Is the ring round patch ``k`` (past its rim) mostly ``clear``: the empty board,
+        pieces, or another black piece's sheen; as in the print's own light, not a shade that
+        reaches past the patch?"""
+        x, y, w, h = (int(v) for v in stats[:4])
+        reach = RING_IN + RING_PX
+        y0, x0 = max(0, y - reach), max(0, x - reach)
+        y1, x1 = min(parts.shape[0], y + h + reach), min(parts.shape[1], x + w + reach)
+        mine = (parts[y0:y1, x0:x1] == k).astype(np.uint8)
+        inner = cv2.dilate(mine, np.ones((2 * RING_IN + 1,) * 2, np.uint8))
+        ring = cv2.dilate(mine, np.ones((2 * reach + 1,) * 2, np.uint8)) > inner
+        return bool(ring.any()) and float(clear[y0:y1, x0:x1][ring].mean()) >= RING_CLEAR
