@@ -33,6 +33,8 @@ SHEEN_DARKER = 0.6  # ... most of it no lighter than this share of the empty pri
 SHEEN_UNEVEN = 0.12  # ... nor that print dimmed evenly: its channels' shares of it differ by this much
 SHEEN_LIGHTEST = 112.0  # ... and darker than this (a grey piece, 140, in the print's light is lighter)
 SHEEN_UNLIKE = 0.5  # this share of a patch at least unlike the print there (the rest may lie on dark print)
+SHEEN_SEEN = 0.5  # a place is looked at with this share of its smallest piece seen so (times the above)
+SPOT_PAD = 14  # a piece on a place is looked for this far round it (it may overhang; its ring round it)
 RING_IN = 3  # past a patch's rim (a piece's edge blurs into the print by a pixel or two) ...
 RING_PX = 3  # ... a ring this wide must show the print as the empty board shows it ...
 RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as clear: it is no shade)
@@ -62,40 +64,73 @@ class DarkSheen:
         if at is None:
             return labels
         xs, ys = at.reshape(-1, 2).T
-        pixels = flat[wy, wx][ys, xs].astype(np.float32)
-        empty = self._reference[wy, wx][ys, xs].astype(np.float32)
-        hueless = (np.ptp(pixels, axis=1) <= SHEEN_HUELESS) & (pixels.mean(axis=1) <= SHEEN_LIGHTEST)
+        seen = flat[wy, wx][ys, xs]
+        b, g, r = seen[:, 0], seen[:, 1], seen[:, 2]
+        top, low = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
+        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
+        near = (top - low <= SHEEN_HUELESS) & (top <= SHEEN_LIGHTEST + SHEEN_HUELESS)
+        if not near.any():
+            return labels
+        xs, ys = xs[near], ys[near]
+        pixels = seen[near].astype(np.float32)
+        hueless = pixels.mean(axis=1) <= SHEEN_LIGHTEST
         if not hueless.any():
             return labels
+        xs, ys, pixels = xs[hueless], ys[hueless], pixels[hueless]
+        empty = self._reference[wy, wx][ys, xs].astype(np.float32)
         ratio = pixels / np.maximum(empty, 1.0)
         share = ratio.mean(axis=1)
         # not the print dimmed: far darker than it, and not evenly so (a shadow keeps its hue)
-        own = hueless & (share <= SHEEN_DARKER) & (np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share)
-        grey = np.zeros(open_.shape, np.uint8)  # hueless and dark, wherever it lies over the print
-        grey[ys[hueless], xs[hueless]] = 1
-        unlike = np.zeros(open_.shape, np.uint8)  # ... and unlike the print there
+        own = (share <= SHEEN_DARKER) & (np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share)
+        if not own.any():
+            return labels
+        ys, xs = ys + wy.start, xs + wx.start  # (the board's rows and columns from here on)
+        grey = np.zeros(labels.shape, np.uint8)  # hueless and dark, wherever it lies over the print
+        grey[ys, xs] = 1
+        unlike = np.zeros(labels.shape, np.uint8)  # ... and unlike the print there
         unlike[ys[own], xs[own]] = 1
+        # a piece lies on one place: looked for round each place with enough pixels unlike its
+        # print (each its own small window: the whole board's components cost a millisecond)
+        at_spot = self._spot_map[ys[own], xs[own]]
+        counts = np.bincount(at_spot[at_spot >= 0], minlength=len(self._spot_ids))
+        out = labels
+        for i in np.flatnonzero(counts):
+            if counts[i] < SHEEN_UNLIKE * SHEEN_SEEN * self._min_area[self._spot_ids[i]] * SCALE * SCALE:
+                continue
+            by0, bx0, by1, bx1 = (int(v) for v in self._spot_boxes[i])
+            window = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
+                      slice(max(0, bx0 - SPOT_PAD), bx1 + SPOT_PAD))
+            out = self._tokens_in(window, grey, unlike, out, labels, as_empty, black)
+        return out
+
+    def _tokens_in(self, window: tuple[slice, slice], grey: np.ndarray, unlike: np.ndarray, out: np.ndarray,
+                   labels: np.ndarray, as_empty: np.ndarray, black: int) -> np.ndarray:
+        """``out`` with the black pieces under a sheen found in a window of the board labelled
+        black (copied from ``labels`` at the first)."""
+        wy, wx = window
         here = labels[wy, wx]
-        patch = cv2.morphologyEx(grey | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
+        patch = cv2.morphologyEx(grey[wy, wx] | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
         n, parts, stats, centres = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        rows, cols = patch.shape
         tokens = []
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
+            if x == 0 or y == 0 or x + w == cols or y + h == rows:
+                continue  # it may run on past the window: no piece known
             box = (slice(y, y + h), slice(x, x + w))
-            mine = parts[box] == k
-            new = mine & (grey[box] > 0)
+            new = (parts[box] == k) & (grey[wy, wx][box] > 0)
+            differs = np.count_nonzero(new & (unlike[wy, wx][box] > 0))
             if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h) \
-                    or np.count_nonzero(new & (unlike[box] > 0)) < SHEEN_UNLIKE * np.count_nonzero(new):
+                    or differs < SHEEN_UNLIKE * np.count_nonzero(new):
                 continue
             spot = self._spot_at((centres[k][0] + wx.start) / SCALE - MARGIN_MM,
                                  (centres[k][1] + wy.start) / SCALE - MARGIN_MM)
             if spot is not None and self._min_area[spot] <= area / (SCALE * SCALE) <= self._max_area[spot]:
                 tokens.append((k, box, new))
         if not tokens:
-            return labels
+            return out
         # round a token the print shows as the empty board, or pieces, or other such tokens
-        clear = as_empty[wy, wx] | (here < n_pieces) | np.isin(parts, [k for k, _, _ in tokens])
-        out = labels
+        clear = as_empty[wy, wx] | (here < len(self._piece_names)) | np.isin(parts, [k for k, _, _ in tokens])
         for k, box, new in tokens:
             if self._lit_round(parts, k, clear, stats[k]):
                 if out is labels:
