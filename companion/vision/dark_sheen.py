@@ -15,7 +15,7 @@ touching?").  Such a patch is told from what else is dark there:
 So a patch of the board's colours (or none) that has no hue, is far darker than the print there
 and not evenly so, shaped as one piece on one place, with the print round it as the empty board
 shows it, is the board's black piece there.  Only for a game whose black pieces lie flat (a
-black die's sides are judged by ``standing.py``).
+black die's or figure's sides are judged by ``standing.py``).
 
 A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.standing.Standing`.
 """
@@ -49,8 +49,8 @@ class DarkSheen:
         """``labels`` with each black piece under a sheen labelled black (a new array when any
         is, else ``labels`` itself).  Only in ``region`` when one is given."""
         names = self._piece_names
-        if "black" not in names or self._is_die(names.index("black")):
-            return labels
+        if "black" not in names or self._is_die(names.index("black")) or self._stands_up("black"):
+            return labels  # (a black die's or figure's sides are judged by ``standing.py``)
         black = names.index("black")
         n_pieces = len(names)
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
