@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from companion.games import load_game
+from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import CameraPose
 from companion.vision.reader import BoardReader
 from companion.vision.slant import leaning_figure
@@ -90,3 +91,48 @@ def test_a_pink_figures_shade_on_pale_print_is_the_figure_and_the_prints_shadow_
     flat, labels, as_empty, (cy, cx), pink = _figure_with_side(reader, "pink", shadow, 255)
     out = reader._piece_shades(flat, labels, as_empty)
     assert (out[cy - 6:cy + 6, cx:cx + 6] == 255).all()
+
+
+def _sheen_board(reader: BoardReader, spot_id: str, top_bgr, side: int = 13, shaded_ring: bool = False):
+    """The empty board drawn flat with a ``side`` px square of ``top_bgr`` on a place, labelled
+    as the print's darkest colour and not the empty board; with ``shaded_ring`` the print round
+    it dimmed evenly too (a shade reaching past it)."""
+    flat = reader._reference.copy()
+    h, w = flat.shape[:2]
+    surfaces = len(reader._piece_names)
+    dark_fill = surfaces + reader._surface_names.index("dark_fill")
+    labels = np.full((h, w), surfaces, np.uint8)
+    as_empty = np.ones((h, w), bool)
+    spot = reader.layout.spot(spot_id)
+    cx, cy = int(spot.x + spot.w / 2 + MARGIN_MM), int(spot.y + spot.h / 2 + MARGIN_MM)
+    if shaded_ring:
+        box = (slice(cy - side, cy + side), slice(cx - side, cx + side))
+        flat[box] = (flat[box] * 0.45).astype(np.uint8)
+        labels[box] = dark_fill
+        as_empty[box] = False
+    box = (slice(cy - side // 2, cy - side // 2 + side), slice(cx - side // 2, cx - side // 2 + side))
+    flat[box] = top_bgr
+    labels[box] = dark_fill
+    as_empty[box] = False
+    return flat, labels, as_empty, box
+
+
+def test_a_black_token_lifted_by_its_sheen_is_black_and_a_shadow_or_a_grey_piece_is_not():
+    reader = _reader("jivecat")
+    black = reader._piece_names.index("black")
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (82, 85, 83))
+    out = reader._black_in_sheen(flat, labels, as_empty)
+    assert (out[box] == black).mean() > 0.7  # (its rim pixel is opened off)
+    # the print dimmed evenly (a shadow on the place): its own hue, so no piece
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (0, 0, 0))
+    flat[box] = (reader._reference[box] * 0.45).astype(np.uint8)
+    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    # a grey piece in the print's light is lighter than a black one's sheen
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (128, 130, 129))
+    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    # in a shade that reaches past it (a hand's shadow over a grey piece): not told
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (82, 85, 83), shaded_ring=True)
+    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    # wider than any piece its place holds (a sleeve, a phone): not a piece
+    flat, labels, as_empty, box = _sheen_board(reader, "T25", (82, 85, 83), side=40)
+    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()

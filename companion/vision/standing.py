@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.dark_sheen import DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3
@@ -39,12 +40,9 @@ FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
 HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
-BLACK_MOST = 60  # a black piece's colour: no channel above this
-SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
-SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
 
 
-class Standing:
+class Standing(DarkSheen):
     """Where a piece that stands up stands, and what of it is no piece of its own."""
 
     def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
@@ -54,8 +52,10 @@ class Standing:
         colour's hue (nearer it than the empty print there is, by a margin: a shadow keeps the
         print's hue) and darker than it.  A figure's shaded side is then part of it, not
         something over the board.  Only in ``region`` when one is given (the rest of the board
-        is as it was read before)."""
-        labels = self._dark_sheen(flat, labels, as_empty, region)
+        is as it was read before).  A black piece lifted off black by its sheen, whole or in
+        part, is black first (``dark_sheen.py``)."""
+        labels = self._black_in_sheen(flat, labels, as_empty, region)
+        labels = self._sheen_joined_to_black(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
         standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
                     and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
@@ -123,47 +123,6 @@ class Standing:
             return labels
         out = labels.copy()
         out[ys[joined], xs[joined]] = best[joined]
-        return out
-
-    def _dark_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
-                    region: tuple[slice, slice] | None) -> np.ndarray:
-        """A glossy black piece's sheen taken for the piece: a lamp's light over part of a
-        black tile lifts it to a dark grey no colour is, still without hue (the print's
-        shadow keeps the print's hue) and far darker than the empty board there.  Pixels
-        that are neither a colour nor the empty board, so, and joined to a black piece, are
-        that piece (not something over the board, nor a second piece touching it); its light
-        marks stay marks (far lighter than that)."""
-        n_pieces = len(self._piece_names)
-        black = [i for i in range(n_pieces) if float(self._piece_bgr[i].max()) <= BLACK_MOST]
-        if len(black) != 1:
-            return labels
-        index = black[0]
-        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
-        window = labels[wy, wx]
-        piece = window == index
-        if not piece.any():
-            return labels
-        at = cv2.findNonZero(((window >= n_pieces) & ~as_empty[wy, wx]).view(np.uint8))
-        if at is None:
-            return labels
-        xs, ys = at.reshape(-1, 2).T  # judged where neither a colour nor the empty board is seen
-        seen = flat[wy, wx][ys, xs].astype(np.int16)
-        empty = self._reference[wy, wx][ys, xs].astype(np.int16)
-        dark = (seen.max(axis=1) - seen.min(axis=1) <= SHEEN_NEUTRAL_PTP) \
-            & (seen.sum(axis=1) * SHEEN_DARK_DEN <= empty.sum(axis=1) * SHEEN_DARK_NUM)
-        if not dark.any():
-            return labels
-        sheen = np.zeros(window.shape, bool)
-        sheen[ys[dark], xs[dark]] = True
-        n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
-        joined = np.zeros(n, bool)
-        joined[parts[piece]] = True
-        joined[0] = False
-        take = sheen & joined[parts]
-        if not take.any():
-            return labels
-        out = labels.copy()
-        out[wy, wx][take] = index
         return out
 
     def _foot(self, index: int, components: np.ndarray, k: int, stats: np.ndarray,

@@ -1,0 +1,198 @@
+"""A black piece under its sheen: a dark grey with no hue, not the print dimmed.
+
+Black plastic is not ink.  Glossy or matte, its surface reflects a few per cent of the room's
+light, so under the light that shows the print in its own colours a black token's top is a
+dark grey (40-95 of 255 on the physically based frames, where the palette's black is 25),
+nearer the darkest print colour than black: the token is read as print that the empty board
+does not explain ("something over it?"), or as a sliver of black beside it ("pieces
+touching?").  Such a patch is told from what else is dark there:
+
+- a shadow on the print is the print dimmed evenly, keeping its hue; the patch has none;
+- a grey piece in the light the print is read under is lighter (the palette's grey is 140),
+  and one in a shadow lies in a shadow: the print round it is dimmed too;
+- a hand, a sleeve or a phone is no piece's size and shape on one place.
+
+So a patch of the board's colours (or none) that has no hue, is far darker than the print there
+and not evenly so, shaped as one piece on one place, with the print round it as the empty board
+shows it, is the board's black piece there.  Only for a game whose black pieces lie flat (a
+black die's or figure's sides are judged by ``standing.py``).  Where part of a black piece is
+seen black, the sheen joined to it is that piece too (:meth:`DarkSheen._sheen_joined_to_black`).
+
+A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.standing.Standing`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.reading import SCALE, SQUARE3
+
+SHEEN_HUELESS = 16  # a black top under a sheen: its channels within this of each other
+SHEEN_DARKER = 0.6  # ... most of it no lighter than this share of the empty print there
+SHEEN_UNEVEN = 0.12  # ... nor that print dimmed evenly: its channels' shares of it differ by this much
+SHEEN_LIGHTEST = 112.0  # ... and darker than this (a grey piece, 140, in the print's light is lighter)
+SHEEN_UNLIKE = 0.5  # this share of a patch at least unlike the print there (the rest may lie on dark print)
+SHEEN_SEEN = 0.5  # a place is looked at with this share of its smallest piece seen so (times the above)
+SPOT_PAD = 14  # a piece on a place is looked for this far round it (it may overhang; its ring round it)
+RING_IN = 3  # past a patch's rim (a piece's edge blurs into the print by a pixel or two) ...
+RING_PX = 3  # ... a ring this wide must show the print as the empty board shows it ...
+RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as clear: it is no shade)
+ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times its width
+BLACK_MOST = 60  # a black piece's colour: no channel above this
+SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
+SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
+
+
+class DarkSheen:
+    """Black pieces whose sheen lifts them off black (see the module's docstring)."""
+
+    def _black_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                        region: tuple[slice, slice] | None = None) -> np.ndarray:
+        """``labels`` with each black piece under a sheen labelled black (a new array when any
+        is, else ``labels`` itself).  Only in ``region`` when one is given."""
+        names = self._piece_names
+        if "black" not in names or self._is_die(names.index("black")) or self._stands_up("black"):
+            return labels  # (a black die's or figure's sides are judged by ``standing.py``)
+        black = names.index("black")
+        n_pieces = len(names)
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        pad = RING_IN + RING_PX + 1
+        wy = slice(max(0, (wy.start or 0) - pad), wy.stop + pad)
+        wx = slice(max(0, (wx.start or 0) - pad), wx.stop + pad)
+        lut = np.zeros(256, np.uint8)
+        lut[n_pieces:] = 1  # the board's colours, or none
+        open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
+        at = cv2.findNonZero(open_)
+        if at is None:
+            return labels
+        xs, ys = at.reshape(-1, 2).T
+        seen = flat[wy, wx][ys, xs]
+        b, g, r = seen[:, 0], seen[:, 1], seen[:, 2]
+        top, low = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
+        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
+        near = (top - low <= SHEEN_HUELESS) & (top <= SHEEN_LIGHTEST + SHEEN_HUELESS)
+        if not near.any():
+            return labels
+        xs, ys = xs[near], ys[near]
+        pixels = seen[near].astype(np.float32)
+        hueless = pixels.mean(axis=1) <= SHEEN_LIGHTEST
+        if not hueless.any():
+            return labels
+        xs, ys, pixels = xs[hueless], ys[hueless], pixels[hueless]
+        empty = self._reference[wy, wx][ys, xs].astype(np.float32)
+        ratio = pixels / np.maximum(empty, 1.0)
+        share = ratio.mean(axis=1)
+        # not the print dimmed: far darker than it, and not evenly so (a shadow keeps its hue)
+        own = (share <= SHEEN_DARKER) & (np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share)
+        if not own.any():
+            return labels
+        ys, xs = ys + wy.start, xs + wx.start  # (the board's rows and columns from here on)
+        grey = np.zeros(labels.shape, np.uint8)  # hueless and dark, wherever it lies over the print
+        grey[ys, xs] = 1
+        unlike = np.zeros(labels.shape, np.uint8)  # ... and unlike the print there
+        unlike[ys[own], xs[own]] = 1
+        # a piece lies on one place: looked for round each place with enough pixels unlike its
+        # print (each its own small window: the whole board's components cost a millisecond)
+        at_spot = self._spot_map[ys[own], xs[own]]
+        counts = np.bincount(at_spot[at_spot >= 0], minlength=len(self._spot_ids))
+        out = labels
+        for i in np.flatnonzero(counts):
+            if counts[i] < SHEEN_UNLIKE * SHEEN_SEEN * self._min_area[self._spot_ids[i]] * SCALE * SCALE:
+                continue
+            by0, bx0, by1, bx1 = (int(v) for v in self._spot_boxes[i])
+            window = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
+                      slice(max(0, bx0 - SPOT_PAD), bx1 + SPOT_PAD))
+            out = self._tokens_in(window, grey, unlike, out, labels, as_empty, black)
+        return out
+
+    def _tokens_in(self, window: tuple[slice, slice], grey: np.ndarray, unlike: np.ndarray, out: np.ndarray,
+                   labels: np.ndarray, as_empty: np.ndarray, black: int) -> np.ndarray:
+        """``out`` with the black pieces under a sheen found in a window of the board labelled
+        black (copied from ``labels`` at the first)."""
+        wy, wx = window
+        here = labels[wy, wx]
+        patch = cv2.morphologyEx(grey[wy, wx] | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
+        n, parts, stats, centres = cv2.connectedComponentsWithStats(patch, connectivity=8)
+        rows, cols = patch.shape
+        tokens = []
+        for k in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[k])
+            if x == 0 or y == 0 or x + w == cols or y + h == rows:
+                continue  # it may run on past the window: no piece known
+            box = (slice(y, y + h), slice(x, x + w))
+            new = (parts[box] == k) & (grey[wy, wx][box] > 0)
+            differs = np.count_nonzero(new & (unlike[wy, wx][box] > 0))
+            if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h) \
+                    or differs < SHEEN_UNLIKE * np.count_nonzero(new):
+                continue
+            spot = self._spot_at((centres[k][0] + wx.start) / SCALE - MARGIN_MM,
+                                 (centres[k][1] + wy.start) / SCALE - MARGIN_MM)
+            if spot is not None and self._min_area[spot] <= area / (SCALE * SCALE) <= self._max_area[spot]:
+                tokens.append((k, box, new))
+        if not tokens:
+            return out
+        # round a token the print shows as the empty board, or pieces, or other such tokens
+        clear = as_empty[wy, wx] | (here < len(self._piece_names)) | np.isin(parts, [k for k, _, _ in tokens])
+        for k, box, new in tokens:
+            if self._lit_round(parts, k, clear, stats[k]):
+                if out is labels:
+                    out = labels.copy()
+                out[wy, wx][box][new] = black
+        return out
+
+    @staticmethod
+    def _lit_round(parts: np.ndarray, k: int, clear: np.ndarray, stats: np.ndarray) -> bool:
+        """Is the ring round patch ``k`` (past its rim) mostly ``clear``: the empty board,
+        pieces, or another black piece's sheen; as in the print's own light, not a shade that
+        reaches past the patch?"""
+        x, y, w, h = (int(v) for v in stats[:4])
+        reach = RING_IN + RING_PX
+        y0, x0 = max(0, y - reach), max(0, x - reach)
+        y1, x1 = min(parts.shape[0], y + h + reach), min(parts.shape[1], x + w + reach)
+        mine = (parts[y0:y1, x0:x1] == k).astype(np.uint8)
+        inner = cv2.dilate(mine, np.ones((2 * RING_IN + 1,) * 2, np.uint8))
+        ring = cv2.dilate(mine, np.ones((2 * reach + 1,) * 2, np.uint8)) > inner
+        return bool(ring.any()) and float(clear[y0:y1, x0:x1][ring].mean()) >= RING_CLEAR
+
+    def _sheen_joined_to_black(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                               region: tuple[slice, slice] | None) -> np.ndarray:
+        """A glossy black piece's sheen taken for the piece: a lamp's light over part of a
+        black tile lifts it to a dark grey no colour is, still without hue (the print's
+        shadow keeps the print's hue) and far darker than the empty board there.  Pixels
+        that are neither a colour nor the empty board, so, and joined to a black piece, are
+        that piece (not something over the board, nor a second piece touching it); its light
+        marks stay marks (far lighter than that)."""
+        n_pieces = len(self._piece_names)
+        black = [i for i in range(n_pieces) if float(self._piece_bgr[i].max()) <= BLACK_MOST]
+        if len(black) != 1:
+            return labels
+        index = black[0]
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        window = labels[wy, wx]
+        piece = window == index
+        if not piece.any():
+            return labels
+        at = cv2.findNonZero(((window >= n_pieces) & ~as_empty[wy, wx]).view(np.uint8))
+        if at is None:
+            return labels
+        xs, ys = at.reshape(-1, 2).T  # judged where neither a colour nor the empty board is seen
+        seen = flat[wy, wx][ys, xs].astype(np.int16)
+        empty = self._reference[wy, wx][ys, xs].astype(np.int16)
+        dark = (seen.max(axis=1) - seen.min(axis=1) <= SHEEN_NEUTRAL_PTP) \
+            & (seen.sum(axis=1) * SHEEN_DARK_DEN <= empty.sum(axis=1) * SHEEN_DARK_NUM)
+        if not dark.any():
+            return labels
+        sheen = np.zeros(window.shape, bool)
+        sheen[ys[dark], xs[dark]] = True
+        n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
+        joined = np.zeros(n, bool)
+        joined[parts[piece]] = True
+        joined[0] = False
+        take = sheen & joined[parts]
+        if not take.any():
+            return labels
+        out = labels.copy()
+        out[wy, wx][take] = index
+        return out
