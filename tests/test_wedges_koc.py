@@ -312,3 +312,51 @@ def test_a_night_cleared_with_its_last_passes_never_pressed_is_read_past_them() 
                      ({"type": "nightclubs", "values": [4, 7, 5, 3]}, "camera")]
     assert table.state == laid and table.table_prompt is None
 
+
+
+def test_a_card_refused_as_out_of_turn_is_read_once_the_missed_move_before_it_is_declared() -> None:
+    """King of Clubs seed 17, cafe, passive: B laid the Cha-Cha (its tap missed the reader)
+    and the Sprinkler (read), its last Moves, so its side was done; A then laid the Twist,
+    refused ("it is B's turn": the record had B holding a Move still).  The players declared
+    the Cha-Cha, and the Twist's tap went with the answer: A's press found the table showing
+    a card no tap named, and the Twist was declared too.  A card laid on the other side's
+    reader before the answer is that side's next step: it is read with the table."""
+    table = koc_in_moves()
+    game = table.game
+    a = game.current_player(table.state)
+    assert a is not None
+    b = 1 - a
+
+    def own_move(side: int, avoid: tuple[Action, ...] = ()) -> Action:
+        used = {m["card"] for m in avoid}
+        return next(m for m in game.legal_actions(table.state) if m["type"] == "move"
+                    and m["player"] == side and m["target"] == side and m["card"] not in used)
+
+    held = table.state["hands"][a]
+    assert isinstance(held, int) and held >= 2, held
+    missed = own_move(a)
+    board = with_move_card(game.board_view(table.state), missed)
+    table.board_seen(board)  # laid; its tap never reached the reader
+    played: list[Action] = [missed]
+    for _ in range(held - 1):  # a's other Moves, read from their taps
+        move = own_move(a, tuple(played))
+        board = with_move_card(board, move)
+        table.board_seen(board)
+        table.tap(move["card"], a)
+        assert newest(table) == {"action": move, "source": "cards"}
+        played.append(move)
+    assert game.current_player(table.state) == a  # the record: a holds one Move still
+
+    reply = next(m for m in game.legal_actions(game.apply(table.state, {"type": "pass", "player": a}))
+                 if m["type"] == "move" and m["target"] == b and m["card"] not in {p["card"] for p in played})
+    board = with_move_card(board, reply)
+    table.board_seen(board)
+    table.tap(reply["card"], b)  # refused: a's turn on the record
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning", asked
+    assert newest(table)["action"] == played[-1]
+
+    table.declare(missed)  # the players declare the card the reader missed
+    assert [(e.action, e.source) for e in table.history[-2:]] == [
+        (missed, "tablet"), (reply, "camera")], [e.text for e in table.history[-3:]]
+    assert game.current_player(table.state) == b

@@ -363,6 +363,14 @@ class Game(ABC):
         cards' taps) says yes: the press said the side is done, after it."""
         return False
 
+    def tap_outlasts(self, state: State, declared: Action, card: str, seat: int | None) -> bool:
+        """Whether ``card``, read on ``seat``'s reader before the players declared
+        ``declared`` (the record now ``state``), is the next step's card rather than part of
+        the move declared.  By default not: the taps since the last entry are the declared
+        move's.  A game whose sides lay their own cards in turn (King of Clubs' Moves) keeps
+        the other side's card: it was laid after the move the players declared."""
+        return False
+
     def phase(self, state: State) -> str:
         """A short name of the current phase, for the phase clock."""
         return str(state.get("phase", "play"))

@@ -100,6 +100,7 @@ class Referee(Disagreements, Doubting):
         asked = [self.table_prompt, self.notices.get("tally")]
         second = self.second_of_two(asked[0]) if answered else None
         self._pressed_last = False
+        later = self.outlasting_taps() if answered else []
         self.taps = second or []
         self.table_prompt = None
         if corrected is not None and replaced is not None and self.raw_seen is not None \
@@ -115,6 +116,8 @@ class Referee(Disagreements, Doubting):
             self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
+            # cards laid for the next step before the answer: read with it
+            self.taps += [t for t in later if t not in self.taps]
             self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:

@@ -53,10 +53,11 @@ def differing(game: Game, state: State, seen: BoardView) -> set[str]:
 
 
 def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
-         misread: frozenset[str] = frozenset()) -> bool:
+         misread: frozenset[str] = frozenset(), choice: bool = False) -> bool:
     """Whether the table is the record ``state``, or it with one legal move made since,
     except at the places ``misread`` (those of an entry the camera misread, which it may
-    misread still)."""
+    misread still).  With ``choice``, a table several legal moves explain fits too (the
+    press asks which: an Offering token taken, or an Offering die's effect)."""
     table = {p: pieces for p, pieces in seen.items() if p not in misread}
     board = game.board_view(state)
     if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
@@ -69,11 +70,10 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
             made.setdefault(key(action), game.apply(state, action))
         except (RuleError, MalformedAction):
             continue
-    if len(made) != 1:
+    if len(made) != 1 and not (choice and made):
         return False
-    after = next(iter(made.values()))
-    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None \
-        and as_many(game.board_view(after), seen, misread)
+    return any(not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
+               and as_many(game.board_view(after), seen, misread) for after in made.values())
 
 
 def as_many(board: BoardView, seen: BoardView, misread: frozenset[str]) -> bool:
@@ -266,22 +266,30 @@ class Search:
                 return move, (exact or near)[:SHOWN]
         return self.misread_earlier(read)
 
-    def never_made(self) -> RecordedMove | None:
-        """The newest entry, when the table recorded it and the record without it is the
-        table: a move nobody made (Swing State seed 4, cafe: the die, untouched, read as
-        another colour for a moment and back, became "Incumbent picks up the die" and
-        "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted no reading
-        of the roll).  Where each seat's cards are read on its own reader, not while cards
-        of another seat than that move's are read (Times Square, cafe: B's move back, a card
-        missed, read as A's never made).  None otherwise."""
-        if not self.moves or self.moves[-1].source not in ("camera", "table"):
-            return None
-        move = self.moves[-1]
-        mover = self.game.current_player(move.before)
-        if self.game.own_readers and any(t.seat not in (None, mover) for t in self.taps):
-            return None  # the next player's cards read: they saw that move made
-        self.judged += 1
-        return move if fits(self.game, move.before, self.seen, self.taps) else None
+    def never_made(self) -> list[RecordedMove]:
+        """The newest entries, one or two, read from the table, when the record without them
+        is the table: moves nobody made, oldest first (Swing State seed 4, cafe: the die,
+        untouched, read as another colour for a moment and back, became "Incumbent picks up
+        the die" and "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted
+        no reading of the roll).  Two when a piece knocked aside as a press came was read as
+        a move and, put back at the next press, as another (Baron Voodoo seed 12, cafe,
+        passive: "Gran Bwa uses Papa Legba's power: B1 -> A1", then "Erzulie Freda uses Papa
+        Legba's power: A1 -> B1", for Gran Bwa's Offering; the table fitted neither alone,
+        and the game wedged).  Where each seat's cards are read on its own reader, none while
+        cards of another seat than the newest move's are read (Times Square, cafe: B's move
+        back, a card missed, read as A's never made).  [] otherwise."""
+        if self.moves and self.game.own_readers:
+            mover = self.game.current_player(self.moves[-1].before)
+            if any(t.seat not in (None, mover) for t in self.taps):
+                return []  # the next player's cards read: they saw that move made
+        for count in (1, 2):
+            newest = self.moves[-count:]
+            if len(newest) < count or any(m.source not in ("camera", "table") for m in newest):
+                return []
+            self.judged += 1
+            if fits(self.game, newest[0].before, self.seen, self.taps, choice=count > 1):
+                return newest
+        return []
 
     def fitting(self, index: int, readings: list[Action],
                 recorded: frozenset[str]) -> tuple[list[Action], list[Action]] | None:

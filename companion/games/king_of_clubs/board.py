@@ -158,6 +158,17 @@ class KingOfClubsBoard:
         return declared.get("type") == "move" and state["phase"] == "moves" \
             and (seat is None or self.seat_may_press(state, seat))
 
+    def tap_outlasts(self, state: State, declared: Action, card: str, seat: int | None) -> bool:
+        """A Move card laid on the other side's reader while the record still waited on the
+        side whose missed Move the players then declared is that other side's next Move.
+        King of Clubs seed 17, cafe, passive: B's Cha-Cha missed the reader; A's Twist, laid
+        next, was refused (B's turn on the record); the Cha-Cha declared, the Twist's tap went
+        with the answer, and the Twist was declared too."""
+        return declared.get("type") == "move" and state["phase"] == "moves" \
+            and card != declared.get("card") and seat is not None and 0 <= seat < state["players"] \
+            and isinstance(declared.get("player"), int) \
+            and _side(state, seat) != _side(state, declared["player"])
+
     def _laid(self, seat: int, seen: BoardView) -> bool:
         """Whether ``seat``'s five cards lie face down, one of them perhaps turned up already
         (the camera missed the table between the last card laid and the Lead Dancer's reveal:
