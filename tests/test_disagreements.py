@@ -1528,3 +1528,22 @@ def test_a_card_its_reader_missed_is_never_explained_by_an_older_entry_with_othe
     table.tap("bodyguard-1b", 1)
     assert table.state["pos"] == after["pos"] and table.table_prompt is None
     assert [h.source for h in table.history[-2:]] == ["table", "table"]
+
+
+@pytest.mark.parametrize("later_on_next_reader", [True, False])
+def test_a_held_press_with_the_next_move_under_way_reads_it_only_from_the_next_movers_cards(
+        later_on_next_reader: bool) -> None:
+    """``press_then_next`` read the move under way with every card tapped since the press,
+    whoever's reader it lay on (first_moves ignored seats for the second move): where each
+    seat has its own reader, the second move is read only from the next mover's cards (or
+    the shared reader's), as the offer of two moves does."""
+    from companion.table.presses import press_then_next
+
+    table, first, second = _ts_first_move_tapped()
+    game, state = table.game, table.state
+    a, b = state["turn"], 1 - state["turn"]
+    truth = game.apply(game.apply(state, first), second)
+    earlier = [Tap(c, a) for step in first["steps"] for c in step["cards"]]
+    later = [Tap(c, b if later_on_next_reader else a) for step in second["steps"] for c in step["cards"]]
+    found = press_then_next(game, state, game.board_view(truth), earlier, later)
+    assert found == (first if later_on_next_reader else None)
