@@ -96,11 +96,11 @@ class Referee(Disagreements, Doubting):
         if answered:
             self.doubt_answered()  # a reading of a place the camera cannot read, tapped
             self.one_off_answered()  # a refused reading's place read a mark off, tapped
-        asked = [self.table_prompt, self.notices.get("tally")]
-        self._pressed_last = False
         newest = self.ledger.frames[-1].entry
         later = [t for t in self.taps if answered and newest is not None
                  and self.game.tap_outlasts(self.ledger.state, newest.action, t.card, t.seat)]
+        asked = [self.table_prompt, self.notices.get("tally")]
+        self._pressed_last = False
         self.taps = []
         self.table_prompt = None
         if corrected is not None and replaced is not None and self.raw_seen is not None \
@@ -115,7 +115,7 @@ class Referee(Disagreements, Doubting):
             self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
-            self.taps = later  # cards laid for the next step before the answer: read with it
+            self.taps = [*self.taps, *later]  # the next step's cards laid before the answer
             self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:
