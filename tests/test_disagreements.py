@@ -1467,3 +1467,64 @@ def test_a_card_on_the_next_players_reader_ends_a_charlie_move_the_record_waits_
     assert table.history[-1].action == {"type": "charlie", "player": a, "spaces": 0}
     assert table.history[-1].source == "table" and table.state["turn"] == b
     assert [t.card for t in table.taps] == [card]
+
+
+def test_a_move_whose_press_was_forgotten_then_a_trade_on_the_shared_reader_are_two_moves() -> None:
+    """Times Square seed 17, cafe, passive: B's Deb card moved Sue, B's press forgotten; A
+    traded three cards on the shared reader and pressed.  The press read B's card and A's
+    as one move of B's, none; the tablet offered no move to tap, and B's move was never
+    recorded (the game wedged).  The second move is read from the cards on its mover's
+    reader or the shared one: the tablet asks about two moves, and the players' one tap on
+    the first keeps the trade's cards for the press, which records the trade."""
+    table, first, _second = _ts_first_move_tapped()
+    game = table.game
+    a, b = table.state["turn"], 1 - table.state["turn"]
+    after = game.apply(table.state, first)
+    table.board_seen(game.board_view(after))  # A's move on the table; A's press never made
+    for _ in range(DOUBLE_PRESS_FRAMES):
+        table.frame_taken()
+    trade = next(x for x in game.legal_actions(after) if x["type"] == "trade" and len(x["cards"]) == 1)
+    for card in trade["cards"]:
+        table.tap(card, None)  # the shared reader: a trade is anyone's card there
+    table.button(b)
+    prompt = table.table_prompt
+    assert prompt is not None and "two moves" in prompt.text, prompt
+    assert prompt.options[0] == first
+    table.declare(prompt.options[0])
+    assert table.state == game.apply(after, trade) and table.table_prompt is None
+    assert [(h.source, h.action["player"]) for h in table.history[-2:]] == [("tablet", a), ("table", b)]
+
+
+def test_a_card_its_reader_missed_is_never_explained_by_an_older_entry_with_other_cards() -> None:
+    """Times Square, cafe (seed 12, passive): A moves the left Bodyguard 1 and 2 toward A,
+    both cards read; B moves it back 1 and 2, the first card missed.  The tablet offered to
+    correct A's entry to "A plays Bodyguard 2" (a card no reader read for it) and, that
+    ruled out, to undo A's entry as never made (B's card on B's reader says it was made).
+    It asks for the card missed instead, and the card laid again records B's move."""
+    from companion.table.disagreement import NOT_READ
+
+    table = played("times_square", 1, 1)
+    game = table.game
+    def bodyguard(player: int, cards: tuple[str, str], direction: int) -> dict:
+        return {"type": "play", "player": player,
+                "steps": [{"cards": [card], "figure": "bodyguard_left", "direction": direction}
+                          for card in cards]}
+
+    first = bodyguard(0, ("bodyguard-1a", "bodyguard-2a"), -1)
+    second = bodyguard(1, ("bodyguard-1b", "bodyguard-2b"), 1)
+    for play, missed in ((first, False), (second, True)):
+        assert game.is_legal(table.state, play)
+        after = game.apply(table.state, play)
+        cards = [step["cards"][0] for step in play["steps"]]
+        for card in cards[1:] if missed else cards:
+            table.tap(card, play["player"])
+        table.board_seen(game.board_view(after))
+        for _ in range(DOUBLE_PRESS_FRAMES):
+            table.frame_taken()
+        table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and NOT_READ in prompt.text and "explains it" not in prompt.text, prompt.text
+    assert [o["type"] for o in prompt.options] == ["keep_record", "reread", "forget_taps"]
+    table.tap("bodyguard-1b", 1)
+    assert table.state["pos"] == after["pos"] and table.table_prompt is None
+    assert [h.source for h in table.history[-2:]] == ["table", "table"]

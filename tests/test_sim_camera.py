@@ -42,6 +42,24 @@ def test_a_frame_handed_out_is_the_callers_own() -> None:
         assert camera.frame(view).mean() > 30
 
 
+def test_a_frozen_frame_is_the_kept_one_read_only_and_equal_to_the_copy() -> None:
+    """The simulated table's source takes frames as kept (no copy of 2.7 MB a frame): read-only,
+    the same object for the same board, noise field and sweep, and the pixels of a copy."""
+    camera, view = camera_and_view()
+    copies, plain = camera_and_view()
+    for hand in (None, None, None, None, 0.3, 0.3, 0.3, 0.3, None):
+        frozen, copy = camera.frame(view, hand, frozen=True), copies.frame(plain, hand)
+        assert not frozen.flags.writeable and copy.flags.writeable
+        assert np.array_equal(frozen, copy)
+    three = [camera.frame(view, frozen=True) for _ in range(6)]
+    assert three[0] is three[3] and three[1] is three[4] and three[0] is not three[1]
+    resting = [camera.frame(view, 0.5, frozen=True) for _ in range(4)]
+    assert resting[0] is resting[3] and resting[0] is not three[0]
+    mine = camera.frame(view)  # not frozen: the caller's own, as before
+    mine[:] = 0
+    assert camera.frame(view, frozen=True).mean() > 30
+
+
 def test_an_arm_changes_only_its_part_of_the_frame_and_is_drawn_in_full() -> None:
     camera, view = camera_and_view()
     still = [camera.frame(view) for _ in range(3)]  # one frame of each noise field
@@ -97,7 +115,7 @@ def test_a_resting_hand_is_drawn_still_after_its_reach_and_a_moving_one_sweeps()
     source = SyntheticSource(camera)
     source.show(view)
     swept: list[float | None] = []
-    camera.frame = lambda _view, hand=None: swept.append(hand)  # type: ignore[method-assign]
+    camera.frame = lambda _view, hand=None, frozen=False: swept.append(hand)  # type: ignore[method-assign]
     source.hand_over(3)  # the arm reaching in to move a piece: three frames, moving
     source.read()
     source.hand_over(5, resting=True)  # then left lying on the table
@@ -150,9 +168,27 @@ def test_a_bumped_camera_a_cup_and_the_light_kept_by_what_was_drawn_give_the_fra
             assert camera.drawn is not None and camera.drawn[2] == sweep
             got, want = kept.apply(frame.copy(), camera.drawn), plain.apply(frame.copy())
             assert np.array_equal(got, want)
-            got[:] = 0  # the caller's own: nothing kept changes
+            assert not got.flags.writeable  # handed out as kept: read-only, nobody changes it
         # drifted: warped once per noise field for each still board, and the arm at each sweep
         # and field: 3 + 3 + 4, and 3 again for the first board (let go for the ones drawn since)
         assert len(warped) <= want_warped and len(kept._moved) <= MOVED_KEPT
         if start == DRIFT_FRAMES:
             assert len(warped) == want_warped
+
+
+def test_an_arm_finished_band_by_band_is_the_arms_box_finished_whole() -> None:
+    """Only the pixels the arm drew are lit and noised again (in each band of rows, the box
+    of what it touched): the frame is the one the arm's whole box finished again gives."""
+    camera, view = camera_and_view()
+    [camera.frame(view) for _ in range(3)]
+    assert camera._cache is not None
+    _, warped, finished = camera._cache
+    for sweep in (0.0, 0.17, 0.5, 0.83, 1.0):
+        got = camera.frame(view, sweep)
+        field = camera._count % 3
+        rows, cols = camera._arm_box(sweep)
+        part = warped[rows, cols].copy()
+        camera._draw_arm(part, sweep, offset=(cols.start, rows.start))
+        want = finished[field].copy()
+        want[rows, cols] = camera._finish(part, field, (rows, cols))
+        assert np.array_equal(got, want)

@@ -209,3 +209,121 @@ def test_the_unexplained_opened_and_labelled_in_its_box_is_what_the_whole_board_
     assert np.array_equal(components_box, components)  # the same label for every component
     assert np.array_equal(stats_box[1:], stats[1:])
     assert _opened_components(np.zeros((40, 40), bool)) is None
+
+
+def test_a_read_only_frame_found_still_is_not_sampled_again_and_a_real_change_is_always_read() -> None:
+    """A camera that hands out the frames it keeps (read-only, as the simulated table's
+    does) gives a still table's few frames over and over: one found still against the last
+    board read is known still when it comes again.  A moved piece, a frame that can be
+    written to (changed in place after it was read) or one found still against an older
+    board is read as before."""
+    from companion.sim.camera.source import SyntheticSource
+
+    layout, colours, players = game_layout("swing_state")
+    boards = sample_boards("swing_state", players, 3, 0)
+    source = SyntheticSource(camera_for(layout, seed=3))
+    source.show(boards[1])
+    reader = make_reader(layout, colours)
+    assert reader._sampler is None
+    first = reader.read(source.read())
+    assert first.view is not None and reader._sampler is not None
+    sampled: list[int] = []
+    cells = reader._sampler.cells
+
+    def counted(frame: np.ndarray) -> np.ndarray:
+        sampled.append(1)
+        return cells(frame)
+
+    reader._sampler.cells = counted  # type: ignore[method-assign]
+    frames = [source.read() for _ in range(6)]  # three noise fields, twice
+    assert all(not f.flags.writeable for f in frames) and frames[0] is frames[3]
+    assert all(reader.read(f) is first for f in frames)
+    assert len(sampled) == 3  # the second time round, each field's frame was known still
+    # a frame of the same pixels that can be written to is sampled every time
+    own = frames[0].copy()
+    assert reader.read(own) is first and reader.read(own) is first and len(sampled) == 5
+    own[:] = 0  # changed in place after it was read: read again, not taken as still
+    assert reader.read(own) is not first and len(sampled) == 6
+    # a piece moved: read, whatever frames were found still before
+    source.show(boards[2])
+    moved = reader.read(source.read())
+    assert moved is not first and moved.view == boards[2] != boards[1]
+    source.show(boards[1])
+    back = [reader.read(source.read()) for _ in range(3)]
+    assert back[0].view == boards[1] and all(r.view == boards[1] for r in back)
+    # the frames found still against the first reading were let go when another board was
+    # read: each is sampled again, against the board read now
+    before = len(sampled)
+    assert [reader.read(f).view for f in frames[:3]] == [boards[1]] * 3
+    assert len(sampled) - before == 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towards_the_ink(seed: int) -> None:
+    """``_peaks`` takes the contrast towards the ink as OpenCV's saturating difference of
+    whole grey levels: the same numbers, bit for bit, as the float difference clipped at 0,
+    on light and dark bodies alike, and the same peaks and their values."""
+    from companion.vision.pips import _median_where, _peaks, connected_components
+
+    rng = np.random.default_rng(seed)
+    for body in (40, 200):
+        gray = np.clip(rng.normal(body, 30, (60, 64)), 0, 255).astype(np.uint8)
+        for cy, cx in rng.integers(12, 50, (4, 2)):
+            cv2.circle(gray, (int(cx), int(cy)), 3, 235 if body < 128 else 20, -1)
+        mask = (rng.random(gray.shape) < 0.8).astype(np.uint8)
+        filled = np.zeros_like(mask)
+        filled[6:54, 6:58] = 1
+        level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, 2000.0)
+        assert level == _median_where(gray, mask) and level == int(level)
+        towards = (gray.astype(np.float32) - level) * np.sign(pip - level)  # the float way
+        want = cv2.GaussianBlur(np.maximum(towards, 0) / max(abs(pip - level), 30.0), (0, 0),
+                                max(0.8, 0.07 * radius))
+        assert whole.dtype == want.dtype == np.float64 and np.array_equal(whole, want)
+        want[filled == 0] = 0
+        peaks = (want >= cv2.dilate(want, np.ones((window, window), np.uint8))) & (want > 0.12)
+        n_want, _, _, centres_want = connected_components(peaks.astype(np.uint8))
+        assert n == n_want > 1 and np.array_equal(centres, centres_want)
+        assert np.array_equal(values, np.array([want[int(round(y)), int(round(x))]
+                                                for x, y in centres_want[1:]], np.float32))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_patchs_lighter_and_washed_out_shares_at_once_are_its_own_pass_over_it(seed: int) -> None:
+    """``_lighter_shares`` works out every unexplained patch's share of pixels lighter than
+    the empty board (and washed out) in one pass: the numbers each patch's own pass over its
+    box gives, bit for bit."""
+    from companion.vision.arms import _opened_components
+    from companion.vision.glare import SHEEN_MIN
+
+    layout, colours, _ = game_layout("swing_state")
+    reader = make_reader(layout, colours)
+    rng = np.random.default_rng(seed)
+    shape = reader._reference.shape
+    flat = np.clip(reader._reference.astype(np.int16) + rng.integers(-20, 40, shape), 0, 255).astype(np.uint8)
+    unexplained = cv2.dilate((rng.random(shape[:2]) < 0.004).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    found = _opened_components(unexplained)
+    assert found is not None
+    _, n, components, stats = found
+    for washed_out in (None, rng.random(shape[:2]) < 0.4):
+        reader.glare.washed_out = washed_out
+        lighter, washed = reader._lighter_shares(flat, components, stats)
+        assert n > 20 and 0 < lighter[1:].mean() < 1
+        for k in range(1, n):
+            x, y, w, h, _ = stats[k]
+            region = components[y:y + h, x:x + w] == k
+            pixels, empty = flat[y:y + h, x:x + w][region], reader._reference[y:y + h, x:x + w][region]
+            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
+            assert lighter[k] == float(np.mean(brighter > SHEEN_MIN))
+            want = 0.0 if washed_out is None else washed_out[y:y + h, x:x + w][region].mean()
+            assert washed[k] == want
+
+
+def test_the_places_among_an_arms_pixels_counted_are_the_sorted_unique_ones() -> None:
+    from companion.vision.arms import _places
+
+    rng = np.random.default_rng(5)
+    for size, top in ((0, 5), (7, 1), (5000, 40), (300, 0)):
+        picked = rng.integers(-1, top + 1, size).astype(np.int32)
+        want = np.unique(picked)
+        assert np.array_equal(_places(picked), want[want >= 0])
+    assert not len(_places(np.full(20, -1, np.int32)))

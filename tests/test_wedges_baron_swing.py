@@ -420,3 +420,53 @@ def test_baron_voodoo_a_place_said_misread_is_not_asked_about_again_for_the_same
     restarted.board_seen({**record, cell: (Piece(die.colour, 6 if die.pips < 5 else 1),)})
     restarted.board_seen(misread)
     assert restarted.seen == record
+
+
+def test_baron_voodoo_two_moves_nobody_made_are_named_and_undone_in_one_tap() -> None:
+    """Baron Voodoo seed 12, cafe, passive: a die knocked from B1 to A1 as Gran Bwa pressed for
+    her Offering was read as "Gran Bwa uses Papa Legba's power: B1 -> A1"; put back, at the
+    next press, as "Erzulie Freda uses Papa Legba's power: A1 -> B1".  The table (her Offering
+    token taken) fitted neither entry undone alone, the tablet offered only "declare it" and
+    "the record is right", and the game wedged.  The record without both is the table with
+    one move made: the older entry is named, both are undone in one tap ("Read the table
+    again" too), and the press then records the move made."""
+    from companion.table.disagreement import disagreement, rereading
+
+    game, setup, made, state = baron_played(6, 5)
+    capture = next(a for a in game.legal_actions(state) if a["type"] == "capture")
+    before = game.apply(state, capture)
+    seat = before["turn"]["actor"]
+    take = {"type": "take_offering", "player": seat}
+    truth = game.apply(before, take)
+    knocked, back = next(
+        (x, y) for x in game.legal_actions(before) if x["type"] == "power"
+        for y in game.legal_actions(game.apply(before, x))
+        if y["type"] == "power" and game.current_player(game.apply(before, x)) != seat
+        and game.apply(game.apply(before, x), y)["board"] == before["board"])
+
+    table = Table.open("baron_voodoo", None, 2, None, 5, resume=False)
+    table.referee.pace.settle_frames = 1
+    for action in (setup, *made, capture):
+        table.declare(action, source="table")
+    first = table.declare(knocked, source="table")
+    second = table.declare(back, source="table")
+    assert first is not None and second is not None
+    seen = game.board_view(truth)
+    moves = table.referee._moves(40)
+    asked = disagreement(game, moves, table.state, seen, [])
+    assert asked is not None
+    assert f"Entry #{first.seq} (" in asked.text and f"entry #{second.seq} (" in asked.text, asked.text
+    assert "neither was made" in asked.text, asked.text
+    undo = {"type": "undo", "seq": second.seq, "through": first.seq}
+    assert undo in asked.options, asked.options
+    from companion.sim.words import option_words
+    assert option_words(game, table.state, undo) == f"Undo #{first.seq} and #{second.seq}"
+    assert rereading(game, moves, table.state, seen) == undo
+
+    table.board_seen(seen)
+    table.declare({"type": "reread"})
+    assert [h.seq for h in table.history if h.undone][-2:] == [first.seq, second.seq]
+    assert game.board_view(table.state) == game.board_view(before) and table.state["turn"] == before["turn"]
+    table.button()  # the press asks which move the table shows, the token taken among them
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "choice" and take in asked.options, asked

@@ -211,10 +211,11 @@ class CafeCamera:
             out = self._cup(out) if cup else out
             out = cv2.LUT(out, table) if table is not None else out
             if key is not None:
+                out.flags.writeable = False  # handed out as kept: read-only, so never drawn on
                 self._moved[key] = out
                 while len(self._moved) > MOVED_KEPT:
                     del self._moved[next(iter(self._moved))]
-        return out.copy()  # the caller's own: the one kept is never handed out
+        return out
 
     def _bumped(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the camera bumped ``bump_mm`` sees it."""

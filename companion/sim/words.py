@@ -83,6 +83,8 @@ def option_words(game: Game, state: State, option: Any) -> str:
     if kind == "correct" and isinstance(option.get("action"), dict):
         entry = option.get("entry")
         return f"Correct {f'#{entry}' if entry else 'it'}: {action_words(game, state, option['action'])}"
+    if kind == "undo" and isinstance(option.get("through"), int) and isinstance(option.get("seq"), int):
+        return f"Undo #{option['through']} and #{option['seq']}"  # two moves nobody made
     if kind == "undo" and isinstance(option.get("seq"), int):
         return f"Undo #{option['seq']}"  # a move nobody made, taken back (the dashboard's words)
     if kind in TABLE_WORDS:

@@ -295,7 +295,7 @@ class Table:
         action = canonical(action)
         with self._lock:
             if action["type"] == "undo":
-                self.undo(source, request_id, seq=action.get("seq"))
+                self.undo(source, request_id, seq=action.get("seq"), through=action.get("through"))
                 return None
             if action["type"] == "forget_taps":
                 self.forget_taps(action.get("card"))
@@ -325,10 +325,11 @@ class Table:
             self.referee.forget_taps(card)
 
     def undo(self, source: str = "tablet", request_id: str | None = None,
-             seq: int | None = None) -> HistoryEntry:
-        """Take back the newest effective action; given ``seq``, only if it is still the newest."""
+             seq: int | None = None, through: int | None = None) -> HistoryEntry:
+        """Take back the newest effective action; given ``seq``, only if it is still the newest;
+        given ``through``, the moves since that one with it (:meth:`Ledger.undo`)."""
         with self._lock:
-            taken = self.ledger.undo(source, request_id, seq)
+            taken = self.ledger.undo(source, request_id, seq, through)
             self.referee.after_move("undo")
             return taken
 

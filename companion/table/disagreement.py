@@ -9,7 +9,8 @@ record has) and offered each way out as one tap:
   it after which the table and the score pieces are as the record would then have them;
   the moves since stand (``{"type": "correct", "entry": seq, "action": ...}``);
 - the newest entry taken back, when the table recorded it and the record without it is the
-  table: a move nobody made (``{"type": "undo", "seq": seq}``);
+  table: a move nobody made (``{"type": "undo", "seq": seq}``); or the newest two at once
+  (``"through"``: the older), a piece knocked and put back read as two moves;
 - "the record is right, the table is wrong: I'll set it as the record says"
   (``{"type": "keep_record"}``): the camera's reading of those places is set aside until it
   reads something else there (a piece put back, a camera that misreads one place all
@@ -50,6 +51,7 @@ from companion.reconcile import (
 )
 from companion.table.ledger import UNSURE, HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides, pieces_json
+from companion.table.presses import second_taps, two_moves
 from companion.table.search import (
     EARLIER,
     SHOWN,
@@ -62,10 +64,10 @@ from companion.table.search import (
     one_off,
     other_seats,
     set_aside,
-    two_moves,
 )
 
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
+TWO_MOVES = "Were two moves made since the record's last"  # a press forgotten, asked
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
 TABLE_ACTIONS = frozenset({"keep_record", "reread"})
@@ -138,13 +140,11 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
-    elif differ and (unmade := search.never_made()) is not None:
-        was = game.describe(unmade.before, unmade.action)
-        text += (f" Entry #{number(unmade.seq)} ({was}) explains it: the table shows it was never made. "
-                 f"If the table is right, undo entry #{number(unmade.seq)}.")
-        options = [{"type": "undo", "seq": unmade.seq}]
+    elif differ and (unmade := search.never_made()):
+        text += never_made_words(game, unmade, number)
+        options = [undo_option(unmade)]
     elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
-        text += (" Were two moves made since the record's last, "
+        text += (f" {TWO_MOVES}, "
                  f"{game.describe(state, first[0])}, then another (a press forgotten)? "
                  "If so, record the first: the second follows.") + missed_card(game)
         options = list(first)
@@ -156,6 +156,29 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
     if camera:
         options.append(dict(REREAD))
     return Prompt(text, "warning", game.current_player(state), options)
+
+
+def never_made_words(game: Game, unmade: list[RecordedMove], number: Callable[[int], int | None]) -> str:
+    """The entries the table shows never made, in words: the oldest named as the entry that
+    explains the table, the one after it beside it."""
+    first, *rest = unmade
+    text = f" Entry #{number(first.seq)} ({game.describe(first.before, first.action)}) explains it"
+    if not rest:
+        return text + (f": the table shows it was never made. If the table is right, undo entry "
+                       f"#{number(first.seq)}.")
+    later = ", ".join(f"#{number(m.seq)} ({game.describe(m.before, m.action)})" for m in rest)
+    return text + (f", with entry {later} after it: the table shows neither was made (a piece moved "
+                   f"and put back, read as moves). If the table is right, undo entries #{number(first.seq)} "
+                   f"and #{number(unmade[-1].seq)}.")
+
+
+def undo_option(unmade: list[RecordedMove]) -> Action:
+    """The one tap that takes back the entries the table shows never made (the newest, and
+    the older ones with it: ``through``)."""
+    option: Action = {"type": "undo", "seq": unmade[-1].seq}
+    if len(unmade) > 1:
+        option["through"] = unmade[0].seq
+    return option
 
 
 def missed_card(game: Game) -> str:
@@ -187,8 +210,8 @@ def rereading(game: Game, moves: list[RecordedMove], state: State, seen: BoardVi
         taken = alike(search, found[0], found[1])
         unsure = [a for a in found[1] if a not in taken] if len(taken) == 1 else []
         found = found[0], taken
-    if found is None and differ and (unmade := search.never_made()) is not None:
-        return {"type": "undo", "seq": unmade.seq}
+    if found is None and differ and (unmade := search.never_made()):
+        return undo_option(unmade)
     if found is None or len(found[1]) != 1:
         raise ValueError("no one correction of an entry makes the record what the camera "
                          "sees; tap the correction that is your table, or that the record is right")
@@ -219,6 +242,15 @@ class Disagreements:
     _made: dict[tuple[object, ...], State | None]
     next_moves: NextMoves
     notices: dict[str, Prompt]
+
+    def outlasting_taps(self) -> list[Tap]:
+        """The cards tapped that outlast the move the players just declared
+        (:meth:`Game.tap_outlasts`): read with the table after their answer, not spent on it."""
+        newest = self.ledger.frames[-1].entry
+        if newest is None:
+            return []
+        state = self.ledger.state
+        return [t for t in self.taps if self.game.tap_outlasts(state, newest.action, t.card, t.seat)]
 
     def publish(self, kind: str) -> None: ...
     def after_move(self, kind: str, corrected: HistoryEntry | None = None,
@@ -266,6 +298,18 @@ class Disagreements:
         newest = self.ledger.frames[-1].entry
         return kind == "correct" or bool(differing(self.game, self.ledger.state, self.seen)) or (
             newest is not None and self.game.press_owed(self.ledger.state, newest.action, self._press_seat))
+
+    def second_of_two(self, asked: Prompt | None) -> list[Tap] | None:
+        """The players recorded the first of the two moves a warning asked about (a press
+        forgotten): the cards tapped for the second, kept for the press that raised it, which
+        is judged again and records it (Times Square seed 17, cafe, passive: B's move, its
+        press forgotten, then A's trade on the shared reader; with the taps cleared, A's
+        trade, which no camera sees, was lost).  None when the answer was not that."""
+        newest = self.ledger.frames[-1].entry
+        if asked is None or TWO_MOVES not in asked.text or newest is None or len(self.ledger.frames) < 2 \
+                or key(newest.action) not in {key(o) for o in asked.options}:
+            return None
+        return second_taps(self.game, self.ledger.frames[-2].state, newest.action, self.taps)
 
     def one_off_answered(self) -> None:
         """The players tapped a reading a refusal offered with a place read a mark off
@@ -469,8 +513,8 @@ class Disagreements:
         except ValueError as err:
             raise NothingToUndo(str(err)) from None
         assert fix is not None
-        if fix["type"] == "undo":  # the newest entry, which the table shows never made
-            taken = self.ledger.undo(source, request_id, fix["seq"])
+        if fix["type"] == "undo":  # the newest entries, which the table shows never made
+            taken = self.ledger.undo(source, request_id, fix["seq"], fix.get("through"))
             self.overrides.clear()
             self.seen = self.raw_seen
             self.after_move("undo")

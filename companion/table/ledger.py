@@ -233,19 +233,32 @@ class Ledger:
             self._added.append(entry)
         return entry
 
-    def undo(self, source: str, request_id: str | None, seq: int | None) -> HistoryEntry:
+    def undo(self, source: str, request_id: str | None, seq: int | None,
+             through: int | None = None) -> HistoryEntry:
         """Take back the newest effective action (logged as an undo event); given ``seq``,
-        only if that is still the newest (:meth:`check_newest`)."""
+        only if that is still the newest (:meth:`check_newest`); given ``through``, the moves
+        after that standing one with it, as one decision (the table shows none was made).
+        Returns the oldest move taken back."""
         if len(self.frames) == 1:
             raise NothingToUndo("nothing to undo")
         self.check_newest(seq, "undone")
+        count = 1
+        if through is not None:
+            if not isinstance(through, int) or isinstance(through, bool):
+                raise MalformedAction('"through" is the number of the oldest move to take back')
+            index = self.frame_of(through)
+            if index is None:
+                raise NothingToUndo(f"{self.move_name(through)} is not in the record (undone, or never made)")
+            count = len(self.frames) - index
         # taking back the winning move reopens the game, in the same write
         was_over = self.game.outcome(self.state) is not None
-        event = self.log.append(self.record.id, "undo", None, source, request_id,
-                                finished=False if was_over else None)
-        self.clocks.advance(event.at, self.state)
+        events = self.log.append_many(self.record.id, [("undo", None, source, None)] * (count - 1)
+                                      + [("undo", None, source, request_id)],
+                                      finished=False if was_over else None)
+        self.clocks.advance(events[-1].at, self.state)
         seat_before = self.game.current_player(self.state)
-        taken = self._take_back_newest()
+        for _ in range(count):
+            taken = self._take_back_newest()
         self.clocks.turn_changed(seat_before, self.state)
         return taken
 

@@ -33,7 +33,8 @@ from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
-from companion.table.search import differing, ended_unpressed, press_then_next
+from companion.table.presses import ended_unpressed, press_then_next
+from companion.table.search import differing
 
 __all__ = ["DOUBLE_PRESS_FRAMES", "RECONSIDER_FRAMES", "SETTLE_FRAMES", "HeldPress", "Referee"]
 
@@ -96,12 +97,11 @@ class Referee(Disagreements, Doubting):
         if answered:
             self.doubt_answered()  # a reading of a place the camera cannot read, tapped
             self.one_off_answered()  # a refused reading's place read a mark off, tapped
-        newest = self.ledger.frames[-1].entry
-        later = [t for t in self.taps if answered and newest is not None
-                 and self.game.tap_outlasts(self.ledger.state, newest.action, t.card, t.seat)]
         asked = [self.table_prompt, self.notices.get("tally")]
+        second = self.second_of_two(asked[0]) if answered else None
         self._pressed_last = False
-        self.taps = []
+        later = self.outlasting_taps() if answered else []
+        self.taps = second or []
         self.table_prompt = None
         if corrected is not None and replaced is not None and self.raw_seen is not None \
                 and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
@@ -109,13 +109,15 @@ class Referee(Disagreements, Doubting):
         waiting, self._press_waiting = self.press_still_waits(), False
         self.check_tallies()
         self.publish(kind)
-        if (kind == "correct" or answered) and waiting and self.press_owed_after(kind):
+        if (kind == "correct" or answered) and waiting \
+                and (second is not None or self.press_owed_after(kind)):  # the second of two: its press's
             self.judge_waiting_press()
             # once, after a move declared: the press it answered is spent (Jivecat seed 2)
             self._press_waiting = self._press_waiting and not answered
         elif (kind == "correct" or answered) and self.seen is not None \
                 and differing(self.game, self.ledger.state, self.seen):
-            self.taps = [*self.taps, *later]  # the next step's cards laid before the answer
+            # cards laid for the next step before the answer: read with it
+            self.taps += [t for t in later if t not in self.taps]
             self._reconcile("board", "camera")  # a move the table shows since: read it now
 
     def refused(self, err: RuleError) -> None:

@@ -2,14 +2,15 @@
 
 The entry that explains it, searched among the older entries (each other legal reading of
 an entry, or one value a mark off, replayed with the moves since and set against the table);
-a piece misread when it was laid, however long ago; two moves made with one press; a move
-made without its press.  Pure functions over the game's rules and the record's moves: the
-words and the ways out are :mod:`companion.table.disagreement`'s.
+a piece misread when it was laid, however long ago.  Pure functions over the game's rules and
+the record's moves: the words and the ways out are :mod:`companion.table.disagreement`'s, the
+moves made around a press (two with one press, one without) :mod:`companion.table.presses`'.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
 
@@ -25,7 +26,6 @@ from companion.games.base import (
     Trigger,
 )
 from companion.reconcile import (
-    NextMoves,
     RecordedMove,
     changed_places,
     reconcile,
@@ -53,10 +53,11 @@ def differing(game: Game, state: State, seen: BoardView) -> set[str]:
 
 
 def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
-         misread: frozenset[str] = frozenset()) -> bool:
+         misread: frozenset[str] = frozenset(), choice: bool = False) -> bool:
     """Whether the table is the record ``state``, or it with one legal move made since,
     except at the places ``misread`` (those of an entry the camera misread, which it may
-    misread still)."""
+    misread still).  With ``choice``, a table several legal moves explain fits too (the
+    press asks which: an Offering token taken, or an Offering die's effect)."""
     table = {p: pieces for p, pieces in seen.items() if p not in misread}
     board = game.board_view(state)
     if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
@@ -69,11 +70,10 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
             made.setdefault(key(action), game.apply(state, action))
         except (RuleError, MalformedAction):
             continue
-    if len(made) != 1:
+    if len(made) != 1 and not (choice and made):
         return False
-    after = next(iter(made.values()))
-    return not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None \
-        and as_many(game.board_view(after), seen, misread)
+    return any(not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
+               and as_many(game.board_view(after), seen, misread) for after in made.values())
 
 
 def as_many(board: BoardView, seen: BoardView, misread: frozenset[str]) -> bool:
@@ -182,15 +182,22 @@ class Search:
         return None
 
     def others(self, index: int) -> list[Action]:
-        """The other legal readings of move ``index``: its type and player, another value."""
+        """The other legal readings of move ``index``: its type and player, another value;
+        where each seat's cards are read on its own reader (:attr:`Game.own_readers`), with
+        the cards read for it.  A reading with other cards names cards no reader read (Times
+        Square seed 12, cafe, passive: A's first Hal card missed the reader, and the tablet
+        offered to correct B's older "Hal 3; Hal 1" to "B plays Hal 1", a move nobody made,
+        where the card missed now explained the table)."""
         move, game = self.moves[index], self.game
         if self.readings is not None and move.seq in self.readings:
             return self.readings[move.seq]
         out = []
+        cards = cards_read(game, move.action) if game.own_readers else None
         for action in game.legal_actions(move.before):
             if action.get("type") == move.action.get("type") \
                     and action.get("player") == move.action.get("player") \
-                    and set(action) == set(move.action) and key(action) != key(move.action):
+                    and set(action) == set(move.action) and key(action) != key(move.action) \
+                    and (cards is None or cards_read(game, action) == cards):
                 out.append(action)
         if self.readings is not None:
             if len(self.readings) >= 64:
@@ -259,17 +266,30 @@ class Search:
                 return move, (exact or near)[:SHOWN]
         return self.misread_earlier(read)
 
-    def never_made(self) -> RecordedMove | None:
-        """The newest entry, when the table recorded it and the record without it is the
-        table: a move nobody made (Swing State seed 4, cafe: the die, untouched, read as
-        another colour for a moment and back, became "Incumbent picks up the die" and
-        "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted no reading
-        of the roll).  None otherwise."""
-        if not self.moves or self.moves[-1].source not in ("camera", "table"):
-            return None
-        move = self.moves[-1]
-        self.judged += 1
-        return move if fits(self.game, move.before, self.seen, self.taps) else None
+    def never_made(self) -> list[RecordedMove]:
+        """The newest entries, one or two, read from the table, when the record without them
+        is the table: moves nobody made, oldest first (Swing State seed 4, cafe: the die,
+        untouched, read as another colour for a moment and back, became "Incumbent picks up
+        the die" and "Incumbent rolls 3"; he then picked it up, and the table, no die, fitted
+        no reading of the roll).  Two when a piece knocked aside as a press came was read as
+        a move and, put back at the next press, as another (Baron Voodoo seed 12, cafe,
+        passive: "Gran Bwa uses Papa Legba's power: B1 -> A1", then "Erzulie Freda uses Papa
+        Legba's power: A1 -> B1", for Gran Bwa's Offering; the table fitted neither alone,
+        and the game wedged).  Where each seat's cards are read on its own reader, none while
+        cards of another seat than the newest move's are read (Times Square, cafe: B's move
+        back, a card missed, read as A's never made).  [] otherwise."""
+        if self.moves and self.game.own_readers:
+            mover = self.game.current_player(self.moves[-1].before)
+            if any(t.seat not in (None, mover) for t in self.taps):
+                return []  # the next player's cards read: they saw that move made
+        for count in (1, 2):
+            newest = self.moves[-count:]
+            if len(newest) < count or any(m.source not in ("camera", "table") for m in newest):
+                return []
+            self.judged += 1
+            if fits(self.game, newest[0].before, self.seen, self.taps, choice=count > 1):
+                return newest
+        return []
 
     def fitting(self, index: int, readings: list[Action],
                 recorded: frozenset[str]) -> tuple[list[Action], list[Action]] | None:
@@ -352,96 +372,20 @@ def misread_when_laid(search: Search, differ: set[str]) -> tuple[RecordedMove, l
     return None
 
 
-def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
-              differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
-    """A press forgotten: the table shows two moves since the record.  The one legal move
-    now, changing places that differ, after which one legal move shows the table exactly
-    (the second is recorded by the press judged again); [] for none or several.  The first
-    may change places the second puts back as they were (a night cleared, the same
-    Nightclubs laid again)."""
-    found = [first for first in first_moves(game, state, seen, taps, differ, next_moves)
-             if tapped_first(game, state, first, taps)]
-    return found if len(found) == 1 else []
-
-
-def tapped_first(game: Game, state: State, first: Action, taps: list[Tap]) -> bool:
-    """Whether the cards read support ``first`` as a move made before the next: the board
-    it leaves reads as it with the cards tapped first (none, for a move made without
-    cards), and where readers hold only their seat's cards (:attr:`Game.own_readers`) those
-    are on the first mover's reader and the rest on the next mover's.  A move whose card no
-    reader read is a guess, never offered: Times Square, cafe, seed 8: B's Deb moved 2 then
-    3 with only the second card read was offered as "B plays Deb 2 ..., then another", a
-    move nobody made."""
-    after = game.apply(state, first)
-    board = game.board_view(after)
-    movers = game.current_player(state), game.current_player(after)
-    for count in range(len(taps) + 1):
-        if game.own_readers and (any(t.seat not in (None, movers[0]) for t in taps[:count])
-                                 or any(t.seat not in (None, movers[1]) for t in taps[count:])):
-            continue
-        if reconcile(game, state, board, list(taps[:count]), "button").state == after:
-            return True
-    return False
-
-
-def first_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
-                differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:
-    """Every legal move now, changing places that differ, after which one legal move (with
-    ``taps``) shows the table exactly (:func:`two_moves`)."""
-    actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
-    if len(actions) > MANY * 3:
-        return []
-    found: dict[str, Action] = {}
-    for action, after in actions:
-        if after is None:
-            continue
-        moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
-                 if not game.score_place(p)}
-        if not moved & differ:
-            continue
-        verdict = reconcile(game, after, seen, list(taps), "button")
-        if verdict.state is not None and not differing(game, verdict.state, seen) \
-                and tally_mismatch(game, verdict.state, seen) is None:
-            found[key(action)] = action
-    return list(found.values())
-
-
-def press_then_next(game: Game, state: State, seen: BoardView, earlier: list[Tap], later: list[Tap],
-                    next_moves: NextMoves | None = None) -> Action | None:
-    """A press held while the camera could not see, judged on a board that shows its move and
-    the next one under way (``later``: the cards tapped since the press).  The one legal move
-    that the press with its own cards (``earlier``) reads from the board it leaves, after which
-    the later cards and the board explain one legal move exactly; None for none or several."""
-    differ = differing(game, state, seen)
-    found = []
-    for first in first_moves(game, state, seen, later, differ, next_moves):
-        after = game.apply(state, first)
-        read = reconcile(game, state, game.board_view(after), list(earlier), "button")
-        if read.state is not None and read.state == after:
-            found.append(first)
-    return found[0] if len(found) == 1 else None
-
-
-def ended_unpressed(game: Game, state: State, seen: BoardView | None, taps: list[Tap],
-                    seat: int | None) -> tuple[Action, State] | None:
-    """A card on ``seat``'s reader while the record still waits for the move before it: where
-    readers hold only their seat's cards (:attr:`Game.own_readers`), that move ended without its
-    press.  The move (and the state it leaves) when the cards tapped so far, all on the mover's
-    reader (none, for a move made without cards: Champagne Charlie's), and the board explain
-    exactly one legal move that leaves the table as the record and passes the turn to
-    ``seat``; None otherwise (the later press asks).  (Times Square seed 13, cafe, passive: B's
-    Charlie, knocked a space back as B pressed, was recorded a space short; A's move put him
-    back and on, so the record still waited for A's Charlie when B tapped, and every press
-    after it was refused: the game wedged.)"""
-    mover = game.current_player(state)
-    if not game.own_readers or seat is None or mover is None or seat == mover or seen is None \
-            or any(t.seat != mover for t in taps):
-        return None
-    verdict = reconcile(game, state, seen, list(taps), "button")
-    if verdict.action is None or verdict.state is None \
-            or game.current_player(verdict.state) != seat or differing(game, verdict.state, seen):
-        return None
-    return verdict.action, verdict.state
+def cards_read(game: Game, action: Action) -> Counter[str]:
+    """The card ids ``action`` names anywhere in it (each as often as named)."""
+    known = set(game.card_ids())
+    found: Counter[str] = Counter()
+    todo: list[object] = [action]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str) and item in known:
+            found[item] += 1
+    return found
 
 
 def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],

@@ -119,20 +119,16 @@ class Arms:
         mask, n, components, stats = found
         whys: dict[int, str] = {}
         hand: list[int] = []
+        lighter_share, washed_share = self._lighter_shares(flat, components, stats)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px:
                 continue
-            region = components[y:y + h, x:x + w] == k
-            pixels = flat[y:y + h, x:x + w][region]
-            empty = self._reference[y:y + h, x:x + w][region]
-            brighter = (pixels.astype(np.int16) - empty.astype(np.int16)).min(axis=1)
-            washed_out = self.glare.washed_out
-            washed = washed_out is not None and washed_out[y:y + h, x:x + w][region].mean() > 0.3
-            lighter = float(np.mean(brighter > SHEEN_MIN)) > 0.6  # than the empty board, in every channel
+            washed = bool(washed_share[k] > 0.3)
+            lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
-                if self.glare.board_under(region, x, y, w, h):
+                if self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
                     continue  # the empty board, lifted evenly and smoothly by a reflection
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
@@ -159,8 +155,7 @@ class Arms:
             arm, joined = self._join_arm(hand, whys, mask, components, stats, blobs)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]
-            spots = np.unique(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
-            for s in spots[spots >= 0]:
+            for s in _places(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]):
                 doubtful.setdefault(self._spot_ids[int(s)], why)
                 if whence is not None:
                     whence.setdefault(self._spot_ids[int(s)], []).append((int(y), int(y + h), int(x),
@@ -179,8 +174,28 @@ class Arms:
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
-        near = np.unique(self._spot_map[rows, cols][zone])
-        return None, {self._spot_ids[int(s)] for s in near[near >= 0]}
+        return None, {self._spot_ids[int(s)] for s in _places(self._spot_map[rows, cols][zone])}
+
+    def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
+                        stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per component (``stats``' rows), the share of its pixels lighter than the empty
+        board in every channel (by more than ``SHEEN_MIN``), and of those a reflection washed
+        out: worked out over every component's pixels at once (a patch's own pass, per patch,
+        cost a third of an arm frame's judging).  Lighter by more than ``SHEEN_MIN`` (> 0) is
+        OpenCV's saturating difference over it, channel by channel."""
+        n = len(stats)
+        rows, cols = _box(components > 0, 0)
+        if rows is None:
+            return np.zeros(n), np.zeros(n)
+        labels = components[rows, cols].ravel()
+        area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        b, g, r = cv2.split(cv2.subtract(flat[rows, cols], self._reference[rows, cols]))
+        lit = cv2.min(cv2.min(b, g), r) > SHEEN_MIN
+        lighter = np.bincount(labels, weights=lit.ravel(), minlength=n)[:n] / area
+        washed_out = self.glare.washed_out
+        if washed_out is None:
+            return lighter, np.zeros(n)
+        return lighter, np.bincount(labels, weights=washed_out[rows, cols].ravel(), minlength=n)[:n] / area
 
     def _join_arm(self, hand: list[int], whys: dict[int, str], mask: np.ndarray, components: np.ndarray,
                   stats: np.ndarray, blobs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -229,8 +244,7 @@ class Arms:
         over[rows, cols] |= near
         if len(touching):
             over |= np.isin(blobs, touching)
-        spots = np.unique(self._spot_map[over])
-        for s in spots[spots >= 0]:
+        for s in _places(self._spot_map[over]):
             doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
 
     def _shadow_coloured_near_arm(self, placed: list) -> list[str]:
@@ -406,6 +420,14 @@ def _filled_outline(mask: np.ndarray, px: float) -> np.ndarray:
     cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
     closed[rows, cols] = part
     return closed > 0
+
+
+def _places(indices: np.ndarray) -> np.ndarray:
+    """The places (indices of the board's map, -1 for none) among some of its pixels, each
+    once, in order: a count of each, not a sort of every pixel (an arm covers thousands)."""
+    if not indices.size:
+        return indices[:0]
+    return np.flatnonzero(np.bincount(indices.ravel() + 1)[1:])
 
 
 def _labelled(labels: np.ndarray, which: list[int] | np.ndarray, n: int) -> np.ndarray:

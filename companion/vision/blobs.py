@@ -25,6 +25,7 @@ from companion.vision.pips import (
 )
 from companion.vision.pose import DIE_MM
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+from companion.vision.slant import leaning_figure
 from companion.vision.standing import DIE_FACE_SHARE
 
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
@@ -255,9 +256,15 @@ class Blobs(PieceMarks):
             own = components[by:by + bh, bx:bx + bw] == k
             if stand is None and not _one_piece_shape(int(bw), int(bh)):
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
-                # chip (a pile's place holds several, so its size alone does not tell)
-                out.doubts.append((spot, "pieces touching?"))
-                continue
+                # chip (a pile's place holds several, so its size alone does not tell); a
+                # figure from a slant is one piece drawn out along the line from the nadir,
+                # read at its base's centre (``slant.py``)
+                foot = self._leaning_foot(index, own, bx, by) if len(blobs) == 1 else None
+                if foot is None \
+                        or self._spot_at(foot[0] / SCALE - MARGIN_MM, foot[1] / SCALE - MARGIN_MM) != spot:
+                    out.doubts.append((spot, "pieces touching?"))
+                    continue
+                cx, cy = foot
             # (pixels the camera clipped in any channel are left out: a cast that clips one
             # channel of a white face tints it as no sheen does)
             unclipped = own & (small[by:by + bh, bx:bx + bw].max(axis=2) < CLIPPED)
@@ -327,6 +334,14 @@ class Blobs(PieceMarks):
                 out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}" if why is not None
                                    else COLUMN_OVER))
         return out
+
+    def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
+        """Where a standing figure's blob, drawn out by the camera's slant, has its base
+        (sampled px); None for a piece that does not stand, or a blob not shaped as one figure."""
+        if self.pose is None or not self._stands_up(self._piece_names[index]):
+            return None
+        leaning = leaning_figure(self.pose, own, bx, by, SCALE)
+        return None if leaning is None else leaning.foot
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
         """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face

@@ -213,20 +213,22 @@ def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: fl
     rim): the body's grey level, the ink's, the contrast there and everywhere (``whole``),
     the piece's half-width, the peaks' window, and the peaks (a component count with
     OpenCV's background first, their centres and contrasts)."""
-    level = _median_where(gray, mask)
+    level = _median_where(gray, mask)  # a whole grey level (the histogram's)
     pip = 20.0 if level > 128 else 235.0
     # ink is darker than a light body, lighter than a dark one: the other way is no mark (a
-    # reflection lightens a light body)
-    towards = (gray.astype(np.float32) - level) * np.sign(pip - level)
-    contrast = np.maximum(towards, 0) / max(abs(pip - level), 30.0)
+    # reflection lightens a light body).  Whole levels: OpenCV's saturating difference is the
+    # difference taken where it is towards the ink and 0 elsewhere, exactly
+    towards = cv2.subtract(gray, level) if pip > level else cv2.subtract(np.full_like(gray, int(level)), gray)
+    contrast = towards / max(abs(pip - level), 30.0)  # (float64)
     radius = 0.53 * np.sqrt(body_area)  # the piece's half-width, in crop pixels
     contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.8, 0.07 * radius))
     whole = contrast.copy()  # for marks past what the piece's colour covers
     contrast[filled == 0] = 0
     window = max(3, int(0.3 * radius) | 1)
     peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
-    n, _, _, centres = connected_components(peaks.astype(np.uint8))
-    values = np.array([contrast[int(round(cy)), int(round(cx))] for cx, cy in centres[1:]], np.float32)
+    n, _, _, centres = connected_components(peaks.view(np.uint8))
+    at = np.round(centres[1:]).astype(np.intp)  # (half to even, as ``round``)
+    values = contrast[at[:, 1], at[:, 0]].astype(np.float32)
     return level, pip, contrast, whole, radius, window, n, centres, values
 
 

@@ -66,6 +66,7 @@ IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no bl
 SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake is not (1.3+)
 MIN_FRAME_PX_PER_MM = 0.6  # below this a die's pips (2.5-3 mm across) are a pixel or less
 REFIT_EVERY = 8  # frames read between two fits of the light
+STILL_FRAMES_KEPT = 6  # read-only frames kept as found still (three noise fields, twice)
 
 
 @dataclass
@@ -117,6 +118,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._part_undo: tuple | None = None  # what the kept board held where this frame wrote
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
+        self._still_frames: list[np.ndarray] = []  # read-only frames found still against them
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
         self._blob_corners: dict[tuple[int, int], list[tuple]] = {}  # the cache's boxes by corner
@@ -142,9 +144,12 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if frame.dtype != np.uint8:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
         if self._sampler is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
+            if self._last_reading is not None and any(frame is seen for seen in self._still_frames):
+                return self._last_reading  # this very frame, read-only, was found still before
             cells = self._sampler.cells(frame)  # 4 mm cells, sensor noise averaged out
             if self._last_reading is not None and self._last_cells is not None \
                     and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
+                self._seen_still(frame)
                 return self._last_reading  # nothing on the table moved since the last read
             region = self._changed_region(cells)
             if region is not None:
@@ -209,7 +214,17 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
 
     def _remember(self, reading: Reading, cells: np.ndarray) -> Reading:
         self._last_reading, self._last_cells = reading, cells
+        self._still_frames = []  # found still against the cells before these
         return reading
+
+    def _seen_still(self, frame: np.ndarray) -> None:
+        """Keep a read-only frame found still against the last cells read: given again (a
+        camera that hands out the frames it keeps, as the simulated table's does), it is
+        known still without sampling it.  A frame that can be written to, or that shows
+        another array's pixels, may change after it was read: never kept."""
+        if frame.flags.writeable or not frame.flags.owndata:
+            return
+        self._still_frames = [*self._still_frames[-(STILL_FRAMES_KEPT - 1):], frame]
 
     def _exposure_problem(self, frame: np.ndarray) -> str:
         """A frame too dark or too bright to find anything in, said plainly."""

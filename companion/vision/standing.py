@@ -29,6 +29,7 @@ VOTE_SHARE = 0.6  # ... and this share of them must show their sides
 VOTE_ENOUGH = 6  # dice enough to vote
 SHADE_REACH_PX = 8  # a piece's shade is taken for it this far out from its colour ...
 SHADE_HUE = 0.97  # ... when this near its hue (cosine of the angle)
+SHADE_HUE_MARGIN = 0.02  # ... and this much nearer it than the print's hue (a shadow keeps the print's)
 NEUTRAL_PTP = 40.0  # a colour whose channels lie within this of each other is white, grey or black
 SIDES_WIDER_PX = 2.0  # a die's sides as seen are no wider than its top, but for a pixel of rim each way
 SIDE_BRIGHTEST = 0.9  # a side face is in shade: no lighter than this share of its top (a pale hand is)
@@ -66,6 +67,11 @@ class Standing:
             return labels
         lut[:] = 0
         lut[n_pieces:] = 1
+        # a figure's colour in shade may fall nearer a colourless piece's (a blue side reads
+        # black): a pixel with a hue of its own taken for one is open too (a colourless
+        # piece's pixels have none: they stay its)
+        colourless = np.ptp(self._piece_bgr[:n_pieces], axis=1) < NEUTRAL_PTP
+        lut[:n_pieces][colourless] = 1
         open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
         near = cv2.dilate(is_piece, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * SHADE_REACH_PX + 1,) * 2))
         at = cv2.findNonZero(open_ & near)
@@ -74,6 +80,10 @@ class Standing:
         xs, ys = at.reshape(-1, 2).T
         xs, ys = xs + wx.start, ys + wy.start
         pixels = flat[ys, xs].astype(np.float32)
+        was = labels[ys, xs]
+        hued = (was >= n_pieces) | ~colourless[np.minimum(was, n_pieces - 1)] \
+            | (np.ptp(pixels, axis=1) >= NEUTRAL_PTP)
+        xs, ys, pixels = xs[hued], ys[hued], pixels[hued]
         empty = self._reference[ys, xs].astype(np.float32)
         bright = np.linalg.norm(pixels, axis=1)
         seen = pixels / (bright[:, None] + 1e-3)
@@ -84,7 +94,12 @@ class Standing:
             colour = self._piece_bgr[i]
             unit = colour / float(np.linalg.norm(colour))
             dot = seen @ unit
-            fits = (dot >= np.maximum(SHADE_HUE, empty @ unit + SIDE_HUE_MARGIN)) \
+            # nearer the figure's hue than the empty print there is to it, or than the pixel is
+            # to the print's (a shadow keeps the print's hue, so is neither; a pink figure's
+            # shade is nearer pink than the pale print is, whose hue is itself near pink's)
+            hue_over = np.minimum(empty @ unit + SIDE_HUE_MARGIN,
+                                  np.einsum("ij,ij->i", seen, empty) + SHADE_HUE_MARGIN)
+            fits = (dot >= np.maximum(SHADE_HUE, hue_over)) \
                 & (bright <= SIDE_BRIGHTEST * float(np.linalg.norm(colour))) \
                 & (dot > best_dot)
             best[fits], best_dot[fits] = i, dot[fits]
@@ -362,3 +377,4 @@ class Standing:
                     for spot in (a[0], b[0]):
                         out.setdefault(spot, "a standing piece's head, or two pieces?")
         return out
+

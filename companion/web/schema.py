@@ -90,7 +90,7 @@ def check_action(game: Game, action: Any, where: str = "action") -> None:
         raise BadRequest(f'{where}: an action is a JSON object with a string "type"')
     kind = action["type"]
     if kind == "undo":
-        allowed: frozenset[str] | None = frozenset({"type", "seq"})
+        allowed: frozenset[str] | None = frozenset({"type", "seq", "through"})
     elif kind == "forget_taps":
         allowed = frozenset({"type", "card"})
     elif kind == "correct":
@@ -98,6 +98,9 @@ def check_action(game: Game, action: Any, where: str = "action") -> None:
         check_action(game, action.get("action"), f"{where}.action")
     else:
         allowed = game.action_fields().get(kind)
+    if kind == "undo" and "through" in action and (
+            not isinstance(action["through"], int) or isinstance(action["through"], bool)):
+        raise BadRequest(f'{where}: "through" is the number of the oldest move to take back')
     if kind in ("undo", "correct") and "seq" in action and (
             not isinstance(action["seq"], int) or isinstance(action["seq"], bool)):
         raise BadRequest(f'{where}: "seq" is the number of the move meant (the newest one)')

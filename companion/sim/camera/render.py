@@ -32,6 +32,7 @@ from companion.vision.palette import (
 FRAME_W, FRAME_H = 1280, 720
 TABLE_BGR = (60, 80, 95)
 HAND_R = 60  # the reaching hand's radius in the frame, pixels
+ARM_BAND = 24  # rows of the frame an arm drawn over it is finished by at once
 
 
 PIP_LAYOUT = {
@@ -191,8 +192,10 @@ class Camera:
                 out.append((spot_id, float(centre[0]), float(centre[1]), float(np.linalg.norm(rim - centre))))
         return out
 
-    def frame(self, view: BoardView, hand: float | None = None) -> np.ndarray:
-        """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep."""
+    def frame(self, view: BoardView, hand: float | None = None, frozen: bool = False) -> np.ndarray:
+        """One frame; ``hand`` in [0, 1] draws an arm reaching in at that point of its sweep.
+        ``frozen``: the frame as kept, read-only, not a copy of it (a still table's frames are
+        a few frames over and over: a copy of each cost more than telling it was seen before)."""
         key = tuple(sorted(view.items()))
         if self._cache is None or self._cache[0] != key:
             top = render_topdown(self.layout, view, self.px_per_mm, self.paints)
@@ -208,19 +211,35 @@ class Camera:
         if field not in finished:
             finished[field] = self._finish(warped, field)
         self._drawn.last = (key, field, hand)
-        out = finished[field].copy()
-        if hand is not None:
-            # the arm covers part of the frame: that part is drawn, lit and noised again, the
-            # rest is the still frame's (the same numbers, pixel for pixel, at a third of the cost)
-            rows, cols = self._arm_box(hand)
-            if self._arm_cache is None or self._arm_cache[0] != hand:
-                self._arm_cache = (hand, {})
-            parts = self._arm_cache[1]
-            if field not in parts:
-                part = warped[rows, cols].copy()
-                self._draw_arm(part, hand, offset=(cols.start, rows.start))
-                parts[field] = self._finish(part, field, (rows, cols))
-            out[rows, cols] = parts[field]
+        if hand is None:
+            return _frozen(finished[field]) if frozen else finished[field].copy()
+        # the arm covers part of the frame: that part is drawn, lit and noised again, the
+        # rest is the still frame's (the same numbers, pixel for pixel, at a third of the cost)
+        if self._arm_cache is None or self._arm_cache[0] != hand:
+            self._arm_cache = (hand, {})
+        parts = self._arm_cache[1]
+        if field not in parts:
+            parts[field] = _frozen(self._with_arm(warped, finished[field], hand, field))
+        return parts[field] if frozen else parts[field].copy()
+
+    def _with_arm(self, warped: np.ndarray, still: np.ndarray, hand: float, field: int) -> np.ndarray:
+        """The still frame with the arm drawn, lit and noised over it.  Only the pixels the
+        arm drew differ from the still frame's: those are finished again, a band of rows at a
+        time in the box of what it changed there (the arm slants across its box; the pixels
+        of a band's box it left as they were finish as the still frame's did)."""
+        rows, cols = self._arm_box(hand)
+        part = warped[rows, cols].copy()
+        self._draw_arm(part, hand, offset=(cols.start, rows.start))
+        changed = np.zeros(part.shape[:2], np.uint8)  # the arm drawn alone: every pixel it touched
+        self._draw_arm(changed, hand, offset=(cols.start, rows.start))
+        out = still.copy()
+        for top in range(0, part.shape[0], ARM_BAND):
+            x, y, w, h = cv2.boundingRect(changed[top:top + ARM_BAND])
+            if not w:
+                continue
+            y += top
+            box = (slice(rows.start + y, rows.start + y + h), slice(cols.start + x, cols.start + x + w))
+            out[box] = self._finish(part[y:y + h, x:x + w], field, box)
         return out
 
     @property
@@ -260,5 +279,12 @@ class Camera:
         ``frame`` (a part of the frame whose top left corner is at ``offset``)."""
         arm, (tip_x, tip_y) = self._arm(sweep)
         dx, dy = offset
-        cv2.fillConvexPoly(frame, arm - np.array([dx, dy], np.int32), SKIN_BGR, cv2.LINE_AA)
-        cv2.circle(frame, (tip_x - dx, tip_y - dy), HAND_R, SKIN_BGR, -1, cv2.LINE_AA)
+        colour = SKIN_BGR if frame.ndim == 3 else 255  # (a mask: where it draws)
+        cv2.fillConvexPoly(frame, arm - np.array([dx, dy], np.int32), colour, cv2.LINE_AA)
+        cv2.circle(frame, (tip_x - dx, tip_y - dy), HAND_R, colour, -1, cv2.LINE_AA)
+
+
+def _frozen(frame: np.ndarray) -> np.ndarray:
+    """A kept frame made read-only: handed out as it is, nobody can draw on it."""
+    frame.flags.writeable = False
+    return frame

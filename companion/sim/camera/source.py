@@ -49,7 +49,7 @@ class SyntheticSource:
                     self._moving -= 1
                     self._sweep = (self._sweep + 0.17) % 1.0
                 hand = self._sweep
-        return self.camera.frame(view, hand)
+        return self.camera.frame(view, hand, frozen=True)  # read-only: a frame seen before is the same object
 
     def close(self) -> None:
         pass

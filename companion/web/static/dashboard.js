@@ -172,7 +172,10 @@ function labelAction(action) {
   }
   // a move the table shows was never made, taken back: named as the prompt names its entry
   if (action.type === "undo" && Number.isInteger(action.seq)) {
-    return `Undo #${latest ? moveNumber(latest, action.seq) : action.seq}`;
+    const number = (seq) => (latest ? moveNumber(latest, seq) : seq);
+    // two moves nobody made (a piece knocked and put back), taken back with one tap
+    if (Number.isInteger(action.through)) return `Undo #${number(action.through)} and #${number(action.seq)}`;
+    return `Undo #${number(action.seq)}`;
   }
   // the ways out of a disagreement between the table and the record
   if (action.type === "keep_record") return "The record is right: I'll set the table as it says";

@@ -1,0 +1,67 @@
+"""A standing figure seen from a slant: one piece, however long its blob, when it is shaped as
+one figure leaning out from the camera's nadir.
+
+From straight above a pawn is a disc.  From a slant its body and head show on the board's
+plane further out than its base, along the line from the camera's nadir through it
+(``pose.py``): its blob is a disc drawn out along that line by the figure's lean, longer
+than any one flat piece's (``blobs._one_piece_shape``).  Two pieces side by side are as
+long; but the part of a figure's blob past its base is its body and head, narrower than the
+base, while the part past a piece's base beside another is that other piece, as wide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.pose import CameraPose
+
+TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (see ``standing.py``)
+BODY_NARROWER = 0.8  # a figure's body and head, past its base, are at most this share of its width
+BASE_SLACK_PX = 2.0  # a base's length along the line may pass its width by a pixel of rim each way
+LONG_SHAPE = 1.5  # a blob no longer than this many times its width is one piece's (``PIECE_ASPECT``)
+
+
+@dataclass(frozen=True)
+class Leaning:
+    """A figure's blob as measured along the line from the nadir: where its base's centre
+    lies (sampled px), its width across that line and its length along it."""
+
+    foot: tuple[float, float]
+    width: float
+    length: float
+
+
+def leaning_figure(pose: CameraPose, own: np.ndarray, bx: int, by: int, scale: float) -> Leaning | None:
+    """A blob (``own``: its mask, its box's corner at ``bx, by`` in the board sampled at
+    ``scale`` px/mm) that is one standing figure seen from a slant, with its base's centre;
+    None when it is not (too long for a figure's lean, or as wide past its base as at it:
+    two pieces in a row)."""
+    ys, xs = np.nonzero(own)
+    if len(xs) < 8:
+        return None
+    px, py = xs + bx + 0.5, ys + by + 0.5
+    cx, cy = float(px.mean()), float(py.mean())
+    ux, uy, d = pose.outward(cx / scale, cy / scale)
+    if d <= 0:
+        return None
+    along = (px - cx) * ux + (py - cy) * uy
+    across = -(px - cx) * uy + (py - cy) * ux
+    width = float(across.max() - across.min()) + 1.0
+    inner = float(along.min())
+    length = float(along.max()) - inner + 1.0
+    if length <= LONG_SHAPE * width:
+        return None  # as long as one flat piece: nothing for a slant to explain
+    lean = pose.lean(d / scale, TALLEST_FIGURE_MM) * scale
+    if length > width + lean + BASE_SLACK_PX:
+        return None  # longer than the tallest figure leans
+    beyond = along > inner + width + BASE_SLACK_PX  # past the base: the body and head
+    if beyond.any():
+        part = across[beyond]
+        if float(part.max() - part.min()) + 1.0 > BODY_NARROWER * width:
+            return None  # as wide past the base as at it: another piece, not a body
+    centre = inner + width / 2  # the base's centre, half its width in from its inner rim
+    mid = float(across.min() + across.max()) / 2
+    foot = (cx + centre * ux - mid * uy, cy + centre * uy + mid * ux)
+    return Leaning(foot, width, length)

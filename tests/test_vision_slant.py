@@ -1,0 +1,92 @@
+"""Figures seen from a slant (issue 40): a pawn's blob drawn out along the line from the
+camera's nadir is one pawn, read at its base; two pieces in a row are not; a figure's side in
+shade is the figure though it reads as a colourless piece's colour or its hue lies near the
+print's (companion/vision/slant.py, standing.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.games import load_game
+from companion.vision.pose import CameraPose
+from companion.vision.reader import BoardReader
+from companion.vision.slant import leaning_figure
+
+# a camera 86 cm up whose nadir is 500 mm left of the blobs below (x grows away from it)
+POSE = CameraPose((-400.0, 100.0), 860.0)
+
+
+def _mask(parts: list[tuple[int, int, int]], size: tuple[int, int] = (40, 60)) -> np.ndarray:
+    """Discs (centre x, centre y, radius; px at 1 px/mm) on an empty mask, as one blob."""
+    mask = np.zeros(size, np.uint8)
+    for x, y, r in parts:
+        cv2.circle(mask, (x, y), r, 1, -1)
+    return mask > 0
+
+
+def test_a_pawn_drawn_out_by_the_slant_is_one_pawn_read_at_its_base():
+    # base 16 mm across at x 8..24, body and head out to x 44 (away from the nadir), narrower
+    pawn = _mask([(16, 20, 8), (26, 20, 5), (34, 20, 4), (40, 20, 4)])
+    found = leaning_figure(POSE, pawn, 100, 80, 1.0)
+    assert found is not None
+    fx, fy = found.foot
+    assert abs(fx - (100 + 16.5)) <= 1.5 and abs(fy - (80 + 20.5)) <= 1.0  # the base's centre
+    assert found.length > 1.5 * found.width
+
+
+def test_two_pieces_in_a_row_or_a_figure_too_tall_for_its_lean_are_not_one_figure():
+    two = _mask([(16, 20, 8), (32, 20, 8)])  # two bases touching: as wide past the first
+    assert leaning_figure(POSE, two, 100, 80, 1.0) is None
+    across = _mask([(20, 12, 8), (20, 28, 8)])  # two across the line: not drawn out along it
+    assert leaning_figure(POSE, across, 100, 80, 1.0) is None
+    near = CameraPose((110.0, 100.0), 860.0)  # the blob is under the camera: no lean to speak of
+    pawn = _mask([(16, 20, 8), (26, 20, 5), (34, 20, 4), (40, 20, 4)])
+    assert leaning_figure(near, pawn, 100, 80, 1.0) is None
+
+
+def _reader(game_name: str) -> BoardReader:
+    game = load_game(game_name)
+    layout = game.layout(game.setup(game.min_players, None, 0))
+    return BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+
+
+def _figure_with_side(reader: BoardReader, colour: str, side_bgr: tuple[int, int, int], side_label: int):
+    """The empty board drawn flat, with a figure's lit half of ``colour`` on a place and, joined
+    to it, its other half as ``side_bgr`` labelled ``side_label``."""
+    flat = reader._reference.copy()
+    h, w = flat.shape[:2]
+    labels = np.full((h, w), len(reader._piece_names), np.uint8)
+    as_empty = np.ones((h, w), bool)
+    index = reader._piece_names.index(colour)
+    cy, cx = h // 2, w // 2
+    flat[cy - 6:cy + 6, cx - 6:cx] = reader._piece_bgr[index].astype(np.uint8)
+    labels[cy - 6:cy + 6, cx - 6:cx] = index
+    flat[cy - 6:cy + 6, cx:cx + 6] = side_bgr
+    labels[cy - 6:cy + 6, cx:cx + 6] = side_label
+    as_empty[cy - 6:cy + 6, cx - 6:cx + 6] = False
+    return flat, labels, as_empty, (cy, cx), index
+
+
+def test_a_blue_figures_side_read_as_black_is_the_figure_and_a_black_piece_stays_black():
+    reader = _reader("times_square")
+    black = reader._piece_names.index("black")
+    flat, labels, as_empty, (cy, cx), blue = _figure_with_side(reader, "blue", (76, 35, 16), black)
+    out = reader._piece_shades(flat, labels, as_empty)
+    assert (out[cy - 6:cy + 6, cx:cx + 6] == blue).all()
+    # a black piece against a blue figure: colourless, so black it stays
+    flat, labels, as_empty, (cy, cx), blue = _figure_with_side(reader, "blue", (24, 22, 20), black)
+    out = reader._piece_shades(flat, labels, as_empty)
+    assert (out[cy - 6:cy + 6, cx:cx + 6] == black).all()
+
+
+def test_a_pink_figures_shade_on_pale_print_is_the_figure_and_the_prints_shadow_is_not():
+    reader = _reader("times_square")
+    reader._reference[:] = (175, 205, 220)  # a pale print whose hue lies near pink's
+    flat, labels, as_empty, (cy, cx), pink = _figure_with_side(reader, "pink", (77, 50, 124), 255)
+    out = reader._piece_shades(flat, labels, as_empty)
+    assert (out[cy - 6:cy + 6, cx:cx + 6] == pink).all()
+    shadow = (96, 113, 121)  # the pale print at 55 %: its own hue
+    flat, labels, as_empty, (cy, cx), pink = _figure_with_side(reader, "pink", shadow, 255)
+    out = reader._piece_shades(flat, labels, as_empty)
+    assert (out[cy - 6:cy + 6, cx:cx + 6] == 255).all()
