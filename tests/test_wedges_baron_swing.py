@@ -505,3 +505,47 @@ def test_baron_voodoo_a_set_up_the_camera_cannot_see_whole_is_declared_when_the_
             break
     assert declared == [laid], declared
     assert table.declare(declared[0]) is not None and table.state["phase"] == "play"
+
+
+def test_swing_state_the_record_is_right_never_sets_aside_the_move_the_record_waits_for() -> None:
+    """Swing State seed 6, cafe, typical: Blue rolled 6; the camera read the die as 5 ("Not
+    allowed: Blue rolls 5 ... Entry #346 explains it") while Blue moved his pawn, then read it
+    6 again.  The players tapped "The record is right", which set aside the pawn's old and new
+    places: the camera saw his move no more, every press said "Nothing to record yet", and the
+    game wedged.  The table is the record with the one move it waits for made: nothing is set
+    aside, and that move is recorded."""
+    table = Table.open("swing_state", None, 3, None, 4, resume=False)
+    game = table.game
+    blue = 2
+    for _ in range(30):  # each seat rolls 1 and moves, until Blue's turn comes
+        st = table.state
+        seat = game.current_player(st)
+        if seat == blue and st["step"] == "start":
+            break
+        if st["step"] == "start":
+            if st["die"] is not None:
+                table.declare({"type": "pick_up_die", "player": seat})
+            table.declare({"type": "roll", "player": seat, "value": 1})
+        else:
+            table.declare(game.legal_actions(st)[0])
+    else:
+        raise AssertionError("Blue's turn never came")
+    table.declare({"type": "pick_up_die", "player": blue}, source="camera")
+    table.declare({"type": "roll", "player": blue, "value": 6}, source="camera")
+    rolled = table.state
+    move = {"type": "move", "player": blue, "to": rolled["dest"]}
+    assert game.legal_actions(rolled) == [move]
+    before, moved = game.board_view(rolled), game.board_view(game.apply(rolled, move))
+    misread = dict(before)
+    misread[game.die_spot] = tuple(Piece(p.colour, 5) for p in before[game.die_spot])
+    table.board_seen(misread)  # the die read a pip low
+    asked = table.table_prompt
+    assert asked is not None and "Blue rolls 5" in asked.text and {"type": "keep_record"} in asked.options
+    table.board_seen(dict(moved))  # Blue's pawn moved, the die read 6 again
+    assert table.state == rolled  # no press yet: the question stands
+
+    entry = table.declare({"type": "keep_record"})
+    assert entry is not None and entry.action == move, entry
+    assert table.referee.overrides.places == {}
+    assert table.table_prompt is None
+    assert game.board_view(table.state) == moved

@@ -59,6 +59,7 @@ from companion.table.search import (
     Search,
     alike,
     differing,
+    due_move_shown,
     key,
     misread_when_laid,
     one_off,
@@ -485,6 +486,8 @@ class Disagreements:
         if self.raw_seen is None:
             raise NothingToUndo("the camera has given no picture of the table yet")
         state = self.ledger.state
+        if due_move_shown(self.game, state, self.raw_seen, self.taps) is not None:
+            return self._due_move_recorded()
         places = set_aside(self.game, state, self.raw_seen, self.taps)
         chosen = sorted(p for p in changed_places(self.game.board_view(state), self.raw_seen)
                         if p in places)
@@ -500,6 +503,19 @@ class Disagreements:
         waiting, self._press_waiting = self.press_still_waits(), False
         if waiting and differing(self.game, self.ledger.state, self.seen):
             self.judge_waiting_press()  # the press that raised it, on the table set right
+        return entry
+
+    def _due_move_recorded(self) -> HistoryEntry:
+        """"The record is right" tapped with the table showing the one move the record waits
+        for (the misread the question named read right again): nothing is set aside, the
+        question is gone, and the press it held is judged as the move the table shows."""
+        self.table_prompt = None
+        self._press_waiting = False
+        self.publish("prompt")
+        entry = self.judge_waiting_press()
+        if entry is None:
+            raise NothingToUndo("the table shows the move the record waits for: press the button "
+                                "to record it; nothing is set aside")
         return entry
 
     def reread(self, source: str, request_id: str | None) -> HistoryEntry:

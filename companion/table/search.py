@@ -481,6 +481,19 @@ def distance(recorded: Action, other: Action) -> int:
     return out
 
 
+def due_move_shown(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> Action | None:
+    """The one move the rules allow now (a pawn's move after its roll), when the table as
+    read is the record with that move made: its places are the move, never a misread to set
+    aside (Swing State seed 6, cafe, typical: Blue's 6 read 5 at the press of his pawn's
+    move, refused; with the die read 6 again, "the record is right" set aside the pawn's old
+    and new places, the camera saw his move no more, and every press after it found nothing
+    to record until the game wedged)."""
+    due = game.legal_actions(state)
+    if len(due) != 1 or not changed_places(game.board_view(state), seen):
+        return None
+    return due[0] if fits(game, state, seen, taps) else None
+
+
 def set_aside(game: Game, state: State, seen: BoardView, taps: list[Tap]) -> set[str]:
     """The fewest places (one or two) whose camera reading, replaced by the record's, leave
     a table that is the record or it with one legal move made (a piece knocked aside while
