@@ -32,15 +32,21 @@ def tapped_first(game: Game, state: State, first: Action, taps: list[Tap],
     reader read is a guess, never offered: Times Square, cafe, seed 8: B's Deb moved 2 then
     3 with only the second card read was offered as "B plays Deb 2 ..., then another", a
     move nobody made."""
+    return first_cards(game, state, first, taps, counts) is not None
+
+
+def first_cards(game: Game, state: State, first: Action, taps: list[Tap],
+                counts: list[int] | None = None) -> int | None:
+    """How many of ``taps`` (the first ones) read ``first`` on the board it leaves, split
+    as :func:`seat_splits` allows (and among ``counts`` when given); None when no split does."""
     after = game.apply(state, first)
     board = game.board_view(after)
-    splits = seat_splits(game, state, after, taps)
-    for count in range(len(taps) + 1) if counts is None else counts:
-        if count not in splits:
+    for count in seat_splits(game, state, after, taps):
+        if counts is not None and count not in counts:
             continue
         if reconcile(game, state, board, list(taps[:count]), "button").state == after:
-            return True
-    return False
+            return count
+    return None
 
 
 def seat_splits(game: Game, state: State, after: State, taps: list[Tap]) -> list[int]:
@@ -134,9 +140,5 @@ def second_taps(game: Game, state: State, first: Action, taps: list[Tap]) -> lis
     first, ``first`` (from ``state``): those after the first ones that read it on the board
     it leaves, on their seats' readers as :func:`seat_splits` says.  None when no split reads
     it (the players declared another move than the one asked about)."""
-    after = game.apply(state, first)
-    board = game.board_view(after)
-    for count in seat_splits(game, state, after, taps):
-        if reconcile(game, state, board, list(taps[:count]), "button").state == after:
-            return list(taps[count:])
-    return None
+    count = first_cards(game, state, first, taps)
+    return None if count is None else list(taps[count:])
