@@ -642,6 +642,52 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
     page.close()
 
 
+def test_two_moves_nobody_made_are_undone_by_one_tap_named_as_the_prompt_names_them(
+        browser: Any, serve: Serve) -> None:
+    """Baron Voodoo seed 12 (cafe, passive): a die knocked and put back was recorded as two
+    moves.  The warning names both entries by their numbers in the history; the one button
+    says "Undo #N and #M" with the same numbers (not the log's sequence numbers), and one tap
+    takes back both.  The standing "score pieces differ" warning raised when the table
+    changed, and the press's warning with the same words, are one card, not two."""
+    from test_wedges_baron_swing import baron_played
+
+    game, setup, made, state = baron_played(6, 5)
+    capture = next(a for a in game.legal_actions(state) if a["type"] == "capture")
+    before = game.apply(state, capture)
+    seat = before["turn"]["actor"]
+    truth = game.apply(before, {"type": "take_offering", "player": seat})
+    knocked, back = next(
+        (x, y) for x in game.legal_actions(before) if x["type"] == "power"
+        for y in game.legal_actions(game.apply(before, x))
+        if y["type"] == "power" and game.current_player(game.apply(before, x)) != seat
+        and game.apply(game.apply(before, x), y)["board"] == before["board"])
+    table = Table.open("baron_voodoo", None, 2, None, 5, resume=False)
+    table.referee.pace.settle_frames = 1
+    for action in (setup, *made, capture, knocked, back):
+        table.declare(action, source="table")
+    first, second = table.history[-2:]
+    table.board_seen(game.board_view(truth))
+    table.button()
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    prompt = page.inner_text("#prompts")
+    both = page.locator("#prompts button[data-option*='\"through\"']")
+    assert both.count() == 1
+    label = both.inner_text()
+    numbers = re.fullmatch(r"Undo #(\d+) and #(\d+)", label)
+    assert numbers is not None, label
+    older, newer = (int(n) for n in numbers.groups())
+    assert newer == older + 1 and f"Entry #{older} (" in prompt and f"entry #{newer} (" in prompt, prompt
+    both.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded')", timeout=HANG_MS)
+    assert [h.seq for h in table.history if h.undone][-2:] == [first.seq, second.seq]
+    assert game.board_view(table.state) == game.board_view(before)
+    assert not page.errors
+    page.close()
+
+
 def test_camera_view_and_what_it_sees_differently(browser: Any, serve: Serve) -> None:
     table = started_table()
     url = serve(table)

@@ -53,9 +53,11 @@ class View:
         """The tracker's prompts, then the table's own (mismatch, choice, device notices)."""
         state, referee = self.ledger.state, self.referee
         out = []
-        if referee.table_prompt is not None:
-            out.append(referee.table_prompt)
-        out += list(referee.notices.values())
+        asked = referee.table_prompt
+        if asked is not None:
+            out.append(asked)
+        # the standing tally warning, raised before a press asked the same, is shown once
+        out += [p for p in referee.notices.values() if asked is None or p.text != asked.text]
         over = self.game.outcome(state) is not None
         # at game over no chore, turn or choice is left to do: they are cleared
         out += [p for p in self.game.prompts(state)
