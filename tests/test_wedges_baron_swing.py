@@ -549,3 +549,33 @@ def test_swing_state_the_record_is_right_never_sets_aside_the_move_the_record_wa
     assert table.referee.overrides.places == {}
     assert table.table_prompt is None
     assert game.board_view(table.state) == moved
+
+
+def test_baron_voodoo_a_pressed_move_read_a_pip_off_where_it_landed_is_offered_as_one_tap() -> None:
+    """Baron Voodoo seed 17, cafe, passive: B7 read a pip high all evening.  A capture that
+    left B7's die read so was pressed; the table matched no move, the tablet said only
+    "declare it" or "the record is right", and the players did both (two entries, and again
+    at the next move there).  The press's move, read with one die a mark off, is offered as
+    one tap, the place named; tapped, it is recorded and the camera's reading there is set
+    aside (the place's offset learned), so the next press is read without a question."""
+    table = Table.open("baron_voodoo", None, 2, None, 17, resume=False)
+    table.referee.pace.settle_frames = 1
+    game = table.game
+    _set_up_baron(table)
+    table.board_seen(game.board_view(table.state))
+    capture = next(a for a in game.legal_actions(table.state) if a["type"] == "capture"
+                   and game.board_view(table.state)[a["from"]][-1].pips < 6)
+    truth = game.board_view(game.apply(table.state, capture))
+    landed = list(truth[capture["to"]])
+    top = max(range(len(landed)), key=lambda i: landed[i])
+    landed[top] = Piece(landed[top].colour, landed[top].pips + 1)  # read a pip high there
+    seen = {**truth, capture["to"]: tuple(sorted(landed))}
+    table.board_seen(seen)
+    table.button()
+    asked = table.table_prompt
+    assert asked is not None and capture in asked.options, asked
+    assert f"misread {capture['to']}" in asked.text and "by one" in asked.text, asked.text
+    table.declare(capture)
+    assert table.history[-1].action == capture and table.history[-1].source == "tablet"
+    assert table.seen == truth and table.table_prompt is None
+    assert table.referee.overrides.offsets.get(capture["to"]) == (landed[top].colour, 1)
