@@ -397,3 +397,9 @@ def test_a_nightclub_place_read_a_mark_off_is_read_back_by_it_on_later_nights() 
     assert (table.history[-1].action, table.history[-1].source) == (
         {"type": "nightclubs", "values": [2, 3, 4, 5]}, "camera")
     assert table.table_prompt is None
+    # a passing misread over the standing one reads the 3 as it is: not moved off the record
+    # (seed 17 again: a 7 there read 8, unreadable, then 7 for a moment, was drawn as a 6 and
+    # the record was undone back to night 3 until the game wedged)
+    table.board_seen({**camera(table.state), "club1": (Piece("orange", 3),)})
+    assert table.referee.seen is not None and table.referee.seen["club1"] == (Piece("orange", 3),)
+    assert table.table_prompt is None and table.history[-1].action["type"] == "nightclubs"

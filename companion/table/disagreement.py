@@ -323,7 +323,7 @@ class Disagreements:
                 or key(newest.action) not in {key(o) for o in asked.options}:
             return
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, set(places)):
-            self.seen = self.overrides.apply(self.raw_seen)
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
 
     def spent_on_a_tapped_move(self, since: int | None) -> bool:
         """Whether a press held while the camera settled was spent on a move the players
@@ -485,7 +485,7 @@ class Disagreements:
         places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)
                   and len(self.raw_seen.get(p) or ()) == len(after.get(p) or ())}
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
-            self.seen = self.overrides.apply(self.raw_seen)
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
 
     def keep_record(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """"The record is right, the table is wrong": the camera's reading where it differs
@@ -504,7 +504,7 @@ class Disagreements:
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))
-        self.seen = self.overrides.apply(self.raw_seen)
+        self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
         self.table_prompt = None
         self.check_tallies()
         self.publish("keep_record")

@@ -112,15 +112,16 @@ class Overrides:
         if self.misread:
             self.whole = Counter(piece for stack in board.values() for piece in stack)
 
-    def apply(self, seen: BoardView) -> BoardView:
+    def apply(self, seen: BoardView, board: BoardView | None = None) -> BoardView:
         """``seen`` with each reading the players set aside replaced by the record's.  Where
         they set aside one piece read as another (pink read blue) and the camera still reads
         that piece there among others (a figure laid beside it), that piece is read as they
         said: the place is misread every time it is seen (Times Square seed 13, cafe: the
         sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
-        and Deb's move went unexplained until the game wedged)."""
+        and Deb's move went unexplained until the game wedged).  With the record's ``board``,
+        the places' standing offsets are read back too (:meth:`_offset`)."""
         if not self.places:
-            return self._from_the_rest(self._offset(dict(seen), set()))
+            return self._from_the_rest(self._offset(dict(seen), set(), board))
         self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
@@ -138,23 +139,29 @@ class Overrides:
                 out[place] = record
             else:
                 out.pop(place, None)
-        return self._from_the_rest(self._offset(out, set(self.places)))
+        return self._from_the_rest(self._offset(out, set(self.places), board))
 
-    def _offset(self, view: dict[str, tuple[Piece, ...]], kept: set[str]) -> BoardView:
+    def _offset(self, view: dict[str, tuple[Piece, ...]], kept: set[str],
+                board: BoardView | None) -> BoardView:
         """``view`` with each place whose standing offset the players' answer showed read
         back by it (but those of ``kept``, set aside as the record has them): the one piece
-        of the colour misread there, its pips the offset less, never below one.  King of
-        Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each night's
-        Nightclubs were refused or recorded wrong there and asked about again, though the
-        players had answered on night 1 (13 of the game's 123 entries declared)."""
+        of the colour misread there, its pips the offset less, never below one.  Where the
+        record's ``board`` has a piece of that colour there, only when that reads the place
+        as the record has it (a reading that is right, a passing misread over the standing
+        one, is not moved off the record); a piece newly laid there is read back always.
+        King of Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each
+        night's Nightclubs were refused or recorded wrong there and asked about again, though
+        the players had answered on night 1 (13 of the game's 123 entries declared)."""
         for place, (colour, delta) in self.offsets.items():
             stack = view.get(place, ())
             at = [i for i, piece in enumerate(stack) if piece.colour == colour]
-            if place in kept or len(at) != 1 or stack[at[0]].pips - delta < 1:
+            if board is None or place in kept or len(at) != 1 or stack[at[0]].pips - delta < 1:
                 continue
-            piece = stack[at[0]]
-            view[place] = tuple(sorted((*stack[:at[0]], Piece(colour, piece.pips - delta),
-                                        *stack[at[0] + 1:])))
+            read = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
+                                 *stack[at[0] + 1:])))
+            record = board.get(place, ())
+            if read == record or not any(piece.colour == colour for piece in record):
+                view[place] = read
         return view
 
     def _from_the_rest(self, view: BoardView) -> BoardView:
