@@ -385,17 +385,19 @@ def test_a_nightclub_place_read_a_mark_off_is_read_back_by_it_on_later_nights() 
             view["club1"] = (Piece("orange", view["club1"][0].pips + 1),)
         return view
 
-    for _ in range(200):  # night 1 played on the tablet, the camera seeing it, up to night 2
-        if table.state["phase"] == "scene":
+    for _ in range(200):  # night 1 played on the tablet, the camera seeing it, up to its end
+        if table.state["phase"] == "night_over":
             break
         actions = game.legal_actions(table.state)
-        table.declare(next((a for a in actions if a["type"] in ("pass", "clear")), actions[0]))
+        table.declare(next((a for a in actions if a["type"] == "pass"), actions[0]))
         table.board_seen(camera(table.state))
-    assert table.state["phase"] == "scene" and len(table.history) > 2, table.state["phase"]
-    # night 2: a 3 there read 4 beside a 4, which the pile allows (2, 4, 4, 5)
-    table.board_seen(camera(game.apply(table.state, {"type": "nightclubs", "values": [2, 3, 4, 5]})))
-    assert (table.history[-1].action, table.history[-1].source) == (
-        {"type": "nightclubs", "values": [2, 3, 4, 5]}, "camera")
+    assert table.state["phase"] == "night_over" and len(table.history) > 2, table.state["phase"]
+    # night 2's Nightclubs seen before the clearing is recorded (Nightclub 2 still a 5 in the
+    # record): a 3 there read 4 beside a 4, which the pile allows (2, 4, 4, 5)
+    cleared = game.apply(table.state, {"type": "clear"})
+    table.board_seen(camera(game.apply(cleared, {"type": "nightclubs", "values": [2, 3, 4, 5]})))
+    assert [(h.action, h.source) for h in table.history[-2:]] == [
+        ({"type": "clear"}, "camera"), ({"type": "nightclubs", "values": [2, 3, 4, 5]}, "camera")]
     assert table.table_prompt is None
     # a passing misread over the standing one reads the 3 as it is: not moved off the record
     # (seed 17 again: a 7 there read 8, unreadable, then 7 for a moment, was drawn as a 6 and

@@ -145,23 +145,22 @@ class Overrides:
                 board: BoardView | None) -> BoardView:
         """``view`` with each place whose standing offset the players' answer showed read
         back by it (but those of ``kept``, set aside as the record has them): the one piece
-        of the colour misread there, its pips the offset less, never below one.  Where the
-        record's ``board`` has a piece of that colour there, only when that reads the place
-        as the record has it (a reading that is right, a passing misread over the standing
-        one, is not moved off the record); a piece newly laid there is read back always.
+        of the colour misread there, its pips the offset less, never below one, where the
+        camera reads the place otherwise than the record's ``board`` has it: a reading equal
+        to the record's (a passing misread over the standing one) is not moved off it, and a
+        piece laid or changed there is read back, the record's older piece there or not (the
+        next night's Nightclubs seen before the last night's clearing is recorded).
         King of Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each
         night's Nightclubs were refused or recorded wrong there and asked about again, though
         the players had answered on night 1 (13 of the game's 123 entries declared)."""
         for place, (colour, delta) in self.offsets.items():
             stack = view.get(place, ())
             at = [i for i, piece in enumerate(stack) if piece.colour == colour]
-            if board is None or place in kept or len(at) != 1 or stack[at[0]].pips - delta < 1:
+            if board is None or place in kept or len(at) != 1 or stack[at[0]].pips - delta < 1 \
+                    or stack == board.get(place, ()):
                 continue
-            read = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
-                                 *stack[at[0] + 1:])))
-            record = board.get(place, ())
-            if read == record or not any(piece.colour == colour for piece in record):
-                view[place] = read
+            view[place] = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
+                                        *stack[at[0] + 1:])))
         return view
 
     def _from_the_rest(self, view: BoardView) -> BoardView:
