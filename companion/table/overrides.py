@@ -146,18 +146,26 @@ class Overrides:
         """``view`` with each place whose standing offset the players' answer showed read
         back by it (but those of ``kept``, set aside as the record has them): the one piece
         of the colour misread there, its pips the offset less, never below one, where the
-        camera reads the place otherwise than the record's ``board`` has it: a reading equal
-        to the record's (a passing misread over the standing one) is not moved off it, and a
-        piece laid or changed there is read back, the record's older piece there or not (the
-        next night's Nightclubs seen before the last night's clearing is recorded).
+        camera reads the place otherwise than the record's ``board`` has it: a piece laid or
+        changed there is read back, the record's older piece there or not (the next night's
+        Nightclubs seen before the last night's clearing is recorded).  A reading equal to
+        the record's is not moved off it, and ends the offset: the answer it was learned from
+        was about a passing misread (or one passing misread cancels the standing one; it is
+        learned again at the next answer).
         King of Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each
         night's Nightclubs were refused or recorded wrong there and asked about again, though
         the players had answered on night 1 (13 of the game's 123 entries declared)."""
-        for place, (colour, delta) in self.offsets.items():
+        for place, (colour, delta) in list(self.offsets.items()):
             stack = view.get(place, ())
             at = [i for i, piece in enumerate(stack) if piece.colour == colour]
-            if board is None or place in kept or len(at) != 1 or stack[at[0]].pips - delta < 1 \
-                    or stack == board.get(place, ()):
+            if board is None or place in kept or len(at) != 1:
+                continue
+            if stack == board.get(place, ()):
+                # the camera reads the place as the record has it: no offset stands there (the
+                # players' answer was about a passing misread)
+                del self.offsets[place]
+                continue
+            if stack[at[0]].pips - delta < 1:
                 continue
             view[place] = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
                                         *stack[at[0] + 1:])))
