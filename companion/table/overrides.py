@@ -59,6 +59,7 @@ class Overrides:
         # per place, the standing offset the players' answer showed there: the camera reads a
         # piece of that colour a mark off (colour, pips it reads over), whatever piece it is
         self.offsets: dict[str, tuple[str, int]] = {}
+        self.agreeing: dict[str, int] = {}  # boards in a row read as the record at such a place
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -149,9 +150,8 @@ class Overrides:
         camera reads the place otherwise than the record's ``board`` has it: a piece laid or
         changed there is read back, the record's older piece there or not (the next night's
         Nightclubs seen before the last night's clearing is recorded).  A reading equal to
-        the record's is not moved off it, and ends the offset: the answer it was learned from
-        was about a passing misread (or one passing misread cancels the standing one; it is
-        learned again at the next answer).
+        the record's is not moved off it (a passing misread over the standing one); two boards
+        in a row so read end the offset (:meth:`recall`).
         King of Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each
         night's Nightclubs were refused or recorded wrong there and asked about again, though
         the players had answered on night 1 (13 of the game's 123 entries declared)."""
@@ -161,10 +161,7 @@ class Overrides:
             if board is None or place in kept or len(at) != 1:
                 continue
             if stack == board.get(place, ()):
-                # the camera reads the place as the record has it: no offset stands there (the
-                # players' answer was about a passing misread)
-                del self.offsets[place]
-                continue
+                continue  # read as the record has it (:meth:`recall` counts the boards so read)
             if stack[at[0]].pips - delta < 1:
                 continue
             view[place] = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
@@ -211,6 +208,19 @@ class Overrides:
             if place not in self.places and seen.get(place, ()) == camera and board.get(place, ()) == record:
                 self.places[place] = (camera, record)
                 self.together[place] = frozenset({place})
+        for place, (colour, _) in list(self.offsets.items()):
+            # the camera reads the place as the record has it, a piece of that colour there, on
+            # two boards in a row: the answer the offset was learned from was about a passing
+            # misread (a pip misread for a moment at the press), and it would read every later
+            # piece laid there a pip off.  One such board is a passing misread over the standing one
+            now = seen.get(place, ())
+            if now and now == board.get(place, ()) and sum(p.colour == colour for p in now) == 1:
+                self.agreeing[place] = self.agreeing.get(place, 0) + 1
+                if self.agreeing[place] >= 2:
+                    del self.offsets[place]
+                    del self.agreeing[place]
+            else:
+                self.agreeing.pop(place, None)
 
     def clear(self) -> None:
         self.places.clear()
