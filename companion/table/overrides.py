@@ -2,7 +2,8 @@
 
 The referee's small state beside the record: what the camera reads there and what the
 record had, set aside while the camera reads exactly that; a place misread all evening; a
-misreading learned.  Kept in the log as "the record is right" lines, so a restart restores it.
+misreading learned, and a place's standing offset (a piece read a mark off there, whatever
+piece it is).  Kept in the log as "the record is right" lines, so a restart restores it.
 """
 
 from __future__ import annotations
