@@ -147,8 +147,7 @@ class Referee(Disagreements, Doubting):
             return None
         self._pressed_last = False  # the table moved since the last press
         self.raw_seen = view
-        board = self.game.board_view(self.ledger.state)
-        self.overrides.recall(board, view)
+        self.overrides.recall(board := self.game.board_view(self.ledger.state), view)
         self.seen = self.overrides.apply(view, board)
         entry = self._reconcile("board", "camera")
         for _ in range(CHAINED_MOVES if entry is not None else 0):
