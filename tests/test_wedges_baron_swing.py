@@ -603,3 +603,20 @@ def test_an_offset_learned_from_a_passing_misread_ends_when_the_place_reads_as_t
     assert overrides.offsets == {}  # two boards in a row read as the record: the offset ends
     laid = {**record, cell: (Piece(die.colour, 6),)}
     assert overrides.apply(laid, record) == laid  # the next reading there is taken as read
+
+
+def test_a_place_vouched_for_is_not_the_camera_reading_it_as_the_record() -> None:
+    """King of Clubs seed 17, cafe, passive: Nightclub 2, read a pip high all evening, held a
+    7 on night 4, read 8, which the reader cannot read; the players vouched for the 7 and the
+    boards were read with the record's 7 filled in there.  Those boards ended the place's
+    offset as if the camera read the 7 right, and night 5's Nightclubs were recorded a pip
+    high there again.  A place filled in as vouched for is not a reading of the camera."""
+    game = load_game("baron_voodoo")
+    state, record = baron_at(0)
+    cell = next(c for c in sorted(record) if c in game.facts.coord and 1 < record[c][-1].pips < 6)
+    die = record[cell][-1]
+    overrides = Overrides()
+    overrides.keep(game, state, {**record, cell: (Piece(die.colour, die.pips + 1),)}, {cell})
+    for _ in range(3):
+        overrides.recall(record, record, frozenset({cell}))
+    assert overrides.offsets == {cell: (die.colour, 1)}

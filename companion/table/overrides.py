@@ -200,11 +200,12 @@ class Overrides:
         if read.colour == kept.colour and kept.pips > 0 and abs(read.pips - kept.pips) == 1:
             self.offsets[place] = (read.colour, read.pips - kept.pips)
 
-    def recall(self, board: BoardView, seen: BoardView) -> None:
+    def recall(self, board: BoardView, seen: BoardView, vouched: frozenset[str] = frozenset()) -> None:
         """Set aside again a reading the players said is one piece read as another (the
         record's ``board`` still has there what it had, the camera reads there what it read),
         after a passing reading there ended it: a place the camera misreads is not asked
-        about again for the same reading."""
+        about again for the same reading.  The ``vouched`` places of ``seen`` are not the
+        camera's reading (it cannot read them; the players said what lies there)."""
         for place, (camera, record) in self.learned.items():
             if place not in self.places and seen.get(place, ()) == camera and board.get(place, ()) == record:
                 self.places[place] = (camera, record)
@@ -215,6 +216,8 @@ class Overrides:
             # misread (a pip misread for a moment at the press), and it would read every later
             # piece laid there a pip off.  One such board is a passing misread over the standing one
             now = seen.get(place, ())
+            if place in vouched:
+                continue
             if now and now == board.get(place, ()) and sum(p.colour == colour for p in now) == 1:
                 self.agreeing[place] = self.agreeing.get(place, 0) + 1
                 if self.agreeing[place] >= 2:
