@@ -323,7 +323,7 @@ class Disagreements:
                 or key(newest.action) not in {key(o) for o in asked.options}:
             return
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, set(places)):
-            self.seen = self.overrides.apply(self.raw_seen)
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
 
     def spent_on_a_tapped_move(self, since: int | None) -> bool:
         """Whether a press held while the camera settled was spent on a move the players
@@ -434,13 +434,21 @@ class Disagreements:
             elif prompt is not None and refusals:
                 prompt.text = refused + ("If a card was laid on the wrong seat's reader, tap the "
                                          "move as it was meant. " if seats else "") + prompt.text
-            offers = one_off(self.game, state, seen, self.taps, trigger) if refusals else {}
+            # a reading refused, or a press the table does not match and no entry's correction
+            # or undoing explains: the readings a mark off at one place that the rules allow
+            # (Baron Voodoo seed 17, cafe, passive: B7 read a pip high, a capture pressed that
+            # left its die there so was not matched, declared, then B7 set aside: two entries)
+            unexplained = prompt is not None and trigger == "button" \
+                and not any(o.get("type") in ("correct", "undo") for o in prompt.options)
+            offers = one_off(self.game, state, seen, self.taps, trigger) \
+                if refusals or unexplained else {}
             if prompt is not None and offers:
                 labels = place_names(self.game, state)
                 places = sorted({p for _, at in offers.values() for p in at})
-                prompt.text = prompt.text.replace(refused, refused + (
-                    f"The camera may have misread {' or '.join(labels.get(p, p) for p in places)} "
-                    "by one: if so, tap the reading the table shows. "), 1)
+                said = (f"The camera may have misread {' or '.join(labels.get(p, p) for p in places)} "
+                        "by one: if so, tap the reading the table shows. ")
+                prompt.text = prompt.text.replace(refused, refused + said, 1) if refusals \
+                    else said + prompt.text
                 prompt.options[:0] = [action for action, _ in offers.values()]
             self._one_off = tuple((k, at) for k, (_, at) in offers.items())
             if prompt is not None:
@@ -477,7 +485,7 @@ class Disagreements:
         places = {p for p in changed_places(replaced, after) if now.get(p) == after.get(p)
                   and len(self.raw_seen.get(p) or ()) == len(after.get(p) or ())}
         if self.overrides.keep(self.game, self.ledger.state, self.raw_seen, places):
-            self.seen = self.overrides.apply(self.raw_seen)
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
 
     def keep_record(self, source: str = "tablet", request_id: str | None = None) -> HistoryEntry:
         """"The record is right, the table is wrong": the camera's reading where it differs
@@ -496,7 +504,7 @@ class Disagreements:
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))
-        self.seen = self.overrides.apply(self.raw_seen)
+        self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
         self.table_prompt = None
         self.check_tallies()
         self.publish("keep_record")

@@ -155,7 +155,7 @@ class Doubting:
     doubt: Doubt
 
     def publish(self, kind: str) -> None: ...
-    def board_seen(self, view: BoardView) -> object: ...
+    def board_seen(self, view: BoardView, vouched: frozenset[str] = frozenset()) -> object: ...
     def _board_settled(self) -> None: ...
     def _drop_held_press(self) -> None: ...
     held_press: object | None  # the referee's press waiting for the camera to settle
@@ -186,7 +186,7 @@ class Doubting:
         filled = self.doubt.filled(record)
         if filled is not None:
             if filled != self.raw_seen:
-                self.board_seen(filled)
+                self.board_seen(filled, self.doubt.places)  # those places as vouched, not as read
             elif self.held_press is not None:
                 self._board_settled()  # the board as it stood is the one the press is judged on
             return

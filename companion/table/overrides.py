@@ -2,7 +2,8 @@
 
 The referee's small state beside the record: what the camera reads there and what the
 record had, set aside while the camera reads exactly that; a place misread all evening; a
-misreading learned.  Kept in the log as "the record is right" lines, so a restart restores it.
+misreading learned, and a place's standing offset (a piece read a mark off there, whatever
+piece it is).  Kept in the log as "the record is right" lines, so a restart restores it.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class Overrides:
         # per place, the last reading the players said is one piece read as another there: set
         # aside again whenever the camera reads that again where the record still has that
         self.learned: dict[str, tuple[tuple[Piece, ...], tuple[Piece, ...]]] = {}
+        # per place, the standing offset the players' answer showed there: the camera reads a
+        # piece of that colour a mark off (colour, pips it reads over), whatever piece it is
+        self.offsets: dict[str, tuple[str, int]] = {}
+        self.agreeing: dict[str, int] = {}  # boards in a row read as the record at such a place
 
     def keep(self, game: Game, state: State, seen: BoardView,
              only: set[str] | frozenset[str] | None = None) -> list[str]:
@@ -109,15 +114,16 @@ class Overrides:
         if self.misread:
             self.whole = Counter(piece for stack in board.values() for piece in stack)
 
-    def apply(self, seen: BoardView) -> BoardView:
+    def apply(self, seen: BoardView, board: BoardView | None = None) -> BoardView:
         """``seen`` with each reading the players set aside replaced by the record's.  Where
         they set aside one piece read as another (pink read blue) and the camera still reads
         that piece there among others (a figure laid beside it), that piece is read as they
         said: the place is misread every time it is seen (Times Square seed 13, cafe: the
         sewer's pink read blue all evening; with Deb laid in the sewer the reading lapsed,
-        and Deb's move went unexplained until the game wedged)."""
+        and Deb's move went unexplained until the game wedged).  With the record's ``board``,
+        the places' standing offsets are read back too (:meth:`_offset`)."""
         if not self.places:
-            return self._from_the_rest(seen)
+            return self._from_the_rest(self._offset(dict(seen), set(), board))
         self._lapse(seen)
         out = dict(seen)
         for place, (camera, record) in list(self.places.items()):
@@ -135,7 +141,33 @@ class Overrides:
                 out[place] = record
             else:
                 out.pop(place, None)
-        return self._from_the_rest(out)
+        return self._from_the_rest(self._offset(out, set(self.places), board))
+
+    def _offset(self, view: dict[str, tuple[Piece, ...]], kept: set[str],
+                board: BoardView | None) -> BoardView:
+        """``view`` with each place whose standing offset the players' answer showed read
+        back by it (but those of ``kept``, set aside as the record has them): the one piece
+        of the colour misread there, its pips the offset less, never below one, where the
+        camera reads the place otherwise than the record's ``board`` has it: a piece laid or
+        changed there is read back, the record's older piece there or not (the next night's
+        Nightclubs seen before the last night's clearing is recorded).  A reading equal to
+        the record's is not moved off it (a passing misread over the standing one); two boards
+        in a row so read end the offset (:meth:`recall`).
+        King of Clubs seed 17, cafe, typical: Nightclub 2 read a pip high all evening; each
+        night's Nightclubs were refused or recorded wrong there and asked about again, though
+        the players had answered on night 1 (13 of the game's 123 entries declared)."""
+        for place, (colour, delta) in list(self.offsets.items()):
+            stack = view.get(place, ())
+            at = [i for i, piece in enumerate(stack) if piece.colour == colour]
+            if board is None or place in kept or len(at) != 1:
+                continue
+            if stack == board.get(place, ()):
+                continue  # read as the record has it (:meth:`recall` counts the boards so read)
+            if stack[at[0]].pips - delta < 1:
+                continue
+            view[place] = tuple(sorted((*stack[:at[0]], Piece(colour, stack[at[0]].pips - delta),
+                                        *stack[at[0] + 1:])))
+        return view
 
     def _from_the_rest(self, view: BoardView) -> BoardView:
         """``view`` with the one place misread all evening whose reading the rest of the board
@@ -158,18 +190,41 @@ class Overrides:
         return {**view, **found}
 
     def _learn(self, place: str, camera: tuple[Piece, ...], record: tuple[Piece, ...]) -> None:
-        if one_piece_misread(camera, record) is not None:
-            self.learned[place] = (camera, record)
+        """The players said the camera read one piece as another at ``place``: that reading
+        is learned, and where it is the same piece a mark off, the place's standing offset."""
+        swapped = one_piece_misread(camera, record)
+        if swapped is None:
+            return
+        self.learned[place] = (camera, record)
+        read, kept = swapped
+        if read.colour == kept.colour and kept.pips > 0 and abs(read.pips - kept.pips) == 1:
+            self.offsets[place] = (read.colour, read.pips - kept.pips)
 
-    def recall(self, board: BoardView, seen: BoardView) -> None:
+    def recall(self, board: BoardView, seen: BoardView, vouched: frozenset[str] = frozenset()) -> None:
         """Set aside again a reading the players said is one piece read as another (the
         record's ``board`` still has there what it had, the camera reads there what it read),
         after a passing reading there ended it: a place the camera misreads is not asked
-        about again for the same reading."""
+        about again for the same reading.  The ``vouched`` places of ``seen`` are not the
+        camera's reading (it cannot read them; the players said what lies there)."""
         for place, (camera, record) in self.learned.items():
             if place not in self.places and seen.get(place, ()) == camera and board.get(place, ()) == record:
                 self.places[place] = (camera, record)
                 self.together[place] = frozenset({place})
+        for place, (colour, _) in list(self.offsets.items()):
+            # the camera reads the place as the record has it, a piece of that colour there, on
+            # two boards in a row: the answer the offset was learned from was about a passing
+            # misread (a pip misread for a moment at the press), and it would read every later
+            # piece laid there a pip off.  One such board is a passing misread over the standing one
+            now = seen.get(place, ())
+            if place in vouched:
+                continue
+            if now and now == board.get(place, ()) and sum(p.colour == colour for p in now) == 1:
+                self.agreeing[place] = self.agreeing.get(place, 0) + 1
+                if self.agreeing[place] >= 2:
+                    del self.offsets[place]
+                    del self.agreeing[place]
+            else:
+                self.agreeing.pop(place, None)
 
     def clear(self) -> None:
         self.places.clear()

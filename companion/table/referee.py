@@ -141,14 +141,14 @@ class Referee(Disagreements, Doubting):
         self.publish("taps")
 
     # ------------------------------------------------------------------ physical inputs
-    def board_seen(self, view: BoardView) -> HistoryEntry | None:
-        """The stabiliser committed a board: explain it if it changed."""
+    def board_seen(self, view: BoardView, vouched: frozenset[str] = frozenset()) -> HistoryEntry | None:
+        """The stabiliser committed a board: explain it if it changed (``vouched``: as vouched for)."""
         if view == self.raw_seen:
             return None
         self._pressed_last = False  # the table moved since the last press
         self.raw_seen = view
-        self.overrides.recall(self.game.board_view(self.ledger.state), view)
-        self.seen = self.overrides.apply(view)
+        self.overrides.recall(board := self.game.board_view(self.ledger.state), view, vouched)
+        self.seen = self.overrides.apply(view, board)
         entry = self._reconcile("board", "camera")
         for _ in range(CHAINED_MOVES if entry is not None else 0):
             # the board shows more than that move (the camera missed the table between
