@@ -552,6 +552,31 @@ def test_a_game_past_its_budget_is_stopped_as_over_budget() -> None:
     assert any(line.startswith("turn: ") for line in outcome.ending), outcome.ending
 
 
+@pytest.mark.timeout(300)
+def test_a_bench_game_runs_opencv_on_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bench game's frames are read with OpenCV on one thread (a second only adds its
+    hand-overs to the CPU the shared machine pays), whatever the process had before."""
+    from companion.sim import demo
+    from companion.sim.truth import play_one
+
+    threads: list[int] = []
+    run_demo = demo.run_demo
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        threads.append(cv2.getNumThreads())
+        return run_demo(*args, **kwargs)
+
+    before = cv2.getNumThreads()
+    monkeypatch.setattr(demo, "run_demo", counted)
+    cv2.setNumThreads(2)
+    try:
+        outcome = play_one("times_square", 1, "clean", max_steps=0)
+    finally:
+        cv2.setNumThreads(before)
+    assert outcome.verdict == "over budget"
+    assert threads == [1]
+
+
 def test_players_lay_again_a_card_the_reader_missed() -> None:
     """Issue 12: a tap that never reached the reader left the move unrecorded for good.
     Players see that the tablet neither recorded it nor lists the card, and lay it again

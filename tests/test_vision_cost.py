@@ -376,3 +376,81 @@ def test_a_marker_under_an_arms_edge_is_no_move_of_the_board_but_two_are_and_a_b
     assert reader._still_fits(covered)
     edge_across(covered, checks[-1])
     assert not reader._still_fits(covered)  # one off and only one fitting: no board to trust
+
+
+def _joined_by_components(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> set[tuple[int, int]]:
+    """The pixels ``ys``, ``xs`` whose 8-connected component of ``piece`` and them holds a
+    piece's pixel, from the components over the whole mask (the long way)."""
+    sheen = np.zeros(piece.shape, bool)
+    sheen[ys, xs] = True
+    n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
+    joined = np.zeros(n, bool)
+    joined[parts[piece]] = True
+    joined[0] = False
+    take = sheen & joined[parts]
+    return set(zip(*(a.tolist() for a in np.nonzero(take)), strict=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_few_pixels_joined_to_a_piece_one_by_one_are_those_its_components_join(seed: int) -> None:
+    """The sheen joined to a black piece, found from the few pixels beside it (an arm frame's
+    shortcut), is what the components over the whole board find: through chains of such pixels,
+    at the board's edges, never through a gap."""
+    from companion.vision.dark_sheen import _joined_sparse
+
+    rng = np.random.default_rng(seed)
+    piece = np.zeros((60, 90), bool)
+    for _ in range(3):
+        y, x = int(rng.integers(-4, 60)), int(rng.integers(-4, 90))
+        piece[max(0, y):y + 8, max(0, x):x + 8] = True
+    chains = np.zeros(piece.shape, np.uint8)
+    for _ in range(8):  # strokes a pixel wide: joined only along them
+        y0, x0, y1, x1 = (int(v) for v in rng.integers(-5, 95, 4))
+        cv2.line(chains, (x0, y0), (x1, y1), 1, 1)
+    chains[rng.random(piece.shape) < 0.04] = 1  # and specks
+    ys, xs = np.nonzero(chains.astype(bool) & ~piece)
+    got_y, got_x = _joined_sparse(piece, ys, xs)
+    got = set(zip(got_y.tolist(), got_x.tolist(), strict=True))
+    want = _joined_by_components(piece, ys, xs)
+    assert got == want
+    assert want and len(want) < len(ys)  # the draw joins some pixels and leaves others apart
+
+
+def test_the_sheen_joined_to_black_on_a_board_read_round_an_arm_is_what_the_components_give() -> None:
+    """An arm frame of Jivecat's (black skull tiles) read with the sheen joined one pixel at a
+    time gives the labels the whole board's components give (many pixels: the long way too)."""
+    from companion.sim.camera.render import Camera
+    from companion.vision import dark_sheen
+
+    layout, colours, players = game_layout("jivecat")
+    reader = make_reader(layout, colours)
+    board = sample_boards("jivecat", players, 6, 0)[-1]
+    camera = Camera(layout, seed=3)
+    reader.read(camera.frame(board))
+    assert any(p.colour == "black" for stack in board.values() for p in stack)
+    calls: list[tuple] = []
+    joined = BoardReader._sheen_joined_to_black
+
+    def kept(self: BoardReader, *args: object) -> np.ndarray:
+        calls.append(tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args))
+        return joined(self, *args)
+
+    BoardReader._sheen_joined_to_black = kept  # type: ignore[method-assign]
+    try:
+        for sweep in (0.1, 0.4, 0.7):
+            reader.read(camera.frame(board, hand=sweep))
+    finally:
+        BoardReader._sheen_joined_to_black = joined  # type: ignore[method-assign]
+    assert calls
+    changed = 0
+    for flat, labels, as_empty, region in calls:
+        sparse = joined(reader, flat, labels, as_empty, region)
+        changed += not np.array_equal(sparse, labels)
+        limit = dark_sheen.SPARSE_SHEEN
+        dark_sheen.SPARSE_SHEEN = -1  # every pixel joined by the components over the board
+        try:
+            whole = joined(reader, flat, labels, as_empty, region)
+        finally:
+            dark_sheen.SPARSE_SHEEN = limit
+        assert np.array_equal(sparse, whole)
+    assert changed  # the sheen was joined to a tile: the shortcut was exercised

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import cv2
 from tqdm import tqdm
 
 from companion.games import GAMES, load_game
@@ -91,9 +92,14 @@ def play_one(game: str, seed: int, faults: str, kind: str = "typical",
              world_class: str | None = None) -> GameOutcome:
     """One seeded game of ``game`` in its smallest configuration through the full path,
     stopped when it has taken ``max_steps`` of the players' actions or ``max_frames``
-    camera frames ("over budget") or the record stood still under a warning ("wedged")."""
+    camera frames ("over budget") or the record stood still under a warning ("wedged").
+
+    OpenCV runs on one thread here, as in the vision benches: what a game costs the shared
+    machine is its CPU, and OpenCV's second thread only adds its hand-overs to it (the same
+    readings; some 4 % less CPU over an arm sweep's frames)."""
     from companion.sim import demo
 
+    cv2.setNumThreads(1)
     players, variant = SMALLEST[game]
     model = FAULT_MODELS[faults]
     log = FaultLog()

@@ -43,6 +43,7 @@ ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times
 BLACK_MOST = 60  # a black piece's colour: no channel above this
 SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
 SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
+SPARSE_SHEEN = 2000  # up to this many such pixels are joined to a piece one by one (not over the board)
 
 
 class DarkSheen:
@@ -180,19 +181,58 @@ class DarkSheen:
         xs, ys = at.reshape(-1, 2).T  # judged where neither a colour nor the empty board is seen
         seen = flat[wy, wx][ys, xs].astype(np.int16)
         empty = self._reference[wy, wx][ys, xs].astype(np.int16)
-        dark = (seen.max(axis=1) - seen.min(axis=1) <= SHEEN_NEUTRAL_PTP) \
-            & (seen.sum(axis=1) * SHEEN_DARK_DEN <= empty.sum(axis=1) * SHEEN_DARK_NUM)
+        # (channel by channel: numpy's reductions over an axis of three cost an arm's frame
+        # some 3 ms, over the 20,000 pixels an arm leaves neither a colour nor the empty board)
+        b, g, r = seen[:, 0], seen[:, 1], seen[:, 2]
+        hueless = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r) <= SHEEN_NEUTRAL_PTP
+        lit = empty[:, 0] + empty[:, 1] + empty[:, 2]
+        dark = hueless & ((b + g + r) * SHEEN_DARK_DEN <= lit * SHEEN_DARK_NUM)
         if not dark.any():
             return labels
-        sheen = np.zeros(window.shape, bool)
-        sheen[ys[dark], xs[dark]] = True
-        n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
-        joined = np.zeros(n, bool)
-        joined[parts[piece]] = True
-        joined[0] = False
-        take = sheen & joined[parts]
-        if not take.any():
+        ys, xs = ys[dark], xs[dark]
+        if len(ys) > SPARSE_SHEEN:
+            sheen = np.zeros(window.shape, bool)
+            sheen[ys, xs] = True
+            n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
+            joined = np.zeros(n, bool)
+            joined[parts[piece]] = True
+            joined[0] = False
+            take = sheen & joined[parts]
+            ys, xs = np.nonzero(take)
+        else:
+            ys, xs = _joined_sparse(piece, ys, xs)
+        if not len(ys):
             return labels
         out = labels.copy()
-        out[wy, wx][take] = index
+        out[wy, wx][ys, xs] = index
         return out
+
+
+def _joined_sparse(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of a few pixels (rows ``ys``, columns ``xs``), those joined to ``piece`` (8-connected)
+    through one another: the ones whose component of ``piece`` and them holds a piece's pixel.
+    A path from such a pixel reaches its first pixel of the piece through these pixels only, so
+    they are found from the ones beside the piece, one neighbour at a time; no pass over the
+    board (an arm over it leaves a few hundred such pixels on a board of half a million)."""
+    rows, cols = piece.shape
+    beside = np.zeros(len(ys), bool)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            yy, xx = ys + dy, xs + dx
+            inside = (yy >= 0) & (yy < rows) & (xx >= 0) & (xx < cols)
+            beside[inside] |= piece[yy[inside], xx[inside]]
+    if not beside.any():
+        return ys[:0], xs[:0]
+    at = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True))}
+    reached = beside.copy()
+    todo = [int(i) for i in np.flatnonzero(beside)]
+    while todo:
+        i = todo.pop()
+        y, x = int(ys[i]), int(xs[i])
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                j = at.get((y + dy, x + dx))
+                if j is not None and not reached[j]:
+                    reached[j] = True
+                    todo.append(j)
+    return ys[reached], xs[reached]
