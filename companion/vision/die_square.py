@@ -78,7 +78,8 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
             for (cx, cy), turn, step in fit:
-                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along):
+                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
+                                          step is not None):
                     continue
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole):
@@ -144,10 +145,15 @@ def _ends_and_middle(picked: np.ndarray, die_px: float) -> np.ndarray | None:
 
 
 def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward: tuple[float, float],
-                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray) -> bool:
+                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray,
+                       laid_out: bool = False) -> bool:
     """Is the square the outline's top: its far edge along the line from the nadir at the
     outline's far edge, its two sides across that line at the outline's (right under the
-    camera, its near edge at the outline's near edge too: no sides are seen)?"""
+    camera, its near edge at the outline's near edge too: no sides are seen)?  ``laid_out``:
+    the square is placed by its marks' layout (a face of 2-6: centred at their middle), and
+    may reach past the outline by the die's rounded rim, whose slopes may fall out of its
+    colour (never the other way); a 1's square, centred on its one mark, may not (a 2's
+    corner pip with the other unseen would fit it)."""
     ux, uy = outward
     c, s = math.cos(turn), math.sin(turn)
     half = die_px / 2
@@ -156,9 +162,11 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
     a, b = cx * ux + cy * uy, cy * ux - cx * uy
     far, lo, hi = edges
     tol = EDGE_FIT * die_px
-    if max(abs(a + reach_along - far), abs(b - reach_across - lo), abs(b + reach_across - hi)) > tol:
+    out = tol + (RIM_IN * die_px if laid_out else 0.0)
+    past = (a + reach_along - far, lo - (b - reach_across), b + reach_across - hi)
+    if not all(-tol <= d <= out for d in past):
         return False
-    return not straight_down or abs(a - reach_along - (float(along.min()) - 0.5)) <= tol
+    return not straight_down or -tol <= (float(along.min()) - 0.5) - (a - reach_along) <= out
 
 
 def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarray,
