@@ -302,18 +302,27 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
     if top is None or (values[top[0]] < 0.30).any():
         return None  # no layout, or a faint mark in it: a pip half hidden
-    picked, ((fx, fy), step, c, s) = top
+    picked, fit = top
+    return None if lit_over_an_empty_place(crop, mask, hull, fit, len(picked)) else len(picked)
+
+
+def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
+                            fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
+    """Does a lamp's reflection on a light face (its darkest channel lifted past the body's)
+    cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the face of ``count``
+    laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?  There it may hide a pip."""
+    (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
     ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     disc = PIP_DISC * step
-    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[len(picked)]):
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
         x, y = fx + step * (gx * c - gy * s), fy + step * (gx * s + gy * c)
         near = (xs - x) ** 2 + (ys - y) ** 2 <= disc * disc
         if np.count_nonzero(lifted & near) >= HIDDEN_SHARE * np.count_nonzero(near):
-            return None
-    return len(picked)
+            return True
+    return False
 
 
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
