@@ -454,3 +454,41 @@ def test_the_sheen_joined_to_black_on_a_board_read_round_an_arm_is_what_the_comp
             dark_sheen.SPARSE_SHEEN = limit
         assert np.array_equal(sparse, whole)
     assert changed  # the sheen was joined to a tile: the shortcut was exercised
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 8])
+def test_the_markers_sharpness_median_of_a_few_is_numpys(n: int) -> None:
+    from companion.vision.locating import _median
+
+    values = np.random.default_rng(n).uniform(0.5, 4.0, n).tolist()
+    assert _median(sorted(values)) == pytest.approx(float(np.median(values)), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_faces_tint_judged_from_channel_histograms_is_what_sorting_its_pixels_gives(seed: int) -> None:
+    """``tinted_grey`` takes each channel's median from its histogram under the face, not by
+    sorting every pixel: on faces of an odd count of pixels the two are the same level, and
+    the judgement the same as with numpy's median."""
+    from companion.vision.classifying import GREY_TINT_MAX, TINT_COSINE, TINTED
+    from companion.vision.pips import channel_medians
+
+    rng = np.random.default_rng(seed)
+    layout, colours, _n = game_layout("times_square", None)
+    reader = make_reader(layout, colours)
+    greys = [i for i, c in enumerate(reader._centroid_bgr) if float(np.ptp(c)) < TINTED]
+    assert greys
+    for _ in range(20):
+        base = rng.integers(150, 250, 3)
+        flat = np.clip(base + rng.normal(0, 6, (21, 23, 3)), 0, 255).astype(np.uint8)
+        own = rng.random((21, 23)) < 0.7
+        if np.count_nonzero(own) % 2 == 0:
+            own[0, 0] = not own[0, 0]
+        sorted_median = np.median(flat[own].astype(np.float32), axis=0)
+        assert channel_medians(flat, own.astype(np.uint8)).tolist() == sorted_median.tolist()
+        tint = sorted_median - sorted_median.mean()
+        size = float(np.linalg.norm(tint))
+        for index in greys:
+            expected = size >= GREY_TINT_MAX and any(
+                float(np.ptp(c)) >= TINTED and float(tint @ (c - c.mean())) >= TINT_COSINE * size * float(
+                    np.linalg.norm(c - c.mean())) for c in reader._centroid_bgr[:len(reader._piece_names)])
+            assert reader.tinted_grey(index, flat, own) == expected

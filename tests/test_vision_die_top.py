@@ -10,6 +10,7 @@ import pytest
 from committed_frames import read_committed
 
 from companion.games.base import BoardView, Layout
+from companion.vision.die_square import reflection_off_a_low_face
 from companion.vision.pips import (
     DIE_FACES,
     RIM_SHARE,
@@ -124,6 +125,47 @@ def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
     assert _reflection_clear(img, mask) is None
 
 
+def _low_face_clear(img: np.ndarray, mask: np.ndarray, count: int) -> bool:
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    face = outline(mask)
+    assert face is not None
+    return reflection_off_a_low_face(img, mask, face, gray, RIM_SHARE, FACE_PX, count)
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_light_twos_or_threes_highlight_off_its_grid_is_light(turn: float) -> None:
+    """A 2 or a 3 has no layout of four to vouch for it, but its outer marks fix its face's
+    grid: a reflection clear of every grid point the face leaves empty hides no pip."""
+    for pips in (2, 3):
+        img, mask = _die(pips, turn, YELLOW, DARK_INK, side_marks=0, glare=(0.5, -0.5, 4))
+        assert lit_like_a_mark(img, mask, True, outline(mask))
+        assert _low_face_clear(img, mask, pips), pips
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_highlight_that_may_hide_a_pip_of_a_low_face_keeps_its_doubt(turn: float) -> None:
+    """A 3 whose middle pip the lamp washes out shows a 2: the reflection lies over the grid
+    point the 2 leaves empty.  A dark face's reflection may pass for a pip: never cleared."""
+    img, mask = _die(3, turn, YELLOW, DARK_INK, side_marks=0, glare=(0.0, 0.0, 8))
+    assert not _low_face_clear(img, mask, 2)
+    img, mask = _die(2, turn, BLUE, LIGHT_INK, side_marks=0, glare=(0.5, -0.5, 4))
+    assert not _low_face_clear(img, mask, 2)
+
+
+def test_a_light_low_faces_highlight_clear_of_its_grid_is_read_on_the_tuning_frames() -> None:
+    """Yellow 2s and 3s with a glossy highlight clear of their faces' empty grid points,
+    doubted as "glare?" before, are read (and nothing is read wrong)."""
+    for stem, spots in (("baron_voodoo-t00-b1", ("E7",)), ("baron_voodoo-t10-b1", ("souls0-2",)),
+                        ("baron_voodoo-t10-b2", ("D6",)), ("baron_voodoo-t30-b0", ("F6",))):
+        reading, truth, layout = _read_tuning_frame(stem)
+        assert reading.view is not None
+        doubtful = dict(reading.doubtful or {})
+        for spot in spots:
+            assert spot not in doubtful and reading.view.get(spot) == truth.get(spot), (stem, spot)
+        assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+                   if s.id not in doubtful), stem
+
+
 def _read_tuning_frame(name: str) -> tuple[Reading, BoardView, Layout]:
     frame, layout, _reader, reading = read_committed("tune", name)
     return reading, frame.view, layout
@@ -179,3 +221,21 @@ def test_a_die_whose_top_reaches_past_its_crop_is_read_on_a_wider_one() -> None:
     assert "F1" not in doubtful and reading.view.get("F1") == truth.get("F1")
     assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_pip_by_the_rounded_rim_is_a_pip_where_the_face_is_laid_out() -> None:
+    """A pip near a die's rounded rim runs into the rim's shade: drawn out like the lamp's
+    streak along a rim, and peaking just past the colour's outline less its rim as a mark
+    the colour left out would.  Where the marks counted are laid out exactly as a face of
+    four or more (a streak at the rim fits no face's grid), the count is clear, and a peak
+    within a mark's window of a counted one is that mark (these places were doubted as
+    "marks unclear" before)."""
+    for stem, spots in (("baron_voodoo-t20-b0", ("B1", "A2")), ("baron_voodoo-t30-b0", ("E7",)),
+                        ("baron_voodoo-t30-b1", ("F1", "G4"))):
+        reading, truth, layout = _read_tuning_frame(stem)
+        assert reading.view is not None
+        doubtful = dict(reading.doubtful or {})
+        for spot in spots:
+            assert spot not in doubtful and reading.view.get(spot) == truth.get(spot), (stem, spot)
+        assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
+                   if s.id not in doubtful), stem

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.vision.light import CLIPPED
+from companion.vision.pips import channel_medians
 from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
@@ -56,7 +57,9 @@ class Classifying:
         colours = self._centroid_bgr
         if float(np.ptp(colours[index])) >= TINTED or not own.any():
             return False
-        seen = np.median(flat[own].reshape(-1, 3).astype(np.float32), axis=0)
+        # each channel's median from its histogram under the face (a sort of its pixels costs
+        # as much as the rest of the check); the lower of the two middle levels when they differ
+        seen = channel_medians(flat, own.astype(np.uint8))
         tint = seen - seen.mean()
         size = float(np.linalg.norm(tint))
         if size < GREY_TINT_MAX:

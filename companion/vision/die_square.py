@@ -32,6 +32,7 @@ from companion.vision.pips import (
     _face_fit,
     _peaks,
     _wider_than_a_mark,
+    lit_over_an_empty_place,
     outline,
 )
 
@@ -78,7 +79,8 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
             for (cx, cy), turn, step in fit:
-                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along):
+                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
+                                          step is not None):
                     continue
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole):
@@ -144,10 +146,15 @@ def _ends_and_middle(picked: np.ndarray, die_px: float) -> np.ndarray | None:
 
 
 def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward: tuple[float, float],
-                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray) -> bool:
+                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray,
+                       laid_out: bool = False) -> bool:
     """Is the square the outline's top: its far edge along the line from the nadir at the
     outline's far edge, its two sides across that line at the outline's (right under the
-    camera, its near edge at the outline's near edge too: no sides are seen)?"""
+    camera, its near edge at the outline's near edge too: no sides are seen)?  ``laid_out``:
+    the square is placed by its marks' layout (a face of 2-6: centred at their middle), and
+    may reach past the outline by the die's rounded rim, whose slopes may fall out of its
+    colour (never the other way); a 1's square, centred on its one mark, may not (a 2's
+    corner pip with the other unseen would fit it)."""
     ux, uy = outward
     c, s = math.cos(turn), math.sin(turn)
     half = die_px / 2
@@ -156,9 +163,11 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
     a, b = cx * ux + cy * uy, cy * ux - cx * uy
     far, lo, hi = edges
     tol = EDGE_FIT * die_px
-    if max(abs(a + reach_along - far), abs(b - reach_across - lo), abs(b + reach_across - hi)) > tol:
+    out = tol + (RIM_IN * die_px if laid_out else 0.0)
+    past = (a + reach_along - far, lo - (b - reach_across), b + reach_across - hi)
+    if not all(-tol <= d <= out for d in past):
         return False
-    return not straight_down or abs(a - reach_along - (float(along.min()) - 0.5)) <= tol
+    return not straight_down or -tol <= (float(along.min()) - 0.5) - (a - reach_along) <= out
 
 
 def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarray,
@@ -227,3 +236,33 @@ def _covered(hull: np.ndarray, centre: tuple[float, float], turn: float, die_px:
     inside = np.count_nonzero(square)
     clipped = (die_px * (1 - RIM_IN)) ** 2 - inside  # parts of it past the crop's edge
     return inside > 0 and clipped < 0.1 * inside and np.count_nonzero(square & hull) >= COVERED * inside
+
+
+def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
+                              gray: np.ndarray, rim_share: float, die_px: float, count: int) -> bool:
+    """Does a lamp's reflection on a light die's face of 2 or 3 (its ``count``, already read
+    clear) lie clear of every grid point its layout leaves empty?  A reflection on a light face
+    only lightens: it may hide a pip, never make one.  The face's grid is the one its marks lay
+    out (a 2's or a 3's outer marks on a diagonal a face's step apart, ``_square``), every other
+    mark off that square (a side's) and none at its empty grid points (``_alone_on_the_square``),
+    one such layout only; at no empty grid point does the lifted patch cover a quarter of a
+    pip's disc (a 3's middle, a 4's or a 6's other pips, hidden under it).  False for a dark
+    face (its reflection may pass for a pip) and for anything else."""
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
+                                                                                  body_area)
+    if level <= 128 or count not in (2, 3):
+        return False
+    points = centres[1:]
+    marks = np.flatnonzero(values >= SEEN_MARK)
+    layouts = []
+    for picked in itertools.combinations(np.flatnonzero(values >= SURE_MARK), count):
+        chosen = np.array(picked)
+        for (cx, cy), turn, step in _square(points[chosen], count, die_px, whole):
+            assert step is not None
+            if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
+                layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
+    return len(layouts) == 1 and not lit_over_an_empty_place(crop, mask, hull, layouts[0], count)

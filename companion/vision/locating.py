@@ -180,8 +180,7 @@ class Locating:
         self._marker_sharpness = seen
         if not values:
             return 0.0, 1.0
-        sharp, skew = np.median(np.array(values), axis=0)
-        return float(sharp), float(skew)
+        return _median(sorted(v[0] for v in values)), _median(sorted(v[1] for v in values))
 
     @staticmethod
     def _edge_sharpness(patch: np.ndarray) -> tuple[float, float] | None:
@@ -199,3 +198,9 @@ class Locating:
         per_angle = np.partition(responses, k, axis=1)[:, k]
         low = float(per_angle.min())
         return low / (hi - lo), float(per_angle.max()) / max(low, 1e-3)
+
+
+def _median(ordered: list[float]) -> float:
+    """The median of a few values, sorted (numpy's costs a frame 0.1 ms for four markers)."""
+    n = len(ordered)
+    return float(ordered[n // 2]) if n % 2 else (float(ordered[n // 2 - 1]) + float(ordered[n // 2])) / 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.die_square import low_face
+from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import PIP_ON_LIGHT
 from companion.vision.pips import (
@@ -173,7 +173,8 @@ class PieceMarks:
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen, WIDE_PAD_MM)
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
-            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips
+            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
+                pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
         return pips, sure, reflected
 
     def _outward(self, x_mm: float, y_mm: float) -> tuple[float, float] | None:

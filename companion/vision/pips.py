@@ -133,8 +133,14 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     if sure and count and depth is not None and (depth < LINE_EDGE_SHARE).any():
         # and none near the outline a line: a die's rounded edge catching the lamp
         sure = not _a_line(contrast, centres[1:][strong], values[strong], radius, depth < LINE_EDGE_SHARE)
+        if not sure and die_px is not None:
+            # a pip near the rounded rim runs into the rim's shade and looks drawn out; a rim's
+            # streak among a face's pips leaves no layout of four or more (it lies at the
+            # face's edge, never at a pip's place with the grid points between it empty).  (Where
+            # the face stands is asked no more than of a count with no mark at the rim)
+            sure = die_face(centres[1:][strong], die_px, whole) is not None
     if sure:  # and no mark on the piece where its colour was not seen
-        sure = not _marks_past_colour(whole, seen_body, filled, rim, window)
+        sure = not _marks_past_colour(whole, seen_body, filled, rim, window, centres[1:][strong])
     if sure and cut:
         sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
     if sure and count == 1 and die_px is not None:
@@ -296,18 +302,27 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
     if top is None or (values[top[0]] < 0.30).any():
         return None  # no layout, or a faint mark in it: a pip half hidden
-    picked, ((fx, fy), step, c, s) = top
+    picked, fit = top
+    return None if lit_over_an_empty_place(crop, mask, hull, fit, len(picked)) else len(picked)
+
+
+def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
+                            fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
+    """Does a lamp's reflection on a light face (its darkest channel lifted past the body's)
+    cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the face of ``count``
+    laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?  There it may hide a pip."""
+    (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
     ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     disc = PIP_DISC * step
-    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[len(picked)]):
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
         x, y = fx + step * (gx * c - gy * s), fy + step * (gx * s + gy * c)
         near = (xs - x) ** 2 + (ys - y) ** 2 <= disc * disc
         if np.count_nonzero(lifted & near) >= HIDDEN_SHARE * np.count_nonzero(near):
-            return None
-    return len(picked)
+            return True
+    return False
 
 
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
@@ -407,11 +422,13 @@ def _bright_body(gray: np.ndarray, level: float, pip: float, mask: np.ndarray,
 
 
 def _marks_past_colour(contrast: np.ndarray, body: np.ndarray | None, filled: np.ndarray, rim: int,
-                       window: int) -> bool:
+                       window: int, counted: np.ndarray | None = None) -> bool:
     """Is there a mark's peak on the piece (``body``: its ``_bright_body``) outside what its
     colour's outline less its rim holds (``filled``)?  A lamp's light over part of a dark
     face moves that part's colour towards the board print's, so the colour's outline leaves
-    out a corner of the face and the marks on it: the count is then unclear, never short."""
+    out a corner of the face and the marks on it: the count is then unclear, never short.
+    ``counted``: the marks counted (N x 2, crop px); a peak within a window of one is that
+    mark's own (a pip by a die's rounded rim, counted at ``filled``'s edge, peaks just past it)."""
     if body is None:
         return False
     inner = cv2.erode(body, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -421,6 +438,9 @@ def _marks_past_colour(contrast: np.ndarray, body: np.ndarray | None, filled: np
         return False
     peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast >= 0.30)
     ys, xs = np.nonzero(peaks & beyond)
+    if len(xs) and counted is not None and len(counted):
+        near = ((xs[:, None] - counted[:, 0]) ** 2 + (ys[:, None] - counted[:, 1]) ** 2).min(axis=1)
+        xs, ys = xs[near > window * window], ys[near > window * window]
     if not len(xs):
         return False
     # a side face's marks lie in the strip at the body's edge (``_depth``): no face's marks
