@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.games import load_game
 from companion.vision.pips import count_pips
@@ -128,15 +129,20 @@ def test_a_black_tiles_sheen_is_neither_a_mark_nor_another_colour_on_its_crop() 
     assert reader._sheen_taken_off(gray, mask, blue) is gray
 
 
-def test_glossy_skull_tiles_of_a_rendered_frame_read_blank() -> None:
-    """Jivecat, tuning split, 10 degrees, a desk lamp: three skull tiles and a black card
-    whose sheen made their marks unclear (doubted each) are read, and nothing wrong."""
+@pytest.mark.parametrize("name, spots", [
+    ("jivecat-t10-b2", ("mat0-skull1", "mat1-skull0", "mat1-skull1", "trend-0")),
+    ("jivecat-t20-b2", ("mat2-skull1",)),  # a streak of sheen down the tile's middle
+    ("jivecat-t00-b1", ("mat1-skull1",)),
+])
+def test_glossy_skull_tiles_of_a_rendered_frame_read_blank(name: str, spots: tuple[str, ...]) -> None:
+    """Jivecat, tuning split: skull tiles and a black card whose sheen made their marks
+    unclear (doubted each) are read, and nothing wrong."""
     from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t10-b2")
+    frame, layout, _reader, reading = read_committed("tune", name)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
-    for spot in ("mat0-skull1", "mat1-skull0", "mat1-skull1", "trend-0"):
+    for spot in spots:
         assert spot not in doubtful and reading.view.get(spot, ()) == frame.view.get(spot, ()), spot
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)

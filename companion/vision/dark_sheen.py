@@ -226,8 +226,9 @@ class DarkSheen:
     def _sheen_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
         """A flat black piece's brightness (``gray``, crop px) with its sheen taken off: a
         lamp's light over a glossy black top lifts it broadly, a gradient over the whole
-        face, while a mark is small.  The face's brightness opened by a disc as wide as a
-        third of the piece (wider than any mark) is the sheen; less it, raised back to the
+        face or a streak along it, while a mark is small and round.  The face's brightness
+        opened by a disc, or by a line in any of four directions, as wide as a third of the
+        piece (wider than any mark) is the sheen; less it, raised back to the
         face's darkest level, the marks stand alone against an even black.  ``gray`` itself
         for any other piece, or with too little of the piece seen."""
         if not self._flat_black(index):
@@ -238,9 +239,18 @@ class DarkSheen:
         size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, disc)
+        for line in _lines(size):  # a streak along the face's bevel is light too, however thin
+            opened = cv2.max(opened, cv2.morphologyEx(gray, cv2.MORPH_OPEN, line))
         hull = cv2.dilate(mask, SQUARE3)
         floor = float(np.percentile(opened[hull > 0], 10))
         lift = cv2.subtract(opened, np.full_like(opened, int(floor)))
         lift[hull == 0] = 0
         return cv2.subtract(gray, lift)
+
+
+def _lines(size: int) -> list[np.ndarray]:
+    """Lines ``size`` px long across, down and along both diagonals, as kernels."""
+    across = np.ones((1, size), np.uint8)
+    diagonal = np.eye(size, dtype=np.uint8)
+    return [across, across.T.copy(), diagonal, np.fliplr(diagonal).copy()]
 
