@@ -24,3 +24,18 @@ def test_without_a_hand_a_black_piece_is_read_as_before() -> None:
     blacks = [spot for spot, held in frame.view.items() if any(p.colour == "black" for p in held)]
     assert blacks
     assert all(reading.view.get(spot) == frame.view.get(spot) for spot in blacks)
+
+
+def test_a_glossy_papers_sheen_at_the_boards_edge_is_no_arm() -> None:
+    """Jivecat, tuning split, 30 degrees, a desk lamp on silk paper: the lamp's broad sheen
+    lifts the print at the board's near edge evenly and smoothly, over a hand's size, and no
+    arm crosses the margin.  It is the board under a reflection, not a light sleeve: no hand,
+    no place "under a hand or arm" (eight were, and the board was kept from the stabiliser),
+    nothing read wrong."""
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t30-b2")
+    assert not frame.hand
+    assert not reading.hand and reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert UNDER_A_HAND not in doubtful.values()
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -127,9 +127,13 @@ class Arms:
             washed = bool(washed_share[k] > 0.3)
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
-            if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
-                if self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
-                    continue  # the empty board, lifted evenly and smoothly by a reflection
+            sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
+            if (washed or lighter) and (not sleeve or crossing is None) \
+                    and self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
+                # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
+                # across the margin (a glossy paper's broad sheen at the board's edge)
+                continue
+            if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
                 hand.append(k)
