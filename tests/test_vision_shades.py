@@ -109,3 +109,44 @@ def test_a_figures_head_over_the_next_place_is_no_second_figure():
     # two figures alike in a row of places: each read
     blot(hx, hy, 6)
     assert reader._figure_heads(placed, labels) == {}
+
+
+def test_a_low_lamps_long_shadow_is_the_figures_own_past_a_shadows_reach() -> None:
+    """A low bulb draws a figure's shadow out 30 mm over the print, past the reach a piece's
+    shadow was looked for in (12 mm): the print there dimmed evenly, joined to the shade next
+    to the figure, is its shadow (light, not a doubt).  The same dimmed print lying apart
+    from any piece's shade stays unexplained."""
+    from companion.vision.empty_board import SHADOW_REACH_MM
+
+    reader = _reader("times_square")
+    flat = reader._reference.copy()
+    h, w = flat.shape[:2]
+    is_piece = np.zeros((h, w), bool)
+    cy, cx = h // 2, w // 2
+    cv2.circle(is_piece.view(np.uint8), (cx, cy), 8, 1, -1)  # a figure's base seen from above
+    unexplained = np.zeros((h, w), bool)
+    unexplained[cy - 3:cy + 4, cx + 8:cx + 40] = True  # its shadow, out to 40 px (mm)
+    unexplained[cy + 30:cy + 37, cx + 20:cx + 40] = True  # a shade apart from it
+    for part in (unexplained,):
+        flat[part] = (flat[part].astype(np.float32) * 0.55).astype(np.uint8)
+    explained = reader._cast_shadows(flat, is_piece, unexplained)
+    assert 40 - 8 > SHADOW_REACH_MM
+    plain = reader._reference.min(axis=2) >= 40  # (no shade is judged on the print's dark ink)
+    far = (slice(cy - 3, cy + 4), slice(cx + 8 + SHADOW_REACH_MM + 2, cx + 40))
+    assert plain[far].mean() > 0.5
+    assert explained[far][plain[far]].all()  # the far end too, beyond a shadow's reach
+    apart = (slice(cy + 30, cy + 37), slice(cx + 20 + SHADOW_REACH_MM, cx + 40))
+    assert not explained[apart].any()
+
+
+def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:
+    """Times Square, tuning split's more scenes, from above and at 10 degrees under a bare
+    bulb: a dancer's long shadow reached past a shadow's reach and doubted the places it lay
+    on ("something over it"); now both frames read exact."""
+    from committed_frames import read_committed
+
+    for name in ("times_square-t00-b0-more", "times_square-t10-b1-more"):
+        frame, layout, _reader, reading = read_committed("tune", name)
+        assert frame.truth["scene"]["lamp"] == "bulb"
+        assert reading.view is not None and not reading.doubtful, name
+        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name

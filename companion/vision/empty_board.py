@@ -166,8 +166,7 @@ class EmptyBoard:
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
         within = self._near_a_piece(is_piece, ys, xs)
-        ys, xs = ys[within], xs[within]
-        if not len(xs):
+        if not within.any():
             return out
         seen = flat[ys, xs].astype(np.float32)
         empty = self._reference[ys, xs].astype(np.float32)
@@ -175,7 +174,21 @@ class EmptyBoard:
         share = ratio.mean(axis=1)
         shade = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1]) \
             & (np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1])
-        out[ys[shade], xs[shade]] = True
+        out[ys[shade & within], xs[shade & within]] = True
+        if (shade & ~within).any() and (shade & within).any():
+            # a low lamp draws a figure's shadow out past a shadow's reach: shade joined to
+            # the shade within reach of a piece is that piece's shadow too
+            y0, y1 = int(ys[shade].min()), int(ys[shade].max()) + 1
+            x0, x1 = int(xs[shade].min()), int(xs[shade].max()) + 1
+            every = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            every[ys[shade] - y0, xs[shade] - x0] = 1
+            n, parts = cv2.connectedComponents(every, connectivity=8)
+            joined = np.zeros(n, bool)
+            joined[parts[ys[shade & within] - y0, xs[shade & within] - x0]] = True
+            joined[0] = False
+            far = shade & ~within
+            far &= joined[parts[np.clip(ys - y0, 0, y1 - y0 - 1), np.clip(xs - x0, 0, x1 - x0 - 1)]]
+            out[ys[far], xs[far]] = True
         return out
 
     @staticmethod
