@@ -112,31 +112,38 @@ def test_a_figures_head_over_the_next_place_is_no_second_figure():
 
 
 def test_a_low_lamps_long_shadow_is_the_figures_own_past_a_shadows_reach() -> None:
-    """A low bulb draws a figure's shadow out 30 mm over the print, past the reach a piece's
-    shadow was looked for in (12 mm): the print there dimmed evenly, joined to the shade next
-    to the figure, is its shadow (light, not a doubt).  The same dimmed print lying apart
-    from any piece's shade stays unexplained."""
+    """A low bulb draws a figure's shadow out past the reach a piece's shadow was looked for
+    in (12 mm): the print there dimmed evenly, joined to the shade next to the figure, is
+    its shadow (light, not a doubt), when past the reach it is only a tail (a figure's
+    head's shadow).  A broad shade reaching far past it (a hand's, over the figure) and
+    dimmed print lying apart from any piece's shade stay unexplained."""
     from companion.vision.empty_board import SHADOW_REACH_MM
 
     reader = _reader("times_square")
-    flat = reader._reference.copy()
-    h, w = flat.shape[:2]
-    is_piece = np.zeros((h, w), bool)
+    h, w = reader._reference.shape[:2]
     cy, cx = h // 2, w // 2
-    cv2.circle(is_piece.view(np.uint8), (cx, cy), 8, 1, -1)  # a figure's base seen from above
-    unexplained = np.zeros((h, w), bool)
-    unexplained[cy - 3:cy + 4, cx + 8:cx + 40] = True  # its shadow, out to 40 px (mm)
-    unexplained[cy + 30:cy + 37, cx + 20:cx + 40] = True  # a shade apart from it
-    for part in (unexplained,):
-        flat[part] = (flat[part].astype(np.float32) * 0.55).astype(np.uint8)
-    explained = reader._cast_shadows(flat, is_piece, unexplained)
-    assert 40 - 8 > SHADOW_REACH_MM
     plain = reader._reference.min(axis=2) >= 40  # (no shade is judged on the print's dark ink)
-    far = (slice(cy - 3, cy + 4), slice(cx + 8 + SHADOW_REACH_MM + 2, cx + 40))
+
+    def shaded(*boxes: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        flat = reader._reference.copy()
+        is_piece = np.zeros((h, w), bool)
+        cv2.circle(is_piece.view(np.uint8), (cx, cy), 8, 1, -1)  # a figure's base seen from above
+        unexplained = np.zeros((h, w), bool)
+        for box in boxes:
+            unexplained[box] = True
+        flat[unexplained] = (flat[unexplained].astype(np.float32) * 0.55).astype(np.uint8)
+        return flat, is_piece, unexplained
+
+    tail = (slice(cy - 3, cy + 4), slice(cx + 8, cx + 30))  # its shadow, 22 mm long
+    apart = (slice(cy + 30, cy + 37), slice(cx + 20, cx + 40))
+    explained = reader._cast_shadows(*shaded(tail, apart))
+    far = (slice(cy - 3, cy + 4), slice(cx + 8 + SHADOW_REACH_MM + 2, cx + 30))
     assert plain[far].mean() > 0.5
     assert explained[far][plain[far]].all()  # the far end too, beyond a shadow's reach
-    apart = (slice(cy + 30, cy + 37), slice(cx + 20 + SHADOW_REACH_MM, cx + 40))
-    assert not explained[apart].any()
+    assert not explained[cy + 30:cy + 37, cx + 20 + SHADOW_REACH_MM:cx + 40].any()
+    broad = (slice(cy - 20, cy + 21), slice(cx + 8, cx + 50))  # a hand's shadow over the figure
+    explained = reader._cast_shadows(*shaded(broad))
+    assert not explained[cy - 20:cy + 21, cx + 8 + 2 * SHADOW_REACH_MM:cx + 50].any()
 
 
 def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:

@@ -12,10 +12,11 @@ import numpy as np
 
 from companion.vision.blobs import _Kept
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.reading import SQUARE5, Reading
+from companion.vision.reading import SCALE, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
+SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
 SHADE_EVEN = 0.1  # ... alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
@@ -187,7 +188,11 @@ class EmptyBoard:
             joined[parts[ys[shade & within] - y0, xs[shade & within] - x0]] = True
             joined[0] = False
             far = shade & ~within
-            far &= joined[parts[np.clip(ys - y0, 0, y1 - y0 - 1), np.clip(xs - x0, 0, x1 - x0 - 1)]]
+            of = parts[ys[far] - y0, xs[far] - x0]
+            # (only a tail: a larger shade past the reach is an arm's or a hand's, and a piece
+            # in it may be read wrong for it)
+            joined &= np.bincount(of, minlength=n) <= SHADOW_TAIL_MM2 * SCALE * SCALE
+            far[far] = joined[of]
             out[ys[far], xs[far]] = True
         return out
 
