@@ -146,3 +146,20 @@ def test_glossy_skull_tiles_of_a_rendered_frame_read_blank(name: str, spots: tup
         assert spot not in doubtful and reading.view.get(spot, ()) == frame.view.get(spot, ()), spot
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+
+@pytest.mark.parametrize("name", ["jivecat-t00-b2", "jivecat-t30-b2"])
+def test_a_pale_tiles_shaded_bevel_is_no_mark(name: str) -> None:
+    """Jivecat, tuning split: a 1-point Monkey (an orange tile; orange is a card colour too,
+    so its marks are counted) whose shaded bevel and the lamp's light falling off across it
+    peaked faintly like a mark ("marks unclear", doubted) reads blank once that broad or
+    linear shade is taken off as light; nothing is read wrong."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", name)
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "mat0-one0" not in doubtful and reading.view.get("mat0-one0") == frame.view.get("mat0-one0")
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

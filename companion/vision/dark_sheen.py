@@ -232,7 +232,7 @@ class DarkSheen:
         face's darkest level, the marks stand alone against an even black.  ``gray`` itself
         for any other piece, or with too little of the piece seen."""
         if not self._flat_black(index):
-            return gray
+            return self._shade_taken_off(gray, mask, index)
         area = cv2.countNonZero(mask)
         if area < 16:
             return gray
@@ -246,6 +246,31 @@ class DarkSheen:
         lift = cv2.subtract(opened, np.full_like(opened, int(floor)))
         lift[hull == 0] = 0
         return cv2.subtract(gray, lift)
+
+
+    def _shade_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
+        """A light flat piece's brightness (a pale token or card, ``gray`` in crop px) with
+        its broad shade taken off, as a black one's sheen is (``_sheen_taken_off``): the
+        lamp's light falling off over the face, or a shaded band along its bevel, darkens it
+        broadly or in a line, while a dark mark is small and round.  The face's brightness
+        closed by a disc or a line as wide as a third of the piece is the light on it; raised
+        to its lightest level, the marks stand alone.  ``gray`` itself for a die, a standing
+        piece, a dark face or too little of the piece seen."""
+        if self._is_die(index) or self._stands_up(self._piece_names[index]):
+            return gray
+        area = cv2.countNonZero(mask)
+        if area < 16 or float(np.median(gray[mask > 0])) <= 128:
+            return gray
+        size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, disc)
+        for line in _lines(size):  # a shaded band along the bevel is light too, however thin
+            closed = cv2.min(closed, cv2.morphologyEx(gray, cv2.MORPH_CLOSE, line))
+        hull = cv2.dilate(mask, SQUARE3)
+        ceiling = float(np.percentile(closed[hull > 0], 90))
+        shade = cv2.subtract(np.full_like(closed, int(ceiling)), closed)
+        shade[hull == 0] = 0
+        return cv2.add(gray, shade)
 
 
 def _lines(size: int) -> list[np.ndarray]:
