@@ -24,3 +24,57 @@ def test_without_a_hand_a_black_piece_is_read_as_before() -> None:
     blacks = [spot for spot, held in frame.view.items() if any(p.colour == "black" for p in held)]
     assert blacks
     assert all(reading.view.get(spot) == frame.view.get(spot) for spot in blacks)
+
+
+def test_a_glossy_papers_sheen_at_the_boards_edge_is_no_arm() -> None:
+    """Jivecat, tuning split, 30 degrees, a desk lamp on silk paper: the lamp's broad sheen
+    lifts the print at the board's near edge evenly and smoothly, over a hand's size, and no
+    arm crosses the margin.  It is the board under a reflection, not a light sleeve: no hand,
+    no place "under a hand or arm" (eight were, and the board was kept from the stabiliser),
+    nothing read wrong."""
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t30-b2")
+    assert not frame.hand
+    assert not reading.hand and reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert UNDER_A_HAND not in doubtful.values()
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_the_board_under_a_near_lamps_light_shows_its_print_a_pale_sleeve_hides_it() -> None:
+    """A lamp close to the table lights the board nearest it more than the light fitted to
+    the margin gives it: a patch lighter than the empty board whose print's lines are all
+    there is the board (not an arm reaching in), one that hides them (a pale sleeve, a
+    white card) is not."""
+    import numpy as np
+
+    from companion.games import load_game
+    from companion.vision.reader import BoardReader
+
+    game = load_game("swing_state")
+    layout = game.layout(game.setup(3, None, 0))
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    ref = reader._reference
+    x, y, w, h = 60, 200, 50, 110  # the board's left column, over printed tiles and their lines
+    region = np.ones((h, w), bool)
+    lit = np.clip(ref.astype(np.float32) * 1.3 + 10, 0, 255).astype(np.uint8)
+    assert reader._print_shows_through(region, x, y, lit)
+    sleeve = ref.copy()
+    sleeve[y:y + h, x:x + w] = (228, 232, 238)
+    assert not reader._print_shows_through(region, x, y, sleeve)
+    noisy = sleeve.astype(np.float32) + np.random.default_rng(2).normal(0, 4, sleeve.shape)
+    assert not reader._print_shows_through(region, x, y, np.clip(noisy, 0, 255).astype(np.uint8))
+
+
+def test_a_bulb_near_the_table_lights_its_side_of_the_board_and_is_no_arm() -> None:
+    """Swing State, tuning split's more scenes, 30 degrees: a bare bulb low on the left lights
+    that side of the board far more than the margin's fit says; no arm crosses the margin.
+    The lighter board shows its print, so no hand and no place "under a hand or arm" (38
+    were), and nothing read wrong."""
+    frame, layout, _reader, reading = read_committed("tune", "swing_state-t30-b2-more")
+    assert not frame.hand and frame.truth["scene"]["lamp"] == "bulb"
+    assert not reading.hand and reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert UNDER_A_HAND not in doubtful.values()
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

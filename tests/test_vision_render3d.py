@@ -15,10 +15,12 @@ import pytest
 
 from companion.games import load_game
 from companion.games.base import Piece
-from companion.sim.camera.frames3d import FRAMES_DIR, GAMES3D, PLAYERS3D, committed, plan
+from companion.sim.camera.frames3d import FRAMES_DIR, GAMES3D, MORE_GAMES, PLAYERS3D, committed, plan
 from companion.sim.camera.render3d import (
     AZIMUTH,
     LAMPS,
+    MORE_LAMPS,
+    MORE_PLASTICS,
     PLASTICS,
     SKINS,
     TILTS,
@@ -55,6 +57,25 @@ def test_the_test_split_shares_no_lamp_plastic_skin_or_camera_side_with_the_tuni
         assert tune.lamp in LAMPS["tune"] and test.lamp in LAMPS["test"]
     with pytest.raises(ValueError, match="split"):
         Scene3D.drawn(1, "holdout", 0)
+
+
+def test_the_tuning_splits_more_scenes_share_nothing_with_the_test_split_and_leave_the_rest_as_drawn():
+    """The more scenes (harder and softer lamps, a semigloss plastic) are the tuning split's
+    only, never a test lamp or plastic; the scenes drawn before them draw as they did."""
+    assert not MORE_LAMPS["test"] and not MORE_PLASTICS["test"]
+    assert not set(MORE_LAMPS["tune"]) & set(LAMPS["test"])
+    assert not set(MORE_PLASTICS["tune"]) & set(PLASTICS["test"])
+    more = [s for s in plan() if s.more]
+    assert more and {s.split for s in more} == {"tune"} and {s.game for s in more} == set(MORE_GAMES)
+    assert {s.seed for s in more}.isdisjoint({s.seed for s in plan() if not s.more})
+    lamps = {Scene3D.drawn(s.seed, s.split, s.tilt, more=True).lamp for s in more}
+    assert lamps == set(MORE_LAMPS["tune"])
+    for seed in range(20):  # drawing more scenes changed none of the others
+        plain, again = Scene3D.drawn(seed, "tune", 10), Scene3D.drawn(seed, "tune", 10, more=False)
+        assert plain == again and plain.lamp in LAMPS["tune"]
+        assert Scene3D.drawn(seed, "tune", 10, more=True).azimuth == plain.azimuth
+    with pytest.raises(ValueError, match="more"):
+        Scene3D.drawn(1, "test", 0, more=True)
 
 
 def test_the_plan_covers_every_game_and_tilt_in_both_splits_early():

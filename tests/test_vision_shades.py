@@ -109,3 +109,51 @@ def test_a_figures_head_over_the_next_place_is_no_second_figure():
     # two figures alike in a row of places: each read
     blot(hx, hy, 6)
     assert reader._figure_heads(placed, labels) == {}
+
+
+def test_a_low_lamps_long_shadow_is_the_figures_own_past_a_shadows_reach() -> None:
+    """A low bulb draws a figure's shadow out past the reach a piece's shadow was looked for
+    in (12 mm): the print there dimmed evenly, joined to the shade next to the figure, is
+    its shadow (light, not a doubt), when past the reach it is only a tail (a figure's
+    head's shadow).  A broad shade reaching far past it (a hand's, over the figure) and
+    dimmed print lying apart from any piece's shade stay unexplained."""
+    from companion.vision.empty_board import SHADOW_REACH_MM
+
+    reader = _reader("times_square")
+    h, w = reader._reference.shape[:2]
+    cy, cx = h // 2, w // 2
+    plain = reader._reference.min(axis=2) >= 40  # (no shade is judged on the print's dark ink)
+
+    def shaded(*boxes: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        flat = reader._reference.copy()
+        is_piece = np.zeros((h, w), bool)
+        cv2.circle(is_piece.view(np.uint8), (cx, cy), 8, 1, -1)  # a figure's base seen from above
+        unexplained = np.zeros((h, w), bool)
+        for box in boxes:
+            unexplained[box] = True
+        flat[unexplained] = (flat[unexplained].astype(np.float32) * 0.55).astype(np.uint8)
+        return flat, is_piece, unexplained
+
+    tail = (slice(cy - 3, cy + 4), slice(cx + 8, cx + 30))  # its shadow, 22 mm long
+    apart = (slice(cy + 30, cy + 37), slice(cx + 20, cx + 40))
+    explained = reader._cast_shadows(*shaded(tail, apart))
+    far = (slice(cy - 3, cy + 4), slice(cx + 8 + SHADOW_REACH_MM + 2, cx + 30))
+    assert plain[far].mean() > 0.5
+    assert explained[far][plain[far]].all()  # the far end too, beyond a shadow's reach
+    assert not explained[cy + 30:cy + 37, cx + 20 + SHADOW_REACH_MM:cx + 40].any()
+    broad = (slice(cy - 20, cy + 21), slice(cx + 8, cx + 50))  # a hand's shadow over the figure
+    explained = reader._cast_shadows(*shaded(broad))
+    assert not explained[cy - 20:cy + 21, cx + 8 + 2 * SHADOW_REACH_MM:cx + 50].any()
+
+
+def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:
+    """Times Square, tuning split's more scenes, from above and at 10 degrees under a bare
+    bulb: a dancer's long shadow reached past a shadow's reach and doubted the places it lay
+    on ("something over it"); now both frames read exact."""
+    from committed_frames import read_committed
+
+    for name in ("times_square-t00-b0-more", "times_square-t10-b1-more"):
+        frame, layout, _reader, reading = read_committed("tune", name)
+        assert frame.truth["scene"]["lamp"] == "bulb"
+        assert reading.view is not None and not reading.doubtful, name
+        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.games import load_game
 from companion.vision.pips import count_pips
@@ -84,5 +85,81 @@ def test_a_black_tiles_sheen_is_the_tile() -> None:
     doubtful = dict(reading.doubtful or {})
     for spot in ("mat2-skull0", "mat2-skull2", "mat2-skull5"):
         assert spot not in doubtful and reading.view.get(spot, ()) == frame.view.get(spot, ()), spot
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def _black_face_under_a_sheen(pips: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A 68 px black face (a 17 mm tile at 4 px a mm) on light print, a lamp's broad sheen
+    lifting it from 40 to 95 (hueless) right of its middle, with white marks at ``pips``; and
+    the colour mask of its black, as the crop's labels give it (the sheen is no colour's)."""
+    crop = np.full((84, 84, 3), (175, 205, 220), np.float32)
+    ys, xs = np.mgrid[0:68, 0:68]
+    crop[8:76, 8:76] = (40 + 55 * np.exp(-((xs - 50) ** 2 + (ys - 40) ** 2) / (2 * 16.0 ** 2)))[..., None]
+    for x, y in pips:
+        cv2.circle(crop, (x, y), 5, (235, 235, 235), -1)
+    crop = cv2.GaussianBlur(crop, (0, 0), 1.0) + np.random.default_rng(5).normal(0, 6, crop.shape)
+    crop = np.clip(crop, 0, 255).astype(np.uint8)
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    mask = (gray < 62).astype(np.uint8)  # black as far as the sheen lets it be, speckled at its edge
+    return crop, mask
+
+
+def test_a_black_tiles_sheen_is_neither_a_mark_nor_another_colour_on_its_crop() -> None:
+    """A glossy black tile's marks are counted on a crop of it: the lamp's broad sheen over
+    the tile is the tile (its colour mask is joined over it) and no mark (taken off as
+    light, the marks stand alone): a blank tile reads a sure 0, a card of one white mark a
+    sure 1 (both "marks unclear" before: the sheen peaked faintly like a mark), of two a
+    sure 2."""
+    reader = reader_of("jivecat", 3)
+    black = reader._piece_names.index("black")
+    for marks, count in (([], 0), ([(42, 42)], 1), ([(25, 25), (59, 59)], 2)):
+        crop, mask = _black_face_under_a_sheen(marks)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        if count < 2:
+            assert count_pips(mask, gray)[1] is False  # as it was read before
+        whole = reader._black_sheen_on_crop(crop, mask, black, (8, 76, 8, 76))
+        assert whole[8:76, 8:76].mean() > 0.85  # the sheen joined to the tile (the marks are holes)
+        assert count_pips(whole, reader._sheen_taken_off(gray, whole, black)) == (count, True)
+    # another colour's mask and brightness are left as they are
+    crop, mask = _black_face_under_a_sheen([])
+    blue = reader._piece_names.index("blue")
+    assert reader._black_sheen_on_crop(crop, mask, blue, (8, 76, 8, 76)) is mask
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    assert reader._sheen_taken_off(gray, mask, blue) is gray
+
+
+@pytest.mark.parametrize("name, spots", [
+    ("jivecat-t10-b2", ("mat0-skull1", "mat1-skull0", "mat1-skull1", "trend-0")),
+    ("jivecat-t20-b2", ("mat2-skull1",)),  # a streak of sheen down the tile's middle
+    ("jivecat-t00-b1", ("mat1-skull1",)),
+])
+def test_glossy_skull_tiles_of_a_rendered_frame_read_blank(name: str, spots: tuple[str, ...]) -> None:
+    """Jivecat, tuning split: skull tiles and a black card whose sheen made their marks
+    unclear (doubted each) are read, and nothing wrong."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", name)
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in spots:
+        assert spot not in doubtful and reading.view.get(spot, ()) == frame.view.get(spot, ()), spot
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+
+@pytest.mark.parametrize("name", ["jivecat-t00-b2", "jivecat-t30-b2"])
+def test_a_pale_tiles_shaded_bevel_is_no_mark(name: str) -> None:
+    """Jivecat, tuning split: a 1-point Monkey (an orange tile; orange is a card colour too,
+    so its marks are counted) whose shaded bevel and the lamp's light falling off across it
+    peaked faintly like a mark ("marks unclear", doubted) reads blank once that broad or
+    linear shade is taken off as light; nothing is read wrong."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", name)
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "mat0-one0" not in doubtful and reading.view.get("mat0-one0") == frame.view.get("mat0-one0")
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)

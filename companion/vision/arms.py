@@ -48,6 +48,10 @@ JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at
 SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
 SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
 TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
+PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
+PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
+PRINT_THROUGH = (0.7, 0.4, 1.8)  # the detail seen follows the print's this closely (correlation),
+# with a contrast this share of the print's at least and at most: the print under more light
 
 
 class Arms:
@@ -127,9 +131,16 @@ class Arms:
             washed = bool(washed_share[k] > 0.3)
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
-            if (washed or lighter) and not (reaching and not washed):  # a light sleeve is no reflection
-                if self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
-                    continue  # the empty board, lifted evenly and smoothly by a reflection
+            sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
+            if (washed or lighter) and (not sleeve or crossing is None) \
+                    and self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
+                # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
+                # across the margin (a glossy paper's broad sheen at the board's edge)
+                continue
+            if lighter and not washed and crossing is None \
+                    and self._print_shows_through(components[y:y + h, x:x + w] == k, x, y, flat):
+                continue  # the board under more light than the light's fit gives it (a lamp near it)
+            if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
                 hand.append(k)
@@ -175,6 +186,30 @@ class Arms:
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
         return None, {self._spot_ids[int(s)] for s in _places(self._spot_map[rows, cols][zone])}
+
+    def _print_shows_through(self, region: np.ndarray, x: int, y: int, flat: np.ndarray) -> bool:
+        """Is a patch lighter than the empty board the board itself under more light: its
+        print's lines and edges all there, where the empty board has them, with their contrast
+        (``PRINT_THROUGH``)?  A lamp close to the table lights the board nearest it more than
+        the light fitted to the margin gives it; a sleeve, a hand or a piece hides the print.
+        A patch over too little print to tell (``PRINT_DETAIL``) is not judged so."""
+        h, w = region.shape
+        pad = 4
+        y0, x0 = max(0, y - pad), max(0, x - pad)
+        y1, x1 = min(flat.shape[0], y + h + pad), min(flat.shape[1], x + w + pad)
+        within = np.zeros((y1 - y0, x1 - x0), bool)
+        within[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
+        seen = flat[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
+        empty = self._reference[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
+        detail_seen = seen - cv2.GaussianBlur(seen, (0, 0), PRINT_DETAIL_MM * SCALE)
+        detail_empty = empty - cv2.GaussianBlur(empty, (0, 0), PRINT_DETAIL_MM * SCALE)
+        a, b = detail_empty[within], detail_seen[within]
+        if a.size < 30 or float(a.std()) < PRINT_DETAIL:
+            return False
+        a, b = a - a.mean(), b - b.mean()
+        corr = float((a * b).sum() / max(1e-6, np.sqrt((a * a).sum() * (b * b).sum())))
+        slope = float((a * b).sum() / max(1e-6, (a * a).sum()))
+        return corr >= PRINT_THROUGH[0] and PRINT_THROUGH[1] <= slope <= PRINT_THROUGH[2]
 
     def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
                         stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -44,6 +44,7 @@ BLACK_MOST = 60  # a black piece's colour: no channel above this
 SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
 SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
 SPARSE_SHEEN = 2000  # up to this many such pixels are joined to a piece one by one (not over the board)
+SHEEN_OPEN_SHARE = 0.35  # a sheen over a black face is broader than this share of its width; a mark narrower
 
 
 class DarkSheen:
@@ -206,6 +207,87 @@ class DarkSheen:
         out = labels.copy()
         out[wy, wx][ys, xs] = index
         return out
+
+    def _black_sheen_on_crop(self, crop: np.ndarray, mask: np.ndarray, index: int,
+                             box: tuple[int, int, int, int]) -> np.ndarray:
+        """A flat black piece's colour mask on the crop its marks are read on (``crop``
+        flattened, crop px), with its sheen taken for it as the board's sampling took it
+        (``_black_in_sheen``, ``_sheen_joined_to_black``): pixels with no hue and dark
+        (``SHEEN_HUELESS``, ``SHEEN_LIGHTEST``) joined to the piece's box (``box``: rows y0..y1,
+        columns x0..x1 of the crop; the crop reaches past it onto the print) are the piece.
+        Light marks stay out (far lighter).  ``mask`` itself for any other piece."""
+        if not self._flat_black(index):
+            return mask
+        top, low = crop.max(axis=2).astype(np.int16), crop.min(axis=2).astype(np.int16)
+        dark = (top - low <= SHEEN_HUELESS) & (crop.astype(np.float32).mean(axis=2) <= SHEEN_LIGHTEST)
+        joined = (dark | (mask > 0)).astype(np.uint8)
+        n, parts = cv2.connectedComponents(joined, connectivity=4)
+        y0, y1, x0, x1 = box
+        inner = parts[y0:y1, x0:x1]
+        keep = np.zeros(n, bool)
+        keep[np.unique(inner[inner > 0])] = True
+        return (keep[parts] | (mask > 0)).astype(np.uint8)
+
+    def _flat_black(self, index: int) -> bool:
+        """Is this colour the game's black piece that lies flat (a token, a tile, a card)?"""
+        return self._piece_names[index] == "black" and not self._is_die(index) \
+            and not self._stands_up("black") and float(self._piece_bgr[index].max()) <= BLACK_MOST
+
+    def _sheen_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
+        """A flat black piece's brightness (``gray``, crop px) with its sheen taken off: a
+        lamp's light over a glossy black top lifts it broadly, a gradient over the whole
+        face or a streak along it, while a mark is small and round.  The face's brightness
+        opened by a disc, or by a line in any of four directions, as wide as a third of the
+        piece (wider than any mark) is the sheen; less it, raised back to the
+        face's darkest level, the marks stand alone against an even black.  ``gray`` itself
+        for any other piece, or with too little of the piece seen."""
+        if not self._flat_black(index):
+            return self._shade_taken_off(gray, mask, index)
+        area = cv2.countNonZero(mask)
+        if area < 16:
+            return gray
+        size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, disc)
+        for line in _lines(size):  # a streak along the face's bevel is light too, however thin
+            opened = cv2.max(opened, cv2.morphologyEx(gray, cv2.MORPH_OPEN, line))
+        hull = cv2.dilate(mask, SQUARE3)
+        floor = float(np.percentile(opened[hull > 0], 10))
+        lift = cv2.subtract(opened, np.full_like(opened, int(floor)))
+        lift[hull == 0] = 0
+        return cv2.subtract(gray, lift)
+
+
+    def _shade_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
+        """A light flat piece's brightness (a pale token or card, ``gray`` in crop px) with
+        its broad shade taken off, as a black one's sheen is (``_sheen_taken_off``): the
+        lamp's light falling off over the face, or a shaded band along its bevel, darkens it
+        broadly or in a line, while a dark mark is small and round.  The face's brightness
+        closed by a disc or a line as wide as a third of the piece is the light on it; raised
+        to its lightest level, the marks stand alone.  ``gray`` itself for a die, a standing
+        piece, a dark face or too little of the piece seen."""
+        if self._is_die(index) or self._stands_up(self._piece_names[index]):
+            return gray
+        area = cv2.countNonZero(mask)
+        if area < 16 or float(np.median(gray[mask > 0])) <= 128:
+            return gray
+        size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, disc)
+        for line in _lines(size):  # a shaded band along the bevel is light too, however thin
+            closed = cv2.min(closed, cv2.morphologyEx(gray, cv2.MORPH_CLOSE, line))
+        hull = cv2.dilate(mask, SQUARE3)
+        ceiling = float(np.percentile(closed[hull > 0], 90))
+        shade = cv2.subtract(np.full_like(closed, int(ceiling)), closed)
+        shade[hull == 0] = 0
+        return cv2.add(gray, shade)
+
+
+def _lines(size: int) -> list[np.ndarray]:
+    """Lines ``size`` px long across, down and along both diagonals, as kernels."""
+    across = np.ones((1, size), np.uint8)
+    diagonal = np.eye(size, dtype=np.uint8)
+    return [across, across.T.copy(), diagonal, np.fliplr(diagonal).copy()]
 
 
 def _joined_sparse(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,10 +12,11 @@ import numpy as np
 
 from companion.vision.blobs import _Kept
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.reading import SQUARE5, Reading
+from companion.vision.reading import SCALE, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
+SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
 SHADE_EVEN = 0.1  # ... alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
@@ -166,8 +167,7 @@ class EmptyBoard:
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
         within = self._near_a_piece(is_piece, ys, xs)
-        ys, xs = ys[within], xs[within]
-        if not len(xs):
+        if not within.any():
             return out
         seen = flat[ys, xs].astype(np.float32)
         empty = self._reference[ys, xs].astype(np.float32)
@@ -175,7 +175,25 @@ class EmptyBoard:
         share = ratio.mean(axis=1)
         shade = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1]) \
             & (np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1])
-        out[ys[shade], xs[shade]] = True
+        out[ys[shade & within], xs[shade & within]] = True
+        if (shade & ~within).any() and (shade & within).any():
+            # a low lamp draws a figure's shadow out past a shadow's reach: shade joined to
+            # the shade within reach of a piece is that piece's shadow too
+            y0, y1 = int(ys[shade].min()), int(ys[shade].max()) + 1
+            x0, x1 = int(xs[shade].min()), int(xs[shade].max()) + 1
+            every = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            every[ys[shade] - y0, xs[shade] - x0] = 1
+            n, parts = cv2.connectedComponents(every, connectivity=8)
+            joined = np.zeros(n, bool)
+            joined[parts[ys[shade & within] - y0, xs[shade & within] - x0]] = True
+            joined[0] = False
+            far = shade & ~within
+            of = parts[ys[far] - y0, xs[far] - x0]
+            # (only a tail: a larger shade past the reach is an arm's or a hand's, and a piece
+            # in it may be read wrong for it)
+            joined &= np.bincount(of, minlength=n) <= SHADOW_TAIL_MM2 * SCALE * SCALE
+            far[far] = joined[of]
+            out[ys[far], xs[far]] = True
         return out
 
     @staticmethod

@@ -135,6 +135,8 @@ class PieceMarks:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
         mask = np.isin(self._classify_seen(crop, seen), sheen or (index,)).astype(np.uint8)
+        inset = int(round(pad_mm * scale))
+        mask = self._black_sheen_on_crop(crop, mask, index, (inset, ch - inset, inset, cw - inset))
         top = None
         if stand is not None:
             ys, xs = np.mgrid[0:ch, 0:cw].astype(np.float32)
@@ -147,7 +149,7 @@ class PieceMarks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)
         face = outline(mask)
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+        gray = self._sheen_taken_off(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), mask, index)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected

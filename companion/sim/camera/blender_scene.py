@@ -57,9 +57,15 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
     # a small spotlight to one side: hard shadows and a pool of light that falls off (test only)
     "spot": {"at": (0.45, -0.35, 1.05), "size": 0.03, "power": 900.0, "rgb": (1.0, 0.88, 0.72),
              "fill": 0.12, "cone": 55.0},
+    # a bare warm bulb low on the far left: hard, long shadows (tuning split's more scenes only)
+    "bulb": {"at": (-0.45, 0.4, 0.75), "size": 0.05, "power": 200.0, "rgb": (1.0, 0.84, 0.66),
+             "fill": 0.14},
+    # a broad cool ceiling panel high above: soft light, faint shadows (tuning split's more scenes)
+    "panel": {"at": (0.05, -0.1, 1.7), "size": 1.0, "power": 650.0, "rgb": (0.9, 0.95, 1.0),
+              "fill": 0.3},
 }
 # plastic: roughness, and a clear coat over it (a lacquered die: a sharp highlight on a soft one)
-PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38, "lacquered": 0.45}
+PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38, "lacquered": 0.45, "semigloss": 0.27}
 PLASTIC_COAT = {"lacquered": 0.08}
 # the board print's finish: roughness and specular (a laminated print shines like the dice)
 PAPER_FINISH = {"matte": (0.75, 0.25), "silk": (0.45, 0.4), "laminated": (0.2, 0.5)}

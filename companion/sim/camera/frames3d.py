@@ -29,6 +29,9 @@ GAMES3D = ("baron_voodoo", "swing_state", "jivecat", "king_of_clubs", "times_squ
 PLAYERS3D = {"jivecat": 3, "swing_state": 3}
 BOARD_SEEDS = {"tune": 11, "test": 23}  # the playouts each split's boards come from
 SPLITS = ("tune", "test")
+# the tuning split's more scenes (``render3d.MORE_LAMPS``): the games whose frames the reader
+# doubted for shadows and plastic the tuning scenes did not show, one a board, tilts turning
+MORE_GAMES = ("jivecat", "swing_state", "times_square")
 
 
 @dataclass(frozen=True)
@@ -40,25 +43,31 @@ class FrameSpec:
     tilt: float
     board: int
     hand: bool = False
+    more: bool = False  # one of the tuning split's more scenes (``MORE_GAMES``)
 
     @property
     def seed(self) -> int:
-        return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0)
+        return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0) \
+            + (50 if self.more else 0)
 
     @property
     def name(self) -> str:
-        return f"{self.game}-t{int(self.tilt):02d}-b{self.board}{'-hand' if self.hand else ''}"
+        return f"{self.game}-t{int(self.tilt):02d}-b{self.board}{'-hand' if self.hand else ''}" \
+               f"{'-more' if self.more else ''}"
 
     def path(self, root: Path = FRAMES_DIR) -> Path:
         return root / self.split / f"{self.name}.jpg"
 
 
-def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True) -> list[FrameSpec]:
+def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
+         more: bool = True) -> list[FrameSpec]:
     """The committed set, in the order it is rendered, round-robin: for each board, every
     game in both splits from straight above, then at the steepest tilt, then the tilts
     between, then each game's board with a hand over it (its tilt turning with the game and
     the board); so any part of the set rendered so far holds every game, both splits and the
-    extremes of the tilt."""
+    extremes of the tilt.  Then the tuning split's more scenes: each game of ``MORE_GAMES`` on
+    each tuning board at two tilts (a shallow and a steep one, turning with the game and the
+    board), under the more kinds of lamp and plastic."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -70,6 +79,11 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True) -> 
             out += [FrameSpec(g, split, TILTS[(i + board + SPLITS.index(split)) % len(TILTS)], board,
                               hand=True)
                     for split in SPLITS for i, g in enumerate(GAMES3D) if board < counts[split]]
+    if more:
+        for board in range(counts.get("tune", 0)):
+            for i, g in enumerate(MORE_GAMES):
+                for tilt in (TILTS[(i + board) % 2], TILTS[2 + (i + board) % 2]):
+                    out.append(FrameSpec(g, "tune", tilt, board, more=True))
     return out
 
 
@@ -123,7 +137,7 @@ def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **sc
     view, stacks = boards[spec.board]
     state = game.setup(n, None, 0)
     layout = game.layout(state)
-    scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, **scene_over)
+    scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more, **scene_over)
     frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
     info["name"] = spec.name
     out = spec.path(root)

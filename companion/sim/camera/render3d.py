@@ -55,6 +55,11 @@ ROLL = {"tune": (0.0, 4.0), "test": (4.0, 9.0)}  # degrees the picture is turned
 AIM_MM = {"tune": (0.0, 25.0), "test": (25.0, 45.0)}  # how far from the board's centre it aims
 LENS_K1 = {"tune": (-0.10, -0.03), "test": (-0.16, -0.10)}
 TILTS = (0.0, 10.0, 20.0, 30.0)
+# more of the tuning split's variety, drawn only for its "more" scenes (``frames3d.MORE_GAMES``;
+# the frames drawn before them keep their draws): lamps with harder and softer shadows, a
+# plastic between glossy and matte; never the test set's
+MORE_LAMPS = {"tune": ("bulb", "panel"), "test": ()}
+MORE_PLASTICS = {"tune": ("semigloss", "glossy", "matte"), "test": ()}
 
 
 @dataclass(frozen=True)
@@ -87,10 +92,14 @@ class Scene3D:
     lamp_gain: float = 1.0  # the lamp's power against its set's
 
     @classmethod
-    def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, **over: Any) -> Scene3D:
-        """A scene of ``split``'s kinds, everything else drawn from ``seed``."""
+    def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, more: bool = False,
+              **over: Any) -> Scene3D:
+        """A scene of ``split``'s kinds, everything else drawn from ``seed``; with ``more``,
+        its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
+        if more and not MORE_LAMPS[split]:
+            raise ValueError(f"split {split!r} has no more scenes")
         rng = random.Random(f"scene3d:{split}:{seed}")
 
         def either_way(low: float, high: float) -> float:
@@ -109,6 +118,9 @@ class Scene3D:
             "lamp_shift": tuple(round(rng.uniform(-0.15, 0.15), 3) for _ in range(3)),
             "lamp_gain": round(rng.uniform(0.75, 1.3), 2),
         }
+        if more:
+            values["lamp"] = rng.choice(MORE_LAMPS[split])
+            values["plastic"] = rng.choice(MORE_PLASTICS[split])
         values.update(over)
         return cls(**values)
 
