@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 
 from companion.games import load_game
-from companion.sim.camera.frames3d import GAMES3D, PLAYERS3D, SPLITS, FrameSpec, committed, plan
+from companion.sim.camera.frames3d import GAMES3D, MORE_GAMES, PLAYERS3D, SPLITS, FrameSpec, committed, plan
 from companion.sim.camera.render3d import (
     AIM_MM,
     LAMPS,
+    MORE_LAMPS,
+    MORE_PLASTICS,
     PAPERS,
     PLASTICS,
     ROLL,
@@ -60,8 +62,22 @@ def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
 
 
 def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
-    specs = plan()
-    assert len({s.path() for s in specs}) == len(specs)
+    everything = plan()
+    assert len({s.path() for s in everything}) == len(everything)
+    scenes = {(s.game, s.tilt, s.board, s.hand, s.more) for s in everything}
+    assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
+    specs = [s for s in everything if not s.more]
+    assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
+    more = everything[len(specs):]
+    # the tuning split's more scenes: each of its games on each tuning board at two tilts,
+    # a shallow and a steep one; never in the test split
+    assert {s.split for s in more} == {"tune"} and not any(s.hand for s in more)
+    assert sorted((s.game, s.board) for s in more) == sorted(
+        (g, b) for g in MORE_GAMES for b in range(3) for _ in range(2))
+    for g in MORE_GAMES:
+        for b in range(3):
+            low, high = sorted(s.tilt for s in more if s.game == g and s.board == b)
+            assert low in TILTS[:2] and high in TILTS[2:]
     bare = [s for s in specs if not s.hand]
     assert {(s.game, s.split, s.tilt, s.board) for s in bare} == {
         (g, split, t, b) for g in GAMES3D for split in SPLITS for t in TILTS for b in range(3)}
@@ -85,7 +101,11 @@ def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
         assert (frame.split, frame.truth["name"]) in names, frame.path.name
         scene = frame.truth["scene"]
         assert scene["split"] == frame.path.parent.name
-        assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
+        if frame.truth["name"].endswith("-more"):  # the tuning split's more scenes
+            assert frame.split == "tune" and scene["lamp"] in LAMPS["tune"] + MORE_LAMPS["tune"]
+            assert scene["plastic"] in PLASTICS["tune"] + MORE_PLASTICS["tune"]
+        else:
+            assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
         assert scene["skin"] in SKINS[frame.split]
         # the first frames were made before the board's finish was drawn: all matte paper
         assert scene.get("paper", PAPERS["tune"][0]) in PAPERS[frame.split] or "paper" not in scene
