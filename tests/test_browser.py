@@ -649,23 +649,10 @@ def test_two_moves_nobody_made_are_undone_by_one_tap_named_as_the_prompt_names_t
     says "Undo #N and #M" with the same numbers (not the log's sequence numbers), and one tap
     takes back both.  The standing "score pieces differ" warning raised when the table
     changed, and the press's warning with the same words, are one card, not two."""
-    from test_wedges_baron_swing import baron_played
+    from test_wedges_baron_swing import two_moves_nobody_made
 
-    game, setup, made, state = baron_played(6, 5)
-    capture = next(a for a in game.legal_actions(state) if a["type"] == "capture")
-    before = game.apply(state, capture)
-    seat = before["turn"]["actor"]
-    truth = game.apply(before, {"type": "take_offering", "player": seat})
-    knocked, back = next(
-        (x, y) for x in game.legal_actions(before) if x["type"] == "power"
-        for y in game.legal_actions(game.apply(before, x))
-        if y["type"] == "power" and game.current_player(game.apply(before, x)) != seat
-        and game.apply(game.apply(before, x), y)["board"] == before["board"])
-    table = Table.open("baron_voodoo", None, 2, None, 5, resume=False)
-    table.referee.pace.settle_frames = 1
-    for action in (setup, *made, capture, knocked, back):
-        table.declare(action, source="table")
-    first, second = table.history[-2:]
+    table, first, second, before, truth = two_moves_nobody_made()
+    game = table.game
     table.board_seen(game.board_view(truth))
     table.button()
     url = serve(table)

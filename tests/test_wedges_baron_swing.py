@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.games import load_game
 from companion.games.baron_voodoo.board import track_place
 from companion.games.base import Action, BoardView, Game, Piece, Prompt, State
-from companion.table import Table
+from companion.table import HistoryEntry, Table
 from companion.table.overrides import Overrides
 
 
@@ -422,6 +422,30 @@ def test_baron_voodoo_a_place_said_misread_is_not_asked_about_again_for_the_same
     assert restarted.seen == record
 
 
+def two_moves_nobody_made() -> tuple[Table, HistoryEntry, HistoryEntry, State, State]:
+    """Baron Voodoo seed 12's knocked die: a table whose record took a piece knocked and put
+    back for two power moves (``first``, ``second``) after a capture (the record ``before``
+    them), while the mover took her Offering token (the ``truth``)."""
+    game, setup, made, state = baron_played(6, 5)
+    capture = next(a for a in game.legal_actions(state) if a["type"] == "capture")
+    before = game.apply(state, capture)
+    seat = before["turn"]["actor"]
+    truth = game.apply(before, {"type": "take_offering", "player": seat})
+    knocked, back = next(
+        (x, y) for x in game.legal_actions(before) if x["type"] == "power"
+        for y in game.legal_actions(game.apply(before, x))
+        if y["type"] == "power" and game.current_player(game.apply(before, x)) != seat
+        and game.apply(game.apply(before, x), y)["board"] == before["board"])
+    table = Table.open("baron_voodoo", None, 2, None, 5, resume=False)
+    table.referee.pace.settle_frames = 1
+    for action in (setup, *made, capture):
+        table.declare(action, source="table")
+    first = table.declare(knocked, source="table")
+    second = table.declare(back, source="table")
+    assert first is not None and second is not None
+    return table, first, second, before, truth
+
+
 def test_baron_voodoo_two_moves_nobody_made_are_named_and_undone_in_one_tap() -> None:
     """Baron Voodoo seed 12, cafe, passive: a die knocked from B1 to A1 as Gran Bwa pressed for
     her Offering was read as "Gran Bwa uses Papa Legba's power: B1 -> A1"; put back, at the
@@ -432,25 +456,9 @@ def test_baron_voodoo_two_moves_nobody_made_are_named_and_undone_in_one_tap() ->
     again" too), and the press then records the move made."""
     from companion.table.disagreement import disagreement, rereading
 
-    game, setup, made, state = baron_played(6, 5)
-    capture = next(a for a in game.legal_actions(state) if a["type"] == "capture")
-    before = game.apply(state, capture)
-    seat = before["turn"]["actor"]
-    take = {"type": "take_offering", "player": seat}
-    truth = game.apply(before, take)
-    knocked, back = next(
-        (x, y) for x in game.legal_actions(before) if x["type"] == "power"
-        for y in game.legal_actions(game.apply(before, x))
-        if y["type"] == "power" and game.current_player(game.apply(before, x)) != seat
-        and game.apply(game.apply(before, x), y)["board"] == before["board"])
-
-    table = Table.open("baron_voodoo", None, 2, None, 5, resume=False)
-    table.referee.pace.settle_frames = 1
-    for action in (setup, *made, capture):
-        table.declare(action, source="table")
-    first = table.declare(knocked, source="table")
-    second = table.declare(back, source="table")
-    assert first is not None and second is not None
+    table, first, second, before, truth = two_moves_nobody_made()
+    game = table.game
+    take = {"type": "take_offering", "player": before["turn"]["actor"]}
     seen = game.board_view(truth)
     moves = table.referee._moves(40)
     asked = disagreement(game, moves, table.state, seen, [])
