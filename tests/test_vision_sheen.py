@@ -163,3 +163,16 @@ def test_a_pale_tiles_shaded_bevel_is_no_mark(name: str) -> None:
     assert "mat0-one0" not in doubtful and reading.view.get("mat0-one0") == frame.view.get("mat0-one0")
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_dark_print_beside_a_black_tile_is_no_sheen_of_it() -> None:
+    """A black tile turned in its place (the flat camera's turned condition) leaves its box's
+    corners on the print; dark hueless print there, joined to the tile, is no sheen of the
+    tile: the tile's mask never reaches past its box (it did, and its marks turned unclear)."""
+    reader = reader_of("jivecat", 3)
+    black = reader._piece_names.index("black")
+    crop, mask = _black_face_under_a_sheen([])
+    crop[0:84, 76:84] = (60, 60, 60)  # dark grey print right of the box, touching the tile
+    whole = reader._black_sheen_on_crop(crop, mask, black, (8, 76, 8, 76))
+    assert not whole[:, 77:].any()
+    assert whole[8:76, 8:76].mean() > 0.9

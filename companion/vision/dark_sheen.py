@@ -213,8 +213,9 @@ class DarkSheen:
         """A flat black piece's colour mask on the crop its marks are read on (``crop``
         flattened, crop px), with its sheen taken for it as the board's sampling took it
         (``_black_in_sheen``, ``_sheen_joined_to_black``): pixels with no hue and dark
-        (``SHEEN_HUELESS``, ``SHEEN_LIGHTEST``) joined to the piece's box (``box``: rows y0..y1,
-        columns x0..x1 of the crop; the crop reaches past it onto the print) are the piece.
+        (``SHEEN_HUELESS``, ``SHEEN_LIGHTEST``) joined to the piece's box and within it (``box``:
+        rows y0..y1, columns x0..x1 of the crop; the crop reaches past it onto the print, where
+        dark print is no sheen of the piece's) are the piece.
         Light marks stay out (far lighter).  ``mask`` itself for any other piece."""
         if not self._flat_black(index):
             return mask
@@ -226,7 +227,9 @@ class DarkSheen:
         inner = parts[y0:y1, x0:x1]
         keep = np.zeros(n, bool)
         keep[np.unique(inner[inner > 0])] = True
-        return (keep[parts] | (mask > 0)).astype(np.uint8)
+        within = np.zeros(mask.shape, bool)  # the piece's box: dark print past it is no sheen of its
+        within[y0:y1, x0:x1] = True
+        return ((keep[parts] & within) | (mask > 0)).astype(np.uint8)
 
     def _flat_black(self, index: int) -> bool:
         """Is this colour the game's black piece that lies flat (a token, a tile, a card)?"""
