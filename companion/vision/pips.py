@@ -392,11 +392,26 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
         x = int(centre[0] + step * (gx * c - gy * s))
         y = int(centre[1] + step * (gx * s + gy * c))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
-        if near.size and float(near.max()) >= no_pip:
+        if near.size and float(near.max()) >= no_pip and not _rising_past(contrast, x, y, reach):
             # a mark, however faint, where the layout has none: a pip missed (a 3's middle
             # unseen leaves a 2, a 5's a 4), or no face
             return None
     return (float(centre[0]), float(centre[1])), step, float(c), float(s)
+
+
+def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:
+    """Is the contrast round a grid point (within ``reach`` of it) the halo of something
+    beyond (a neighbouring pip blurred, the rim's shade), not a mark there: highest at the
+    window's edge, and higher still a pixel past it?  A mark at the grid point peaks within
+    reach of it."""
+    h, w = contrast.shape
+    y0, y1, x0, x1 = max(0, y - reach), min(h, y + reach + 1), max(0, x - reach), min(w, x + reach + 1)
+    near = contrast[y0:y1, x0:x1]
+    iy, ix = np.unravel_index(int(np.argmax(near)), near.shape)
+    if 0 < iy < near.shape[0] - 1 and 0 < ix < near.shape[1] - 1:
+        return False  # highest inside the window: a peak there
+    wider = contrast[max(0, y0 - 1):min(h, y1 + 1), max(0, x0 - 1):min(w, x1 + 1)]
+    return float(wider.max()) > float(near.max())
 
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
