@@ -148,12 +148,53 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
         shown = hull if seen_body is None else hull | seen_body
         sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward)
+    if sure and count >= 2 and die_px is not None:
+        # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2)
+        sure = not _a_pip_half_seen(centres[1:][strong], die_px, whole)
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands)
         if top is not None:
             return top, True
     return count, bool(sure)
+
+
+def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool:
+    """Is there a faint mark (``NO_PIP`` or more of contrast, under a counted mark's) at a grid
+    point the face the marks (N x 2, crop px) lay out leaves empty?  A 3 whose middle pip the
+    lamp or blur left faint reads as the 2 of its corners, a 5 as a 4, a 6 as a 4: the marks
+    alone are then no clear count.  The grid: a 2's or a 3's outer marks on a diagonal a
+    face's step apart (``DIE_STEP``), a 3's third at their middle; a 4-6 laid out as its face
+    (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
+    count = len(points)
+    pts = np.asarray(points, np.float64)
+    if count in (2, 3):
+        ends = pts
+        if count == 3:
+            ends = next((np.delete(pts, k, axis=0) for k in range(3)
+                         if np.linalg.norm(pts[k] - np.delete(pts, k, axis=0).mean(axis=0))
+                         <= DIE_FIT * np.linalg.norm(pts[k] - pts[(k + 1) % 3]) / np.sqrt(2)), None)
+            if ends is None:
+                return False
+        (x0, y0), (x1, y1) = ends
+        step = float(np.hypot(x1 - x0, y1 - y0)) / (2 * np.sqrt(2))
+        if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
+            return False
+        turn = np.arctan2(y1 - y0, x1 - x0) - np.pi / 4
+        (fx, fy), c, s = ((x0 + x1) / 2, (y0 + y1) / 2), float(np.cos(turn)), float(np.sin(turn))
+    else:
+        fit = _face_fit(pts, die_px, contrast, np.inf)
+        if fit is None:
+            return False
+        (fx, fy), step, c, s = fit
+    h, w = contrast.shape
+    reach = max(1, int(round(DIE_FIT * step)))
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
+        x, y = int(round(fx + step * (gx * c - gy * s))), int(round(fy + step * (gx * s + gy * c)))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if near.size and float(near.max()) >= NO_PIP and not _rising_past(contrast, x, y, reach):
+            return True
+    return False
 
 
 ONE_FROM_FAR = (0.38, 0.9)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
