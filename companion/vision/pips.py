@@ -148,8 +148,10 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
         shown = hull if seen_body is None else hull | seen_body
         sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward)
-    if sure and count >= 2 and die_px is not None:
-        # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2)
+    if sure and count in (2, 3) and die_px is not None:
+        # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
+        # a 4-6 is judged on its layout where its marks are in doubt: ``die_face`` in the checks
+        # above; fitting every count's layout costs Baron's changed board a twentieth)
         sure = not _a_pip_half_seen(centres[1:][strong], die_px, whole)
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
@@ -168,6 +170,8 @@ def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) ->
     (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
     count = len(points)
     pts = np.asarray(points, np.float64)
+    if count not in DIE_FACES:
+        return False
     if count in (2, 3):
         ends = pts
         if count == 3:
