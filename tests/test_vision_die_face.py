@@ -93,3 +93,45 @@ def test_a_tuning_frames_dice_with_corner_pips_at_the_outline_are_read_and_nothi
         assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot)
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def _blobs(shape: tuple[int, int], blobs: list[tuple[float, float, float]], sigma: float = 2.5) -> np.ndarray:
+    """A marks' contrast map: a Gaussian peak of each height at each (x, y)."""
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
+    out = np.zeros(shape)
+    for x, y, v in blobs:
+        out = np.maximum(out, v * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma * sigma)))
+    return out
+
+
+def test_a_halo_reaching_an_empty_grid_points_window_from_beyond_is_no_mark_there() -> None:
+    """A face's empty grid point is judged on the contrast within a fit's reach of it: a
+    neighbouring pip's or the rim's halo reaching the window's edge from beyond (highest at
+    the edge, higher past it) is no mark there, and the 5 is laid out; a faint mark peaking
+    at the grid point itself still is, and leaves no 5."""
+    from companion.vision.pips import _face_fit
+
+    step, centre = 17.0, (40.0, 40.0)
+    pips = [(centre[0] + gx * step, centre[1] + gy * step) for gx, gy in DIE_FACES[5]]
+    points = np.array(pips)
+    marks = [(x, y, 0.6) for x, y in pips]
+    # a blob beside the empty grid point (1, 0), its peak a window and two pixels out from it
+    empty = (centre[0] + step, centre[1])
+    beside = _blobs((80, 80), marks + [(empty[0] + 8.0, empty[1], 0.5)])
+    assert _face_fit(points, 64.0, beside) is not None
+    at_it = _blobs((80, 80), marks + [(empty[0], empty[1], 0.2)])
+    assert _face_fit(points, 64.0, at_it) is None
+
+
+def test_fives_and_fours_with_a_faint_pip_by_a_halo_are_read_on_the_tuning_frames() -> None:
+    """Red 5s and 4s whose faint pip completes the layout, an empty grid point's window
+    reaching a neighbour's halo (doubted as "marks unclear" before), are read; nothing wrong."""
+    for stem, spots in (("baron_voodoo-t10-b0", ("F4",)), ("baron_voodoo-t20-b0", ("B5",)),
+                        ("baron_voodoo-t20-b1", ("C3",))):
+        frame, layout, _reader, reading = read_committed("tune", stem)
+        assert reading.view is not None
+        doubtful = dict(reading.doubtful or {})
+        for spot in spots:
+            assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
+        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+                   if s.id not in doubtful), stem

@@ -138,3 +138,20 @@ def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
             assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                    if s.id not in doubtful), stem
+
+
+def test_a_three_whose_middle_is_faint_is_no_sure_two_by_its_count_either() -> None:
+    """Counted alone (no layout asked: a 2 has no shape of four), a 3 whose middle pip the
+    lamp or blur left faint, under a counted mark's strength, was a sure 2: the red 3 read as
+    a 2 of King of Clubs' ledger.  Where the layout of the marks counted leaves a grid point
+    empty (a 2's middle) and a faint mark peaks there, the count is unclear; a clean 2 and a
+    clean 3 are still sure, from above and from a slant."""
+    for lean, outward in ((0, None), (LEAN, OUTWARD)):
+        for ink in (BODY + 22, BODY + 28):
+            mask, gray = die([(-1, -1), (0, 0), (1, 1)], [], middle_ink=ink, lean=lean)
+            pips, sure = count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward)
+            assert not (sure and pips == 2), (lean, ink)
+        mask, gray = die([(-1, -1), (1, 1)], [], lean=lean)
+        assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) == (2, True), lean
+        mask, gray = die([(-1, -1), (0, 0), (1, 1)], [], lean=lean)
+        assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) == (3, True), lean

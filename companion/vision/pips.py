@@ -148,12 +148,57 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
         shown = hull if seen_body is None else hull | seen_body
         sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward)
+    if sure and count in (2, 3) and die_px is not None:
+        # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
+        # a 4-6 is judged on its layout where its marks are in doubt: ``die_face`` in the checks
+        # above; fitting every count's layout costs Baron's changed board a twentieth)
+        sure = not _a_pip_half_seen(centres[1:][strong], die_px, whole)
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands)
         if top is not None:
             return top, True
     return count, bool(sure)
+
+
+def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool:
+    """Is there a faint mark (``NO_PIP`` or more of contrast, under a counted mark's) at a grid
+    point the face the marks (N x 2, crop px) lay out leaves empty?  A 3 whose middle pip the
+    lamp or blur left faint reads as the 2 of its corners, a 5 as a 4, a 6 as a 4: the marks
+    alone are then no clear count.  The grid: a 2's or a 3's outer marks on a diagonal a
+    face's step apart (``DIE_STEP``), a 3's third at their middle; a 4-6 laid out as its face
+    (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
+    count = len(points)
+    pts = np.asarray(points, np.float64)
+    if count not in DIE_FACES:
+        return False
+    if count in (2, 3):
+        ends = pts
+        if count == 3:
+            ends = next((np.delete(pts, k, axis=0) for k in range(3)
+                         if np.linalg.norm(pts[k] - np.delete(pts, k, axis=0).mean(axis=0))
+                         <= DIE_FIT * np.linalg.norm(pts[k] - pts[(k + 1) % 3]) / np.sqrt(2)), None)
+            if ends is None:
+                return False
+        (x0, y0), (x1, y1) = ends
+        step = float(np.hypot(x1 - x0, y1 - y0)) / (2 * np.sqrt(2))
+        if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
+            return False
+        turn = np.arctan2(y1 - y0, x1 - x0) - np.pi / 4
+        (fx, fy), c, s = ((x0 + x1) / 2, (y0 + y1) / 2), float(np.cos(turn)), float(np.sin(turn))
+    else:
+        fit = _face_fit(pts, die_px, contrast, np.inf)
+        if fit is None:
+            return False
+        (fx, fy), step, c, s = fit
+    h, w = contrast.shape
+    reach = max(1, int(round(DIE_FIT * step)))
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
+        x, y = int(round(fx + step * (gx * c - gy * s))), int(round(fy + step * (gx * s + gy * c)))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if near.size and float(near.max()) >= NO_PIP and not _rising_past(contrast, x, y, reach):
+            return True
+    return False
 
 
 ONE_FROM_FAR = (0.38, 0.9)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
@@ -392,11 +437,26 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
         x = int(centre[0] + step * (gx * c - gy * s))
         y = int(centre[1] + step * (gx * s + gy * c))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
-        if near.size and float(near.max()) >= no_pip:
+        if near.size and float(near.max()) >= no_pip and not _rising_past(contrast, x, y, reach):
             # a mark, however faint, where the layout has none: a pip missed (a 3's middle
             # unseen leaves a 2, a 5's a 4), or no face
             return None
     return (float(centre[0]), float(centre[1])), step, float(c), float(s)
+
+
+def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:
+    """Is the contrast round a grid point (within ``reach`` of it) the halo of something
+    beyond (a neighbouring pip blurred, the rim's shade), not a mark there: highest at the
+    window's edge, and higher still a pixel past it?  A mark at the grid point peaks within
+    reach of it."""
+    h, w = contrast.shape
+    y0, y1, x0, x1 = max(0, y - reach), min(h, y + reach + 1), max(0, x - reach), min(w, x + reach + 1)
+    near = contrast[y0:y1, x0:x1]
+    iy, ix = np.unravel_index(int(np.argmax(near)), near.shape)
+    if 0 < iy < near.shape[0] - 1 and 0 < ix < near.shape[1] - 1:
+        return False  # highest inside the window: a peak there
+    wider = contrast[max(0, y0 - 1):min(h, y1 + 1), max(0, x0 - 1):min(w, x1 + 1)]
+    return float(wider.max()) > float(near.max())
 
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
