@@ -396,7 +396,7 @@ def test_a_few_pixels_joined_to_a_piece_one_by_one_are_those_its_components_join
     """The sheen joined to a black piece, found from the few pixels beside it (an arm frame's
     shortcut), is what the components over the whole board find: through chains of such pixels,
     at the board's edges, never through a gap."""
-    from companion.vision.dark_sheen import _joined_sparse
+    from companion.vision.dark_sheen import DarkSheen
 
     rng = np.random.default_rng(seed)
     piece = np.zeros((60, 90), bool)
@@ -409,7 +409,7 @@ def test_a_few_pixels_joined_to_a_piece_one_by_one_are_those_its_components_join
         cv2.line(chains, (x0, y0), (x1, y1), 1, 1)
     chains[rng.random(piece.shape) < 0.04] = 1  # and specks
     ys, xs = np.nonzero(chains.astype(bool) & ~piece)
-    got_y, got_x = _joined_sparse(piece, ys, xs)
+    got_y, got_x = DarkSheen._joined_sparse(piece, ys, xs)
     got = set(zip(got_y.tolist(), got_x.tolist(), strict=True))
     want = _joined_by_components(piece, ys, xs)
     assert got == want

@@ -39,11 +39,11 @@ SPOT_PAD = 14  # a piece on a place is looked for this far round it (it may over
 RING_IN = 3  # past a patch's rim (a piece's edge blurs into the print by a pixel or two) ...
 RING_PX = 3  # ... a ring this wide must show the print as the empty board shows it ...
 RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as clear: it is no shade)
+SPARSE_SHEEN = 2000  # up to this many sheen pixels are joined to a piece one by one (not over the board)
 ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times its width
 BLACK_MOST = 60  # a black piece's colour: no channel above this
 SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
 SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
-SPARSE_SHEEN = 2000  # up to this many such pixels are joined to a piece one by one (not over the board)
 SHEEN_OPEN_SHARE = 0.35  # a sheen over a black face is broader than this share of its width; a mark narrower
 
 
@@ -158,6 +158,36 @@ class DarkSheen:
         ring = cv2.dilate(mine, np.ones((2 * reach + 1,) * 2, np.uint8)) > inner
         return bool(ring.any()) and float(clear[y0:y1, x0:x1][ring].mean()) >= RING_CLEAR
 
+    @staticmethod
+    def _joined_sparse(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of a few pixels (rows ``ys``, columns ``xs``), those joined to ``piece`` (8-connected)
+        through one another: the ones whose component of ``piece`` and them holds a piece's pixel.
+        A path from such a pixel reaches its first pixel of the piece through these pixels only, so
+        they are found from the ones beside the piece, one neighbour at a time; no pass over the
+        board (an arm over it leaves a few hundred such pixels on a board of half a million)."""
+        rows, cols = piece.shape
+        beside = np.zeros(len(ys), bool)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                yy, xx = ys + dy, xs + dx
+                inside = (yy >= 0) & (yy < rows) & (xx >= 0) & (xx < cols)
+                beside[inside] |= piece[yy[inside], xx[inside]]
+        if not beside.any():
+            return ys[:0], xs[:0]
+        at = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True))}
+        reached = beside.copy()
+        todo = [int(i) for i in np.flatnonzero(beside)]
+        while todo:
+            i = todo.pop()
+            y, x = int(ys[i]), int(xs[i])
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    j = at.get((y + dy, x + dx))
+                    if j is not None and not reached[j]:
+                        reached[j] = True
+                        todo.append(j)
+        return ys[reached], xs[reached]
+
     def _sheen_joined_to_black(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                                region: tuple[slice, slice] | None) -> np.ndarray:
         """A glossy black piece's sheen taken for the piece: a lamp's light over part of a
@@ -199,13 +229,13 @@ class DarkSheen:
             joined[parts[piece]] = True
             joined[0] = False
             take = sheen & joined[parts]
-            ys, xs = np.nonzero(take)
         else:
-            ys, xs = _joined_sparse(piece, ys, xs)
-        if not len(ys):
+            take = np.zeros(window.shape, bool)
+            take[self._joined_sparse(piece, ys, xs)] = True
+        if not take.any():
             return labels
         out = labels.copy()
-        out[wy, wx][ys, xs] = index
+        out[wy, wx][take] = index
         return out
 
     def _black_sheen_on_crop(self, crop: np.ndarray, mask: np.ndarray, index: int,
@@ -291,33 +321,3 @@ def _lines(size: int) -> list[np.ndarray]:
     across = np.ones((1, size), np.uint8)
     diagonal = np.eye(size, dtype=np.uint8)
     return [across, across.T.copy(), diagonal, np.fliplr(diagonal).copy()]
-
-
-def _joined_sparse(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Of a few pixels (rows ``ys``, columns ``xs``), those joined to ``piece`` (8-connected)
-    through one another: the ones whose component of ``piece`` and them holds a piece's pixel.
-    A path from such a pixel reaches its first pixel of the piece through these pixels only, so
-    they are found from the ones beside the piece, one neighbour at a time; no pass over the
-    board (an arm over it leaves a few hundred such pixels on a board of half a million)."""
-    rows, cols = piece.shape
-    beside = np.zeros(len(ys), bool)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            yy, xx = ys + dy, xs + dx
-            inside = (yy >= 0) & (yy < rows) & (xx >= 0) & (xx < cols)
-            beside[inside] |= piece[yy[inside], xx[inside]]
-    if not beside.any():
-        return ys[:0], xs[:0]
-    at = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True))}
-    reached = beside.copy()
-    todo = [int(i) for i in np.flatnonzero(beside)]
-    while todo:
-        i = todo.pop()
-        y, x = int(ys[i]), int(xs[i])
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                j = at.get((y + dy, x + dx))
-                if j is not None and not reached[j]:
-                    reached[j] = True
-                    todo.append(j)
-    return ys[reached], xs[reached]
