@@ -75,6 +75,8 @@ class Referee(Disagreements, Doubting):
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
         self._bounce = False  # judging a held press made at once after a press recorded a move
+        self._set_right: int | None = None  # the entry a waiting press recorded on a board, no press since
+        self._again = self._press_again = False  # a press made after that (the same press again?)
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
@@ -201,16 +203,19 @@ class Referee(Disagreements, Doubting):
             self._hold_press(seat)
             return None
         self._pressing = seat
+        newest = self.ledger.frames[-1].entry
+        self._again, self._set_right = newest is not None and newest.seq == self._set_right, None
         return self._reconcile("button", "table")
 
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:
         ledger = self.ledger
         seen = self.seen if self.seen is not None else self.game.board_view(ledger.state)
         verdict = reconcile(self.game, ledger.state, seen, list(self.taps), trigger)
-        if verdict.action is not None and verdict.state is not None \
-                and trigger == "button" and self._pressed_twice(verdict.state):
+        again, self._again = self._again and trigger == "button", False
+        if verdict.action is not None and verdict.state is not None and trigger == "button" \
+                and (self._pressed_twice(verdict.state) or self._pressed_again(again, verdict.state)):
             self.table_prompt = Prompt(
-                f"The button was pressed again at once after "
+                f"The button was pressed again {'after' if again else 'at once after'} "
                 f"#{ledger.move_number(ledger.frames[-1].entry.seq)} "
                 f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
                 f"Nothing is recorded; if it was meant, tap: "
@@ -246,6 +251,7 @@ class Referee(Disagreements, Doubting):
         if trigger == "button" and verdict.prompt is not None and any(
                 o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
             self._press_waiting, self._press_seat = True, self._pressing  # judged again once answered
+            self._press_again = again
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
@@ -254,7 +260,9 @@ class Referee(Disagreements, Doubting):
             # the press is judged now on the table as it stands, not lost
             self._press_waiting = False
             self.table_prompt = None
-            return self.judge_waiting_press()
+            entry = self.judge_waiting_press()
+            self._set_right = entry.seq if entry is not None else None
+            return entry
         elif self._question_settled(seen):
             self.table_prompt = None
             self.publish("prompt")
@@ -294,6 +302,16 @@ class Referee(Disagreements, Doubting):
                 and self.pace.frames > 0 and not self.taps
                 and (self._bounce or self.pace.soon_after_press())
                 and self._unseen(after))
+
+    def _pressed_again(self, again: bool, after: State) -> bool:
+        """A press made after a waiting press recorded its move on the table set right, no
+        press since (``again``), that would record a move nothing on the table shows: the
+        players pressing again for the move they had not seen recorded, asked, never
+        recorded.  Jivecat seed 7, cafe, typical: Yellow's buy, refused for a knocked chip,
+        was recorded when the chip was put back; the press the players made again with it
+        waited on a chore and was then recorded as "Yellow ends the turn", and her next buy's
+        card was read as the Staff card: the record fell a round behind the table."""
+        return again and not self.taps and self._unseen(after)
 
     def _unseen(self, after: State) -> bool:
         """Whether every place the move to ``after`` changes still shows what it did (its
