@@ -86,3 +86,41 @@ def test_a_press_after_the_question_or_a_move_since_is_a_press(tmp_path: Path) -
     table.frame_taken()
     again = table.button()
     assert again is not None and again.action["type"] == "end_turn"
+
+
+def test_a_bounce_refused_on_its_move_s_chore_never_waits_to_be_judged() -> None:
+    """Jivecat seed 8, cafe, typical: Yellow's buy of a Skull card's lizard was recorded; its
+    bounce, at once, was refused (the table still showed the Skull card the record had
+    collected) and waited; judged with her next buy's card, it recorded that buy, and the
+    buy's own press ended her turn.  A bounce is no press to keep: once the chore is done,
+    nothing is recorded."""
+    import random
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(600):
+        state = table.state
+        buys = [a for a in game.legal_actions(state) if state["phase"] == "play"
+                and a.get("type") == "buy" and len(a["cards"]) == 1
+                and any(p.startswith("skull-") for p in changed_places(
+                    game.board_view(state), game.board_view(game.apply(state, a))))]
+        if buys:
+            buy = buys[0]
+            break
+        table.declare(rng.choice(game.legal_actions(state)))
+    else:
+        raise AssertionError("no buy of a Skull card's lizard in 600 moves")
+    before, after = game.board_view(state), game.board_view(game.apply(state, buy))
+    table.board_seen(before)
+    table.frame_taken()
+    table.board_seen({**before, buy["spot"]: after[buy["spot"]]})  # the chip; the card still lies
+    table.frame_taken()
+    table.tap(buy["cards"][0], buy["player"])
+    entry = table.button()
+    assert entry is not None and entry.action == buy
+    assert table.button() is None  # the bounce, before any frame: refused on the chore
+    assert not table.referee._press_waiting
+    for _ in range(DOUBLE_PRESS_FRAMES + 2):
+        table.frame_taken()
+    assert table.board_seen(after) is None  # the chore done: nothing more is recorded
+    assert table.history[-1].seq == entry.seq and table.state == game.apply(state, buy)

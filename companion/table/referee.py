@@ -32,7 +32,7 @@ from companion.table.disagreement import Disagreements
 from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides
-from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
+from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Bounces, Pace
 from companion.table.presses import ended_unpressed, press_then_next
 from companion.table.search import differing
 
@@ -58,7 +58,7 @@ class HeldPress:
     newest: int | None = None  # the newest entry's seq when it came (moves tapped since may spend it)
 
 
-class Referee(Disagreements, Doubting):
+class Referee(Bounces, Disagreements, Doubting):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -248,8 +248,11 @@ class Referee(Disagreements, Doubting):
                 (self.raw_seen is not None and trigger == "button") or verdict.refusals):
             # the table differs from the record: say where, and offer each way out as a tap
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
-        if trigger == "button" and verdict.prompt is not None and any(
+        if trigger == "button" and verdict.prompt is not None and not self._at_once() and any(
                 o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
+            # a bounce never waits: judged once the table is set right it would record the
+            # next step (Jivecat seed 8, cafe, typical: the buy's bounce, refused on its chore,
+            # was judged with the next buy's card; that buy's own press ended the turn)
             self._press_waiting, self._press_seat = True, self._pressing  # judged again once answered
             self._press_again = again
         if verdict.prompt is not None:
@@ -291,34 +294,6 @@ class Referee(Disagreements, Doubting):
         self.pace.tick()
         if self.held_press is not None and not self._camera_unsettled():
             self._judge_held_press()
-
-    def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows (:meth:`_unseen`),
-        fewer than :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move,
-        no board seen since (or that soon and held while the camera settled): a double press,
-        asked, never recorded.  With no camera loop counting frames every press is a press."""
-        newest = self.ledger.frames[-1].entry
-        return (self._pressed_last and self.raw_seen is not None and newest is not None
-                and self.pace.frames > 0 and not self.taps
-                and (self._bounce or self.pace.soon_after_press())
-                and self._unseen(after))
-
-    def _pressed_again(self, again: bool, after: State) -> bool:
-        """A press made after a waiting press recorded its move on the table set right, no
-        press since (``again``), that would record a move nothing on the table shows: the
-        players pressing again for the move they had not seen recorded, asked, never
-        recorded.  Jivecat seed 7, cafe, typical: Yellow's buy, refused for a knocked chip,
-        was recorded when the chip was put back; the press the players made again with it
-        waited on a chore and was then recorded as "Yellow ends the turn", and her next buy's
-        card was read as the Staff card: the record fell a round behind the table."""
-        return again and not self.taps and self._unseen(after)
-
-    def _unseen(self, after: State) -> bool:
-        """Whether every place the move to ``after`` changes still shows what it did (its
-        chores, a Skull to return, change the record's board, not yet the table)."""
-        before, made = self.game.board_view(self.ledger.state), self.game.board_view(after)
-        seen = self.seen if self.seen is not None else before
-        return all(seen.get(p, ()) == before.get(p, ()) for p in changed_places(before, made))
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
