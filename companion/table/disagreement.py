@@ -234,6 +234,8 @@ class Disagreements:
     raw_seen: BoardView | None
     table_prompt: Prompt | None
     _press_waiting: bool
+    _press_again: bool
+    _again: bool
     _pressing: int | None = None  # the seat of the press judged now (None: the turn button)
     _press_seat: int | None = None  # the seat of the press that waits for its answer
     _asked: tuple[str, Prompt | None] | None
@@ -344,7 +346,7 @@ class Disagreements:
 
     def judge_waiting_press(self) -> HistoryEntry | None:
         """The press that waited for the players' answer, judged again as its seat's press."""
-        self._pressing = self._press_seat
+        self._pressing, self._again = self._press_seat, self._press_again
         return self._reconcile("button", "table")
 
     def other_readings(self, asked: Prompt | None) -> Prompt | None:

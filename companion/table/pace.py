@@ -11,6 +11,11 @@ move may be reconsidered until the next one.
 
 from __future__ import annotations
 
+from typing import Any
+
+from companion.games.base import BoardView, Game, State, Tap
+from companion.reconcile import changed_places
+
 CAMERA_FPS = 8  # the pace the frame counts below are set for: the service reads 8-10 a second
 # A press held while the view was blocked waits, once the view is back, for a settled board or
 # this many frames with none (1.5 s at 8 fps): a board that did not change never settles anew.
@@ -66,3 +71,49 @@ class Pace:
     def settling(self) -> bool:
         """The view came back fewer than ``settle_frames`` frames ago and no board settled."""
         return not self.settled_since_clear and self.frames - self.cleared_frame < self.settle_frames
+
+
+class Bounces:
+    """Whether a press is a finger's bounce or the players pressing again for a move already
+    recorded; mixed into the referee, whose record, table and taps they read."""
+
+    game: Game
+    ledger: Any
+    pace: Pace
+    seen: BoardView | None
+    raw_seen: BoardView | None
+    taps: list[Tap]
+    _pressed_last: bool
+    _bounce: bool
+
+    def _pressed_twice(self, after: State) -> bool:
+        """A press that would record a move nothing on the table shows (:meth:`_unseen`),
+        fewer than :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move,
+        no board seen since (or that soon and held while the camera settled): a double press,
+        asked, never recorded.  With no camera loop counting frames every press is a press."""
+        return self._at_once() and self._unseen(after)
+
+    def _at_once(self) -> bool:
+        """A press with no card read, fewer than :data:`DOUBLE_PRESS_FRAMES` frames after a
+        press recorded a move, no board seen since (or held that soon): a finger's bounce."""
+        newest = self.ledger.frames[-1].entry
+        return (self._pressed_last and self.raw_seen is not None and newest is not None
+                and self.pace.frames > 0 and not self.taps
+                and (self._bounce or self.pace.soon_after_press()))
+
+    def _pressed_again(self, again: bool, after: State) -> bool:
+        """A press made after a waiting press recorded its move on the table set right, no
+        press since (``again``), that would record a move nothing on the table shows: the
+        players pressing again for the move they had not seen recorded, asked, never
+        recorded.  Jivecat seed 7, cafe, typical: Yellow's buy, refused for a knocked chip,
+        was recorded when the chip was put back; the press the players made again with it
+        waited on a chore and was then recorded as "Yellow ends the turn", and her next buy's
+        card was read as the Staff card: the record fell a round behind the table."""
+        return again and not self.taps and self._unseen(after)
+
+    def _unseen(self, after: State) -> bool:
+        """Whether every place the move to ``after`` changes still shows what it did (its
+        chores, a Skull to return, change the record's board, not yet the table)."""
+        before, made = self.game.board_view(self.ledger.state), self.game.board_view(after)
+        seen = self.seen if self.seen is not None else before
+        return all(seen.get(p, ()) == before.get(p, ()) for p in changed_places(before, made))

@@ -32,7 +32,7 @@ from companion.table.disagreement import Disagreements
 from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides
-from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Pace
+from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Bounces, Pace
 from companion.table.presses import ended_unpressed, press_then_next
 from companion.table.search import differing
 
@@ -58,7 +58,7 @@ class HeldPress:
     newest: int | None = None  # the newest entry's seq when it came (moves tapped since may spend it)
 
 
-class Referee(Disagreements, Doubting):
+class Referee(Bounces, Disagreements, Doubting):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -75,6 +75,8 @@ class Referee(Disagreements, Doubting):
         self._pressed_last = False  # the newest move was recorded by a press, no board seen since
         self.pace = Pace()  # camera frames taken (:meth:`frame_taken`): the table's own clock
         self._bounce = False  # judging a held press made at once after a press recorded a move
+        self._set_right: int | None = None  # the entry a waiting press recorded on a board, no press since
+        self._again = self._press_again = False  # a press made after that (the same press again?)
         self._asked: tuple[str, Prompt | None] | None = None  # the last disagreement worked out
         self._readings: dict[int, list[Any]] = {}  # entries' other readings, by seq
         self._warned: tuple[str, Prompt | None] | None = None  # the warning for a table seen
@@ -201,16 +203,19 @@ class Referee(Disagreements, Doubting):
             self._hold_press(seat)
             return None
         self._pressing = seat
+        newest = self.ledger.frames[-1].entry
+        self._again, self._set_right = newest is not None and newest.seq == self._set_right, None
         return self._reconcile("button", "table")
 
     def _reconcile(self, trigger: Trigger, source: str) -> HistoryEntry | None:
         ledger = self.ledger
         seen = self.seen if self.seen is not None else self.game.board_view(ledger.state)
         verdict = reconcile(self.game, ledger.state, seen, list(self.taps), trigger)
-        if verdict.action is not None and verdict.state is not None \
-                and trigger == "button" and self._pressed_twice(verdict.state):
+        again, self._again = self._again and trigger == "button", False
+        if verdict.action is not None and verdict.state is not None and trigger == "button" \
+                and (self._pressed_twice(verdict.state) or self._pressed_again(again, verdict.state)):
             self.table_prompt = Prompt(
-                f"The button was pressed again at once after "
+                f"The button was pressed again {'after' if again else 'at once after'} "
                 f"#{ledger.move_number(ledger.frames[-1].entry.seq)} "
                 f"({ledger.frames[-1].entry.text}), with nothing moved on the table: pressed twice? "
                 f"Nothing is recorded; if it was meant, tap: "
@@ -243,9 +248,13 @@ class Referee(Disagreements, Doubting):
                 (self.raw_seen is not None and trigger == "button") or verdict.refusals):
             # the table differs from the record: say where, and offer each way out as a tap
             verdict.prompt = self._disagreement(seen, trigger, verdict.refusals) or verdict.prompt
-        if trigger == "button" and verdict.prompt is not None and any(
+        if trigger == "button" and verdict.prompt is not None and not self._at_once() and any(
                 o.get("type") in ("correct", "keep_record") for o in verdict.prompt.options):
+            # a bounce never waits: judged once the table is set right it would record the
+            # next step (Jivecat seed 8, cafe, typical: the buy's bounce, refused on its chore,
+            # was judged with the next buy's card; that buy's own press ended the turn)
             self._press_waiting, self._press_seat = True, self._pressing  # judged again once answered
+            self._press_again = again
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")
@@ -254,7 +263,9 @@ class Referee(Disagreements, Doubting):
             # the press is judged now on the table as it stands, not lost
             self._press_waiting = False
             self.table_prompt = None
-            return self.judge_waiting_press()
+            entry = self.judge_waiting_press()
+            self._set_right = entry.seq if entry is not None else None
+            return entry
         elif self._question_settled(seen):
             self.table_prompt = None
             self.publish("prompt")
@@ -283,24 +294,6 @@ class Referee(Disagreements, Doubting):
         self.pace.tick()
         if self.held_press is not None and not self._camera_unsettled():
             self._judge_held_press()
-
-    def _pressed_twice(self, after: State) -> bool:
-        """A press that would record a move nothing on the table shows (:meth:`_unseen`),
-        fewer than :data:`DOUBLE_PRESS_FRAMES` camera frames after a press recorded a move,
-        no board seen since (or that soon and held while the camera settled): a double press,
-        asked, never recorded.  With no camera loop counting frames every press is a press."""
-        newest = self.ledger.frames[-1].entry
-        return (self._pressed_last and self.raw_seen is not None and newest is not None
-                and self.pace.frames > 0 and not self.taps
-                and (self._bounce or self.pace.soon_after_press())
-                and self._unseen(after))
-
-    def _unseen(self, after: State) -> bool:
-        """Whether every place the move to ``after`` changes still shows what it did (its
-        chores, a Skull to return, change the record's board, not yet the table)."""
-        before, made = self.game.board_view(self.ledger.state), self.game.board_view(after)
-        seen = self.seen if self.seen is not None else before
-        return all(seen.get(p, ()) == before.get(p, ()) for p in changed_places(before, made))
 
     # ------------------------------------------------------------------ questions about moves
     def _question_settled(self, seen: BoardView) -> bool:
