@@ -246,6 +246,37 @@ def test_a_card_tapped_on_the_wrong_seats_reader_is_fixed_by_one_tap() -> None:
     assert entry is not None and entry.action == cheat and table.taps == []
 
 
+def test_a_card_recorded_for_the_wrong_seat_is_named_when_its_owner_taps_it() -> None:
+    """Swing State seed 9, cafe, typical: Red's Black Wild laid on Blue's reader was recorded
+    as Blue's answer to the Evidence; Red's tap of it on her own reader was refused as played
+    already this round, with no entry named, and the game wedged.  The refusal names the entry
+    that has the card, and one tap corrects it to Red's answer (Blue's still due)."""
+    import random
+
+    table = Table.open("swing_state", None, 3, None, 56)
+    game, rng = table.game, random.Random(56)
+    while not (table.state["round"] == 4 and table.state["step"] == "respond"
+               and table.state["r4"]["wilds"][1] > 0 and table.state["r4"]["wilds"][2] > 0):
+        actions = game.legal_actions(table.state)
+        keep = [a for a in actions if a["type"] == "keep_wilds"]
+        table.declare(max(keep, key=lambda a: a["count"]) if keep else rng.choice(actions))
+    before, wild = table.state, "cheat-k01"
+    table.tap(wild, seat=1)  # the third seat's card, laid on the second seat's reader
+    wrong = table.history[-1]
+    assert wrong.action == {"type": "respond", "player": 1, "card": wild}
+    table.tap(wild, seat=2)  # its owner lays it again, on her own reader
+    asked = table.table_prompt
+    assert asked is not None and asked.text.startswith("Not allowed:"), asked
+    assert f"entry #{table.ledger.move_number(wrong.seq)} (" in asked.text, asked.text
+    mine = {"type": "respond", "player": 2, "card": wild}
+    fix = {"type": "correct", "entry": wrong.seq, "action": mine}
+    assert asked.options[0] == fix, asked.options
+    table.declare(fix)
+    assert [h.action for h in table.history if not h.undone][-1] == mine
+    assert table.state == game.apply(before, mine) and not table.state["r4"]["responded"][1]
+    assert table.taps == [] and table.table_prompt is None
+
+
 def koc_reveal_misread(sticky: bool) -> tuple[Table, dict, dict, State, int]:
     """King of Clubs: the first reveal recorded with B's Dancers read a skill off; the next
     reveal then shows B's true 2 again, which the record refuses ("B has only one Dancer of

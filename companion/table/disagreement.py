@@ -55,6 +55,7 @@ from companion.table.presses import second_taps, two_moves
 from companion.table.search import (
     EARLIER,
     SHOWN,
+    TAKEN_BACK,
     Laid,
     Search,
     alike,
@@ -65,6 +66,7 @@ from companion.table.search import (
     one_off,
     other_seats,
     set_aside,
+    taken_by_another,
 )
 
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
@@ -431,11 +433,22 @@ class Disagreements:
             if prompt is None and refusals and self.taps:
                 prompt = Prompt(refused + ("If a card was laid on the wrong seat's reader, tap "
                                            "whose it is; " if seats else "")
-                                + "a card tapped by mistake can be forgotten.", "warning",
+                                + "A card tapped by mistake can be forgotten.", "warning",
                                 self.game.current_player(state), [])
             elif prompt is not None and refusals:
                 prompt.text = refused + ("If a card was laid on the wrong seat's reader, tap the "
                                          "move as it was meant. " if seats else "") + prompt.text
+            # a refused card an entry recorded as another seat's: laid first on the wrong reader
+            taken = taken_by_another(self.game, self._moves(TAKEN_BACK), self.taps) \
+                if refusals and self.taps else []
+            if prompt is not None and taken:
+                named = "; ".join(f"entry #{self.ledger.move_number(move.seq)} "
+                                  f"({self.game.describe(move.before, move.action)})" for move, _ in taken)
+                prompt.text = prompt.text.replace(refused, refused + (
+                    f"The card is in {named}: if it was laid on the wrong seat's reader, tap the "
+                    "correction. "), 1)
+                prompt.options[:0] = [{"type": "correct", "entry": move.seq, "action": other}
+                                      for move, other in taken]
             # a reading refused, or a press the table does not match and no entry's correction
             # or undoing explains: the readings a mark off at one place that the rules allow
             # (Baron Voodoo seed 17, cafe, passive: B7 read a pip high, a capture pressed that

@@ -42,6 +42,7 @@ SHOWN = 4  # corrections offered at most (several readings of one entry)
 ONE_OFF = 24  # an older entry with more one-value misreadings than this is not guessed among
 MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
 ONE_OFF_PLACES = 12  # differing places whose pieces are read a mark off, for a refused reading
+TAKEN_BACK = 12  # standing moves searched for the entry that took a refused card (laid on the wrong reader)
 
 def key(action: Action) -> str:
     return json.dumps(action, sort_keys=True)
@@ -413,6 +414,31 @@ def other_seats(game: Game, state: State, seen: BoardView, taps: list[Tap],
         for action in game.explain(state, seen, moved, trigger):
             if game.is_legal(state, action):
                 out.setdefault(key(action), action)
+    return list(out.values())[:SHOWN]
+
+
+def taken_by_another(game: Game, moves: list[RecordedMove],
+                     taps: list[Tap]) -> list[tuple[RecordedMove, Action]]:
+    """A card tapped on a seat's reader that a recent entry (of ``moves``, oldest first)
+    recorded as another seat's move: that card was first laid on the wrong seat's reader.
+    Each such entry, the newest that names the card, with its move read as the tapping seat's
+    where the record replayed from it stands.  Swing State seed 9, cafe, typical: Red's Black
+    Wild laid on Blue's reader was recorded "Blue plays Missing hard drive"; Red's tap of it on
+    her own reader was refused as played already this round, no entry was named, and the game
+    wedged."""
+    search = Search(game, moves[-TAKEN_BACK:], {}, [])
+    out: dict[str, tuple[RecordedMove, Action]] = {}
+    for tap in taps:
+        for index in range(len(search.moves) - 1, -1, -1):
+            move = search.moves[index]
+            if tap.card not in cards_read(game, move.action):
+                continue
+            who = move.action.get("player")
+            if tap.seat is not None and isinstance(who, int) and who != tap.seat:
+                other = {**move.action, "player": tap.seat}
+                if search.replayed(index, other) is not None:
+                    out.setdefault(key(other), (move, other))
+            break  # the newest entry that names the card
     return list(out.values())[:SHOWN]
 
 
