@@ -19,3 +19,14 @@ def read_committed(split: str, stem: str) -> tuple[Frame3D, Layout, BoardReader,
     reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))),
                          lens=frame.lens)
     return frame, layout, reader, reader.read(frame.image())
+
+
+def read_right(stem: str, spots: tuple[str, ...]) -> None:
+    """The tuning frame ``stem`` read with ``spots`` sure and right, and nothing read wrong."""
+    frame, layout, _reader, reading = read_committed("tune", stem)
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for spot in spots:
+        assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful), stem

@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import read_committed, read_right
 
 from companion.vision.pips import DIE_FACES, die_face
 
@@ -128,10 +128,4 @@ def test_fives_and_fours_with_a_faint_pip_by_a_halo_are_read_on_the_tuning_frame
     reaching a neighbour's halo (doubted as "marks unclear" before), are read; nothing wrong."""
     for stem, spots in (("baron_voodoo-t10-b0", ("F4",)), ("baron_voodoo-t20-b0", ("B5",)),
                         ("baron_voodoo-t20-b1", ("C3",))):
-        frame, layout, _reader, reading = read_committed("tune", stem)
-        assert reading.view is not None
-        doubtful = dict(reading.doubtful or {})
-        for spot in spots:
-            assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
-        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
-                   if s.id not in doubtful), stem
+        read_right(stem, spots)

@@ -127,17 +127,11 @@ def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
     pips are laid out on.  That square may reach past the outline by the rim (never fall
     short of it by more than before), so these 2s and a 3, doubted before, are read; a 1's
     square, centred on its one mark, still may not (a 2's corner pip, the other unseen)."""
-    from committed_frames import read_committed
+    from committed_frames import read_right
 
     for stem, spots in (("baron_voodoo-t00-b0", ("A6",)), ("baron_voodoo-t20-b0", ("A6", "G2")),
                         ("baron_voodoo-t20-b2", ("souls0-1", "souls1-3"))):
-        frame, layout, _reader, reading = read_committed("tune", stem)
-        assert reading.view is not None
-        doubtful = dict(reading.doubtful or {})
-        for spot in spots:
-            assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
-        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
-                   if s.id not in doubtful), stem
+        read_right(stem, spots)
 
 
 def test_a_three_whose_middle_is_faint_is_no_sure_two_by_its_count_either() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import read_committed, read_right
 
 from companion.games.base import BoardView, Layout
 from companion.vision.die_square import reflection_off_a_low_face
@@ -157,13 +157,7 @@ def test_a_light_low_faces_highlight_clear_of_its_grid_is_read_on_the_tuning_fra
     doubted as "glare?" before, are read (and nothing is read wrong)."""
     for stem, spots in (("baron_voodoo-t00-b1", ("E7",)), ("baron_voodoo-t10-b1", ("souls0-2",)),
                         ("baron_voodoo-t10-b2", ("D6",)), ("baron_voodoo-t30-b0", ("F6",))):
-        reading, truth, layout = _read_tuning_frame(stem)
-        assert reading.view is not None
-        doubtful = dict(reading.doubtful or {})
-        for spot in spots:
-            assert spot not in doubtful and reading.view.get(spot) == truth.get(spot), (stem, spot)
-        assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
-                   if s.id not in doubtful), stem
+        read_right(stem, spots)
 
 
 def _read_tuning_frame(name: str) -> tuple[Reading, BoardView, Layout]:
@@ -232,10 +226,4 @@ def test_a_pip_by_the_rounded_rim_is_a_pip_where_the_face_is_laid_out() -> None:
     "marks unclear" before)."""
     for stem, spots in (("baron_voodoo-t20-b0", ("B1", "A2")), ("baron_voodoo-t30-b0", ("E7",)),
                         ("baron_voodoo-t30-b1", ("F1", "G4"))):
-        reading, truth, layout = _read_tuning_frame(stem)
-        assert reading.view is not None
-        doubtful = dict(reading.doubtful or {})
-        for spot in spots:
-            assert spot not in doubtful and reading.view.get(spot) == truth.get(spot), (stem, spot)
-        assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
-                   if s.id not in doubtful), stem
+        read_right(stem, spots)

@@ -589,17 +589,24 @@ def test_baron_voodoo_a_pressed_move_read_a_pip_off_where_it_landed_is_offered_a
     assert table.referee.overrides.offsets.get(capture["to"]) == (landed[top].colour, 1)
 
 
-def test_an_offset_learned_from_a_passing_misread_ends_when_the_place_reads_as_the_record() -> None:
-    """The players tapped a reading a mark off for a die read so only for a moment (a
-    transient misread at the press): the offset learned there must not read the next die laid
-    there a pip off.  Once the camera reads the place as the record has it on two boards in a
-    row, the offset ends (one such board is a passing misread over the standing one)."""
+def offset_learned() -> tuple[BoardView, str, Piece, Overrides]:
+    """Baron Voodoo's set-up with one die's place said to be read a pip high (the players'
+    answer): the record, the place, its die, and the overrides that learned the offset."""
     game = load_game("baron_voodoo")
     state, record = baron_at(0)
     cell = next(c for c in sorted(record) if c in game.facts.coord and 1 < record[c][-1].pips < 6)
     die = record[cell][-1]
     overrides = Overrides()
     overrides.keep(game, state, {**record, cell: (Piece(die.colour, die.pips + 1),)}, {cell})
+    return record, cell, die, overrides
+
+
+def test_an_offset_learned_from_a_passing_misread_ends_when_the_place_reads_as_the_record() -> None:
+    """The players tapped a reading a mark off for a die read so only for a moment (a
+    transient misread at the press): the offset learned there must not read the next die laid
+    there a pip off.  Once the camera reads the place as the record has it on two boards in a
+    row, the offset ends (one such board is a passing misread over the standing one)."""
+    record, cell, die, overrides = offset_learned()
     assert overrides.offsets == {cell: (die.colour, 1)}
     assert overrides.apply(record, record) == record  # read right again: not moved off it
     overrides.recall(record, record)
@@ -619,12 +626,7 @@ def test_a_place_vouched_for_is_not_the_camera_reading_it_as_the_record() -> Non
     boards were read with the record's 7 filled in there.  Those boards ended the place's
     offset as if the camera read the 7 right, and night 5's Nightclubs were recorded a pip
     high there again.  A place filled in as vouched for is not a reading of the camera."""
-    game = load_game("baron_voodoo")
-    state, record = baron_at(0)
-    cell = next(c for c in sorted(record) if c in game.facts.coord and 1 < record[c][-1].pips < 6)
-    die = record[cell][-1]
-    overrides = Overrides()
-    overrides.keep(game, state, {**record, cell: (Piece(die.colour, die.pips + 1),)}, {cell})
+    record, cell, die, overrides = offset_learned()
     for _ in range(3):
         overrides.recall(record, record, frozenset({cell}))
     assert overrides.offsets == {cell: (die.colour, 1)}
