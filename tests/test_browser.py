@@ -616,7 +616,9 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
     # the camera's reading first, then the other values the rules allow, then "the record is right"
     options = page.locator("#prompts button[data-option]")
     texts = options.all_inner_texts()
-    assert texts[0] == "Correct #1: Nightclubs: Values 2, 4, 7, 2" and not any("{" in t for t in texts)
+    # named in the words of the history (the table's own), not the forms' field names
+    assert texts[0] == "Correct #1: Night 1: Nightclubs 2, 4, 7, 2 (Solo 4, Solo 7, Couples 2+2)" \
+        and not any("{" in t for t in texts)
     assert texts[-1].startswith("The record is right")
     options.first.click()
     page.wait_for_function("() => document.querySelector('#action-result').textContent"
@@ -671,6 +673,33 @@ def test_two_moves_nobody_made_are_undone_by_one_tap_named_as_the_prompt_names_t
                            ".startsWith('Recorded')", timeout=HANG_MS)
     assert [h.seq for h in table.history if h.undone][-2:] == [first.seq, second.seq]
     assert game.board_view(table.state) == game.board_view(before)
+    assert not page.errors
+    page.close()
+
+
+def test_a_correction_naming_a_card_already_played_says_the_cards_name(browser: Any, serve: Serve) -> None:
+    """Swing State seed 9 (cafe, typical): a Black Wild laid on the wrong seat's reader, then
+    on its owner's.  The correction offered names the card as the history does ("Electors'
+    slate"), not by its id: the forms no longer offer a card already played."""
+    from test_disagreements import swing_answering_with_wilds
+
+    table = swing_answering_with_wilds()
+    table.tap("cheat-k01", seat=1)
+    wrong = table.history[-1]
+    table.tap("cheat-k01", seat=2)
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    fix = page.locator("#prompts button[data-option*='\"correct\"']")
+    assert fix.count() == 1
+    number = table.ledger.move_number(wrong.seq)
+    assert re.fullmatch(rf"Correct #{number}: \w+ plays Electors' slate \(black, wild, protects itself\)",
+                        fix.inner_text()), fix.inner_text()
+    assert "cheat-k01" not in page.inner_text("#prompts")
+    fix.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded')", timeout=HANG_MS)
+    assert [h.action for h in table.history if not h.undone][-1]["player"] == 2
     assert not page.errors
     page.close()
 

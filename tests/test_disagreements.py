@@ -246,11 +246,10 @@ def test_a_card_tapped_on_the_wrong_seats_reader_is_fixed_by_one_tap() -> None:
     assert entry is not None and entry.action == cheat and table.taps == []
 
 
-def test_a_card_recorded_for_the_wrong_seat_is_named_when_its_owner_taps_it() -> None:
-    """Swing State seed 9, cafe, typical: Red's Black Wild laid on Blue's reader was recorded
-    as Blue's answer to the Evidence; Red's tap of it on her own reader was refused as played
-    already this round, with no entry named, and the game wedged.  The refusal names the entry
-    that has the card, and one tap corrects it to Red's answer (Blue's still due)."""
+def swing_answering_with_wilds() -> Table:
+    """Swing State, 3 players, seed 56, played on the rules (each State keeping as many Black
+    Wilds as it may) to a Round 4 Evidence that the second and third seats, both holding
+    Black Wilds, have yet to answer."""
     import random
 
     table = Table.open("swing_state", None, 3, None, 56)
@@ -260,7 +259,16 @@ def test_a_card_recorded_for_the_wrong_seat_is_named_when_its_owner_taps_it() ->
         actions = game.legal_actions(table.state)
         keep = [a for a in actions if a["type"] == "keep_wilds"]
         table.declare(max(keep, key=lambda a: a["count"]) if keep else rng.choice(actions))
-    before, wild = table.state, "cheat-k01"
+    return table
+
+
+def test_a_card_recorded_for_the_wrong_seat_is_named_when_its_owner_taps_it() -> None:
+    """Swing State seed 9, cafe, typical: Red's Black Wild laid on Blue's reader was recorded
+    as Blue's answer to the Evidence; Red's tap of it on her own reader was refused as played
+    already this round, with no entry named, and the game wedged.  The refusal names the entry
+    that has the card, and one tap corrects it to Red's answer (Blue's still due)."""
+    table = swing_answering_with_wilds()
+    game, before, wild = table.game, table.state, "cheat-k01"
     table.tap(wild, seat=1)  # the third seat's card, laid on the second seat's reader
     wrong = table.history[-1]
     assert wrong.action == {"type": "respond", "player": 1, "card": wild}

@@ -71,6 +71,24 @@ class View:
             out.insert(0, Prompt(f"Time is up for {self.names()[seat]}'s turn.", "warning", seat))
         return out
 
+    def _prompt_json(self, prompt: Prompt) -> dict[str, Any]:
+        """A prompt as the tablet gets it, with ``labels``: each option's words where the
+        tablet's forms cannot give them (a correction's reading names values the forms no
+        longer offer, a card already played: "cheat-k01"), else None."""
+        out = prompt.to_json()
+        labels: list[str | None] = []
+        for option in prompt.options or []:
+            label = None
+            entry, action = option.get("entry"), option.get("action")
+            if option.get("type") == "correct" and isinstance(entry, int) and isinstance(action, dict):
+                before = self.ledger.state_before(entry)
+                if before is not None:
+                    label = f"Correct #{self.ledger.move_number(entry)}: {self.game.describe(before, action)}"
+            labels.append(label)
+        if any(labels):
+            out["labels"] = labels
+        return out
+
     def names(self) -> list[str]:
         """Each seat's name: the set-up's where it gave one, else the game's."""
         names = self.game.player_names(self.ledger.state)
@@ -130,7 +148,7 @@ class View:
             "house_rules": {rule.id: game.house_rule(state, rule.id) for rule in game.house_rules},
             "phase_s": round(clocks.phase_seconds(ledger.frames[-1].phase_started), 1),
             "scores": scores,
-            "prompts": [p.to_json() for p in self.prompts()],
+            "prompts": [self._prompt_json(p) for p in self.prompts()],
             "history": [h.to_json() for h in shown],
             "history_total": len(ledger.history),
             "rev": self.rev,

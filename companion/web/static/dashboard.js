@@ -625,8 +625,9 @@ function renderPrompts(s) {
       const byType = {};
       for (const option of p.options) byType[option.type] = (byType[option.type] || 0) + 1;
       let heading = null;
-      for (const option of p.options) {
-        let text = labelAction(option);
+      for (const [i, option] of p.options.entries()) {
+        // the table's own words for a correction whose values the forms no longer offer
+        let text = (p.labels && p.labels[i]) || labelAction(option);
         const info = typeInfo(option.type);
         if (byType[option.type] > 1 && info && text.startsWith(`${info.label}: `)) {
           if (heading !== option.type) {  // "Turn the captured die (1 Offering):" once, then each face
