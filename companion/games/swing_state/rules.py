@@ -284,6 +284,13 @@ class SwingStateRules(Game):
         """The table's house rule (or the old variant): a waiting State skips its turns."""
         return state["variant"] == "waiting_skips" or self.house_rule(state, "waiting") == "skip"
 
+    def card_name(self, card: str) -> str:
+        """A card by its printed title ("Electors' slate"), as the players call it."""
+        for deck in (self.cheats, self.evidence_cards, self.news):
+            if card in deck and deck[card].get("title"):
+                return str(deck[card]["title"])
+        return super().card_name(card)
+
     def player_names(self, state: State) -> list[str]:
         return ["Incumbent"] + [c.capitalize() for c in state["colours"][1:]]
 
