@@ -677,6 +677,31 @@ def test_two_moves_nobody_made_are_undone_by_one_tap_named_as_the_prompt_names_t
     page.close()
 
 
+def test_on_a_phone_a_warning_comes_before_the_players_and_goes_back_below_once_answered(
+        browser: Any, serve: Serve) -> None:
+    """A phone shows one column: the players first while nothing is asked, but a warning
+    waiting on the players (here two moves nobody made) is drawn above them, so that it is
+    read without scrolling; once answered, the players are first again."""
+    from test_wedges_baron_swing import two_moves_nobody_made
+
+    table, first, second, before, truth = two_moves_nobody_made()
+    table.board_seen(table.game.board_view(truth))
+    table.button()
+    url = serve(table)
+    page = open_page(browser, url, 390, 844)
+    unlock(page, url)
+    top = "(id) => document.getElementById(id).getBoundingClientRect().top"
+    assert page.locator("#prompts li.warning").count() >= 1
+    assert page.evaluate(top, "declare-panel") < page.evaluate(top, "players-panel")
+    assert page.evaluate(top, "declare-panel") < 844 - 100  # above the fold
+    page.locator("#prompts button[data-option*='\"through\"']").click()
+    page.wait_for_function("() => !document.querySelector('#prompts li.warning')", timeout=HANG_MS)
+    assert page.evaluate(top, "players-panel") < page.evaluate(top, "declare-panel")
+    check_size(page, "phone, answered")
+    assert not page.errors
+    page.close()
+
+
 def test_a_correction_naming_a_card_already_played_says_the_cards_name(browser: Any, serve: Serve) -> None:
     """Swing State seed 9 (cafe, typical): a Black Wild laid on the wrong seat's reader, then
     on its owner's.  The correction offered names the card as the history does ("Electors'

@@ -1,7 +1,8 @@
 // The table view's panels in columns, per size, so that no column stands empty below its
 // content while another goes on.  The size (--layout, set by dashboard.css) picks a plan of
 // bands, each a row of columns with the panels that always start it:
-//   phone: one column, the turn first (players, declare, history, board);
+//   phone: one column, the turn first (players, declare, history, board), but a warning
+//     (the declare panel "warned") above the players;
 //   portrait tablet: players | declare, the board across both, then two more columns;
 //   landscape tablet and TV: players | declare | board, the history starting above the fold.
 // The rest ("fillers": the history, then the details in blocks of one entry each, the

@@ -606,6 +606,8 @@ function renderPlayers(s) {
 function renderPrompts(s) {
   const list = $("prompts");
   list.replaceChildren();
+  // a warning waits on the players (the record or the table is wrong): on a phone it comes first
+  $("declare-panel").classList.toggle("warned", s.prompts.some((p) => p.kind === "warning"));
   for (const p of s.prompts) {
     const li = el("li", { class: p.kind });
     const text = el("span", { class: "prompt-text" }, p.text);
