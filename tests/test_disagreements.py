@@ -74,6 +74,34 @@ def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: 
     assert again.state == truth
 
 
+def test_swing_state_a_pawn_read_in_another_seats_colour_where_it_landed_is_offered_as_one_tap() -> None:
+    """Swing State seed 13, cafe, typical: Blue's pawn read red where it landed, all the
+    while it stood there.  The press was refused ("Red moves to Start: it is Blue's turn")
+    with no reading to tap, "the record is right" asked the players to move a pawn that was
+    right, and the game wedged.  The move read with the pawn in another of the pawns' colours
+    is offered as one tap, the place named; tapped, it is recorded and the camera's reading
+    there set aside while it reads so."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    move = next(a for a in game.legal_actions(table.state) if a["type"] == "move")
+    truth = game.board_view(game.apply(table.state, move))
+    (pawn,) = truth[move["to"]]
+    wrong = next(p.colour for p in truth["r1-00"] if p.colour != pawn.colour)
+    seen = {**truth, move["to"]: (Piece(wrong, 0),)}
+    table.board_seen(seen)
+    table.button()
+    asked = table.table_prompt
+    assert asked is not None and move in asked.options, asked
+    label = place_names(game, table.state)[move["to"]]
+    assert f"misread {label} in its colour" in asked.text, asked.text
+    table.declare(move)
+    assert table.history[-1].action == move and table.history[-1].source == "tablet"
+    assert table.seen == truth and table.table_prompt is None
+    table.board_seen(seen)  # the camera still reads it so: set aside, nothing asked
+    assert table.table_prompt is None and table.history[-1].action == move
+
+
 def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
     """A roll declared and undone first: the log's sequence numbers (which count the undo)
     run ahead of the history's, and the prompt names the misread roll as the history

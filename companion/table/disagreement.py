@@ -459,13 +459,14 @@ class Disagreements:
                 if refusals or unexplained else {}
             if prompt is not None and offers:
                 labels = place_names(self.game, state)
-                places = sorted({p for _, at in offers.values() for p in at})
+                places = sorted({p for _, at, _ in offers.values() for p in at})
+                how = " or ".join(sorted({h for _, _, h in offers.values()}))
                 said = (f"The camera may have misread {' or '.join(labels.get(p, p) for p in places)} "
-                        "by one: if so, tap the reading the table shows. ")
+                        f"{how}: if so, tap the reading the table shows. ")
                 prompt.text = prompt.text.replace(refused, refused + said, 1) if refusals \
                     else said + prompt.text
-                prompt.options[:0] = [action for action, _ in offers.values()]
-            self._one_off = tuple((k, at) for k, (_, at) in offers.items())
+                prompt.options[:0] = [action for action, _, _ in offers.values()]
+            self._one_off = tuple((k, at) for k, (_, at, _) in offers.items())
             if prompt is not None:
                 prompt.options[:0] = seats
             if prompt is not None and self.taps:
