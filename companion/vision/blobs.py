@@ -17,12 +17,9 @@ from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
+from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
-from companion.vision.pips import (
-    channel_medians,
-    connected_components,
-)
 from companion.vision.pose import DIE_MM
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.slant import leaning_figure

@@ -1,6 +1,6 @@
 """A die's face of one, two or three pips, read inside its top's square.
 
-A face of four or more pips has a shape of its own (``pips._laid_out_top``); one of 1-3 is
+A face of four or more pips has a shape of its own (``die_layout._laid_out_top``); one of 1-3 is
 a line of marks, which a top's middle pip and a side face's mark fit too.  Such a face is
 read only where the die's top lies: seen from the camera, the top face of a die (a cube)
 is the outermost square of its outline along the line from the camera's nadir through it
@@ -20,21 +20,10 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.pips import (
-    DIE_FACES,
-    DIE_FIT,
-    DIE_STEP,
-    LINE_EDGE_SHARE,
-    NO_PIP,
-    _a_line,
-    _bright_body,
-    _depth,
-    _face_fit,
-    _peaks,
-    _wider_than_a_mark,
-    lit_over_an_empty_place,
-    outline,
-)
+from companion.vision.die_layout import DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
+from companion.vision.mark_peaks import _peaks, outline
+from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
+from companion.vision.pip_reflections import lit_over_an_empty_place
 
 SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
 SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
@@ -115,7 +104,7 @@ def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray
     """The top squares (centre, turn in radians, the pips' step in px) whose face of
     ``count`` the marks are: a 2's or a 3's outer marks on a diagonal a face's step apart
     (``DIE_STEP``), a 3's middle one at their middle; a 4-6 laid out exactly as its face
-    (``pips._face_fit``: none at the grid points it leaves empty); a 1's mark at the
+    (``die_layout._face_fit``: none at the grid points it leaves empty); a 1's mark at the
     centre, any turn (tried in 5 degree steps), no step."""
     if count == 1:
         x, y = picked[0]
