@@ -149,3 +149,18 @@ def test_a_three_whose_middle_is_faint_is_no_sure_two_by_its_count_either() -> N
         assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) == (2, True), lean
         mask, gray = die([(-1, -1), (0, 0), (1, 1)], [], lean=lean)
         assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) == (3, True), lean
+
+
+def test_a_dark_dies_own_shadow_and_a_pip_by_its_rim_leave_its_top_read() -> None:
+    """Two doubts of a Baron Voodoo board read from above (its only two: the frame was one of
+    none read whole).  A red 3's shadow on the board is as dark as its face: the brightness's
+    outline, joined to the colour's, ran a third of a face past the top's square, which met
+    the colour's own outline; the square now meets either.  A purple 2's pip by the rim was cut
+    by the rim's inside to a sliver and taken for the rim's streak; a streak is now one drawn
+    out within the colour's outline too.  The whole board is read, sure and right."""
+    from committed_frames import read_committed, read_right
+
+    read_right("baron_voodoo-t00-b2", ("B2", "souls1-2"))
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
+    assert reading.view is not None and not reading.doubtful and not reading.hand
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)

@@ -51,6 +51,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
+    colour_hull = hull
     body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
     if body is not None:
         hull = hull | body
@@ -60,16 +61,21 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         return None
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
-    ys, xs = np.nonzero(hull)
-    along, across = xs * ux + ys * uy, ys * ux - xs * uy
-    edges = (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5)
+    # the outline as the colour and the brightness show it, and as the colour alone does: a
+    # dark die's own shadow on the board is as dark as its face and joins its brightness's
+    # outline, past its top and sides (the square meets either, its marks judged alike)
+    # a mark's shape judged within its rim's inside and within the colour's outline: a pip by
+    # the rim, cut by the first, is a sliver drawn out along it, and in the second may run into
+    # the outline's blurred edge; a rim's streak is drawn out in both
+    within = np.where(colour_hull > 0, whole, 0.0)
+    outlines = [_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,))]
     found: set[int] = set()
     for count in range(1, 7):
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
             for (cx, cy), turn, step in fit:
-                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
-                                          step is not None):
+                if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
+                                              step is not None) for edges, along in outlines):
                     continue
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole):
@@ -82,11 +88,20 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
                 # (judged among every mark: a side's mark's halo is its own, not the nearest pip's)
                 rimmed = np.isin(marks, picked) & (_depth(hull, points[marks], body_area) < LINE_EDGE_SHARE)
                 if _wider_than_a_mark(contrast, points[picked], values[picked], radius) or (
-                        rimmed.any() and _a_line(contrast, points[marks], values[marks], radius, rimmed)):
+                        rimmed.any() and all(_a_line(shown, points[marks], values[marks], radius, rimmed)
+                                             for shown in (contrast, within))):
                     continue
                 found.add(count)
                 break
     return found.pop() if len(found) == 1 else None
+
+
+def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
+    """An outline's far edge along the line from the nadir (``ux, uy``) and its two sides across
+    it (crop px), and every pixel's place along that line."""
+    ys, xs = np.nonzero(hull)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    return (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5), along
 
 
 def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int) -> list[np.ndarray]:
