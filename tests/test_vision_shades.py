@@ -157,14 +157,3 @@ def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:
         assert frame.truth["scene"]["lamp"] == "bulb"
         assert reading.view is not None and not reading.doubtful, name
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
-
-
-def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place() -> None:
-    """Two columns of a tuning frame at 10 degrees, a yellow die on a white one: the white
-    die's sides (grey, lit) show between the yellow top and the column's foot, a colour of no
-    piece and no board, and were "something over it (a hand, a shadow)?".  The top swept
-    towards the nadir as far as the tallest column reaches, within its own place, is the
-    column: both are read by their top die, and nothing in the frame is read wrong."""
-    from committed_frames import read_right
-
-    read_right("baron_voodoo-t10-b2", ("A4", "D1"))
