@@ -164,11 +164,13 @@ def test_a_dies_shadow_under_two_lamps_of_different_colours_is_light_and_a_hands
     print by a share a little different in each channel (blue 0.9, red 1.07 of the mean), the
     same all over the board.  Judged as grey it was "something over it (a hand, a shadow)?" by
     three dice of a Baron Voodoo tuning frame at 20 degrees; the frame's shade tint, measured
-    on the dimmed print near its pieces, makes it light.  A skin's colour dimming the print is
-    no shade's tint: still unexplained."""
+    on the dimmed print near its pieces, makes it light, as a shade even in every channel
+    still is.  A skin's colour dimming the print is no shade's tint: still unexplained."""
     from committed_frames import read_right
 
     read_right("baron_voodoo-t20-b0", ("D1", "D5", "F7"))
+    # a grey shade stays light in a frame whose shadows are tinted (a figure's under a bulb)
+    read_right("times_square-t00-b0-more", ("s15", "s16"))
 
     reader = _reader("times_square")
     h, w = reader._reference.shape[:2]

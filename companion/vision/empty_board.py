@@ -174,8 +174,12 @@ class EmptyBoard:
         ratio = seen / np.maximum(empty, 1.0)
         share = ratio.mean(axis=1)
         dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
-        ratio /= _shade_tint(ratio[dimmed & within], share[dimmed & within])
-        shade = dimmed & (np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1])
+        # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
+        # is lit by another of another colour; a shade of either kind is light)
+        even = np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        tint = _shade_tint(ratio[dimmed & within], share[dimmed & within])
+        even |= np.ptp(ratio / tint, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        shade = dimmed & even
         out[ys[shade & within], xs[shade & within]] = True
         if (shade & ~within).any() and (shade & within).any():
             # a low lamp draws a figure's shadow out past a shadow's reach: shade joined to
