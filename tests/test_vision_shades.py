@@ -191,3 +191,14 @@ def test_a_dies_shadow_under_two_lamps_of_different_colours_is_light_and_a_hands
 
     assert shaded((0.9, 1.0, 1.08)).mean() > 0.9  # BGR: a warm lamp's shadow, lit by a cool fill
     assert not shaded((0.7, 0.95, 1.35)).any()  # skin: red over blue by half again
+
+
+def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place() -> None:
+    """Two columns of a tuning frame at 10 degrees, a yellow die on a white one: the white
+    die's sides (grey, lit) show between the yellow top and the column's foot, a colour of no
+    piece and no board, and were "something over it (a hand, a shadow)?".  The top swept
+    towards the nadir as far as the tallest column reaches, within its own place, is the
+    column: both are read by their top die, and nothing in the frame is read wrong."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t10-b2", ("A4", "D1"))
