@@ -453,19 +453,21 @@ class Blobs(PieceMarks):
 def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],
            lean: float) -> np.ndarray:
     """A die's top (``own``, placed at ``at`` in a window of ``shape``) swept ``lean`` px along
-    ``way`` (a vector of any length: towards the nadir): where its side faces stand."""
-    out = np.zeros(shape[:2], bool)
+    ``way`` (a vector of any length: towards the nadir): where its side faces stand.  (One
+    dilation by the segment it is swept along.)"""
+    out = np.zeros(shape[:2], np.uint8)
     norm = float(np.hypot(*way))
     if norm < 1e-6 or lean < 0.5:
-        return out
-    ys, xs = np.nonzero(own)
-    ys, xs = ys + at[1], xs + at[0]
-    for t in np.arange(0.0, lean + 1e-6, 0.5):
-        yy = np.round(ys + way[1] / norm * t).astype(int)
-        xx = np.round(xs + way[0] / norm * t).astype(int)
-        inside = (yy >= 0) & (yy < shape[0]) & (xx >= 0) & (xx < shape[1])
-        out[yy[inside], xx[inside]] = True
-    return out
+        return out > 0
+    x, y = at
+    h, w = own.shape
+    out[y:y + h, x:x + w] = own[:max(0, shape[0] - y), :max(0, shape[1] - x)]
+    reach = int(np.ceil(lean))
+    segment = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
+    # (a pixel at the anchor less the sweep brings the top's pixel there along it)
+    tip = (int(round(reach - way[0] / norm * lean)), int(round(reach - way[1] / norm * lean)))
+    cv2.line(segment, (reach, reach), tip, 1)
+    return cv2.dilate(out, segment, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
 
 
 def _one_piece_shape(w: int, h: int) -> bool:
