@@ -192,7 +192,7 @@ def test_an_arm_across_the_margin_is_read_without_fitting_the_light_again_at_eve
 @pytest.mark.parametrize("seed", range(6))
 def test_the_unexplained_opened_and_labelled_in_its_box_is_what_the_whole_board_gives(seed: int) -> None:
     from companion.vision.arms import _opened_components
-    from companion.vision.pips import connected_components
+    from companion.vision.mark_peaks import connected_components
 
     rng = np.random.default_rng(seed)
     unexplained = np.zeros((150, 210), bool)
@@ -263,7 +263,7 @@ def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towar
     """``_peaks`` takes the contrast towards the ink as OpenCV's saturating difference of
     whole grey levels: the same numbers, bit for bit, as the float difference clipped at 0,
     on light and dark bodies alike, and the same peaks and their values."""
-    from companion.vision.pips import _median_where, _peaks, connected_components
+    from companion.vision.mark_peaks import _median_where, _peaks, connected_components
 
     rng = np.random.default_rng(seed)
     for body in (40, 200):
@@ -470,7 +470,7 @@ def test_a_faces_tint_judged_from_channel_histograms_is_what_sorting_its_pixels_
     sorting every pixel: on faces of an odd count of pixels the two are the same level, and
     the judgement the same as with numpy's median."""
     from companion.vision.classifying import GREY_TINT_MAX, TINT_COSINE, TINTED
-    from companion.vision.pips import channel_medians
+    from companion.vision.mark_peaks import channel_medians
 
     rng = np.random.default_rng(seed)
     layout, colours, _n = game_layout("times_square", None)

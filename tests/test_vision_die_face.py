@@ -1,4 +1,4 @@
-"""A die's marks told from a side face's by the layout of a die's face (``pips.die_face``).
+"""A die's marks told from a side face's by the layout of a die's face (``die_layout.die_face``).
 
 Seen from a slant a die's corner pip lies near its outline: its halo bites into the colour's
 outline, as a side face's pip beside the top would.  Marks laid out exactly as a die's face
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from committed_frames import read_committed, read_right
 
-from companion.vision.pips import DIE_FACES, die_face
+from companion.vision.die_layout import DIE_FACES, die_face
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
 STEP = 0.27 * FACE_PX
@@ -109,7 +109,7 @@ def test_a_halo_reaching_an_empty_grid_points_window_from_beyond_is_no_mark_ther
     neighbouring pip's or the rim's halo reaching the window's edge from beyond (highest at
     the edge, higher past it) is no mark there, and the 5 is laid out; a faint mark peaking
     at the grid point itself still is, and leaves no 5."""
-    from companion.vision.pips import _face_fit
+    from companion.vision.die_layout import _face_fit
 
     step, centre = 17.0, (40.0, 40.0)
     pips = [(centre[0] + gx * step, centre[1] + gy * step) for gx, gy in DIE_FACES[5]]

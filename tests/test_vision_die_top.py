@@ -1,6 +1,6 @@
 """A die seen from a slant: its top's marks read inside an outline that holds a side face
 too (``pips._top_within_sides``), and a light die's glossy highlight that hides no pip taken
-for light (``pips.reflection_off_the_pips``).  Synthetic crops at 4 px a mm, a 16 mm die."""
+for light (``pip_reflections.reflection_off_the_pips``).  Synthetic crops at 4 px a mm, a 16 mm die."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from committed_frames import read_committed, read_right
 
 from companion.games.base import BoardView, Layout
+from companion.vision.die_layout import DIE_FACES
 from companion.vision.die_square import reflection_off_a_low_face
 from companion.vision.pips import (
-    DIE_FACES,
     RIM_SHARE,
     count_pips,
     lit_like_a_mark,

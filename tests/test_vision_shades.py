@@ -157,3 +157,48 @@ def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:
         assert frame.truth["scene"]["lamp"] == "bulb"
         assert reading.view is not None and not reading.doubtful, name
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
+
+
+def test_a_dies_shadow_under_two_lamps_of_different_colours_is_light_and_a_hands_colour_is_not() -> None:
+    """A warm desk lamp and a cool fill: a die's shadow is lit by the fill alone and dims the
+    print by a share a little different in each channel (blue 0.9, red 1.07 of the mean), the
+    same all over the board.  Judged as grey it was "something over it (a hand, a shadow)?" by
+    three dice of a Baron Voodoo tuning frame at 20 degrees; the frame's shade tint, measured
+    on the dimmed print near its pieces, makes it light, as a shade even in every channel
+    still is.  A skin's colour dimming the print is no shade's tint: still unexplained."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t20-b0", ("D1", "D5", "F7"))
+    # a grey shade stays light in a frame whose shadows are tinted (a figure's under a bulb)
+    read_right("times_square-t00-b0-more", ("s15", "s16"))
+
+    reader = _reader("times_square")
+    h, w = reader._reference.shape[:2]
+    cy, cx = h // 2, w // 2
+    plain = reader._reference.min(axis=2) >= 40
+
+    def shaded(tint: tuple[float, float, float]) -> np.ndarray:
+        flat = reader._reference.copy()
+        is_piece = np.zeros((h, w), bool)
+        unexplained = np.zeros((h, w), bool)
+        for dx in (-60, -20, 20, 60):  # four dice, each with its shadow beside it
+            cv2.rectangle(is_piece.view(np.uint8), (cx + dx, cy), (cx + dx + 15, cy + 15), 1, -1)
+            unexplained[cy + 2:cy + 14, cx + dx + 16:cx + dx + 22] = True
+        flat[unexplained] = np.clip(flat[unexplained].astype(np.float32) * 0.55 * np.array(tint, np.float32),
+                                    0, 255).astype(np.uint8)
+        explained = reader._cast_shadows(flat, is_piece, unexplained)
+        return explained[unexplained & plain]
+
+    assert shaded((0.9, 1.0, 1.08)).mean() > 0.9  # BGR: a warm lamp's shadow, lit by a cool fill
+    assert not shaded((0.7, 0.95, 1.35)).any()  # skin: red over blue by half again
+
+
+def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place() -> None:
+    """Two columns of a tuning frame at 10 degrees, a yellow die on a white one: the white
+    die's sides (grey, lit) show between the yellow top and the column's foot, a colour of no
+    piece and no board, and were "something over it (a hand, a shadow)?".  The top swept
+    towards the nadir as far as the tallest column reaches, within its own place, is the
+    column: both are read by their top die, and nothing in the frame is read wrong."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t10-b2", ("A4", "D1"))

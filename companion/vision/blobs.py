@@ -17,13 +17,10 @@ from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
+from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
-from companion.vision.pips import (
-    channel_medians,
-    connected_components,
-)
-from companion.vision.pose import DIE_MM
+from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.slant import leaning_figure
 from companion.vision.standing import DIE_FACE_SHARE
@@ -254,7 +251,8 @@ class Blobs(PieceMarks):
             # a piece explains its own box: its pips and its anti-aliased rim
             out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
             if stand is None and self._is_die(index):
-                out.shaded += self._sides_of_a_die(bx, by, bw, bh)
+                out.shaded += self._sides_of_a_die(bx, by, bw, bh, components[by:by + bh, bx:bx + bw] == k,
+                                                   spot)
             if size_mm < lo or size_mm > hi:
                 out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
                 if size_mm > hi:  # it may reach over other places: they are not seen either
@@ -350,12 +348,18 @@ class Blobs(PieceMarks):
         leaning = leaning_figure(self.pose, own, bx, by, SCALE)
         return None if leaning is None else leaning.foot
 
-    def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int) -> list[tuple[tuple[int, int], np.ndarray]]:
-        """A die's side faces in shade, beside its top's colour (its box, sampled px): in the
-        strip towards the camera's nadir, one die's lean deep, the pixels darker than the empty
+    def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int, own: np.ndarray | None = None,
+                        spot: str | None = None) -> list[tuple[tuple[int, int], np.ndarray]]:
+        """A die's side faces, beside its top's colour (its box, sampled px): in the strip
+        towards the camera's nadir, one die's lean deep, the pixels darker than the empty
         board there in every channel (a side in shade is too dark for its colour, a white
-        die's is grey).  They are the die, not something over the board; a side the lamp lights
-        is no darker than the board and is still judged."""
+        die's is grey).  They are the die, not something over the board.  A side the lamp
+        lights is no darker than the board, and a column's lower dice show sides of their
+        own colours: where the die's top (``own``: its colour in the box), swept towards the
+        nadir as far as the tallest column's sides reach, covers the board of its own place
+        (``spot``: nothing but the column shows there, whatever its height), what is seen is
+        the column's.  Past its place it is still judged: a column's sides may hide what
+        stands on the next place."""
         if self.pose is None or self._flat is None:
             return []
         x_mm, y_mm = (bx + bw / 2) / SCALE, (by + bh / 2) / SCALE
@@ -369,6 +373,19 @@ class Blobs(PieceMarks):
         seen = self._flat[y0:y1, x0:x1].astype(np.int16)
         empty = self._reference[y0:y1, x0:x1].astype(np.int16)
         darker = (seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM).all(axis=2)
+        if own is not None and own.any() and spot is not None:
+            tallest = self.pose.lean(d, MOST_STACKED * DIE_MM) * SCALE
+            reach = int(np.ceil(tallest))
+            wx0 = max(0, int(bx + min(0.0, -ux * reach)) - 1)
+            wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
+            wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
+            wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
+            column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
+            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
+            column = column[:mine.shape[0], :mine.shape[1]] & mine
+            if column.any():
+                out = [((wy0, wx0), column)]
+                return out + ([((y0, x0), darker)] if darker.any() else [])
         return [((y0, x0), darker)] if darker.any() else []
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
@@ -431,6 +448,26 @@ class Blobs(PieceMarks):
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
 
+
+
+def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],
+           lean: float) -> np.ndarray:
+    """A die's top (``own``, placed at ``at`` in a window of ``shape``) swept ``lean`` px along
+    ``way`` (a vector of any length: towards the nadir): where its side faces stand.  (One
+    dilation by the segment it is swept along.)"""
+    out = np.zeros(shape[:2], np.uint8)
+    norm = float(np.hypot(*way))
+    if norm < 1e-6 or lean < 0.5:
+        return out > 0
+    x, y = at
+    h, w = own.shape
+    out[y:y + h, x:x + w] = own[:max(0, shape[0] - y), :max(0, shape[1] - x)]
+    reach = int(np.ceil(lean))
+    segment = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
+    # (a pixel at the anchor less the sweep brings the top's pixel there along it)
+    tip = (int(round(reach - way[0] / norm * lean)), int(round(reach - way[1] / norm * lean)))
+    cv2.line(segment, (reach, reach), tip, 1)
+    return cv2.dilate(out, segment, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

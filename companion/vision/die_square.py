@@ -1,6 +1,6 @@
 """A die's face of one, two or three pips, read inside its top's square.
 
-A face of four or more pips has a shape of its own (``pips._laid_out_top``); one of 1-3 is
+A face of four or more pips has a shape of its own (``die_layout._laid_out_top``); one of 1-3 is
 a line of marks, which a top's middle pip and a side face's mark fit too.  Such a face is
 read only where the die's top lies: seen from the camera, the top face of a die (a cube)
 is the outermost square of its outline along the line from the camera's nadir through it
@@ -20,21 +20,10 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.pips import (
-    DIE_FACES,
-    DIE_FIT,
-    DIE_STEP,
-    LINE_EDGE_SHARE,
-    NO_PIP,
-    _a_line,
-    _bright_body,
-    _depth,
-    _face_fit,
-    _peaks,
-    _wider_than_a_mark,
-    lit_over_an_empty_place,
-    outline,
-)
+from companion.vision.die_layout import DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
+from companion.vision.mark_peaks import _peaks, outline
+from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
+from companion.vision.pip_reflections import lit_over_an_empty_place
 
 SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
 SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
@@ -62,6 +51,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
+    colour_hull = hull
     body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
     if body is not None:
         hull = hull | body
@@ -71,16 +61,21 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         return None
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
-    ys, xs = np.nonzero(hull)
-    along, across = xs * ux + ys * uy, ys * ux - xs * uy
-    edges = (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5)
+    # the outline as the colour and the brightness show it, and as the colour alone does: a
+    # dark die's own shadow on the board is as dark as its face and joins its brightness's
+    # outline, past its top and sides (the square meets either, its marks judged alike)
+    # a mark's shape judged within its rim's inside and within the colour's outline: a pip by
+    # the rim, cut by the first, is a sliver drawn out along it, and in the second may run into
+    # the outline's blurred edge; a rim's streak is drawn out in both
+    within = np.where(colour_hull > 0, whole, 0.0)
+    outlines = [_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,))]
     found: set[int] = set()
     for count in range(1, 7):
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
             for (cx, cy), turn, step in fit:
-                if not _meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
-                                          step is not None):
+                if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
+                                              step is not None) for edges, along in outlines):
                     continue
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole):
@@ -93,11 +88,20 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
                 # (judged among every mark: a side's mark's halo is its own, not the nearest pip's)
                 rimmed = np.isin(marks, picked) & (_depth(hull, points[marks], body_area) < LINE_EDGE_SHARE)
                 if _wider_than_a_mark(contrast, points[picked], values[picked], radius) or (
-                        rimmed.any() and _a_line(contrast, points[marks], values[marks], radius, rimmed)):
+                        rimmed.any() and all(_a_line(shown, points[marks], values[marks], radius, rimmed)
+                                             for shown in (contrast, within))):
                     continue
                 found.add(count)
                 break
     return found.pop() if len(found) == 1 else None
+
+
+def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
+    """An outline's far edge along the line from the nadir (``ux, uy``) and its two sides across
+    it (crop px), and every pixel's place along that line."""
+    ys, xs = np.nonzero(hull)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    return (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5), along
 
 
 def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int) -> list[np.ndarray]:
@@ -115,7 +119,7 @@ def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray
     """The top squares (centre, turn in radians, the pips' step in px) whose face of
     ``count`` the marks are: a 2's or a 3's outer marks on a diagonal a face's step apart
     (``DIE_STEP``), a 3's middle one at their middle; a 4-6 laid out exactly as its face
-    (``pips._face_fit``: none at the grid points it leaves empty); a 1's mark at the
+    (``die_layout._face_fit``: none at the grid points it leaves empty); a 1's mark at the
     centre, any turn (tried in 5 degree steps), no step."""
     if count == 1:
         x, y = picked[0]

@@ -173,8 +173,13 @@ class EmptyBoard:
         empty = self._reference[ys, xs].astype(np.float32)
         ratio = seen / np.maximum(empty, 1.0)
         share = ratio.mean(axis=1)
-        shade = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1]) \
-            & (np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1])
+        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
+        # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
+        # is lit by another of another colour; a shade of either kind is light)
+        even = np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        tint = _shade_tint(ratio[dimmed & within], share[dimmed & within])
+        even |= np.ptp(ratio / tint, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        shade = dimmed & even
         out[ys[shade & within], xs[shade & within]] = True
         if (shade & ~within).any() and (shade & within).any():
             # a low lamp draws a figure's shadow out past a shadow's reach: shade joined to
@@ -250,3 +255,28 @@ class EmptyBoard:
             self._kept.labels[rows, cols] = labels
             self._kept.as_empty[rows, cols] = as_empty
         self._part_undo = None
+
+
+SHADE_TINT_PX = 40  # dimmed pixels near pieces enough to measure the shade's tint on
+SHADE_TINT_MOST = 0.12  # a shade's tint strays this far from grey at most, in any channel
+SHADE_TINT_SPREAD = 0.08  # ... and the dimmed pixels near pieces lie this near it (half of them)
+
+
+def _shade_tint(ratio: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """The tint of the pieces' shadows in this frame (per channel, mean 1): under two lamps of
+    different colours a shadow is lit by one alone and dims the print by a share a little
+    different in each channel, the same share all over the board.  Measured as the median of
+    the pixels dimmed near pieces (``ratio``: seen over the empty board, per channel;
+    ``share``: its mean), taken only when most of them lie near it and it is near grey (a
+    hand's or a sleeve's colour is no shade's); else grey, every channel alike."""
+    grey = np.ones(3, np.float32)
+    if len(share) < SHADE_TINT_PX:
+        return grey
+    tints = ratio / share[:, None]
+    tint = np.median(tints, axis=0)
+    tint /= float(tint.mean())
+    if float(np.abs(tint - 1).max()) > SHADE_TINT_MOST:
+        return grey
+    if float(np.median(np.abs(tints - tint).max(axis=1))) > SHADE_TINT_SPREAD:
+        return grey
+    return tint.astype(np.float32)

@@ -1,0 +1,236 @@
+"""A die's face by the layout of its pips: the marks laid out exactly as one face lays them
+out (every mark at its place, the grid points the layout leaves empty without a mark), a
+top's layout found among its side faces' marks, a pip half seen where a layout has none,
+and a lone mark at the middle of a die's top.
+
+The grid search of ``pips.count_pips`` (and ``die_square.py``'s faces of 1-3), kept apart
+from the counting: it sees points and a contrast map, nothing of the crop's colours.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+
+from companion.vision.mark_shapes import _wider_than_a_mark
+
+DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+# a 2 or a 3 lies on a line, which any two marks the right distance apart fit at some turn (a
+# top's middle pip and a side face's mark): only a layout of 4 or more is a face's shape
+FEWEST_LAID_OUT = 4
+_DIE_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
+DIE_STEP = (0.22, 0.32)  # a die's pips lie this share of its face's width apart (a step), at least, at most
+DIE_FIT = 0.3  # every mark this near its place in the layout (a share of the step), at worst
+DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 degree steps
+_TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
+NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
+
+
+def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[float, float] | None:
+    """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
+    within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
+    width (``face_px``), and the grid points the layout leaves empty without a mark
+    (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
+    side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
+    line of marks is no shape to judge)."""
+    fit = _face_fit(points, face_px, contrast)
+    return None if fit is None else fit[0]
+
+
+def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
+              no_pip: float = NO_PIP) -> tuple[tuple[float, float], float, float, float] | None:
+    """``die_face``'s fit: the face's centre, its step (crop px) and its turn (cosine, sine);
+    ``no_pip``: the contrast the grid points the layout leaves empty stay under."""
+    layout = DIE_FACES.get(len(points))
+    if layout is None or len(points) < FEWEST_LAID_OUT:
+        return None
+    pts = np.asarray(points, np.float64)
+    centre = pts.mean(axis=0)  # every layout is symmetric about its face's centre
+    offsets = pts - centre
+    places = np.array(layout, np.float64)
+    step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
+    if not DIE_STEP[0] * face_px <= step <= DIE_STEP[1] * face_px:
+        return None
+    # every turn at once: each mark's offset turned back by it, in steps, against each place
+    cos, sin = _TURN_COS[:, None], _TURN_SIN[:, None]
+    turned = np.stack([offsets[:, 0] * cos + offsets[:, 1] * sin, offsets[:, 1] * cos - offsets[:, 0] * sin],
+                      axis=2) / step  # turns x marks x 2
+    miss = np.linalg.norm(turned[:, :, None, :] - places[None, None], axis=3)  # turns x marks x places
+    nearest = miss.argmin(axis=2)
+    ordered = np.sort(nearest, axis=1)
+    one_each = (np.diff(ordered, axis=1) > 0).all(axis=1)  # no two marks at one place
+    worst = np.take_along_axis(miss, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+    worst[~one_each] = np.inf
+    best = int(worst.argmin())
+    if worst[best] > DIE_FIT:
+        return None
+    c, s = _TURN_COS[best], _TURN_SIN[best]
+    h, w = contrast.shape
+    reach = max(1, int(round(DIE_FIT * step)))  # as near as a mark of the layout may lie
+    for gx, gy in set(_DIE_GRID) - set(layout):
+        x = int(centre[0] + step * (gx * c - gy * s))
+        y = int(centre[1] + step * (gx * s + gy * c))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if near.size and float(near.max()) >= no_pip and not _rising_past(contrast, x, y, reach):
+            # a mark, however faint, where the layout has none: a pip missed (a 3's middle
+            # unseen leaves a 2, a 5's a 4), or no face
+            return None
+    return (float(centre[0]), float(centre[1])), step, float(c), float(s)
+
+
+def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:
+    """Is the contrast round a grid point (within ``reach`` of it) the halo of something
+    beyond (a neighbouring pip blurred, the rim's shade), not a mark there: highest at the
+    window's edge, and higher still a pixel past it?  A mark at the grid point peaks within
+    reach of it."""
+    h, w = contrast.shape
+    y0, y1, x0, x1 = max(0, y - reach), min(h, y + reach + 1), max(0, x - reach), min(w, x + reach + 1)
+    near = contrast[y0:y1, x0:x1]
+    iy, ix = np.unravel_index(int(np.argmax(near)), near.shape)
+    if 0 < iy < near.shape[0] - 1 and 0 < ix < near.shape[1] - 1:
+        return False  # highest inside the window: a peak there
+    wider = contrast[max(0, y0 - 1):min(h, y1 + 1), max(0, x0 - 1):min(w, x1 + 1)]
+    return float(wider.max()) > float(near.max())
+
+
+def _at_a_faces_step(points: np.ndarray, die_px: float) -> bool:
+    """Do a 2's or a 3's marks (N x 2, crop px) lie as far apart as its face's outer pips do:
+    the farthest two a diagonal of two steps, a step at least ``DIE_STEP``'s least share of
+    a standard die's face (``die_px``)?  Two marks nearer are no 2's corners: a 5's corner and
+    middle, say, with the rest of the face lost past its colour or to the lamp (a 5 read a
+    sure 3 so, its marks at 0.18-0.2 of a face a step).  (No most: a game's dice may be
+    larger than a standard die, King of Clubs' drawn flat a step of 0.44 of one.)"""
+    pts = np.asarray(points, np.float64)
+    far = max(float(np.hypot(*(a - b))) for a, b in itertools.combinations(pts, 2))
+    return far / (2 * np.sqrt(2)) >= DIE_STEP[0] * die_px
+
+
+def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool:
+    """Is there a faint mark (``NO_PIP`` or more of contrast, under a counted mark's) at a grid
+    point the face the marks (N x 2, crop px) lay out leaves empty?  A 3 whose middle pip the
+    lamp or blur left faint reads as the 2 of its corners, a 5 as a 4, a 6 as a 4: the marks
+    alone are then no clear count.  The grid: a 2's or a 3's outer marks on a diagonal a
+    face's step apart (``DIE_STEP``), a 3's third at their middle; a 4-6 laid out as its face
+    (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
+    count = len(points)
+    pts = np.asarray(points, np.float64)
+    if count not in DIE_FACES:
+        return False
+    if count in (2, 3):
+        ends = pts
+        if count == 3:
+            ends = next((np.delete(pts, k, axis=0) for k in range(3)
+                         if np.linalg.norm(pts[k] - np.delete(pts, k, axis=0).mean(axis=0))
+                         <= DIE_FIT * np.linalg.norm(pts[k] - pts[(k + 1) % 3]) / np.sqrt(2)), None)
+            if ends is None:
+                return False
+        (x0, y0), (x1, y1) = ends
+        step = float(np.hypot(x1 - x0, y1 - y0)) / (2 * np.sqrt(2))
+        if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
+            return False
+        turn = np.arctan2(y1 - y0, x1 - x0) - np.pi / 4
+        (fx, fy), c, s = ((x0 + x1) / 2, (y0 + y1) / 2), float(np.cos(turn)), float(np.sin(turn))
+    else:
+        fit = _face_fit(pts, die_px, contrast, np.inf)
+        if fit is None:
+            return False
+        (fx, fy), step, c, s = fit
+    h, w = contrast.shape
+    reach = max(1, int(round(DIE_FIT * step)))
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
+        x, y = int(round(fx + step * (gx * c - gy * s))), int(round(fy + step * (gx * s + gy * c)))
+        near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+        if near.size and float(near.max()) >= NO_PIP and not _rising_past(contrast, x, y, reach):
+            return True
+    return False
+
+
+ONE_FROM_FAR = (0.38, 0.9)  # a 1's pip lies this far (a share of a face's width) in from the top's far edge
+ONE_FROM_SIDE = 0.4  # ... and at least this far in from its sides; a 2's or a 3's corner pips lie
+# within 0.33 of some edge of the top (or 0.97 or more from its far edge: the near corner)
+WIDER_THAN_A_TOP = 1.7  # an outline this many faces (``die_px``) wide is no die's top and sides of
+# that size (a face turned 45 degrees is 1.41 wide, 1.6 with its blur and shade seen): the die is
+# drawn larger, its outline its face
+ONE_OFF_MIDDLE = 0.16  # ... whose 1's pip lies this near its middle (a share of its width; corners: 0.38)
+
+
+def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
+                   outward: tuple[float, float] | None) -> bool:
+    """Does a lone mark lie at the middle of a die's top (``face``: the die's outline, 0/1,
+    crop px), as a 1's pip does?  Seen from a slant the outline holds the die's sides too,
+    swept from its top towards the camera's nadir, so only the top's far edge (along
+    ``outward``, the unit direction from the nadir through the die) and its two sides across
+    that line are the top's own: the mark is measured from those, in faces (``die_px``).
+    Where the crop cuts the outline off, an edge measured lies nearer the mark than the
+    top's: the far edge then still rules out a side's or a near corner's mark.  Right under
+    the camera (``outward`` None) no side shows and the near edge is the top's too.  A die
+    larger than a face of ``die_px`` has no sides modelled: its outline is its face, and the
+    mark lies at the outline's middle."""
+    ys, xs = np.nonzero(face)
+    if not len(xs):
+        return False
+    ux, uy = outward if outward is not None else (1.0, 0.0)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    lo, hi = float(across.min()) - 0.5, float(across.max()) + 0.5
+    if hi - lo > WIDER_THAN_A_TOP * die_px:
+        off = np.hypot(mark[0] - float(xs.mean()), mark[1] - float(ys.mean()))
+        return bool(off <= ONE_OFF_MIDDLE * np.sqrt(len(xs)))
+    a, b = mark[0] * ux + mark[1] * uy, mark[1] * ux - mark[0] * uy
+    far = (float(along.max()) + 0.5 - a) / die_px
+    sides = min(b - lo, hi - b) / die_px
+    near = (a - float(along.min()) + 0.5) / die_px if outward is None else ONE_FROM_FAR[0]
+    return ONE_FROM_FAR[0] <= far <= ONE_FROM_FAR[1] and sides >= ONE_FROM_SIDE and near >= ONE_FROM_FAR[0]
+
+
+def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,
+                  radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None
+                  ) -> tuple[np.ndarray, tuple[tuple[float, float], float, float, float]] | None:
+    """The marks of a die's top among its side faces' (``centres``, ``values``: the peaks):
+    those laid out exactly as a die's face of four or more pips (``die_face``: every mark at
+    its place, none where the layout has none, so a top's pip lost or a side's mark taken
+    in leaves no layout), the face standing on one place (``stands``), every other peak
+    beyond that face's square (a side face's, never one on the face itself), none of them
+    wider than a mark.  The marks (their indices) and the face's fit, when one count fits
+    so; None for none or two.  By hand: OpenCV fits no such layout."""
+    marks = np.flatnonzero(values >= 0.15)
+    if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
+        return None
+    found: dict[int, tuple] = {}
+    for size in range(min(6, len(marks)), FEWEST_LAID_OUT - 1, -1):
+        for chosen in itertools.combinations(marks, size):
+            picked = np.array(chosen)
+            if (values[picked] < 0.30).all():
+                continue  # a layout of faint peaks only: no mark of it is sure
+            # a pip the layout misses shows as a peak (a mark left out on the face: below); round
+            # the empty grid points the face's shading and its lit edges stay under a share
+            # of the faintest mark of the layout
+            empty = max(NO_PIP, EMPTY_SHARE * float(values[picked].min()))
+            fit = _face_fit(centres[picked], die_px, whole, empty)
+            if fit is None:
+                continue
+            (fx, fy), step, c, s = fit
+            rest = np.setdiff1d(marks, picked)
+            dx, dy = centres[rest, 0] - fx, centres[rest, 1] - fy
+            u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
+            if (np.maximum(np.abs(u), np.abs(v)) <= BEYOND_THE_FACE).any():
+                continue  # a mark left out lies on the face: not a side's
+            if stands is not None and not stands(fx, fy):
+                continue
+            if _wider_than_a_mark(contrast, centres[picked], values[picked], radius):
+                continue
+            found.setdefault(size, (picked, fit))
+    return found.popitem()[1] if len(found) == 1 else None
+
+
+TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole
+EMPTY_SHARE = 0.45  # a top read within its sides: its empty grid points under this share of its marks
+BEYOND_THE_FACE = 1.35  # steps from a face's centre (either axis) a mark is off it: pips reach 1.3,
+# its rounded edge lies 1.4-1.85 out

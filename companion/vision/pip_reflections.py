@@ -1,0 +1,197 @@
+"""A lamp's reflection on a piece's face, which passes for a mark or hides one: told on the
+crop's colours (a reflection adds the same light to every channel), and a light die's
+reflection that hides none of its pips told from one that may.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.die_layout import _DIE_GRID, DIE_FACES, _laid_out_top
+from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, outline
+from companion.vision.mark_shapes import MARK_SHARE
+
+INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
+LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
+
+
+def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
+                    face: tuple[np.ndarray, float] | None = None, gray: np.ndarray | None = None) -> bool:
+    """Is a piece's face lit by a lamp's reflection, which passes for a mark or hides one?
+
+    A reflection adds the same light to every channel and fades out slowly, so it is
+    judged on the darkest channel, which it raises.  On a light face with dark ink
+    nothing is lighter than the face but a reflection, and a mark it lies on turns grey.
+    On a dark face with light marks, a printed mark is a sharp disc, the face its own
+    colour again a mark's width beyond it (or a mix of the two, blurred); round a
+    reflection's bright core the face is lifted evenly too.  A reflection's white
+    core on a light piece passes for the piece itself: its "marks" are then the lit colour
+    of whatever it lies on, not ink blurred into it.  ``in_focus``: the frame is sharp, so
+    a light mark on a face without colour has no halo either.  Judged at the crop's own
+    scale: at half of it a small reflection on a die slips through.  ``face`` (the mask's
+    ``outline``) and ``gray`` (the crop in grey), when the caller has them already.
+    """
+    face = face or outline(mask)
+    if face is None:
+        return False
+    hull, area = face
+    radius = 0.53 * np.sqrt(max(1.0, area))
+    mark = max(1.5, MARK_SHARE * radius)  # a mark's radius on these pieces
+    # well inside the outline: at its rim the piece blurs into the board
+    rim = int(max(2, round(mark)))
+    inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                      borderValue=0) > 0
+    body = channel_medians(crop, mask)
+    b, g, r = cv2.split(crop)
+    raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
+    if float(body.mean()) > 128:  # dark ink on a light face
+        lighter = (raised > LIT_RAISE) & inner
+        if not lighter.any() and float(body.min()) < 240:
+            return False  # nothing lighter than the face, and the face not at white: no reflection
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if gray is None else gray
+        # blur greys a small mark and mixes it with the board round the piece: grey ink, and
+        # ink not the face darkened alike, count only in a sharp frame
+        return (_lighter_patch(crop, lighter, body, mark)
+                or (in_focus and (_grey_ink(gray, body, inner, mark)
+                                  or _marks_not_dark_alike(crop, gray, body, inner))))
+    return _spreading_core(crop, raised, body, inner, mark, in_focus)
+
+
+def _evenly(pixels: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """Of some pixels (N x 3): lighter than the face by one amount in every channel they did
+    not clip, and by enough to clip the others, as a reflection adds light (JPEG's smeared
+    colour and a blurred mark's mix are not)."""
+    pixels = pixels.astype(np.float32)
+    clipped = pixels >= 250
+    lift = pixels - body
+    low = np.where(clipped, np.inf, lift).min(axis=1)
+    high = np.where(clipped, -np.inf, lift).max(axis=1)
+    seen = np.isfinite(low)
+    low = np.where(seen, low, 0)
+    reaches = (~clipped | (body + low[:, None] >= 235)).all(axis=1)
+    return seen & (high - low <= 12 + 0.15 * np.abs(low)) & reaches
+
+
+def _lighter_patch(crop: np.ndarray, lighter: np.ndarray, body: np.ndarray, mark: float) -> bool:
+    """A patch of a light face lifted evenly above the face, a mark wide or more."""
+    lighter = lighter.copy()
+    if int(lighter.sum()) < np.pi * mark * mark:
+        return False
+    lighter[lighter] = _evenly(crop[lighter], body)
+    patch = cv2.morphologyEx(lighter.astype(np.uint8), cv2.MORPH_OPEN, _SQUARE3)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(patch, connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= np.pi * mark * mark
+
+
+def _grey_ink(gray: np.ndarray, body: np.ndarray, inner: np.ndarray, mark: float) -> bool:
+    """A mark on a light face lifted to grey: no part of it near the ink's darkness."""
+    level = float(body.mean())
+    ink = (gray < level - 0.3 * (level - INK)) & inner
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return False
+    darkest = np.full(n, 255.0)
+    np.minimum.at(darkest, labels[ink], gray[ink].astype(np.float64))
+    big = stats[:, cv2.CC_STAT_AREA] >= 0.5 * np.pi * mark * mark
+    return bool((big[1:] & (darkest[1:] > INK + 0.5 * (level - INK))).any())
+
+
+def _spreading_core(crop: np.ndarray, raised: np.ndarray, body: np.ndarray, inner: np.ndarray,
+                    mark: float, in_focus: bool) -> bool:
+    """A bright spot on a dark face with the face round it lifted evenly in every channel, a
+    mark's width out, or, in a sharp frame, a bright patch wider than any mark.  A blurred
+    light mark also brightens the face round it, but as a mix of the two colours, not
+    evenly; on a face without colour the two look alike, so there a halo counts only in a
+    sharp frame."""
+    colourless = float(body.max() - body.min()) < 40
+    if colourless and not in_focus:
+        return False
+    bright = (raised > 0.3 * (235 - float(body.min()))) & inner  # what ``count_pips`` counts as a mark
+    n_bright = int(np.count_nonzero(bright))
+    if not n_bright:
+        return False
+    if in_focus:  # a sharp mark is no wider than a mark (marks run together stay as narrow)
+        if float(cv2.distanceTransform(bright.astype(np.uint8), cv2.DIST_L2, 3).max()) > 1.8 * mark:
+            return True
+        if np.count_nonzero((raised > LIT_RAISE) & inner) < 1.8 * n_bright:
+            return False  # sharp marks and their thin rims, nothing raised round them
+    # each pixel's distance from the nearest bright spot, and which spot that is
+    far, nearest = cv2.distanceTransformWithLabels((~bright).astype(np.uint8), cv2.DIST_L2, 3,
+                                                   labelType=cv2.DIST_LABEL_CCOMP)
+    ring = (far >= 0.8 * mark) & (far <= 1.8 * mark) & inner
+    if int(ring.sum()) < 6:
+        return False
+    lifted = raised[ring] > LIT_RAISE
+    if not colourless and lifted.any():
+        lifted[lifted] = _evenly(crop[ring][lifted], body)
+    spots = nearest[ring]
+    count = np.bincount(spots)
+    share = np.bincount(spots, weights=lifted.astype(np.float64), minlength=len(count)) / np.maximum(count, 1)
+    return bool(((count >= 6) & (share > 0.3)).any())
+
+
+def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, inner: np.ndarray) -> bool:
+    """Has a light piece a dark spot that is not its colour darkened alike in every channel,
+    as dark ink blurred into it is (a blue chip's lit rim round a reflection's white core)?"""
+    dark = (gray < body.mean() - 0.3 * (body.mean() - INK)) & inner
+    lit = body > INK + 40
+    if not dark.any() or lit.sum() < 2:
+        return False
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark.astype(np.uint8), connectivity=8)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < 2:
+            continue
+        x, y, w, h = stats[k, :4]
+        box = (slice(y, y + h), slice(x, x + w))
+        spot = channel_medians(crop[box], (labels[box] == k).astype(np.uint8))
+        share = (spot[lit] - INK) / (body[lit] - INK)
+        if float(share.max() - share.min()) > 0.35:
+            return True
+    return False
+
+
+def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
+                            gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
+    """The count of a light die's face whose lamp's reflection (``lit_like_a_mark`` found
+    one) hides none of its pips, or None.  On a light face with dark ink a reflection only
+    lightens: it may hide a pip, never make one.  Its top's marks (``_laid_out_top``: four
+    or more laid out exactly as a die's face, any other peak beyond it; none of them faint)
+    leave grid points empty, and at none of those does the lifted patch cover a quarter of
+    a pip's disc.  A dark face's reflection may pass for a pip (a 4's middle lit reads 5):
+    None, its doubt stands."""
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
+    if level <= 128:
+        return None  # a dark face
+    top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
+    if top is None or (values[top[0]] < 0.30).any():
+        return None  # no layout, or a faint mark in it: a pip half hidden
+    picked, fit = top
+    return None if lit_over_an_empty_place(crop, mask, hull, fit, len(picked)) else len(picked)
+
+
+def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
+                            fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
+    """Does a lamp's reflection on a light face (its darkest channel lifted past the body's)
+    cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the face of ``count``
+    laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?  There it may hide a pip."""
+    (fx, fy), step, c, s = fit
+    body = channel_medians(crop, mask)
+    b, g, r = cv2.split(crop)
+    lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
+    ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+    disc = PIP_DISC * step
+    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
+        x, y = fx + step * (gx * c - gy * s), fy + step * (gx * s + gy * c)
+        near = (xs - x) ** 2 + (ys - y) ** 2 <= disc * disc
+        if np.count_nonzero(lifted & near) >= HIDDEN_SHARE * np.count_nonzero(near):
+            return True
+    return False
+
+
+PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
+HIDDEN_SHARE = 0.25  # a reflection over this share of a pip's disc may hide it
