@@ -187,6 +187,7 @@ class Blobs(PieceMarks):
         n_pieces = len(self._piece_names)
         out = _Blob(box=(y, y + h, x, x + w))
         sheen: tuple[int, ...] = ()  # a die's colour and its colour under a sheen, read as one
+        hidden: list[str] = []
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
         core = cv2.erode(blob, SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         # colours voted by the blob's core: a blurred rim mixes the piece with the board
@@ -220,8 +221,12 @@ class Blobs(PieceMarks):
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
+            # (another piece's colour in it, at another place: a piece there partly hidden)
+            hidden = self._hidden_beside(labels[y:y + h, x:x + w], blob > 0, x, y, int(order[0]))
         stood: str | None = None  # the place a die standing up was read at, from its foot
         blobs = self._without_die_sides(blobs)
+        blobs, shaded = self._shades_apart(blobs)
+        out.doubts += [(spot, "a piece in shade, or another piece?") for spot in dict.fromkeys(shaded)]
         # a speck of a colour (a pip's rim, a corner of a side in another shade) is no piece
         # (the loop below passes it by): one die with a speck beside it still stands at its foot
         blobs = [b for b in blobs if not self._speck(b)] or blobs
@@ -338,6 +343,12 @@ class Blobs(PieceMarks):
                     continue
                 out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}" if why is not None
                                    else COLUMN_OVER))
+        told = {spot for spot, *_ in out.found} | {spot for spot, _ in out.doubts}
+        if stood is None and any(self._is_die(b[0]) for b in blobs):
+            # a die read where its top shows, its foot not found: the places the rest of its
+            # blob lies over (its sides, its lean, a piece against it) are not vouched for
+            hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
+        out.doubts += [(spot, "partly hidden?") for spot in dict.fromkeys(hidden) if spot not in told]
         return out
 
     def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:

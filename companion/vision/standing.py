@@ -248,18 +248,53 @@ class Standing(DarkSheen):
                     sides.add(j)
         return [b for j, b in enumerate(blobs) if j not in sides]
 
+    def _hidden_beside(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, main: int) -> list[str]:
+        """The places (in the layout's order) where a blob read as one piece of colour ``main``
+        (``labels`` and ``blob``: its box at ``x, y``) holds a patch of another piece's colour
+        at least half the smallest piece there: a piece partly hidden under it (a die leaning
+        over its neighbour's place from a slant) or touching it, never read as nothing.  A
+        patch in a die's colour in shade (a side face) is no piece."""
+        found = np.unique(labels[blob])
+        out: list[str] = []
+        for index in found[found < len(self._piece_names)]:
+            if int(index) == main or self._shade_of_a_die(int(index)):
+                continue
+            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN, SQUARE3)
+            n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
+            for k in range(1, n):
+                spot = self._spot_at((centres[k][0] + x) / SCALE - MARGIN_MM,
+                                     (centres[k][1] + y) / SCALE - MARGIN_MM)
+                if spot is not None and spot not in out \
+                        and stats[k, cv2.CC_STAT_AREA] >= 0.5 * self._min_area[spot] * SCALE * SCALE:
+                    out.append(spot)
+        return sorted(out, key=self._spot_ids.index)
+
     def _shade_of_a_die(self, index: int) -> bool:
         """Is this colour a die's in shade: its hue, darker (brown is a red or orange die's)?
         Not a white die's: in shade it is a light grey, no black piece."""
-        colour = self._piece_bgr[index]
-        norm = float(np.linalg.norm(colour))
-        for i in range(len(self._piece_names)):
-            die = self._piece_bgr[i]
-            if i != index and self._is_die(i) and float(np.ptp(die)) >= 40 \
-                    and norm < SHADE_DARKER * float(np.linalg.norm(die)) \
-                    and float(colour @ die) >= SIDE_HUE_SHADE * norm * float(np.linalg.norm(die)):
-                return True
-        return False
+        return any(i != index and self._is_die(i) and self._in_shade(index, i)
+                   for i in range(len(self._piece_names)))
+
+    def _in_shade(self, index: int, of: int) -> bool:
+        """Is colour ``index`` colour ``of`` in shade: its hue, darker?  Never a colour without
+        hue's (white in shade is a light grey, no black piece)."""
+        colour, lit = self._piece_bgr[index], self._piece_bgr[of]
+        norm, lit_norm = float(np.linalg.norm(colour)), float(np.linalg.norm(lit))
+        return float(np.ptp(lit)) >= 40 and norm < SHADE_DARKER * lit_norm \
+            and float(colour @ lit) >= SIDE_HUE_SHADE * norm * lit_norm
+
+    def _shades_apart(self, blobs: list) -> tuple[list, list[str]]:
+        """The colour patches of one blob less those in another patch's colour in shade (an
+        orange token's rim in a die's shadow reads brown, a score marker's colour), and the
+        places those lie at: no piece of their own is read there, but a piece of that colour
+        may lie against the lighter one, so the place is not vouched for either."""
+        if len(blobs) < 2:
+            return blobs, []
+        shaded = [j for j, (index, *_rest) in enumerate(blobs)
+                  if any(other != index and self._in_shade(index, other) for other, *_more in blobs)]
+        spots = [self._spot_at(blobs[j][1][0] / SCALE - MARGIN_MM, blobs[j][1][1] / SCALE - MARGIN_MM)
+                 for j in shaded]
+        return [b for j, b in enumerate(blobs) if j not in shaded], [s for s in spots if s is not None]
 
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?"""

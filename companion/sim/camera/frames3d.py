@@ -30,8 +30,11 @@ PLAYERS3D = {"jivecat": 3, "swing_state": 3}
 BOARD_SEEDS = {"tune": 11, "test": 23}  # the playouts each split's boards come from
 SPLITS = ("tune", "test")
 # the tuning split's more scenes (``render3d.MORE_LAMPS``): the games whose frames the reader
-# doubted for shadows and plastic the tuning scenes did not show, one a board, tilts turning
-MORE_GAMES = ("jivecat", "swing_state", "times_square")
+# doubted for shadows and plastic the tuning scenes did not show, one a board, tilts turning;
+# and King of Clubs, whose small far dice under other lamps and plastics the tuning set lacked
+# (a 3 whose corner pip was lost with its corner's colour read as a 2), and Baron Voodoo (an
+# offering under a die leaning over from its cell, read as nothing)
+MORE_GAMES = ("jivecat", "swing_state", "times_square", "king_of_clubs", "baron_voodoo")
 
 
 @dataclass(frozen=True)
