@@ -23,6 +23,13 @@ from companion.vision.reading import BESIDE, Reading
 from companion.vision.sources import FrameSource
 from companion.vision.stabiliser import Stabiliser
 
+# While a hand or arm is over the board the loop reads one frame in this many + 1, as a busy
+# Raspberry Pi does: a board read round a moving arm is never committed, and reading it costs
+# as much as a whole board (every arm frame differs).  The frames between are taken (the
+# table's clock counts them) and stand as the last one read; the first frame read after the
+# arm is gone comes at most this many frames late.  Counted in frames, never in seconds.
+ARM_FRAMES_SKIPPED = 2
+
 
 class VisionLoop:
     def __init__(self, table: Table, source: FrameSource, reader: BoardReader,
@@ -33,6 +40,8 @@ class VisionLoop:
         self.stabiliser = Stabiliser(frames_needed)
         self.pace(fps)
         self.frames = 0
+        self.reads = 0  # frames the reader read (not those standing as the last one read)
+        self._skipped = 0  # frames in a row let stand as the last reading, a hand over the board
         self.seconds_reading = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -59,18 +68,27 @@ class VisionLoop:
         self.table.frame_taken()  # the pace a double press is judged by, a lost frame too
         started = time.perf_counter()
         last = self._latest
-        if frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
+        skip = frame is not None and last is not None and last[1].hand and self._skipped < ARM_FRAMES_SKIPPED
+        if skip:
+            assert last is not None
+            reading = last[1]  # a hand over the board: this frame stands as the last one read
+            self._skipped += 1
+        elif frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
             reading = last[1]  # the very frame read last time, frozen: nothing in it can differ
+            self._skipped = 0
         else:
             reading = self.reader.read(frame)
+            self.reads += 1
+            self._skipped = 0
         self.seconds_reading += time.perf_counter() - started
         self.frames += 1
         if frame is None:
             self.table.notice("camera", Prompt("The camera gives no picture: check its cable.",
                                                "warning"))
             return
-        with self._latest_lock:
-            self._latest = (frame, reading)
+        if not skip:  # the annotated picture draws a reading on the frame it was read from
+            with self._latest_lock:
+                self._latest = (frame, reading)
         self.table.notice("camera", None)
         board = self.stabiliser.feed(reading)
         self.table.notice("vision", self.prompt(reading))

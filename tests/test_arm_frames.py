@@ -1,0 +1,65 @@
+"""While an arm is over the board the camera loop reads one frame in ``ARM_FRAMES_SKIPPED`` + 1,
+as a busy Raspberry Pi does: a board read round a moving arm is never committed, and each
+such frame costs a whole board's read.  Counted in the reader's reads, never in seconds."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.bench.boards import sample_boards
+from companion.bench.vision import game_layout, make_reader
+from companion.sim.camera.conditions import camera_for
+from companion.sim.camera.source import SyntheticSource
+from companion.table import Table
+from companion.vision import pipeline
+from companion.vision.pipeline import ARM_FRAMES_SKIPPED, VisionLoop
+
+ARM = 12  # frames an arm sweeps over the board for (a move's reach, twice the bench's average)
+
+
+def arm_sweep(game: str, skipped: int) -> dict[str, object]:
+    """A board settled, then an arm over it for ``ARM`` frames that moves a piece, then the
+    table still again: what the loop read and committed, frame by frame."""
+    layout, colours, players = game_layout(game)
+    before, after = sample_boards(game, players, 2, 0)[:2]
+    assert before != after
+    table = Table.open(game, None, players, None, 0, resume=False)
+    source = SyntheticSource(camera_for(layout, seed=3))
+    loop = VisionLoop(table, source, make_reader(layout, colours), fps=0)
+    kept, pipeline.ARM_FRAMES_SKIPPED = pipeline.ARM_FRAMES_SKIPPED, skipped
+    try:
+        source.show(before)
+        for _ in range(4):
+            loop.step()
+        assert loop.stabiliser.committed == before
+        reads = loop.reads
+        source.hand_over(ARM)
+        source.show(after)  # the arm moves a piece under it
+        prompts = []
+        for _ in range(ARM):
+            loop.step()
+            prompts.append(loop.prompt(loop._latest[1]) if loop._latest else None)  # type: ignore[index]
+        arm_reads = loop.reads - reads
+        settled = None
+        for frame in range(1, 12):  # the arm is gone: frames until the new board is committed
+            loop.step()
+            if loop.stabiliser.committed == after:
+                settled = frame
+                break
+    finally:
+        pipeline.ARM_FRAMES_SKIPPED = kept
+    return {"arm_reads": arm_reads, "settled": settled, "prompts": prompts, "frames": loop.frames}
+
+
+@pytest.mark.parametrize("game", ["swing_state", "jivecat"])
+def test_an_arm_sweep_is_read_one_frame_in_three_and_the_board_it_left_is_committed_soon(game: str) -> None:
+    now = arm_sweep(game, ARM_FRAMES_SKIPPED)
+    every = arm_sweep(game, 0)  # the loop as it was: every arm frame read whole
+    assert every["arm_reads"] == ARM
+    assert ARM_FRAMES_SKIPPED == 2 and now["arm_reads"] == ARM // (ARM_FRAMES_SKIPPED + 1)  # 4 of 12
+    # every frame was taken (the table's clock), and the tablet said a hand was over the board at each
+    assert all(p is not None and p.text.startswith("Hand over the board") for p in now["prompts"])
+    # the board the arm left is committed at most ARM_FRAMES_SKIPPED frames later than it was
+    assert every["settled"] is not None and now["settled"] is not None
+    assert now["settled"] <= every["settled"] + ARM_FRAMES_SKIPPED
+    assert now["frames"] == 4 + ARM + now["settled"]
