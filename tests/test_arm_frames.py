@@ -32,14 +32,14 @@ def arm_sweep(game: str, skipped: int) -> dict[str, object]:
         for _ in range(4):
             loop.step()
         assert loop.stabiliser.committed == before
-        reads = loop.reads
+        reads, full = loop.reads, loop.full_reads
         source.hand_over(ARM)
         source.show(after)  # the arm moves a piece under it
         prompts = []
         for _ in range(ARM):
             loop.step()
             prompts.append(loop.prompt(loop._latest[1]) if loop._latest else None)  # type: ignore[index]
-        arm_reads = loop.reads - reads
+        arm_reads, arm_full = loop.reads - reads, loop.full_reads - full
         settled = None
         for frame in range(1, 12):  # the arm is gone: frames until the new board is committed
             loop.step()
@@ -48,7 +48,8 @@ def arm_sweep(game: str, skipped: int) -> dict[str, object]:
                 break
     finally:
         pipeline.ARM_FRAMES_SKIPPED = kept
-    return {"arm_reads": arm_reads, "settled": settled, "prompts": prompts, "frames": loop.frames}
+    return {"arm_reads": arm_reads, "arm_full": arm_full, "standing": loop.frames_standing,
+            "settled": settled, "prompts": prompts, "frames": loop.frames}
 
 
 @pytest.mark.parametrize("game", ["swing_state", "jivecat"])
@@ -57,6 +58,8 @@ def test_an_arm_sweep_is_read_one_frame_in_three_and_the_board_it_left_is_commit
     every = arm_sweep(game, 0)  # the loop as it was: every arm frame read whole
     assert every["arm_reads"] == ARM
     assert ARM_FRAMES_SKIPPED == 2 and now["arm_reads"] == ARM // (ARM_FRAMES_SKIPPED + 1)  # 4 of 12
+    # every arm frame differs: each one read is a full read; the others stood as the last reading
+    assert every["arm_full"] == ARM and now["arm_full"] == 4 and now["standing"] == ARM - 4
     # every frame was taken (the table's clock), and the tablet said a hand was over the board at each
     assert all(p is not None and p.text.startswith("Hand over the board") for p in now["prompts"])
     # the board the arm left is committed at most ARM_FRAMES_SKIPPED frames later than it was

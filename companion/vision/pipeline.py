@@ -41,6 +41,8 @@ class VisionLoop:
         self.pace(fps)
         self.frames = 0
         self.reads = 0  # frames the reader read (not those standing as the last one read)
+        self.full_reads = 0  # of them, those not found still (a reading of their own)
+        self.frames_standing = 0  # frames that stood as the last reading, a hand over the board
         self._skipped = 0  # frames in a row let stand as the last reading, a hand over the board
         self.seconds_reading = 0.0
         self._stop = threading.Event()
@@ -73,12 +75,14 @@ class VisionLoop:
             assert last is not None
             reading = last[1]  # a hand over the board: this frame stands as the last one read
             self._skipped += 1
+            self.frames_standing += 1
         elif frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
             reading = last[1]  # the very frame read last time, frozen: nothing in it can differ
             self._skipped = 0
         else:
             reading = self.reader.read(frame)
             self.reads += 1
+            self.full_reads += last is None or reading is not last[1]
             self._skipped = 0
         self.seconds_reading += time.perf_counter() - started
         self.frames += 1
