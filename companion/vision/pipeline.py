@@ -26,8 +26,9 @@ from companion.vision.stabiliser import Stabiliser
 # While a hand or arm is over the board the loop reads one frame in this many + 1, as a busy
 # Raspberry Pi does: a board read round a moving arm is never committed, and reading it costs
 # as much as a whole board (every arm frame differs).  The frames between are taken (the
-# table's clock counts them) and stand as the last one read; the first frame read after the
-# arm is gone comes at most this many frames late.  Counted in frames, never in seconds.
+# table's clock counts them) and stand as the last one read, as long as a cheap look at the
+# board's margin still finds the arm across it (``BoardReader.arm_across_margin``): the frame
+# the arm has left is read at once.  Counted in frames, never in seconds.
 ARM_FRAMES_SKIPPED = 2
 
 
@@ -70,7 +71,8 @@ class VisionLoop:
         self.table.frame_taken()  # the pace a double press is judged by, a lost frame too
         started = time.perf_counter()
         last = self._latest
-        skip = frame is not None and last is not None and last[1].hand and self._skipped < ARM_FRAMES_SKIPPED
+        skip = frame is not None and last is not None and last[1].hand \
+            and self._skipped < ARM_FRAMES_SKIPPED and self.reader.arm_across_margin(frame)
         if skip:
             assert last is not None
             reading = last[1]  # a hand over the board: this frame stands as the last one read
