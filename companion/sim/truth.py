@@ -82,11 +82,11 @@ class GameOutcome:
     injected: dict[str, int]
     kind: str = "typical"  # the players: passive, typical, attentive
     seconds: float = 0.0  # for the reader only: no verdict depends on it
-    full_reads: int = 0  # frames the camera loop read as new (not found still), till the service stopped
-    frames_standing: int = 0  # arm frames it let stand as the last one read (``ARM_FRAMES_SKIPPED``)
     ending: list[str] = field(default_factory=list)
     """What the tablet showed last, for a game that did not end exact: its newest entries and
     the prompts it was showing, so that one stopped game can be told from another."""
+    full_reads: int = 0  # frames the camera loop read as new (not found still), till the service stopped
+    frames_standing: int = 0  # arm frames it let stand as the last one read (``ARM_FRAMES_SKIPPED``)
 
 
 def play_one(game: str, seed: int, faults: str, kind: str = "typical",
