@@ -492,6 +492,9 @@ def test_bench_truth_plays_whole_games_through_the_full_path() -> None:
     assert [(r["faults"], r["kind"], r["games"]) for r in rows] == [("clean", "passive", 1)]
     assert rows[0]["exact"] == 1 and rows[0]["declared"] == 0.0
     assert "times_square seed 1 passive clean: exact" in out.stderr
+    # what the game cost counted, not timed: the frames the camera loop read anew, fewer than it took
+    game = json.loads(out.stdout)["games"][0]
+    assert 0 < game["full_reads"] < game["frames"] and game["frames_standing"] >= 0
 
 
 AFTER_CORRECTION_FRAMES = 240  # half a minute of the table's play after the fix, for the record to settle

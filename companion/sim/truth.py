@@ -85,6 +85,8 @@ class GameOutcome:
     ending: list[str] = field(default_factory=list)
     """What the tablet showed last, for a game that did not end exact: its newest entries and
     the prompts it was showing, so that one stopped game can be told from another."""
+    full_reads: int = 0  # frames the camera loop read as new (not found still), till the service stopped
+    frames_standing: int = 0  # arm frames it let stand as the last one read (``ARM_FRAMES_SKIPPED``)
 
 
 def play_one(game: str, seed: int, faults: str, kind: str = "typical",
@@ -140,6 +142,7 @@ def play_one(game: str, seed: int, faults: str, kind: str = "typical",
     layout = rules.layout(rules.start(players, variant, seed, None))
     named = caught(table.tablets, layout)
     verdict = judge(tablet, result.truth, named, result.stopped, result.world_finished)
+    vision = getattr(getattr(table, "service", None), "vision", None)
     sources = Counter(h["source"] for h in tablet.get("history", []) if not h.get("undone"))
     return GameOutcome(
         game=game, players=players, variant=variant, seed=seed, faults=faults, verdict=verdict,
@@ -148,6 +151,7 @@ def play_one(game: str, seed: int, faults: str, kind: str = "typical",
         steps=result.steps, frames=frames, sources=dict(sources), named=named[:5],
         injected=dict(log.counts), kind=kind, seconds=round(time.monotonic() - started, 1),
         ending=[] if verdict == "exact" else ending(tablet, result.world_finished),
+        full_reads=getattr(vision, "full_reads", 0), frames_standing=getattr(vision, "frames_standing", 0),
     )
 
 

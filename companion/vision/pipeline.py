@@ -23,6 +23,14 @@ from companion.vision.reading import BESIDE, Reading
 from companion.vision.sources import FrameSource
 from companion.vision.stabiliser import Stabiliser
 
+# While a hand or arm is over the board the loop reads one frame in this many + 1, as a busy
+# Raspberry Pi does: a board read round a moving arm is never committed, and reading it costs
+# as much as a whole board (every arm frame differs).  The frames between are taken (the
+# table's clock counts them) and stand as the last one read, as long as a cheap look at the
+# board's margin still finds the arm across it (``BoardReader.arm_across_margin``): the frame
+# the arm has left is read at once.  Counted in frames, never in seconds.
+ARM_FRAMES_SKIPPED = 2
+
 
 class VisionLoop:
     def __init__(self, table: Table, source: FrameSource, reader: BoardReader,
@@ -33,6 +41,10 @@ class VisionLoop:
         self.stabiliser = Stabiliser(frames_needed)
         self.pace(fps)
         self.frames = 0
+        self.reads = 0  # frames the reader read (not those standing as the last one read)
+        self.full_reads = 0  # of them, those not found still (a reading of their own)
+        self.frames_standing = 0  # frames that stood as the last reading, a hand over the board
+        self._skipped = 0  # frames in a row let stand as the last reading, a hand over the board
         self.seconds_reading = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -59,18 +71,30 @@ class VisionLoop:
         self.table.frame_taken()  # the pace a double press is judged by, a lost frame too
         started = time.perf_counter()
         last = self._latest
-        if frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
+        skip = frame is not None and last is not None and last[1].hand \
+            and self._skipped < ARM_FRAMES_SKIPPED and self.reader.arm_across_margin(frame)
+        if skip:
+            assert last is not None
+            reading = last[1]  # a hand over the board: this frame stands as the last one read
+            self._skipped += 1
+            self.frames_standing += 1
+        elif frame is not None and not frame.flags.writeable and last is not None and last[0] is frame:
             reading = last[1]  # the very frame read last time, frozen: nothing in it can differ
+            self._skipped = 0
         else:
             reading = self.reader.read(frame)
+            self.reads += 1
+            self.full_reads += last is None or reading is not last[1]
+            self._skipped = 0
         self.seconds_reading += time.perf_counter() - started
         self.frames += 1
         if frame is None:
             self.table.notice("camera", Prompt("The camera gives no picture: check its cable.",
                                                "warning"))
             return
-        with self._latest_lock:
-            self._latest = (frame, reading)
+        if not skip:  # the annotated picture draws a reading on the frame it was read from
+            with self._latest_lock:
+                self._latest = (frame, reading)
         self.table.notice("camera", None)
         board = self.stabiliser.feed(reading)
         self.table.notice("vision", self.prompt(reading))

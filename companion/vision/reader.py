@@ -38,6 +38,7 @@ from companion.vision.colour_profile import ColourProfile
 from companion.vision.empty_board import EmptyBoard
 from companion.vision.faces import FaceTemplates
 from companion.vision.geometry import (
+    MARGIN_MM,
     MARKER_IDS,
     aruco_dictionary,
     canvas_size_mm,
@@ -172,6 +173,28 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         small = self._sampler.whole(frame)
         cells = self._sampler.cells(frame)
         return self._remember(self._read_small(small, frame, None, cells), cells)
+
+    def arm_across_margin(self, frame: np.ndarray) -> bool:
+        """A cheap look for the camera loop, which lets a frame stand as the last reading while
+        an arm is over the board (``pipeline.ARM_FRAMES_SKIPPED``): do this frame's 4 mm cells
+        in the margin differ from the last board read whole and clear, as where an arm still
+        reaches in across it?  Once the margin is clear again the frame is read, so the board
+        an arm left is read as soon as before.  A frame let stand counts for the light's
+        schedule as one read does.  False when not known (no board kept, another frame size)."""
+        kept = self._kept
+        if kept is None or self._sampler is None or self.frame_size != (frame.shape[1], frame.shape[0]):
+            return False
+        cells = self._sampler.cells(frame)
+        if cells.shape != kept.cells.shape:
+            return False
+        step = STILL_TOLERANCE // 2
+        changed = 255 - cv2.inRange(cv2.absdiff(cells, kept.cells), (0, 0, 0), (step, step, step))
+        inner = int(MARGIN_MM * SCALE) // 4 - 1  # the cells wholly in the margin lie outside these
+        changed[inner:changed.shape[0] - inner, inner:changed.shape[1] - inner] = 0
+        if not cv2.countNonZero(changed):
+            return False
+        self.light.frames_since_fit += 1
+        return True
 
     def _sample_around(self, frame: np.ndarray, region: tuple[slice, slice]) -> np.ndarray:
         """The board for a change in part of it: sampled again in the changed region, at the
