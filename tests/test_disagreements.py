@@ -74,6 +74,41 @@ def test_swing_state_a_misread_roll_is_named_and_corrected_by_one_tap(tmp_path: 
     assert again.state == truth
 
 
+def test_a_correction_that_explains_the_places_but_not_the_score_pieces_is_offered_saying_so() -> None:
+    """Swing State seed 8, cafe, typical: a roll read a pip off and recorded, while a score
+    chip differed too.  No correction explains both, and none was offered: the game wedged.
+    The correction that explains the die is offered, naming the die and saying that the
+    score pieces still differ after it; tapped, the record is the table's, and the chip's
+    own difference stands as a warning with its own way out."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    entry = table.board_seen(game.board_view(game.apply(base, roll(3))))
+    assert entry is not None and entry.action == roll(3) and entry.source == "camera"
+    truth = game.apply(base, roll(4))
+    truth = game.apply(truth, next(a for a in game.legal_actions(truth) if a["type"] == "move"))
+    seen = dict(game.board_view(truth))
+    chip = "pile1-1v0"  # the Incumbent's 1 V chip for Red, off its place
+    assert game.score_place(chip) and seen.pop(chip)
+    table.board_seen(seen)
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    fix = {"type": "correct", "entry": entry.seq, "action": roll(4)}
+    assert prompt.options[0] == fix and KEEP in prompt.options, prompt.options
+    differs = "Incumbent's pile for Red: V 5 on the table, 6 in the record"
+    assert "Entry #1 (Incumbent rolls 3) explains it at Die: the table shows Incumbent rolls 4" \
+        in prompt.text, prompt.text
+    assert f"they still differ after it ({differs})" in prompt.text
+    table.declare(fix)  # one tap: the roll corrected, the press judged again records the move
+    assert table.state == truth
+    left = disagreement_prompts(table)
+    assert [p.text for p in left] == [f"The table does not match the record: the score pieces differ: "
+                                      f"{differs}. If the table is wrong, tap that the record is right "
+                                      "and set the table as it says."]
+    table.declare(KEEP)  # the chip's own way out: the record is right
+    assert disagreement_prompts(table) == [] and table.state == truth
+
+
 def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
     """A roll declared and undone first: the log's sequence numbers (which count the undo)
     run ahead of the history's, and the prompt names the misread roll as the history
