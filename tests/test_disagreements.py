@@ -407,6 +407,62 @@ def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_sin
     assert again.state == table.state
 
 
+def baron_captured_die_misread(face: str) -> tuple[Table, dict, dict, dict]:
+    """Baron Voodoo after the Deities' choice: a set-up with the die of the first legal
+    capture read a face off (its true ``face`` another), the capture legal after either; the
+    table, the true set-up, the misread one and the capture."""
+    table = Table.open("baron_voodoo", None, 2, None, 0)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "deities"))
+    base = table.state
+    laid = next(a for a in game.legal_actions(base) if a["type"] == "setup")
+    for capture in (a for a in game.legal_actions(game.apply(base, laid)) if a["type"] == "capture"):
+        over = capture["over"]
+        colour = laid["board"][over][0][0]
+        true_setup = {**laid, "layout": "random", "board": {**laid["board"], over: [[colour, face]]}}
+        for other in (f for f in game.facts.faces if f != face):
+            misread = {**true_setup, "board": {**true_setup["board"], over: [[colour, other]]}}
+            if game.is_legal(base, true_setup) and game.is_legal(base, misread) \
+                    and game.is_legal(game.apply(base, misread), capture):
+                return table, true_setup, misread, capture
+    raise AssertionError("no capture of a die read a face off")
+
+
+def test_baron_voodoo_a_press_for_a_capture_of_a_misread_die_never_ends_the_turn_once_corrected() -> None:
+    """Baron Voodoo seed 17, cafe, typical: B7's die, read a pip high since the set-up, was
+    captured, and its true face showed in the Caught Souls.  The players pressed again for
+    their capture; the tablet named the set-up and they corrected it, and the press, judged
+    again on the corrected record, recorded "Gran Bwa ends the turn" before the effect its
+    true face gave: the record never matched the table again.  The press is asked about
+    instead (its step reads otherwise now), and the effect made next is recorded from the
+    table."""
+    table, true_setup, misread, capture = baron_captured_die_misread("vp")
+    game = table.game
+    base = table.state
+    table.board_seen(game.board_view(game.apply(base, misread)))
+    table.button()
+    setup_seq = table.history[-1].seq
+    truth = game.apply(game.apply(base, true_setup), capture)
+    table.board_seen(game.board_view(truth))  # the captured die shows its true face in the Caught Souls
+    table.button()
+    assert table.history[-1].action == capture
+    table.button()  # pressed again: the history names their capture with another face
+    prompt = table.table_prompt
+    fix = {"type": "correct", "entry": setup_seq, "action": true_setup}
+    assert prompt is not None and prompt.options[0] == fix, prompt
+    table.declare(fix)
+    standing = [h.action for h in table.history if not h.undone]
+    assert standing[-2:] == [true_setup, capture]  # no "ends the turn" nobody made
+    asked = table.table_prompt
+    assert asked is not None and asked.options == [{"type": "end_turn", "player": 0}], asked
+    assert "pressed again after" in asked.text
+    effect = {"type": "effect", "player": 0}  # the VP face: the marker moved one up, then a press
+    after = game.apply(truth, effect)
+    table.board_seen(game.board_view(after))
+    table.button()
+    assert table.history[-1].action == effect and table.state == after
+
+
 def _baron_capture_pressed(tmp_path: Path, now: list[float]) -> tuple[Any, Any, Any]:
     """Baron Voodoo's set-up and a capture, each pressed for, on a clock the test sets:
     the table, the capture and the capture's entry."""
