@@ -109,6 +109,36 @@ def test_a_correction_that_explains_the_places_but_not_the_score_pieces_is_offer
     assert disagreement_prompts(table) == [] and table.state == truth
 
 
+def test_score_chips_set_aside_as_the_record_is_right_are_read_again_once_the_record_has_them() -> None:
+    """Swing State seed 8, cafe, typical: Blue's two 1 V chips were laid before their News
+    card was recorded, and the players tapped "the record is right".  Once the card was
+    recorded the record had the chips, but the camera's reading of them was still set aside
+    as nothing: "Blue: V 17 on the table, 19 in the record" stood, "the record is right" found
+    nothing to set aside, and the game wedged.  Here the Incumbent's three red chips, laid
+    before the choice of piles is declared."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
+    table.board_seen(game.board_view(moved))
+    table.button()
+    allocate = {"type": "allocate", "player": 0, "piles": {"red": 3}}
+    after = game.apply(table.state, allocate)
+    table.board_seen(game.board_view(after))  # the chips laid before the choice is declared
+    assert [p.text for p in disagreement_prompts(table)] == [
+        "The table does not match the record: the score pieces differ: Incumbent's pile for Red: V 9 on "
+        "the table, 6 in the record. If the table is wrong, tap that the record is right and set the "
+        "table as it says."]
+    table.declare(KEEP)
+    table.declare(allocate)
+    assert table.state == after
+    table.button()  # the record has the chips the camera reads: nothing differs
+    assert disagreement_prompts(table) == [] and table.table_prompt is not None \
+        and table.table_prompt.text.startswith("Nothing to record yet"), table.table_prompt
+    table.board_seen({p: v for p, v in game.board_view(after).items() if p != game.die_spot})
+    assert table.history[-1].action["type"] == "pick_up_die" and disagreement_prompts(table) == []
+
+
 def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
     """A roll declared and undone first: the log's sequence numbers (which count the undo)
     run ahead of the history's, and the prompt names the misread roll as the history

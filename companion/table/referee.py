@@ -108,6 +108,8 @@ class Referee(Bounces, Disagreements, Doubting):
         if corrected is not None and replaced is not None and self.raw_seen is not None \
                 and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
             self._trust(corrected, replaced)
+        if self.raw_seen is not None and self.overrides.places:  # set against the record as it is now
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
         waiting, self._press_waiting = self.press_still_waits(), False
         if kind == "correct" and waiting and self.step_reads_otherwise():
             self._press_again = True  # its step reads otherwise now: recorded if the table shows it
