@@ -139,6 +139,35 @@ def test_score_chips_set_aside_as_the_record_is_right_are_read_again_once_the_re
     assert table.history[-1].action["type"] == "pick_up_die" and disagreement_prompts(table) == []
 
 
+def test_a_roll_read_from_a_die_misread_on_its_tray_is_offered_undone_never_as_another_roll() -> None:
+    """Swing State seed 8, cafe, typical: the die, showing the last roll's 3 on its tray,
+    read 2 for a moment and became "Blue rolls 2"; read 3 again, the tablet offered it
+    corrected to "Blue rolls 3", a roll nobody made (the die never left its tray, and a roll
+    to the same face is a pick-up and a roll).  The players tapped it, their pick-up for the
+    roll the record no longer awaited was refused, and the game wedged.  Here Red's roll is
+    due with the Incumbent's 4 on the tray, read 3 for a moment: the entry is offered undone."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
+    table.board_seen(game.board_view(moved))
+    table.button()
+    table.declare({"type": "allocate", "player": 0, "piles": {"red": 3}})
+    before, view = table.state, game.board_view(table.state)
+    entry = table.board_seen(die(table, view, 3))  # the 4 on the tray read 3 for a moment
+    assert entry is not None and entry.action == {"type": "roll", "player": 1, "value": 3}
+    table.board_seen(view)
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.options[0] == {"type": "undo", "seq": entry.seq}, prompt
+    assert not any(o.get("type") == "correct" for o in prompt.options)
+    assert "explains it: the table shows it was never made" in prompt.text
+    table.declare(prompt.options[0])
+    assert table.state == before
+    table.board_seen({p: v for p, v in view.items() if p != game.die_spot})  # Red picks the die up
+    assert table.history[-1].action == {"type": "pick_up_die", "player": 1}
+
+
 def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
     """A roll declared and undone first: the log's sequence numbers (which count the undo)
     run ahead of the history's, and the prompt names the misread roll as the history
