@@ -109,9 +109,9 @@ class Search:
     tallies: bool = True
     """Whether a corrected record must have the score pieces the camera counts.  False: a
     correction that explains the places and leaves the record's score pieces as they are,
-    their difference named as what stays different (Swing State seed 8, cafe, typical: "Red
-    rolls 4" read for a 3 while Blue's V chips differed too; no correction explained both,
-    none was offered, and the game wedged)."""
+    their difference named as what stays different and asked on its own (a roll misread while
+    a score chip lies off its place: no correction explains both, and none was offered; Swing
+    State seed 8, cafe, typical, had "the die and Blue's V chips differ" with no entry named)."""
 
     def fit(self, state: State, misread: frozenset[str] = frozenset(), choice: bool = False) -> bool:
         """:func:`fits` for this search: without :attr:`tallies`, the corrected record must
