@@ -102,6 +102,100 @@ def test_swing_state_a_pawn_read_in_another_seats_colour_where_it_landed_is_offe
     assert table.table_prompt is None and table.history[-1].action == move
 
 
+def test_a_correction_that_explains_the_places_but_not_the_score_pieces_is_offered_saying_so() -> None:
+    """Swing State seed 8, cafe, typical: a roll read a pip off and recorded, while a score
+    chip differed too.  No correction explains both, and none was offered: the game wedged.
+    The correction that explains the die is offered, naming the die and saying that the
+    score pieces still differ after it; tapped, the record is the table's, and the chip's
+    own difference stands as a warning with its own way out."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game, base = table.game, table.state
+    entry = table.board_seen(game.board_view(game.apply(base, roll(3))))
+    assert entry is not None and entry.action == roll(3) and entry.source == "camera"
+    truth = game.apply(base, roll(4))
+    truth = game.apply(truth, next(a for a in game.legal_actions(truth) if a["type"] == "move"))
+    seen = dict(game.board_view(truth))
+    chip = "pile1-1v0"  # the Incumbent's 1 V chip for Red, off its place
+    assert game.score_place(chip) and seen.pop(chip)
+    table.board_seen(seen)
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning"
+    fix = {"type": "correct", "entry": entry.seq, "action": roll(4)}
+    assert prompt.options[0] == fix and KEEP in prompt.options, prompt.options
+    differs = "Incumbent's pile for Red: V 5 on the table, 6 in the record"
+    assert "Entry #1 (Incumbent rolls 3) explains it at Die: the table shows Incumbent rolls 4" \
+        in prompt.text, prompt.text
+    assert f"they still differ after it ({differs})" in prompt.text
+    table.declare(fix)  # one tap: the roll corrected, the press judged again records the move
+    assert table.state == truth
+    left = disagreement_prompts(table)
+    assert [p.text for p in left] == [f"The table does not match the record: the score pieces differ: "
+                                      f"{differs}. If the table is wrong, tap that the record is right "
+                                      "and set the table as it says."]
+    table.declare(KEEP)  # the chip's own way out: the record is right
+    assert disagreement_prompts(table) == [] and table.state == truth
+
+
+def test_score_chips_set_aside_as_the_record_is_right_are_read_again_once_the_record_has_them() -> None:
+    """Swing State seed 8, cafe, typical: Blue's two 1 V chips were laid before their News
+    card was recorded, and the players tapped "the record is right".  Once the card was
+    recorded the record had the chips, but the camera's reading of them was still set aside
+    as nothing: "Blue: V 17 on the table, 19 in the record" stood, "the record is right" found
+    nothing to set aside, and the game wedged.  Here the Incumbent's three red chips, laid
+    before the choice of piles is declared."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
+    table.board_seen(game.board_view(moved))
+    table.button()
+    allocate = {"type": "allocate", "player": 0, "piles": {"red": 3}}
+    after = game.apply(table.state, allocate)
+    table.board_seen(game.board_view(after))  # the chips laid before the choice is declared
+    assert [p.text for p in disagreement_prompts(table)] == [
+        "The table does not match the record: the score pieces differ: Incumbent's pile for Red: V 9 on "
+        "the table, 6 in the record. If the table is wrong, tap that the record is right and set the "
+        "table as it says."]
+    table.declare(KEEP)
+    table.declare(allocate)
+    assert table.state == after
+    table.button()  # the record has the chips the camera reads: nothing differs
+    assert disagreement_prompts(table) == [] and table.table_prompt is not None \
+        and table.table_prompt.text.startswith("Nothing to record yet"), table.table_prompt
+    table.board_seen({p: v for p, v in game.board_view(after).items() if p != game.die_spot})
+    assert table.history[-1].action["type"] == "pick_up_die" and disagreement_prompts(table) == []
+
+
+def test_a_roll_read_from_a_die_misread_on_its_tray_is_offered_undone_never_as_another_roll() -> None:
+    """Swing State seed 8, cafe, typical: the die, showing the last roll's 3 on its tray,
+    read 2 for a moment and became "Blue rolls 2"; read 3 again, the tablet offered it
+    corrected to "Blue rolls 3", a roll nobody made (the die never left its tray, and a roll
+    to the same face is a pick-up and a roll).  The players tapped it, their pick-up for the
+    roll the record no longer awaited was refused, and the game wedged.  Here Red's roll is
+    due with the Incumbent's 4 on the tray, read 3 for a moment: the entry is offered undone."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
+    table.board_seen(game.board_view(moved))
+    table.button()
+    table.declare({"type": "allocate", "player": 0, "piles": {"red": 3}})
+    before, view = table.state, game.board_view(table.state)
+    entry = table.board_seen(die(table, view, 3))  # the 4 on the tray read 3 for a moment
+    assert entry is not None and entry.action == {"type": "roll", "player": 1, "value": 3}
+    table.board_seen(view)
+    table.button()
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.options[0] == {"type": "undo", "seq": entry.seq}, prompt
+    assert not any(o.get("type") == "correct" for o in prompt.options)
+    assert "explains it: the table shows it was never made" in prompt.text
+    table.declare(prompt.options[0])
+    assert table.state == before
+    table.board_seen({p: v for p, v in view.items() if p != game.die_spot})  # Red picks the die up
+    assert table.history[-1].action == {"type": "pick_up_die", "player": 1}
+
+
 def test_the_entry_is_named_by_its_number_in_the_history_not_the_logs(tmp_path: Path) -> None:
     """A roll declared and undone first: the log's sequence numbers (which count the undo)
     run ahead of the history's, and the prompt names the misread roll as the history
@@ -398,6 +492,62 @@ def test_baron_voodoo_a_die_misread_in_an_older_entry_is_found_and_the_moves_sin
     assert table.state == game.apply(truth, standing[-1].action)
     again = Table.open("baron_voodoo", tmp_path, 2, None, 0)
     assert again.state == table.state
+
+
+def baron_captured_die_misread(face: str) -> tuple[Table, dict, dict, dict]:
+    """Baron Voodoo after the Deities' choice: a set-up with the die of the first legal
+    capture read a face off (its true ``face`` another), the capture legal after either; the
+    table, the true set-up, the misread one and the capture."""
+    table = Table.open("baron_voodoo", None, 2, None, 0)
+    game = table.game
+    table.declare(next(a for a in game.legal_actions(table.state) if a["type"] == "deities"))
+    base = table.state
+    laid = next(a for a in game.legal_actions(base) if a["type"] == "setup")
+    for capture in (a for a in game.legal_actions(game.apply(base, laid)) if a["type"] == "capture"):
+        over = capture["over"]
+        colour = laid["board"][over][0][0]
+        true_setup = {**laid, "layout": "random", "board": {**laid["board"], over: [[colour, face]]}}
+        for other in (f for f in game.facts.faces if f != face):
+            misread = {**true_setup, "board": {**true_setup["board"], over: [[colour, other]]}}
+            if game.is_legal(base, true_setup) and game.is_legal(base, misread) \
+                    and game.is_legal(game.apply(base, misread), capture):
+                return table, true_setup, misread, capture
+    raise AssertionError("no capture of a die read a face off")
+
+
+def test_baron_voodoo_a_press_for_a_capture_of_a_misread_die_never_ends_the_turn_once_corrected() -> None:
+    """Baron Voodoo seed 17, cafe, typical: B7's die, read a pip high since the set-up, was
+    captured, and its true face showed in the Caught Souls.  The players pressed again for
+    their capture; the tablet named the set-up and they corrected it, and the press, judged
+    again on the corrected record, recorded "Gran Bwa ends the turn" before the effect its
+    true face gave: the record never matched the table again.  The press is asked about
+    instead (its step reads otherwise now), and the effect made next is recorded from the
+    table."""
+    table, true_setup, misread, capture = baron_captured_die_misread("vp")
+    game = table.game
+    base = table.state
+    table.board_seen(game.board_view(game.apply(base, misread)))
+    table.button()
+    setup_seq = table.history[-1].seq
+    truth = game.apply(game.apply(base, true_setup), capture)
+    table.board_seen(game.board_view(truth))  # the captured die shows its true face in the Caught Souls
+    table.button()
+    assert table.history[-1].action == capture
+    table.button()  # pressed again: the history names their capture with another face
+    prompt = table.table_prompt
+    fix = {"type": "correct", "entry": setup_seq, "action": true_setup}
+    assert prompt is not None and prompt.options[0] == fix, prompt
+    table.declare(fix)
+    standing = [h.action for h in table.history if not h.undone]
+    assert standing[-2:] == [true_setup, capture]  # no "ends the turn" nobody made
+    asked = table.table_prompt
+    assert asked is not None and asked.options == [{"type": "end_turn", "player": 0}], asked
+    assert "pressed again after" in asked.text
+    effect = {"type": "effect", "player": 0}  # the VP face: the marker moved one up, then a press
+    after = game.apply(truth, effect)
+    table.board_seen(game.board_view(after))
+    table.button()
+    assert table.history[-1].action == effect and table.state == after
 
 
 def _baron_capture_pressed(tmp_path: Path, now: list[float]) -> tuple[Any, Any, Any]:

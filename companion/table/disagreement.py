@@ -65,6 +65,7 @@ from companion.table.search import (
     misread_when_laid,
     one_off,
     other_seats,
+    partly,
     set_aside,
     taken_by_another,
 )
@@ -119,6 +120,13 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         whole = Search(game, moves, seen, list(taps), readings=readings, made=made)
         if (hit := misread_when_laid(whole, differ)) is not None:
             found, laid, search = (hit[0], hit[1]), hit[2], whole
+    unmade = search.never_made() if found is None and differ else []
+    first = two_moves(game, state, seen, list(taps), differ, next_moves) \
+        if found is None and differ and not unmade else None
+    part = False  # the correction explains the places only: the score pieces still differ after it
+    if found is None and differ and tally is not None and not unmade and not first:
+        found, laid, search = partly(game, moves, seen, list(taps), differ, readings, made)
+        part = found is not None
     named, since = differ, False
     if found is not None:  # name the places the correction changes; the move made since apart
         index = next(i for i, m in enumerate(search.moves) if m.seq == found[0].seq)
@@ -138,15 +146,19 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
         if laid is not None:
             shows = (f"the piece it laid on {labels.get(laid.place, laid.place)} was read "
                      f"{pieces_words((laid.was,))}; the table shows {pieces_words((laid.now,))} now")
-        text += (f" Entry #{number(move.seq)} ({was}) explains it: {shows}. "
-                 f"If the table is right, correct entry #{number(move.seq)}")
+        where = " and ".join(labels.get(p, p) for p in sorted(named))
+        text += (f" Entry #{number(move.seq)} ({was}) explains it" + (f" at {where}" if part else "")
+                 + f": {shows}. If the table is right, correct entry #{number(move.seq)}")
         text += ("; the moves since stand" if move.seq != moves[-1].seq else "")
         text += ("; the move made since is recorded next." if since else ".")
+        if part:
+            text += (" It leaves the score pieces as the record has them: they still differ after "
+                     f"it ({tally}), asked on their own.")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
-    elif differ and (unmade := search.never_made()):
+    elif unmade:
         text += never_made_words(game, unmade, number)
         options = [undo_option(unmade)]
-    elif differ and (first := two_moves(game, state, seen, list(taps), differ, next_moves)):
+    elif first:
         text += (f" {TWO_MOVES}, "
                  f"{game.describe(state, first[0])}, then another (a press forgotten)? "
                  "If so, record the first: the second follows.") + missed_card(game)

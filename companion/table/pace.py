@@ -11,6 +11,7 @@ move may be reconsidered until the next one.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.games.base import BoardView, Game, State, Tap
@@ -85,6 +86,21 @@ class Bounces:
     taps: list[Tap]
     _pressed_last: bool
     _bounce: bool
+    _press_state: State | None = None  # the record when the press that waits for an answer came
+
+    def step_reads_otherwise(self) -> bool:
+        """Whether the moves the rules allow now differ from those when the press that waits
+        came: the players' correction changed the step it was judged against (the captured
+        die's face, so its effects).  That press, judged again, is a press again: recorded
+        only if the table shows its move.  Baron Voodoo seed 17, cafe, typical: B7's die, read
+        a pip high since the set-up, was captured; the players pressed again for their
+        capture, the set-up was corrected, and that press recorded "Gran Bwa ends the turn"
+        before the Steal its true face gave them: the record never matched the table again."""
+        if self._press_state is None:
+            return False
+        game = self.game
+        return {json.dumps(a, sort_keys=True) for a in game.legal_actions(self.ledger.state)} \
+            != {json.dumps(a, sort_keys=True) for a in game.legal_actions(self._press_state)}
 
     def _pressed_twice(self, after: State) -> bool:
         """A press that would record a move nothing on the table shows (:meth:`_unseen`),

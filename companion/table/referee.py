@@ -108,7 +108,11 @@ class Referee(Bounces, Disagreements, Doubting):
         if corrected is not None and replaced is not None and self.raw_seen is not None \
                 and any(p is not None and {"type": "keep_record"} in p.options for p in asked):
             self._trust(corrected, replaced)
+        if self.raw_seen is not None and self.overrides.places:  # set against the record as it is now
+            self.seen = self.overrides.apply(self.raw_seen, self.game.board_view(self.ledger.state))
         waiting, self._press_waiting = self.press_still_waits(), False
+        if kind == "correct" and waiting and self.step_reads_otherwise():
+            self._press_again = True  # its step reads otherwise now: recorded if the table shows it
         self.check_tallies()
         self.publish(kind)
         if (kind == "correct" or answered) and waiting \
@@ -254,7 +258,7 @@ class Referee(Bounces, Disagreements, Doubting):
             # next step (Jivecat seed 8, cafe, typical: the buy's bounce, refused on its chore,
             # was judged with the next buy's card; that buy's own press ended the turn)
             self._press_waiting, self._press_seat = True, self._pressing  # judged again once answered
-            self._press_again = again
+            self._press_again, self._press_state = again, self.ledger.state
         if verdict.prompt is not None:
             self.table_prompt = verdict.prompt
             self.publish("prompt")

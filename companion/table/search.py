@@ -54,15 +54,17 @@ def differing(game: Game, state: State, seen: BoardView) -> set[str]:
 
 
 def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
-         misread: frozenset[str] = frozenset(), choice: bool = False) -> bool:
+         misread: frozenset[str] = frozenset(), choice: bool = False, tallies: bool = True) -> bool:
     """Whether the table is the record ``state``, or it with one legal move made since,
     except at the places ``misread`` (those of an entry the camera misread, which it may
     misread still).  With ``choice``, a table several legal moves explain fits too (the
-    press asks which: an Offering token taken, or an Offering die's effect)."""
+    press asks which: an Offering token taken, or an Offering die's effect).  Without
+    ``tallies``, the score pieces the camera counts are not set against it (a correction
+    that explains the places, the score pieces' own difference left for its own offer)."""
     table = {p: pieces for p, pieces in seen.items() if p not in misread}
     board = game.board_view(state)
     if not {p for p in changed_places(board, table) if not game.score_place(p)} - misread:
-        return tally_mismatch(game, state, seen) is None and as_many(board, seen, misread)
+        return (not tallies or tally_mismatch(game, state, seen) is None) and as_many(board, seen, misread)
     if misread:  # the record's reading there: the move made since is read from the rest
         table.update({p: v for p, v in board.items() if p in misread})
     made: dict[str, State] = {}  # what a press would record (reconcile's one legal move)
@@ -73,7 +75,8 @@ def fits(game: Game, state: State, seen: BoardView, taps: list[Tap],
             continue
     if len(made) != 1 and not (choice and made):
         return False
-    return any(not differing(game, after, table) - misread and tally_mismatch(game, after, seen) is None
+    return any(not differing(game, after, table) - misread
+               and (not tallies or tally_mismatch(game, after, seen) is None)
                and as_many(game.board_view(after), seen, misread) for after in made.values())
 
 
@@ -103,6 +106,22 @@ class Search:
     record replayed from it up to that move.  A standing move's predecessors never change
     while it stands (the record is a stack; a correction makes new entries), so they stay
     true; a search on the next record replays only the move made since."""
+    tallies: bool = True
+    """Whether a corrected record must have the score pieces the camera counts.  False: a
+    correction that explains the places and leaves the record's score pieces as they are,
+    their difference named as what stays different and asked on its own (a roll misread while
+    a score chip lies off its place: no correction explains both, and none was offered; Swing
+    State seed 8, cafe, typical, had "the die and Blue's V chips differ" with no entry named)."""
+
+    def fit(self, state: State, misread: frozenset[str] = frozenset(), choice: bool = False) -> bool:
+        """:func:`fits` for this search: without :attr:`tallies`, the corrected record must
+        keep the score pieces the record has now (their difference stays as it is named)."""
+        game = self.game
+        if not self.tallies and self.moves:
+            now = self.moves[-1].after
+            if game.tallies(state, game.board_view(state)) != game.tallies(now, game.board_view(now)):
+                return False
+        return fits(game, state, self.seen, self.taps, misread, choice, self.tallies)
 
     def corrected(self, index: int, action: Action) -> State | None:
         """The state move ``index`` made as ``action`` makes (None: the rules refuse it)."""
@@ -151,6 +170,17 @@ class Search:
         if after is None:
             return frozenset()
         return frozenset(changed_places(self.game.board_view(before), self.game.board_view(after)))
+
+    def seeable(self, index: int, action: Action) -> bool:
+        """Whether move ``index`` read as ``action`` is a move the camera could have recorded:
+        one the camera read (it records a change of the board) changes some place read so.  A
+        reading that leaves the board as it was is no reading of what it saw: the entry is one
+        nobody made (:meth:`never_made`).  Swing State seed 8, cafe, typical: the die, showing
+        Blue's 3 on its tray, read 2 for a moment, became "Blue rolls 2"; the tablet offered
+        it corrected to "Blue rolls 3", a second roll nobody made with the die never picked up,
+        the players tapped it, and their pick-up for the roll the record no longer awaited
+        was refused until the game wedged."""
+        return self.moves[index].source != "camera" or bool(self.laid(index, action))
 
     def _keep(self, step: tuple[object, ...], state: State | None) -> None:
         if self.made is None:
@@ -248,10 +278,10 @@ class Search:
             if self.tries > TRIES or self.judged > JUDGED:
                 return None
             again = self.rereading(index, differ, since[index])
-            state = self.replayed(index, again) if again is not None else None
+            state = self.replayed(index, again) if again is not None and self.seeable(index, again) else None
             if again is not None and state is not None:
                 self.judged += 1
-                if fits(game, state, self.seen, self.taps):
+                if self.fit(state):
                     return self.moves[index], [again]
         for index in read[:OTHER_READINGS]:
             move = self.moves[index]
@@ -263,6 +293,8 @@ class Search:
             if judged is None:
                 return None
             exact, near = judged
+            if not exact and near and self.never_made():
+                return None  # the table is the record without the newest entries: not a near reading
             if exact or near:
                 return move, (exact or near)[:SHOWN]
         return self.misread_earlier(read)
@@ -288,7 +320,7 @@ class Search:
             if len(newest) < count or any(m.source not in ("camera", "table") for m in newest):
                 return []
             self.judged += 1
-            if fits(self.game, newest[0].before, self.seen, self.taps, choice=count > 1):
+            if self.fit(newest[0].before, choice=count > 1):
                 return newest
         return []
 
@@ -302,13 +334,13 @@ class Search:
         for action in readings:
             if self.tries > TRIES or self.judged > JUDGED:
                 return None
-            state = self.replayed(index, action)
+            state = self.replayed(index, action) if self.seeable(index, action) else None
             if state is None:
                 continue
             self.judged += 1
-            if fits(self.game, state, self.seen, self.taps):
+            if self.fit(state):
                 exact.append(action)
-            elif fits(self.game, state, self.seen, self.taps, self.laid(index, action) | recorded):
+            elif self.fit(state, self.laid(index, action) | recorded):
                 near.append(action)
         return exact, near
 
@@ -366,11 +398,28 @@ def misread_when_laid(search: Search, differ: set[str]) -> tuple[RecordedMove, l
                     return None if not found else (move, [a for a, _ in found], found[0][1])
                 state = search.replayed(index, action)
                 search.judged += 1
-                if state is not None and fits(game, state, seen, search.taps):
+                if state is not None and search.fit(state):
                     found.append((action, Laid(place, was, now)))
         if found:
             return move, [a for a, _ in found], found[0][1]
     return None
+
+
+def partly(game: Game, moves: list[RecordedMove], seen: BoardView, taps: list[Tap], differ: set[str],
+           readings: dict[int, list[Action]] | None,
+           made: dict[tuple[object, ...], State | None] | None) -> tuple[
+               tuple[RecordedMove, list[Action]] | None, Laid | None, Search]:
+    """The correction of an entry that explains every differing place but not the score
+    pieces, and leaves those as the record has them (:attr:`Search.tallies`): the entry, its
+    readings and the piece it laid otherwise (or None), and the search that found it."""
+    search = Search(game, moves[-EARLIER:], seen, taps, readings=readings, made=made, tallies=False)
+    found = search.explaining(differ)
+    if found is not None:
+        return found, None, search
+    whole = Search(game, moves, seen, taps, readings=readings, made=made, tallies=False)
+    if (hit := misread_when_laid(whole, differ)) is not None:
+        return (hit[0], hit[1]), hit[2], whole
+    return None, None, search
 
 
 def cards_read(game: Game, action: Action) -> Counter[str]:
