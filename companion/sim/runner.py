@@ -31,6 +31,7 @@ from companion.service import Service
 from companion.sim.camera.source import FrameGate, SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.stickers import StickerSheet
+from companion.sim.trace import open_trace
 from companion.sim.words import Wording
 from companion.sim.world import (
     BoardChange,
@@ -166,6 +167,9 @@ class SimulatedTable:
         self.frames_taken = 0
         source.read = self._count_frames(source.read)  # type: ignore[method-assign]
         self.gate = self._lockstep()
+        self.trace = open_trace("table")  # None unless COMPANION_SIM_TRACE names a file
+        if self.trace is not None:
+            self.trace.clock = lambda: self.frames_taken
 
     def _lockstep(self) -> FrameGate | None:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
@@ -267,6 +271,8 @@ class SimulatedTable:
         self.button_pin.drive_high()
 
     def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
+        if self.trace is not None:
+            self.trace.event(event, verb="delivered: ")
         before = before if before is not None else self.tablet.state(history=0)
         marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
 
@@ -420,6 +426,8 @@ class SimulatedTable:
             else:
                 tablet = self.tablet.state()
             self.glance()
+            if self.trace is not None:
+                self.trace.tablet(tablet, words=self.wording().option)
             events = self.world.act(tablet)
             if not events:
                 break
