@@ -517,3 +517,48 @@ def test_a_card_the_tablet_did_not_read_is_laid_again_when_it_asks() -> None:
     assert world.act(tablet) == [CardTap("deb-3b", 1)]
     assert world.lay_missed_cards(tablet) == []  # once for that move
     assert world.lay_missed_cards({**tablet, "prompts": []}) == []  # and only when asked
+
+
+def test_a_drink_whose_cards_were_read_in_another_order_is_known_as_theirs() -> None:
+    """Jivecat seed 7, cafe, passive (wedged after 15 actions): Yellow laid the 7 and the 3
+    for Tiki 10; the 7 missed the reader and was laid again, so the record read them 3 then 7
+    and printed "Yellow buys a drink (3+7) ...".  The players, who had made "(7+3)", took their
+    drink for unrecorded and made it again; its press, with nothing new on the table, ended
+    Yellow's turn.  A drink is known by its cards and its place, in whatever order its sum
+    names them."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, TurnButton, load_world
+    from companion.table import Table
+
+    for seed in range(1, 30):
+        table = Table.open("jivecat", None, 3, None, seed, resume=False)
+        world = load_world("jivecat", table.game, 3, None, seed)
+        world.set_temperament("passive")
+        for event in world.start():
+            deliver(table, event, [])
+        for _ in range(120):
+            tablet = table.public()
+            events = world.act(as_seen(tablet, world.wording()))
+            taps = [e for e in events if isinstance(e, CardTap)]
+            pending = world.pending or {}
+            if pending.get("type") == "buy" and len(taps) == 2 \
+                    and pending.get("signs") == [1, 1]:
+                break
+            for event in events:
+                deliver(table, event, [])
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no drink of two cards added up in 29 seeds")
+    total = tablet["history_total"]
+    # the pieces, then the second card before the first (the first missed its reader), the press
+    pieces = [e for e in events if not isinstance(e, (CardTap, TurnButton))]
+    for event in [*pieces, *taps[::-1], TurnButton()]:
+        deliver(table, event, [])
+    seen = as_seen(table.public(), world.wording())
+    (line,) = [h for h in seen["history"] if h["seq"] > total]
+    assert "buys a drink" in line["text"] and line["text"] != world.game.describe(world.state, pending)
+    assert not world.nothing_stands_since(seen, total, pending)
+    again = world.act(seen)
+    assert not any(isinstance(e, CardTap) and e in taps for e in again), again
