@@ -181,7 +181,8 @@ class SimulatedTable:
         vision = getattr(self.service, "vision", None)
         if not (self.human_pacing and self.speed == 0 and vision is not None):
             return None
-        gate = FrameGate(self.source)
+        current = getattr(vision, "source", None)  # the demo gates the camera from its start
+        gate = current if isinstance(current, FrameGate) else FrameGate(self.source)
         vision.source = gate
         watchdog = getattr(self.service, "watchdog", None)
         if watchdog is not None:
