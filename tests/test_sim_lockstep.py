@@ -134,7 +134,8 @@ def paced_table(speed: float, vision: bool = True) -> tuple[PacedTable, SimpleNa
     source = CountingSource()
     service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1",
                               vision=SimpleNamespace(source=source) if vision else None,
-                              watchdog=SimpleNamespace(stall_s=3.0))
+                              watchdog=SimpleNamespace(stall_s=3.0),
+                              link=SimpleNamespace(heartbeat_timeout_s=3.5))
     world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
     device = SimpleNamespace(poll_s=0.001)
     table = PacedTable(service, world, source, device, speed, None, None,  # type: ignore[arg-type]
@@ -146,6 +147,7 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
     table, service = paced_table(speed=0)
     assert isinstance(table.gate, FrameGate) and service.vision.source is table.gate
     assert service.watchdog.stall_s == math.inf  # a pause of the harness is no stuck camera
+    assert service.link.heartbeat_timeout_s == math.inf  # nor a silent device
     assert table.device.poll_s == 0.005  # the firmware at a real device's pace, not spinning
     loop = Loop(service.vision.source)
     table.human_wait(1.0, after_frames=3)  # the hand's 3 frames and a second at 8 frames a second
@@ -161,6 +163,7 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
 def test_a_table_at_a_real_pace_or_without_a_camera_loop_has_no_gate(speed: float, vision: bool) -> None:
     table, service = paced_table(speed, vision)
     assert table.gate is None and service.watchdog.stall_s == 3.0 and table.device.poll_s == 0.001
+    assert service.link.heartbeat_timeout_s == 3.5
 
 
 def test_a_taps_message_reaches_the_table_before_the_next_frame() -> None:

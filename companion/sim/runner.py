@@ -175,7 +175,9 @@ class SimulatedTable:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
         :class:`FrameGate`: it takes the frames the players' delays give and no others, so a
         game takes the same frames on an idle machine as on a loaded one.  The watchdog's
-        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised.
+        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised, nor
+        the link's wall-clock "device silent" (a warning the players would read, or not, as the
+        machine's load had it).
         Nobody waits on the device's round trips for pace any more (the delays are frames):
         its firmware polls at a real device's 5 ms, not spinning at 1 ms all game."""
         vision = getattr(self.service, "vision", None)
@@ -187,6 +189,9 @@ class SimulatedTable:
         watchdog = getattr(self.service, "watchdog", None)
         if watchdog is not None:
             watchdog.stall_s = math.inf
+        link = getattr(self.service, "link", None)
+        if link is not None and hasattr(link, "heartbeat_timeout_s"):
+            link.heartbeat_timeout_s = math.inf  # nor is its pause a silent device
         if isinstance(getattr(self.device, "poll_s", None), float):
             self.device.poll_s = max(self.device.poll_s, LOCKSTEP_POLL_S)
         return gate
