@@ -562,3 +562,24 @@ def test_a_drink_whose_cards_were_read_in_another_order_is_known_as_theirs() -> 
     assert not world.nothing_stands_since(seen, total, pending)
     again = world.act(seen)
     assert not any(isinstance(e, CardTap) and e in taps for e in again), again
+
+
+def test_their_own_the_record_is_right_line_is_no_move_to_correct() -> None:
+    """Jivecat seed 12, cafe, typical (19.1 % declared): Blue's Hula Hoop was pressed while a
+    piece lay knocked aside; the players tapped "The record is right" and that decision became
+    the history's newest line.  Taking it for a wrong record of their move, they corrected it,
+    and the correction replaced the move before it ("Blue uses Tiki Mugs"): Rada 5, recovered,
+    went back to the discard pile in the record, the drink bought with it was refused for the
+    rest of the game, and the players declared every move after (23 of the 30 declared).  A
+    decision line is no move: nothing is corrected, the move is made again."""
+    from companion.sim.world import TurnButton
+
+    world = swing_world()
+    world.pending = world.move_pending = ROLL_3
+    world.last_move = ([TurnButton()], 44, 0)
+    kept = ("The record is right, the table to be set as it says: Die as the record has it, "
+            "white (4) (the camera read white (3)).")
+    tablet = as_seen({"history": [{"seq": 45, "source": "tablet", "undone": False, "text": kept}],
+                      "history_total": 45, "prompts": [], "taps": []}, world.wording())
+    assert world.correct_record(tablet, 44) == []
+    assert world.nothing_stands_since(tablet, 44, ROLL_3)  # their roll is not recorded: made again
