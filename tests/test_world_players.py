@@ -583,3 +583,41 @@ def test_their_own_the_record_is_right_line_is_no_move_to_correct() -> None:
                       "history_total": 45, "prompts": [], "taps": []}, world.wording())
     assert world.correct_record(tablet, 44) == []
     assert world.nothing_stands_since(tablet, 44, ROLL_3)  # their roll is not recorded: made again
+
+
+def test_a_move_whose_press_the_tablet_holds_is_left_on_the_table_as_made() -> None:
+    """Jivecat seed 12, cafe, typical (wedged): Red's Hi-Fi Stereo press was held ("Press
+    noted: it counts once the camera sees the table clear of hands"); the players, seeing no
+    line for it, forgot the Trend card tapped, put the Skull paid back on the mat and took it
+    off again.  The held press was judged on the Skull put back and recorded "Red ends the
+    turn".  With a press held they leave the table as the move left it, forget no card and
+    lay again only one the tablet does not list."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, Declare, TurnButton, load_world
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        tablet = table.public()
+        events = world.act(as_seen(tablet, world.wording()))
+        if any(isinstance(e, TurnButton) for e in events) and any(isinstance(e, CardTap) for e in events) \
+                and table.game.phase(table.state) == "play":
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pressed move with a card in 200 steps")
+    made = [e for e in events if isinstance(e, BoardChange)][-1].view
+    taps = [e for e in events if isinstance(e, CardTap)]
+    held = as_seen({**tablet, "taps": [{"card": taps[0].card, "seat": taps[0].seat}],
+                    "prompts": [*tablet["prompts"], {"kind": "info", "text": "Press noted: it "
+                                "counts once the camera sees the table clear of hands."}]},
+                   world.wording())
+    for _ in range(3):
+        again = world.again(held)
+        assert [e for e in again if isinstance(e, BoardChange)] == [BoardChange(made)] == again[-1:]
+        assert again[:-1] == taps[1:]  # the cards the tablet does not list; none forgotten
+        assert not any(isinstance(e, (TurnButton, Declare, HandOver)) for e in again)

@@ -181,14 +181,19 @@ class JivecatWorld(JivecatTurns, World):
         # presses: the table as the move left it (a row card it took stays taken; the Skulls it
         # pays leave the mat only with the chores, once it is recorded)
         moves = [e for e in events if not isinstance(e, BoardChange)]
-        if self.press_held(tablet):
-            # "Press noted: it counts once the camera sees the table clear of hands": the table
-            # is straightened, the press not made again (seed 1, cafe, typical: a second press,
-            # come after the first was judged, recorded "Red ends the turn" before Red's second
-            # drink); the cards, if the tablet lists none, are tapped again
-            moves = [e for e in moves if not isinstance(e, TurnButton)]
         boards = [e.view for e in events if isinstance(e, BoardChange)]
         self.shown = boards[-1] if boards else self.view()
+        if self.press_held(tablet):
+            # "Press noted: it counts once the camera sees the table clear of hands": the hands
+            # come off the table as the move left it, the press not made again (seed 1, cafe,
+            # typical: a second press, come after the first was judged, recorded "Red ends the
+            # turn" before Red's second drink), a card the tablet does not list laid again.  No
+            # piece is taken back and laid again, no card forgotten: the press held is judged on
+            # the table they leave (seed 12: judged on the Skull put back on the mat for a
+            # moment, Hi-Fi Stereo's press recorded "Red ends the turn")
+            listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
+            return [*(e for e in moves if isinstance(e, CardTap) and e.card not in listed),
+                    BoardChange(self.shown)]
         before = getattr(self, "before_move", None)
         if tries and before is not None and before != self.shown:
             # straightening did not do: the move ran together with its chores for the camera
