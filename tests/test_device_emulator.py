@@ -76,3 +76,37 @@ def test_an_unplugged_device_waits_and_a_replug_wakes_it() -> None:
             link.stop()
     finally:
         device.stop()
+
+
+class Slow:
+    """A firmware on a loaded machine: each poll comes 80 ms late."""
+
+    def __init__(self, device: DeviceEmulator) -> None:
+        self._poll = device.app.poll
+        device.app.poll = self  # type: ignore[method-assign]
+
+    def __call__(self) -> None:
+        time.sleep(0.08)
+        self._poll()
+
+
+def test_two_presses_in_a_row_are_two_presses_however_slow_the_firmware() -> None:
+    """A double press made at once (the bench's finger bounce) came as one press when the
+    firmware had not yet seen the button go up: its debounce is timed on its own clock, and the
+    emulator let go 45 ms after the release, seen or not.  How many presses a seat button gave
+    hung on the machine's load; a press now returns once the release is registered."""
+    device = DeviceEmulator(poll_ms=1.0)
+    Slow(device)
+    device.start()
+    presses: list[int] = []
+    link = SerialLink(device.port, lambda r, u: None,
+                      lambda seat, pressed: presses.append(seat) if pressed else None).start()
+    try:
+        assert link.wait_connected(5)
+        device.press(1, hold_s=0.0)
+        assert device.app.button_state[1] == 1  # the release seen before press() returns
+        device.press(1, hold_s=0.0)
+        assert wait_until(lambda: presses == [1, 1] and not device.app.outbox)
+    finally:
+        link.stop()
+        device.stop()

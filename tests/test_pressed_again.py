@@ -124,3 +124,47 @@ def test_a_bounce_refused_on_its_move_s_chore_never_waits_to_be_judged() -> None
         table.frame_taken()
     assert table.board_seen(after) is None  # the chore done: nothing more is recorded
     assert table.history[-1].seq == entry.seq and table.state == game.apply(state, buy)
+
+
+def test_a_press_owed_after_a_correction_records_no_end_of_turn_nothing_on_the_table_shows() -> None:
+    """Jivecat seed 12, cafe, typical (wedged): Red's Hi-Fi Stereo (a Skull paid) was judged on
+    the table before the Skull left the mat and recorded "Red ends the turn".  Red pressed
+    again (the press refused: the Skulls differ, the Staff card due) and corrected the entry
+    to Hi-Fi Stereo; the press, owed after the correction, was judged again on the table as it
+    now stood and recorded "Red ends the turn" once more, which nobody made.  The press was
+    for the move the correction recorded: the end of the turn nothing on the table shows is
+    asked, never recorded."""
+    import random
+
+    table = Table.open("jivecat", None, 3, None, 4, resume=False)
+    game, rng = table.game, random.Random(4)
+    for _ in range(600):
+        s = table.state
+        if s["phase"] == "play":
+            p = s["turn"]
+            trend = next((t["card"] for t in s["trends"][p] if t["active"] and not t["used"]
+                          and game.trend_cards[t["card"]]["power"]["kind"] == "draw"), None)
+            if trend is not None and s["skulls"][p] >= 2:
+                break
+        table.declare(rng.choice(game.legal_actions(s)))
+    else:
+        raise AssertionError("no Trend that draws for a Skull in 600 moves")
+    power = {"type": "trend_power", "player": p, "trend": trend}
+    before = game.board_view(s)
+    after = game.board_view(game.apply(s, power))
+    paid = {k: v for k, v in before.items() if not k.startswith("mat")}
+    paid.update({k: v for k, v in after.items() if k.startswith("mat")})
+    table.board_seen(before)
+    ended = table.button()  # judged on the table before the Skull left the mat
+    assert ended is not None and ended.action == {"type": "end_turn", "player": p}
+    for _ in range(DOUBLE_PRESS_FRAMES + 2):
+        table.frame_taken()
+    table.board_seen(paid)
+    for _ in range(DOUBLE_PRESS_FRAMES + 2):
+        table.frame_taken()
+    assert table.button() is None  # made again: refused, it waits for the answer
+    table.declare({"type": "correct", "action": power}, "tablet")
+    assert table.history[-1].action == power  # nothing recorded after the correction
+    prompt = table.referee.table_prompt
+    assert prompt is not None and "pressed twice?" in prompt.text
+    assert prompt.options == [{"type": "end_turn", "player": p}]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -133,7 +134,8 @@ def paced_table(speed: float, vision: bool = True) -> tuple[PacedTable, SimpleNa
     source = CountingSource()
     service = SimpleNamespace(config=ServiceConfig(game="times_square"), url="http://x", pin="1",
                               vision=SimpleNamespace(source=source) if vision else None,
-                              watchdog=SimpleNamespace(stall_s=3.0))
+                              watchdog=SimpleNamespace(stall_s=3.0),
+                              link=SimpleNamespace(heartbeat_timeout_s=3.5))
     world = SimpleNamespace(game=SimpleNamespace(name="times_square"))
     device = SimpleNamespace(poll_s=0.001)
     table = PacedTable(service, world, source, device, speed, None, None,  # type: ignore[arg-type]
@@ -145,6 +147,7 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
     table, service = paced_table(speed=0)
     assert isinstance(table.gate, FrameGate) and service.vision.source is table.gate
     assert service.watchdog.stall_s == math.inf  # a pause of the harness is no stuck camera
+    assert service.link.heartbeat_timeout_s == math.inf  # nor a silent device
     assert table.device.poll_s == 0.005  # the firmware at a real device's pace, not spinning
     loop = Loop(service.vision.source)
     table.human_wait(1.0, after_frames=3)  # the hand's 3 frames and a second at 8 frames a second
@@ -160,6 +163,7 @@ def test_players_at_a_human_pace_on_the_bench_get_the_lockstep_camera() -> None:
 def test_a_table_at_a_real_pace_or_without_a_camera_loop_has_no_gate(speed: float, vision: bool) -> None:
     table, service = paced_table(speed, vision)
     assert table.gate is None and service.watchdog.stall_s == 3.0 and table.device.poll_s == 0.001
+    assert service.link.heartbeat_timeout_s == 3.5
 
 
 def test_a_taps_message_reaches_the_table_before_the_next_frame() -> None:
@@ -204,3 +208,40 @@ def test_an_unplugged_device_is_not_waited_for() -> None:
     table.device.app.outbox.clear()
     table.device_delivered()  # plugged in: the outbox is looked at
     assert WatchedOutbox.looks > 0
+
+
+@pytest.mark.timeout(300)
+def test_the_same_seed_plays_the_same_game_however_slow_the_devices_hello(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jivecat typical seed 7 went another way at #93 in one run of three: the camera ran free
+    from the service's start until the players sat down, while the emulated device said hello,
+    taking as many frames as the machine drew in that time (none on an idle machine, 43,291 in
+    the second the device took here on main).  What it saw then (an empty board committed, the
+    light fitted once more) shifted the reader's refits for the whole game.  The camera now
+    takes no frame before the players' time gives one: a slow hello changes nothing."""
+    from companion.sensors.serial_link import SerialLink
+    from companion.sim import truth
+
+    real_wait = SerialLink.wait_connected
+    delay = [0.0]
+
+    def slow_hello(link: SerialLink, timeout: float) -> bool:  # a loaded machine's late hello
+        time.sleep(delay[0])
+        return real_wait(link, timeout)
+
+    before: list[int] = []
+
+    class Counting(truth.FaultyTable):
+        def __init__(self, service: Any, *args: Any, **kwargs: Any) -> None:
+            before.append(service.vision.frames)  # read before the players sat down
+            super().__init__(service, *args, **kwargs)
+
+    monkeypatch.setattr(SerialLink, "wait_connected", slow_hello)
+    monkeypatch.setattr(truth, "FaultyTable", Counting)
+    games = []
+    for delay[0] in (0.0, 1.0):
+        games.append(truth.play_one("times_square", 1, "clean", "typical", max_steps=4))
+    assert before == [0, 0]
+    quick, slow = games
+    assert (slow.frames, slow.steps, slow.ending, slow.sources) == \
+        (quick.frames, quick.steps, quick.ending, quick.sources)

@@ -517,3 +517,107 @@ def test_a_card_the_tablet_did_not_read_is_laid_again_when_it_asks() -> None:
     assert world.act(tablet) == [CardTap("deb-3b", 1)]
     assert world.lay_missed_cards(tablet) == []  # once for that move
     assert world.lay_missed_cards({**tablet, "prompts": []}) == []  # and only when asked
+
+
+def test_a_drink_whose_cards_were_read_in_another_order_is_known_as_theirs() -> None:
+    """Jivecat seed 7, cafe, passive (wedged after 15 actions): Yellow laid the 7 and the 3
+    for Tiki 10; the 7 missed the reader and was laid again, so the record read them 3 then 7
+    and printed "Yellow buys a drink (3+7) ...".  The players, who had made "(7+3)", took their
+    drink for unrecorded and made it again; its press, with nothing new on the table, ended
+    Yellow's turn.  A drink is known by its cards and its place, in whatever order its sum
+    names them."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, TurnButton, load_world
+    from companion.table import Table
+
+    for seed in range(1, 30):
+        table = Table.open("jivecat", None, 3, None, seed, resume=False)
+        world = load_world("jivecat", table.game, 3, None, seed)
+        world.set_temperament("passive")
+        for event in world.start():
+            deliver(table, event, [])
+        for _ in range(120):
+            tablet = table.public()
+            events = world.act(as_seen(tablet, world.wording()))
+            taps = [e for e in events if isinstance(e, CardTap)]
+            pending = world.pending or {}
+            if pending.get("type") == "buy" and len(taps) == 2 \
+                    and pending.get("signs") == [1, 1]:
+                break
+            for event in events:
+                deliver(table, event, [])
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no drink of two cards added up in 29 seeds")
+    total = tablet["history_total"]
+    # the pieces, then the second card before the first (the first missed its reader), the press
+    pieces = [e for e in events if not isinstance(e, (CardTap, TurnButton))]
+    for event in [*pieces, *taps[::-1], TurnButton()]:
+        deliver(table, event, [])
+    seen = as_seen(table.public(), world.wording())
+    (line,) = [h for h in seen["history"] if h["seq"] > total]
+    assert "buys a drink" in line["text"] and line["text"] != world.game.describe(world.state, pending)
+    assert not world.nothing_stands_since(seen, total, pending)
+    again = world.act(seen)
+    assert not any(isinstance(e, CardTap) and e in taps for e in again), again
+
+
+def test_their_own_the_record_is_right_line_is_no_move_to_correct() -> None:
+    """Jivecat seed 12, cafe, typical (19.1 % declared): Blue's Hula Hoop was pressed while a
+    piece lay knocked aside; the players tapped "The record is right" and that decision became
+    the history's newest line.  Taking it for a wrong record of their move, they corrected it,
+    and the correction replaced the move before it ("Blue uses Tiki Mugs"): Rada 5, recovered,
+    went back to the discard pile in the record, the drink bought with it was refused for the
+    rest of the game, and the players declared every move after (23 of the 30 declared).  A
+    decision line is no move: nothing is corrected, the move is made again."""
+    from companion.sim.world import TurnButton
+
+    world = swing_world()
+    world.pending = world.move_pending = ROLL_3
+    world.last_move = ([TurnButton()], 44, 0)
+    kept = ("The record is right, the table to be set as it says: Die as the record has it, "
+            "white (4) (the camera read white (3)).")
+    tablet = as_seen({"history": [{"seq": 45, "source": "tablet", "undone": False, "text": kept}],
+                      "history_total": 45, "prompts": [], "taps": []}, world.wording())
+    assert world.correct_record(tablet, 44) == []
+    assert world.nothing_stands_since(tablet, 44, ROLL_3)  # their roll is not recorded: made again
+
+
+def test_a_move_whose_press_the_tablet_holds_is_left_on_the_table_as_made() -> None:
+    """Jivecat seed 12, cafe, typical (wedged): Red's Hi-Fi Stereo press was held ("Press
+    noted: it counts once the camera sees the table clear of hands"); the players, seeing no
+    line for it, forgot the Trend card tapped, put the Skull paid back on the mat and took it
+    off again.  The held press was judged on the Skull put back and recorded "Red ends the
+    turn".  With a press held they leave the table as the move left it, forget no card and
+    lay again only one the tablet does not list."""
+    from companion.sim.headless import deliver
+    from companion.sim.world import CardTap, Declare, TurnButton, load_world
+    from companion.table import Table
+
+    table = Table.open("jivecat", None, 3, None, 1, resume=False)
+    world = load_world("jivecat", table.game, 3, None, 1)
+    for event in world.start():
+        deliver(table, event, [])
+    for _ in range(200):
+        tablet = table.public()
+        events = world.act(as_seen(tablet, world.wording()))
+        if any(isinstance(e, TurnButton) for e in events) and any(isinstance(e, CardTap) for e in events) \
+                and table.game.phase(table.state) == "play":
+            break
+        for event in events:
+            deliver(table, event, [])
+    else:
+        raise AssertionError("no pressed move with a card in 200 steps")
+    made = [e for e in events if isinstance(e, BoardChange)][-1].view
+    taps = [e for e in events if isinstance(e, CardTap)]
+    held = as_seen({**tablet, "taps": [{"card": taps[0].card, "seat": taps[0].seat}],
+                    "prompts": [*tablet["prompts"], {"kind": "info", "text": "Press noted: it "
+                                "counts once the camera sees the table clear of hands."}]},
+                   world.wording())
+    for _ in range(3):
+        again = world.again(held)
+        assert [e for e in again if isinstance(e, BoardChange)] == [BoardChange(made)] == again[-1:]
+        assert again[:-1] == taps[1:]  # the cards the tablet does not list; none forgotten
+        assert not any(isinstance(e, (TurnButton, Declare, HandOver)) for e in again)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ from tqdm import tqdm
 from companion.games import load_game
 from companion.service import Service, ServiceConfig
 from companion.sim.camera.render import Camera, lamp_cast, varied_paints
-from companion.sim.camera.source import SyntheticSource
+from companion.sim.camera.source import FrameGate, SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.owner import calibrate_table
 from companion.sim.runner import RunResult, SimulatedTable, Tablet
@@ -101,12 +102,20 @@ def run_demo(
     service.config.board, service.config.empty, service.config.colours = \
         owners.board, owners.empty, owners.colours
     source = SyntheticSource(camera)
-    service.frame_source = source
+    # at speed 0 the camera takes no frame before the players' time gives one (the bench's
+    # lockstep camera): running free while the device said hello it took as many frames as the
+    # machine drew, and the reader fits the light every 8 frames counted from its first, so a
+    # game's readings hung on the load.  A table that does not keep step lets it run free.
+    gate = FrameGate(source) if speed == 0 else None
+    service.frame_source = gate if gate is not None else source
     # on a terminal only (None: tqdm asks); a pipe or the journal gets no bar lines
     bar: Any = tqdm(desc="moves", unit="move", disable=None if progress else True, leave=False)
     started = time.monotonic()
     refusals: list[str] = []
     service.start()
+    stall_s = service.watchdog.stall_s if service.watchdog is not None else None
+    if gate is not None and service.watchdog is not None:
+        service.watchdog.stall_s = math.inf  # no frame is due before the players begin
     try:
         try:  # Ctrl-C from here on, even while the device is still connecting, stops cleanly
             if announce is not None:
@@ -119,6 +128,10 @@ def run_demo(
             sim = table_class(service, world, source, device, speed, world_file, bar,
                               tablet(service) if tablet is not None else None, stickers=stickers)
             refusals = sim.refusals
+            if gate is not None and getattr(sim, "gate", None) is not gate:
+                gate.release()  # the players do not keep step with the camera: it runs free
+                if service.watchdog is not None and stall_s is not None:
+                    service.watchdog.stall_s = stall_s
             result = sim.run(max_steps, exit_when_over=True)
         except KeyboardInterrupt:
             bar.close()

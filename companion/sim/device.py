@@ -259,7 +259,8 @@ class DeviceEmulator:
             time.sleep(self.poll_s)
 
     def press(self, seat: int, hold_s: float = 0.06) -> None:
-        """Hold a seat button until the firmware has registered it (at most 3 s)."""
+        """Hold a seat button until the firmware has registered it, then let it go until it
+        has registered that (at most 3 s each)."""
         self.buttons[seat].level = 0
         time.sleep(max(hold_s, firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s))
         deadline = time.monotonic() + 3.0
@@ -267,6 +268,11 @@ class DeviceEmulator:
             time.sleep(self.poll_s)
         self.buttons[seat].level = 1
         time.sleep(firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s)
+        # let go only once the firmware has seen it go up (at most 3 s more): a press made next,
+        # at once, was otherwise one long press to a firmware a loaded machine left behind
+        deadline = time.monotonic() + 3.0
+        while self.app.button_state[seat] != 1 and time.monotonic() < deadline:
+            time.sleep(self.poll_s)
 
     def led(self, seat: int) -> int:
         return self.leds[seat].lit

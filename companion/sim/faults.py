@@ -91,9 +91,12 @@ class FaultLog:
     """What was injected, for the report (and for tests that the channel really was hit)."""
 
     counts: Counter[str] = field(default_factory=Counter)
+    trace: Any = None  # a :class:`~companion.sim.trace.Trace` when one is asked for
 
     def note(self, kind: str) -> None:
         self.counts[kind] += 1
+        if self.trace is not None:
+            self.trace.line(f"fault: {kind}")
 
 
 def perturb_view(view: BoardView, model: FaultModel, rng: random.Random, log: FaultLog,
@@ -257,6 +260,8 @@ class FaultyTable(SimulatedTable):
         self.faults = faults
         self.fault_rng = random.Random(fault_seed)
         self.fault_log = log
+        if self.trace is not None:
+            log.trace = self.trace
         self.tablets: list[dict[str, Any]] = []  # the tablet after each action, for the judge
         self._guard = threading.Lock()
         self._dropout = 0

@@ -31,6 +31,7 @@ from companion.service import Service
 from companion.sim.camera.source import FrameGate, SyntheticSource
 from companion.sim.device import DeviceEmulator
 from companion.sim.stickers import StickerSheet
+from companion.sim.trace import open_trace
 from companion.sim.words import Wording
 from companion.sim.world import (
     BoardChange,
@@ -166,22 +167,31 @@ class SimulatedTable:
         self.frames_taken = 0
         source.read = self._count_frames(source.read)  # type: ignore[method-assign]
         self.gate = self._lockstep()
+        self.trace = open_trace("table")  # None unless COMPANION_SIM_TRACE names a file
+        if self.trace is not None:
+            self.trace.clock = lambda: self.frames_taken
 
     def _lockstep(self) -> FrameGate | None:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
         :class:`FrameGate`: it takes the frames the players' delays give and no others, so a
         game takes the same frames on an idle machine as on a loaded one.  The watchdog's
-        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised.
+        wall-clock stall is then the harness thinking, not a stuck camera: it is not raised, nor
+        the link's wall-clock "device silent" (a warning the players would read, or not, as the
+        machine's load had it).
         Nobody waits on the device's round trips for pace any more (the delays are frames):
         its firmware polls at a real device's 5 ms, not spinning at 1 ms all game."""
         vision = getattr(self.service, "vision", None)
         if not (self.human_pacing and self.speed == 0 and vision is not None):
             return None
-        gate = FrameGate(self.source)
+        current = getattr(vision, "source", None)  # the demo gates the camera from its start
+        gate = current if isinstance(current, FrameGate) else FrameGate(self.source)
         vision.source = gate
         watchdog = getattr(self.service, "watchdog", None)
         if watchdog is not None:
             watchdog.stall_s = math.inf
+        link = getattr(self.service, "link", None)
+        if link is not None and hasattr(link, "heartbeat_timeout_s"):
+            link.heartbeat_timeout_s = math.inf  # nor is its pause a silent device
         if isinstance(getattr(self.device, "poll_s", None), float):
             self.device.poll_s = max(self.device.poll_s, LOCKSTEP_POLL_S)
         return gate
@@ -267,6 +277,8 @@ class SimulatedTable:
         self.button_pin.drive_high()
 
     def deliver(self, event: PhysicalEvent, before: dict[str, Any] | None = None) -> None:
+        if self.trace is not None:
+            self.trace.event(event, verb="delivered: ")
         before = before if before is not None else self.tablet.state(history=0)
         marker = (before["history_total"], json.dumps(before["prompts"]), len(before["taps"]))
 
@@ -420,6 +432,8 @@ class SimulatedTable:
             else:
                 tablet = self.tablet.state()
             self.glance()
+            if self.trace is not None:
+                self.trace.tablet(tablet, words=self.wording().option)
             events = self.world.act(tablet)
             if not events:
                 break

@@ -40,6 +40,8 @@ from companion.sim.reading import (  # noqa: F401 - the reading's words, named h
     Reading,
 )
 
+KEPT_LINE = "The record is right, the table to be set as it says"
+"""How the history words the players' "the record is right": their decision, not a move."""
 MOVE_TRIES = 3  # how often players make again a move the tablet does not show, before going on
 RECENT_MOVES = 4  # the moves given up on that an entry recorded late may still be for
 RECENT_BOARDS = 8  # the tables the last moves left that players can lay again, one at a time
@@ -397,6 +399,8 @@ class World(Reading, Mending, ABC):
         of those and correct that one to what they did, once.  An entry of theirs newer than
         a wrong one is left for the tablet's warning: undoing it would lose it."""
         standing = self.standing_since(tablet, made_at) if made_at is not None else None
+        if standing is not None:  # their own "the record is right" is a decision, no move
+            standing = [h for h in standing if not str(h.get("text", "")).startswith(KEPT_LINE)]
         if self.pending is None or standing is None \
                 or self.pending != getattr(self, "move_pending", None):
             return []  # nothing pressed for, or an older move's press: not what this move did

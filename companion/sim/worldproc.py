@@ -25,6 +25,7 @@ import sys
 import threading
 from typing import IO, Any
 
+from companion.sim.trace import Trace, open_trace
 from companion.sim.words import Wording
 
 BLOCKED = ("companion.table", "companion.reconcile", "companion.web", "companion.service",
@@ -104,6 +105,7 @@ def _open_world(game_name: str, players: int, variant: str | None, seed: int,
 def serve(inp: IO[bytes], out: IO[bytes]) -> None:
     """The child's loop: open or load a world, then answer calls on it until stdin closes."""
     world: Any = None
+    trace = open_trace("world")  # None unless COMPANION_SIM_TRACE names a file
     while True:
         message = _receive(inp)
         if message is None:
@@ -121,9 +123,20 @@ def serve(inp: IO[bytes], out: IO[bytes]) -> None:
             else:
                 name, call_args = args
                 value = getattr(world, name)(*call_args)
+                if trace is not None:
+                    _traced(trace, name, call_args, value)
             _send(out, (number, "ok", value))
         except Exception as err:  # the world failed: the parent stops the game
             _send(out, (number, "error", f"{type(err).__name__}: {err}"))
+
+
+def _traced(trace: Trace, name: str, args: tuple[Any, ...], value: Any) -> None:
+    """The players' physical events as they made them, and what they noticed on their table."""
+    if name in ("start", "act"):
+        for event in value or []:
+            trace.event(event, verb="made: ")
+    elif name == "look_at_table":
+        trace.line(f"noticed on the table: {args[0] if args else None}")
 
 
 class WorldProcess:

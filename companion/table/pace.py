@@ -86,6 +86,7 @@ class Bounces:
     taps: list[Tap]
     _pressed_last: bool
     _bounce: bool
+    _press_seat: int | None
     _press_state: State | None = None  # the record when the press that waits for an answer came
 
     def step_reads_otherwise(self) -> bool:
@@ -126,6 +127,20 @@ class Bounces:
         waited on a chore and was then recorded as "Yellow ends the turn", and her next buy's
         card was read as the Staff card: the record fell a round behind the table."""
         return again and not self.taps and self._unseen(after)
+
+    def _spent_on(self, kind: str, corrected: Any) -> bool:
+        """Whether a press that waited for the players' answer was made for the move the answer
+        recorded as the newest entry (a move declared, the newest entry corrected to it; not an
+        older entry amended, the moves since standing), and the game owes no press after it (a
+        King of Clubs pass after a Move declared).  Judged again on the record as answered, it
+        is then as a press made again: a move nothing on the table shows (the end of the turn)
+        is asked, never recorded.  Jivecat seed 12, cafe, typical: a press made again for Hi-Fi
+        Stereo, judged after the players corrected "Red ends the turn" to it, recorded "Red ends
+        the turn" once more, and the game wedged a round ahead of the table."""
+        newest = self.ledger.frames[-1].entry
+        if newest is None or (kind == "correct" and (corrected is None or corrected.seq != newest.seq)):
+            return False
+        return not self.game.press_owed(self.ledger.state, newest.action, self._press_seat)
 
     def _unseen(self, after: State) -> bool:
         """Whether every place the move to ``after`` changes still shows what it did (its

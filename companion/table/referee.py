@@ -117,6 +117,8 @@ class Referee(Bounces, Disagreements, Doubting):
         self.publish(kind)
         if (kind == "correct" or answered) and waiting \
                 and (second is not None or self.press_owed_after(kind)):  # the second of two: its press's
+            # a move nothing on the table shows is asked, never recorded (:meth:`_spent_on`)
+            self._press_again = self._press_again or (second is None and self._spent_on(kind, corrected))
             self.judge_waiting_press()
             # once, after a move declared: the press it answered is spent (Jivecat seed 2)
             self._press_waiting = self._press_waiting and not answered

@@ -869,6 +869,30 @@ def test_mats_that_fit_several_powers_are_asked_about_unless_a_trend_tap_names_o
     assert GAME.explain(owner, odd, [], "button") == [end]
 
 
+def test_a_trend_power_shown_on_the_mats_is_read_beside_a_misread_on_another_mat() -> None:
+    """Jivecat seed 10, cafe, typical (wedged): Blue paid a Skull for Cha-Cha (recover), tapped
+    it and pressed, while Red's mat read one Skull short all evening (a place misread).  The
+    mats as a whole never matched the power, so the press ended Blue's turn and the record fell
+    a round behind the table.  The power fits where the mats show every count it changes; a
+    press with a Trend card tapped whose power they do not show ends nothing."""
+    by = {t["power"]["kind"]: c for c, t in GAME.trend_cards.items()}
+    base = arrange(started(3), skulls=[3, 2, 1], discard=["cheval-3"])
+    owner = arrange(base, trends=[[{"card": by["recover"], "active": True, "used": False}], [], []])
+    recover = {"type": "trend_power", "player": RED, "trend": by["recover"], "card": "cheval-3"}
+    paid = mats_after(owner, recover)
+    misread = make_view({k: v for k, v in paid.items() if k != mat_place(BLUE, "skull", 0)})
+    assert GAME.tallies(owner, misread)["Blue: Skulls"] == 1  # Blue's mat a Skull short
+    tapped = [Tap(by["recover"], RED)]
+    assert GAME.explain(owner, misread, tapped, "button") == [recover]
+    assert GAME.explain(owner, misread, [], "button") == [recover]
+    # the Trend card tapped, the mats as recorded but for the other mat's misread: nothing
+    # explains the press (never "Red ends the turn"); untapped, it is the end of the turn
+    unpaid = make_view({k: v for k, v in GAME.board_view(owner).items()
+                        if k != mat_place(BLUE, "skull", 0)})
+    assert GAME.explain(owner, unpaid, tapped, "button") == []
+    assert GAME.explain(owner, unpaid, [], "button") == [{"type": "end_turn", "player": RED}]
+
+
 def test_the_first_starter_chip_names_the_first_player() -> None:
     """"Beginning with the first player ... each player puts one chip on a Starter": with no
     first player declared, whoever lays the first chip goes first and the snake follows; a

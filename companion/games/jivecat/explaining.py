@@ -129,9 +129,27 @@ class JivecatExplaining:
                 after = self.apply(s, option)
             except (RuleError, MalformedAction):
                 continue
-            if self._mats_agree(after, seen):
+            if self._mats_agree(after, seen) or self._mats_show_change(s, after, seen):
                 fits.append(option)
-        return self._named_by_tap(fits, taps, p) or [end]
+        named = self._named_by_tap(fits, taps, p)
+        if named:
+            return named
+        if any(t.card in self.trend_cards and t.seat in (None, p) for t in taps):
+            # a Trend card tapped names a power: a press with it never ends the turn unasked
+            # (seed 10, cafe, typical: Blue paid a Skull for Cha-Cha, tapped it and pressed; a
+            # misread on Red's mat kept the power from fitting, and the press ended Blue's turn)
+            return []
+        return [end]
+
+    def _mats_show_change(self, before: State, after: State, seen: BoardView) -> bool:
+        """Whether the mats show every count the move to ``after`` changes as it leaves it
+        (it changes one at least); a count it leaves alone may differ as it did before (a
+        place misread all evening on another mat is the standing warning's, not this move's)."""
+        was = self.tallies(before, self.board_view(before))
+        now = self.tallies(after, self.board_view(after))
+        read = self.tallies(after, seen)
+        changed = [k for k in now if now[k] != was.get(k)]
+        return bool(changed) and all(read.get(k) == now[k] for k in changed)
 
     def _named_by_tap(self, options: list[Action], taps: list[Tap], p: int) -> list[Action]:
         """The options of the Trend card the player tapped last (a tap names the power used

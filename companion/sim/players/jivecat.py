@@ -25,6 +25,7 @@ Spell on a leader's Jivecat chip or a Cheval jump.  Deterministic from the seed.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from companion.games.base import (
@@ -45,6 +46,7 @@ from companion.games.jivecat.facts import (
     SKULL_COLOUR,
     STAFF,
     STAFF_COLOUR,
+    find_signs,
     mat_place,
     tableau_spot,
     trend_pile,
@@ -179,14 +181,19 @@ class JivecatWorld(JivecatTurns, World):
         # presses: the table as the move left it (a row card it took stays taken; the Skulls it
         # pays leave the mat only with the chores, once it is recorded)
         moves = [e for e in events if not isinstance(e, BoardChange)]
-        if self.press_held(tablet):
-            # "Press noted: it counts once the camera sees the table clear of hands": the table
-            # is straightened, the press not made again (seed 1, cafe, typical: a second press,
-            # come after the first was judged, recorded "Red ends the turn" before Red's second
-            # drink); the cards, if the tablet lists none, are tapped again
-            moves = [e for e in moves if not isinstance(e, TurnButton)]
         boards = [e.view for e in events if isinstance(e, BoardChange)]
         self.shown = boards[-1] if boards else self.view()
+        if self.press_held(tablet):
+            # "Press noted: it counts once the camera sees the table clear of hands": the hands
+            # come off the table as the move left it, the press not made again (seed 1, cafe,
+            # typical: a second press, come after the first was judged, recorded "Red ends the
+            # turn" before Red's second drink), a card the tablet does not list laid again.  No
+            # piece is taken back and laid again, no card forgotten: the press held is judged on
+            # the table they leave (seed 12: judged on the Skull put back on the mat for a
+            # moment, Hi-Fi Stereo's press recorded "Red ends the turn")
+            listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
+            return [*(e for e in moves if isinstance(e, CardTap) and e.card not in listed),
+                    BoardChange(self.shown)]
         before = getattr(self, "before_move", None)
         if tries and before is not None and before != self.shown:
             # straightening did not do: the move ran together with its chores for the camera
@@ -194,6 +201,31 @@ class JivecatWorld(JivecatTurns, World):
             return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(before),
                     HandOver(), BoardChange(self.shown), *moves]
         return [*self.forget_stray_taps(tablet), HandOver(STRAIGHTEN_FRAMES), BoardChange(self.shown), *moves]
+
+    def words_for(self, action: Action) -> set[str]:
+        """The history lines that say ``action``, its cards named in any order: the record
+        names a drink's cards in the order they were read (a card that missed its reader and
+        was laid again comes last: "(3+7)" for the 7 and the 3 laid in that order), and
+        players know their drink by its cards and its place, not by the order of its sum
+        (passive s7: "#13 Yellow buys a drink (3+7)" was not taken for their 7 and 3, so
+        they made it again, and its press ended the turn)."""
+        said = super().words_for(action)
+        cards = action.get("cards")
+        if not isinstance(cards, list) or not 1 < len(cards) <= 3 \
+                or not all(c in self.rules.clique for c in cards):
+            return said
+        values = [self.rules.clique[c].value for c in cards]
+        signs = action.get("signs")
+        total = sum(sg * v for sg, v in zip(signs, values, strict=False)) if isinstance(signs, list) else None
+        for order in itertools.permutations(range(len(cards))):
+            move = {**action, "cards": [cards[i] for i in order]}
+            if total is not None:
+                found = find_signs([values[i] for i in order], total)
+                if found is None:
+                    continue
+                move["signs"] = found
+            said |= super().words_for(move)
+        return said
 
     def _step(self) -> list[PhysicalEvent]:
         s = self.state
