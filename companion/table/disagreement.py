@@ -50,6 +50,7 @@ from companion.reconcile import (
     tally_mismatch,
 )
 from companion.table.ledger import UNSURE, HistoryEntry, Ledger, NothingToUndo, canonical
+from companion.table.misreads import one_off
 from companion.table.overrides import Overrides, pieces_json
 from companion.table.presses import second_taps, two_moves
 from companion.table.search import (
@@ -63,7 +64,6 @@ from companion.table.search import (
     due_move_shown,
     key,
     misread_when_laid,
-    one_off,
     other_seats,
     partly,
     set_aside,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 from companion.games.base import (
@@ -28,7 +28,6 @@ from companion.games.base import (
 from companion.reconcile import (
     RecordedMove,
     changed_places,
-    reconcile,
     reread,
     tally_mismatch,
 )
@@ -41,7 +40,6 @@ MANY = 40  # an entry with more other legal readings than this is not guessed am
 SHOWN = 4  # corrections offered at most (several readings of one entry)
 ONE_OFF = 24  # an older entry with more one-value misreadings than this is not guessed among
 MADE_KEPT = 4000  # corrected records kept between searches at most (then forgotten at once)
-ONE_OFF_PLACES = 12  # differing places whose pieces are read a mark off, for a refused reading
 TAKEN_BACK = 12  # standing moves searched for the entry that took a refused card (laid on the wrong reader)
 
 def key(action: Action) -> str:
@@ -489,46 +487,6 @@ def taken_by_another(game: Game, moves: list[RecordedMove],
                     out.setdefault(key(other), (move, other))
             break  # the newest entry that names the card
     return list(out.values())[:SHOWN]
-
-
-def one_off(game: Game, state: State, seen: BoardView, taps: list[Tap],
-            trigger: Trigger) -> dict[str, tuple[Action, tuple[str, ...], str]]:
-    """A reading the rules refuse, read with one piece at one place a mark off (a card
-    misread by glare: Nightclubs 6, 6, 7, 4, where the pile has one 6, for 6, 5, 7, 4) or in
-    another of the colours such pieces have on the table (a pawn's blue read red under a
-    warm lamp): each legal move one such reading shows (by :func:`key`), with the places read
-    otherwise for it and how ("by one", "in its colour").  The camera is unsure which: the
-    players, who see the table, tap the one it shows.  King of Clubs seed 13, cafe:
-    Nightclub 2 read a pip high all evening; night 5's reading was refused with no reading
-    to tap, and the game wedged.  Swing State seed 13, cafe, typical: Blue's pawn read red
-    where it landed; "Red moves" was refused (Blue's turn) with no reading to tap, and the
-    game wedged."""
-    board = game.board_view(state)
-    # the colours each kind of piece (by its marks) has on the table or in the record
-    colours: dict[int, set[str]] = {}
-    for view in (board, seen):
-        for stack in view.values():
-            for piece in stack:
-                colours.setdefault(piece.pips, set()).add(piece.colour)
-    out: dict[str, tuple[Action, tuple[str, ...], str]] = {}
-    for place in sorted(changed_places(board, seen))[:ONE_OFF_PLACES]:
-        if game.score_place(place):
-            continue
-        stack = tuple(seen.get(place, ()))
-        for index, piece in enumerate(stack):
-            others = [replace(piece, pips=pips) for pips in (piece.pips - 1, piece.pips + 1)
-                      if piece.pips > 0 and pips > 0]
-            others += [replace(piece, colour=colour)
-                       for colour in sorted(colours.get(piece.pips, set()) - {piece.colour})]
-            for other in others:
-                read = (*stack[:index], other, *stack[index + 1:])
-                verdict = reconcile(game, state, {**seen, place: read}, list(taps), trigger)
-                if verdict.action is None or verdict.state is None:
-                    continue
-                how = "by one" if other.colour == piece.colour else "in its colour"
-                action, places, _ = out.get(key(verdict.action), (verdict.action, (), how))
-                out[key(action)] = action, tuple(sorted({*places, place})), how
-    return dict(list(out.items())[:SHOWN])
 
 
 def alike(search: Search, move: RecordedMove, readings: list[Action]) -> list[Action]:
