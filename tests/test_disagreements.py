@@ -254,6 +254,35 @@ def test_the_record_is_right_sets_the_camera_reading_aside_as_one_logged_line(tm
     assert table.referee.overrides.places == {}
 
 
+def test_the_record_is_right_sets_aside_the_score_pieces_it_would_leave_differing() -> None:
+    """Swing State seed 17, cafe, typical: the Incumbent's 5 V chip for Red read blue all
+    evening (set aside: "the record is right"), then his 1 V chip knocked onto the 5 V row.
+    Without the blue chip the pile read right (1 + 5), so "the record is right" set aside
+    only the 1 V chip's empty place; with the blue chip set aside as red the pile read 11
+    against 6, the warning stood, and the players' same tap was logged 500 times.  The
+    decision sets aside the score pieces' places too when they would still differ."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    blue = {**game.board_view(table.state), "pile1-5v0": (Piece("blue", 0),)}
+    table.board_seen(blue)
+    table.declare(KEEP)
+    table.board_seen({**blue, game.die_spot: (Piece(game.die_colour, 5),)})
+    move = next(a for a in game.legal_actions(table.state) if a["type"] == "move")
+    after = dict(game.board_view(game.apply(table.state, move)))
+    after["pile1-5v0"] = (Piece("blue", 0),)
+    after["pile1-5v5"] = after.pop("pile1-1v0")  # knocked onto the 5 V row
+    table.board_seen(after)
+    table.button()
+    assert table.history[-1].action == move
+    assert any("score pieces differ" in p.text for p in table.prompts() if p.kind == "warning")
+    entry = table.declare(KEEP)
+    assert entry is not None and "5 V chip 6 as the record has it, nothing (the camera read red)" \
+        in entry.action["text"], entry.action["text"]
+    assert [p.text for p in table.prompts() if p.kind == "warning"] == []
+    table.board_seen(after)  # the camera reads the same: nothing asked again
+    assert [p.text for p in table.prompts() if p.kind == "warning"] == []
+
+
 def test_the_record_is_right_is_replayed_after_a_restart(tmp_path: Path) -> None:
     """After a restart the history shows the line again, and the camera still reading the
     knocked pawn raises no warning: the same readings are set aside."""
