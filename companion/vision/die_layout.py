@@ -119,10 +119,7 @@ def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) ->
     lamp or blur left faint reads as the 2 of its corners, a 5 as a 4, a 6 as a 4: the marks
     alone are then no clear count.  The grid: a 2's or a 3's outer marks on a diagonal a
     face's step apart (``DIE_STEP``), a 3's third at their middle; a 4-6 laid out as its face
-    (``_face_fit``).  Two marks nearer than a face's corners, or three with none at the
-    middle of the others, are what is left of a 3, a 4 or a 5 whose other pips went with the
-    colour round them (a lamp's sheen over a corner): no clear count (True).  Marks laid out
-    as no face otherwise are left to the other checks (False)."""
+    (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
     count = len(points)
     pts = np.asarray(points, np.float64)
     if count not in DIE_FACES:
@@ -134,12 +131,10 @@ def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) ->
                          if np.linalg.norm(pts[k] - np.delete(pts, k, axis=0).mean(axis=0))
                          <= DIE_FIT * np.linalg.norm(pts[k] - pts[(k + 1) % 3]) / np.sqrt(2)), None)
             if ends is None:
-                return True  # no mark at the middle of the others: no 3's layout
+                return False
         (x0, y0), (x1, y1) = ends
         step = float(np.hypot(x1 - x0, y1 - y0)) / (2 * np.sqrt(2))
-        if step < DIE_STEP[0] * die_px:
-            return True
-        if step > DIE_STEP[1] * die_px:
+        if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
             return False
         turn = np.arctan2(y1 - y0, x1 - x0) - np.pi / 4
         (fx, fy), c, s = ((x0 + x1) / 2, (y0 + y1) / 2), float(np.cos(turn)), float(np.sin(turn))
