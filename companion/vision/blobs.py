@@ -252,7 +252,7 @@ class Blobs(PieceMarks):
             out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
             if stand is None and self._is_die(index):
                 out.shaded += self._sides_of_a_die(bx, by, bw, bh, components[by:by + bh, bx:bx + bw] == k,
-                                                   spot)
+                                                   spot, strange)
             if size_mm < lo or size_mm > hi:
                 out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
                 if size_mm > hi:  # it may reach over other places: they are not seen either
@@ -349,7 +349,8 @@ class Blobs(PieceMarks):
         return None if leaning is None else leaning.foot
 
     def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int, own: np.ndarray | None = None,
-                        spot: str | None = None) -> list[tuple[tuple[int, int], np.ndarray]]:
+                        spot: str | None = None, strange: np.ndarray | None = None
+                        ) -> list[tuple[tuple[int, int], np.ndarray]]:
         """A die's side faces, beside its top's colour (its box, sampled px): in the strip
         towards the camera's nadir, one die's lean deep, the pixels darker than the empty
         board there in every channel (a side in shade is too dark for its colour, a white
@@ -359,7 +360,8 @@ class Blobs(PieceMarks):
         nadir as far as the tallest column's sides reach, covers the board of its own place
         (``spot``: nothing but the column shows there, whatever its height), what is seen is
         the column's.  Past its place it is still judged: a column's sides may hide what
-        stands on the next place."""
+        stands on the next place.  (``strange``: the board's pixels neither the empty board nor a
+        piece's colour, the only ones the column need explain: where none lie, it is not swept.)"""
         if self.pose is None or self._flat is None:
             return []
         x_mm, y_mm = (bx + bw / 2) / SCALE, (by + bh / 2) / SCALE
@@ -380,6 +382,8 @@ class Blobs(PieceMarks):
             wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
             wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
             wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
+            if strange is not None and not strange[wy0:wy1, wx0:wx1].any():
+                return [((y0, x0), darker)] if darker.any() else []
             column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
             mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
             column = column[:mine.shape[0], :mine.shape[1]] & mine
