@@ -34,6 +34,7 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
+PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
@@ -249,7 +250,8 @@ class Blobs(PieceMarks):
             if size_mm < 0.5 * lo:
                 continue  # a speck of colour: not a piece
             # a piece explains its own box: its pips and its anti-aliased rim
-            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            rim = PIECE_RIM_PX
+            out.explained.append((max(0, by - rim), by + bh + rim, max(0, bx - rim), bx + bw + rim))
             if stand is None and self._is_die(index):
                 out.shaded += self._sides_of_a_die(bx, by, bw, bh, components[by:by + bh, bx:bx + bw] == k,
                                                    spot, strange)
@@ -382,7 +384,8 @@ class Blobs(PieceMarks):
             wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
             wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
             wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
-            if strange is not None and not strange[wy0:wy1, wx0:wx1].any():
+            box = (bx - wx0, by - wy0, bw, bh)
+            if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
                 return [((y0, x0), darker)] if darker.any() else []
             column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
             mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
@@ -452,6 +455,18 @@ class Blobs(PieceMarks):
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
 
+
+
+def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Are any of a window's pixels set (``strange``) past a piece's box (x, y, w, h in the
+    window) and the rim its blob explains round it (``PIECE_RIM_PX``)?"""
+    x, y, w, h = box
+    if not strange.any():
+        return False
+    outside = strange.copy()
+    outside[max(0, y - PIECE_RIM_PX):max(0, y + h + PIECE_RIM_PX),
+            max(0, x - PIECE_RIM_PX):max(0, x + w + PIECE_RIM_PX)] = False
+    return bool(outside.any())
 
 
 def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],
