@@ -34,6 +34,7 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
+PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
@@ -254,10 +255,11 @@ class Blobs(PieceMarks):
             if size_mm < 0.5 * lo:
                 continue  # a speck of colour: not a piece
             # a piece explains its own box: its pips and its anti-aliased rim
-            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+            rim = PIECE_RIM_PX
+            out.explained.append((max(0, by - rim), by + bh + rim, max(0, bx - rim), bx + bw + rim))
             if stand is None and self._is_die(index):
                 out.shaded += self._sides_of_a_die(bx, by, bw, bh, components[by:by + bh, bx:bx + bw] == k,
-                                                   spot)
+                                                   spot, strange)
             if size_mm < lo or size_mm > hi:
                 out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
                 if size_mm > hi:  # it may reach over other places: they are not seen either
@@ -360,7 +362,8 @@ class Blobs(PieceMarks):
         return None if leaning is None else leaning.foot
 
     def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int, own: np.ndarray | None = None,
-                        spot: str | None = None) -> list[tuple[tuple[int, int], np.ndarray]]:
+                        spot: str | None = None, strange: np.ndarray | None = None
+                        ) -> list[tuple[tuple[int, int], np.ndarray]]:
         """A die's side faces, beside its top's colour (its box, sampled px): in the strip
         towards the camera's nadir, one die's lean deep, the pixels darker than the empty
         board there in every channel (a side in shade is too dark for its colour, a white
@@ -370,7 +373,8 @@ class Blobs(PieceMarks):
         nadir as far as the tallest column's sides reach, covers the board of its own place
         (``spot``: nothing but the column shows there, whatever its height), what is seen is
         the column's.  Past its place it is still judged: a column's sides may hide what
-        stands on the next place."""
+        stands on the next place.  (``strange``: the board's pixels neither the empty board nor a
+        piece's colour, the only ones the column need explain: where none lie, it is not swept.)"""
         if self.pose is None or self._flat is None:
             return []
         x_mm, y_mm = (bx + bw / 2) / SCALE, (by + bh / 2) / SCALE
@@ -391,6 +395,9 @@ class Blobs(PieceMarks):
             wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
             wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
             wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
+            box = (bx - wx0, by - wy0, bw, bh)
+            if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
+                return [((y0, x0), darker)] if darker.any() else []
             column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
             mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
             column = column[:mine.shape[0], :mine.shape[1]] & mine
@@ -459,6 +466,18 @@ class Blobs(PieceMarks):
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
 
+
+
+def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Are any of a window's pixels set (``strange``) past a piece's box (x, y, w, h in the
+    window) and the rim its blob explains round it (``PIECE_RIM_PX``)?"""
+    x, y, w, h = box
+    if not strange.any():
+        return False
+    outside = strange.copy()
+    outside[max(0, y - PIECE_RIM_PX):max(0, y + h + PIECE_RIM_PX),
+            max(0, x - PIECE_RIM_PX):max(0, x + w + PIECE_RIM_PX)] = False
+    return bool(outside.any())
 
 
 def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],

@@ -348,7 +348,16 @@ class Standing(DarkSheen):
 
     def _stands_up(self, colour: str) -> bool:
         """Does the game name this colour's piece as one that stands (a pawn, a figure), or is
-        every piece of the game a character (Times Square's dancers)?"""
+        every piece of the game a character (Times Square's dancers)?  (Asked of every piece
+        of every frame: answered once a colour, for the layout it was asked of.)"""
+        known = self.__dict__.get("_standing_known")
+        if known is None or known[0] is not self.layout:
+            known = self.__dict__["_standing_known"] = (self.layout, {})
+        if colour not in known[1]:
+            known[1][colour] = self._named_standing(colour)
+        return known[1][colour]
+
+    def _named_standing(self, colour: str) -> bool:
         name = self.layout.pieces.get(colour, "").lower()
         if any(w in name for w in FIGURE_WORDS):
             return True
