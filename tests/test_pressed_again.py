@@ -168,3 +168,45 @@ def test_a_press_owed_after_a_correction_records_no_end_of_turn_nothing_on_the_t
     prompt = table.referee.table_prompt
     assert prompt is not None and "pressed twice?" in prompt.text
     assert prompt.options == [{"type": "end_turn", "player": p}]
+
+
+def test_a_waiting_press_judged_on_a_table_put_back_as_the_record_has_it_ends_no_turn() -> None:
+    """Jivecat seed 13, cafe, typical (wedged): Red's Trend press was held by a chip knocked
+    aside; the players put the paid Skull back on the mat for a moment to make the move
+    again, the held press was judged on that table (its difference gone) and recorded "Red
+    ends the turn", which nobody made.  Here in Baron Voodoo: a face change pressed with a
+    die knocked aside waits; the players take the change back and set the die right, and
+    the held press, judged on the record's own table, is asked about, not recorded."""
+    from tests.test_wedges_baron_swing import _set_up_baron
+
+    table = Table.open("baron_voodoo", None, 2, None, 17, resume=False)
+    table.referee.pace.settle_frames = 1
+    game = table.game
+    _set_up_baron(table)
+    table.board_seen(game.board_view(table.state))
+
+    def settle() -> None:
+        for _ in range(DOUBLE_PRESS_FRAMES + 2):
+            table.frame_taken()
+
+    capture = next(a for a in game.legal_actions(table.state) if a["type"] == "capture")
+    table.board_seen(game.board_view(game.apply(table.state, capture)))
+    settle()
+    assert table.button() is not None and table.history[-1].action == capture
+    record = game.board_view(table.state)
+    change = next(a for a in game.legal_actions(table.state)
+                  if a["type"] == "change_face" and game.board_view(game.apply(table.state, a)) != record)
+    made = dict(game.board_view(game.apply(table.state, change)))
+    first, second = [c for c in sorted(made) if made[c] and c in game.facts.coord
+                     and made[c] == record.get(c)][:2]
+    knocked = {**made, first: made[first][:-1], second: (*made[second], made[first][-1])}
+    settle()
+    table.board_seen(knocked)
+    settle()
+    assert table.button() is None and table.referee.press_still_waits()
+    settle()
+    table.board_seen(record)  # the change taken back, the die set right
+    settle()
+    assert table.history[-1].action == capture  # no "ends the turn" nobody made
+    asked = table.table_prompt
+    assert asked is not None and asked.options == [{"type": "end_turn", "player": 0}], asked

@@ -68,6 +68,7 @@ from companion.table.search import (
     partly,
     set_aside,
     taken_by_another,
+    with_score_places,
 )
 
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
@@ -524,17 +525,11 @@ class Disagreements:
         state = self.ledger.state
         if due_move_shown(self.game, state, self.raw_seen, self.taps) is not None:
             return self._due_move_recorded()
-        places = set_aside(self.game, state, self.raw_seen, self.taps)
         board = self.game.board_view(state)
-        differ = changed_places(board, self.raw_seen)
-        kept = {p: v for p, v in self.overrides.apply(self.raw_seen, board).items() if p not in places}
-        kept.update({p: board[p] for p in places if p in board})  # as the table will read after
-        if tally_mismatch(self.game, state, kept) is not None:
-            # the score pieces would still differ: their places are set aside too (Swing State
-            # seed 17, cafe, typical: a 1 V chip knocked onto the 5 V row; only its empty place
-            # was set aside, the warning stood, and the same line was logged 500 times)
-            places = places | {p for p in differ if self.game.score_place(p)}
-        chosen = sorted(p for p in differ if p in places)
+        read = self.overrides.apply(self.raw_seen, board)
+        places = with_score_places(self.game, state, self.raw_seen, read,
+                                   set_aside(self.game, state, self.raw_seen, self.taps))
+        chosen = sorted(p for p in changed_places(board, self.raw_seen) if p in places)
         if not chosen:
             raise NothingToUndo("the table reads as the record has it: nothing to set aside")
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen),

@@ -265,9 +265,9 @@ class Referee(Bounces, Disagreements, Doubting):
             self.table_prompt = verdict.prompt
             self.publish("prompt")
         elif trigger == "board" and self.press_still_waits() and self._press_fits(seen):
-            # the difference that held the press is gone (a passing misread, a piece put back):
-            # the press is judged now on the table as it stands, not lost
-            self._press_waiting = False
+            # the difference that held the press is gone (a passing misread, a piece put back): judged
+            # now as a press made again, a move nothing shows asked (Jivecat seed 13, cafe, typical)
+            self._press_waiting, self._press_again = False, True
             self.table_prompt = None
             entry = self.judge_waiting_press()
             self._set_right = entry.seq if entry is not None else None
