@@ -33,16 +33,23 @@ def die(table: Table, view: BoardView, value: int) -> BoardView:
     return {**view, game.die_spot: (Piece(game.die_colour, value),)}
 
 
-def swing_state_roll_misread(data_dir: Path | None, sticky: bool) -> tuple[Table, State, int]:
-    """Swing State: the Incumbent's 4 read as a 3 and recorded so; the pawn then moved 4
-    spaces and the button pressed.  ``sticky``: the camera still reads the die as a 3."""
+def rolled_3_for_a_4(data_dir: Path | None) -> tuple[Table, Any, State]:
+    """Swing State: the Incumbent's 4 read as a 3 and recorded so: the table, the roll's
+    entry, and the truth once the pawn moved its 4 spaces."""
     table = Table.open("swing_state", data_dir, PLAYERS, None, 0)
     game, base = table.game, table.state
     entry = table.board_seen(game.board_view(game.apply(base, roll(3))))
     assert entry is not None and entry.action == roll(3) and entry.source == "camera"
     truth = game.apply(base, roll(4))
     truth = game.apply(truth, next(a for a in game.legal_actions(truth) if a["type"] == "move"))
-    seen = game.board_view(truth)
+    return table, entry, truth
+
+
+def swing_state_roll_misread(data_dir: Path | None, sticky: bool) -> tuple[Table, State, int]:
+    """Swing State: the Incumbent's 4 read as a 3 and recorded so; the pawn then moved 4
+    spaces and the button pressed.  ``sticky``: the camera still reads the die as a 3."""
+    table, entry, truth = rolled_3_for_a_4(data_dir)
+    seen = table.game.board_view(truth)
     table.board_seen(die(table, seen, 3) if sticky else seen)
     table.button()
     return table, truth, entry.seq
@@ -108,12 +115,8 @@ def test_a_correction_that_explains_the_places_but_not_the_score_pieces_is_offer
     The correction that explains the die is offered, naming the die and saying that the
     score pieces still differ after it; tapped, the record is the table's, and the chip's
     own difference stands as a warning with its own way out."""
-    table = Table.open("swing_state", None, PLAYERS, None, 0)
-    game, base = table.game, table.state
-    entry = table.board_seen(game.board_view(game.apply(base, roll(3))))
-    assert entry is not None and entry.action == roll(3) and entry.source == "camera"
-    truth = game.apply(base, roll(4))
-    truth = game.apply(truth, next(a for a in game.legal_actions(truth) if a["type"] == "move"))
+    table, entry, truth = rolled_3_for_a_4(None)
+    game = table.game
     seen = dict(game.board_view(truth))
     chip = "pile1-1v0"  # the Incumbent's 1 V chip for Red, off its place
     assert game.score_place(chip) and seen.pop(chip)
@@ -137,6 +140,18 @@ def test_a_correction_that_explains_the_places_but_not_the_score_pieces_is_offer
     assert disagreement_prompts(table) == [] and table.state == truth
 
 
+def incumbent_moved_4() -> Table:
+    """Swing State: the Incumbent's 4 rolled, his pawn moved and the button pressed, all read
+    right: the Incumbent's piles are to be chosen next."""
+    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    game = table.game
+    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
+    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
+    table.board_seen(game.board_view(moved))
+    table.button()
+    return table
+
+
 def test_score_chips_set_aside_as_the_record_is_right_are_read_again_once_the_record_has_them() -> None:
     """Swing State seed 8, cafe, typical: Blue's two 1 V chips were laid before their News
     card was recorded, and the players tapped "the record is right".  Once the card was
@@ -144,12 +159,8 @@ def test_score_chips_set_aside_as_the_record_is_right_are_read_again_once_the_re
     as nothing: "Blue: V 17 on the table, 19 in the record" stood, "the record is right" found
     nothing to set aside, and the game wedged.  Here the Incumbent's three red chips, laid
     before the choice of piles is declared."""
-    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    table = incumbent_moved_4()
     game = table.game
-    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
-    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
-    table.board_seen(game.board_view(moved))
-    table.button()
     allocate = {"type": "allocate", "player": 0, "piles": {"red": 3}}
     after = game.apply(table.state, allocate)
     table.board_seen(game.board_view(after))  # the chips laid before the choice is declared
@@ -174,12 +185,8 @@ def test_a_roll_read_from_a_die_misread_on_its_tray_is_offered_undone_never_as_a
     to the same face is a pick-up and a roll).  The players tapped it, their pick-up for the
     roll the record no longer awaited was refused, and the game wedged.  Here Red's roll is
     due with the Incumbent's 4 on the tray, read 3 for a moment: the entry is offered undone."""
-    table = Table.open("swing_state", None, PLAYERS, None, 0)
+    table = incumbent_moved_4()
     game = table.game
-    table.board_seen(game.board_view(game.apply(table.state, roll(4))))
-    moved = game.apply(table.state, next(a for a in game.legal_actions(table.state) if a["type"] == "move"))
-    table.board_seen(game.board_view(moved))
-    table.button()
     table.declare({"type": "allocate", "player": 0, "piles": {"red": 3}})
     before, view = table.state, game.board_view(table.state)
     entry = table.board_seen(die(table, view, 3))  # the 4 on the tray read 3 for a moment

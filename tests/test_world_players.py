@@ -465,15 +465,12 @@ def test_a_hand_left_resting_on_the_board_is_lifted_when_the_tablet_cannot_see()
     assert world.clear_the_view(waiting) == []  # lifted
 
 
-def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
-    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a resting hand
-    ("Press noted: it counts once the camera sees the table clear of hands"); the players,
-    seeing no line for the drink yet, made the move again with its press, and the second
-    press, come after the first was judged, recorded "Red ends the turn" before Red's second
-    drink.  They straighten the table and press no more.  (Returning only the table, as
-    first tried, made each look a step of the demo that recorded nothing: a stall.)"""
+def jivecat_until(wanted: Any) -> tuple[Any, dict[str, Any], list[Any]]:
+    """Jivecat seed 1 played by its world through a headless table until, in the play phase,
+    the players' next events are ``wanted`` (a test on them): the world, the tablet as they
+    last read it, and those events, not yet delivered."""
     from companion.sim.headless import deliver
-    from companion.sim.world import TurnButton, load_world
+    from companion.sim.world import load_world
     from companion.table import Table
 
     table = Table.open("jivecat", None, 3, None, 1, resume=False)
@@ -483,12 +480,23 @@ def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
     for _ in range(200):
         tablet = table.public()
         events = world.act(as_seen(tablet, world.wording()))
-        if any(isinstance(e, TurnButton) for e in events) and table.game.phase(table.state) == "play":
-            break
+        if wanted(events) and table.game.phase(table.state) == "play":
+            return world, tablet, events
         for event in events:
             deliver(table, event, [])
-    else:
-        raise AssertionError("no pressed move in 200 steps")
+    raise AssertionError("no such move in 200 steps")
+
+
+def test_a_move_whose_press_the_tablet_holds_is_not_pressed_again() -> None:
+    """Jivecat seed 1, cafe, typical: Red's press for a drink was held under a resting hand
+    ("Press noted: it counts once the camera sees the table clear of hands"); the players,
+    seeing no line for the drink yet, made the move again with its press, and the second
+    press, come after the first was judged, recorded "Red ends the turn" before Red's second
+    drink.  They straighten the table and press no more.  (Returning only the table, as
+    first tried, made each look a step of the demo that recorded nothing: a stall.)"""
+    from companion.sim.world import TurnButton
+
+    world, tablet, events = jivecat_until(lambda events: any(isinstance(e, TurnButton) for e in events))
     held = as_seen({**tablet, "prompts": [*tablet["prompts"], {
         "kind": "info", "text": "Press noted: it counts once the camera sees the table clear of hands."}]},
         world.wording())
@@ -592,24 +600,10 @@ def test_a_move_whose_press_the_tablet_holds_is_left_on_the_table_as_made() -> N
     off again.  The held press was judged on the Skull put back and recorded "Red ends the
     turn".  With a press held they leave the table as the move left it, forget no card and
     lay again only one the tablet does not list."""
-    from companion.sim.headless import deliver
-    from companion.sim.world import CardTap, Declare, TurnButton, load_world
-    from companion.table import Table
+    from companion.sim.world import CardTap, Declare, TurnButton
 
-    table = Table.open("jivecat", None, 3, None, 1, resume=False)
-    world = load_world("jivecat", table.game, 3, None, 1)
-    for event in world.start():
-        deliver(table, event, [])
-    for _ in range(200):
-        tablet = table.public()
-        events = world.act(as_seen(tablet, world.wording()))
-        if any(isinstance(e, TurnButton) for e in events) and any(isinstance(e, CardTap) for e in events) \
-                and table.game.phase(table.state) == "play":
-            break
-        for event in events:
-            deliver(table, event, [])
-    else:
-        raise AssertionError("no pressed move with a card in 200 steps")
+    world, tablet, events = jivecat_until(lambda events: any(isinstance(e, TurnButton) for e in events)
+                                          and any(isinstance(e, CardTap) for e in events))
     made = [e for e in events if isinstance(e, BoardChange)][-1].view
     taps = [e for e in events if isinstance(e, CardTap)]
     held = as_seen({**tablet, "taps": [{"card": taps[0].card, "seat": taps[0].seat}],
