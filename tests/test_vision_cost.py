@@ -378,19 +378,6 @@ def test_a_marker_under_an_arms_edge_is_no_move_of_the_board_but_two_are_and_a_b
     assert not reader._still_fits(covered)  # one off and only one fitting: no board to trust
 
 
-def _joined_by_components(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> set[tuple[int, int]]:
-    """The pixels ``ys``, ``xs`` whose 8-connected component of ``piece`` and them holds a
-    piece's pixel, from the components over the whole mask (the long way)."""
-    sheen = np.zeros(piece.shape, bool)
-    sheen[ys, xs] = True
-    n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
-    joined = np.zeros(n, bool)
-    joined[parts[piece]] = True
-    joined[0] = False
-    take = sheen & joined[parts]
-    return set(zip(*(a.tolist() for a in np.nonzero(take)), strict=True))
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_a_few_pixels_joined_to_a_piece_one_by_one_are_those_its_components_join(seed: int) -> None:
     """The sheen joined to a black piece, found from the few pixels beside it (an arm frame's
@@ -411,7 +398,7 @@ def test_a_few_pixels_joined_to_a_piece_one_by_one_are_those_its_components_join
     ys, xs = np.nonzero(chains.astype(bool) & ~piece)
     got_y, got_x = DarkSheen._joined_sparse(piece, ys, xs)
     got = set(zip(got_y.tolist(), got_x.tolist(), strict=True))
-    want = _joined_by_components(piece, ys, xs)
+    want = set(zip(*(a.tolist() for a in np.nonzero(DarkSheen._joined_dense(piece, ys, xs))), strict=True))
     assert got == want
     assert want and len(want) < len(ys)  # the draw joins some pixels and leaves others apart
 

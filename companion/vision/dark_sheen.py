@@ -159,6 +159,18 @@ class DarkSheen:
         return bool(ring.any()) and float(clear[y0:y1, x0:x1][ring].mean()) >= RING_CLEAR
 
     @staticmethod
+    def _joined_dense(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """The pixels ``ys``, ``xs`` (as a mask of ``piece``'s shape) whose 8-connected component
+        of ``piece`` and them holds a piece's pixel: the components over the whole window."""
+        sheen = np.zeros(piece.shape, bool)
+        sheen[ys, xs] = True
+        n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
+        joined = np.zeros(n, bool)
+        joined[parts[piece]] = True
+        joined[0] = False
+        return sheen & joined[parts]
+
+    @staticmethod
     def _joined_sparse(piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Of a few pixels (rows ``ys``, columns ``xs``), those joined to ``piece`` (8-connected)
         through one another: the ones whose component of ``piece`` and them holds a piece's pixel.
@@ -222,13 +234,7 @@ class DarkSheen:
             return labels
         ys, xs = ys[dark], xs[dark]
         if len(ys) > SPARSE_SHEEN:
-            sheen = np.zeros(window.shape, bool)
-            sheen[ys, xs] = True
-            n, parts = cv2.connectedComponents((piece | sheen).astype(np.uint8), connectivity=8)
-            joined = np.zeros(n, bool)
-            joined[parts[piece]] = True
-            joined[0] = False
-            take = sheen & joined[parts]
+            take = self._joined_dense(piece, ys, xs)
         else:
             take = np.zeros(window.shape, bool)
             take[self._joined_sparse(piece, ys, xs)] = True
