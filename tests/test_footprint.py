@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import subprocess
 import sys
 import weakref
@@ -146,8 +147,11 @@ def test_a_dropped_reader_is_freed_without_the_cycle_collector() -> None:
 @pytest.mark.timeout(1800)  # a hang guard: two children start a service, 20-40 s on a quiet machine
 def test_the_footprint_bench_reports_its_fields() -> None:
     figures = footprint_benchmark(("help", "service"), frames=8, game="jivecat", players=3)
-    for key in ("help_cpu_s", "help_wall_s", "service_peak_rss_mb", "service_cpu_pct_of_core"):
+    for key in ("help_cpu_s", "help_wall_s", "service_peak_rss_mb"):
         assert isinstance(figures[key], float) and figures[key] > 0, key
+    # A still board costs so little that a 1 s window at 10 ms ticks can read 0; a share is still a share
+    share = figures["service_cpu_pct_of_core"]
+    assert isinstance(share, float) and 0 <= share <= 100 * (os.cpu_count() or 1)
     assert figures["service_frames"] == 8 and figures["service_fps"] == 8.0
     assert set(TARGETS) >= {"help_cpu_s", "service_peak_rss_mb", "demo_peak_rss_mb"}
 

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -89,11 +90,29 @@ def test_systemd_analyze_catches_a_broken_unit(tmp_path: Path) -> None:
     assert "is not executable" in verified.stderr  # /opt/table-companion is not installed here
 
 
+def _readable_by_anyone(script: Path) -> Path:
+    """A copy of a deploy script in a folder every user may enter, laid out as in the repo."""
+    top = Path(tempfile.mkdtemp(prefix="install-"))
+    top.chmod(0o755)
+    (top / "deploy").mkdir(mode=0o755)
+    copy = top / "deploy" / script.name
+    shutil.copyfile(script, copy)
+    copy.chmod(0o644)
+    return copy
+
+
 def test_without_root_the_full_install_refuses_and_says_how(tmp_path: Path) -> None:
-    command = ["bash", str(INSTALL), "--prefix", str(tmp_path / "root")]
+    script = INSTALL
     if os.getuid() == 0:  # drop to nobody, as an owner who forgot sudo
+        script = _readable_by_anyone(INSTALL)  # a checkout in a 0700 folder is closed to nobody
+    command = ["bash", str(script), "--prefix", str(tmp_path / "root")]
+    if os.getuid() == 0:
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    finally:
+        if script != INSTALL:
+            shutil.rmtree(script.parents[1])
     assert done.returncode == 1 and "run as root (sudo bash" in done.stderr
     assert not (tmp_path / "root").exists()
 
