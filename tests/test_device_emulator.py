@@ -110,3 +110,41 @@ def test_two_presses_in_a_row_are_two_presses_however_slow_the_firmware() -> Non
     finally:
         link.stop()
         device.stop()
+
+
+class Stalled:
+    """A firmware on a machine so loaded that its polls stop for a while: each poll waits
+    until ``resume`` is set."""
+
+    def __init__(self, device: DeviceEmulator) -> None:
+        self._poll = device.app.poll
+        self.resume = threading.Event()
+        device.app.poll = self  # type: ignore[method-assign]
+
+    def __call__(self) -> None:
+        self.resume.wait()
+        self._poll()
+
+
+def test_a_card_is_held_until_the_reader_beeps_however_long_the_firmware_stalls() -> None:
+    """A player holds a card on the reader until it beeps. The emulated player gave up after
+    3 s and lifted it unread, so on a loaded machine a card tap was lost that the world's plan
+    never lost: the game then hung on the machine's load. It now waits for the read (a guard
+    only for a firmware that stopped for good)."""
+    device = DeviceEmulator(poll_ms=1.0)
+    stall = Stalled(device)
+    device.start()
+    tags: list[tuple[int, str]] = []
+    link = SerialLink(device.port, lambda r, u: tags.append((r, u)), lambda s, p: None)
+    try:
+        stall.resume.set()
+        link.start()
+        assert link.wait_connected(5)
+        stall.resume.clear()
+        threading.Timer(4.0, stall.resume.set).start()  # past the old 3 s
+        device.lay_card(2, bytes.fromhex("01020304"), hold_s=0.0)
+        assert wait_until(lambda: tags == [(2, "01020304")])
+    finally:
+        stall.resume.set()
+        link.stop()
+        device.stop()

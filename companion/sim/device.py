@@ -18,6 +18,11 @@ from collections.abc import Callable
 
 from firmware import app as firmware_app
 
+PLAYER_PATIENCE_S = 120.0
+"""How long a player holds a card or a button for the device to register it: a person waits for
+the beep however long it takes, so this guards only a firmware that stopped for good.  (It was
+3 s, and on a loaded machine a card was lifted unread that the world's plan never lost.)"""
+
 
 def _nobody() -> None:
     """No emulator loop to wake (a reader or button on its own)."""
@@ -246,31 +251,31 @@ class DeviceEmulator:
     # --- what the simulated players do --------------------------------------------------
     def lay_card(self, reader: int, uid: bytes, hold_s: float = 0.05) -> None:
         """Lay a card on a reader until the firmware has read it (as a player waits for the
-        reader's beep, at most 3 s), then lift it."""
+        reader's beep), then lift it."""
         self.readers[reader].uid = uid
         time.sleep(max(hold_s, 3 * self.poll_s))
-        deadline = time.monotonic() + 3.0
+        deadline = time.monotonic() + PLAYER_PATIENCE_S
         while self.app.last_uid[reader] != uid and time.monotonic() < deadline:
             time.sleep(self.poll_s)
         self.readers[reader].uid = None
         time.sleep((firmware_app.ABSENT_POLLS + 1) * self.poll_s)
-        deadline = time.monotonic() + 3.0
+        deadline = time.monotonic() + PLAYER_PATIENCE_S
         while self.app.last_uid[reader] is not None and time.monotonic() < deadline:
             time.sleep(self.poll_s)
 
     def press(self, seat: int, hold_s: float = 0.06) -> None:
         """Hold a seat button until the firmware has registered it, then let it go until it
-        has registered that (at most 3 s each)."""
+        has registered that."""
         self.buttons[seat].level = 0
         time.sleep(max(hold_s, firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s))
-        deadline = time.monotonic() + 3.0
+        deadline = time.monotonic() + PLAYER_PATIENCE_S
         while self.app.button_state[seat] != 0 and time.monotonic() < deadline:
             time.sleep(self.poll_s)
         self.buttons[seat].level = 1
         time.sleep(firmware_app.DEBOUNCE_MS / 1000 + 3 * self.poll_s)
-        # let go only once the firmware has seen it go up (at most 3 s more): a press made next,
+        # let go only once the firmware has seen it go up: a press made next,
         # at once, was otherwise one long press to a firmware a loaded machine left behind
-        deadline = time.monotonic() + 3.0
+        deadline = time.monotonic() + PLAYER_PATIENCE_S
         while self.app.button_state[seat] != 1 and time.monotonic() < deadline:
             time.sleep(self.poll_s)
 
