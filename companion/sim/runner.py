@@ -170,6 +170,8 @@ class SimulatedTable:
         self.trace = open_trace("table")  # None unless COMPANION_SIM_TRACE names a file
         if self.trace is not None:
             self.trace.clock = lambda: self.frames_taken
+            table = getattr(service, "table", None)
+            self.trace.watch(getattr(table, "current", table))
 
     def _lockstep(self) -> FrameGate | None:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
