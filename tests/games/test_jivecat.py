@@ -893,6 +893,33 @@ def test_a_trend_power_shown_on_the_mats_is_read_beside_a_misread_on_another_mat
     assert GAME.explain(owner, unpaid, [], "button") == [{"type": "end_turn", "player": RED}]
 
 
+def test_a_trend_power_tapped_on_mats_read_as_the_record_ends_no_turn() -> None:
+    """Jivecat seed 13, cafe, typical (wedged): Red took a Skull for Beatnik Poetry, tapped it
+    and pressed; the camera read that mat place's black Skull brown all evening, so the mats
+    counted as the record had them, and the press recorded "Red ends the turn", which nobody
+    made: the record ran a turn ahead of the table.  A Trend card tapped names a power: with
+    a mat showing a piece its counts leave out, a press with it is asked, never the end of
+    the turn.  With the mats as recorded it ends the turn (the tap that confirmed a claim the
+    camera recorded is still among the cards tapped when the player presses to end it)."""
+    by = {t["power"]["kind"]: c for c, t in GAME.trend_cards.items()}
+    owner = arrange(started(3), skulls=[1, 2, 1],
+                    trends=[[{"card": by["skull"], "active": True, "used": False}], [], []])
+    take = {"type": "trend_power", "player": RED, "trend": by["skull"]}
+    taken = mats_after(owner, take)
+    (place,) = [k for k in taken if taken[k] != GAME.board_view(owner).get(k)]
+    brown = make_view({**taken, place: (Piece("brown"),)})  # the Skull taken, read brown
+    assert GAME.tallies(owner, brown) == GAME.tallies(owner, GAME.board_view(owner))
+    tapped = [Tap(by["skull"], RED)]
+    end = {"type": "end_turn", "player": RED}
+    assert GAME.explain(owner, brown, tapped, "button") == []
+    assert reconcile(GAME, owner, brown, tapped, "button").action is None
+    assert GAME.explain(owner, taken, tapped, "button") == [take]  # read right: the power
+    # untapped, the same table is the end of the turn (the brown piece the standing warning's)
+    assert GAME.explain(owner, brown, [], "button") == [end]
+    assert GAME.explain(owner, GAME.board_view(owner), [], "button") == [end]
+    assert GAME.explain(owner, GAME.board_view(owner), tapped, "button") == [end]
+
+
 def test_the_first_starter_chip_names_the_first_player() -> None:
     """"Beginning with the first player ... each player puts one chip on a Starter": with no
     first player declared, whoever lays the first chip goes first and the snake follows; a

@@ -28,6 +28,7 @@ from companion.games.jivecat.facts import (
     STAFF_COLOUR,
     find_signs,
     is_card_spot,
+    is_mat_place,
     tableau_seat,
 )
 
@@ -119,7 +120,12 @@ class JivecatExplaining:
         power explains is the standing warning's, not a move: the turn ends."""
         end: Action = {"type": "end_turn", "player": p}
         if self._mats_agree(s, seen):
-            return [end]
+            # a Trend card tapped while a mat shows a piece its counts leave out: the power's
+            # Skull read in another colour, perhaps; never the end of the turn unasked (seed 13,
+            # cafe, typical: Red's Skull taken for Beatnik Poetry was read brown all evening, the
+            # mats counted as recorded, and the press ended Red's turn a turn ahead of the table)
+            tapped = any(t.card in self.trend_cards and t.seat in (None, p) for t in taps)
+            return [] if tapped and self._mats_read_otherwise(s, seen) else [end]
         fits: list[Action] = []
         for option in [end] + [o for t in s["trends"][p]
                                if t["active"] and not t["used"]
@@ -160,6 +166,11 @@ class JivecatExplaining:
                 if named:
                     return named
         return options
+
+    def _mats_read_otherwise(self, state: State, seen: BoardView) -> bool:
+        """Whether a mat place shows other pieces than the record has there."""
+        board = self.board_view(state)
+        return any(seen.get(k, ()) != board.get(k, ()) for k in {*seen, *board} if is_mat_place(k))
 
     def _mats_agree(self, state: State, seen: BoardView) -> bool:
         """The Skulls and Monkeys the mats show are the record's (those the mats can hold)."""
