@@ -32,7 +32,7 @@ from companion.games.jivecat.facts import (
     snake,
     trend_pile,
 )
-from companion.reconcile import reconcile
+from companion.reconcile import reconcile, tally_mismatch
 from companion.sim.headless import play
 from companion.sim.players.jivecat import WORLD_CLASS
 from companion.vision.geometry import canvas_size_mm
@@ -893,31 +893,42 @@ def test_a_trend_power_shown_on_the_mats_is_read_beside_a_misread_on_another_mat
     assert GAME.explain(owner, unpaid, [], "button") == [{"type": "end_turn", "player": RED}]
 
 
-def test_a_trend_power_tapped_on_mats_read_as_the_record_ends_no_turn() -> None:
-    """Jivecat seed 13, cafe, typical (wedged): Red took a Skull for Beatnik Poetry, tapped it
-    and pressed; the camera read that mat place's black Skull brown all evening, so the mats
-    counted as the record had them, and the press recorded "Red ends the turn", which nobody
-    made: the record ran a turn ahead of the table.  A Trend card tapped names a power: with
-    a mat showing a piece its counts leave out, a press with it is asked, never the end of
-    the turn.  With the mats as recorded it ends the turn (the tap that confirmed a claim the
-    camera recorded is still among the cards tapped when the player presses to end it)."""
+def test_a_skull_read_in_another_colour_on_its_place_is_a_skull() -> None:
+    """Jivecat seed 13, cafe, typical (wedged): the camera read Red's third Skull place black
+    as brown all evening.  Red took a Skull there for Beatnik Poetry, tapped it and pressed;
+    the brown piece counted as nothing, the mats as recorded, and the press recorded "Red
+    ends the turn", which nobody made: the record ran a turn ahead of the table.  Only Skulls
+    lie on a mat's Skull places: one read in another colour is counted a Skull, and the
+    power is read.  A Monkey's colour there is counted nowhere: with a Trend card tapped,
+    the press is asked, never the end of the turn."""
     by = {t["power"]["kind"]: c for c, t in GAME.trend_cards.items()}
     owner = arrange(started(3), skulls=[1, 2, 1],
                     trends=[[{"card": by["skull"], "active": True, "used": False}], [], []])
     take = {"type": "trend_power", "player": RED, "trend": by["skull"]}
     taken = mats_after(owner, take)
     (place,) = [k for k in taken if taken[k] != GAME.board_view(owner).get(k)]
-    brown = make_view({**taken, place: (Piece("brown"),)})  # the Skull taken, read brown
-    assert GAME.tallies(owner, brown) == GAME.tallies(owner, GAME.board_view(owner))
     tapped = [Tap(by["skull"], RED)]
     end = {"type": "end_turn", "player": RED}
-    assert GAME.explain(owner, brown, tapped, "button") == []
-    assert reconcile(GAME, owner, brown, tapped, "button").action is None
-    assert GAME.explain(owner, taken, tapped, "button") == [take]  # read right: the power
-    # untapped, the same table is the end of the turn (the brown piece the standing warning's)
-    assert GAME.explain(owner, brown, [], "button") == [end]
-    assert GAME.explain(owner, GAME.board_view(owner), [], "button") == [end]
+    brown = make_view({**taken, place: (Piece("brown"),)})  # the Skull taken, read brown
+    assert GAME.tallies(owner, brown) == GAME.tallies(owner, taken)
+    assert GAME.explain(owner, brown, tapped, "button") == [take]
+    assert reconcile(GAME, owner, brown, tapped, "button").action == take
+    assert GAME.explain(owner, brown, [], "button") == [take]
+    # the set-up's Skull read brown: as recorded, no warning
+    (first,) = [k for k, v in GAME.board_view(owner).items() if k.startswith("mat0-skull")]
+    setup = make_view({**GAME.board_view(owner), first: (Piece("brown"),)})
+    assert reconcile(GAME, owner, setup, [], "button").action == end
+    assert tally_mismatch(GAME, owner, setup) is None
+    # read in a Monkey's colour: counted nowhere; tapped, asked; untapped, the turn ends
+    orange = make_view({**taken, place: (Piece("orange"),)})
+    assert GAME.tallies(owner, orange) == GAME.tallies(owner, GAME.board_view(owner))
+    assert GAME.explain(owner, orange, tapped, "button") == []
+    assert reconcile(GAME, owner, orange, tapped, "button").action is None
+    assert GAME.explain(owner, orange, [], "button") == [end]
+    # the mats as recorded: the turn ends, a Trend tapped or not (the tap that confirmed a
+    # claim the camera recorded is still among the cards tapped when the player ends it)
     assert GAME.explain(owner, GAME.board_view(owner), tapped, "button") == [end]
+    assert GAME.explain(owner, setup, tapped, "button") == [end]
 
 
 def test_the_first_starter_chip_names_the_first_player() -> None:
