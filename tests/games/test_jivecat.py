@@ -1321,6 +1321,41 @@ def test_world_keeps_its_own_truth() -> None:
 
 
 
+def test_players_tap_the_correction_that_names_the_card_they_flipped_onto_a_row() -> None:
+    """Jivecat seed 19, cafe, passive (wedged): Beatnik Poetry (pink 1), flipped onto the
+    Trend row, was read a pip high for a frame and recorded as Tiki Mugs; the tablet asked
+    "The table now shows Trend Beatnik Poetry flipped ..., but Trend Tiki Mugs ... was
+    recorded. If the table is right, correct it." with that correction as one tap.  The
+    players, who had flipped Beatnik Poetry, did not know the button for their own move
+    (a flip is made without a press, so it was not among the moves they remembered): they
+    flipped it again and again, and the record stayed a card wrong.  They tap it."""
+    from companion.sim.world import TapOption
+    from companion.sim.worldproc import as_seen
+
+    world = WORLD_CLASS(GAME, 3, None, 7)
+    world.start()
+    for _ in range(200):
+        if world.state["phase"] == "play" and (world.state["refill"]["trend"]
+                                               or world.state["refill"]["skull"]):
+            break
+        world.step({})
+    else:
+        raise AssertionError("no row to refill in 200 steps")
+    world.step({})
+    flipped = world.pending
+    assert flipped is not None and flipped["type"] == "reveal"
+    correct = {"type": "correct", "entry": 40, "action": flipped}
+    tablet = {"history_total": 40, "taps": [],
+              "history": [{"seq": 40, "move": 40, "source": "camera", "undone": False,
+                           "text": "Trend Tiki Mugs flipped face up onto the Trend row"}],
+              "prompts": [{"kind": "choice", "text": "The table now shows ... If the table is right, "
+                           "correct it.", "options": [correct]}]}
+    seen = as_seen(tablet, world.wording())
+    (words,) = seen["prompts"][0]["options"]
+    assert words.startswith("Correct #40: ")
+    assert world.confirm_reading(seen) == [TapOption(words)]
+
+
 def test_players_make_a_trend_power_on_the_mats_and_press() -> None:
     """The simulated players take a Skull for Beatnik Poetry on their mat, tap the Trend card
     and press (nothing declared); the companion reads that press as the power.  Nobody
