@@ -92,3 +92,38 @@ def test_the_tables_side_writes_what_the_players_saw_and_what_reached_the_channe
         "table f52 delivered: turn button pressed",
     ]
     assert log.counts["drop_tap"] == 1
+
+
+def test_the_tables_side_writes_what_the_companions_table_was_handed_and_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jivecat seed 13 was traced by what the companion's camera committed: a Skull read brown
+    on its mat place.  The runner's trace writes each board committed (as what moved), and
+    what each board, card, press and frame recorded or asked; a frame that changed nothing
+    writes nothing."""
+    from companion.table import Table
+
+    path = tmp_path / "game.trace"
+    monkeypatch.setenv(ENV, str(path))
+    trace = open_trace("table")
+    assert trace is not None
+    trace.clock = lambda: 7
+    table = Table.open("jivecat", None, 3, None, 7, resume=False)
+    game = table.game
+    trace.watch(table)
+    laid = game.board_view(table.state)
+    table.board_seen(laid)
+    start = next(a for a in game.legal_actions(table.state) if a["type"] == "place_starter")
+    after = game.board_view(game.apply(table.state, start))
+    (spot,) = [k for k in after if after[k] != laid.get(k)]
+    table.board_seen(after)
+    table.frame_taken()
+    entry = table.button()
+    assert entry is not None and entry.action == start
+    lines = path.read_text().splitlines()
+    assert lines[0].startswith("table f7 camera committed: black off -> mat")
+    assert lines[1:] == [
+        "table f7 table board_seen: nothing recorded",
+        f"table f7 camera committed: {after[spot][0].colour} off -> {spot}",
+        "table f7 table board_seen: nothing recorded",
+        f"table f7 table button(): recorded #{entry.seq} {entry.text}",
+    ]

@@ -140,6 +140,34 @@ def test_the_players_read_a_lines_words_and_a_buttons_words_never_their_data() -
     assert wording.find(tablet, "Correct #44: Red: Roll: rolled 5") is None  # no such button
 
 
+def test_a_buttons_entry_reads_as_the_number_beside_it_in_the_history() -> None:
+    """The dashboard labels "Undo #N" and "Correct #N" with the number it prints beside the
+    entry (its place in the history), not the log's sequence number, which undos and other
+    games' events also take: a player reading "Undo #205" beside "138 Red ends the turn" is
+    lost.  The simulated players read the same words; the runner finds the button by them."""
+    from companion.games import load_game
+    from companion.sim.words import Wording
+    from companion.sim.worldproc import as_seen
+
+    wording = Wording(load_game("jivecat"), 3, None, 2)
+    ended = {"type": "end_turn", "player": 0}
+    tablet = {"history": [{"seq": 203, "move": 137, "text": "Red uses Drive-In", "source": "table"},
+                          {"seq": 205, "move": 138, "text": "Red ends the turn", "source": "table"}],
+              "prompts": [{"kind": "warning", "text": "Entry #138 (Red ends the turn) was never made.",
+                           "options": [{"type": "undo", "seq": 205},
+                                       {"type": "undo", "seq": 205, "through": 203},
+                                       {"type": "correct", "entry": 205, "action": ended}]}],
+              "history_total": 138}
+    words = as_seen(tablet, wording)["prompts"][0]["options"]
+    assert words[:2] == ["Undo #138", "Undo #137 and #138"]
+    assert words[2].startswith("Correct #138: ")
+    assert wording.find(tablet, "Undo #138") == {"type": "undo", "seq": 205}
+    assert wording.find(tablet, "Undo #205") is None  # the log's number is on no button
+    # an entry older than the lines given: counted back from the newest, as the dashboard does
+    older = {**tablet, "history": tablet["history"][1:]}
+    assert wording.option({"type": "undo", "seq": 203}, older) == "Undo #137"
+
+
 def test_the_simulated_cards_carry_their_own_stickers() -> None:
     """No part of the simulated table lays a card by the companion's factory tag sheet: its
     stickers are its own, and the companion learns them from the registered tags.json."""

@@ -170,6 +170,8 @@ class SimulatedTable:
         self.trace = open_trace("table")  # None unless COMPANION_SIM_TRACE names a file
         if self.trace is not None:
             self.trace.clock = lambda: self.frames_taken
+            table = getattr(service, "table", None)
+            self.trace.watch(getattr(table, "current", table))
 
     def _lockstep(self) -> FrameGate | None:
         """With human pacing at --speed 0 (the bench) the camera loop reads through a
@@ -316,7 +318,8 @@ class SimulatedTable:
                 self.refusals.append(f"{event.action}: {status} {body.get('error')}")
         elif isinstance(event, TapOption):
             # the button that reads so on the tablet now (the page's own data behind it)
-            option = self.wording().find(self.tablet.state(history=0), event.words)
+            # with its history: a button names an entry by the number printed beside it there
+            option = self.wording().find(self.tablet.state(), event.words)
             if option is None:
                 self.refusals.append(f"{event.words!r}: no such button now")
             else:
@@ -433,7 +436,7 @@ class SimulatedTable:
                 tablet = self.tablet.state()
             self.glance()
             if self.trace is not None:
-                self.trace.tablet(tablet, words=self.wording().option)
+                self.trace.tablet(tablet, words=lambda o, t=tablet: self.wording().option(o, t))
             events = self.world.act(tablet)
             if not events:
                 break

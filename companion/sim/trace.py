@@ -45,6 +45,7 @@ class Trace:
         self.history_seen = 0  # the newest history entry already written
         self.prompts_seen = "[]"  # the prompts last written, as data
         self.clock: Callable[[], int] | None = None  # the camera's frame now, for lines without one
+        self.committed: BoardView | None = None  # the companion's camera's last committed board
 
     def line(self, text: str, frame: int | None = None) -> None:
         if frame is None and self.clock is not None:
@@ -86,6 +87,45 @@ class Trace:
         if isinstance(event, Tidy):
             return "the board tidied (cup lifted, hand off)"
         return repr(event)
+
+    def watch(self, table: Any) -> None:
+        """Write what the companion's table is handed (``table``: the running one, in the
+        runner's process): each board its camera commits, as the pieces that differ from the
+        last, and what each card, press, board and frame recorded or asked (a frame only when
+        it did: a held press judged).  The harness's view, never the players'."""
+        referee = getattr(table, "referee", None)
+
+        def said() -> tuple[Any, ...]:
+            history = getattr(getattr(referee, "ledger", None), "history", None) or []
+            prompt = getattr(referee, "table_prompt", None)
+            newest = history[-1] if history else None
+            return (getattr(newest, "seq", 0), getattr(newest, "text", ""),
+                    getattr(prompt, "text", None), getattr(referee, "held_press", None) is not None)
+
+        def traced(name: str) -> None:
+            inner = getattr(table, name)
+
+            def call(*args: Any) -> Any:
+                if name == "board_seen":
+                    before, self.committed = self.committed, dict(args[0])
+                    moves = diff_views(before or {}, args[0])
+                    self.line("camera committed: " + ("; ".join(
+                        f"{_piece(m.piece)} {m.source or 'off'} -> {m.target or 'off'}"
+                        for m in moves) or "nothing new"))
+                was = said()
+                result = inner(*args)
+                now = said()
+                if name != "frame_taken" or now != was:
+                    what = "" if name in ("board_seen", "frame_taken") else repr(args)
+                    recorded = f"recorded #{now[0]} {now[1]}" if now[0] != was[0] else "nothing recorded"
+                    asked = f"; asks {str(now[2])[:200]!r}" if now[2] is not None and now[2] != was[2] else ""
+                    self.line(f"table {name}{what}: {recorded}{asked}{'; a press held' if now[3] else ''}")
+                return result
+            setattr(table, name, call)
+
+        if referee is not None:
+            for name in ("board_seen", "tap", "button", "frame_taken"):
+                traced(name)
 
     def tablet(self, state: dict[str, Any], frame: int | None = None,
                words: Callable[[Any], str] = str) -> None:

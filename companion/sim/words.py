@@ -15,6 +15,7 @@ world's process can word its own moves the same way to recognise them on a butto
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import Action, Game, Piece, State
@@ -75,18 +76,36 @@ def action_words(game: Game, state: State, action: Action) -> str:
     return ": ".join(parts)
 
 
-def option_words(game: Game, state: State, option: Any) -> str:
-    """The words on a prompt option's button."""
+def entry_number(tablet: Mapping[str, Any] | None, seq: int) -> int:
+    """The number the tablet prints beside entry ``seq`` (the dashboard's ``moveNumber``): its
+    history line's own number, else counted back from the newest; the log's ``seq`` itself
+    with no tablet to read it from (a test wording a button alone)."""
+    if not isinstance(tablet, Mapping):
+        return seq
+    history = [h for h in tablet.get("history") or [] if isinstance(h, Mapping)]
+    line = next((h for h in history if h.get("seq") == seq), None)
+    if line is not None and isinstance(line.get("move"), int) and line["move"]:
+        return int(line["move"])
+    total = tablet.get("history_total")
+    total = total if isinstance(total, int) else len(history)
+    return total - sum(1 for h in history if isinstance(h.get("seq"), int) and h["seq"] > seq)
+
+
+def option_words(game: Game, state: State, option: Any, tablet: Mapping[str, Any] | None = None) -> str:
+    """The words on a prompt option's button; an entry by the number the ``tablet`` prints
+    beside it in the history ("Undo #138" beside "138 Red ends the turn"), never the log's."""
     if not isinstance(option, dict):
         return str(option)
     kind = option.get("type")
     if kind == "correct" and isinstance(option.get("action"), dict):
         entry = option.get("entry")
-        return f"Correct {f'#{entry}' if entry else 'it'}: {action_words(game, state, option['action'])}"
+        number = entry_number(tablet, entry) if isinstance(entry, int) and entry else entry
+        return f"Correct {f'#{number}' if number else 'it'}: {action_words(game, state, option['action'])}"
     if kind == "undo" and isinstance(option.get("through"), int) and isinstance(option.get("seq"), int):
-        return f"Undo #{option['through']} and #{option['seq']}"  # two moves nobody made
+        # two moves nobody made
+        return f"Undo #{entry_number(tablet, option['through'])} and #{entry_number(tablet, option['seq'])}"
     if kind == "undo" and isinstance(option.get("seq"), int):
-        return f"Undo #{option['seq']}"  # a move nobody made, taken back (the dashboard's words)
+        return f"Undo #{entry_number(tablet, option['seq'])}"  # a move nobody made, taken back
     if kind in TABLE_WORDS:
         return TABLE_WORDS[str(kind)]
     return action_words(game, state, option)
@@ -110,8 +129,9 @@ class Wording:
         except (ValueError, KeyError, TypeError):  # a table the rules do not set up (a test's)
             self.state = {"players": players}
 
-    def option(self, option: Any) -> str:
-        return option_words(self.game, self.state, option)
+    def option(self, option: Any, tablet: Mapping[str, Any] | None = None) -> str:
+        """A button's words, its entries numbered as the ``tablet`` shows its history."""
+        return option_words(self.game, self.state, option, tablet)
 
     def action(self, action: Action) -> str:
         return action_words(self.game, self.state, action)
@@ -121,6 +141,6 @@ class Wording:
         button now; the tablet moved on since the player read it)."""
         for prompt in tablet.get("prompts") or []:
             for option in prompt.get("options") or [] if isinstance(prompt, dict) else []:
-                if isinstance(option, dict) and self.option(option) == text:
+                if isinstance(option, dict) and self.option(option, tablet) == text:
                     return option
         return None

@@ -71,7 +71,7 @@ def as_seen(tablet: dict[str, Any], wording: Wording | None = None) -> dict[str,
                            for h in seen["history"]]
     if wording is not None and isinstance(seen.get("prompts"), list):
         seen["prompts"] = [
-            {**p, "options": [wording.option(o) for o in p.get("options") or []]}
+            {**p, "options": [wording.option(o, tablet) for o in p.get("options") or []]}
             if isinstance(p, dict) else p for p in seen["prompts"]]
     return seen
 

@@ -32,7 +32,7 @@ from companion.games.jivecat.facts import (
     snake,
     trend_pile,
 )
-from companion.reconcile import reconcile
+from companion.reconcile import reconcile, tally_mismatch
 from companion.sim.headless import play
 from companion.sim.players.jivecat import WORLD_CLASS
 from companion.vision.geometry import canvas_size_mm
@@ -893,6 +893,44 @@ def test_a_trend_power_shown_on_the_mats_is_read_beside_a_misread_on_another_mat
     assert GAME.explain(owner, unpaid, [], "button") == [{"type": "end_turn", "player": RED}]
 
 
+def test_a_skull_read_in_another_colour_on_its_place_is_a_skull() -> None:
+    """Jivecat seed 13, cafe, typical (wedged): the camera read Red's third Skull place black
+    as brown all evening.  Red took a Skull there for Beatnik Poetry, tapped it and pressed;
+    the brown piece counted as nothing, the mats as recorded, and the press recorded "Red
+    ends the turn", which nobody made: the record ran a turn ahead of the table.  Only Skulls
+    lie on a mat's Skull places: one read in another colour is counted a Skull, and the
+    power is read.  A Monkey's colour there is counted nowhere: with a Trend card tapped,
+    the press is asked, never the end of the turn."""
+    by = {t["power"]["kind"]: c for c, t in GAME.trend_cards.items()}
+    owner = arrange(started(3), skulls=[1, 2, 1],
+                    trends=[[{"card": by["skull"], "active": True, "used": False}], [], []])
+    take = {"type": "trend_power", "player": RED, "trend": by["skull"]}
+    taken = mats_after(owner, take)
+    (place,) = [k for k in taken if taken[k] != GAME.board_view(owner).get(k)]
+    tapped = [Tap(by["skull"], RED)]
+    end = {"type": "end_turn", "player": RED}
+    brown = make_view({**taken, place: (Piece("brown"),)})  # the Skull taken, read brown
+    assert GAME.tallies(owner, brown) == GAME.tallies(owner, taken)
+    assert GAME.explain(owner, brown, tapped, "button") == [take]
+    assert reconcile(GAME, owner, brown, tapped, "button").action == take
+    assert GAME.explain(owner, brown, [], "button") == [take]
+    # the set-up's Skull read brown: as recorded, no warning
+    (first,) = [k for k, v in GAME.board_view(owner).items() if k.startswith("mat0-skull")]
+    setup = make_view({**GAME.board_view(owner), first: (Piece("brown"),)})
+    assert reconcile(GAME, owner, setup, [], "button").action == end
+    assert tally_mismatch(GAME, owner, setup) is None
+    # read in a Monkey's colour: counted nowhere; tapped, asked; untapped, the turn ends
+    orange = make_view({**taken, place: (Piece("orange"),)})
+    assert GAME.tallies(owner, orange) == GAME.tallies(owner, GAME.board_view(owner))
+    assert GAME.explain(owner, orange, tapped, "button") == []
+    assert reconcile(GAME, owner, orange, tapped, "button").action is None
+    assert GAME.explain(owner, orange, [], "button") == [end]
+    # the mats as recorded: the turn ends, a Trend tapped or not (the tap that confirmed a
+    # claim the camera recorded is still among the cards tapped when the player ends it)
+    assert GAME.explain(owner, GAME.board_view(owner), tapped, "button") == [end]
+    assert GAME.explain(owner, setup, tapped, "button") == [end]
+
+
 def test_the_first_starter_chip_names_the_first_player() -> None:
     """"Beginning with the first player ... each player puts one chip on a Starter": with no
     first player declared, whoever lays the first chip goes first and the snake follows; a
@@ -1281,6 +1319,41 @@ def test_world_keeps_its_own_truth() -> None:
     assert sum(len(h) for h in truth["hands"]) == sum(world.state["hand"])
     assert len(world.deck) == world.state["deck"]
 
+
+
+def test_players_tap_the_correction_that_names_the_card_they_flipped_onto_a_row() -> None:
+    """Jivecat seed 19, cafe, passive (wedged): Beatnik Poetry (pink 1), flipped onto the
+    Trend row, was read a pip high for a frame and recorded as Tiki Mugs; the tablet asked
+    "The table now shows Trend Beatnik Poetry flipped ..., but Trend Tiki Mugs ... was
+    recorded. If the table is right, correct it." with that correction as one tap.  The
+    players, who had flipped Beatnik Poetry, did not know the button for their own move
+    (a flip is made without a press, so it was not among the moves they remembered): they
+    flipped it again and again, and the record stayed a card wrong.  They tap it."""
+    from companion.sim.world import TapOption
+    from companion.sim.worldproc import as_seen
+
+    world = WORLD_CLASS(GAME, 3, None, 7)
+    world.start()
+    for _ in range(200):
+        if world.state["phase"] == "play" and (world.state["refill"]["trend"]
+                                               or world.state["refill"]["skull"]):
+            break
+        world.step({})
+    else:
+        raise AssertionError("no row to refill in 200 steps")
+    world.step({})
+    flipped = world.pending
+    assert flipped is not None and flipped["type"] == "reveal"
+    correct = {"type": "correct", "entry": 40, "action": flipped}
+    tablet = {"history_total": 40, "taps": [],
+              "history": [{"seq": 40, "move": 40, "source": "camera", "undone": False,
+                           "text": "Trend Tiki Mugs flipped face up onto the Trend row"}],
+              "prompts": [{"kind": "choice", "text": "The table now shows ... If the table is right, "
+                           "correct it.", "options": [correct]}]}
+    seen = as_seen(tablet, world.wording())
+    (words,) = seen["prompts"][0]["options"]
+    assert words.startswith("Correct #40: ")
+    assert world.confirm_reading(seen) == [TapOption(words)]
 
 
 def test_players_make_a_trend_power_on_the_mats_and_press() -> None:

@@ -148,7 +148,10 @@ class JivecatBoard:
                 on_skulls = spot.startswith(f"mat{q}-skull")
                 for piece in pieces:
                     if on_skulls:
-                        skulls += piece.colour == SKULL_COLOUR
+                        # only Skulls lie on a mat's Skull places: one read in another colour
+                        # (black read brown all evening, seed 13) is a Skull still; a Monkey's
+                        # colour there is a Monkey out of place, counted nowhere
+                        skulls += piece.colour == SKULL_COLOUR or piece.colour not in MONKEY_WORTH
                     else:
                         monkeys += MONKEY_WORTH.get(piece.colour, 0)
             if fits["skull"]:

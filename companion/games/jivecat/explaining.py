@@ -23,11 +23,13 @@ from companion.games.base import (
 )
 from companion.games.jivecat.facts import (
     COLOURS,
+    MONKEY_WORTH,
     ROWS,
     STAFF,
     STAFF_COLOUR,
     find_signs,
     is_card_spot,
+    is_mat_place,
     tableau_seat,
 )
 
@@ -119,7 +121,12 @@ class JivecatExplaining:
         power explains is the standing warning's, not a move: the turn ends."""
         end: Action = {"type": "end_turn", "player": p}
         if self._mats_agree(s, seen):
-            return [end]
+            # a Trend card tapped while a mat shows a piece its counts leave out: the power's
+            # Skull read in a Monkey's colour, perhaps; never the end of the turn unasked (seed
+            # 13, cafe, typical: Red's Skull taken for Beatnik Poetry was read brown all evening,
+            # counted nowhere then, and the press ended Red's turn a turn ahead of the table)
+            tapped = any(t.card in self.trend_cards and t.seat in (None, p) for t in taps)
+            return [] if tapped and self._mats_hold_uncounted(seen) else [end]
         fits: list[Action] = []
         for option in [end] + [o for t in s["trends"][p]
                                if t["active"] and not t["used"]
@@ -160,6 +167,13 @@ class JivecatExplaining:
                 if named:
                     return named
         return options
+
+    @staticmethod
+    def _mats_hold_uncounted(seen: BoardView) -> bool:
+        """Whether a mat place shows a piece the mats' counts leave out (:meth:`tallies`): a
+        Monkey's colour on a Skull place, another colour on a Monkey place."""
+        return any(is_mat_place(k) and any((p.colour in MONKEY_WORTH) == ("-skull" in k) for p in v)
+                   for k, v in seen.items())
 
     def _mats_agree(self, state: State, seen: BoardView) -> bool:
         """The Skulls and Monkeys the mats show are the record's (those the mats can hold)."""

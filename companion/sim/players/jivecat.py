@@ -318,7 +318,12 @@ class JivecatWorld(JivecatTurns, World):
             self.rng.shuffle(extra)
             deck[:0] = extra
         card = deck.pop()
-        self._commit({"type": "reveal", "row": row, "card": card, "slot": s["refill"][row][0]})
+        flip = {"type": "reveal", "row": row, "card": card, "slot": s["refill"][row][0]}
+        self._commit(flip)
+        # made without a press, yet theirs: a correction that names it is recognised (passive
+        # s19: Beatnik Poetry, read a pip high and recorded as Tiki Mugs, was flipped again and
+        # again while the tablet offered its correction)
+        self.remember_made(flip)
         return [BoardChange(self.view(full=True))]
 
     def _staff(self) -> list[PhysicalEvent]:
