@@ -1,0 +1,48 @@
+"""A die (a card's pips) the camera can never read: a doubt that names the place, which players
+who only answer the tablet answer, and the game goes on (issue 39: no wedge; "confident or
+silent": the reader never commits a place it is not sure of).
+
+The README's demo (King of Clubs, 2 players, advanced, seed 4) wedged when the camera doubted
+one flat red 3 (stop 53, a die-layout rule of the reader's): B's pass was held under the
+doubt, the tablet asked "Can't read B at Nightclub 3 ...: Tap the move the table shows" with
+B's pass as one tap, and beside it said "Press noted: it counts once the camera sees the table
+clear of hands".  The players waited, went on with the next dance, and the game never ended.
+"""
+
+from __future__ import annotations
+
+from companion.games.base import Prompt
+from companion.table import HELD_PRESS_TEXT, Table
+from companion.table.doubt import DOUBT_FRAMES
+from companion.table.presses import HELD_PRESS_ASKED_TEXT
+
+
+def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:
+    """While the doubt's warning offers the pressed move as a tap, the held press's notice says
+    it counts as the move tapped, not "once the camera sees the table clear of hands" (the
+    camera never will); once the place reads clearly again, the press waits on the camera."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    view = game.board_view(game.apply(table.state, clubs))
+    glare = {"club3": "marks unclear"}
+    partial = {p: s for p, s in view.items() if p not in glare}
+
+    def notices() -> list[str]:
+        return [str(p["text"]) for p in table.public()["prompts"] if p["kind"] == "info"]
+
+    table.notice("vision", Prompt("Can't see Nightclub 4 clearly: marks unclear", "info"))
+    table.frame_taken()
+    table.board_doubted(partial, glare)
+    table.button()  # held: the camera cannot read the table
+    assert table.referee.held_press is not None and HELD_PRESS_TEXT in notices()
+    for _ in range(DOUBT_FRAMES):
+        table.frame_taken()
+        table.board_doubted(partial, glare)
+    asked = table.table_prompt
+    assert asked is not None and asked.options and "Nightclub 4" in asked.text, asked
+    assert HELD_PRESS_ASKED_TEXT in notices() and HELD_PRESS_TEXT not in notices()
+    table.notice("vision", None)
+    table.board_doubted(view, {})  # the glare gone: the camera judges the press once it settles
+    assert table.referee.held_press is not None and HELD_PRESS_TEXT in notices()
+    assert HELD_PRESS_ASKED_TEXT not in notices()
