@@ -11,10 +11,39 @@ clear of hands".  The players waited, went on with the next dance, and the game 
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from doubting_camera import play_doubted
+
 from companion.games.base import Prompt
+from companion.sim.runner import asks_a_move
 from companion.table import HELD_PRESS_TEXT, Table
 from companion.table.doubt import DOUBT_FRAMES
 from companion.table.presses import HELD_PRESS_ASKED_TEXT
+
+
+def showing(colour: str, pips: int) -> Any:
+    """The places holding a piece of ``colour`` showing ``pips``."""
+    return lambda place, stack: any(p.colour == colour and p.pips == pips for p in stack)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+@pytest.mark.parametrize("players", ["passive", None])
+def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_ends_right(
+        seed: int, players: str | None) -> None:
+    """B's red 3 (a Dancer's pips) unreadable all evening: every reading that needs it is
+    asked as a warning naming the place, with the moves the table may show as taps; players
+    who only answer the tablet (passive, and the demo's, who read every line) tap the one
+    their table shows: a pass they pressed for, a dance's Dancers they turned up.  The game
+    ends with the world's winners and points."""
+    played = play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players)
+    tablet = played.tablet
+    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
+    assert played.refusals == []
 
 
 def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:
@@ -46,3 +75,14 @@ def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:
     table.board_doubted(view, {})  # the glare gone: the camera judges the press once it settles
     assert table.referee.held_press is not None and HELD_PRESS_TEXT in notices()
     assert HELD_PRESS_ASKED_TEXT not in notices()
+
+
+def test_a_step_the_tablet_answers_with_a_question_is_told_apart_from_a_stall() -> None:
+    """The demo's runner counts a step that recorded nothing because the tablet offers moves
+    as taps (answered at the next step) as a question, not a stall; the table's own ways out
+    alone ("the record is right", "read the table again") ask no move."""
+    move = {"kind": "warning", "text": "Can't read ...", "options": [{"type": "pass", "player": 1}]}
+    own = {"kind": "warning", "text": "The table does not match the record ...",
+           "options": [{"type": "keep_record"}, {"type": "reread"}]}
+    assert asks_a_move({"prompts": [own, move]}) and not asks_a_move({"prompts": [own]})
+    assert not asks_a_move({"prompts": [{"kind": "info", "text": "Press noted", "options": []}]})
