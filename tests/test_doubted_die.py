@@ -46,6 +46,21 @@ def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_end
     assert played.refusals == []
 
 
+def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_right() -> None:
+    """Swing State seed 2: the vote die's 5 unreadable all evening.  The roll the players tapped
+    vouches for the die as the record has it; the board set against the record after the tap
+    was the one committed before the doubt (the die picked up), which read as the next
+    player's picking it up: every move after it was "Nothing to record yet", over budget.
+    Now the board seen after the tap is the table read now, the die as tapped."""
+    played = play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive")
+    tablet = played.tablet
+    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
+    assert played.refusals == []
+
+
 def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:
     """While the doubt's warning offers the pressed move as a tap, the held press's notice says
     it counts as the move tapped, not "once the camera sees the table clear of hands" (the

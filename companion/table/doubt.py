@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from companion.games.base import Action, BoardView, Game, Piece, Prompt, State, Tap, Trigger, place_names
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places, reconcile
 from companion.table.ledger import Ledger
+from companion.table.overrides import Overrides
 from companion.table.pace import SETTLE_FRAMES
 from companion.table.presses import HELD_PRESS, HELD_PRESS_ASKED_TEXT, HELD_PRESS_TEXT
 
@@ -151,6 +152,8 @@ class Doubting:
     ledger: Ledger
     taps: list[Tap]
     raw_seen: BoardView | None
+    seen: BoardView | None
+    overrides: Overrides
     table_prompt: Prompt | None
     next_moves: NextMoves
     doubt: Doubt
@@ -230,7 +233,17 @@ class Doubting:
         hold what the record now has there, and a press held for the move is answered."""
         if self.doubt.asked is None or self.table_prompt is not self.doubt.asked:
             return
-        self.doubt.vouch(self.game.board_view(self.ledger.state))
+        record = self.game.board_view(self.ledger.state)
+        self.doubt.vouch(record)
         self.doubt.asked_for = None
+        filled = self.doubt.filled(record)
+        if filled is not None:
+            # the table as the camera reads it now, the doubted places as answered, is the
+            # board seen: not the board committed before the doubt, which the move answered
+            # changed (Swing State seed 2, the die's 5 never read: the die picked up was the
+            # board seen; set against the roll tapped, it read as "Red picks up the die")
+            self.raw_seen = filled
+            self.overrides.recall(record, filled, self.doubt.places)
+            self.seen = self.overrides.apply(filled, record)
         if self.held_press is not None:
             self._drop_held_press()
