@@ -169,6 +169,11 @@ class Reading:
         (cards laid out, dice set up): what a correction naming them would read."""
         return []
 
+    def pressed_for(self, words: str) -> bool:
+        """Whether a button's words name the move they pressed for and see in no line yet,
+        as they would declare it (the World's: a press names no player, the button does)."""
+        return False
+
     def recognises_made(self, action: Action) -> bool:
         """Whether the table still bears out a move they remember making (a world whose
         pieces say more, a die still showing the roll, overrides this)."""
@@ -226,7 +231,8 @@ class Reading:
                 tidy = [Tidy(), HandOver(STRAIGHTEN_FRAMES), BoardChange(laid)]
                 return [TapOption(KEEP_RECORD_WORDS), *tidy] if others_kept else tidy
         for option in options:
-            if option not in (KEEP_RECORD_WORDS, REREAD_WORDS) and self.recognised(option) is not None:
+            if option not in (KEEP_RECORD_WORDS, REREAD_WORDS) \
+                    and (self.recognised(option) is not None or self.pressed_for(option)):
                 return [TapOption(option)]
         if not named and laid is not None and KEEP_RECORD_WORDS in options \
                 and self.counted_as_recorded(text, laid):

@@ -34,6 +34,7 @@ from companion.sim.stickers import StickerSheet
 from companion.sim.trace import open_trace
 from companion.sim.words import Wording
 from companion.sim.world import (
+    TABLE_TYPES,
     BoardChange,
     CardTap,
     Declare,
@@ -75,6 +76,19 @@ class RunResult:
     stalled: list[str] = field(default_factory=list)
     """Each stalled step: its number, the events the players made, and the prompts the tablet
     showed after it (so a failed check says what recorded nothing)."""
+    questions: int = 0
+    """Steps that recorded nothing because the tablet asked which move the table shows,
+    offering moves as one tap each (a place the camera cannot read, a choice), answered by a
+    tap at the players' next step: not stalls (:func:`asks_a_move`)."""
+
+
+def asks_a_move(tablet: dict[str, Any]) -> bool:
+    """Whether the tablet asks the players which move the table shows: a prompt offering a
+    game's move as one tap (not only "the record is right", "read the table again")."""
+    return any(isinstance(o, dict) and o.get("type") not in TABLE_TYPES
+               for p in tablet.get("prompts") or []
+               if isinstance(p, dict) and p.get("kind") in ("warning", "choice")
+               for o in p.get("options") or [])
 
 
 def record_of(tablet: dict[str, Any]) -> tuple[Any, ...]:
@@ -408,7 +422,8 @@ class SimulatedTable:
             if board is not None:
                 self.deliver(BoardChange(board))
         self._deliver_all(pending, marker)
-        steps = stalls = after_end = unmoved = 0
+        steps = stalls = questions = after_end = unmoved = 0
+        asked: str | None = None  # a step the tablet answered with a question, until the next
         stalled: list[str] = []
         stopped: str | None = None
         total_at_end: int | None = None
@@ -450,11 +465,20 @@ class SimulatedTable:
                 total = tablet["history_total"]
                 after = self.wait_for(lambda s, total=total: s["history_total"] != total, RECORD_WAIT_S)
             self.observe(after)
-            if after["history_total"] == tablet["history_total"] \
-                    and not getattr(self.world, "repeated", False):
-                stalls += 1  # a step of the game that recorded nothing (a card laid again is none)
+            moved = after["history_total"] != tablet["history_total"]
+            if asked is not None:  # the question the last step left: answered, or a stall after all
+                questions += moved
+                stalls += not moved
+                stalled += [] if moved else [asked]
+                asked = None
+            elif not moved and not getattr(self.world, "repeated", False):
+                # a step of the game that recorded nothing (a card laid again is none)
                 shown = [p.get("text") for p in after.get("prompts") or []]
-                stalled.append(f"step {self.step}: {events} -> {shown}")
+                if asks_a_move(after):
+                    asked = f"step {self.step}: {events} -> {shown}"
+                else:
+                    stalls += 1
+                    stalled.append(f"step {self.step}: {events} -> {shown}")
             now = record_of(after)
             warned = any(p.get("kind") == "warning" for p in after.get("prompts") or [])
             unmoved = unmoved + 1 if now == record and warned else 0
@@ -482,8 +506,11 @@ class SimulatedTable:
             stopped = None
         elif stopped is None:  # the players had nothing more to do, the tablet not at the end
             stopped = "wedged"
+        if asked is not None:  # the players stopped with the question unanswered
+            stalls += 1
+            stalled.append(asked)
         return RunResult(steps, stalls, final, self.world.truth(), self.refusals,
-                         time.monotonic() - started, self.world.finished(), stopped, stalled)
+                         time.monotonic() - started, self.world.finished(), stopped, stalled, questions)
 
     def _deliver_all(self, events: list[PhysicalEvent], resumed_marker: int | None,
                      tablet: dict[str, Any] | None = None) -> None:

@@ -250,6 +250,16 @@ class World(Reading, Mending, ABC):
             self.pending = None
         return [Declare(self.as_declared(action))]
 
+    def pressed_for(self, words: str) -> bool:
+        """Whether the button reading ``words`` is the move they pressed for, not in the
+        history yet, as they would fill the tablet's form for it (:meth:`as_declared`: the
+        seat whose button it was).  King of Clubs seed 4, the README's demo: B's pass was
+        held under a doubted die, and the warning "Can't read B at Nightclub 3 ... Tap the
+        move the table shows" offered "B (Salsa): Pass"; the players, who remember a press
+        of B's button, not B's name on a form, never tapped it, went on with the next
+        dance, and the game wedged."""
+        return self.pending is not None and words == self.wording().action(self.as_declared(self.pending))
+
     def as_declared(self, action: Action) -> Action:
         """``action`` as the players fill in the tablet's form for it: what a button press
         leaves unsaid (whose button it was) they say on the tablet."""

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from companion.games.base import Action, BoardView, Game, Piece, Prompt, State, Tap, Trigger, place_names
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places, reconcile
 from companion.table.ledger import Ledger
+from companion.table.overrides import Overrides
 from companion.table.pace import SETTLE_FRAMES
+from companion.table.presses import HELD_PRESS, HELD_PRESS_ASKED_TEXT, HELD_PRESS_TEXT
 
 DOUBT_FRAMES = 2 * SETTLE_FRAMES  # frames one doubted reading stands before the players are asked
 VOUCHED_FRAMES = 3  # frames a reading with only vouched-for doubts stands before it is read
@@ -150,15 +152,19 @@ class Doubting:
     ledger: Ledger
     taps: list[Tap]
     raw_seen: BoardView | None
+    seen: BoardView | None
+    overrides: Overrides
     table_prompt: Prompt | None
     next_moves: NextMoves
     doubt: Doubt
 
     def publish(self, kind: str) -> None: ...
+    def notice(self, key: str, prompt: Prompt | None) -> None: ...
     def board_seen(self, view: BoardView, vouched: frozenset[str] = frozenset()) -> object: ...
     def _board_settled(self) -> None: ...
     def _drop_held_press(self) -> None: ...
     held_press: object | None  # the referee's press waiting for the camera to settle
+    notices: dict[str, Prompt]
 
     def board_doubted(self, view: BoardView | None, doubtful: Mapping[str, str]) -> None:
         """A camera frame read ``view`` with the places in ``doubtful`` (by id, with why)
@@ -178,6 +184,7 @@ class Doubting:
                 self.table_prompt = None  # the place reads clearly again: the question is moot
                 self.publish("prompt")
             self.doubt.asked = self.doubt.asked_for = None
+            self._held_press_says(HELD_PRESS_TEXT)  # the camera judges the press once it settles
             return
         if self.doubt.still < VOUCHED_FRAMES:
             return  # a hand just lifted, a piece still settling: the table is read once it stands
@@ -210,13 +217,33 @@ class Doubting:
         prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
         self.doubt.asked = self.table_prompt = prompt
         self.publish("prompt")
+        if prompt.options:  # the press waits on the players' tap, not on the camera
+            self._held_press_says(HELD_PRESS_ASKED_TEXT)
+
+    def _held_press_says(self, text: str) -> None:
+        """The held press's notice, in words that say what it waits for (King of Clubs seed 4,
+        the README's demo: "it counts once the camera sees the table clear of hands" beside
+        a doubt's warning that offered the press's move as one tap: the players waited)."""
+        held = self.held_press
+        if held is not None and HELD_PRESS in self.notices:
+            self.notice(HELD_PRESS, Prompt(text, "info", getattr(held, "seat", None)))
 
     def doubt_answered(self) -> None:
         """The players declared a move while the doubt's warning stood: the doubted places
         hold what the record now has there, and a press held for the move is answered."""
         if self.doubt.asked is None or self.table_prompt is not self.doubt.asked:
             return
-        self.doubt.vouch(self.game.board_view(self.ledger.state))
+        record = self.game.board_view(self.ledger.state)
+        self.doubt.vouch(record)
         self.doubt.asked_for = None
+        filled = self.doubt.filled(record)
+        if filled is not None:
+            # the table as the camera reads it now, the doubted places as answered, is the
+            # board seen: not the board committed before the doubt, which the move answered
+            # changed (Swing State seed 2, the die's 5 never read: the die picked up was the
+            # board seen; set against the roll tapped, it read as "Red picks up the die")
+            self.raw_seen = filled
+            self.overrides.recall(record, filled, self.doubt.places)
+            self.seen = self.overrides.apply(filled, record)
         if self.held_press is not None:
             self._drop_held_press()

@@ -9,6 +9,13 @@ from companion.games.base import Action, BoardView, Game, State, Tap
 from companion.reconcile import NextMoves, changed_places, reconcile, tally_mismatch
 from companion.table.search import MANY, differing, key
 
+HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
+HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
+HELD_PRESS_ASKED_TEXT = "Press noted: it counts as the move you tap where the camera can't read the table."
+"""The held press's notice while the camera cannot read a place and the players are asked
+which move the table shows (:mod:`companion.table.doubt`): the camera will not settle on
+its own, so "once the camera sees the table clear of hands" would send them waiting."""
+
 
 def two_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
               differ: set[str], next_moves: NextMoves | None = None) -> list[Action]:

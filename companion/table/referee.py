@@ -33,13 +33,12 @@ from companion.table.doubt import Doubt, Doubting
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Bounces, Pace
-from companion.table.presses import ended_unpressed, press_then_next
+from companion.table.presses import HELD_PRESS, HELD_PRESS_TEXT, ended_unpressed, press_then_next
 from companion.table.search import differing
 
-__all__ = ["DOUBLE_PRESS_FRAMES", "RECONSIDER_FRAMES", "SETTLE_FRAMES", "HeldPress", "Referee"]
+__all__ = ["DOUBLE_PRESS_FRAMES", "HELD_PRESS", "HELD_PRESS_TEXT", "RECONSIDER_FRAMES", "SETTLE_FRAMES",
+           "HeldPress", "Referee"]
 
-HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
-HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 CHAINED_MOVES = 4  # moves one settled board may record after its first, one after another
 EARLIER_MOVES = 40  # how many moves back a card that stays put is checked (a night and more)
 

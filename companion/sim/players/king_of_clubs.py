@@ -19,6 +19,7 @@ from typing import Any
 from companion.games.base import Action, BoardView, Game, Piece, make_view
 from companion.games.king_of_clubs.rules import (
     ALL_SLOTS,
+    BACKUP,
     LETTERS,
     SLOTS,
 )
@@ -230,7 +231,11 @@ class KingOfClubsWorld(KingOfClubsNight, World):
 
     def table_moves(self) -> list[Action]:
         """The readings their table bears out, as a button would name them: tonight's
-        Nightclubs in their order, and each Lead Dancer's card face up with its value."""
+        Nightclubs in their order, each Lead Dancer's card face up with its value, and each
+        dance's Dancers (the Backup Dancers) face up with theirs, seat by seat, slot by slot.
+        King of Clubs seed 1, a red 3 the camera could never read: "Can't read B at Nightclub
+        3 ... Tap the move the table shows" offered B's 1, 2, 3 and 4 at Solo 5, and the
+        players, who knew only the reveals a line or a press of theirs had said, tapped none."""
         moves: list[Action] = []
         if self.stage != "clubs" and self.clubs:
             moves.append({"type": "nightclubs", "values": list(self.clubs)})
@@ -238,6 +243,14 @@ class KingOfClubsWorld(KingOfClubsNight, World):
             skill = self.placed.get(player, {}).get(slot)
             if skill is not None:
                 moves.append({"type": "lead_reveal", "player": player, "slot": slot, "skill": skill})
+        shown = [[SLOTS[c] for c in dance["clubs"]] for dance in self.dances] + [[BACKUP]]
+        for slots in shown:
+            cards = [{"player": p, "slot": slot, "skill": self.placed[p][slot]}
+                     for p in sorted(self.placed) for slot in ALL_SLOTS if slot in slots
+                     and (p, slot) in self.face_up and slot in self.placed[p]]
+            # the whole dance, or all but the Lead Dancer's card turned up before it
+            moves += [{"type": "reveal", "cards": [c for c in cards if c is not lead]}
+                      for lead in (None, *cards) if len(cards) > (lead is not None)]
         return [m for m in moves if self.recognises(m)]
 
     def recognises(self, action: Any) -> bool:

@@ -1,0 +1,155 @@
+"""A whole simulated game through the camera loop, with a camera that cannot read one die's
+face all evening: the reader's edge stubbed, everything after it real (the camera loop, its
+stabiliser and notices, the table, the referee, the rules, the world's players).
+
+The stub reads the world's table exactly, except that every place holding a piece the test
+picks (a die showing one face, say) is doubtful in every frame ("marks unclear: blur?"), as
+a die whose marks the reader cannot make out is: never a guess, a place named.  A hand over
+the board is a few frames of no board, as the reader gives.  Counted in frames, never time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.games.base import BoardView, MalformedAction, Piece, RuleError, place_names
+from companion.sim.world import (
+    BoardChange,
+    CardTap,
+    Declare,
+    HandOver,
+    PhysicalEvent,
+    SeatButton,
+    Tidy,
+    TurnButton,
+    World,
+    load_world,
+)
+from companion.table import Table
+from companion.table.doubt import DOUBT_FRAMES
+from companion.table.ledger import NothingToUndo
+from companion.vision.pipeline import VisionLoop
+from companion.vision.reading import Reading
+
+Doubts = Callable[[str, tuple[Piece, ...]], bool]
+"""Whether the reader cannot make out the place's pieces (its id and what lies there)."""
+HAND_FRAMES = 3  # an arm over the board while pieces are moved
+EVENT_FRAMES = 4  # frames between two things a player does (a tap, a press, a piece)
+THINK_FRAMES = DOUBT_FRAMES + 8  # frames between two steps: a doubt that stands is asked by then
+GLANCES_AFTER_END = 6  # the world's game over: how often players mend their last move, at most
+
+
+class _Source:
+    def __init__(self) -> None:
+        self.taken = 0
+
+    def read(self) -> np.ndarray:
+        self.taken += 1
+        return np.zeros((1, 1), np.uint8)
+
+
+class DoubtingReader:
+    """The reader's edge: the table as it lies, the places ``doubts`` picks doubtful."""
+
+    def __init__(self, table: Table, doubts: Doubts) -> None:
+        self.table = table
+        self.doubts = doubts
+        self.view: BoardView = {}
+        self.hand = 0  # frames an arm is still over the board
+        self.doubted = 0  # frames read with a place doubtful
+
+    def read(self, frame: Any) -> Reading:
+        if self.hand:
+            self.hand -= 1
+            return Reading(None, hand=True)
+        doubtful = {p: "marks unclear: blur?" for p, stack in self.view.items()
+                    if stack and self.doubts(p, stack)}
+        self.doubted += bool(doubtful)
+        return Reading({p: s for p, s in self.view.items() if p not in doubtful}, doubtful=doubtful)
+
+    def arm_across_margin(self, frame: Any) -> bool:
+        return self.hand > 0
+
+    def spot_label(self, spot: str) -> str:
+        return place_names(self.table.game, self.table.state).get(spot, spot)
+
+
+@dataclass
+class Played:
+    tablet: dict[str, Any]
+    truth: dict[str, Any]
+    steps: int
+    doubted_frames: int
+    asked: list[str] = field(default_factory=list)  # the doubts' warnings the players saw
+    refusals: list[str] = field(default_factory=list)
+
+
+def play_doubted(game_name: str, players: int, variant: str | None, seed: int, doubts: Doubts,
+                 temperament: str | None = "passive", max_steps: int = 600,
+                 trace: list[str] | None = None) -> Played:
+    """Play one whole game with ``doubts``'s places unreadable all evening."""
+    table = Table.open(game_name, None, players, variant, seed, resume=False)
+    world: World = load_world(game_name, table.game, players, variant, seed)
+    if temperament is not None:
+        world.set_temperament(temperament)
+    reader = DoubtingReader(table, doubts)
+    loop = VisionLoop(table, _Source(), reader, fps=0)  # type: ignore[arg-type]
+    refusals: list[str] = []
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            loop.step()
+
+    def deliver(event: PhysicalEvent) -> None:
+        if isinstance(event, BoardChange):
+            reader.hand = HAND_FRAMES
+            reader.view = dict(event.view)
+        elif isinstance(event, HandOver):
+            reader.hand = event.frames
+        elif isinstance(event, CardTap):
+            table.tap(event.card, event.seat)
+        elif isinstance(event, (SeatButton, TurnButton)):
+            table.button(getattr(event, "seat", None))
+        elif isinstance(event, Declare):
+            try:
+                table.declare(event.action, "tablet")
+            except (RuleError, MalformedAction, NothingToUndo, ValueError) as err:
+                refusals.append(f"{event.action}: {err}")
+        elif not isinstance(event, Tidy):  # pragma: no cover - a new event kind must be wired here
+            raise TypeError(f"unknown physical event {event!r}")
+        frames(EVENT_FRAMES + (reader.hand if isinstance(event, (BoardChange, HandOver)) else 0))
+
+    asked: list[str] = []
+    for event in world.start():
+        deliver(event)
+    frames(THINK_FRAMES)
+    steps = after_end = 0
+    while steps < max_steps:
+        tablet = table.public()
+        if tablet["over"]:
+            break
+        if world.finished():
+            after_end += 1
+            if after_end > GLANCES_AFTER_END:
+                break
+        asked += [str(p["text"]) for p in tablet["prompts"]
+                  if str(p.get("text", "")).startswith("Can't read") and p["text"] not in asked]
+        events = world.act(tablet)
+        if trace is not None:
+            shown = tablet["history"][-1]["text"] if tablet["history"] else None
+            trace.append(f"#{tablet['history_total']} {shown} | " + " || ".join(
+                f"{p['kind']}: {p['text']}" + (f" {p['options']}" if p.get("options") else "")
+                for p in tablet["prompts"]))
+            trace.append(f"   -> {events}")
+        if not events and world.finished():
+            frames(THINK_FRAMES)
+            continue
+        for event in events:
+            deliver(event)
+        steps += 1
+        frames(THINK_FRAMES)
+    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, refusals)

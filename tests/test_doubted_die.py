@@ -1,0 +1,103 @@
+"""A die (a card's pips) the camera can never read: a doubt that names the place, which players
+who only answer the tablet answer, and the game goes on (issue 39: no wedge; "confident or
+silent": the reader never commits a place it is not sure of).
+
+The README's demo (King of Clubs, 2 players, advanced, seed 4) wedged when the camera doubted
+one flat red 3 (stop 53, a die-layout rule of the reader's): B's pass was held under the
+doubt, the tablet asked "Can't read B at Nightclub 3 ...: Tap the move the table shows" with
+B's pass as one tap, and beside it said "Press noted: it counts once the camera sees the table
+clear of hands".  The players waited, went on with the next dance, and the game never ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from doubting_camera import play_doubted
+
+from companion.games.base import Prompt
+from companion.sim.runner import asks_a_move
+from companion.table import HELD_PRESS_TEXT, Table
+from companion.table.doubt import DOUBT_FRAMES
+from companion.table.presses import HELD_PRESS_ASKED_TEXT
+
+
+def showing(colour: str, pips: int) -> Any:
+    """The places holding a piece of ``colour`` showing ``pips``."""
+    return lambda place, stack: any(p.colour == colour and p.pips == pips for p in stack)
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+@pytest.mark.parametrize("players", ["passive", None])
+def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_ends_right(
+        seed: int, players: str | None) -> None:
+    """B's red 3 (a Dancer's pips) unreadable all evening: every reading that needs it is
+    asked as a warning naming the place, with the moves the table may show as taps; players
+    who only answer the tablet (passive, and the demo's, who read every line) tap the one
+    their table shows: a pass they pressed for, a dance's Dancers they turned up.  The game
+    ends with the world's winners and points."""
+    played = play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players)
+    tablet = played.tablet
+    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
+    assert played.refusals == []
+
+
+def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_right() -> None:
+    """Swing State seed 2: the vote die's 5 unreadable all evening.  The roll the players tapped
+    vouches for the die as the record has it; the board set against the record after the tap
+    was the one committed before the doubt (the die picked up), which read as the next
+    player's picking it up: every move after it was "Nothing to record yet", over budget.
+    Now the board seen after the tap is the table read now, the die as tapped."""
+    played = play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive")
+    tablet = played.tablet
+    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
+    assert played.refusals == []
+
+
+def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:
+    """While the doubt's warning offers the pressed move as a tap, the held press's notice says
+    it counts as the move tapped, not "once the camera sees the table clear of hands" (the
+    camera never will); once the place reads clearly again, the press waits on the camera."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    view = game.board_view(game.apply(table.state, clubs))
+    glare = {"club3": "marks unclear"}
+    partial = {p: s for p, s in view.items() if p not in glare}
+
+    def notices() -> list[str]:
+        return [str(p["text"]) for p in table.public()["prompts"] if p["kind"] == "info"]
+
+    table.notice("vision", Prompt("Can't see Nightclub 4 clearly: marks unclear", "info"))
+    table.frame_taken()
+    table.board_doubted(partial, glare)
+    table.button()  # held: the camera cannot read the table
+    assert table.referee.held_press is not None and HELD_PRESS_TEXT in notices()
+    for _ in range(DOUBT_FRAMES):
+        table.frame_taken()
+        table.board_doubted(partial, glare)
+    asked = table.table_prompt
+    assert asked is not None and asked.options and "Nightclub 4" in asked.text, asked
+    assert HELD_PRESS_ASKED_TEXT in notices() and HELD_PRESS_TEXT not in notices()
+    table.notice("vision", None)
+    table.board_doubted(view, {})  # the glare gone: the camera judges the press once it settles
+    assert table.referee.held_press is not None and HELD_PRESS_TEXT in notices()
+    assert HELD_PRESS_ASKED_TEXT not in notices()
+
+
+def test_a_step_the_tablet_answers_with_a_question_is_told_apart_from_a_stall() -> None:
+    """The demo's runner counts a step that recorded nothing because the tablet offers moves
+    as taps (answered at the next step) as a question, not a stall; the table's own ways out
+    alone ("the record is right", "read the table again") ask no move."""
+    move = {"kind": "warning", "text": "Can't read ...", "options": [{"type": "pass", "player": 1}]}
+    own = {"kind": "warning", "text": "The table does not match the record ...",
+           "options": [{"type": "keep_record"}, {"type": "reread"}]}
+    assert asks_a_move({"prompts": [own, move]}) and not asks_a_move({"prompts": [own]})
+    assert not asks_a_move({"prompts": [{"kind": "info", "text": "Press noted", "options": []}]})
