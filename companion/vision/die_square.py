@@ -20,7 +20,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
+from companion.vision.die_layout import DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit, _rising_past
 from companion.vision.mark_peaks import _peaks, outline
 from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
 from companion.vision.pip_reflections import lit_over_an_empty_place
@@ -178,7 +178,9 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
                          centre: tuple[float, float], turn: float, step: float | None, die_px: float,
                          count: int, contrast: np.ndarray) -> bool:
     """Every mark but the layout's off the square, and no mark at the grid points the face
-    leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1)."""
+    leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1).  Contrast round an empty
+    grid point that rises on past its window is something beyond's (the rounded rim's streak,
+    a side's light): a pip there, however faint, peaks within reach of it (``_rising_past``)."""
     c, s = math.cos(turn), math.sin(turn)
     # past the face's grid by more than a mark's fit: its rounded rim catching the lamp, or a side's
     off = ONE_CLEAR[1] * die_px if step is None else (1 + DIE_FIT) * step
@@ -202,7 +204,7 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
         if not near.size:
             return False
-        if float(near.max()) >= NO_PIP:
+        if float(near.max()) >= NO_PIP and not _rising_past(contrast, x, y, reach):
             halos += 1
             if halos > 1 or not _halo(contrast, (x, y), points[rest], step):
                 return False
