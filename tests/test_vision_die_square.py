@@ -176,7 +176,7 @@ def test_a_lit_rim_beside_an_empty_grid_point_leaves_a_two_read() -> None:
 
     def lit(mask: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         half = DIE_PX / 2
-        x = int(TOP[0] + half - 9)  # the streak, inside the top's side, the height of the top
+        x = int(TOP[0] + half - 7)  # the streak on the top's rounded rim (1.45 steps out), its height
         streak = np.zeros_like(gray)
         cv2.line(streak, (x, int(TOP[1] - half + 4)), (x, int(TOP[1] + half - 4)), 255, 3)
         return mask, np.maximum(gray, cv2.GaussianBlur(streak, (0, 0), 2.0))
