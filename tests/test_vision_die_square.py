@@ -164,3 +164,26 @@ def test_a_dark_dies_own_shadow_and_a_pip_by_its_rim_leave_its_top_read() -> Non
     frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
     assert reading.view is not None and not reading.doubtful and not reading.hand
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
+
+
+def test_a_lit_rim_beside_an_empty_grid_point_leaves_a_two_read() -> None:
+    """A glossy die's rounded edge catches the lamp in a bright streak along its top's side.
+    Its blurred light reaches the grid points of the face's edge that a 2 leaves empty; there
+    it rises on past the point, to the streak, where a pip left faint would peak at the point.
+    The 2 is read (the red 2s of Baron Voodoo's tuning frames at 0 and 30 degrees, doubted
+    before); a 3 whose middle is faint is still no 2."""
+    from committed_frames import read_right
+
+    def lit(mask: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        half = DIE_PX / 2
+        x = int(TOP[0] + half - 7)  # the streak on the top's rounded rim (1.45 steps out), its height
+        streak = np.zeros_like(gray)
+        cv2.line(streak, (x, int(TOP[1] - half + 4)), (x, int(TOP[1] + half - 4)), 255, 3)
+        return mask, np.maximum(gray, cv2.GaussianBlur(streak, (0, 0), 2.0))
+
+    assert low_face(*lit(*die([(1, -1), (-1, 1)], [])), None, DIE_RIM_SHARE, DIE_PX, OUTWARD) == 2
+    mask, gray = lit(*die([(-1, -1), (0, 0), (1, 1)], [], middle_ink=BODY + 40))
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) is None
+    for stem, spots in (("baron_voodoo-t00-b1", ("A3",)), ("baron_voodoo-t30-b0", ("A3", "F7")),
+                        ("baron_voodoo-t20-b1", ("A7", "G3"))):
+        read_right(stem, spots)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
+from companion.vision.die_layout import BEYOND_THE_FACE, DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
 from companion.vision.mark_peaks import _peaks, outline
 from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
 from companion.vision.pip_reflections import lit_over_an_empty_place
@@ -178,7 +178,12 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
                          centre: tuple[float, float], turn: float, step: float | None, die_px: float,
                          count: int, contrast: np.ndarray) -> bool:
     """Every mark but the layout's off the square, and no mark at the grid points the face
-    leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1)."""
+    leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1).  Contrast round an empty
+    grid point may be a halo: of one mark off the square, or of the light beyond the face on
+    one of its sides (its rounded rim catching the lamp in a streak), falling away all the way
+    from it through the point (``_halo``), where a pip left faint would rise again.  The grid
+    points a rim's streak so explains lie on one side of the face, and none is then a mark's
+    halo: a 4, a 5 or a 6 has pips a 2's or a 3's layout leaves empty on two sides at least."""
     c, s = math.cos(turn), math.sin(turn)
     # past the face's grid by more than a mark's fit: its rounded rim catching the lamp, or a side's
     off = ONE_CLEAR[1] * die_px if step is None else (1 + DIE_FIT) * step
@@ -196,17 +201,48 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     reach = max(1, int(round(DIE_FIT * step)))
     halos = 0  # empty grid points whose contrast is an off-square mark's halo: one at most (a 4's
     # two other corners, or a 6's four other pips, lie on two sides of the face: never both so)
-    for gx, gy in {(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)} - set(DIE_FACES[count]):
+    rimmed: list[tuple[int, int]] = []  # and those a streak beyond the face's side lights
+    for gx, gy in sorted({(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)} - set(DIE_FACES[count])):
         x = int(round(centre[0] + step * (gx * c - gy * s)))
         y = int(round(centre[1] + step * (gx * s + gy * c)))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
         if not near.size:
             return False
         if float(near.max()) >= NO_PIP:
+            beyond = _light_beyond(contrast, (x, y), centre, c, s, step)
+            if beyond is not None and _halo(contrast, (x, y), beyond, step):
+                rimmed.append((gx, gy))
+                continue
             halos += 1
             if halos > 1 or not _halo(contrast, (x, y), points[rest], step):
                 return False
-    return True
+    return not rimmed or (halos == 0 and _one_side(rimmed))
+
+
+def _light_beyond(contrast: np.ndarray, at: tuple[int, int], centre: tuple[float, float], c: float, s: float,
+                  step: float) -> np.ndarray | None:
+    """The strongest contrast beyond the face (``BEYOND_THE_FACE`` steps from its centre on
+    either axis, where no pip lies) within ``HALO_REACH`` steps of a grid point (crop px, 1 x 2),
+    or None where none lies so near."""
+    h, w = contrast.shape
+    r = int(np.ceil(HALO_REACH * step))
+    y0, y1, x0, x1 = max(0, at[1] - r), min(h, at[1] + r + 1), max(0, at[0] - r), min(w, at[0] + r + 1)
+    if y1 <= y0 or x1 <= x0:
+        return None
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    dx, dy = xs - centre[0], ys - centre[1]
+    off = np.maximum(np.abs(dx * c + dy * s), np.abs(dy * c - dx * s)) / step
+    where = (off > BEYOND_THE_FACE) & (np.hypot(xs - at[0], ys - at[1]) <= HALO_REACH * step)
+    if not where.any():
+        return None
+    window = np.where(where, contrast[y0:y1, x0:x1], -1.0)
+    k = int(np.argmax(window))
+    return np.array([[float(xs.flat[k]), float(ys.flat[k])]])
+
+
+def _one_side(points: list[tuple[int, int]]) -> bool:
+    """Do grid points (in steps from a face's centre) all lie on one side of the face?"""
+    return any(len({p[axis] for p in points}) == 1 and points[0][axis] != 0 for axis in (0, 1))
 
 
 def _halo(contrast: np.ndarray, at: tuple[int, int], others: np.ndarray, step: float) -> bool:

@@ -68,6 +68,7 @@ SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake i
 MIN_FRAME_PX_PER_MM = 0.6  # below this a die's pips (2.5-3 mm across) are a pixel or less
 REFIT_EVERY = 8  # frames read between two fits of the light
 STILL_FRAMES_KEPT = 6  # read-only frames kept as found still (three noise fields, twice)
+PIPS_KEPT_PER_PLACE = 4  # pieces' marks kept read, at most, per place of the board (``_pip_cache``)
 
 
 @dataclass
@@ -408,7 +409,13 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                     blob_cache[key] = (patch.copy(), blob, area)
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
         self._set_blob_cache(blob_cache)
-        self._pip_cache = pip_cache
+        # a piece's marks depend on its own box (all ``_cached_pips`` compares), not on its
+        # neighbours: those of pieces not read this frame (carried, or told again as their blob
+        # was) are kept for the frame a change beside one has its blob read again.  Bounded: a
+        # board's pieces several times over, then only this frame's
+        kept_pips = {**self._pip_cache, **pip_cache}
+        few = len(kept_pips) <= PIPS_KEPT_PER_PLACE * len(self._spot_ids)
+        self._pip_cache = kept_pips if few else pip_cache
         unexplained &= ~explained
         unexplained &= ~self._cast_shadows(flat, is_piece, unexplained)  # light, not a doubt
         unexplained |= odd > 0
