@@ -19,6 +19,7 @@ from companion.games.base import Piece
 from companion.sim.camera.render import Camera
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.reader import BoardReader
+from companion.vision.reading import UNDER_A_HAND
 
 
 def _nothing_read_wrong(frame, layout, reading) -> None:
@@ -26,6 +27,19 @@ def _nothing_read_wrong(frame, layout, reading) -> None:
     wrong = [s.id for s in layout.spots
              if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
     assert not wrong, wrong
+
+
+def test_places_between_a_pale_hands_edges_are_under_it_not_read_empty() -> None:
+    """baron_voodoo-t00-b0-hand-more: the palest skin over the light offering places; two of
+    the offerings its fingers cover are doubted as under the hand, and no place is read wrong."""
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b0-hand-more")
+    assert reading.view is not None and reading.hand
+    covered = set(frame.truth["hand"]["covered"])
+    doubtful = dict(reading.doubtful or {})
+    for spot in ("offer0-1", "offer0-2"):
+        assert spot in covered and frame.view.get(spot)  # an offering under the hand
+        assert doubtful.get(spot) == UNDER_A_HAND, (spot, reading.view.get(spot))
+    _nothing_read_wrong(frame, layout, reading)
 
 
 def test_two_dice_in_one_blob_doubt_both_places_in_a_hand_frame() -> None:
