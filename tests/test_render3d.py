@@ -17,7 +17,16 @@ import numpy as np
 import pytest
 
 from companion.games import load_game
-from companion.sim.camera.frames3d import GAMES3D, MORE_GAMES, PLAYERS3D, SPLITS, FrameSpec, committed, plan
+from companion.sim.camera.frames3d import (
+    GAMES3D,
+    MORE_GAMES,
+    MORE_HANDS,
+    PLAYERS3D,
+    SPLITS,
+    FrameSpec,
+    committed,
+    plan,
+)
 from companion.sim.camera.render3d import (
     AIM_MM,
     LAMPS,
@@ -68,10 +77,17 @@ def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin(
     assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
     specs = [s for s in everything if not s.more]
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
-    more = everything[len(specs):]
+    more = [s for s in everything[len(specs):] if not s.hand]
+    hands_more = [s for s in everything[len(specs):] if s.hand]
+    assert everything[len(specs):] == more + hands_more  # the more hand frames last
     # the tuning split's more scenes: each of its games on each tuning board at two tilts,
     # a shallow and a steep one; never in the test split
-    assert {s.split for s in more} == {"tune"} and not any(s.hand for s in more)
+    assert {s.split for s in more} == {"tune"}
+    # and a hand over each board of the games of MORE_HANDS, every tilt among them
+    assert {s.split for s in hands_more} == {"tune"} and all(s.more for s in hands_more)
+    assert sorted((s.game, s.board) for s in hands_more) == sorted(
+        (g, b) for g in MORE_HANDS for b in range(3))
+    assert {s.tilt for s in hands_more} == set(TILTS)
     assert sorted((s.game, s.board) for s in more) == sorted(
         (g, b) for g in MORE_GAMES for b in range(3) for _ in range(2))
     for g in MORE_GAMES:

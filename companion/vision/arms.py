@@ -47,6 +47,8 @@ WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
 SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
 SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
+HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice this wide ...
+HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
 TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
@@ -182,6 +184,7 @@ class Arms:
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
         self._under_hand(outline | joined, blobs, doubtful)
+        self._bare_within(_filled_outline(arm, HAND_HALF_MM * SCALE) & ~outline, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
@@ -281,6 +284,25 @@ class Arms:
             over |= np.isin(blobs, touching)
         for s in _places(self._spot_map[over]):
             doubtful[self._spot_ids[int(s)]] = UNDER_A_HAND
+
+    def _bare_within(self, hull: np.ndarray, blobs: np.ndarray, doubtful: dict[str, str]) -> None:
+        """Doubt the places a quarter or more within ``hull`` (the arm's outline closed over a
+        hand's width, past its outline) that hold no blob of a piece's colour.  A hand of the
+        print's own lightness (the palest skin over a pale place) shows only its rim: between
+        its edges, beyond where the outline closes over them, it passes for the empty board,
+        and a piece under its fingertips would be read as nothing.  (Not the arm's convex
+        hull: a hand wider than the forearm makes it a sliver along the whole arm.)  A piece
+        seen there is read as it is seen."""
+        if not hull.any():
+            return
+        spots = self._spot_map
+        within = np.bincount(spots[hull & (spots >= 0)], minlength=len(self._spot_ids))
+        whole = np.bincount(spots[spots >= 0], minlength=len(self._spot_ids))
+        for s in np.flatnonzero(within >= HULL_SHARE * np.maximum(whole, 1)):
+            spot_id = self._spot_ids[int(s)]
+            y0, x0, y1, x1 = (int(v) for v in self._spot_boxes[int(s)])
+            if spot_id not in doubtful and not (blobs[y0:y1, x0:x1] > 0).any():
+                doubtful[spot_id] = UNDER_A_HAND
 
     def _shadow_coloured_near_arm(self, placed: list) -> list[str]:
         """The places of pieces read (``placed``: place, piece, x and y mm) of a shadow's

@@ -281,7 +281,8 @@ class Blobs(PieceMarks):
                 foot = self._leaning_foot(index, own, bx, by) if len(blobs) == 1 else None
                 if foot is None \
                         or self._spot_at(foot[0] / SCALE - MARGIN_MM, foot[1] / SCALE - MARGIN_MM) != spot:
-                    out.doubts.append((spot, "pieces touching?"))
+                    # (each place the blob lies over: the piece against this one is at one of them)
+                    out.doubts += [(s, "pieces touching?") for s in [spot, *self._places_under(own, bx, by)]]
                     continue
                 cx, cy = foot
             # (pixels the camera clipped in any channel are left out: a cast that clips one

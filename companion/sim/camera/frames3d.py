@@ -35,6 +35,10 @@ SPLITS = ("tune", "test")
 # (a 3 whose corner pip was lost with its corner's colour read as a 2), and Baron Voodoo (an
 # offering under a die leaning over from its cell, read as nothing)
 MORE_GAMES = ("jivecat", "swing_state", "times_square", "king_of_clubs", "baron_voodoo")
+# and the tuning split's hand frames under those lamps and plastics: a hand over a board is
+# where a reading may go wrong unseen (a die at the hand's edge or in its shade, read with a
+# pip lost), and the first hand frames were one a board a game
+MORE_HANDS = ("king_of_clubs", "jivecat", "swing_state", "baron_voodoo")
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     the board); so any part of the set rendered so far holds every game, both splits and the
     extremes of the tilt.  Then the tuning split's more scenes: each game of ``MORE_GAMES`` on
     each tuning board at two tilts (a shallow and a steep one, turning with the game and the
-    board), under the more kinds of lamp and plastic."""
+    board), under the more kinds of lamp and plastic; and last each game of ``MORE_HANDS`` on
+    each tuning board with a hand over it, under those lamps (its tilt turning)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -87,6 +92,9 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
             for i, g in enumerate(MORE_GAMES):
                 for tilt in (TILTS[(i + board) % 2], TILTS[2 + (i + board) % 2]):
                     out.append(FrameSpec(g, "tune", tilt, board, more=True))
+        for board in range(counts.get("tune", 0)):
+            out += [FrameSpec(g, "tune", TILTS[(i + board + 1) % len(TILTS)], board, hand=True, more=True)
+                    for i, g in enumerate(MORE_HANDS)]
     return out
 
 
