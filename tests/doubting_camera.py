@@ -85,6 +85,7 @@ class Played:
     steps: int
     doubted_frames: int
     asked: list[str] = field(default_factory=list)  # the doubts' warnings the players saw
+    alike: list[str] = field(default_factory=list)  # prompts with two buttons worded alike
     refusals: list[str] = field(default_factory=list)
 
 
@@ -124,6 +125,7 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
         frames(EVENT_FRAMES + (reader.hand if isinstance(event, (BoardChange, HandOver)) else 0))
 
     asked: list[str] = []
+    alike: list[str] = []
     for event in world.start():
         deliver(event)
     frames(THINK_FRAMES)
@@ -138,6 +140,10 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
                 break
         asked += [str(p["text"]) for p in tablet["prompts"]
                   if str(p.get("text", "")).startswith("Can't read") and p["text"] not in asked]
+        for prompt in tablet["prompts"]:  # a person tells buttons apart by their words alone
+            buttons = [world.wording().option(o) for o in prompt.get("options") or []]
+            if len(set(buttons)) < len(buttons) and prompt["text"] not in alike:
+                alike.append(str(prompt["text"]))
         events = world.act(tablet)
         if trace is not None:
             shown = tablet["history"][-1]["text"] if tablet["history"] else None
@@ -152,4 +158,4 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
             deliver(event)
         steps += 1
         frames(THINK_FRAMES)
-    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, refusals)
+    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, alike, refusals)

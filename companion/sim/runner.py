@@ -85,7 +85,7 @@ class RunResult:
 def asks_a_move(tablet: dict[str, Any]) -> bool:
     """Whether the tablet asks the players which move the table shows: a prompt offering a
     game's move as one tap (not only "the record is right", "read the table again")."""
-    return any(isinstance(o, dict) and o.get("type") not in TABLE_TYPES
+    return any(isinstance(o, dict) and (o.get("type") not in TABLE_TYPES or o.get("type") == "reads")
                for p in tablet.get("prompts") or []
                if isinstance(p, dict) and p.get("kind") in ("warning", "choice")
                for o in p.get("options") or [])

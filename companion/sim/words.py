@@ -89,6 +89,8 @@ def option_words(game: Game, state: State, option: Any) -> str:
         return f"Undo #{option['seq']}"  # a move nobody made, taken back (the dashboard's words)
     if kind in TABLE_WORDS:
         return TABLE_WORDS[str(kind)]
+    if kind == "reads" and isinstance(option.get("says"), str):
+        return str(option["says"])  # what a place the camera cannot read holds, as the tablet says
     return action_words(game, state, option)
 
 
