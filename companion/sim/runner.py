@@ -155,6 +155,7 @@ class SimulatedTable:
     looking at what the companion has seen."""
 
     human_pacing = False
+    answered_reads = False  # the players' last step tapped what a place the camera cannot read holds
 
     def __init__(self, service: Service, world: World, source: SyntheticSource,
                  device: DeviceEmulator, speed: float = 1.0, world_file: Path | None = None,
@@ -331,6 +332,7 @@ class SimulatedTable:
         elif isinstance(event, TapOption):
             # the button that reads so on the tablet now (the page's own data behind it)
             option = self.wording().find(self.tablet.state(history=0), event.words)
+            self.answered_reads = self.answered_reads or (option or {}).get("type") == "reads"
             if option is None:
                 self.refusals.append(f"{event.words!r}: no such button now")
             else:
@@ -453,6 +455,7 @@ class SimulatedTable:
             if not events:
                 break
             self.step += 1
+            self.answered_reads = False  # the players said what a place holds: an answer, no move
             self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
@@ -468,6 +471,8 @@ class SimulatedTable:
                 stalls += not moved
                 stalled += [] if moved else [asked]
                 asked = None
+            elif not moved and self.answered_reads:
+                questions += 1  # "B at Nightclub 3 shows red (3)": the table read so, nothing to record
             elif not moved and not getattr(self.world, "repeated", False):
                 # a step of the game that recorded nothing (a card laid again is none)
                 shown = [p.get("text") for p in after.get("prompts") or []]
