@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from doubting_camera import play_doubted
+from doubting_camera import Played, play_doubted
 
 from companion.games.base import Prompt
 from companion.sim.runner import asks_a_move
@@ -28,6 +28,18 @@ def showing(colour: str, pips: int) -> Any:
     return lambda place, stack: any(p.colour == colour and p.pips == pips for p in stack)
 
 
+def ends_right(played: Played, asked: str = "Tap the move the table shows") -> None:
+    """The doubt was asked (its readings one tap each, no two buttons worded alike), and the
+    game ended with the world's winners and scores, nothing refused."""
+    tablet = played.tablet
+    assert played.doubted_frames and any(asked in a for a in played.asked), played.asked
+    assert played.alike == [], played.alike
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
+    assert played.refusals == []
+
+
 @pytest.mark.parametrize("seed", [1, 4])
 @pytest.mark.parametrize("players", ["passive", None])
 def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_ends_right(
@@ -37,13 +49,7 @@ def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_end
     who only answer the tablet (passive, and the demo's, who read every line) tap the one
     their table shows: a pass they pressed for, a dance's Dancers they turned up.  The game
     ends with the world's winners and points."""
-    played = play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players)
-    tablet = played.tablet
-    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
-    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
-    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
-    assert played.refusals == [] and played.alike == []
+    ends_right(play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players))
 
 
 def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_right() -> None:
@@ -52,13 +58,7 @@ def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_righ
     was the one committed before the doubt (the die picked up), which read as the next
     player's picking it up: every move after it was "Nothing to record yet", over budget.
     Now the board seen after the tap is the table read now, the die as tapped."""
-    played = play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive")
-    tablet = played.tablet
-    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
-    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
-    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
-    assert played.refusals == [] and played.alike == []
+    ends_right(play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive"))
 
 
 def test_baron_voodoo_a_die_never_read_at_a_random_set_up_is_asked_by_its_face() -> None:
@@ -67,13 +67,8 @@ def test_baron_voodoo_a_die_never_read_at_a_random_set_up_is_asked_by_its_face()
     48 dice on the grid", told apart by that die alone, which a person cannot do (a tap among
     them is a guess).  Readings that read alike are asked by what the place holds instead
     ("A5 blue shows blue (3)", one tap each), and the game ends with the world's scores."""
-    played = play_doubted("baron_voodoo", 2, None, 4, showing("blue", 3), "passive")
-    tablet = played.tablet
-    assert any("Tap what the table shows there" in a for a in played.asked), played.asked
-    assert played.alike == [], played.alike
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
-    assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
-    assert played.refusals == []
+    ends_right(play_doubted("baron_voodoo", 2, None, 4, showing("blue", 3), "passive"),
+               "Tap what the table shows there")
 
 
 def test_two_places_never_read_are_asked_one_at_a_time_by_what_they_hold() -> None:
