@@ -164,3 +164,20 @@ def test_a_dark_dies_own_shadow_and_a_pip_by_its_rim_leave_its_top_read() -> Non
     frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
     assert reading.view is not None and not reading.doubtful and not reading.hand
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
+
+
+def test_marks_nearer_than_a_faces_outer_pips_are_no_sure_two_or_three() -> None:
+    """A 5 whose corners on one diagonal are lost (past its colour, or to the lamp) shows a
+    corner and its middle, or a line of three at half a face's step: counted alone, that was
+    a sure 2 or 3 (three dice of Baron Voodoo's tuning frames read a sure 3 for a 5).  A 2's or
+    a 3's outer marks lie a diagonal of two steps apart: nearer, the count is unclear.  A 2
+    and a 3 at their face's step stay sure, from above and from a slant."""
+    for lean, outward in ((0, None), (LEAN, OUTWARD)):
+        for marks in ([(-1, -1), (0, 0)], [(-0.5, -0.5), (0, 0), (0.5, 0.5)], [(0, 0), (0.6, 0.6)]):
+            mask, gray = die(marks, [], lean=lean)
+            pips, sure = count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward)
+            assert not (sure and pips == len(marks)), (lean, marks)
+        for marks in ([(-1, -1), (1, 1)], [(-1, -1), (0, 0), (1, 1)]):
+            mask, gray = die(marks, [], lean=lean)
+            assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) \
+                == (len(marks), True), (lean, marks)
