@@ -16,22 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from companion.games.base import BoardView, MalformedAction, Piece, RuleError, place_names
-from companion.sim.world import (
-    BoardChange,
-    CardTap,
-    Declare,
-    HandOver,
-    PhysicalEvent,
-    SeatButton,
-    Tidy,
-    TurnButton,
-    World,
-    load_world,
-)
+from companion.games.base import BoardView, Piece, place_names
+from companion.sim import headless
+from companion.sim.world import BoardChange, HandOver, PhysicalEvent, Tidy, World, load_world
 from companion.table import Table
 from companion.table.doubt import DOUBT_FRAMES
-from companion.table.ledger import NothingToUndo
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reading import Reading
 
@@ -85,6 +74,7 @@ class Played:
     steps: int
     doubted_frames: int
     asked: list[str] = field(default_factory=list)  # the doubts' warnings the players saw
+    alike: list[str] = field(default_factory=list)  # prompts with two buttons worded alike
     refusals: list[str] = field(default_factory=list)
 
 
@@ -105,25 +95,17 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
             loop.step()
 
     def deliver(event: PhysicalEvent) -> None:
-        if isinstance(event, BoardChange):
+        if isinstance(event, BoardChange):  # to the camera; the rest as the headless table takes them
             reader.hand = HAND_FRAMES
             reader.view = dict(event.view)
         elif isinstance(event, HandOver):
             reader.hand = event.frames
-        elif isinstance(event, CardTap):
-            table.tap(event.card, event.seat)
-        elif isinstance(event, (SeatButton, TurnButton)):
-            table.button(getattr(event, "seat", None))
-        elif isinstance(event, Declare):
-            try:
-                table.declare(event.action, "tablet")
-            except (RuleError, MalformedAction, NothingToUndo, ValueError) as err:
-                refusals.append(f"{event.action}: {err}")
-        elif not isinstance(event, Tidy):  # pragma: no cover - a new event kind must be wired here
-            raise TypeError(f"unknown physical event {event!r}")
+        elif not isinstance(event, Tidy):  # a table without faults has nothing to tidy
+            headless.deliver(table, event, refusals)
         frames(EVENT_FRAMES + (reader.hand if isinstance(event, (BoardChange, HandOver)) else 0))
 
     asked: list[str] = []
+    alike: list[str] = []
     for event in world.start():
         deliver(event)
     frames(THINK_FRAMES)
@@ -138,6 +120,10 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
                 break
         asked += [str(p["text"]) for p in tablet["prompts"]
                   if str(p.get("text", "")).startswith("Can't read") and p["text"] not in asked]
+        for prompt in tablet["prompts"]:  # a person tells buttons apart by their words alone
+            buttons = [world.wording().option(o) for o in prompt.get("options") or []]
+            if len(set(buttons)) < len(buttons) and prompt["text"] not in alike:
+                alike.append(str(prompt["text"]))
         events = world.act(tablet)
         if trace is not None:
             shown = tablet["history"][-1]["text"] if tablet["history"] else None
@@ -152,4 +138,4 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
             deliver(event)
         steps += 1
         frames(THINK_FRAMES)
-    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, refusals)
+    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, alike, refusals)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from doubting_camera import play_doubted
+from doubting_camera import Played, play_doubted
 
 from companion.games.base import Prompt
 from companion.sim.runner import asks_a_move
@@ -28,6 +28,18 @@ def showing(colour: str, pips: int) -> Any:
     return lambda place, stack: any(p.colour == colour and p.pips == pips for p in stack)
 
 
+def ends_right(played: Played, asked: str = "Tap the move the table shows") -> None:
+    """The doubt was asked (its readings one tap each, no two buttons worded alike), and the
+    game ended with the world's winners and scores, nothing refused."""
+    tablet = played.tablet
+    assert played.doubted_frames and any(asked in a for a in played.asked), played.asked
+    assert played.alike == [], played.alike
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
+    assert played.refusals == []
+
+
 @pytest.mark.parametrize("seed", [1, 4])
 @pytest.mark.parametrize("players", ["passive", None])
 def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_ends_right(
@@ -37,13 +49,7 @@ def test_king_of_clubs_a_red_3_never_read_is_asked_and_answered_and_the_game_end
     who only answer the tablet (passive, and the demo's, who read every line) tap the one
     their table shows: a pass they pressed for, a dance's Dancers they turned up.  The game
     ends with the world's winners and points."""
-    played = play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players)
-    tablet = played.tablet
-    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
-    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
-    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
-    assert played.refusals == []
+    ends_right(play_doubted("king_of_clubs", 2, "advanced", seed, showing("red", 3), players))
 
 
 def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_right() -> None:
@@ -52,13 +58,51 @@ def test_swing_state_a_die_whose_5_is_never_read_is_asked_and_the_game_ends_righ
     was the one committed before the doubt (the die picked up), which read as the next
     player's picking it up: every move after it was "Nothing to record yet", over budget.
     Now the board seen after the tap is the table read now, the die as tapped."""
-    played = play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive")
-    tablet = played.tablet
-    assert played.doubted_frames and any("Tap the move the table shows" in a for a in played.asked)
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
-    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
-    assert [round(s) for s in tablet["scores"]] == played.truth["scores"]
-    assert played.refusals == []
+    ends_right(play_doubted("swing_state", 3, None, 2, showing("white", 5), "passive"))
+
+
+def test_baron_voodoo_a_die_never_read_at_a_random_set_up_is_asked_by_its_face() -> None:
+    """Baron Voodoo seed 4, the set-up rolled at random, its blue 3 unreadable all evening: the
+    set-ups the table may show were offered as six buttons all reading "Set-up: random layout,
+    48 dice on the grid", told apart by that die alone, which a person cannot do (a tap among
+    them is a guess).  Readings that read alike are asked by what the place holds instead
+    ("A5 blue shows blue (3)", one tap each), and the game ends with the world's scores."""
+    ends_right(play_doubted("baron_voodoo", 2, None, 4, showing("blue", 3), "passive"),
+               "Tap what the table shows there")
+
+
+def test_two_places_never_read_are_asked_one_at_a_time_by_what_they_hold() -> None:
+    """Two Nightclubs under glare: more readings of the night's Nightclubs than the tablet
+    shows as taps (the one the table shows was cut off: 6, 4, 2, 2 was not among them).
+    Asked one place at a time by what it may hold; a place said is read so, and the readings
+    left are offered as moves once they are few enough to show."""
+    from companion.table.doubt import READS
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    view = game.board_view(game.apply(table.state, clubs))
+    glare = {"club2": "marks unclear", "club3": "marks unclear"}
+    partial = {p: s for p, s in view.items() if p not in glare}
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    frames(DOUBT_FRAMES)
+    asked = table.table_prompt
+    assert asked is not None and asked.options and all(o["type"] == READS for o in asked.options), asked
+    assert "Tap what the table shows there: Nightclub 3 shows" in asked.text, asked.text
+    answer = next(o for o in asked.options if o["places"] == {"club2": [["orange", 2]]})
+    assert answer["says"] == "Nightclub 3 shows orange (2)"
+    table.declare(answer)
+    frames(1)  # Nightclub 3 read as said: the readings left are few enough to offer as moves
+    asked = table.table_prompt
+    assert asked is not None and "Can't read Nightclub 4 (" in asked.text and clubs in asked.options, asked
+    assert not table.history
+    table.declare(clubs)
+    assert [h.action for h in table.history] == [clubs]
 
 
 def test_a_press_held_under_an_asked_doubt_says_it_waits_for_the_tap() -> None:

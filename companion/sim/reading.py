@@ -31,7 +31,7 @@ then they read every line of the history about their moves, as if asked."""
 
 DISAGREEMENT = "The table does not match the record"
 SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the record(?=;|\.(?: |$))")
-TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread"})
+TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread", "reads"})
 LACKS = re.compile(r" shows (?!nothing )[^;]+? on the table, nothing in the record")
 NOT_READ = "not among the cards read"  # "If a card you played is not among the cards read, lay it ..."
 TALLIES = "the score pieces differ: "
@@ -169,6 +169,19 @@ class Reading:
         (cards laid out, dice set up): what a correction naming them would read."""
         return []
 
+    def shows_as_laid(self, words: str) -> bool:
+        """Whether a button saying what places hold ("A3 red shows red (3)", the tablet
+        asking what a place it cannot read holds) says what their own table has there."""
+        laid = self.table_now()
+        parts = [part.rpartition(" shows ") for part in words.split("; ")]
+        if laid is None or not all(name and shown for name, _, shown in parts):
+            return False
+        try:
+            names = {name: spot for spot, name in place_names(self.game, self.wording().state).items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return False
+        return all(name in names and pieces_words(laid.get(names[name])) == shown for name, _, shown in parts)
+
     def pressed_for(self, words: str) -> bool:
         """Whether a button's words name the move they pressed for and see in no line yet,
         as they would declare it (the World's: a press names no player, the button does)."""
@@ -232,7 +245,8 @@ class Reading:
                 return [TapOption(KEEP_RECORD_WORDS), *tidy] if others_kept else tidy
         for option in options:
             if option not in (KEEP_RECORD_WORDS, REREAD_WORDS) \
-                    and (self.recognised(option) is not None or self.pressed_for(option)):
+                    and (self.recognised(option) is not None or self.pressed_for(option)
+                         or self.shows_as_laid(option)):
                 return [TapOption(option)]
         if not named and laid is not None and KEEP_RECORD_WORDS in options \
                 and self.counted_as_recorded(text, laid):

@@ -85,7 +85,7 @@ class RunResult:
 def asks_a_move(tablet: dict[str, Any]) -> bool:
     """Whether the tablet asks the players which move the table shows: a prompt offering a
     game's move as one tap (not only "the record is right", "read the table again")."""
-    return any(isinstance(o, dict) and o.get("type") not in TABLE_TYPES
+    return any(isinstance(o, dict) and (o.get("type") not in TABLE_TYPES or o.get("type") == "reads")
                for p in tablet.get("prompts") or []
                if isinstance(p, dict) and p.get("kind") in ("warning", "choice")
                for o in p.get("options") or [])
@@ -155,6 +155,7 @@ class SimulatedTable:
     looking at what the companion has seen."""
 
     human_pacing = False
+    answered_reads = False  # the players' last step tapped what a place the camera cannot read holds
 
     def __init__(self, service: Service, world: World, source: SyntheticSource,
                  device: DeviceEmulator, speed: float = 1.0, world_file: Path | None = None,
@@ -334,6 +335,7 @@ class SimulatedTable:
             # the button that reads so on the tablet now (the page's own data behind it)
             # with its history: a button names an entry by the number printed beside it there
             option = self.wording().find(self.tablet.state(), event.words)
+            self.answered_reads = self.answered_reads or (option or {}).get("type") == "reads"
             if option is None:
                 self.refusals.append(f"{event.words!r}: no such button now")
             else:
@@ -456,6 +458,7 @@ class SimulatedTable:
             if not events:
                 break
             self.step += 1
+            self.answered_reads = False  # the players said what a place holds: an answer, no move
             self._deliver_all(events, None, tablet)
             steps += 1
             after = self.tablet.state()
@@ -471,6 +474,8 @@ class SimulatedTable:
                 stalls += not moved
                 stalled += [] if moved else [asked]
                 asked = None
+            elif not moved and self.answered_reads:
+                questions += 1  # "B at Nightclub 3 shows red (3)": the table read so, nothing to record
             elif not moved and not getattr(self.world, "repeated", False):
                 # a step of the game that recorded nothing (a card laid again is none)
                 shown = [p.get("text") for p in after.get("prompts") or []]

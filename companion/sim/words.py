@@ -108,6 +108,8 @@ def option_words(game: Game, state: State, option: Any, tablet: Mapping[str, Any
         return f"Undo #{entry_number(tablet, option['seq'])}"  # a move nobody made, taken back
     if kind in TABLE_WORDS:
         return TABLE_WORDS[str(kind)]
+    if kind == "reads" and isinstance(option.get("says"), str):
+        return str(option["says"])  # what a place the camera cannot read holds, as the tablet says
     return action_words(game, state, option)
 
 

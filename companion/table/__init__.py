@@ -304,6 +304,9 @@ class Table:
                 return self.referee.keep_record(source, request_id)
             if action["type"] == "reread":  # "read the table again": logged as a correction
                 return self.referee.reread(source, request_id)
+            if action["type"] == "reads":  # what a place the camera cannot read holds: read so
+                self.referee.doubt_reads(action.get("places"))
+                return None
             if action["type"] == "correct":
                 replacement = action.get("action")
                 if not isinstance(replacement, dict):

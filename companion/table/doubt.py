@@ -18,20 +18,35 @@ A move that changes the place ends the vouching; it is asked about again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.games.base import Action, BoardView, Game, Piece, Prompt, State, Tap, Trigger, place_names
+from companion.games.base import (
+    Action,
+    BoardView,
+    Game,
+    MalformedAction,
+    Piece,
+    Prompt,
+    State,
+    Tap,
+    Trigger,
+    place_names,
+)
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places, reconcile
+from companion.table.disagreement import pieces_words
 from companion.table.ledger import Ledger
-from companion.table.overrides import Overrides
+from companion.table.overrides import Overrides, pieces_from, pieces_json
 from companion.table.pace import SETTLE_FRAMES
 from companion.table.presses import HELD_PRESS, HELD_PRESS_ASKED_TEXT, HELD_PRESS_TEXT
 
 DOUBT_FRAMES = 2 * SETTLE_FRAMES  # frames one doubted reading stands before the players are asked
 VOUCHED_FRAMES = 3  # frames a reading with only vouched-for doubts stands before it is read
 READINGS_SHOWN = 6  # readings offered at most as taps
+ANSWERS_SHOWN = 12  # what a place may hold, offered at most as taps (a die's six faces, nothing, ...)
 FILLS_TRIED = 120  # contents of the doubted places set against the rules at most
+READS = "reads"  # the players' answer of what the doubted places hold (a table action, never a move)
+Fill = dict[str, tuple[Piece, ...]]  # a content for each doubted place
 
 
 @dataclass
@@ -44,6 +59,7 @@ class Doubt:
     frames: int = 0  # frames read with these places doubtful (a hand's frames between them too)
     still: int = 0  # frames the reading has stood as it is
     vouched: dict[str, tuple[Piece, ...]] = field(default_factory=dict)
+    said: Fill = field(default_factory=dict)  # what the players said a place holds, not yet recorded
     asked: Prompt | None = None  # the warning shown for the reading, while it stands
     asked_for: tuple[object, ...] | None = None  # the record, taps and press it was worked out on
     at_press: BoardView | None = None  # the reading as it stood when a press came (held since)
@@ -60,6 +76,7 @@ class Doubt:
             return 0
         if places != self.places:
             self.places, self.frames, self.view, self.still = places, 0, None, 0
+            self.said = {p: stack for p, stack in self.said.items() if p in places}
         self.frames += 1
         self.still = self.still + 1 if view == self.view else 1
         self.view = view
@@ -68,12 +85,14 @@ class Doubt:
     def filled(self, record: BoardView) -> BoardView | None:
         """The reading with each doubted place as the record has it, when the players
         vouched for every one of them and the record still has that content there."""
-        if self.view is None or any(self.vouched.get(p) != record.get(p, ()) for p in self.places):
+        if self.view is None or any(p not in self.said and self.vouched.get(p) != record.get(p, ())
+                                    for p in self.places):
             return None
         board = dict(self.view)
         for place in self.places:
-            if record.get(place):
-                board[place] = record[place]
+            stack = self.said.get(place, record.get(place, ()))
+            if stack:
+                board[place] = stack
             else:
                 board.pop(place, None)
         return board
@@ -86,8 +105,12 @@ class Doubt:
         self.asked = None
 
     def forget_moved(self, record: BoardView) -> None:
-        """Vouching ends for a place whose content the record changed."""
+        """Vouching ends for a place whose content the record changed; what the players said
+        a place holds is vouched for once the record has it there."""
         self.vouched = {p: s for p, s in self.vouched.items() if record.get(p, ()) == s}
+        for place, stack in list(self.said.items()):
+            if record.get(place, ()) == stack:
+                self.vouched[place] = self.said.pop(place)
 
 
 def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> list[tuple[Piece, ...]]:
@@ -112,12 +135,18 @@ def readings(game: Game, state: State, view: BoardView, places: frozenset[str], 
     """The moves the table may show: for each content each doubted place may hold, the
     move the camera would read (and, with a press waiting, the move the press would
     record), or each of several it fits."""
-    fills: list[dict[str, tuple[Piece, ...]]] = [{}]
+    return [move for move, _ in read_fills(game, state, view, places, taps, pressed, next_moves)]
+
+
+def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str], taps: list[Tap],
+               pressed: bool, next_moves: NextMoves) -> list[tuple[Action, Fill]]:
+    """:func:`readings`, each with the content of the doubted places it was read with."""
+    fills: list[Fill] = [{}]
     for place in sorted(places):
         fills = [{**f, place: stack} for f in fills for stack in contents(game, state, place, next_moves)]
         fills = fills[:FILLS_TRIED]
     triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)
-    found: dict[str, Action] = {}
+    found: dict[str, tuple[Action, Fill]] = {}
     for fill in fills:
         board = {p: s for p, s in {**view, **fill}.items() if s}
         for trigger in triggers:
@@ -126,8 +155,23 @@ def readings(game: Game, state: State, view: BoardView, places: frozenset[str], 
                 else [o for o in (verdict.prompt.options if verdict.prompt is not None
                                   and verdict.prompt.kind == "choice" else [])]
             for move in moves:
-                found.setdefault(json.dumps(move, sort_keys=True), move)
+                found.setdefault(json.dumps(move, sort_keys=True), (move, fill))
     return list(found.values())
+
+
+def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
+                  more: Sequence[tuple[Piece, ...]] = ()) -> list[Action]:
+    """The readings as what a doubted place holds, one tap each (the table's own answer,
+    ``reads``), the first place by name (the next is asked once it is said): asked so when
+    two readings of the move read alike on the tablet (Baron Voodoo's set-up rolled at
+    random, a die never read: six set-ups, each "48 dice on the grid", told apart by that
+    die alone; a tap among them would be a guess)."""
+    place = min(labels, key=lambda p: (labels[p], p))
+    answers: dict[str, Action] = {}
+    for stack in [*(fill.get(place, ()) for _, fill in read), *more]:  # the readings' first
+        says = f"{labels[place]} shows {pieces_words(stack)}"
+        answers.setdefault(says, {"type": READS, "places": {place: pieces_json(stack)}, "says": says})
+    return list(answers.values())
 
 
 def doubt_prompt(game: Game, state: State, labels: Mapping[str, str], why: str,
@@ -139,6 +183,11 @@ def doubt_prompt(game: Game, state: State, labels: Mapping[str, str], why: str,
         return Prompt(f"Can't read {named} ({why}): nothing is recorded while it cannot be "
                       "read. Clear what covers it, or declare the move.", "warning", player)
     shown = options[:READINGS_SHOWN]
+    if all(a.get("type") == READS for a in options):
+        shown = options[:ANSWERS_SHOWN]
+        text = (f"Can't read {named} ({why}): nothing is recorded until you say what it shows. "
+                "Tap what the table shows there: " + " | ".join(str(a["says"]) for a in shown))
+        return Prompt(text, "warning", player, shown)
     text = (f"Can't read {named} ({why}): nothing is recorded until you say what it shows. "
             "Tap the move the table shows: " + " | ".join(game.describe(state, a) for a in shown))
     return Prompt(text, "warning", player, shown)
@@ -204,15 +253,26 @@ class Doubting:
             return
         self.doubt.asked_for = asked_for
         assert self.doubt.view is not None
-        options = readings(self.game, self.ledger.state, self.doubt.view, self.doubt.places,
-                           self.taps, self.held_press is not None, self.next_moves)
+        said = {p: s for p, s in self.doubt.said.items() if s}  # the places the players said
+        open_places = frozenset(p for p in self.doubt.places if p not in self.doubt.said)
+        read = read_fills(self.game, self.ledger.state, {**self.doubt.view, **said}, open_places,
+                          self.taps, self.held_press is not None, self.next_moves)
         if self.held_press is not None and self.doubt.at_press not in (None, self.doubt.view):
             assert self.doubt.at_press is not None
-            pressed = readings(self.game, self.ledger.state, self.doubt.at_press, self.doubt.places,
-                               self.taps, True, self.next_moves)
-            options = [*pressed, *(o for o in options if o not in pressed)]  # the press's first
+            pressed = read_fills(self.game, self.ledger.state, {**self.doubt.at_press, **said}, open_places,
+                                 self.taps, True, self.next_moves)
+            read = [*pressed, *(r for r in read if r[0] not in [m for m, _ in pressed])]  # the press's first
+        options = [move for move, _ in read]
         names = place_names(self.game, self.ledger.state)
-        labels = {p: names.get(p, p) for p in self.doubt.places}
+        labels = {p: names.get(p, p) for p in open_places}
+        said = [self.game.describe(self.ledger.state, o) for o in options[:READINGS_SHOWN]]
+        if len(set(said)) < len(said) or len(options) > READINGS_SHOWN or (not options and open_places):
+            # two taps alike, more readings than taps (the one the table shows may be cut off),
+            # or no reading of a move at all (the places' contents together explain nothing,
+            # each alone unknown): asked by what a place holds, one place at a time
+            first = min(labels, key=lambda p: (labels[p], p))
+            more = contents(self.game, self.ledger.state, first, self.next_moves)
+            options = place_answers(read, labels, more)
         why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
         prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
         self.doubt.asked = self.table_prompt = prompt
@@ -227,6 +287,30 @@ class Doubting:
         held = self.held_press
         if held is not None and HELD_PRESS in self.notices:
             self.notice(HELD_PRESS, Prompt(text, "info", getattr(held, "seat", None)))
+
+    def doubt_reads(self, places: object) -> None:
+        """The players tapped what the doubted places hold (``reads``: {place: pieces}): the
+        table is read with those places so, as a frame read whole would be, and they stay
+        so while the record has that there and the camera still cannot read them."""
+        if not isinstance(places, dict) or self.doubt.view is None or not places \
+                or not set(places) <= set(self.doubt.places):
+            raise MalformedAction("reads: places the camera cannot read now, each with its pieces")
+        try:
+            said = {str(p): pieces_from(stack) for p, stack in places.items()}
+        except ValueError as err:
+            raise MalformedAction(f"reads: {err}") from None
+        self.doubt.said.update(said)
+        self.doubt.asked = self.doubt.asked_for = None  # the places left are asked about afresh
+        if self.table_prompt is not None and any(o.get("type") == READS for o in self.table_prompt.options):
+            self.table_prompt = None
+        self.publish("prompt")
+        board = self.doubt.filled(self.game.board_view(self.ledger.state))
+        if board is None:
+            return  # a place is left to say
+        if board != self.raw_seen:
+            self.board_seen(board, frozenset(self.doubt.places))
+        elif self.held_press is not None:
+            self._board_settled()
 
     def doubt_answered(self) -> None:
         """The players declared a move while the doubt's warning stood: the doubted places

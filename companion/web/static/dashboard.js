@@ -181,6 +181,8 @@ function labelAction(action) {
   if (action.type === "keep_record") return "The record is right: I'll set the table as it says";
   if (action.type === "reread") return "Read the table again";
   if (action.type === "forget_taps") return "Forget the cards tapped";
+  // what a place the camera cannot read holds, in the table's words ("A3 red shows red (3)")
+  if (action.type === "reads" && typeof action.says === "string") return action.says;
   const info = typeInfo(action.type);
   if (!info) {  // not offered as a form now: its type and values in words
     const rest = Object.entries(action).filter(([k]) => k !== "type" && k !== "player")
