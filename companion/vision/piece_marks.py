@@ -134,7 +134,7 @@ class PieceMarks:
                 if glare_scale != 1.0:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-        seen_as = self._classify_seen(crop, seen)
+        seen_as = self._classify_seen(crop, seen, scale)
         # (one colour: a comparison, a third of ``np.isin``'s cost)
         mask = (np.isin(seen_as, sheen) if sheen else seen_as == index).astype(np.uint8)
         inset = int(round(pad_mm * scale))
