@@ -98,11 +98,19 @@ class Classifying:
         lut = np.full(256, 255, np.uint8)
         lut[[i for i in range(n_pieces) if float(np.ptp(colours[i])) >= TINTED]] = 0
         unknown = cv2.LUT(labels, lut)
-        count, comp = cv2.connectedComponents(unknown, connectivity=4)
-        if count <= 1:
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(unknown, connectivity=4)
+        x, y, w, h, area = stats.T
+        height, width = labels.shape
+        # a patch at most a die's face, wholly inside the picture (one at its edge is not enclosed)
+        enclosed = (area <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2) & (x > 0) & (y > 0) \
+            & (x + w < width) & (y + h < height)
+        enclosed[0] = False
+        if not enclosed.any():
             return labels
+        ids = np.where(enclosed, np.arange(count), 0).astype(np.float32)
+        patch = np.take(ids, comp)  # (float: no int32 dilation)
         # each patch's ring: the pixels round it (where two patches meet a ring, the later one's)
-        ring = cv2.dilate(comp.astype(np.float32), SQUARE3).astype(np.int32)  # (no int32 dilation)
+        ring = cv2.dilate(patch, SQUARE3)
         ring[unknown > 0] = 0
         at = ring > 0
         k = len(colours)
@@ -110,14 +118,10 @@ class Classifying:
                             minlength=count * (k + 1)).reshape(count, k + 1)
         die_votes = votes[:, dice]
         best = np.asarray(dice)[die_votes.argmax(1)]
-        around = die_votes.max(1) >= LIT_RING_SHARE * np.maximum(votes.sum(1), 1)
-        area = np.bincount(comp.ravel(), minlength=count)
-        around &= area <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2
-        around[0] = False
-        around[np.concatenate([comp[0], comp[-1], comp[:, 0], comp[:, -1]])] = False  # not enclosed
+        around = enclosed & (die_votes.max(1) >= LIT_RING_SHARE * np.maximum(votes.sum(1), 1))
         if not around.any():
             return labels
-        inside = around[comp]
+        inside = np.take(around, comp)
         ys, xs = np.nonzero(inside)
         pixels = flat[ys, xs].astype(np.float32)
         tint = pixels - pixels.mean(1, keepdims=True)
