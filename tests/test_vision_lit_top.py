@@ -50,7 +50,7 @@ def test_a_red_tops_lit_middle_is_red_inside_its_red_rim() -> None:
     top[17:20, 17:20] = False  # the pip
     # the lamp lifts the top past red: the tan print or white, pixel by pixel
     assert not (reader._classify(picture)[top] == red).any()
-    labels = reader._classify_seen(picture, picture)
+    labels = reader._classify_seen(picture, picture, 1.0)
     assert (labels[top] == red).all()
     assert not (labels[17:20, 17:20] == red).any()  # the white pip stays a mark
 
@@ -65,9 +65,9 @@ def test_a_lit_top_with_no_rim_of_its_colour_stays_unknown() -> None:
     two = [tuple(int(v) for v in colour), tuple(int(v) for v in reader._piece_bgr[purple])] * 2
     for rim in (BOARD, two):  # pink ringed by the print (no die's rim), or by two colours
         picture = die(rim, pink)
-        assert not (reader._classify_seen(picture, picture)[middle] == red).any()
+        assert not (reader._classify_seen(picture, picture, 1.0)[middle] == red).any()
     # a red top greyed (a film, a mist), not lit toward white, stays unknown in a red rim too
     greyed = lit(colour, 0.55, np.array([150.0, 150.0, 150.0]))
     picture = die(tuple(int(v) for v in colour), greyed)
     assert reader._classify(picture)[18, 14] != red
-    assert not (reader._classify_seen(picture, picture)[middle] == red).any()
+    assert not (reader._classify_seen(picture, picture, 1.0)[middle] == red).any()

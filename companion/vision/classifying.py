@@ -13,7 +13,7 @@ import numpy as np
 from companion.vision.light import CLIPPED
 from companion.vision.pips import channel_medians
 from companion.vision.pose import DIE_MM
-from companion.vision.reading import SCALE, SQUARE3, UNKNOWN
+from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
@@ -147,10 +147,14 @@ class Classifying:
         out[ys[lit], xs[lit]] = owner[lit]
         return out
 
-    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray, px_per_mm: float = SCALE) -> np.ndarray:
-        """Labels of a flattened picture (``_classify_clipped``), a die's top lit past its
-        colour taken for the die (``_lit_die_tops``; ``px_per_mm``: the picture's scale)."""
-        return self._lit_die_tops(flat, self._classify_clipped(flat, seen), px_per_mm)
+    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
+                       px_per_mm: float | None = None) -> np.ndarray:
+        """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop
+        (``px_per_mm``, its scale), a die's top lit past its colour taken for the die
+        (``_lit_die_tops``).  Not on the board: a die's blob made whole there lets its sides
+        pass for a column's lower die (two frames of the tuning split read a die under it)."""
+        labels = self._classify_clipped(flat, seen)
+        return labels if px_per_mm is None else self._lit_die_tops(flat, labels, px_per_mm)
 
     def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the
