@@ -71,3 +71,17 @@ def test_a_lit_top_with_no_rim_of_its_colour_stays_unknown() -> None:
     picture = die(tuple(int(v) for v in colour), greyed)
     assert reader._classify(picture)[18, 14] != red
     assert not (reader._classify_seen(picture, picture, 1.0)[middle] == red).any()
+
+
+def test_a_red_die_lit_pink_on_a_rendered_frame_is_counted() -> None:
+    """Baron Voodoo, tuning split, tilt 20: a glossy red 5 whose lit top read as no colour
+    (its count unclear, doubted) is read again with its lit top taken for it, and counted;
+    nothing on the board is read wrong."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b0")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "C1" not in doubtful and reading.view.get("C1", ()) == frame.view.get("C1", ())
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
