@@ -12,12 +12,19 @@ import numpy as np
 
 from companion.vision.light import CLIPPED
 from companion.vision.pips import channel_medians
+from companion.vision.pose import DIE_MM
 from companion.vision.reading import SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
 TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
+LIT_TINT_MIN = 20.0  # a die's top lit past its colour keeps this much tint (levels); a white pip less
+LIT_COSINE = 0.9  # ... pointing its colour's way this near (cosine), nearer it than any other colour's way
+LIT_WHITE_MIN = 180.0  # ... and lifted toward a white at least this light (a grey film is no lamp's light)
+LIT_RING_SHARE = 0.6  # a patch of no colour is a lit die top only in a ring this much the die's colour
+LIT_SHARE = 0.5  # ... with at least this share of it lit the die's colour's way
+LIT_LARGEST = 1.2  # ... and no larger than this many die faces
 
 
 @functools.lru_cache(maxsize=4)
@@ -72,7 +79,84 @@ class Classifying:
                 return True
         return False
 
-    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    def _lit_die_tops(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
+        """``labels`` with a glossy die's top that the lamp lifts past its colour taken for the
+        die: a patch of no tinted piece's colour (a red top lit pink reads as nothing, the
+        tan print or white) wholly inside a ring mostly of one die's colour, whose pixels
+        are that colour mixed with a lamp's white (its tint pointing that colour's way, nearer
+        it than any other colour's, and lifted toward white, not grey).  Only those pixels
+        are the die's: a white pip or a highlight's white core in the patch (no tint) stays
+        as it was, and nothing is taken across two colours.  ``px_per_mm``: the picture's
+        scale (the patch is at most a die's face)."""
+        n_pieces = len(self._piece_names)
+        colours = self._centroid_bgr
+        dice = [i for i in range(n_pieces) if self._is_die(i) and float(np.ptp(colours[i])) >= TINTED]
+        if not dice:
+            return labels
+        # open: what is no tinted piece's colour (no colour, the print, white): a lit top
+        # passes for the print or for white as often as for nothing
+        lut = np.full(256, 255, np.uint8)
+        lut[[i for i in range(n_pieces) if float(np.ptp(colours[i])) >= TINTED]] = 0
+        unknown = cv2.LUT(labels, lut)
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(unknown, connectivity=4)
+        x, y, w, h, area = stats.T
+        height, width = labels.shape
+        # a patch at most a die's face, wholly inside the picture (one at its edge is not enclosed)
+        enclosed = (area <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2) & (x > 0) & (y > 0) \
+            & (x + w < width) & (y + h < height)
+        enclosed[0] = False
+        if not enclosed.any():
+            return labels
+        ids = np.where(enclosed, np.arange(count), 0).astype(np.float32)
+        patch = np.take(ids, comp)  # (float: no int32 dilation)
+        # each patch's ring: the pixels round it (where two patches meet a ring, the later one's)
+        ring = cv2.dilate(patch, SQUARE3)
+        ring[unknown > 0] = 0
+        at = ring > 0
+        k = len(colours)
+        votes = np.bincount(ring[at].astype(np.int64) * (k + 1) + np.minimum(labels[at], k),
+                            minlength=count * (k + 1)).reshape(count, k + 1)
+        die_votes = votes[:, dice]
+        best = np.asarray(dice)[die_votes.argmax(1)]
+        around = enclosed & (die_votes.max(1) >= LIT_RING_SHARE * np.maximum(votes.sum(1), 1))
+        if not around.any():
+            return labels
+        inside = np.take(around, comp)
+        ys, xs = np.nonzero(inside)
+        pixels = flat[ys, xs].astype(np.float32)
+        tint = pixels - pixels.mean(1, keepdims=True)
+        size = np.linalg.norm(tint, axis=1)
+        ways = colours - colours.mean(1, keepdims=True)
+        tinted = np.ptp(colours, axis=1) >= TINTED  # the ways a tint may point (pieces' and the print's)
+        unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
+        cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
+        cosine[:, ~tinted] = -1.0
+        owner = best[comp[ys, xs]]
+        own_cos = cosine[np.arange(len(ys)), owner]
+        # the lift: a mix (1 - t) colour + t white keeps (1 - t) of the colour's tint
+        keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
+        mean_c = colours[owner].mean(1)
+        white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
+        lit = (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (cosine.argmax(1) == owner) \
+            & (pixels.mean(1) > mean_c) & ((keep >= 0.9) | (white >= LIT_WHITE_MIN))
+        share = np.bincount(comp[ys, xs], weights=lit, minlength=count) / np.maximum(area, 1)
+        lit &= share[comp[ys, xs]] >= LIT_SHARE
+        if not lit.any():
+            return labels
+        out = labels.copy()
+        out[ys[lit], xs[lit]] = owner[lit]
+        return out
+
+    def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
+                       px_per_mm: float | None = None) -> np.ndarray:
+        """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop
+        (``px_per_mm``, its scale), a die's top lit past its colour taken for the die
+        (``_lit_die_tops``).  Not on the board: a die's blob made whole there lets its sides
+        pass for a column's lower die (two frames of the tuning split read a die under it)."""
+        labels = self._classify_clipped(flat, seen)
+        return labels if px_per_mm is None else self._lit_die_tops(flat, labels, px_per_mm)
+
+    def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the
         picture as sampled) counts as at least what it flattened to: a lamp of another colour
         clips one channel of a white face first, which flattens it below the face's own level

@@ -89,19 +89,27 @@ class PieceMarks:
             fresh[key] = cached
             return cached[1]
         result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
+        if not result[1] and not result[2] and self._is_die(index):
+            # its count unclear: read again with its top lit past its colour taken for it
+            # (``_lit_die_tops``), kept only when that count is clear and no reflection
+            lit = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, lit=True)
+            if lit[1] and not lit[2]:
+                result = lit
         fresh[key] = (patch.copy(), result)
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
-                   sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM) -> tuple[int, bool, bool]:
+                   sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
+                   lit: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
         A die standing up (``stand``) is judged on its top face only: its side faces, and
         their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
         (its own, and lifted by a sheen over part of it).  ``pad_mm``: how far the crop
-        reaches past the piece's box on the board."""
+        reaches past the piece's box on the board.  ``lit``: a die's top lit past its colour
+        is taken for it (``_lit_die_tops``)."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -134,7 +142,7 @@ class PieceMarks:
                 if glare_scale != 1.0:
                     g = np.clip(np.asarray(g, np.float32) * glare_scale, 0, 255).astype(np.uint8)
                 crop = cv2.subtract(crop, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-        seen_as = self._classify_seen(crop, seen)
+        seen_as = self._classify_seen(crop, seen, scale if lit else None)
         # (one colour: a comparison, a third of ``np.isin``'s cost)
         mask = (np.isin(seen_as, sheen) if sheen else seen_as == index).astype(np.uint8)
         inset = int(round(pad_mm * scale))
@@ -174,7 +182,8 @@ class PieceMarks:
             elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):
                 # the die reaches past its crop (its top's rim, seen past its colour on the
                 # board's coarser sampling, was cut off with a pip): read again on a wider crop
-                return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen, WIDE_PAD_MM)
+                return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
+                                       WIDE_PAD_MM, lit)
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (

@@ -1,0 +1,87 @@
+"""A glossy die's top that the lamp lifts past its colour (a red top lit pink) is the die's
+colour inside a rim of that colour, and only there: its white pips stay marks, and the same
+pink with no such rim, or a top greyed rather than lit, stays no colour at all."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.games import load_game
+from companion.vision.reader import BoardReader
+
+BOARD = (120, 160, 184)  # Baron Voodoo's tan print (BGR)
+WHITE = np.array([250.0, 250.0, 250.0])
+
+
+def reader_of(game_name: str) -> BoardReader:
+    game = load_game(game_name)
+    layout = game.layout(game.setup(game.min_players, None, 0))
+    return BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+
+
+def lit(colour: np.ndarray, t: float, toward: np.ndarray = WHITE) -> tuple[int, ...]:
+    """A colour mixed ``t`` of the way toward a lamp's white (or another colour)."""
+    return tuple(int(v) for v in np.round(colour + t * (toward - colour)))
+
+
+def die(rim: tuple[int, ...] | list[tuple[int, ...]], top: tuple[int, ...], px: int = 16) -> np.ndarray:
+    """A die seen from above on the board at ``px`` a face: a rim three pixels wide (one
+    colour, or one a side), its top's middle ``top``, and a white pip in the middle."""
+    picture = np.zeros((px + 20, px + 20, 3), np.uint8)
+    picture[:] = BOARD
+    rims = rim if isinstance(rim, list) else [rim] * 4
+    a, b = 10, 10 + px
+    picture[a:b, a:b] = rims[0]
+    picture[a:a + 3, a:b], picture[b - 3:b, a:b] = rims[0], rims[1]
+    picture[a:b, a:a + 3], picture[a:b, b - 3:b] = rims[2], rims[3]
+    picture[a + 3:b - 3, a + 3:b - 3] = top
+    m = (a + b) // 2
+    picture[m - 1:m + 2, m - 1:m + 2] = (250, 250, 250)
+    return picture
+
+
+def test_a_red_tops_lit_middle_is_red_inside_its_red_rim() -> None:
+    reader = reader_of("baron_voodoo")
+    red = reader._piece_names.index("red")
+    colour = reader._piece_bgr[red].astype(np.float64)
+    picture = die(tuple(int(v) for v in colour), lit(colour, 0.7))
+    top = np.zeros(picture.shape[:2], bool)
+    top[13:23, 13:23] = True
+    top[17:20, 17:20] = False  # the pip
+    # the lamp lifts the top past red: the tan print or white, pixel by pixel
+    assert not (reader._classify(picture)[top] == red).any()
+    labels = reader._classify_seen(picture, picture, 1.0)
+    assert (labels[top] == red).all()
+    assert not (labels[17:20, 17:20] == red).any()  # the white pip stays a mark
+
+
+def test_a_lit_top_with_no_rim_of_its_colour_stays_unknown() -> None:
+    reader = reader_of("baron_voodoo")
+    names = reader._piece_names
+    red, purple = names.index("red"), names.index("purple")
+    colour = reader._piece_bgr[red].astype(np.float64)
+    pink = lit(colour, 0.7)
+    middle = (slice(13, 23), slice(13, 23))
+    two = [tuple(int(v) for v in colour), tuple(int(v) for v in reader._piece_bgr[purple])] * 2
+    for rim in (BOARD, two):  # pink ringed by the print (no die's rim), or by two colours
+        picture = die(rim, pink)
+        assert not (reader._classify_seen(picture, picture, 1.0)[middle] == red).any()
+    # a red top greyed (a film, a mist), not lit toward white, stays unknown in a red rim too
+    greyed = lit(colour, 0.55, np.array([150.0, 150.0, 150.0]))
+    picture = die(tuple(int(v) for v in colour), greyed)
+    assert reader._classify(picture)[18, 14] != red
+    assert not (reader._classify_seen(picture, picture, 1.0)[middle] == red).any()
+
+
+def test_a_red_die_lit_pink_on_a_rendered_frame_is_counted() -> None:
+    """Baron Voodoo, tuning split, tilt 20: a glossy red 5 whose lit top read as no colour
+    (its count unclear, doubted) is read again with its lit top taken for it, and counted;
+    nothing on the board is read wrong."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b0")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "C1" not in doubtful and reading.view.get("C1", ()) == frame.view.get("C1", ())
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
