@@ -1049,3 +1049,48 @@ def test_the_record_is_right_is_a_line_of_the_history_with_nothing_to_undo(
     page.wait_for_selector(f'[data-confirm-undo="{roll.seq}"]', timeout=HANG_MS)
     assert not page.errors
     page.close()
+
+
+def test_a_place_the_camera_cannot_read_is_answered_by_a_tap_on_what_it_shows(
+        browser: Any, serve: Serve) -> None:
+    """King of Clubs: two Nightclub dice under glare at the night's start, more readings than
+    the tablet can show as moves.  The page asks what one place shows, a button each in the
+    table's words; one tap says it, and the readings left come back as the night's moves."""
+    from companion.table.doubt import DOUBT_FRAMES
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    view = game.board_view(game.apply(table.state, clubs))
+    glare = {"club2": "marks unclear", "club3": "marks unclear"}
+    partial = {p: s for p, s in view.items() if p not in glare}
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    frames(DOUBT_FRAMES)
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    options = page.locator("#prompts button[data-option]")
+    page.wait_for_function("() => [...document.querySelectorAll('#prompts button[data-option]')]"
+                           ".some(b => b.textContent === 'Nightclub 3 shows orange (2)')", timeout=HANG_MS)
+    texts = options.all_inner_texts()
+    assert all(t.startswith("Nightclub 3 shows ") for t in texts) and len(set(texts)) == len(texts), texts
+    options.filter(has_text="Nightclub 3 shows orange (2)").first.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded')", timeout=HANG_MS)
+    frames(1)  # the place read as said: the readings left are few enough to offer as moves
+    # the night's moves left, under one heading, each by its four dice
+    page.wait_for_function("() => [...document.querySelectorAll('#prompts button[data-option]')]"
+                           ".some(b => b.textContent === '6: 4: 2: 2')", timeout=HANG_MS)
+    assert "Can't read Nightclub 4" in page.inner_text("#prompts")
+    assert not table.history
+    options.filter(has_text="6: 4: 2: 2").first.click()
+    page.wait_for_function("() => document.querySelector('#action-result').textContent"
+                           ".startsWith('Recorded')", timeout=HANG_MS)
+    assert [h.action for h in table.history if not h.undone] == [clubs]
+    assert not page.errors
+    page.close()
