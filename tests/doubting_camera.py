@@ -139,3 +139,22 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
         steps += 1
         frames(THINK_FRAMES)
     return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, alike, refusals)
+
+
+def nightclubs_under_glare() -> tuple[Table, dict[str, Any], Callable[[int], None]]:
+    """King of Clubs at the night's start with two Nightclub dice under glare: more readings of
+    the night than the tablet shows as moves.  The table, the true move, and ``frames(n)``
+    that hands the table n frames of that doubtful board."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    view = game.board_view(game.apply(table.state, clubs))
+    glare = {"club2": "marks unclear", "club3": "marks unclear"}
+    partial = {p: s for p, s in view.items() if p not in glare}
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(partial, glare)
+
+    return table, clubs, frames

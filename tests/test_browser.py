@@ -1056,19 +1056,11 @@ def test_a_place_the_camera_cannot_read_is_answered_by_a_tap_on_what_it_shows(
     """King of Clubs: two Nightclub dice under glare at the night's start, more readings than
     the tablet can show as moves.  The page asks what one place shows, a button each in the
     table's words; one tap says it, and the readings left come back as the night's moves."""
+    from doubting_camera import nightclubs_under_glare
+
     from companion.table.doubt import DOUBT_FRAMES
 
-    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
-    game = table.game
-    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
-    view = game.board_view(game.apply(table.state, clubs))
-    glare = {"club2": "marks unclear", "club3": "marks unclear"}
-    partial = {p: s for p, s in view.items() if p not in glare}
-
-    def frames(count: int) -> None:
-        for _ in range(count):
-            table.frame_taken()
-            table.board_doubted(partial, glare)
+    table, clubs, frames = nightclubs_under_glare()
 
     frames(DOUBT_FRAMES)
     url = serve(table)

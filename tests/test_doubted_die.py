@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from doubting_camera import Played, play_doubted
+from doubting_camera import Played, nightclubs_under_glare, play_doubted
 
 from companion.games.base import Prompt
 from companion.sim.runner import asks_a_move
@@ -78,17 +78,7 @@ def test_two_places_never_read_are_asked_one_at_a_time_by_what_they_hold() -> No
     left are offered as moves once they are few enough to show."""
     from companion.table.doubt import READS
 
-    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
-    game = table.game
-    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
-    view = game.board_view(game.apply(table.state, clubs))
-    glare = {"club2": "marks unclear", "club3": "marks unclear"}
-    partial = {p: s for p, s in view.items() if p not in glare}
-
-    def frames(count: int) -> None:
-        for _ in range(count):
-            table.frame_taken()
-            table.board_doubted(partial, glare)
+    table, clubs, frames = nightclubs_under_glare()
 
     frames(DOUBT_FRAMES)
     asked = table.table_prompt
