@@ -527,6 +527,35 @@ def test_a_card_the_tablet_did_not_read_is_laid_again_when_it_asks() -> None:
     assert world.lay_missed_cards({**tablet, "prompts": []}) == []  # and only when asked
 
 
+def test_a_card_that_missed_its_reader_before_a_press_is_laid_again_before_the_pass_is_tapped() -> None:
+    """King of Clubs seed 17, cafe, typical: A's Twist missed the reader, A pressed to pass,
+    and the warning ("If a card you played is not among the cards read, lay it ...") offered
+    "A (Disco): Pass" as one tap.  The players tapped it: the Twist was never recorded and the
+    game wedged a dance later.  The card laid before the press (a step of its own) is laid
+    again first, once; the pass is the players' answer after that."""
+    from companion.sim.players.king_of_clubs import KingOfClubsWorld
+    from companion.sim.reading import NOT_READ
+    from companion.sim.world import CardTap, SeatButton
+
+    world = KingOfClubsWorld(load_game("king_of_clubs"), 2, "advanced", 17)
+    world.set_temperament("typical")
+    at = {"history_total": 50, "history": [], "taps": [], "prompts": []}
+    world.remember_move(at, [BoardChange({}), CardTap("move-twist", 0)])  # the card missed the reader
+    world.remember_move(at, [SeatButton(0)])  # then A's button, for the pass
+    world.pending, world.pending_seat = {"type": "pass", "seat": 0}, 0
+    warning = {"kind": "warning", "options": [{"type": "pass", "player": 0}, {"type": "keep_record"}],
+               "text": "The camera may have misread A at Nightclub 1 in its colour: if so, tap the "
+                       "reading the table shows. The table does not match the record: A at Nightclub 1 "
+                       "shows purple (3), white (1) on the table, purple (3) in the record. If a card "
+                       f"you played is {NOT_READ}, lay it on your reader again: the press is judged with it."}
+    tablet = {**at, "prompts": [warning]}
+    assert world.lay_missed_cards(tablet) == [CardTap("move-twist", 0)]
+    assert world.lay_missed_cards(tablet) == []  # once
+    # an entry since (the Twist recorded late): not this move's question any more
+    world.remember_move(at, [SeatButton(0)])
+    assert world.lay_missed_cards({**tablet, "history_total": 51}) == []
+
+
 def test_a_drink_whose_cards_were_read_in_another_order_is_known_as_theirs() -> None:
     """Jivecat seed 7, cafe, passive (wedged after 15 actions): Yellow laid the 7 and the 3
     for Tiki 10; the 7 missed the reader and was laid again, so the record read them 3 then 7

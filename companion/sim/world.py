@@ -140,8 +140,11 @@ class World(Reading, Mending, ABC):
 
     def lay_missed_cards(self, tablet: dict[str, Any]) -> list[PhysicalEvent]:
         """The tablet warns that its press fits no move and asks whether a card played is not
-        among the cards it read: the cards of their last move that its list lacks (a card
-        that missed its reader) are laid again, once for that move.  Passive players do it
+        among the cards it read: the cards they laid since the history last moved that its list
+        lacks (a card that missed its reader) are laid again, once for that move.  King of
+        Clubs seed 17, cafe, typical: A's Twist missed the reader, A pressed to pass, and the
+        warning offered the pass as one tap; the Twist was never recorded and the game
+        wedged a dance later.  Passive players do it
         too: the tablet asked (Times Square seed 8, cafe, passive: Deb 3 missed B's reader,
         and the move was declared on the tablet)."""
         if not any(isinstance(p, dict) and p.get("kind") == "warning" and NOT_READ in str(p.get("text", ""))
@@ -150,10 +153,13 @@ class World(Reading, Mending, ABC):
         events, total, _ = getattr(self, "last_move", ([], None, 0))
         if total is None or tablet.get("history_total") != total:
             return []  # an entry came since the move: not this move's question
+        at, since = getattr(self, "cards_at", (None, []))
+        cards = [*(since if at == total else []), *(e for e in events if isinstance(e, CardTap))]
+        cards = list({e.card: e for e in cards}.values())  # each card once, in the order laid
         listed = {t.get("card") for t in tablet.get("taps") or [] if isinstance(t, dict)}
-        missed = [e for e in events if isinstance(e, CardTap) and e.card not in listed]
+        missed = [e for e in cards if e.card not in listed]
         laid = self.__dict__.setdefault("_laid_again", set())
-        made = (total, tuple(e.card for e in events if isinstance(e, CardTap)))
+        made = (total, tuple(e.card for e in cards))
         if not missed or made in laid:
             return []
         laid.add(made)
@@ -347,6 +353,11 @@ class World(Reading, Mending, ABC):
         can tell, at their next glance at the tablet, whether it was recorded."""
         total = tablet.get("history_total") if isinstance(tablet, dict) else None
         self.last_move = (events, total if isinstance(total, int) else None, 0)
+        # every card laid while the history stood at this length: a press after a card that
+        # missed its reader is a move of its own, and the card is still theirs to lay again
+        at, since = getattr(self, "cards_at", (None, []))
+        taps = [e for e in events if isinstance(e, CardTap)]
+        self.cards_at = (total, [*(since if at == total and isinstance(total, int) else []), *taps])
         pressed = any(isinstance(e, (TurnButton, SeatButton)) for e in events)
         self.move_pending = self.pending if pressed else None  # what this move pressed for
         boards = [e.view for e in events if isinstance(e, BoardChange)]
