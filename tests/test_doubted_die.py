@@ -71,6 +71,15 @@ def test_baron_voodoo_a_die_never_read_at_a_random_set_up_is_asked_by_its_face()
                "Tap what the table shows there")
 
 
+def test_baron_voodoo_a_die_with_more_contents_than_taps_is_asked_by_its_colour_then_its_face() -> None:
+    """Baron Voodoo seed 1, the set-up rolled at random, the red 3s never read: A7 may hold
+    any of 29 dice by the rules, cut at 12 taps, and red (3) was not among them; the players
+    had nothing to tap, and the game never left its set-up (126 steps, no entry).  Asked in
+    two taps, its colour ("A7 red shows red (?)") and then its face, the game ends right."""
+    played = play_doubted("baron_voodoo", 2, None, 1, showing("red", 3), "passive")
+    ends_right(played, "Tap what the table shows there, its colour first")
+
+
 def test_two_places_never_read_are_asked_one_at_a_time_by_what_they_hold() -> None:
     """Two Nightclubs under glare: more readings of the night's Nightclubs than the tablet
     shows as taps (the one the table shows was cut off: 6, 4, 2, 2 was not among them).
@@ -135,3 +144,34 @@ def test_a_step_the_tablet_answers_with_a_question_is_told_apart_from_a_stall() 
            "options": [{"type": "keep_record"}, {"type": "reread"}]}
     assert asks_a_move({"prompts": [own, move]}) and not asks_a_move({"prompts": [own]})
     assert not asks_a_move({"prompts": [{"kind": "info", "text": "Press noted", "options": []}]})
+
+
+def test_colours_said_narrow_a_place_to_the_contents_of_those_colours() -> None:
+    """The first of two taps (a place's colours) asks again with only those contents; a
+    malformed colour answer, or one for a place not in doubt, is refused and changes nothing."""
+    from companion.games.base import MalformedAction, Piece
+    from companion.table.doubt import ANSWERS_SHOWN, colour_answers, place_answers
+    from companion.table.overrides import pieces_json
+
+    labels = {"A7": "A7 red"}
+    dice = [(Piece(c, n),) for c in ("red", "blue", "white") for n in range(1, 7)]
+    answers = place_answers([], labels, [(), *dice])
+    assert len(answers) == 19 > ANSWERS_SHOWN
+    asked = colour_answers(answers, labels)
+    assert [a["says"] for a in asked] == ["A7 red shows nothing", "A7 red shows red (?)",
+                                          "A7 red shows blue (?)", "A7 red shows white (?)"]
+    assert asked[0]["places"] == {"A7": []} and asked[1]["colours"] == {"A7": ["red"]}
+    narrowed = place_answers([], labels, [(), *dice], {"A7": ("red",)})
+    assert [a["places"]["A7"] for a in narrowed] == [pieces_json(d) for d in dice[:6]]
+    assert colour_answers(narrowed, labels) == []  # each colour one content: nothing to narrow
+
+    table, _, frames = nightclubs_under_glare()
+    frames(DOUBT_FRAMES + 2)
+    before = table.public(history=None)
+    for bad in ({"club9": ["orange"]}, {"club2": "orange"}, {"club2": []},
+                {"club2": ["orange"], "club3": ["orange"]}, "orange"):
+        with pytest.raises(MalformedAction):
+            table.declare({"type": "reads", "colours": bad})
+    assert table.public(history=None) == before
+    table.declare({"type": "reads", "colours": {"club2": ["orange"]}})  # a good one is taken
+    assert table.referee.doubt.colours == {"club2": ("orange",)}

@@ -34,6 +34,7 @@ SHOWS = re.compile(r"(?:^|; )([^;]+?) shows (.+?) on the table, (.+?) in the rec
 TABLE_TYPES = frozenset({"undo", "correct", "forget_taps", "keep_record", "reread", "reads"})
 LACKS = re.compile(r" shows (?!nothing )[^;]+? on the table, nothing in the record")
 NOT_READ = "not among the cards read"  # "If a card you played is not among the cards read, lay it ..."
+MARKS = re.compile(r"\(\d+\)")  # a piece's marks in the tablet's words: "red (3)"
 TALLIES = "the score pieces differ: "
 TALLY = re.compile(r"(.+?) (\d+) on the table, (\d+) in the record(?:; |$)")
 EXPLAINS = re.compile(r"Entry #(\d+) \((.+?)\) explains it")
@@ -171,7 +172,8 @@ class Reading:
 
     def shows_as_laid(self, words: str) -> bool:
         """Whether a button saying what places hold ("A3 red shows red (3)", the tablet
-        asking what a place it cannot read holds) says what their own table has there."""
+        asking what a place it cannot read holds; "red (?)", its colour asked first) says
+        what their own table has there."""
         laid = self.table_now()
         parts = [part.rpartition(" shows ") for part in words.split("; ")]
         if laid is None or not all(name and shown for name, _, shown in parts):
@@ -180,7 +182,9 @@ class Reading:
             names = {name: spot for spot, name in place_names(self.game, self.wording().state).items()}
         except (KeyError, TypeError, ValueError, AttributeError):
             return False
-        return all(name in names and pieces_words(laid.get(names[name])) == shown for name, _, shown in parts)
+        return all(name in names and shown in (pieces_words(laid.get(names[name])),
+                                               MARKS.sub("(?)", pieces_words(laid.get(names[name]))))
+                   for name, _, shown in parts)
 
     def pressed_for(self, words: str) -> bool:
         """Whether a button's words name the move they pressed for and see in no line yet,

@@ -305,7 +305,7 @@ class Table:
             if action["type"] == "reread":  # "read the table again": logged as a correction
                 return self.referee.reread(source, request_id)
             if action["type"] == "reads":  # what a place the camera cannot read holds: read so
-                self.referee.doubt_reads(action.get("places"))
+                self.referee.doubt_reads(action.get("places"), action.get("colours"))
                 return None
             if action["type"] == "correct":
                 replacement = action.get("action")

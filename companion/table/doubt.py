@@ -60,6 +60,7 @@ class Doubt:
     still: int = 0  # frames the reading has stood as it is
     vouched: dict[str, tuple[Piece, ...]] = field(default_factory=dict)
     said: Fill = field(default_factory=dict)  # what the players said a place holds, not yet recorded
+    colours: dict[str, tuple[str, ...]] = field(default_factory=dict)  # colours said, marks not yet
     asked: Prompt | None = None  # the warning shown for the reading, while it stands
     asked_for: tuple[object, ...] | None = None  # the record, taps and press it was worked out on
     at_press: BoardView | None = None  # the reading as it stood when a press came (held since)
@@ -77,6 +78,7 @@ class Doubt:
         if places != self.places:
             self.places, self.frames, self.view, self.still = places, 0, None, 0
             self.said = {p: stack for p, stack in self.said.items() if p in places}
+            self.colours = {p: colours for p, colours in self.colours.items() if p in places}
         self.frames += 1
         self.still = self.still + 1 if view == self.view else 1
         self.view = view
@@ -160,18 +162,48 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
 
 
 def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
-                  more: Sequence[tuple[Piece, ...]] = ()) -> list[Action]:
+                  more: Sequence[tuple[Piece, ...]] = (),
+                  colours: Mapping[str, tuple[str, ...]] | None = None) -> list[Action]:
     """The readings as what a doubted place holds, one tap each (the table's own answer,
     ``reads``), the first place by name (the next is asked once it is said): asked so when
     two readings of the move read alike on the tablet (Baron Voodoo's set-up rolled at
     random, a die never read: six set-ups, each "48 dice on the grid", told apart by that
-    die alone; a tap among them would be a guess)."""
+    die alone; a tap among them would be a guess).  Where the players said the place's
+    colours, only contents of those colours."""
     place = min(labels, key=lambda p: (labels[p], p))
+    said = (colours or {}).get(place)
     answers: dict[str, Action] = {}
     for stack in [*(fill.get(place, ()) for _, fill in read), *more]:  # the readings' first
+        if said is not None and tuple(p.colour for p in stack) != said:
+            continue
         says = f"{labels[place]} shows {pieces_words(stack)}"
         answers.setdefault(says, {"type": READS, "places": {place: pieces_json(stack)}, "says": says})
     return list(answers.values())
+
+
+def colour_answers(answers: list[Action], labels: Mapping[str, str]) -> list[Action]:
+    """More contents than fit as taps, asked in two taps: the place's colours first ("A7 red
+    shows red (?)"), its marks next (the contents of that colour).  A colour only one content
+    has is that content, one tap.  None when the colours are too many, or tell nothing apart
+    (one colour, or one content each).  Baron Voodoo seed 1, the set-up rolled at random, a
+    red 3 never read: 29 contents for A7, cut at 12, and red (3) was not among them; nothing
+    the players could tap, and the game never left its set-up."""
+    groups: dict[str, list[Action]] = {}
+    for answer in answers:
+        ((place, stack),) = answer["places"].items()
+        pieces = pieces_from(stack)
+        shown = ", ".join(f"{p.colour} (?)" if p.pips else p.colour for p in pieces) or "nothing"
+        groups.setdefault(f"{labels[place]} shows {shown}", []).append(answer)
+    if len(groups) > ANSWERS_SHOWN or len(groups) in (1, len(answers)):
+        return []
+    out: list[Action] = []
+    for says, members in groups.items():
+        if len(members) == 1:
+            out.append(members[0])
+            continue
+        ((place, stack),) = members[0]["places"].items()
+        out.append({"type": READS, "colours": {place: [p.colour for p in pieces_from(stack)]}, "says": says})
+    return out
 
 
 def doubt_prompt(game: Game, state: State, labels: Mapping[str, str], why: str,
@@ -185,8 +217,9 @@ def doubt_prompt(game: Game, state: State, labels: Mapping[str, str], why: str,
     shown = options[:READINGS_SHOWN]
     if all(a.get("type") == READS for a in options):
         shown = options[:ANSWERS_SHOWN]
+        steps = ", its colour first, then its marks" if any("colours" in a for a in shown) else ""
         text = (f"Can't read {named} ({why}): nothing is recorded until you say what it shows. "
-                "Tap what the table shows there: " + " | ".join(str(a["says"]) for a in shown))
+                f"Tap what the table shows there{steps}: " + " | ".join(str(a["says"]) for a in shown))
         return Prompt(text, "warning", player, shown)
     text = (f"Can't read {named} ({why}): nothing is recorded until you say what it shows. "
             "Tap the move the table shows: " + " | ".join(game.describe(state, a) for a in shown))
@@ -272,7 +305,9 @@ class Doubting:
             # each alone unknown): asked by what a place holds, one place at a time
             first = min(labels, key=lambda p: (labels[p], p))
             more = contents(self.game, self.ledger.state, first, self.next_moves)
-            options = place_answers(read, labels, more)
+            options = place_answers(read, labels, more, self.doubt.colours)
+            if len(options) > ANSWERS_SHOWN:
+                options = colour_answers(options, labels) or options
         why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
         prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
         self.doubt.asked = self.table_prompt = prompt
@@ -288,10 +323,15 @@ class Doubting:
         if held is not None and HELD_PRESS in self.notices:
             self.notice(HELD_PRESS, Prompt(text, "info", getattr(held, "seat", None)))
 
-    def doubt_reads(self, places: object) -> None:
+    def doubt_reads(self, places: object, colours: object = None) -> None:
         """The players tapped what the doubted places hold (``reads``: {place: pieces}): the
         table is read with those places so, as a frame read whole would be, and they stay
-        so while the record has that there and the camera still cannot read them."""
+        so while the record has that there and the camera still cannot read them.  Or they
+        tapped a place's colours (``colours``: {place: [colour, ...]}): it is asked again
+        with only the contents of those colours."""
+        if colours is not None and places is None:
+            self._doubt_colours(colours)
+            return
         if not isinstance(places, dict) or self.doubt.view is None or not places \
                 or not set(places) <= set(self.doubt.places):
             raise MalformedAction("reads: places the camera cannot read now, each with its pieces")
@@ -311,6 +351,21 @@ class Doubting:
             self.board_seen(board, frozenset(self.doubt.places))
         elif self.held_press is not None:
             self._board_settled()
+
+    def _doubt_colours(self, colours: object) -> None:
+        """A doubted place's colours said (the first of two taps): asked again, by its marks."""
+        if not isinstance(colours, dict) or self.doubt.view is None or len(colours) != 1 \
+                or not set(colours) <= set(self.doubt.places) \
+                or not all(isinstance(c, list) and c and all(isinstance(x, str) for x in c)
+                           for c in colours.values()):
+            raise MalformedAction("reads: one place the camera cannot read now, "
+                                  "with the colours of its pieces")
+        ((place, said),) = colours.items()
+        self.doubt.colours[str(place)] = tuple(said)
+        self.doubt.asked = self.doubt.asked_for = None  # asked afresh, with that colour
+        if self.table_prompt is not None and any(o.get("type") == READS for o in self.table_prompt.options):
+            self.table_prompt = None
+        self.publish("prompt")
 
     def doubt_answered(self) -> None:
         """The players declared a move while the doubt's warning stood: the doubted places
