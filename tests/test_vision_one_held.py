@@ -4,6 +4,8 @@ top is seen may stand (``Blobs._tops_read``)."""
 
 from __future__ import annotations
 
+from committed_frames import read_right
+
 from companion.games import load_game
 from companion.games.baron_voodoo.facts import STACK_MAX
 from companion.games.base import Layout, Piece
@@ -54,3 +56,22 @@ def test_a_tops_place_is_where_another_blob_read_a_die_sure() -> None:
              _Blob(found=[("A2", Piece("blue", 1), 0.0, 0.0, 1.0)], doubts=[("A2", "glare?")])]
     assert reader._tops_read(blobs, unclear) == frozenset({"B1"})
     assert reader._tops_read(blobs, blobs[1]) == frozenset()  # its own read is no other's top
+
+
+def test_only_a_place_under_a_piece_seen_beside_it_keeps_its_doubt_to_itself() -> None:
+    _layout, reader = _baron()
+    red, blue = Piece("red", 5), Piece("blue", 2)
+    leaning = _Blob(doubts=[("souls0-2", HIDDEN)], found=[("souls0-1", red, 0.0, 0.0, 1.0)])
+    assert reader._under_seen([leaning]) == {"souls0-2"}  # under the red die, seen whole
+    # a piece too small for its place, partly hidden by what is not seen: its doubt reaches on
+    small = _Blob(doubts=[("souls0-2", HIDDEN)])
+    assert reader._under_seen([leaning, small]) == set()
+    own = _Blob(doubts=[("souls0-1", HIDDEN)], found=[("souls0-1", blue, 0.0, 0.0, 1.0)])
+    assert reader._under_seen([own]) == set()  # doubted at the place its own piece was read at
+
+
+def test_the_places_beside_one_under_a_die_seen_whole_are_read() -> None:
+    # Offerings and score places beside a Caught Soul a die leans over, doubted "next to
+    # Mami Wata: Caught Soul 2, partly hidden?" before: the die over it is seen whole
+    read_right("baron_voodoo-t20-b2-more", ("offer0-0", "offer0-1", "offer0-2", "offer1-0", "offer1-1",
+                                            "track0-0", "track1-3"))

@@ -183,6 +183,22 @@ class Blobs(PieceMarks):
         return [replace(blob, doubts=[(s, w) for s, w in blob.doubts if not lifted(blob, s, w)])
                 if any(lifted(blob, s, w) for s, w in blob.doubts) else blob for blob in blobs]
 
+    @staticmethod
+    def _under_seen(blobs: list[_Blob]) -> set[str]:
+        """The places doubted as partly hidden only under a piece seen beside them: by blobs
+        that read a piece at another place, whose pixels lie over them (its sides, its lean).
+        What hides them is seen whole, and the places it reaches are doubted each: nothing
+        of it reaches the places beside them (a hand's edge or a shadow may reach past what
+        was seen of it; a die's outline is seen)."""
+        seen: set[str] = set()
+        unseen: set[str] = set()
+        for blob in blobs:
+            elsewhere = {s for s, *_ in blob.found}
+            for spot, why in blob.doubts:
+                if why == HIDDEN:
+                    (seen if elsewhere and spot not in elsewhere else unseen).add(spot)
+        return seen - unseen
+
     def _set_blob_cache(self, cache: dict[tuple, tuple[np.ndarray, _Blob, int]]) -> None:
         self._blob_cache = cache
         self._blob_corners = {}

@@ -30,7 +30,7 @@ import numpy as np
 
 from companion.games.base import Layout, Piece, make_view
 from companion.vision.arms import Arms
-from companion.vision.blobs import BLOB_PAD, BLOB_PAD_WIDE, MARKS_UNCLEAR, Blobs, _Blob, _Kept
+from companion.vision.blobs import BLOB_PAD, BLOB_PAD_WIDE, HIDDEN, MARKS_UNCLEAR, Blobs, _Blob, _Kept
 from companion.vision.board_map import BoardMap
 from companion.vision.board_print import board_print
 from companion.vision.classifying import Classifying
@@ -418,8 +418,10 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                                    near_pieces, small, frame, pip_cache))
                 self._topped = frozenset()
                 blob_cache.pop(key, None)
-        for blob in self._one_held_read(every[:len(carried)] + [blob for _k, _key, blob in read]):
+        told = self._one_held_read(every[:len(carried)] + [blob for _k, _key, blob in read])
+        for blob in told:
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
+        under_seen = self._under_seen(told)
         self._set_blob_cache(blob_cache)
         # a piece's marks depend on its own box (all ``_cached_pips`` compares), not on its
         # neighbours: those of pieces not read this frame (carried, or told again as their blob
@@ -456,7 +458,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             # arm of the board's own colours shows only bits of the print it covers, and what
             # it hides between them is not seen.  A reflection, or a place under one, reaches
             # only the neighbours the reflection lifts too
-            if why in HIDING and (near_arm is None or spot_id not in near_arm):
+            if why in HIDING and (near_arm is None or spot_id not in near_arm) \
+                    and not (why == HIDDEN and spot_id in under_seen):
                 measured = self.glare.cells is not None
                 reflected = why == "glare?" or (measured and self._reflection_reaches(spot_id))
                 for near in self._reached(None if hand else whence.get(spot_id), spot_id):
