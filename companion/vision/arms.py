@@ -85,6 +85,14 @@ class Arms:
         self.light.round_arm = away is not None
         return ""
 
+    def _refine_light(self, flat: np.ndarray) -> bool:
+        """With no arm over the board, take off the light a fit to the margin leaves inside it
+        (``Light.refine``: a low lamp's pool, a silk print's sheen), measured on the print where
+        no piece stands; did the light change?  (Not with an arm: a pale one passes for the
+        print lit more.)"""
+        inside = ~self._outside
+        return self.light.refine(flat, self._reference, inside, inside & self._spot_free)
+
     @staticmethod
     def _arm_entry(crossing: np.ndarray) -> np.ndarray:
         """Where an arm crossing the margin enters the board: the crossing, grown by

@@ -21,6 +21,16 @@ SHAPE_FROM_PAPER = 0.5  # fewer of the paper's samples than this share unclipped
 TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
 ANCHOR_MISSED = 12  # levels: a surface the curve through them all misses by more is covered
 ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors the curve
+# what the margin's fit leaves of a lamp's pool of light (or a print's broad sheen) inside the
+# board, measured on the print where no piece can stand, in cells of this many px (mm) ...
+POOL_CELL = 16
+POOL_SEEN = 0.15  # ... a cell with this share of its pixels measured counts
+POOL_BAND = (0.78, 1.45)  # the print seen within this share of the empty board's, every channel
+POOL_APART = 0.1  # a cell this far (log share) off its neighbourhood is something else's
+POOL_SPREAD = 2.0  # cells: how far the measure spreads, fading to none far from any cell
+POOL_MIN_CELLS = 30  # fewer cells measured: too little print seen to judge the light inside
+POOL_SLACK = 0.05  # log share: a print lit this little past the fit is left as it is (the rest taken off)
+POOL_LEAST = 0.03  # ... and a pool fainter than that everywhere is not worth flattening again for
 
 
 @dataclass
@@ -133,6 +143,32 @@ class Light:
             rows.append(b)
             values.append(seen[good] / ratio)
         return robust_quadratic(np.concatenate(rows), np.concatenate(values))[0]  # without what lies on them
+
+    def refine(self, flat: np.ndarray, reference: np.ndarray, inside: np.ndarray,
+               measure: np.ndarray) -> bool:
+        """Take off what the margin's fit leaves of the light inside the board: a lamp low or
+        near the table lights a pool the ring of paper round the board cannot show, and a silk
+        print's broad sheen lifts the print the same way.  Measured on the flattened board
+        (``flat``) against the empty one where ``measure`` (no piece can stand there, nothing
+        over it), per channel, smoothly (``pool_field``); the gain changes within ``inside``
+        only.  Did it change?"""
+        if self.gain is None or self._curves is None:
+            return False
+        found = pool_field(flat, reference, measure)
+        if found is None:
+            return False
+        h, w = flat.shape[:2]
+        rows, cols = found.shape[0] * POOL_CELL, found.shape[1] * POOL_CELL
+        power = self._curves[:, 1].reshape(1, 1, 3)
+        share = np.ones((h, w, 3), np.float32)
+        # the flattened share s of the print is the gain's share s ** (1 / power) through the tone curve
+        share[:rows, :cols] = np.exp(-cv2.resize(found, (cols, rows), interpolation=cv2.INTER_LINEAR) / power)
+        share[~inside] = 1.0
+        self.gain = (self.gain * share).astype(np.float32)
+        at_least = self.flatten_with(np.full((1, 1, 3), CLIPPED, np.uint8),
+                                     tuple(float(v) for v in self.gain.reshape(-1, 3).min(0)) + (0.0,))
+        self.clipped_floor = at_least.reshape(3)
+        return True
 
     def as_seen(self, board: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
         """A window of a flattened board (the empty board) as this light shows it to the
@@ -261,3 +297,41 @@ def tone_curves(obs: np.ndarray, ref: np.ndarray, white: np.ndarray, white_ref: 
 def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """The quadratic light model's terms at relative positions."""
     return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
+
+
+def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> np.ndarray | None:
+    """Per cell of ``POOL_CELL`` px and channel, the log share by which the flattened print
+    (``flat``) is lit past the empty board (``reference``) where ``measure``, smoothed over the
+    cells, less ``POOL_SLACK``; None when too little is measured or nowhere ``POOL_LEAST`` is left.
+    A pixel counts only within ``POOL_BAND`` of the empty board in every channel, and a cell
+    off its neighbourhood by ``POOL_APART`` not at all (a piece leaning over, a shadow)."""
+    gh, gw = flat.shape[0] // POOL_CELL, flat.shape[1] // POOL_CELL
+    rows, cols = gh * POOL_CELL, gw * POOL_CELL
+    seen = flat[:rows, :cols].astype(np.float32)
+    empty = reference[:rows, :cols].astype(np.float32)
+    log_share = np.log(np.maximum(seen, 1.0) / np.maximum(empty, 1.0))
+    ok = measure[:rows, :cols] & (log_share.min(2) > np.log(POOL_BAND[0])) \
+        & (log_share.max(2) < np.log(POOL_BAND[1])) & (empty.min(2) > 40) & (seen.max(2) < CLIPPED)
+    for _ in range(2):  # each cell's mean, then without what strays from it (a piece's rim)
+        okf = ok.astype(np.float32)
+        count = okf.reshape(gh, POOL_CELL, gw, POOL_CELL).sum(axis=(1, 3))
+        sums = (log_share * okf[..., None]).reshape(gh, POOL_CELL, gw, POOL_CELL, 3).sum(axis=(1, 3))
+        mean = np.repeat(np.repeat(sums / np.maximum(count, 1.0)[..., None], POOL_CELL, 0), POOL_CELL, 1)
+        ok &= np.abs(log_share - mean).max(axis=2) < POOL_APART / 2
+    weight = (count >= POOL_SEEN * POOL_CELL * POOL_CELL).astype(np.float32)
+    if weight.sum() < POOL_MIN_CELLS:
+        return None
+    cells = sums / np.maximum(count, 1.0)[..., None]
+    for _ in range(2):  # a cell off its neighbourhood is not the light
+        near = cv2.GaussianBlur(cells * weight[..., None], (0, 0), POOL_SPREAD)
+        near /= np.maximum(cv2.GaussianBlur(weight, (0, 0), POOL_SPREAD), 1e-3)[..., None]
+        weight *= (np.abs(cells - near).max(axis=2) < POOL_APART).astype(np.float32)
+    spread = cv2.GaussianBlur(cells * weight[..., None], (0, 0), 0.75 * POOL_SPREAD)
+    field = spread / np.maximum(cv2.GaussianBlur(weight, (0, 0), 0.75 * POOL_SPREAD), 0.3)[..., None]
+    # only light, and only past what the flattening tolerates anyway: a print darker than the
+    # fit is mostly the pieces' shade (light of its own, judged as shade), and the slight
+    # strays a piece's rim leaves are no lamp's
+    field = np.maximum(field - POOL_SLACK, 0.0)
+    if float(np.abs(field).max()) < POOL_LEAST:
+        return None
+    return field.astype(np.float32)

@@ -352,6 +352,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                        problem="a hand is over the board")
                     self._fit_light(small, margin)  # no arm across the margin: the first fit stands
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
+            elif crossing is None and self._refine_light(flat):
+                flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
         labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
         self._as_empty = as_empty  # (where a column's sides would stand: ``_one_place_whatever_height``)
