@@ -137,9 +137,10 @@ def test_a_step_the_tablet_answers_with_a_question_is_told_apart_from_a_stall() 
     assert not asks_a_move({"prompts": [{"kind": "info", "text": "Press noted", "options": []}]})
 
 
-def _couples_with_two_moves_for_b() -> Table:
+def _couples_with_two_moves_for_b(solo: bool = False) -> Table:
     """King of Clubs, night 2, Couples 2+2 (B at Nightclub 1 a red 3, at Nightclub 2 a red 4):
-    B to play Moves, two in hand."""
+    B to play Moves, two in hand (``solo``: at Solo 5 before it, B's Dancer at Nightclub 3 a
+    red 1)."""
     table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
     game = table.game
 
@@ -160,6 +161,8 @@ def _couples_with_two_moves_for_b() -> Table:
             table.declare({"type": "pass", "player": game.current_player(table.state)})
         if action is not None:
             table.declare(action)
+        if solo and table.state["phase"] == "moves":
+            break
     assert game.current_player(table.state) == 1 and table.state["hands"][1] == 2
     return table
 
@@ -227,3 +230,30 @@ def test_a_place_said_to_hold_a_move_the_record_lacks_is_warned_about_at_once() 
                                         "target": 1, "slot": "d0"}
     _under_glare(table, view, DOUBT_FRAMES + 2)
     assert table.table_prompt is None, table.table_prompt
+
+
+def test_a_move_card_read_as_a_dancer_of_another_colour_is_not_offered_away() -> None:
+    """King of Clubs seed 17, cafe, typical: a Move card on A's Dancer whose tap was lost, and
+    A pressed to pass.  The white read "in its colour" as a Dancer's 1 (B's red 1 on the
+    table) showed no Move card, so the tablet offered the pass as the reading the table
+    shows; tapped, it set the camera's reading of the Dancer aside, and the Move card the
+    record lacked was never warned about again.  A reading a mark off is offered only where
+    the move it shows leaves the place as read so: here the warning asks for the card, which,
+    laid again, is recorded, and nothing is left to warn about."""
+    table = _couples_with_two_moves_for_b(solo=True)
+    game = table.game
+    view = dict(game.board_view(table.state))
+    assert view["p1_d2"] == (Piece("red", 1),)
+    table.board_seen(view)
+    table.board_seen(_laid(table, view, "p1_d2"))  # its tap never came
+    for _ in range(DOUBT_FRAMES):
+        table.frame_taken()
+    table.button(1)
+    warned = table.table_prompt
+    assert warned is not None and warned.kind == "warning", warned
+    assert "B at Nightclub 3 shows red (1), white (1) on the table, red (1) in the record" in warned.text
+    assert "misread" not in warned.text and {"type": "pass", "player": 1} not in warned.options, warned
+    table.tap("move-body-roll", 1)
+    assert table.history[-1].action == {"type": "move", "player": 1, "card": "move-body-roll",
+                                        "target": 1, "slot": "d2"}
+    assert not [p for p in table.prompts() if p.kind == "warning"], table.prompts()
