@@ -172,9 +172,10 @@ def _laid(table: Table, view: dict[str, Any], place: str) -> dict[str, Any]:
     return {**view, place: (*view[place], Piece("white", 1))}
 
 
-def _under_glare(table: Table, view: dict[str, Any], count: int) -> None:
-    """``count`` frames of ``view`` with B's Dancer at Nightclub 1 unreadable."""
-    glare = {"p1_d0": "marks unclear: blur?"}
+def _under_glare(table: Table, view: dict[str, Any], count: int,
+                 places: tuple[str, ...] = ("p1_d0",)) -> None:
+    """``count`` frames of ``view`` with B's Dancer at Nightclub 1 (or ``places``) unreadable."""
+    glare = {p: "marks unclear: blur?" for p in places}
     for _ in range(count):
         table.frame_taken()
         table.board_doubted({p: s for p, s in view.items() if p not in glare}, glare)
@@ -257,3 +258,25 @@ def test_a_move_card_read_as_a_dancer_of_another_colour_is_not_offered_away() ->
     assert table.history[-1].action == {"type": "move", "player": 1, "card": "move-body-roll",
                                         "target": 1, "slot": "d2"}
     assert not [p for p in table.prompts() if p.kind == "warning"], table.prompts()
+
+
+def test_a_place_vouched_for_is_not_asked_again_before_another_place_unread() -> None:
+    """King of Clubs seed 3, cafe, typical: A's Dancer at Nightclub 1 unreadable all night, said
+    and vouched for; then B's Dancer at Nightclub 1 unreadable too.  Asked by what a place
+    holds, the first by name was A's again: said, vouched for, asked again, while B's was
+    never asked (the players answered A's three times and more).  The place not vouched for
+    is asked."""
+    table = _couples_with_two_moves_for_b()
+    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 1" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    table.tap("move-body-roll", 1)
+    assert table.history[-1].action.get("card") == "move-body-roll"
+    _under_glare(table, view, 2)
+    assert table.table_prompt is None, table.table_prompt
+    view = _laid(table, view, "p1_d1")  # its tap never came
+    _under_glare(table, view, DOUBT_FRAMES + 2, ("p1_d0", "p1_d1"))
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 2 shows" in asked.text, asked
