@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from doubting_camera import Played, nightclubs_under_glare, play_doubted
 
-from companion.games.base import Prompt
+from companion.games.base import Piece, Prompt
 from companion.sim.runner import asks_a_move
 from companion.table import HELD_PRESS_TEXT, Table
 from companion.table.doubt import DOUBT_FRAMES
@@ -175,3 +175,148 @@ def test_colours_said_narrow_a_place_to_the_contents_of_those_colours() -> None:
     assert table.public(history=None) == before
     table.declare({"type": "reads", "colours": {"club2": ["orange"]}})  # a good one is taken
     assert table.referee.doubt.colours == {"club2": ("orange",)}
+
+
+def _couples_with_two_moves_for_b(solo: bool = False) -> Table:
+    """King of Clubs, night 2, Couples 2+2 (B at Nightclub 1 a red 3, at Nightclub 2 a red 4):
+    B to play Moves, two in hand (``solo``: at Solo 5 before it, B's Dancer at Nightclub 3 a
+    red 1)."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+
+    def dancers(*cards: tuple[int, str, int]) -> dict[str, Any]:
+        return {"type": "reveal", "cards": [{"player": p, "slot": s, "skill": k} for p, s, k in cards]}
+
+    for action in ({"type": "nightclubs", "values": [3, 3, 4, 4]}, {"type": "place", "player": 0},
+                   {"type": "place", "player": 1},
+                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 4), (1, "d1", 5)),
+                   dancers((0, "d2", 1), (0, "d3", 4), (1, "d2", 1), (1, "d3", 2)), {"type": "clear"},
+                   {"type": "nightclubs", "values": [2, 2, 5, 6]}, {"type": "place", "player": 0},
+                   {"type": "place", "player": 1},
+                   {"type": "lead_reveal", "player": 0, "slot": "d2", "skill": 5},
+                   {"type": "pass", "player": 1}, dancers((1, "d2", 1)), None,
+                   dancers((0, "d3", 4), (1, "d3", 2)), None,
+                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 3), (1, "d1", 4))):
+        while action is None and table.state["phase"] == "moves":
+            table.declare({"type": "pass", "player": game.current_player(table.state)})
+        if action is not None:
+            table.declare(action)
+        if solo and table.state["phase"] == "moves":
+            break
+    assert game.current_player(table.state) == 1 and table.state["hands"][1] == 2
+    return table
+
+
+def _laid(table: Table, view: dict[str, Any], place: str) -> dict[str, Any]:
+    """The table with one more Move card (a white 1) laid on the Dancer at ``place``."""
+    return {**view, place: (*view[place], Piece("white", 1))}
+
+
+def _under_glare(table: Table, view: dict[str, Any], count: int,
+                 places: tuple[str, ...] = ("p1_d0",)) -> None:
+    """``count`` frames of ``view`` with B's Dancer at Nightclub 1 (or ``places``) unreadable."""
+    glare = {p: "marks unclear: blur?" for p in places}
+    for _ in range(count):
+        table.frame_taken()
+        table.board_doubted({p: s for p, s in view.items() if p not in glare}, glare)
+
+
+def test_a_move_tapped_at_another_dancer_leaves_a_dancer_the_camera_cannot_read_asked() -> None:
+    """King of Clubs seed 14, cafe, typical, with the face-step rule: A's Twist laid on a Dancer
+    the camera could not read from then on (its tap recorded nothing: the Move's card was not
+    seen), then Vogue on the other Dancer of the Couples Dance; the tablet offered the Vogue's
+    two readings, the players tapped the right one, and the unread Dancer was vouched for as
+    the record had it, without the Twist: the +1 never came back and the night's winner was
+    recorded wrong.  The tapped move leaves that Dancer as it was, so it says nothing of it:
+    the Dancer is asked about again by what it holds."""
+    table = _couples_with_two_moves_for_b()
+    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")
+    _under_glare(table, view, 3)
+    table.tap("move-body-roll", 1)  # read with nothing: the card's Move is not seen
+    view = _laid(table, view, "p1_d1")
+    _under_glare(table, view, 3)
+    table.tap("move-bump", 1)
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None and "Can't read B at Nightclub 1" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("slot") == "d1"))
+    assert [h.action.get("card") for h in table.history[-1:]] == ["move-bump"]
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None and "Can't read B at Nightclub 1" in asked.text \
+        and "B at Nightclub 1 shows red (3), white (1)" in asked.text, asked
+
+
+def test_a_place_said_to_hold_a_move_the_record_lacks_is_warned_about_at_once() -> None:
+    """King of Clubs seed 9, cafe, typical, with the face-step rule: a Move card missed the
+    reader on a Dancer the camera could not read; the players said what the Dancer holds (one
+    Move more than the record), and nothing was said about the difference: the next card's tap
+    was read as the Move laid already, and the record stayed a Move short while the table was
+    read as the players had said.  The difference is warned about at once, naming the place,
+    what the table and the record have there, and the card to lay again; laid again, it is
+    recorded."""
+    table = _couples_with_two_moves_for_b()
+    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")  # its tap never came
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    _under_glare(table, view, 2)
+    warned = table.table_prompt
+    assert warned is not None and warned.kind == "warning", warned
+    assert "B at Nightclub 1 shows red (3), white (1) on the table, red (3) in the record" in warned.text
+    assert "not among the cards read, lay it on your reader again" in warned.text
+    table.tap("move-body-roll", 1)
+    assert table.history[-1].action == {"type": "move", "player": 1, "card": "move-body-roll",
+                                        "target": 1, "slot": "d0"}
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    assert table.table_prompt is None, table.table_prompt
+
+
+def test_a_move_card_read_as_a_dancer_of_another_colour_is_not_offered_away() -> None:
+    """King of Clubs seed 17, cafe, typical: a Move card on A's Dancer whose tap was lost, and
+    A pressed to pass.  The white read "in its colour" as a Dancer's 1 (B's red 1 on the
+    table) showed no Move card, so the tablet offered the pass as the reading the table
+    shows; tapped, it set the camera's reading of the Dancer aside, and the Move card the
+    record lacked was never warned about again.  A reading a mark off is offered only where
+    the move it shows leaves the place as read so: here the warning asks for the card, which,
+    laid again, is recorded, and nothing is left to warn about."""
+    table = _couples_with_two_moves_for_b(solo=True)
+    game = table.game
+    view = dict(game.board_view(table.state))
+    assert view["p1_d2"] == (Piece("red", 1),)
+    table.board_seen(view)
+    table.board_seen(_laid(table, view, "p1_d2"))  # its tap never came
+    for _ in range(DOUBT_FRAMES):
+        table.frame_taken()
+    table.button(1)
+    warned = table.table_prompt
+    assert warned is not None and warned.kind == "warning", warned
+    assert "B at Nightclub 3 shows red (1), white (1) on the table, red (1) in the record" in warned.text
+    assert "misread" not in warned.text and {"type": "pass", "player": 1} not in warned.options, warned
+    table.tap("move-body-roll", 1)
+    assert table.history[-1].action == {"type": "move", "player": 1, "card": "move-body-roll",
+                                        "target": 1, "slot": "d2"}
+    assert not [p for p in table.prompts() if p.kind == "warning"], table.prompts()
+
+
+def test_a_place_vouched_for_is_not_asked_again_before_another_place_unread() -> None:
+    """King of Clubs seed 3, cafe, typical: A's Dancer at Nightclub 1 unreadable all night, said
+    and vouched for; then B's Dancer at Nightclub 1 unreadable too.  Asked by what a place
+    holds, the first by name was A's again: said, vouched for, asked again, while B's was
+    never asked (the players answered A's three times and more).  The place not vouched for
+    is asked."""
+    table = _couples_with_two_moves_for_b()
+    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 1" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    table.tap("move-body-roll", 1)
+    assert table.history[-1].action.get("card") == "move-body-roll"
+    _under_glare(table, view, 2)
+    assert table.table_prompt is None, table.table_prompt
+    view = _laid(table, view, "p1_d1")  # its tap never came
+    _under_glare(table, view, DOUBT_FRAMES + 2, ("p1_d0", "p1_d1"))
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 2 shows" in asked.text, asked

@@ -200,3 +200,23 @@ def test_a_corner_pip_by_a_lit_rim_is_looked_for_within_half_the_rim() -> None:
     read_right("baron_voodoo-t10-b2", ("B2", "souls1-2"))
     read_right("baron_voodoo-t20-b0", ("A3",))
     read_right("baron_voodoo-t20-b1", ("F4",))
+
+
+def test_marks_nearer_than_a_faces_outer_pips_are_no_sure_two_or_three() -> None:
+    """A 5 whose corners on one diagonal are lost (past its colour, or to the lamp) shows a
+    corner and its middle, or a line of three at half a face's step: counted alone, that was
+    a sure 2 or 3 (three dice of Baron Voodoo's tuning frames read a sure 3 for a 5).  A 2's or
+    a 3's outer marks lie a diagonal of two steps apart: nearer, the count is unclear.  A 2
+    and a 3 at their face's step stay sure, from above and from a slant, on a larger die too."""
+    for lean, outward in ((0, None), (LEAN, OUTWARD)):
+        for marks in ([(-1, -1), (0, 0)], [(-0.5, -0.5), (0, 0), (0.5, 0.5)], [(0, 0), (0.6, 0.6)]):
+            mask, gray = die(marks, [], lean=lean)
+            pips, sure = count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward)
+            assert not (sure and pips == len(marks)), (lean, marks)
+        for marks in ([(-1, -1), (1, 1)], [(-1, -1), (0, 0), (1, 1)]):
+            mask, gray = die(marks, [], lean=lean)
+            assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX, outward=outward) \
+                == (len(marks), True), (lean, marks)
+            # a game's larger die (King of Clubs' drawn flat: a step of 0.44 of a standard face)
+            assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, 0.62 * DIE_PX, outward=outward) \
+                == (len(marks), True), (lean, marks)

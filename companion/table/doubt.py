@@ -99,11 +99,18 @@ class Doubt:
                 board.pop(place, None)
         return board
 
-    def vouch(self, record: BoardView) -> None:
-        """The players tapped a reading the warning offered: the doubted places hold what
-        the record now has there."""
+    def vouch(self, record: BoardView, before: BoardView) -> None:
+        """The players tapped a reading the warning offered: the doubted places the move
+        tapped changed (from ``before``) hold what the record now has there.  A doubted place
+        the move leaves as it was is not told by it (the reading was worked out with some
+        content there, one of several that give the move), so it stays unread, and is asked
+        again by what it holds: vouched as the record had it, a Move card laid there whose
+        tap was lost would never be seen (King of Clubs seed 14, cafe, typical: A's Twist laid
+        on a Dancer the camera then could not read, Vogue tapped as the reading on the other
+        Dancer, the Twist's +1 vouched away and the night's winner recorded wrong)."""
         for place in self.places:
-            self.vouched[place] = tuple(record.get(place, ()))
+            if record.get(place, ()) != before.get(place, ()):
+                self.vouched[place] = tuple(record.get(place, ()))
         self.asked = None
 
     def forget_moved(self, record: BoardView) -> None:
@@ -245,6 +252,7 @@ class Doubting:
     def board_seen(self, view: BoardView, vouched: frozenset[str] = frozenset()) -> object: ...
     def _board_settled(self) -> None: ...
     def _drop_held_press(self) -> None: ...
+    def _disagreement(self, seen: BoardView, trigger: Trigger) -> Prompt | None: ...
     held_press: object | None  # the referee's press waiting for the camera to settle
     notices: dict[str, Prompt]
 
@@ -303,11 +311,15 @@ class Doubting:
             # two taps alike, more readings than taps (the one the table shows may be cut off),
             # or no reading of a move at all (the places' contents together explain nothing,
             # each alone unknown): asked by what a place holds, one place at a time
-            first = min(labels, key=lambda p: (labels[p], p))
+            # (a place vouched for is asked last: the players said it, and the record has it
+            # there still; asked first, it was asked again and again while the other place
+            # waited, the answer vouching for it each time: King of Clubs seed 3, cafe, typical)
+            unsaid = {p: label for p, label in labels.items() if p not in self.doubt.vouched} or labels
+            first = min(unsaid, key=lambda p: (unsaid[p], p))
             more = contents(self.game, self.ledger.state, first, self.next_moves)
-            options = place_answers(read, labels, more, self.doubt.colours)
+            options = place_answers(read, unsaid, more, self.doubt.colours)
             if len(options) > ANSWERS_SHOWN:
-                options = colour_answers(options, labels) or options
+                options = colour_answers(options, unsaid) or options
         why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
         prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
         self.doubt.asked = self.table_prompt = prompt
@@ -351,6 +363,25 @@ class Doubting:
             self.board_seen(board, frozenset(self.doubt.places))
         elif self.held_press is not None:
             self._board_settled()
+        self._said_differs()
+
+    def _said_differs(self) -> None:
+        """A place the players said holds what the record does not, and nothing recorded or
+        asked for it, no card waiting: the difference is warned about at once, as the camera's
+        own reading of it would be at the next press, with its ways out.  Left quiet, the next
+        card tapped is read with it (King of Clubs seed 9, cafe, typical: a Move card missed
+        the reader under a Dancer the camera could not read, the players said the Dancer's
+        two Moves, the next card's tap was read as the one laid already, and the record stayed
+        a Move short all night while the table was read as the players had said it)."""
+        if self.table_prompt is not None or self.taps or self.seen is None:
+            return
+        record = self.game.board_view(self.ledger.state)
+        if not any(record.get(p, ()) != stack for p, stack in self.doubt.said.items()):
+            return
+        warned = self._disagreement(self.seen, "board")
+        if warned is not None:
+            self.table_prompt = warned
+            self.publish("prompt")
 
     def _doubt_colours(self, colours: object) -> None:
         """A doubted place's colours said (the first of two taps): asked again, by its marks."""
@@ -373,7 +404,8 @@ class Doubting:
         if self.doubt.asked is None or self.table_prompt is not self.doubt.asked:
             return
         record = self.game.board_view(self.ledger.state)
-        self.doubt.vouch(record)
+        frames = self.ledger.frames
+        self.doubt.vouch(record, self.game.board_view(frames[-2].state) if len(frames) > 1 else record)
         self.doubt.asked_for = None
         filled = self.doubt.filled(record)
         if filled is not None:

@@ -29,7 +29,11 @@ def one_off(game: Game, state: State, seen: BoardView, taps: list[Tap],
     Nightclub 2 read a pip high all evening; night 5's reading was refused with no reading
     to tap, and the game wedged.  Swing State seed 13, cafe, typical: Blue's pawn read red
     where it landed; "Red moves" was refused (Blue's turn) with no reading to tap, and the
-    game wedged."""
+    game wedged.  A reading is offered only where the move it shows leaves the place as
+    read so: King of Clubs seed 17, cafe, typical: a Move card on A's Dancer whose tap was
+    lost, the white read "in its colour" as a Dancer's 1 explained a pass (no Move card
+    seen), and the pass tapped set the camera's reading there aside: the Move card the record
+    lacked was never warned about again."""
     board = game.board_view(state)
     # the colours each kind of piece (by its marks) has on the table or in the record
     colours: dict[int, set[str]] = {}
@@ -50,8 +54,9 @@ def one_off(game: Game, state: State, seen: BoardView, taps: list[Tap],
             for other in others:
                 read = (*stack[:index], other, *stack[index + 1:])
                 verdict = reconcile(game, state, {**seen, place: read}, list(taps), trigger)
-                if verdict.action is None or verdict.state is None:
-                    continue
+                if verdict.action is None or verdict.state is None \
+                        or tuple(game.board_view(verdict.state).get(place, ())) != read:
+                    continue  # a move that leaves the place otherwise: the reading explains it not
                 how = "by one" if other.colour == piece.colour else "in its colour"
                 action, places, _ = out.get(key(verdict.action), (verdict.action, (), how))
                 out[key(action)] = action, tuple(sorted({*places, place})), how

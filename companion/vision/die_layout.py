@@ -101,6 +101,18 @@ def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:
     return float(wider.max()) > float(near.max())
 
 
+def _at_a_faces_step(points: np.ndarray, die_px: float) -> bool:
+    """Do a 2's or a 3's marks (N x 2, crop px) lie as far apart as its face's outer pips do:
+    the farthest two a diagonal of two steps, a step at least ``DIE_STEP``'s least share of
+    a standard die's face (``die_px``)?  Two marks nearer are no 2's corners: a 5's corner and
+    middle, say, with the rest of the face lost past its colour or to the lamp (a 5 read a
+    sure 3 so, its marks at 0.18-0.2 of a face a step).  (No most: a game's dice may be
+    larger than a standard die, King of Clubs' drawn flat a step of 0.44 of one.)"""
+    pts = np.asarray(points, np.float64)
+    far = max(float(np.hypot(*(a - b))) for a, b in itertools.combinations(pts, 2))
+    return far / (2 * np.sqrt(2)) >= DIE_STEP[0] * die_px
+
+
 def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool:
     """Is there a faint mark (``NO_PIP`` or more of contrast, under a counted mark's) at a grid
     point the face the marks (N x 2, crop px) lay out leaves empty?  A 3 whose middle pip the

@@ -14,7 +14,14 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import DIE_FACES, _a_pip_half_seen, _in_the_middle, _laid_out_top, die_face
+from companion.vision.die_layout import (
+    DIE_FACES,
+    _a_pip_half_seen,
+    _at_a_faces_step,
+    _in_the_middle,
+    _laid_out_top,
+    die_face,
+)
 from companion.vision.mark_peaks import _peaks, outline
 
 # (kept importable from here, where the board reader's rooms have always found them)
@@ -134,7 +141,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
         # a 4-6 is judged on its layout where its marks are in doubt: ``die_face`` in the checks
         # above; fitting every count's layout costs Baron's changed board a twentieth)
-        sure = not _a_pip_half_seen(centres[1:][strong], die_px, whole)
+        sure = _at_a_faces_step(centres[1:][strong], die_px) \
+            and not _a_pip_half_seen(centres[1:][strong], die_px, whole)
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands)
