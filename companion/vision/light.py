@@ -24,7 +24,7 @@ ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors t
 # what the margin's fit leaves of a lamp's pool of light (or a print's broad sheen) inside the
 # board, measured on the print where no piece can stand, in cells of this many px (mm) ...
 POOL_CELL = 16
-POOL_STEP = 4  # ... every this many pixels of it, along and across, measured
+POOL_STEP = 1  # ... every this many pixels of it, along and across, measured
 POOL_SEEN = 0.15  # ... a cell with this share of its pixels measured counts
 POOL_BAND = (0.78, 1.45)  # the print seen within this share of the empty board's, every channel
 POOL_APART = 0.1  # a cell this far (log share) off its neighbourhood is something else's
