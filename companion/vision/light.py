@@ -158,20 +158,37 @@ class Light:
         over it), per channel, smoothly (``pool_field``); the gain changes within ``inside``
         only.  A fit of the light the pool was last measured under takes the same pool again,
         unmeasured (a room's lamps do not move between two fits).  Did the gain change?"""
-        if self.gain is None or self._curves is None:
-            return False
-        under = self.sample()
-        before = self._pool_under
-        if before is None or before.shape != under.shape \
-                or float((np.abs(under - before) / np.maximum(before, 1e-3)).max()) >= 0.01:
-            self._pool_under, self._pool_share = under, self._pool(flat, reference, inside, measure)
+        if self.gain is None or self._curves is None or self._pool_known():
+            return False  # (a pool known for this light is on the gain since the fit: ``take_known_pool``)
+        self._pool_under, self._pool_share = self.sample(), self._pool(flat, reference, inside, measure)
         if self._pool_share is None:
             return False
         self.gain = (self.gain * self._pool_share).astype(np.float32)
+        self._set_clipped_floor()
+        return True
+
+    def _pool_known(self) -> bool:
+        """Was the pool (or none) measured under the light just fitted (within 1 %)?"""
+        before = self._pool_under
+        if before is None or self.gain is None or before.shape != self.gain[::16, ::16].shape:
+            return False
+        if self._pool_share is not None and self._pool_share.shape != self.gain.shape:
+            return False
+        under = self.sample()
+        return float((np.abs(under - before) / np.maximum(before, 1e-3)).max()) < 0.01
+
+    def take_known_pool(self) -> None:
+        """Right after a fit: the pool measured under this light before, taken off again (the
+        board kept from a frame before is then flattened with the same light as this one)."""
+        if self._pool_share is not None and self._pool_known():
+            self.gain = (self.gain * self._pool_share).astype(np.float32)
+            self._set_clipped_floor()
+
+    def _set_clipped_floor(self) -> None:
+        assert self.gain is not None
         at_least = self.flatten_with(np.full((1, 1, 3), CLIPPED, np.uint8),
                                      tuple(float(v) for v in self.gain.reshape(-1, 3).min(0)) + (0.0,))
         self.clipped_floor = at_least.reshape(3)
-        return True
 
     def _pool(self, flat: np.ndarray, reference: np.ndarray, inside: np.ndarray,
               measure: np.ndarray) -> np.ndarray | None:
