@@ -80,6 +80,8 @@ class Arms:
         if problem:
             self.light.gain = None
             return problem
+        if away is None:
+            self.light.take_known_pool()  # (measured with no arm over the board: ``_refine_light``)
         self.light.frames_since_fit = 0
         self.light.margin_at_fit = margin
         self.light.round_arm = away is not None

@@ -24,6 +24,7 @@ ANCHOR_AGREE_PX = 30  # a surface with this many agreeing pixels still anchors t
 # what the margin's fit leaves of a lamp's pool of light (or a print's broad sheen) inside the
 # board, measured on the print where no piece can stand, in cells of this many px (mm) ...
 POOL_CELL = 16
+POOL_STEP = 1  # ... every this many pixels of it, along and across, measured
 POOL_SEEN = 0.15  # ... a cell with this share of its pixels measured counts
 POOL_BAND = (0.78, 1.45)  # the print seen within this share of the empty board's, every channel
 POOL_APART = 0.1  # a cell this far (log share) off its neighbourhood is something else's
@@ -46,6 +47,10 @@ class Light:
     clipped_floor: np.ndarray | None = None  # per channel, the least a clipped pixel flattens to
     _tone_channels: list[np.ndarray] = field(default_factory=list)
     _curves: np.ndarray | None = None  # the tone curve's scale and power per channel
+    # the pool last measured (``refine``): the fit's gain sample it was measured under, and its
+    # share of the gain (None: no pool); a fit of the same light takes it again unmeasured
+    _pool_under: np.ndarray | None = None
+    _pool_share: np.ndarray | None = None
 
     def changed(self, margin: np.ndarray) -> bool:
         """Has the white margin's light moved since the fit (more than a hand on it explains)?"""
@@ -151,12 +156,46 @@ class Light:
         print's broad sheen lifts the print the same way.  Measured on the flattened board
         (``flat``) against the empty one where ``measure`` (no piece can stand there, nothing
         over it), per channel, smoothly (``pool_field``); the gain changes within ``inside``
-        only.  Did it change?"""
-        if self.gain is None or self._curves is None:
+        only.  A fit of the light the pool was last measured under takes the same pool again,
+        unmeasured (a room's lamps do not move between two fits).  Did the gain change?"""
+        if self.gain is None or self._curves is None or self._pool_known():
+            return False  # (a pool known for this light is on the gain since the fit: ``take_known_pool``)
+        self._pool_under, self._pool_share = self.sample(), self._pool(flat, reference, inside, measure)
+        if self._pool_share is None:
             return False
+        self.gain = (self.gain * self._pool_share).astype(np.float32)
+        self._set_clipped_floor()
+        return True
+
+    def _pool_known(self) -> bool:
+        """Was the pool (or none) measured under the light just fitted (within 1 %)?"""
+        before = self._pool_under
+        if before is None or self.gain is None or before.shape != self.gain[::16, ::16].shape:
+            return False
+        if self._pool_share is not None and self._pool_share.shape != self.gain.shape:
+            return False
+        under = self.sample()
+        return float((np.abs(under - before) / np.maximum(before, 1e-3)).max()) < 0.01
+
+    def take_known_pool(self) -> None:
+        """Right after a fit: the pool measured under this light before, taken off again (the
+        board kept from a frame before is then flattened with the same light as this one)."""
+        if self._pool_share is not None and self._pool_known():
+            self.gain = (self.gain * self._pool_share).astype(np.float32)
+            self._set_clipped_floor()
+
+    def _set_clipped_floor(self) -> None:
+        assert self.gain is not None
+        at_least = self.flatten_with(np.full((1, 1, 3), CLIPPED, np.uint8),
+                                     tuple(float(v) for v in self.gain.reshape(-1, 3).min(0)) + (0.0,))
+        self.clipped_floor = at_least.reshape(3)
+
+    def _pool(self, flat: np.ndarray, reference: np.ndarray, inside: np.ndarray,
+              measure: np.ndarray) -> np.ndarray | None:
+        """The share of the gain that takes a pool of light off (``pool_field``), or None."""
         found = pool_field(flat, reference, measure)
-        if found is None:
-            return False
+        if found is None or self._curves is None:
+            return None
         h, w = flat.shape[:2]
         rows, cols = found.shape[0] * POOL_CELL, found.shape[1] * POOL_CELL
         power = self._curves[:, 1].reshape(1, 1, 3)
@@ -164,11 +203,7 @@ class Light:
         # the flattened share s of the print is the gain's share s ** (1 / power) through the tone curve
         share[:rows, :cols] = np.exp(-cv2.resize(found, (cols, rows), interpolation=cv2.INTER_LINEAR) / power)
         share[~inside] = 1.0
-        self.gain = (self.gain * share).astype(np.float32)
-        at_least = self.flatten_with(np.full((1, 1, 3), CLIPPED, np.uint8),
-                                     tuple(float(v) for v in self.gain.reshape(-1, 3).min(0)) + (0.0,))
-        self.clipped_floor = at_least.reshape(3)
-        return True
+        return share
 
     def as_seen(self, board: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
         """A window of a flattened board (the empty board) as this light shows it to the
@@ -306,19 +341,26 @@ def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> 
     A pixel counts only within ``POOL_BAND`` of the empty board in every channel, and a cell
     off its neighbourhood by ``POOL_APART`` not at all (a piece leaning over, a shadow)."""
     gh, gw = flat.shape[0] // POOL_CELL, flat.shape[1] // POOL_CELL
+    side = POOL_CELL // POOL_STEP  # samples along a cell's side: every POOL_STEP-th pixel
     rows, cols = gh * POOL_CELL, gw * POOL_CELL
-    seen = flat[:rows, :cols].astype(np.float32)
-    empty = reference[:rows, :cols].astype(np.float32)
-    log_share = np.log(np.maximum(seen, 1.0) / np.maximum(empty, 1.0))
-    ok = measure[:rows, :cols] & (log_share.min(2) > np.log(POOL_BAND[0])) \
-        & (log_share.max(2) < np.log(POOL_BAND[1])) & (empty.min(2) > 40) & (seen.max(2) < CLIPPED)
+    seen = flat[:rows:POOL_STEP, :cols:POOL_STEP].astype(np.float32)
+    empty = reference[:rows:POOL_STEP, :cols:POOL_STEP].astype(np.float32)
+    log_share = np.log(np.maximum(seen, 1.0) / np.maximum(empty, 1.0)).reshape(gh, side, gw, side, 3)
+    # (channel by channel: numpy's reductions over a last axis of three cost four times as much)
+    b, g, r = log_share[..., 0], log_share[..., 1], log_share[..., 2]
+    low, high = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
+    dark = np.minimum(np.minimum(empty[..., 0], empty[..., 1]), empty[..., 2]) <= 40  # ink: too dark to tell
+    clipped = np.maximum(np.maximum(seen[..., 0], seen[..., 1]), seen[..., 2]) >= CLIPPED
+    ok = (measure[:rows:POOL_STEP, :cols:POOL_STEP] & ~dark & ~clipped).reshape(gh, side, gw, side) \
+        & (low > np.log(POOL_BAND[0])) & (high < np.log(POOL_BAND[1]))
     for _ in range(2):  # each cell's mean, then without what strays from it (a piece's rim)
         okf = ok.astype(np.float32)
-        count = okf.reshape(gh, POOL_CELL, gw, POOL_CELL).sum(axis=(1, 3))
-        sums = (log_share * okf[..., None]).reshape(gh, POOL_CELL, gw, POOL_CELL, 3).sum(axis=(1, 3))
-        mean = np.repeat(np.repeat(sums / np.maximum(count, 1.0)[..., None], POOL_CELL, 0), POOL_CELL, 1)
-        ok &= np.abs(log_share - mean).max(axis=2) < POOL_APART / 2
-    weight = (count >= POOL_SEEN * POOL_CELL * POOL_CELL).astype(np.float32)
+        count = okf.sum(axis=(1, 3))
+        sums = (log_share * okf[..., None]).sum(axis=(1, 3))
+        mean = (sums / np.maximum(count, 1.0)[..., None])[:, None, :, None, :]
+        off = np.abs(log_share - mean)
+        ok &= np.maximum(np.maximum(off[..., 0], off[..., 1]), off[..., 2]) < POOL_APART / 2
+    weight = (count >= POOL_SEEN * side * side).astype(np.float32)
     if weight.sum() < POOL_MIN_CELLS:
         return None
     cells = sums / np.maximum(count, 1.0)[..., None]
