@@ -320,3 +320,41 @@ def test_a_place_vouched_for_is_not_asked_again_before_another_place_unread() ->
     _under_glare(table, view, DOUBT_FRAMES + 2, ("p1_d0", "p1_d1"))
     asked = table.table_prompt
     assert asked is not None and "Tap what the table shows there: B at Nightclub 2 shows" in asked.text, asked
+
+
+def test_a_press_asks_what_a_vouched_place_a_move_may_change_holds_now() -> None:
+    """King of Clubs seed 18, cafe, passive, with the face-step rule: B's Dancer at Solo 5
+    unreadable, said and vouched for with three Moves; B laid a fourth (The Hustle), its tap
+    lost, and pressed to pass.  The pass was judged on the Dancer as vouched, so the Move
+    card the record lacked was never seen, and the night's point went the other way.  A press
+    asks what such a place holds now (a Move may have been laid there) before it is judged;
+    said with one Move more than the record, the press's warning asks for the card."""
+    table = _couples_with_two_moves_for_b(solo=True)
+    view = dict(table.game.board_view(table.state))
+    table.board_seen(view)
+    view = _laid(table, view, "p1_d2")
+    _under_glare(table, view, 3, ("p1_d2",))
+    table.tap("move-body-roll", 1)  # a Solo Dance: the Move is recorded by its card alone
+    assert table.history[-1].action.get("card") == "move-body-roll"
+    _under_glare(table, view, DOUBT_FRAMES + 2, ("p1_d2",))
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 3" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d2": [["red", 1], ["white", 1]]}))
+    _under_glare(table, view, 3, ("p1_d2",))
+    assert table.table_prompt is None, table.table_prompt
+    view = _laid(table, view, "p1_d2")  # The Bump: its tap never came
+    _under_glare(table, view, 3, ("p1_d2",))
+    table.notice("vision", Prompt("Can't see B at Nightclub 3 clearly: marks unclear: blur?", "info"))
+    table.button(1)  # held: the camera cannot read the table (as the camera loop's notice says)
+    _under_glare(table, view, DOUBT_FRAMES + 2, ("p1_d2",))
+    assert table.history[-1].action.get("card") == "move-body-roll", table.history[-1]
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: B at Nightclub 3" in asked.text, asked
+    table.declare(next(o for o in asked.options
+                       if o.get("places") == {"p1_d2": [["red", 1], ["white", 1], ["white", 1]]}))
+    _under_glare(table, view, 2, ("p1_d2",))
+    warned = table.table_prompt
+    assert warned is not None and "not among the cards read, lay it on your reader again" in warned.text, \
+        warned
+    table.tap("move-bump", 1)
+    assert table.history[-1].action.get("card") == "move-bump", table.history[-1]

@@ -64,6 +64,8 @@ class Doubt:
     asked: Prompt | None = None  # the warning shown for the reading, while it stands
     asked_for: tuple[object, ...] | None = None  # the record, taps and press it was worked out on
     at_press: BoardView | None = None  # the reading as it stood when a press came (held since)
+    pressed: object | None = None  # the held press whose places in play were unvouched
+    recheck: frozenset[str] = frozenset()  # places to be asked by what they hold (a press came)
 
     def see(self, view: BoardView | None, places: frozenset[str]) -> int:
         """A frame read ``view`` with ``places`` doubtful (no doubt: it is gone; None: a hand
@@ -79,6 +81,7 @@ class Doubt:
             self.places, self.frames, self.view, self.still = places, 0, None, 0
             self.said = {p: stack for p, stack in self.said.items() if p in places}
             self.colours = {p: colours for p, colours in self.colours.items() if p in places}
+            self.recheck &= places
         self.frames += 1
         self.still = self.still + 1 if view == self.view else 1
         self.view = view
@@ -137,6 +140,16 @@ def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> lis
             if stack not in found:
                 found.append(stack)
     return found
+
+
+def in_play(game: Game, state: State, places: frozenset[str], next_moves: NextMoves) -> frozenset[str]:
+    """The ``places`` a legal next move changes (a Move card may be laid there now)."""
+    record = game.board_view(state)
+    moved: set[str] = set()
+    for _, after in next_moves.of(game, state, NEXT_MOVES_TRIED):
+        if after is not None:
+            moved |= changed_places(record, game.board_view(after))
+    return places & frozenset(moved)
 
 
 def readings(game: Game, state: State, view: BoardView, places: frozenset[str], taps: list[Tap],
@@ -280,6 +293,7 @@ class Doubting:
             return  # a hand just lifted, a piece still settling: the table is read once it stands
         record = self.game.board_view(self.ledger.state)
         self.doubt.forget_moved(record)
+        self._recheck_at_press()
         filled = self.doubt.filled(record)
         if filled is not None:
             if filled != self.raw_seen:
@@ -307,7 +321,8 @@ class Doubting:
         names = place_names(self.game, self.ledger.state)
         labels = {p: names.get(p, p) for p in open_places}
         said = [self.game.describe(self.ledger.state, o) for o in options[:READINGS_SHOWN]]
-        if len(set(said)) < len(said) or len(options) > READINGS_SHOWN or (not options and open_places):
+        if len(set(said)) < len(said) or len(options) > READINGS_SHOWN or (not options and open_places) \
+                or open_places & self.doubt.recheck:
             # two taps alike, more readings than taps (the one the table shows may be cut off),
             # or no reading of a move at all (the places' contents together explain nothing,
             # each alone unknown): asked by what a place holds, one place at a time
@@ -326,6 +341,22 @@ class Doubting:
         self.publish("prompt")
         if prompt.options:  # the press waits on the players' tap, not on the camera
             self._held_press_says(HELD_PRESS_ASKED_TEXT)
+
+    def _recheck_at_press(self) -> None:
+        """A press came while a place the players vouched for cannot be read, and a legal move
+        may change it (a Move card laid on that Dancer): what it holds now is asked, once for
+        the press, before the press is judged.  Judged on the place as vouched, a card laid
+        there since, its tap lost, was never seen (King of Clubs seed 18, cafe, passive, with
+        the face-step rule: B's Hustle on a Dancer vouched for three Moves, its tap lost; B's
+        pass was recorded, and the night's point went the other way)."""
+        if self.held_press is None or self.doubt.pressed is self.held_press:
+            return
+        self.doubt.pressed = self.held_press
+        vouched = frozenset(p for p in self.doubt.places if p in self.doubt.vouched)
+        stale = in_play(self.game, self.ledger.state, vouched, self.next_moves) if vouched else frozenset()
+        for place in stale:
+            del self.doubt.vouched[place]
+        self.doubt.recheck = stale
 
     def _held_press_says(self, text: str) -> None:
         """The held press's notice, in words that say what it waits for (King of Clubs seed 4,
@@ -352,6 +383,7 @@ class Doubting:
         except ValueError as err:
             raise MalformedAction(f"reads: {err}") from None
         self.doubt.said.update(said)
+        self.doubt.recheck -= set(said)
         self.doubt.asked = self.doubt.asked_for = None  # the places left are asked about afresh
         if self.table_prompt is not None and any(o.get("type") == READS for o in self.table_prompt.options):
             self.table_prompt = None
