@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import read_right
 
 from companion.vision.die_square import low_face
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
@@ -188,18 +187,6 @@ def test_a_lit_rim_beside_an_empty_grid_point_leaves_a_two_read() -> None:
     for stem, spots in (("baron_voodoo-t00-b1", ("A3",)), ("baron_voodoo-t30-b0", ("A3", "F7")),
                         ("baron_voodoo-t20-b1", ("A7", "G3"))):
         read_right(stem, spots)
-
-
-def test_a_corner_pip_by_a_lit_rim_is_looked_for_within_half_the_rim() -> None:
-    """On the physically based frames a 2's or a 3's corner pip lies a rim's width from where
-    the die's colour ends (the rounded rim beyond it lit past the colour): its peak falls in
-    the band the rim takes off the outline, and the count was left unclear ("marks unclear").
-    Looked for again within half the rim, the face is read (the square's checks as ever)."""
-    # purple 2s, red 3s and a red 2, "marks unclear: blur?" before
-    read_right("baron_voodoo-t10-b0", ("E1",))
-    read_right("baron_voodoo-t10-b2", ("B2", "souls1-2"))
-    read_right("baron_voodoo-t20-b0", ("A3",))
-    read_right("baron_voodoo-t20-b1", ("F4",))
 
 
 def test_marks_nearer_than_a_faces_outer_pips_are_no_sure_two_or_three() -> None:

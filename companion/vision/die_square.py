@@ -42,27 +42,12 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     ``mask``: the die's colour in the crop (cut to its top when its stand is known);
     ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
     the camera's nadir through the die, None right under the camera; ``stands``: does a top
-    whose centre shows here (crop px) stand on the place it is read at?  Its marks are looked
-    for inside the outline less its rim, then, if that leaves the count unclear, less half
-    its rim: a corner pip lies a rim's width from where the die's colour ends when the rounded
-    rim beyond it catches the light (its slopes no longer the die's colour), and its peak
-    falls in the band the rim takes off (the square and its checks judge it as any other)."""
+    whose centre shows here (crop px) stand on the place it is read at?"""
     face = face or outline(mask)
     if face is None:
         return None
-    rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
-    for within in (rim, max(1, rim // 2)):
-        count = _low_face_within(mask, gray, face, within, die_px, outward, stands)
-        if count is not None or within == max(1, rim // 2):
-            return count
-    return None
-
-
-def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
-                     die_px: float, outward: tuple[float, float] | None,
-                     stands: Callable[[float, float], bool] | None) -> int | None:
-    """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
     hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
