@@ -7,11 +7,16 @@ world, no camera.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from companion.games import load_game
 from companion.games.baron_voodoo.board import track_place
 from companion.games.base import Action, BoardView, Game, Piece, Prompt, State
 from companion.table import HistoryEntry, Table
 from companion.table.overrides import Overrides
+from companion.table.presses import two_moves
+from companion.table.search import differing
 
 
 def _set_up_baron(table: Table) -> None:
@@ -630,3 +635,65 @@ def test_a_place_vouched_for_is_not_the_camera_reading_it_as_the_record() -> Non
     for _ in range(3):
         overrides.recall(record, record, frozenset({cell}))
     assert overrides.offsets == {cell: (die.colour, 1)}
+
+
+def test_baron_voodoo_the_first_of_two_moves_is_found_at_a_turn_start_of_many_legal_moves() -> None:
+    """Baron Voodoo seed 6, cafe, passive: Gran Bwa captured a red Swap and pressed while a
+    hand rested on the board, then applied its Swap and pressed again.  A turn's start has
+    up to about 320 legal moves (each Deity's power on every line and edge) and the search
+    for the first of two moves gave up past 120: the tablet offered only a correction of
+    Mami Wata's Swap the entry before, which nobody had made, and the game wedged.  The few
+    legal moves that change a differing place are tried, however many there are."""
+    game = load_game("baron_voodoo")
+    state = game.setup(2, None, 6)
+    layout = game.facts.layouts[sorted(game.facts.layouts)[0]]
+    state = game.apply(state, {"type": "setup", "layout": "random",
+                               "board": {cell: [list(die)] for cell, die in layout.items()}})
+    for turn in range(60):  # a turn's first capture, then its end, until a capture's effect moves dice
+        legal = game.legal_actions(state)
+        captures = [a for a in legal if a["type"] == "capture"]
+        assert captures, "the game ended before a capture with an effect at a crowded turn start"
+        if len(legal) > 120:
+            pairs = [(c, e) for c in captures for e in game.legal_actions(game.apply(state, c))
+                     if e["type"] == "effect"]
+            if pairs:
+                break
+        state = game.apply(state, captures[turn % len(captures)])
+        state = game.apply(state, {"type": "end_turn", "player": captures[0]["player"]})
+    capture, effect = pairs[0]
+    seen = game.board_view(game.apply(game.apply(state, capture), effect))
+    differ = differing(game, state, seen)
+    assert two_moves(game, state, seen, [], differ) == [capture]
+
+
+def test_baron_voodoo_a_capture_and_its_swap_under_one_press_are_asked_beside_an_older_swap() -> None:
+    """Baron Voodoo seed 6, cafe, passive, replayed from its record (tests/data): Gran Bwa
+    captured a red Swap and pressed while a hand rested on the board, then swapped that die
+    for Mami Wata's yellow Protection and pressed again.  The held press read the capture,
+    but the table also fitted a correction of Mami Wata's Swap two entries before, and only
+    that correction was offered: nobody had made it, the passive players pressed on, and the
+    game wedged.  Both are offered; the capture tapped, the press records the Swap."""
+    data = json.loads((Path(__file__).parent / "data" / "baron_seed6_capture_then_swap.json").read_text())
+    table = Table.open("baron_voodoo", None, data["players"], None, data["seed"], resume=False)
+    table.referee.pace.settle_frames = 1
+    game = table.game
+    for action, source in zip(data["moves"], data["sources"], strict=True):
+        table.declare(action, source=source)
+    capture = {"type": "capture", "player": 1, "from": "B6", "over": "B5", "to": "B4"}
+    swap = {"type": "effect", "player": 1, "a": 0, "a_die": ["yellow", "protection"], "b": 1,
+            "b_die": ["red", "swap"]}
+    made = game.apply(game.apply(table.state, capture), swap)
+    entries = len(table.history)
+    table.board_seen(game.board_view(table.state))
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))  # a hand rests on it
+    table.button()  # the capture's press: held
+    table.button()  # the Swap's press: one press held
+    table.notice("vision", None)
+    table.board_seen(game.board_view(made))  # the hand lifted: both moves on the table
+    prompt = table.table_prompt
+    assert prompt is not None and prompt.kind == "warning" and len(table.history) == entries, prompt
+    assert any(o.get("type") == "correct" for o in prompt.options)  # the older Swap read otherwise
+    assert capture in prompt.options and "two moves" in prompt.text, prompt.text
+    table.declare(capture)
+    assert [h.action for h in table.history[entries:]] == [capture, swap]
+    assert game.board_view(table.state) == game.board_view(made)

@@ -9,6 +9,12 @@ from companion.games.base import Action, BoardView, Game, State, Tap
 from companion.reconcile import NextMoves, changed_places, reconcile, tally_mismatch
 from companion.table.search import MANY, differing, key
 
+FIRST_MOVES_LISTED = MANY * 10
+"""The most legal moves a first of two moves is looked for among: a Baron Voodoo turn's
+start has about 175 (captures, and each Deity's power on every line and edge), of which
+the few that change a differing place are tried (at most ``MANY * 3``).  Cut at 120 legal
+moves, a capture whose press a resting hand held, then the captured die's Swap and its
+press, was never offered as two moves (Baron Voodoo seed 6, cafe, passive: wedged)."""
 HELD_PRESS = "press"  # the notice shown while a press waits for the camera to settle
 HELD_PRESS_TEXT = "Press noted: it counts once the camera sees the table clear of hands."
 HELD_PRESS_ASKED_TEXT = "Press noted: it counts as the move you tap where the camera can't read the table."
@@ -81,17 +87,21 @@ def first_moves(game: Game, state: State, seen: BoardView, taps: list[Tap],
     part of A's move, no move, and nothing recorded B's); elsewhere from every card, as a
     reader there takes any seat's.  ``later``: every one of ``taps`` is the second's (the
     cards tapped after a held press, :func:`press_then_next`)."""
-    actions = (next_moves or NextMoves()).of(game, state, MANY * 3)
-    if len(actions) > MANY * 3:
+    actions = (next_moves or NextMoves()).of(game, state, FIRST_MOVES_LISTED)
+    if len(actions) > FIRST_MOVES_LISTED:
         return []
-    found: dict[str, tuple[Action, list[int]]] = {}
+    board = game.board_view(state)
+    tried = []
     for action, after in actions:
         if after is None:
             continue
-        moved = {p for p in changed_places(game.board_view(state), game.board_view(after))
-                 if not game.score_place(p)}
-        if not moved & differ:
-            continue
+        moved = {p for p in changed_places(board, game.board_view(after)) if not game.score_place(p)}
+        if moved & differ:
+            tried.append((action, after))
+    if len(tried) > MANY * 3:
+        return []
+    found: dict[str, tuple[Action, list[int]]] = {}
+    for action, after in tried:
         splits = seat_splits(game, state, after, taps) if game.own_readers else [0]
         counts = []
         for count in [c for c in splits if c == 0] if later else splits:
