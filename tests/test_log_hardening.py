@@ -10,7 +10,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -287,38 +286,56 @@ def test_undoing_the_winning_move_reopens_the_game_in_the_same_write(tmp_path: P
 
 
 def test_a_restart_replays_any_mix_of_actions_undos_corrections_and_clocks(tmp_path: Path) -> None:
-    """The replay walks the log in order (clock events, nested undos, one-event corrections)
-    and rebuilds exactly the state, history and clocks the running table had."""
+    """The replay walks the log in order (clock events, nested undos, one-event corrections,
+    amended older moves) and rebuilds exactly the state, history and clocks the running table
+    had, on one clock the test moves (a correction credited the time since the last move to
+    the seat before the corrected move while the table ran, and to the seat to act on the
+    record when replayed: 0.2-0.7 s apart, seen only when the machine was loaded enough to
+    part the actions' times).  Refused amendments change nothing and are skipped."""
     import random
 
+    from companion.games.base import MalformedAction, RuleError
     from companion.table import NothingToUndo
 
     rng = random.Random(7)
+    now = [1_000.0]  # one clock for the log and both tables, moved by the test alone: no load parts them
+
+    def clock() -> float:
+        return now[0]
+
     for game, players in (("jivecat", 2), ("baron_voodoo", 2), ("swing_state", 3)):
         folder = tmp_path / game
-        live = Table.open(game, folder, players, None, 3, resume=False)
+        folder.mkdir()
+        live = Table.open(game, folder, players, None, 3, resume=False,
+                          log=EventLog(folder / "companion.sqlite", clock))
+        live.clock = clock
         for _ in range(60):
+            now[0] += 0.37  # each action a moment after the last
             roll = rng.random()
             try:
                 if roll < 0.15:
                     live.undo()
                 elif roll < 0.25:
                     live.correct(rng.choice(live.game.legal_actions(live._frames[-2].state)))
-                elif roll < 0.3:
+                elif roll < 0.3 and len(live._frames) > 2:  # an older move amended, the later ones made again
+                    k = rng.randrange(1, len(live._frames))
+                    choices = live.game.legal_actions(live._frames[k - 1].state)
+                    live.amend(live._frames[k].entry.seq, rng.choice(choices))
+                elif roll < 0.35:
                     (live.resume if live.paused else live.pause)()
                 else:
                     live.declare(rng.choice(live.game.legal_actions(live.state)))
-            except (NothingToUndo, IndexError):
+            except (NothingToUndo, IndexError, RuleError, MalformedAction):
                 continue
-        ended = time.time()  # both tables' clocks read at this one moment: no load can part them
-        live.clock = lambda ended=ended: ended
+        now[0] += 1.0
         before = live.public(history=None)
         live.log.close()
-        again = Table.open(game, folder, players, None, 3)
-        again.clock = lambda ended=ended: ended
+        again = Table.open(game, folder, players, None, 3, log=EventLog(folder / "companion.sqlite", clock))
+        again.clock = clock
         after = again.public(history=None)
         assert again.state == live.state
         assert after["history"] == before["history"] and after["paused"] == before["paused"]
         assert [p["clock_s"] for p in after["players"]] == pytest.approx(
-            [p["clock_s"] for p in before["players"]], abs=0.15)  # shown to 0.1 s
+            [p["clock_s"] for p in before["players"]], abs=1e-6)
+        assert any(p["clock_s"] > 0 for p in before["players"])
         again.log.close()

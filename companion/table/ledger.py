@@ -277,6 +277,10 @@ class Ledger:
         over = self.game.outcome(new_state) is not None
         event = self.log.append(self.record.id, "correct", action, source, request_id,
                                 finished=over if over != was_over else None)
+        # the time since the last move was the seat's to act on the record then, as an undo
+        # credits it and the replay does: credited after the take-back it went to the seat
+        # before the corrected move, and a restart showed other clocks than the table had
+        self.clocks.advance(event.at, self.state)
         self._take_back_newest()
         return self._advance(event, text, before, new_state)
 
@@ -320,6 +324,7 @@ class Ledger:
             + [("correct", action, source, request_id)]
             + [("action", e.action, e.source, None) for e in kept],
             finished=over if over != was_over else None)
+        self.clocks.advance(events[0].at, self.state)  # (as in ``correct``)
         seat_before = self.game.current_player(self.state)
         for _ in range(len(later) + 1):
             self._take_back_newest()
