@@ -98,6 +98,13 @@ def kept_record(game: Game, state: State, seen: BoardView, places: list[str]) ->
                            "record": pieces_json(board.get(p, ()))} for p in places}}
 
 
+def two_moves_words(game: Game, state: State, first: Action, lower: bool = False) -> str:
+    """The question of two moves since the record, the first named (after "Or", ``lower``)."""
+    asked = f"{TWO_MOVES[0].lower()}{TWO_MOVES[1:]}" if lower else TWO_MOVES
+    return (f" {asked}, {game.describe(state, first)}, then another (a press forgotten)? "
+            "If so, record the first: the second follows.")
+
+
 def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: BoardView,
                  taps: list[Tap], camera: bool = True,
                  readings: dict[int, list[Action]] | None = None,
@@ -162,16 +169,13 @@ def disagreement(game: Game, moves: list[RecordedMove], state: State, seen: Boar
                      f"it ({tally}), asked on their own.")
         options = [{"type": "correct", "entry": move.seq, "action": a} for a in shown]
         if first:
-            text += (f" Or {TWO_MOVES[0].lower()}{TWO_MOVES[1:]}, {game.describe(state, first[0])}, "
-                     "then another (a press forgotten)? If so, record the first: the second follows.")
+            text += " Or" + two_moves_words(game, state, first[0], lower=True)
             options += list(first)
     elif unmade:
         text += never_made_words(game, unmade, number)
         options = [undo_option(unmade)]
     elif first:
-        text += (f" {TWO_MOVES}, "
-                 f"{game.describe(state, first[0])}, then another (a press forgotten)? "
-                 "If so, record the first: the second follows.") + missed_card(game)
+        text += two_moves_words(game, state, first[0]) + missed_card(game)
         options = list(first)
     elif differ:  # a move made without its press that no tap names: the players know it
         text += missed_card(game)
