@@ -36,13 +36,13 @@ MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
-COLUMN_SIDES = False
+COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
-are taken as the column (7fd442c, d48ed7f).  Off: it lifted the only doubt off a red 3 counted
-a sure 2 (a test-split frame, baron_voodoo-t30-b0 F7), which only the rule that a 2's or 3's
-marks lie a face's step apart (3f0927c) made unclear; that rule is out until a flat King of
-Clubs 3 whose marks lie 0.195 of a face apart (the demo, seed 4) no longer wedges the game
-when doubted.  Turn both back on together."""
+are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks
+lie a face's step apart was out: it lifted the only doubt off a red 3 counted a sure 2 (a
+test-split frame, baron_voodoo-t30-b0 F7), which only that rule made unclear.  The rule is
+back (ff87a57, with ways out of its doubts), so this is on again: a yellow die on a white
+one no longer reads as "something over it" for the white die's sides."""
 SURE_READ = 0.75  # a piece read this sure or more is read (less: doubted, ``_read_blob``)
 PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
