@@ -119,6 +119,34 @@ def test_a_highlight_over_a_pips_place_keeps_its_doubt(turn: float) -> None:
     assert _reflection_clear(img, mask) is None
 
 
+def _sheen(img: np.ndarray, lift: float, radius: int = 14) -> np.ndarray:
+    """A glossy sheen over the face's middle: every channel lifted by ``lift``, softly."""
+    glow = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(glow, (75, 65), radius, lift, -1)
+    glow = cv2.GaussianBlur(glow, (0, 0), 4.0)
+    return np.clip(img.astype(np.float32) + glow[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_sheen_short_of_white_over_an_empty_place_hides_no_pip(turn: float) -> None:
+    """A soft sheen over a yellow 4's middle lifts its darkest channel well short of white:
+    a pip under it stays as much darker (a 5 under the same sheen reads 5), so it hides
+    none, and the 4 is read; lifted to white it may hide one, and the doubt stands."""
+    img, mask = _die(4, turn, YELLOW, DARK_INK, side_marks=0)
+    soft = _sheen(img, 45.0)
+    assert lit_like_a_mark(soft, mask, True, outline(mask))
+    assert _reflection_clear(soft, mask) == 4
+    five, five_mask = _die(5, turn, YELLOW, DARK_INK, side_marks=0)
+    assert _count(_sheen(five, 45.0), five_mask) == (5, True)
+    assert _reflection_clear(_sheen(img, 230.0), mask) is None
+
+
+def test_yellow_dice_under_a_sheen_short_of_white_are_read_on_the_tuning_frames() -> None:
+    # a yellow 5 and a yellow 4 (and a yellow 3) doubted "glare?" before
+    read_right("baron_voodoo-t10-b1-more", ("C7", "G5"))
+    read_right("baron_voodoo-t20-b2", ("D6",))
+
+
 def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
     """On a dark face a reflection passes for a light pip (a 4's middle lit reads 5)."""
     img, mask = _die(4, 20.0, BLUE, LIGHT_INK, side_marks=0, glare=(0.5, -0.5, 4))
@@ -177,6 +205,17 @@ def test_a_far_dies_height_ruled_out_where_the_board_shows() -> None:
         assert spot not in doubtful and reading.view.get(spot) == truth.get(spot)
     assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_no_taller_column_stands_where_another_dies_top_was_read() -> None:
+    """From 30 degrees a die's top could be a column of two or three standing on the place
+    nearer the camera's nadir, its marks' layout left unclear for it.  Where another die's
+    top was read sure on that place, no column stands there (a lower die's top is never
+    seen: the die on it hides it), and the die is read where it stands."""
+    # purple 4, purple 6, purple 5, yellow 4, blue 2: "marks unclear" before
+    read_right("baron_voodoo-t30-b1-more", ("A6", "B3", "D6", "G5", "souls0-1"))
+    reader = read_committed("tune", "baron_voodoo-t30-b0")[2]
+    assert reader._topped == frozenset()  # known only while one blob is read again
 
 
 def test_a_dies_side_in_shade_cut_off_from_its_top_is_no_token() -> None:

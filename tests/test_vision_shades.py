@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from companion.games import load_game
 from companion.games.base import Piece
@@ -194,17 +193,13 @@ def test_a_dies_shadow_under_two_lamps_of_different_colours_is_light_and_a_hands
     assert not shaded((0.7, 0.95, 1.35)).any()  # skin: red over blue by half again
 
 
-def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place() -> None:
     """Two columns of a tuning frame at 10 degrees, a yellow die on a white one: the white
     die's sides (grey, lit) show between the yellow top and the column's foot, a colour of no
     piece and no board, and were "something over it (a hand, a shadow)?".  The top swept
     towards the nadir as far as the tallest column reaches, within its own place, is the
-    column: both are read by their top die, and nothing in the frame is read wrong.  (The
-    sweep is off in the product, ``blobs.COLUMN_SIDES``; it is kept working here.)"""
-    import companion.vision.blobs as blobs
-
-    monkeypatch.setattr(blobs, "COLUMN_SIDES", True)
+    column: both are read by their top die, and nothing in the frame is read wrong
+    (``blobs.COLUMN_SIDES``, on)."""
     from committed_frames import read_right
 
     read_right("baron_voodoo-t10-b2", ("A4", "D1"))

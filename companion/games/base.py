@@ -70,7 +70,10 @@ class Spot:
     """A place on the board where pieces stand, as a rectangle in millimetres.
 
     Coordinates are board coordinates: origin at the top-left corner of the
-    board's printed area, x to the right, y down.
+    board's printed area, x to the right, y down.  ``holds``: the most pieces the game's
+    rules ever stack on it (1: one die or token, never a column); 0 when the rules leave it
+    open (as tall as any game stacks).  The reader rules out a column taller than that
+    standing there, so a die leaning from the next place is never taken for one.
     """
 
     id: str
@@ -80,6 +83,7 @@ class Spot:
     h: float
     label: str = ""
     fill: str = "board"
+    holds: int = 0
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -32,15 +32,18 @@ WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlig
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
+MARKS_UNCLEAR = "marks unclear: blur?"
+HIDDEN = "partly hidden?"
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
-COLUMN_SIDES = False
+COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
-are taken as the column (7fd442c, d48ed7f).  Off: it lifted the only doubt off a red 3 counted
-a sure 2 (a test-split frame, baron_voodoo-t30-b0 F7), which only the rule that a 2's or 3's
-marks lie a face's step apart (3f0927c) made unclear; that rule is out until a flat King of
-Clubs 3 whose marks lie 0.195 of a face apart (the demo, seed 4) no longer wedges the game
-when doubted.  Turn both back on together."""
+are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks
+lie a face's step apart was out: it lifted the only doubt off a red 3 counted a sure 2 (a
+test-split frame, baron_voodoo-t30-b0 F7), which only that rule made unclear.  The rule is
+back (ff87a57, with ways out of its doubts), so this is on again: a yellow die on a white
+one no longer reads as "something over it" for the white die's sides."""
+SURE_READ = 0.75  # a piece read this sure or more is read (less: doubted, ``_read_blob``)
 PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
@@ -155,6 +158,47 @@ class Blobs(PieceMarks):
             placed.append((spot, piece, x_mm, y_mm, conf))
             confidence[spot] = min(confidence.get(spot, 1.0), conf)
 
+    def _tops_read(self, blobs: list[_Blob], but: _Blob) -> frozenset[str]:
+        """The places where a die's top was read sure by another blob than ``but``: each holds
+        one column, whose top that is, so no other top seen stands on it (a lower die's top
+        is never seen: the die on it covers it).  A top the camera's slant shows over a
+        place further out is then no column's standing on one of them."""
+        return frozenset(spot for blob in blobs if blob is not but for spot, piece, _x, _y, conf in blob.found
+                         if conf >= SURE_READ and self._is_die(self._piece_names.index(piece.colour))
+                         and all(s != spot for s, _why in blob.doubts))
+
+    def _one_held_read(self, blobs: list[_Blob]) -> list[_Blob]:
+        """The blobs as told, less their "partly hidden?" doubts on a place that holds one
+        piece (``Spot.holds``) which a blob of its own read sure: whatever another blob's
+        pixels cover of it, it holds nothing more than what was read there (its neighbour's
+        sides, its lean, reach over it and hide no other piece)."""
+        read = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
+                if conf >= SURE_READ and self.layout.spot(spot).holds == 1
+                and all(s != spot for s, _why in blob.doubts)}
+
+        def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
+            return why == HIDDEN and read.get(spot, blob) is not blob and bool(blob.found) \
+                and all(s != spot for s, *_ in blob.found)
+
+        return [replace(blob, doubts=[(s, w) for s, w in blob.doubts if not lifted(blob, s, w)])
+                if any(lifted(blob, s, w) for s, w in blob.doubts) else blob for blob in blobs]
+
+    @staticmethod
+    def _under_seen(blobs: list[_Blob]) -> set[str]:
+        """The places doubted as partly hidden only under a piece seen beside them: by blobs
+        that read a piece at another place, whose pixels lie over them (its sides, its lean).
+        What hides them is seen whole, and the places it reaches are doubted each: nothing
+        of it reaches the places beside them (a hand's edge or a shadow may reach past what
+        was seen of it; a die's outline is seen)."""
+        seen: set[str] = set()
+        unseen: set[str] = set()
+        for blob in blobs:
+            elsewhere = {s for s, *_ in blob.found}
+            for spot, why in blob.doubts:
+                if why == HIDDEN:
+                    (seen if elsewhere and spot not in elsewhere else unseen).add(spot)
+        return seen - unseen
+
     def _set_blob_cache(self, cache: dict[tuple, tuple[np.ndarray, _Blob, int]]) -> None:
         self._blob_cache = cache
         self._blob_corners = {}
@@ -268,7 +312,7 @@ class Blobs(PieceMarks):
                 own = components[by:by + bh, bx:bx + bw] == k if COLUMN_SIDES else None
                 out.shaded += self._sides_of_a_die(bx, by, bw, bh, own, spot, strange)
             if size_mm < lo or size_mm > hi:
-                out.doubts.append((spot, "partly hidden?" if size_mm < lo else "pieces touching?"))
+                out.doubts.append((spot, HIDDEN if size_mm < lo else "pieces touching?"))
                 if size_mm > hi:  # it may reach over other places: they are not seen either
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
@@ -339,8 +383,8 @@ class Blobs(PieceMarks):
             if marks is not None and not marks[0] <= pips <= marks[1]:
                 sure = False  # no such piece shows that many marks: misread, not a new face
             conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
-            if conf < 0.75:
-                out.doubts.append((spot, "marks unclear: blur?" if not sure else "colour unclear"))
+            if conf < SURE_READ:
+                out.doubts.append((spot, MARKS_UNCLEAR if not sure else "colour unclear"))
             out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
                               cy / SCALE - MARGIN_MM, conf))
         why = next((w for s, w in out.doubts if s == stood), None) if stood is not None else None
@@ -358,7 +402,7 @@ class Blobs(PieceMarks):
             # a die read where its top shows, its foot not found: the places the rest of its
             # blob lies over (its sides, its lean, a piece against it) are not vouched for
             hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
-        out.doubts += [(spot, "partly hidden?") for spot in dict.fromkeys(hidden) if spot not in told]
+        out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
         return out
 
     def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:

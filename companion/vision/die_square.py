@@ -42,12 +42,27 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     ``mask``: the die's colour in the crop (cut to its top when its stand is known);
     ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
     the camera's nadir through the die, None right under the camera; ``stands``: does a top
-    whose centre shows here (crop px) stand on the place it is read at?"""
+    whose centre shows here (crop px) stand on the place it is read at?  Its marks are looked
+    for inside the outline less its rim, then, if that leaves the count unclear, less half
+    its rim: a corner pip lies a rim's width from where the die's colour ends when the rounded
+    rim beyond it catches the light (its slopes no longer the die's colour), and its peak
+    falls in the band the rim takes off (the square and its checks judge it as any other)."""
     face = face or outline(mask)
     if face is None:
         return None
+    rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
+    for within in (rim, max(1, rim // 2)):
+        count = _low_face_within(mask, gray, face, within, die_px, outward, stands)
+        if count is not None or within == max(1, rim // 2):
+            return count
+    return None
+
+
+def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
+                     die_px: float, outward: tuple[float, float] | None,
+                     stands: Callable[[float, float], bool] | None) -> int | None:
+    """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
     hull, body_area = face
-    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
@@ -78,7 +93,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
                                               step is not None) for edges, along in outlines):
                     continue
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
-                                            whole):
+                                            whole, colour_hull):
                     continue
                 if not _covered(hull, (cx, cy), turn, die_px):
                     continue
@@ -176,7 +191,7 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
 
 def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarray,
                          centre: tuple[float, float], turn: float, step: float | None, die_px: float,
-                         count: int, contrast: np.ndarray) -> bool:
+                         count: int, contrast: np.ndarray, hull: np.ndarray | None = None) -> bool:
     """Every mark but the layout's off the square, and no mark at the grid points the face
     leaves empty (a 3 with its middle unseen is no 2; a 5 is no 1).  Contrast round an empty
     grid point may be a halo: of one mark off the square, or of the light beyond the face on
@@ -193,11 +208,15 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     if (np.maximum(np.abs(u), np.abs(v)) <= off).any():
         return False
     h, w = contrast.shape
-    if step is None:  # a face of one, any turn: no mark in a ring round its pip holding every grid point
+    if step is None:  # a face of one: no mark in a ring round its pip holding every grid point
         yy, xx = np.mgrid[0:h, 0:w]
         r = np.hypot(xx - centre[0], yy - centre[1]) / die_px
         ring = (r >= ONE_CLEAR[0]) & (r <= ONE_CLEAR[1])
-        return bool(ring.any()) and float(contrast[ring].max()) < NO_PIP
+        if not ring.any():
+            return False
+        if float(contrast[ring].max()) < NO_PIP:
+            return True
+        return hull is not None and _rising_to_the_rim(contrast, centre, die_px, hull)
     reach = max(1, int(round(DIE_FIT * step)))
     halos = 0  # empty grid points whose contrast is an off-square mark's halo: one at most (a 4's
     # two other corners, or a 6's four other pips, lie on two sides of the face: never both so)
@@ -217,6 +236,39 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
             if halos > 1 or not _halo(contrast, (x, y), points[rest], step):
                 return False
     return not rimmed or (halos == 0 and _one_side(rimmed))
+
+
+def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px: float,
+                       hull: np.ndarray) -> bool:
+    """Is all the contrast in a ring round a 1's pip (``ONE_CLEAR``) as strong as a mark's
+    the inward slope of the light on the face's rounded rim (on a dark die lit lighter than
+    its face, as a pip is)?  Then, on each way straight out from the pip (a degree apart), it
+    rises all the way from where it first reaches ``NO_PIP`` in the ring to its peak, and that
+    peak lies within the rim's width (``RIM_IN``) of where the die's colour ends (its
+    ``hull``; the rim's light past the colour: at its end).  A pip at a grid point (a 6's
+    side, a 3's or a 5's corner) peaks a fifth of a face or more inside the face's edge."""
+    h, w = contrast.shape
+    angles = np.radians(np.arange(360.0))[:, None]
+    t = np.arange(ONE_CLEAR[0] * die_px, math.hypot(h, w), 1.0)[None, :]
+    fx, fy = centre[0] + t * np.cos(angles), centre[1] + t * np.sin(angles)
+    xs, ys = np.round(fx).astype(int), np.round(fy).astype(int)
+    seen = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    xc, yc = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
+    within = np.logical_and.accumulate(seen & (hull[yc, xc] > 0), axis=1)
+    # (interpolated: a way rounded to whole pixels zigzags across a slope)
+    values = cv2.remap(contrast.astype(np.float32), fx.astype(np.float32), fy.astype(np.float32),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    marked = within & (values >= NO_PIP) & (t <= ONE_CLEAR[1] * die_px)
+    for k in np.flatnonzero(marked.any(axis=1)):
+        first = int(np.argmax(marked[k]))
+        last = int(np.argmin(within[k]))  # the first sample past the colour (0: it reaches the crop's edge)
+        if last == 0 or not seen[k, last]:
+            return False
+        peak = first + int(np.argmax(values[k, first:last + 1]))
+        if (t[0, last] - t[0, peak] > RIM_IN * die_px
+                or (np.diff(values[k, first:peak + 1]) < -HALO_RISE).any()):
+            return False
+    return True
 
 
 def _light_beyond(contrast: np.ndarray, at: tuple[int, int], centre: tuple[float, float], c: float, s: float,

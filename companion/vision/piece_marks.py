@@ -36,6 +36,8 @@ TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share
 class PieceMarks:
     """One piece's marks, read on a crop of its own."""
 
+    _topped: frozenset[str] = frozenset()  # places another die's top was read on (``Blobs._tops_read``)
+
     @staticmethod
     def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
         """What lies within a piece's outline that is not its colour (its marks, or else)."""
@@ -80,7 +82,8 @@ class PieceMarks:
                      bh: int, fresh: dict, stand: Stand | None = None,
                      sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips again only for a piece that looks different from the last frame's."""
-        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen)
+        key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen,
+               self._topped)
         patch = small[by:by + bh, bx:bx + bw]
         cached = self._pip_cache.get(key)
         if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
@@ -206,8 +209,11 @@ class PieceMarks:
         if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
             return spot is not None
         feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
-        return all(self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == spot for k, (fx, fy) in enumerate(feet, 1)
-                   if k == 1 or not self._board_where_sides_would_be(x_mm, y_mm, feet[0], (fx, fy)))
+        # (nor does a taller column stand where another die's top was read: ``_tops_read``)
+        at = [self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet]
+        return all(at[k] == spot for k, foot in enumerate(feet)
+                   if k == 0 or not (at[k] in self._topped
+                                     or self._board_where_sides_would_be(x_mm, y_mm, feet[0], foot)))
 
     def _board_where_sides_would_be(self, x_mm: float, y_mm: float, one: tuple[float, float],
                                     foot: tuple[float, float]) -> bool:

@@ -176,13 +176,18 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
 
 def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
                             fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
-    """Does a lamp's reflection on a light face (its darkest channel lifted past the body's)
-    cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the face of ``count``
-    laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?  There it may hide a pip."""
+    """Does a lamp's reflection on a light face (its darkest channel lifted past the body's,
+    to near white) cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the
+    face of ``count`` laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?
+    There it may hide a pip.  A reflection adds its light to a pip and the face round it
+    alike, and the pip stays as much darker (a peak of the marks' contrast), unless the
+    camera clips both, or its tone curve flattens them, near white (``WASHED_OUT``): a
+    glossy sheen that lifts a yellow face's darkest channel from 90 to 130 hides no pip."""
     (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
-    lifted = (cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min()) > LIT_RAISE) & (hull > 0)
+    darkest = cv2.min(cv2.min(b, g), r)
+    lifted = (darkest.astype(np.int16) - int(body.min()) > LIT_RAISE) & (darkest >= WASHED_OUT) & (hull > 0)
     ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     disc = PIP_DISC * step
     for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
@@ -195,3 +200,4 @@ def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray
 
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
 HIDDEN_SHARE = 0.25  # a reflection over this share of a pip's disc may hide it
+WASHED_OUT = 200  # ... where it lifts every channel this high: near white, where a pip's ink may be lost

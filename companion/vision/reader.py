@@ -30,7 +30,7 @@ import numpy as np
 
 from companion.games.base import Layout, Piece, make_view
 from companion.vision.arms import Arms
-from companion.vision.blobs import BLOB_PAD, BLOB_PAD_WIDE, Blobs, _Blob, _Kept
+from companion.vision.blobs import BLOB_PAD, BLOB_PAD_WIDE, HIDDEN, MARKS_UNCLEAR, Blobs, _Blob, _Kept
 from companion.vision.board_map import BoardMap
 from companion.vision.board_print import board_print
 from companion.vision.classifying import Classifying
@@ -390,10 +390,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # last frame is read as it was then: only what changed on the table is read again
         reuse = self.glare.cells is None and self.glare.washed_out is None and not self.keep_masks
         blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = dict(carried)
-        for _patch, blob, _area in carried.values():
-            self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
         if part is None:  # a whole board: do its dice show their sides? (a change is read as it was)
             self.dice_stand = self._dice_stand_up(n, stats, components, labels)
+        read: list[tuple[int, tuple, _Blob]] = []
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._smallest_px * 0.3:
@@ -409,7 +408,24 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                        small, frame, pip_cache)
                 if reuse:
                     blob_cache[key] = (patch.copy(), blob, area)
+            read.append((k, key, blob))
+        # a die's marks unclear for a column that might stand on a place nearer the camera's
+        # nadir: read again knowing where other dice's tops were read (``_tops_read``).  The
+        # next frame reuses it as first read (unclear: it knows nothing of its neighbours then),
+        # never drops it: a blob left out of the kept board is neither read again nor carried
+        # where the table has not changed, and its piece vanished (King of Clubs, cafe, passive
+        # s14: a purple Dancer under two Moves was read as the two Moves alone and committed)
+        every = [blob for _patch, blob, _area in carried.values()] + [blob for _k, _key, blob in read]
+        for i, (k, key, blob) in enumerate(read):
+            if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts):
+                self._topped = self._tops_read(every, blob)
+                read[i] = (k, key, self._read_blob(k, stats, centres, components, labels, (lit, strange),
+                                                   near_pieces, small, frame, pip_cache))
+                self._topped = frozenset()
+        told = self._one_held_read(every[:len(carried)] + [blob for _k, _key, blob in read])
+        for blob in told:
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
+        under_seen = self._under_seen(told)
         self._set_blob_cache(blob_cache)
         # a piece's marks depend on its own box (all ``_cached_pips`` compares), not on its
         # neighbours: those of pieces not read this frame (carried, or told again as their blob
@@ -446,7 +462,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             # arm of the board's own colours shows only bits of the print it covers, and what
             # it hides between them is not seen.  A reflection, or a place under one, reaches
             # only the neighbours the reflection lifts too
-            if why in HIDING and (near_arm is None or spot_id not in near_arm):
+            if why in HIDING and (near_arm is None or spot_id not in near_arm) \
+                    and not (why == HIDDEN and spot_id in under_seen):
                 measured = self.glare.cells is not None
                 reflected = why == "glare?" or (measured and self._reflection_reaches(spot_id))
                 for near in self._reached(None if hand else whence.get(spot_id), spot_id):

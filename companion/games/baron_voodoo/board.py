@@ -13,6 +13,7 @@ from typing import Any
 from companion.games.baron_voodoo.facts import (
     DIRS,
     POWERS,
+    STACK_MAX,
     WHITE,
 )
 from companion.games.baron_voodoo.powers import (
@@ -33,6 +34,11 @@ from companion.games.base import (
 )
 
 MAT_PREFIXES = ("souls", "offer", "track", "x20-", "guard", "under")
+ONE = 1
+"""A mat's place holds one piece, never a column: the rules stack Soul Dice only on the
+main board ("Kolumna": dice stacked on one another there, at most STACK_MAX), and the
+mats lay each caught die, Offering token, marker and Protection token on a place of its
+own (``board_view``)."""
 MAT_MOVES = ("take_offering", "change_face", "effect", "extra_turn", "send", "final_group",
              "end_turn", "stuck")
 """Step C moves, the final group and the turn's end: what they change lies on the mats (the
@@ -93,7 +99,7 @@ class BaronVoodooBoard:
             fill = "dark_fill" if printed == "black" else (
                 "light_fill" if (r + c) % 2 == 0 else "board")
             spots.append(Spot(cell, margin + c * size + 1, margin + r * size + 1, size - 2,
-                              size - 2, f"{cell} {printed}", fill))
+                              size - 2, f"{cell} {printed}", fill, STACK_MAX))
         pieces = {colour: f"{info['name']} Soul Die" for colour, info in f.deities.items()}
         pieces[WHITE] = "white Soul Die (joker)"
         marks = {colour: (min(f.face_pips.values()), max(f.face_pips.values())) for colour in pieces}
@@ -118,23 +124,23 @@ class BaronVoodooBoard:
             owner = names[side].split(" (")[0]
             for i in range(mat["caught_places"]):
                 spots.append(Spot(soul_place(side, i), x, margin + i * die, die, die,
-                                  f"{owner}: Caught Soul {i + 1}", "light_fill"))
+                                  f"{owner}: Caught Soul {i + 1}", "light_fill", ONE))
             for i in range(mat["offering_places"]):
                 spots.append(Spot(token_place(side, i), x + die, margin + i * die, tok, die,
-                                  f"{owner}: Offering {i + 1}", "light_fill"))
+                                  f"{owner}: Offering {i + 1}", "light_fill", ONE))
             track_x = x + die + tok + 2
             for vp in range(mat["track_places"]):
                 col, row = divmod(vp, rows)
                 spots.append(Spot(track_place(side, vp), track_x + col * tok, margin + row * tok,
-                                  tok, tok, f"{owner}: score {vp}", "light_fill"))
+                                  tok, tok, f"{owner}: score {vp}", "light_fill", ONE))
             below = margin + rows * tok + 2
             for i in range(mat["x20_places"]):
                 spots.append(Spot(x20_place(side, i), track_x + i * tok, below, tok, tok,
-                                  f"{owner}: x20 marker {i + 1}", "light_fill"))
+                                  f"{owner}: x20 marker {i + 1}", "light_fill", ONE))
             for i, seat in enumerate(self._side_seats(state, side)):  # type: ignore[attr-defined]
                 spots.append(Spot(guard_place(seat), track_x + i * tok, below + tok + 2, tok, tok,
                                   f"{seat_names[seat].split(' (')[0]}: Protection token",
-                                  "light_fill"))
+                                  "light_fill", ONE))
             x = track_x + max(mat["track_places"] // rows, mat["x20_places"], 2) * tok + mat["gap_mm"]
         width = x - mat["gap_mm"] + margin
         strip_y = margin + f.rows * size + mat["gap_mm"]  # the Underworlds: a strip below it all
@@ -147,7 +153,7 @@ class BaronVoodooBoard:
                 row, col = divmod(i, cols)
                 spots.append(Spot(underworld_place(side, i), margin + side * (share + gap) + col * die,
                                   strip_y + row * die, die, die,
-                                  f"{owner}: Underworld {i + 1}", "light_fill"))
+                                  f"{owner}: Underworld {i + 1}", "light_fill", ONE))
         return Layout(
             width=width,
             height=strip_y + mat["underworld_rows"] * die + margin,

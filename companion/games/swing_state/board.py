@@ -109,7 +109,9 @@ class SwingStateBoard:
             self.r4_spots.append(sid)
         die = self.data["board"]["die_spot"]
         self.die_spot = str(die["id"])
-        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill"))
+        # the game's one die lies there alone: no column ever stands on it
+        spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill",
+                          holds=1))
         self.spots = tuple(spots)
         self.trays = dict(self.data["vote_trays"])
         cols, rows, five_rows = (int(self.trays[k]) for k in ("cols", "rows", "five_rows"))

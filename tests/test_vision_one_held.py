@@ -1,0 +1,77 @@
+"""Places that hold one piece (``Spot.holds``) and tops read elsewhere: what another blob's
+pixels over a place read sure may hide (``Blobs._one_held_read``), and where a column whose
+top is seen may stand (``Blobs._tops_read``)."""
+
+from __future__ import annotations
+
+from committed_frames import read_right
+
+from companion.games import load_game
+from companion.games.baron_voodoo.facts import STACK_MAX
+from companion.games.base import Layout, Piece
+from companion.vision.blobs import HIDDEN, MARKS_UNCLEAR, _Blob
+from companion.vision.reader import BoardReader
+
+
+def _baron() -> tuple[Layout, BoardReader]:
+    game = load_game("baron_voodoo")
+    layout = game.layout(game.setup(2, None, 0))
+    return layout, BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+
+
+def test_a_mats_place_holds_one_piece_and_the_grid_a_column() -> None:
+    layout, _reader = _baron()
+    assert layout.spot("souls0-0").holds == 1 and layout.spot("offer1-2").holds == 1
+    assert layout.spot("A1").holds == STACK_MAX
+    swing = load_game("swing_state")
+    swing_layout = swing.layout(swing.setup(3, None, 0))
+    assert [s.id for s in swing_layout.spots if s.holds == 1] == ["die"]  # its one die's place
+    assert all(s.holds == 0 for s in swing_layout.spots if s.id != "die")  # the rest left open
+
+
+def test_a_neighbours_blob_hides_nothing_more_on_a_place_of_one_read_sure() -> None:
+    _layout, reader = _baron()
+    blue, red = Piece("blue", 2), Piece("red", 5)
+
+    def told(own: _Blob, cell: str = "souls0-0") -> list[tuple[str, str]]:
+        other = _Blob(doubts=[(cell, HIDDEN)], found=[("souls0-1", red, 0.0, 0.0, 1.0)])
+        return reader._one_held_read([other, own])[0].doubts
+
+    assert told(_Blob(found=[("souls0-0", blue, 0.0, 0.0, 1.0)])) == []  # read sure by its own blob
+    assert told(_Blob(found=[("souls0-0", blue, 0.0, 0.0, 0.4)])) == [("souls0-0", HIDDEN)]  # not sure
+    doubted = _Blob(doubts=[("souls0-0", "glare?")], found=[("souls0-0", blue, 0.0, 0.0, 1.0)])
+    assert told(doubted) == [("souls0-0", HIDDEN)]  # doubted for itself too
+    assert told(_Blob(found=[("A1", blue, 0.0, 0.0, 1.0)]), "A1") == [("A1", HIDDEN)]  # a column's place
+    # a blob that read nothing elsewhere (a piece too small for itself): its doubt stands
+    alone = _Blob(doubts=[("souls0-0", HIDDEN)])
+    assert reader._one_held_read([alone, _Blob(found=[("souls0-0", blue, 0.0, 0.0, 1.0)])])[0] is alone
+
+
+def test_a_tops_place_is_where_another_blob_read_a_die_sure() -> None:
+    _layout, reader = _baron()
+    unclear = _Blob(doubts=[("B2", MARKS_UNCLEAR)], found=[("B2", Piece("purple", 6), 0.0, 0.0, 0.4)])
+    blobs = [unclear,
+             _Blob(found=[("B1", Piece("red", 3), 0.0, 0.0, 1.0)]),
+             _Blob(found=[("C2", Piece("yellow", 4), 0.0, 0.0, 0.4)], doubts=[("C2", MARKS_UNCLEAR)]),
+             _Blob(found=[("A2", Piece("blue", 1), 0.0, 0.0, 1.0)], doubts=[("A2", "glare?")])]
+    assert reader._tops_read(blobs, unclear) == frozenset({"B1"})
+    assert reader._tops_read(blobs, blobs[1]) == frozenset()  # its own read is no other's top
+
+
+def test_only_a_place_under_a_piece_seen_beside_it_keeps_its_doubt_to_itself() -> None:
+    _layout, reader = _baron()
+    red, blue = Piece("red", 5), Piece("blue", 2)
+    leaning = _Blob(doubts=[("souls0-2", HIDDEN)], found=[("souls0-1", red, 0.0, 0.0, 1.0)])
+    assert reader._under_seen([leaning]) == {"souls0-2"}  # under the red die, seen whole
+    # a piece too small for its place, partly hidden by what is not seen: its doubt reaches on
+    small = _Blob(doubts=[("souls0-2", HIDDEN)])
+    assert reader._under_seen([leaning, small]) == set()
+    own = _Blob(doubts=[("souls0-1", HIDDEN)], found=[("souls0-1", blue, 0.0, 0.0, 1.0)])
+    assert reader._under_seen([own]) == set()  # doubted at the place its own piece was read at
+
+
+def test_the_places_beside_one_under_a_die_seen_whole_are_read() -> None:
+    # Offerings and score places beside a Caught Soul a die leans over, doubted "next to
+    # Mami Wata: Caught Soul 2, partly hidden?" before: the die over it is seen whole
+    read_right("baron_voodoo-t20-b2-more", ("offer0-0", "offer0-1", "offer0-2", "offer1-0", "offer1-1",
+                                            "track0-0", "track1-3"))
