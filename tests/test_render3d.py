@@ -18,6 +18,7 @@ import pytest
 
 from companion.games import load_game
 from companion.sim.camera.frames3d import (
+    FALLOFF,
     GAMES3D,
     MORE_GAMES,
     MORE_HANDS,
@@ -29,6 +30,8 @@ from companion.sim.camera.frames3d import (
 )
 from companion.sim.camera.render3d import (
     AIM_MM,
+    FALLOFF_LAMPS,
+    FALLOFF_PAPERS,
     LAMPS,
     MORE_LAMPS,
     MORE_PLASTICS,
@@ -58,8 +61,10 @@ def layout_of(game_name: str):
 
 
 def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
-    assert not set(PAPERS["tune"]) & set(PAPERS["test"])
+    assert not set(PAPERS["tune"] + FALLOFF_PAPERS["tune"]) & set(PAPERS["test"])
     assert not set(PLASTICS["tune"]) & set(PLASTICS["test"])
+    # the tuning split's more and falloff lamps are none of the test set's
+    assert not set(MORE_LAMPS["tune"] + FALLOFF_LAMPS["tune"]) & set(LAMPS["test"])
     assert ROLL["tune"][1] <= ROLL["test"][0] and AIM_MM["tune"][1] <= AIM_MM["test"][0]
     for seed in range(60):
         for split in SPLITS:
@@ -68,18 +73,30 @@ def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
             assert ROLL[split][0] <= abs(scene.roll) <= ROLL[split][1]
             assert AIM_MM[split][0] - 0.1 <= float(np.hypot(*scene.aim_mm)) <= AIM_MM[split][1] + 0.1
             assert all(abs(v) <= 0.15 for v in scene.lamp_shift) and 0.75 <= scene.lamp_gain <= 1.3
+        falloff = Scene3D.drawn(seed, "tune", 20, falloff=True)
+        assert falloff.lamp in FALLOFF_LAMPS["tune"] and falloff.paper in FALLOFF_PAPERS["tune"]
+    with pytest.raises(ValueError, match="no more scenes"):
+        Scene3D.drawn(1, "test", 20, falloff=True)
 
 
 def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
     everything = plan()
     assert len({s.path() for s in everything}) == len(everything)
-    scenes = {(s.game, s.tilt, s.board, s.hand, s.more) for s in everything}
+    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff) for s in everything}
     assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
-    specs = [s for s in everything if not s.more]
+    specs = [s for s in everything if not s.more and not s.falloff]
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
-    more = [s for s in everything[len(specs):] if not s.hand]
-    hands_more = [s for s in everything[len(specs):] if s.hand]
-    assert everything[len(specs):] == more + hands_more  # the more hand frames last
+    falloff = [s for s in everything if s.falloff]
+    assert everything[len(everything) - len(falloff):] == falloff  # and the falloff scenes last
+    # each game of FALLOFF on each tuning board, in the tuning split only, every tilt among them
+    assert {s.split for s in falloff} == {"tune"} and not any(s.more or s.hand for s in falloff)
+    assert sorted((s.game, s.board) for s in falloff) == sorted((g, b) for g in FALLOFF for b in range(3))
+    assert {s.tilt for s in falloff} == set(TILTS)
+    assert all(s.name.endswith("-falloff") for s in falloff)
+    more_scenes = everything[len(specs):len(everything) - len(falloff)]
+    more = [s for s in more_scenes if not s.hand]
+    hands_more = [s for s in more_scenes if s.hand]
+    assert more_scenes == more + hands_more  # the more hand frames after the more scenes
     # the tuning split's more scenes: each of its games on each tuning board at two tilts,
     # a shallow and a steep one; never in the test split
     assert {s.split for s in more} == {"tune"}
@@ -120,11 +137,15 @@ def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
         if frame.truth["name"].endswith("-more"):  # the tuning split's more scenes
             assert frame.split == "tune" and scene["lamp"] in LAMPS["tune"] + MORE_LAMPS["tune"]
             assert scene["plastic"] in PLASTICS["tune"] + MORE_PLASTICS["tune"]
+        elif frame.truth["name"].endswith("-falloff"):  # and its falloff scenes
+            assert frame.split == "tune" and scene["lamp"] in FALLOFF_LAMPS["tune"]
+            assert scene["paper"] in FALLOFF_PAPERS["tune"] and scene["plastic"] in PLASTICS["tune"]
         else:
             assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
         assert scene["skin"] in SKINS[frame.split]
         # the first frames were made before the board's finish was drawn: all matte paper
-        assert scene.get("paper", PAPERS["tune"][0]) in PAPERS[frame.split] or "paper" not in scene
+        assert scene.get("paper", PAPERS["tune"][0]) in PAPERS[frame.split] + FALLOFF_PAPERS[frame.split] \
+            or "paper" not in scene
         if frame.hand:
             assert set(frame.truth["hand"]["covered"]) <= {s.id for s in layout_of(frame.game).spots}
 

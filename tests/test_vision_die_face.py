@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from committed_frames import read_committed, read_right
 
-from companion.vision.die_layout import DIE_FACES, die_face
+from companion.vision.die_layout import DIE_FACES, die_face, laid_out_as_a_face
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
 STEP = 0.27 * FACE_PX
@@ -40,6 +40,29 @@ def test_a_dies_face_turned_any_way_is_its_layout(pips: int, turn: float) -> Non
     centre = die_face(points, FACE_PX, _contrast(points))
     assert centre is not None
     assert np.hypot(centre[0] - 60, centre[1] - 60) < 2.0
+
+
+@pytest.mark.parametrize("pips", [4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0, 130.0])
+@pytest.mark.parametrize("scale", [0.6, 1.0, 1.9])
+def test_a_faces_shape_is_told_at_any_size(pips: int, turn: float, scale: float) -> None:
+    """Laid out as a face at the marks' own step, whatever the face's size (a flat camera's
+    drawn die, twice a cube's width), with a pixel of jitter."""
+    rng = np.random.default_rng(pips * 1000 + int(turn) + int(10 * scale))
+    points = (_marks(pips, turn) - 60.0) * scale + 60.0 + rng.normal(0, 1.0, (pips, 2))
+    assert laid_out_as_a_face(points)
+
+
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0, 130.0])
+@pytest.mark.parametrize("lost", range(6))
+def test_a_six_that_lost_a_pip_is_no_five(turn: float, lost: int) -> None:
+    """Five of a 6's marks (two rows, no middle pip) are no 5's shape; nor are four of a 5's
+    that lost a corner (a middle pip and three corners) a 4's."""
+    six = _marks(6, turn)
+    assert not laid_out_as_a_face(np.delete(six, lost, axis=0))
+    five = _marks(5, turn)
+    if lost != 2:  # (a 5 without its middle pip is a 4's shape: the middle's doubt is die_face's)
+        assert not laid_out_as_a_face(np.delete(five, lost if lost < 5 else 0, axis=0))
 
 
 def test_a_line_of_marks_is_no_layout() -> None:

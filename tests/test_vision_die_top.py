@@ -266,3 +266,13 @@ def test_a_pip_by_the_rounded_rim_is_a_pip_where_the_face_is_laid_out() -> None:
     for stem, spots in (("baron_voodoo-t20-b0", ("B1", "A2")), ("baron_voodoo-t30-b0", ("E7",)),
                         ("baron_voodoo-t30-b1", ("F1", "G4"))):
         read_right(stem, spots)
+
+
+def test_five_marks_laid_out_as_no_five_are_no_sure_five() -> None:
+    """A 6 whose corner pip fell past its outline (the low light from a wall beside the table
+    took that corner's colour) shows five marks in two rows with no middle pip: no face of
+    five.  Its count is unclear, never a 5 (the tuning split's falloff frame at 20 degrees:
+    Baron Voodoo's purple 6 on F2 was read as a sure 5)."""
+    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b2-falloff")
+    assert reading.view is not None and frame.view.get("F2")[0].pips == 6
+    assert "F2" in (reading.doubtful or {}) or reading.view.get("F2") == frame.view.get("F2")

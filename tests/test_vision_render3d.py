@@ -126,8 +126,11 @@ def test_a_stack_stands_at_its_place_with_its_top_die_the_views():
 
 @pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
 def test_the_truth_camera_puts_every_marker_where_the_frame_shows_it():
+    """Every committed frame (a sample of them changed with every frame added): ArUco's
+    corners lie within 3 px of where the truth camera puts them (0.3-2.6 px on the 190
+    frames of stop 57; a camera or lens the truth got wrong is off by tens)."""
     detector = cv2.aruco.ArucoDetector(aruco_dictionary())
-    for frame in FRAMES[:: max(1, len(FRAMES) // 8)]:
+    for frame in FRAMES:
         layout = layout_of(frame.game)
         camera = camera_of(frame.truth)
         corners, ids, _ = detector.detectMarkers(cv2.cvtColor(frame.image(), cv2.COLOR_BGR2GRAY))
@@ -137,7 +140,7 @@ def test_the_truth_camera_puts_every_marker_where_the_frame_shows_it():
         assert len(seen) >= 4, frame.path.name
         for quad, marker in seen:
             expected = camera.project(np.c_[targets[marker], np.zeros(4)])
-            assert np.abs(expected - quad).max() < 2.5, (frame.path.name, marker)
+            assert np.abs(expected - quad).max() < 3.0, (frame.path.name, marker)
 
 
 KNOWN_MISREADS = FRAMES_DIR / "known_misreads.json"

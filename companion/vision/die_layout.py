@@ -59,18 +59,8 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
     step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
     if not DIE_STEP[0] * face_px <= step <= DIE_STEP[1] * face_px:
         return None
-    # every turn at once: each mark's offset turned back by it, in steps, against each place
-    cos, sin = _TURN_COS[:, None], _TURN_SIN[:, None]
-    turned = np.stack([offsets[:, 0] * cos + offsets[:, 1] * sin, offsets[:, 1] * cos - offsets[:, 0] * sin],
-                      axis=2) / step  # turns x marks x 2
-    miss = np.linalg.norm(turned[:, :, None, :] - places[None, None], axis=3)  # turns x marks x places
-    nearest = miss.argmin(axis=2)
-    ordered = np.sort(nearest, axis=1)
-    one_each = (np.diff(ordered, axis=1) > 0).all(axis=1)  # no two marks at one place
-    worst = np.take_along_axis(miss, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
-    worst[~one_each] = np.inf
-    best = int(worst.argmin())
-    if worst[best] > DIE_FIT:
+    best, worst = _best_turn(offsets, places, step)
+    if worst > DIE_FIT:
         return None
     c, s = _TURN_COS[best], _TURN_SIN[best]
     h, w = contrast.shape
@@ -84,6 +74,39 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
             # unseen leaves a 2, a 5's a 4), or no face
             return None
     return (float(centre[0]), float(centre[1])), step, float(c), float(s)
+
+
+def _best_turn(offsets: np.ndarray, places: np.ndarray, step: float) -> tuple[int, float]:
+    """The turn (an index of ``DIE_TURNS``) that lays the marks' offsets from their centre
+    (crop px) nearest a layout's places at ``step``, one mark a place, and the farthest any
+    mark then lies from its place (in steps; inf when no turn puts one mark at each place)."""
+    # every turn at once: each mark's offset turned back by it, in steps, against each place
+    cos, sin = _TURN_COS[:, None], _TURN_SIN[:, None]
+    turned = np.stack([offsets[:, 0] * cos + offsets[:, 1] * sin, offsets[:, 1] * cos - offsets[:, 0] * sin],
+                      axis=2) / step  # turns x marks x 2
+    miss = np.linalg.norm(turned[:, :, None, :] - places[None, None], axis=3)  # turns x marks x places
+    nearest = miss.argmin(axis=2)
+    ordered = np.sort(nearest, axis=1)
+    one_each = (np.diff(ordered, axis=1) > 0).all(axis=1)  # no two marks at one place
+    worst = np.take_along_axis(miss, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+    worst[~one_each] = np.inf
+    best = int(worst.argmin())
+    return best, float(worst[best])
+
+
+def laid_out_as_a_face(points: np.ndarray) -> bool:
+    """Do four or more marks (N x 2, crop px) lie as that many pips of a die's face do, each
+    within ``DIE_FIT`` of its place at their own step?  Only the shape is asked, not the
+    face's size (a flat camera's drawn die and a cube seen from a slant differ in it): a 6
+    that lost a corner pip leaves five marks in two rows, no 5's shape."""
+    layout = DIE_FACES.get(len(points))
+    if layout is None or len(points) < FEWEST_LAID_OUT:
+        return False
+    pts = np.asarray(points, np.float64)
+    offsets = pts - pts.mean(axis=0)
+    places = np.array(layout, np.float64)
+    step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
+    return step > 0 and _best_turn(offsets, places, step)[1] <= DIE_FIT
 
 
 def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:

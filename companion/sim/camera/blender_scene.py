@@ -60,6 +60,14 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
     # a bare warm bulb low on the far left: hard, long shadows (tuning split's more scenes only)
     "bulb": {"at": (-0.45, 0.4, 0.75), "size": 0.05, "power": 200.0, "rgb": (1.0, 0.84, 0.66),
              "fill": 0.14},
+    # a reading lamp low on the left, its pool of light falling off softly across the board
+    # (the tuning split's falloff scenes only)
+    "reading": {"at": (-0.4, 0.3, 0.9), "size": 0.04, "power": 700.0, "rgb": (1.0, 0.9, 0.75),
+                "fill": 0.12, "cone": 48.0, "blend": 0.6},
+    # a broad light low on the right (a lit wall beside the table): the board brighter on one
+    # side than the other (the tuning split's falloff scenes only)
+    "wall": {"at": (1.0, -0.25, 0.6), "size": 0.9, "power": 800.0, "rgb": (1.0, 0.97, 0.92),
+             "fill": 0.25},
     # a broad cool ceiling panel high above: soft light, faint shadows (tuning split's more scenes)
     "panel": {"at": (0.05, -0.1, 1.7), "size": 1.0, "power": 650.0, "rgb": (0.9, 0.95, 1.0),
               "fill": 0.3},
@@ -68,7 +76,7 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
 PLASTIC_ROUGHNESS = {"glossy": 0.16, "matte": 0.6, "satin": 0.38, "lacquered": 0.45, "semigloss": 0.27}
 PLASTIC_COAT = {"lacquered": 0.08}
 # the board print's finish: roughness and specular (a laminated print shines like the dice)
-PAPER_FINISH = {"matte": (0.75, 0.25), "silk": (0.45, 0.4), "laminated": (0.2, 0.5)}
+PAPER_FINISH = {"matte": (0.75, 0.25), "silk": (0.45, 0.4), "gloss": (0.3, 0.45), "laminated": (0.2, 0.5)}
 # a die's faces on the model, by the axis they face: opposite faces sum to seven
 FACE_AXES = {1: (0, 0, 1), 6: (0, 0, -1), 2: (0, 1, 0), 5: (0, -1, 0), 3: (1, 0, 0), 4: (-1, 0, 0)}
 FACE_UP = {1: ("X", 0.0), 6: ("X", 180.0), 2: ("X", 90.0), 5: ("X", -90.0), 3: ("Y", -90.0), 4: ("Y", 90.0)}
@@ -338,7 +346,7 @@ class BlenderTable:
             if name == "lamp" and "cone" in lamp:
                 light = bpy.data.lights.new(name, "SPOT")
                 light.shadow_soft_size = size
-                light.spot_size, light.spot_blend = math.radians(lamp["cone"]), 0.35
+                light.spot_size, light.spot_blend = math.radians(lamp["cone"]), lamp.get("blend", 0.35)
             else:
                 light = bpy.data.lights.new(name, "AREA")
                 if isinstance(size, tuple):

@@ -39,6 +39,11 @@ MORE_GAMES = ("jivecat", "swing_state", "times_square", "king_of_clubs", "baron_
 # where a reading may go wrong unseen (a die at the hand's edge or in its shade, read with a
 # pip lost), and the first hand frames were one a board a game
 MORE_HANDS = ("king_of_clubs", "jivecat", "swing_state", "baron_voodoo")
+# and the tuning split's falloff scenes (``render3d.FALLOFF_LAMPS``), every game on each tuning
+# board, its tilt turning: light that falls off across the board and a glossier print.  The
+# held-out frames read a hand where none was (a fifth of them, stop 56): the tuning set had
+# no light that fell off across the board, nor a print that shines, to show the reader why
+FALLOFF = GAMES3D
 
 
 @dataclass(frozen=True)
@@ -51,23 +56,24 @@ class FrameSpec:
     board: int
     hand: bool = False
     more: bool = False  # one of the tuning split's more scenes (``MORE_GAMES``)
+    falloff: bool = False  # one of its falloff scenes (``FALLOFF``)
 
     @property
     def seed(self) -> int:
         return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0) \
-            + (50 if self.more else 0)
+            + (50 if self.more else 0) + (50_000 if self.falloff else 0)
 
     @property
     def name(self) -> str:
         return f"{self.game}-t{int(self.tilt):02d}-b{self.board}{'-hand' if self.hand else ''}" \
-               f"{'-more' if self.more else ''}"
+               f"{'-more' if self.more else ''}{'-falloff' if self.falloff else ''}"
 
     def path(self, root: Path = FRAMES_DIR) -> Path:
         return root / self.split / f"{self.name}.jpg"
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
-         more: bool = True) -> list[FrameSpec]:
+         more: bool = True, falloff: bool = True) -> list[FrameSpec]:
     """The committed set, in the order it is rendered, round-robin: for each board, every
     game in both splits from straight above, then at the steepest tilt, then the tilts
     between, then each game's board with a hand over it (its tilt turning with the game and
@@ -75,7 +81,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     extremes of the tilt.  Then the tuning split's more scenes: each game of ``MORE_GAMES`` on
     each tuning board at two tilts (a shallow and a steep one, turning with the game and the
     board), under the more kinds of lamp and plastic; and last each game of ``MORE_HANDS`` on
-    each tuning board with a hand over it, under those lamps (its tilt turning)."""
+    each tuning board with a hand over it, under those lamps (its tilt turning); then each
+    game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -95,6 +102,10 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
         for board in range(counts.get("tune", 0)):
             out += [FrameSpec(g, "tune", TILTS[(i + board + 1) % len(TILTS)], board, hand=True, more=True)
                     for i, g in enumerate(MORE_HANDS)]
+    if falloff:
+        for board in range(counts.get("tune", 0)):
+            out += [FrameSpec(g, "tune", TILTS[(i + board) % len(TILTS)], board, falloff=True)
+                    for i, g in enumerate(FALLOFF)]
     return out
 
 
@@ -148,7 +159,8 @@ def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **sc
     view, stacks = boards[spec.board]
     state = game.setup(n, None, 0)
     layout = game.layout(state)
-    scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more, **scene_over)
+    scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more,
+                          falloff=spec.falloff, **scene_over)
     frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
     info["name"] = spec.name
     out = spec.path(root)

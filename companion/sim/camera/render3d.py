@@ -60,6 +60,11 @@ TILTS = (0.0, 10.0, 20.0, 30.0)
 # plastic between glossy and matte; never the test set's
 MORE_LAMPS = {"tune": ("bulb", "panel"), "test": ()}
 MORE_PLASTICS = {"tune": ("semigloss", "glossy", "matte"), "test": ()}
+# and its falloff scenes (``frames3d.FALLOFF``): light that falls off across the board (a
+# reading lamp's pool with a soft edge, a broad low light from a wall to one side) on a
+# glossier print than the tuning set's others; never the test set's lamps or paper
+FALLOFF_LAMPS = {"tune": ("reading", "wall"), "test": ()}
+FALLOFF_PAPERS = {"tune": ("gloss",), "test": ()}
 
 
 @dataclass(frozen=True)
@@ -93,12 +98,13 @@ class Scene3D:
 
     @classmethod
     def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, more: bool = False,
-              **over: Any) -> Scene3D:
+              falloff: bool = False, **over: Any) -> Scene3D:
         """A scene of ``split``'s kinds, everything else drawn from ``seed``; with ``more``,
-        its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead."""
+        its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead; with
+        ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``)."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
-        if more and not MORE_LAMPS[split]:
+        if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]):
             raise ValueError(f"split {split!r} has no more scenes")
         rng = random.Random(f"scene3d:{split}:{seed}")
 
@@ -121,6 +127,9 @@ class Scene3D:
         if more:
             values["lamp"] = rng.choice(MORE_LAMPS[split])
             values["plastic"] = rng.choice(MORE_PLASTICS[split])
+        if falloff:
+            values["lamp"] = rng.choice(FALLOFF_LAMPS[split])
+            values["paper"] = rng.choice(FALLOFF_PAPERS[split])
         values.update(over)
         return cls(**values)
 
