@@ -135,6 +135,7 @@ class Arms:
         mask, n, components, stats = found
         whys: dict[int, str] = {}
         hand: list[int] = []
+        cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
@@ -152,6 +153,14 @@ class Arms:
             if lighter and not washed and crossing is None \
                     and self._print_shows_through(components[y:y + h, x:x + w] == k, x, y, flat):
                 continue  # the board under more light than the light's fit gives it (a lamp near it)
+            if (washed or lighter) and crossing is None:
+                # a lamp's hotspot on a print that shines, its core washed out, with nothing
+                # across the margin (an arm reaching in crosses it): the board round the core
+                # is seen as the board, and only what the core may hide is in doubt
+                core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h)
+                if core is not None:
+                    cores.append(core)
+                    continue
             if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
@@ -176,6 +185,9 @@ class Arms:
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                                problem="a hand is over the board"), set()
             arm, joined = self._join_arm(hand, whys, mask, components, stats, blobs)
+        for unseen, corner in cores:  # (grown: a piece reaching into a core is hidden in part)
+            grown = cv2.dilate(unseen.astype(np.uint8), SQUARE5) > 0
+            self._doubt_under(grown, corner, "glare?", doubtful, whence)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]
             for s in _places(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]):

@@ -126,3 +126,18 @@ class BoardMap:
         m = int(round(MARGIN_MM * SCALE))
         return rows.start >= m and cols.start >= m and rows.stop <= m + int(self.layout.height * SCALE) \
             and cols.stop <= m + int(self.layout.width * SCALE)
+
+    def _doubt_under(self, mask: np.ndarray, corner: tuple[int, int], why: str, doubtful: dict[str, str],
+                     whence: dict[str, list[tuple[int, int, int, int]]] | None) -> None:
+        """Doubt (``why``) every place a mask over the sampled board touches (``corner``: the
+        row and column of its top-left pixel), with the mask's box as what made it doubtful."""
+        if not mask.any():
+            return
+        y0, x0 = corner
+        ys, xs = np.nonzero(mask)
+        box = (int(y0 + ys.min()), int(y0 + ys.max() + 1), int(x0 + xs.min()), int(x0 + xs.max() + 1))
+        under = self._spot_map[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]][mask]
+        for i in np.unique(under[under >= 0]):
+            doubtful.setdefault(self._spot_ids[int(i)], why)
+            if whence is not None:
+                whence.setdefault(self._spot_ids[int(i)], []).append(box)

@@ -29,6 +29,8 @@ PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: 
 UNMEASURED_REACH = 6  # px (mm) of a piece next to an unmeasured reflection whose lift is unbounded
 LIFT_TOLERANCE = 10  # a pixel under a reflection may be off the board lifted smoothly by this
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
+LIGHTER_ALL_OVER = 0.5  # more of the board's inside lighter than this: the light's level, no reflection
+# (a reading lamp's pool on a print that shines lights a quarter and more of a narrow board)
 RING_PX = 7  # a piece's ring that ``lit_around`` looks at reaches this far out of its box
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -106,7 +108,7 @@ class Glare:
             lighter[self._classify(half8) < len(self._piece_names)] = 0
             lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, _SQUARE3)
         n_lighter = cv2.countNonZero(lighter)
-        if n_lighter < 6 or n_lighter > 0.25 * self._inside_count:
+        if n_lighter < 6 or n_lighter > LIGHTER_ALL_OVER * self._inside_count:
             return flat  # none, or lighter all over: the light's level, not a reflection
         bx, by, bw, bh = cv2.boundingRect(lighter)
         pad = 16  # the wide spread below reaches this far
@@ -171,8 +173,25 @@ class Glare:
         reflection does and a piece's edge does not.  Where every channel clipped nothing is
         seen: what is washed out or else not the board may nowhere be wide enough to hold a
         piece of the place there."""
-        if self.pre is None or self.faint is None:
+        found = self.washed_core(region, x, y, w, h)
+        if found is None:
             return False
+        unseen, (y0, x0) = found
+        if not unseen.any():
+            return True
+        depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
+        return not (depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]).any()
+
+    def washed_core(self, region: np.ndarray, x: int, y: int, w: int, h: int
+                    ) -> tuple[np.ndarray, tuple[int, int]] | None:
+        """A patch lighter than the empty board that is the empty board under a reflection
+        wherever it is seen (``board_under``'s test, less the depth of what is not): what of
+        it is not seen as the board (washed out, or a speck of something else), as a mask
+        over the patch's box grown by a few pixels, and that box's top-left corner; None when
+        the patch is not the board under a reflection.  A lamp's hotspot on a print that
+        shines washes its core out: what lies in the core is hidden, the rest is the board."""
+        if self.pre is None or self.faint is None:
+            return None
         pad = 5
         y0, x0 = max(0, y - pad), max(0, x - pad)
         y1, x1 = min(self._outside.shape[0], y + h + pad), min(self._outside.shape[1], x + w + pad)
@@ -180,7 +199,7 @@ class Glare:
         # (a lamp's hotspot lifts the paper's print a little, dark cells as much as light ones:
         # a sheen fainter than a reflection, judged the same way)
         if not cells.size or float(cells.max()) < SHEEN_MIN:
-            return False  # no reflection measured here: something else is lighter
+            return None  # no reflection measured here: something else is lighter
         patch = np.zeros((y1 - y0, x1 - x0), bool)
         patch[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
         ref = self._reference[y0:y1, x0:x1]
@@ -195,7 +214,7 @@ class Glare:
         seen = patch & ~blind
         n_seen = int(seen.sum())
         if not n_seen or float(level[seen].max()) < SHEEN_MIN:
-            return False
+            return None
         # the lift, here and on the board around, fitted smoothly over the plain board (at the
         # print's edges a pixel of misplacement is a step of its own)
         ref32 = ref.astype(np.float32)
@@ -219,11 +238,9 @@ class Glare:
         # there if a piece of its place fits in it (a piece partly in a washed-out core
         # shows the rest of itself, which is no board)
         unseen = (blind | odd) & patch
-        if unseen.any():
-            depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
-            if (depth >= self._hidden_radius[y0:y1, x0:x1]).any():
-                return False
-        return int(ring.sum()) >= 12 and int(odd.sum()) <= 1 + 0.05 * n_seen  # a pixel of noise is no piece
+        if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
+            return None
+        return unseen, (y0, x0)
 
     def on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
         """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
