@@ -10,7 +10,7 @@ import pytest
 from companion.bench.boards import sample_boards
 from companion.bench.vision import frame_cost, game_layout, make_reader
 from companion.sim.camera.conditions import camera_for
-from companion.vision.empty_board import _SHADOW_DISC, _SPECKS, EmptyBoard
+from companion.vision.empty_board import _FIGURE_SHADOW, _SHADOW, _SPECKS, EmptyBoard, _Reach
 from companion.vision.glare import RING_PX
 from companion.vision.reader import BoardReader
 from companion.vision.sampling import Sampler, _outside_of
@@ -25,8 +25,10 @@ def test_the_frame_cost_names_opencvs_marker_search_on_the_same_frames_and_the_r
         figures["cpu_ms_changed_board_p50"] / figures["cpu_ms_detect_markers_p50"])
 
 
+@pytest.mark.parametrize("reach", [_SHADOW, _FIGURE_SHADOW], ids=["die", "figure"])
 @pytest.mark.parametrize("specks", [1, 30, _SPECKS, _SPECKS + 1, 400])
-def test_a_piece_within_a_shadows_reach_is_found_as_the_whole_boards_dilation_finds_it(specks: int) -> None:
+def test_a_piece_within_a_shadows_reach_is_found_as_the_whole_boards_dilation_finds_it(specks: int,
+                                                                                      reach: _Reach) -> None:
     rng = np.random.default_rng(specks)
     is_piece = np.zeros((120, 170), bool)
     for _ in range(5):  # a few pieces, some at the board's edges
@@ -35,8 +37,8 @@ def test_a_piece_within_a_shadows_reach_is_found_as_the_whole_boards_dilation_fi
     ys = rng.integers(0, 120, specks)
     xs = rng.integers(0, 170, specks)
     ys[0], xs[0] = 0, 169  # a corner
-    whole = cv2.dilate(is_piece.astype(np.uint8), _SHADOW_DISC) > 0
-    near = EmptyBoard._near_a_piece(is_piece, ys, xs)
+    whole = cv2.dilate(is_piece.astype(np.uint8), reach.disc) > 0
+    near = EmptyBoard._near_a_piece(is_piece, ys, xs, reach)
     assert near.tolist() == whole[ys, xs].tolist()
     if specks >= 30:  # the draw has specks both near and far from a piece
         assert near.any() and not near.all()

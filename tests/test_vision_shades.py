@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from committed_frames import read_committed
 
 from companion.games import load_game
 from companion.games.base import Piece
@@ -203,3 +204,13 @@ def test_a_columns_lower_dice_seen_below_its_top_are_the_column_on_its_own_place
     from committed_frames import read_right
 
     read_right("baron_voodoo-t10-b2", ("A4", "D1"))
+
+
+def test_a_standing_figures_longer_shadow_is_its_shade_not_something_over_the_board() -> None:
+    """A pawn 26 mm tall under a reading lamp casts its shadow further than a die's 12 mm:
+    the even, faint shade 16-22 mm from the blue pawn on s8 lies over the empty place beside
+    it (s7), and is the pawn's shade (``FIGURE_SHADOW_REACH_MM``), not "something over it".
+    The tuning split's falloff frame of Times Square at 10 degrees is read exactly."""
+    frame, layout, _reader, reading = read_committed("tune", "times_square-t10-b1-falloff")
+    assert reading.view is not None and not reading.doubtful
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)

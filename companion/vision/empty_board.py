@@ -7,6 +7,8 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -16,13 +18,11 @@ from companion.vision.reading import SCALE, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
+FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die's, for its height)
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
 SHADE_EVEN = 0.1  # ... alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
-_SHADOW_REACH = 2 * SHADOW_REACH_MM + 1
-_SHADOW_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_SHADOW_REACH, _SHADOW_REACH))
-_DISC_DY, _DISC_DX = (d - SHADOW_REACH_MM for d in np.nonzero(_SHADOW_DISC))  # its pixels from its centre
 
 
 def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
@@ -37,7 +37,26 @@ def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
     return [np.ones((2 * h + 1, 2 * w + 1), np.uint8) for w, h in sorted(tallest.items())]
 
 
-_SHADOW_RECTANGLES = _disc_as_rectangles(_SHADOW_DISC)
+class _Reach(NamedTuple):
+    """A shadow's reach round a piece: its radius (px), its disc, the disc's pixels from its
+    centre, and the disc as rectangles (``_disc_as_rectangles``)."""
+
+    radius: int
+    disc: np.ndarray
+    dy: np.ndarray
+    dx: np.ndarray
+    rectangles: list[np.ndarray]
+
+
+def _reach(mm: float) -> _Reach:
+    radius = int(round(mm * SCALE))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    dy, dx = (d - radius for d in np.nonzero(disc))
+    return _Reach(radius, disc, dy, dx, _disc_as_rectangles(disc))
+
+
+_SHADOW = _reach(SHADOW_REACH_MM)
+_FIGURE_SHADOW = _reach(FIGURE_SHADOW_REACH_MM)
 WHOLE_LIT_SHARE = 0.5  # blobs' rings over this share of the board: lit judged over all of it at once
 _SPECKS = 128  # unexplained pixels up to this many are judged each by its disc, more by a dilation
 
@@ -153,9 +172,11 @@ class EmptyBoard:
             lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
         return lit
 
-    def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray) -> np.ndarray:
+    def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
+                      tall: np.ndarray | None = None) -> np.ndarray:
         """Where the board unexplained is a piece's own shadow: the empty board there darker
-        by one share of the light in every channel, within a shadow's reach of a piece.  That
+        by one share of the light in every channel, within a shadow's reach of a piece (of a
+        standing figure's, ``tall``, further: a shadow grows with its piece's height).  That
         is the light, fitted there as shade, not something over the board: a hand or a sleeve
         is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
         further than a piece's shadow."""
@@ -166,7 +187,9 @@ class EmptyBoard:
             return out
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
-        within = self._near_a_piece(is_piece, ys, xs)
+        within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
+        if tall is not None and not within.all():
+            within[~within] = self._near_a_piece(tall, ys[~within], xs[~within], _FIGURE_SHADOW)
         if not within.any():
             return out
         seen = flat[ys, xs].astype(np.float32)
@@ -202,16 +225,16 @@ class EmptyBoard:
         return out
 
     @staticmethod
-    def _near_a_piece(is_piece: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    def _near_a_piece(is_piece: np.ndarray, ys: np.ndarray, xs: np.ndarray, reach: _Reach) -> np.ndarray:
         """Which of these pixels have a piece within a shadow's reach (the disc round them, as
         the board's dilation by it gives): judged round them only, as the unexplained pixels
         of a frame are mostly a few specks (the whole board's dilation was a sixth of a read)."""
-        r = SHADOW_REACH_MM
+        r = reach.radius
         h, w = is_piece.shape
         if not len(xs):
             return np.zeros(0, bool)
         if len(xs) <= _SPECKS:  # a few specks: each one's own disc, gathered at once
-            at_y, at_x = ys[:, None] + _DISC_DY, xs[:, None] + _DISC_DX
+            at_y, at_x = ys[:, None] + reach.dy, xs[:, None] + reach.dx
             inside = (at_y >= 0) & (at_y < h) & (at_x >= 0) & (at_x < w)
             hit = is_piece[np.clip(at_y, 0, h - 1), np.clip(at_x, 0, w - 1)] & inside
             return hit.any(axis=1)
@@ -219,8 +242,8 @@ class EmptyBoard:
         y0, x0 = max(0, int(ys.min()) - r), max(0, int(xs.min()) - r)
         y1, x1 = min(h, int(ys.max()) + r + 1), min(w, int(xs.max()) + r + 1)
         part = is_piece[y0:y1, x0:x1].view(np.uint8)
-        dilated = cv2.dilate(part, _SHADOW_RECTANGLES[0])  # by the disc: by its rectangles, one by one
-        for rectangle in _SHADOW_RECTANGLES[1:]:
+        dilated = cv2.dilate(part, reach.rectangles[0])  # by the disc: by its rectangles, one by one
+        for rectangle in reach.rectangles[1:]:
             cv2.max(dilated, cv2.dilate(part, rectangle), dst=dilated)
         return dilated[ys - y0, xs - x0] > 0
 

@@ -346,6 +346,16 @@ class Standing(DarkSheen):
         touching = bool((cv2.dilate(body.astype(np.uint8), SQUARE3) > 0)[others].any())
         return body, x0, y0, touching
 
+    def _standing_pixels(self, labels: np.ndarray, is_piece: np.ndarray) -> np.ndarray | None:
+        """The pieces' pixels of the colours that stand up (pawns, figures: their shadows reach
+        further than a die's), or None when the game has no such piece."""
+        standing = [i for i, name in enumerate(self._piece_names) if self._stands_up(name)]
+        if not standing:
+            return None
+        lut = np.zeros(256, np.uint8)
+        lut[standing] = 1
+        return (cv2.LUT(labels, lut) > 0) & is_piece
+
     def _stands_up(self, colour: str) -> bool:
         """Does the game name this colour's piece as one that stands (a pawn, a figure), or is
         every piece of the game a character (Times Square's dancers)?  (Asked of every piece
