@@ -7,6 +7,7 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import cv2
@@ -173,10 +174,11 @@ class EmptyBoard:
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
-                      tall: np.ndarray | None = None) -> np.ndarray:
+                      tall: Callable[[], np.ndarray | None] | None = None) -> np.ndarray:
         """Where the board unexplained is a piece's own shadow: the empty board there darker
         by one share of the light in every channel, within a shadow's reach of a piece (of a
-        standing figure's, ``tall``, further: a shadow grows with its piece's height).  That
+        standing figure's further: a shadow grows with its piece's height; ``tall`` gives the
+        standing figures' pixels, asked only when a dimmed pixel lies past a die's reach).  That
         is the light, fitted there as shade, not something over the board: a hand or a sleeve
         is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
         further than a piece's shadow."""
@@ -188,15 +190,19 @@ class EmptyBoard:
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
         within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
-        if tall is not None and not within.all():
-            within[~within] = self._near_a_piece(tall, ys[~within], xs[~within], _FIGURE_SHADOW)
-        if not within.any():
+        if tall is None and not within.any():
             return out
         seen = flat[ys, xs].astype(np.float32)
         empty = self._reference[ys, xs].astype(np.float32)
         ratio = seen / np.maximum(empty, 1.0)
         share = ratio.mean(axis=1)
         dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
+        far = dimmed & ~within  # (only a dimmed pixel can be shade: the figures' reach asked of those)
+        figures = tall() if tall is not None and far.any() else None
+        if figures is not None:
+            within[far] = self._near_a_piece(figures, ys[far], xs[far], _FIGURE_SHADOW)
+        if not within.any():
+            return out
         # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
         # is lit by another of another colour; a shade of either kind is light)
         even = np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1]

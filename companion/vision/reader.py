@@ -437,7 +437,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         unexplained &= ~explained
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
-        tall = self._standing_pixels(labels, is_piece) if crossing is None else None
+        tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
         unexplained &= ~self._cast_shadows(flat, is_piece, unexplained, tall)  # light, not a doubt
         unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
