@@ -250,3 +250,15 @@ def test_a_frame_spec_names_its_hand_and_board():
     spec = FrameSpec("swing_state", "test", 20.0, 2, hand=True)
     assert spec.name == "swing_state-t20-b2-hand"
     assert spec.path().parent.name == "test"
+
+
+def test_every_lamp_paper_and_plastic_a_scene_may_draw_is_one_the_renderer_knows():
+    """A kind named in a split's draws (its lamps, more lamps, falloff lamps; papers; plastics)
+    is one Blender's scene has a setting for: a name misspelt would show only when a frame of
+    it is rendered, not in the one small frame CI renders."""
+    from companion.sim.camera.blender_scene import LAMP_SETS, PAPER_FINISH, PLASTIC_ROUGHNESS
+
+    for split in SPLITS:
+        assert set(LAMPS[split] + MORE_LAMPS[split] + FALLOFF_LAMPS[split]) <= set(LAMP_SETS)
+        assert set(PAPERS[split] + FALLOFF_PAPERS[split]) <= set(PAPER_FINISH)
+        assert set(PLASTICS[split] + MORE_PLASTICS[split]) <= set(PLASTIC_ROUGHNESS)
