@@ -145,22 +145,21 @@ class Arms:
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
-            if (washed or lighter) and (not sleeve or crossing is None) \
-                    and self.glare.board_under(components[y:y + h, x:x + w] == k, x, y, w, h):
+            core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h) \
+                if (washed or lighter) and (not sleeve or crossing is None) else None
+            if core is not None and self.glare.hides_nothing(*core):
                 # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
                 # across the margin (a glossy paper's broad sheen at the board's edge)
                 continue
             if lighter and not washed and crossing is None \
                     and self._print_shows_through(components[y:y + h, x:x + w] == k, x, y, flat):
                 continue  # the board under more light than the light's fit gives it (a lamp near it)
-            if (washed or lighter) and crossing is None:
+            if core is not None and crossing is None:
                 # a lamp's hotspot on a print that shines, its core washed out, with nothing
                 # across the margin (an arm reaching in crosses it): the board round the core
                 # is seen as the board, and only what the core may hide is in doubt
-                core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h)
-                if core is not None:
-                    cores.append(core)
-                    continue
+                cores.append(core)
+                continue
             if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):

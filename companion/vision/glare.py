@@ -174,11 +174,14 @@ class Glare:
         seen: what is washed out or else not the board may nowhere be wide enough to hold a
         piece of the place there."""
         found = self.washed_core(region, x, y, w, h)
-        if found is None:
-            return False
-        unseen, (y0, x0) = found
+        return found is not None and self.hides_nothing(*found)
+
+    def hides_nothing(self, unseen: np.ndarray, corner: tuple[int, int]) -> bool:
+        """Is what a reflection's patch does not show as the board (``washed_core``) nowhere
+        wide enough to hide a piece of the place there?"""
         if not unseen.any():
             return True
+        y0, x0 = corner
         depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
         return not (depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]).any()
 
