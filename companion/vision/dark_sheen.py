@@ -42,6 +42,11 @@ RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as cl
 SPARSE_SHEEN = 2000  # up to this many sheen pixels are joined to a piece one by one (not over the board)
 ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times its width
 BLACK_MOST = 60  # a black piece's colour: no channel above this
+DARK_MOST = 130  # a dark piece of a hue (a brown card): no channel above this
+TINTED_SHEEN = 40  # a colour whose channels spread this far has a hue of its own (black has none)
+SHEEN_HUE_COS = 0.95  # a dark piece of a hue under its sheen: its tint this near the colour's (cosine)
+SHEEN_MIX_MOST = 0.65  # ... the sheen's grey at most this share of what is seen (the colour the rest)
+SHEEN_GREY = (90.0, 240.0)  # ... and that grey within these levels (the room's light, mirrored)
 SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
 SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
 SHEEN_OPEN_SHARE = 0.35  # a sheen over a black face is broader than this share of its width; a mark narrower
@@ -52,13 +57,61 @@ class DarkSheen:
 
     def _black_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                         region: tuple[slice, slice] | None = None) -> np.ndarray:
-        """``labels`` with each black piece under a sheen labelled black (a new array when any
-        is, else ``labels`` itself).  Only in ``region`` when one is given."""
-        names = self._piece_names
-        if "black" not in names or self._is_die(names.index("black")) or self._stands_up("black"):
-            return labels  # (a black die's or figure's sides are judged by ``standing.py``)
-        black = names.index("black")
-        n_pieces = len(names)
+        """``labels`` with each dark flat piece under a sheen labelled its colour (a new array
+        when any is, else ``labels`` itself): a black one, and a dark one of a hue (a brown
+        card).  Only in ``region`` when one is given."""
+        out = labels
+        for index in self._dark_flat_colours():
+            out = self._colour_in_sheen(flat, out, as_empty, region, index)
+        return out
+
+    def _dark_flat_colours(self) -> list[int]:
+        """The game's piece colours dark enough for a sheen to lift them off their colour
+        (``DARK_MOST``; black among them), of pieces that lie flat (a die's or a figure's
+        sides are judged by ``standing.py``)."""
+        return [i for i, name in enumerate(self._piece_names)
+                if not self._is_die(i) and not self._stands_up(name)
+                and float(self._piece_bgr[i].max()) <= (BLACK_MOST if name == "black" else DARK_MOST)]
+
+    def _may_be_in_sheen(self, seen: np.ndarray, index: int) -> np.ndarray:
+        """Which pixels (``seen``, flattened) may be colour ``index``'s piece under its sheen.
+        Black: no hue and dark.  A dark colour with a hue: its hue, as far from grey as the
+        colour mixed with the sheen's grey leaves it (``mixed_with_grey``), as no other colour
+        mixed so is."""
+        colour = self._piece_bgr[index].astype(np.float32)
+        pixels = seen.astype(np.float32)
+        if float(np.ptp(colour)) >= TINTED_SHEEN:
+            # and no other colour with a hue mixed so: an orange piece in shade under a sheen
+            # passes for a brown one (brown is a dark orange) as well as a brown one does
+            may = mixed_with_grey(pixels, colour)
+            for other, paint in enumerate(self._piece_bgr):
+                if other != index and may.any() and float(np.ptp(paint)) >= TINTED_SHEEN:
+                    may &= ~mixed_with_grey(pixels, paint.astype(np.float32), loose=True)
+            return may
+        top, low = pixels.max(axis=1), pixels.min(axis=1)
+        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
+        return (top - low <= SHEEN_HUELESS) & (pixels.mean(axis=1) <= SHEEN_LIGHTEST)
+
+    def _unlike_print(self, seen: np.ndarray, empty: np.ndarray, index: int) -> np.ndarray:
+        """Which pixels that may be a piece under its sheen are unlike the print there
+        (``empty``): not it dimmed evenly (a shadow keeps the print's hue); for black far
+        darker than it; for a colour with a hue, where the print is not itself of a colour
+        that passes for the piece under its sheen (a dark tan print does, for a brown card:
+        the two are not told apart there)."""
+        ratio = seen.astype(np.float32) / np.maximum(empty.astype(np.float32), 1.0)
+        share = ratio.mean(axis=1)
+        uneven = np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share
+        if float(np.ptp(self._piece_bgr[index])) >= TINTED_SHEEN:
+            return uneven & ~self._may_be_in_sheen(empty, index)
+        return uneven & (share <= SHEEN_DARKER)
+
+    def _colour_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                         region: tuple[slice, slice] | None, index: int) -> np.ndarray:
+        """``labels`` with each flat piece of colour ``index`` under a sheen labelled so: a
+        patch of the board's colours (or none) that may be it (``_sheen_candidates``), mostly
+        unlike the print there, shaped as one piece on one place, with the print round it as
+        the empty board shows it."""
+        n_pieces = len(self._piece_names)
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
         pad = RING_IN + RING_PX + 1
         wy = slice(max(0, (wy.start or 0) - pad), wy.stop + pad)
@@ -70,28 +123,15 @@ class DarkSheen:
         if at is None:
             return labels
         xs, ys = at.reshape(-1, 2).T
-        seen = flat[wy, wx][ys, xs]
-        b, g, r = seen[:, 0], seen[:, 1], seen[:, 2]
-        top, low = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
-        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
-        near = (top - low <= SHEEN_HUELESS) & (top <= SHEEN_LIGHTEST + SHEEN_HUELESS)
-        if not near.any():
+        may = self._may_be_in_sheen(flat[wy, wx][ys, xs], index)
+        if not may.any():
             return labels
-        xs, ys = xs[near], ys[near]
-        pixels = seen[near].astype(np.float32)
-        hueless = pixels.mean(axis=1) <= SHEEN_LIGHTEST
-        if not hueless.any():
-            return labels
-        xs, ys, pixels = xs[hueless], ys[hueless], pixels[hueless]
-        empty = self._reference[wy, wx][ys, xs].astype(np.float32)
-        ratio = pixels / np.maximum(empty, 1.0)
-        share = ratio.mean(axis=1)
-        # not the print dimmed: far darker than it, and not evenly so (a shadow keeps its hue)
-        own = (share <= SHEEN_DARKER) & (np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share)
+        xs, ys = xs[may], ys[may]
+        own = self._unlike_print(flat[wy, wx][ys, xs], self._reference[wy, wx][ys, xs], index)
         if not own.any():
             return labels
         ys, xs = ys + wy.start, xs + wx.start  # (the board's rows and columns from here on)
-        grey = np.zeros(labels.shape, np.uint8)  # hueless and dark, wherever it lies over the print
+        grey = np.zeros(labels.shape, np.uint8)  # it may be the piece, wherever it lies over the print
         grey[ys, xs] = 1
         unlike = np.zeros(labels.shape, np.uint8)  # ... and unlike the print there
         unlike[ys[own], xs[own]] = 1
@@ -106,13 +146,14 @@ class DarkSheen:
             by0, bx0, by1, bx1 = (int(v) for v in self._spot_boxes[i])
             window = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
                       slice(max(0, bx0 - SPOT_PAD), bx1 + SPOT_PAD))
-            out = self._tokens_in(window, grey, unlike, out, labels, as_empty, black)
+            out = self._tokens_in(window, grey, unlike, out, labels, as_empty, index)
         return out
 
     def _tokens_in(self, window: tuple[slice, slice], grey: np.ndarray, unlike: np.ndarray, out: np.ndarray,
                    labels: np.ndarray, as_empty: np.ndarray, black: int) -> np.ndarray:
-        """``out`` with the black pieces under a sheen found in a window of the board labelled
-        black (copied from ``labels`` at the first)."""
+        """``out`` with the dark pieces of colour ``black`` (black, or a dark colour of a hue)
+        under a sheen found in a window of the board labelled so (copied from ``labels`` at
+        the first)."""
         wy, wx = window
         here = labels[wy, wx]
         patch = cv2.morphologyEx(grey[wy, wx] | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
@@ -135,8 +176,16 @@ class DarkSheen:
                 tokens.append((k, box, new))
         if not tokens:
             return out
-        # round a token the print shows as the empty board, or pieces, or other such tokens
-        clear = as_empty[wy, wx] | (here < len(self._piece_names)) | np.isin(parts, [k for k, _, _ in tokens])
+        # round a token the print shows as the empty board, or pieces, or other such tokens;
+        # round one of a hue, no piece: a die's side in shade is a dark red or orange beside
+        # its top, and passes for a brown piece's sheen
+        clear = as_empty[wy, wx] | np.isin(parts, [k for k, _, _ in tokens])
+        hued = float(np.ptp(self._piece_bgr[black])) >= TINTED_SHEEN
+        if hued:
+            dice = np.isin(here, [i for i in range(len(self._piece_names)) if self._is_die(i)])
+            tokens = [t for t in tokens if not _touches(parts, t[0], dice)]
+        else:
+            clear |= here < len(self._piece_names)
         for k, box, new in tokens:
             if self._lit_round(parts, k, clear, stats[k]):
                 if out is labels:
@@ -253,10 +302,9 @@ class DarkSheen:
         rows y0..y1, columns x0..x1 of the crop; the crop reaches past it onto the print, where
         dark print is no sheen of the piece's) are the piece.
         Light marks stay out (far lighter).  ``mask`` itself for any other piece."""
-        if not self._flat_black(index):
+        if index not in self._dark_flat_colours():
             return mask
-        top, low = crop.max(axis=2).astype(np.int16), crop.min(axis=2).astype(np.int16)
-        dark = (top - low <= SHEEN_HUELESS) & (crop.astype(np.float32).mean(axis=2) <= SHEEN_LIGHTEST)
+        dark = self._may_be_in_sheen(crop.reshape(-1, 3), index).reshape(mask.shape)
         joined = (dark | (mask > 0)).astype(np.uint8)
         n, parts = cv2.connectedComponents(joined, connectivity=4)
         y0, y1, x0, x1 = box
@@ -327,3 +375,35 @@ def _lines(size: int) -> list[np.ndarray]:
     across = np.ones((1, size), np.uint8)
     diagonal = np.eye(size, dtype=np.uint8)
     return [across, across.T.copy(), diagonal, np.fliplr(diagonal).copy()]
+
+
+def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False) -> np.ndarray:
+    """Which pixels (N x 3, BGR) are ``colour`` mixed with a grey: a glossy dark piece
+    mirrors the room's light over its own colour, which leaves its hue (the tint, each
+    channel less the mean, points the colour's way) but less of it, ``1 - t`` for a share
+    ``t`` of a grey (``SHEEN_MIX_MOST``, ``SHEEN_GREY``).  Print of the same hue is told by
+    its tint for its lightness: a tan print dimmed by a shadow to a brown card's lightness
+    has far less tint than the card's share of brown leaves it.  ``loose``: with a grey of any
+    level and the colour's share up to a third past whole (a lamp's light, a lighter dye):
+    what might be that colour at all, to rule another out."""
+    way = colour - colour.mean()
+    size2 = float(way @ way)
+    tint = pixels - pixels.mean(axis=1, keepdims=True)
+    along = tint @ way
+    norm = np.sqrt((tint * tint).sum(axis=1) * size2)
+    keep = along / max(size2, 1e-6)  # the colour's share, 1 - t
+    mix = np.maximum(1.0 - keep, 1e-3)
+    grey = (pixels.mean(axis=1) - keep * float(colour.mean())) / mix
+    hue = (along >= SHEEN_HUE_COS * norm) & (keep >= 1.0 - SHEEN_MIX_MOST)
+    if loose:
+        return hue & (keep <= 1.35)
+    return hue & (keep <= 1.1) & ((keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1])))
+
+
+def _touches(parts: np.ndarray, k: int, other: np.ndarray) -> bool:
+    """Does component ``k`` of ``parts`` touch (8-connected) a pixel of ``other``?"""
+    ys, xs = np.nonzero(parts == k)
+    y0, y1 = max(0, int(ys.min()) - 1), int(ys.max()) + 2
+    x0, x1 = max(0, int(xs.min()) - 1), int(xs.max()) + 2
+    near = cv2.dilate((parts[y0:y1, x0:x1] == k).view(np.uint8), SQUARE3) > 0
+    return bool((near & other[y0:y1, x0:x1]).any())
