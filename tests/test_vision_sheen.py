@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from companion.games import load_game
+from companion.vision.dark_sheen import mixed_with_grey
+from companion.vision.palette import bgr as bgr_of
 from companion.vision.pips import count_pips
 from companion.vision.reader import BoardReader
 from companion.vision.reading import BESIDE_MM, SCALE
@@ -176,3 +178,55 @@ def test_dark_print_beside_a_black_tile_is_no_sheen_of_it() -> None:
     whole = reader._black_sheen_on_crop(crop, mask, black, (8, 76, 8, 76))
     assert not whole[:, 77:].any()
     assert whole[8:76, 8:76].mean() > 0.9
+
+
+def test_a_dark_colour_mixed_with_the_sheens_grey_keeps_its_hue() -> None:
+    """A brown card under its sheen is brown mixed with a grey; a tan print dimmed by a
+    shadow to the same lightness has far less tint, and an orange piece under a lamp more
+    than any brown mixed so: neither is taken for brown, and the orange passes for orange
+    when another colour is ruled out (``loose``)."""
+    brown = np.array(bgr_of("brown"), np.float32)
+    orange = np.array(bgr_of("orange"), np.float32)
+    seen = np.array([
+        0.54 * brown + 0.46 * 176.0,  # the card, as a physically based frame shows it
+        brown,  # the card as painted
+        0.55 * np.array(bgr_of("light_fill"), np.float32),  # pale tan print in a shadow
+        (145.0, 191.0, 255.0),  # an orange chip under a lamp
+        (120.0, 120.0, 120.0),  # grey: no hue at all
+    ], np.float32)
+    assert mixed_with_grey(seen, brown).tolist() == [True, True, False, False, False]
+    assert mixed_with_grey(seen[3:4], orange, loose=True).all()
+    assert not mixed_with_grey(seen[:1], orange, loose=True).any()  # a brown card is no orange's
+
+
+@pytest.mark.parametrize("name", ["jivecat-t10-b2", "jivecat-t20-b2", "jivecat-t20-b1"])
+def test_a_brown_card_under_its_sheen_is_read(name: str) -> None:
+    """Jivecat, tuning split: the brown trend card's sheen lifts it to the print's outline
+    colour ("something over it (a hand, a shadow)?", doubted); read as the brown card it is,
+    and nothing read wrong."""
+    from committed_frames import read_right
+
+    read_right(name, ("trend-2",))
+
+
+@pytest.mark.parametrize("name, spot", [("jivecat-t00-b1", "trend-2"), ("jivecat-t10-b1", "mat0-skull1"),
+                                        ("jivecat-t00-b2-more", "mat2-skull0")])
+def test_a_flat_pieces_rim_is_no_faint_mark(name: str, spot: str) -> None:
+    """Jivecat, tuning split: a card's or a tile's rim catching the light peaks faintly at its
+    very edge, where no printed mark lies (a face's marks stand a quarter of its width in):
+    the count stays clear (a brown 4 was "pieces touching?", skull tiles "marks unclear")."""
+    from committed_frames import read_right
+
+    read_right(name, (spot,))
+
+
+def test_a_dies_shaded_side_is_no_brown_piece() -> None:
+    """Baron Voodoo, tuning split: a red die's side in shade is a dark red near brown, and
+    the print beside it passes for brown's sheen; a patch touching a die is never taken for
+    a brown piece under its sheen (C6 was read a brown token, sure)."""
+    from committed_frames import read_committed
+
+    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1-more")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "C6" in doubtful or reading.view.get("C6") == frame.view.get("C6")

@@ -1,4 +1,4 @@
-"""A black piece under its sheen: a dark grey with no hue, not the print dimmed.
+"""A dark piece under its sheen: a black one a dark grey with no hue, not the print dimmed.
 
 Black plastic is not ink.  Glossy or matte, its surface reflects a few per cent of the room's
 light, so under the light that shows the print in its own colours a black token's top is a
@@ -17,6 +17,14 @@ and not evenly so, shaped as one piece on one place, with the print round it as 
 shows it, is the board's black piece there.  Only for a game whose black pieces lie flat (a
 black die's or figure's sides are judged by ``standing.py``).  Where part of a black piece is
 seen black, the sheen joined to it is that piece too (:meth:`DarkSheen._sheen_joined_to_black`).
+
+A dark piece of a hue (Jivecat's brown trend cards) is lifted the same way: its colour mixed
+with the grey its gloss mirrors, which leaves its hue but less of it, and lands near the print's
+own dark tan (read as print the empty board does not explain).  Such a patch is the piece where
+its tint for its lightness is the colour's mixed with a grey (``mixed_with_grey``; a tan print in
+a shadow has far less), no other colour's mixed so (an orange piece in shade under a sheen
+passes for brown), the print there is not itself of a colour that passes for it, and the patch
+touches no die (a die's side in shade is a dark red or orange beside its top).
 
 A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.standing.Standing`.
 """
