@@ -15,9 +15,11 @@ import numpy as np
 
 from companion.vision.blobs import _Kept
 from companion.vision.glare import RING_PX, Glare
+from companion.vision.light import CLIPPED
 from companion.vision.reading import SCALE, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
+CLIPPED_APART = 8  # a clipped pixel flattened this far past the empty board is not it
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
 FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die's, for its height)
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
@@ -152,7 +154,25 @@ class EmptyBoard:
         flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen, arm_entry)
         # what the empty board does not explain: an unknown colour, or a surface colour
         # where the empty board shows another one
-        return flat, self._classify_seen(flat, small), cv2.inRange(flat, self._ref_lo, self._ref_hi) > 0
+        return flat, self._classify_seen(flat, small), self._as_empty_board(flat, small)
+
+    def _as_empty_board(self, flat: np.ndarray, small: np.ndarray,
+                        rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
+        """Where the flattened board (``flat``) shows the empty board.  Not where the camera
+        clipped every channel and the empty board there is darker than that in any channel
+        (by ``CLIPPED_APART``): a clipped pixel was at least what it shows, so it flattens to
+        the least it may be, and a white piece under a lamp, clipped, flattens down to a pale
+        print's colour (a white chip on a cream place was read as the empty place).  ``rows``,
+        ``cols``: the board's window ``flat`` and ``small`` show (all of it by default)."""
+        as_empty = cv2.inRange(flat, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
+        clipped = cv2.inRange(small, (CLIPPED,) * 3, (255,) * 3)
+        if not cv2.countNonZero(clipped):
+            return as_empty
+        ys, xs = np.nonzero(clipped)
+        darker = (self._reference[rows, cols][ys, xs].astype(np.int16) + CLIPPED_APART
+                  < flat[ys, xs].astype(np.int16)).any(axis=1)
+        as_empty[ys[darker], xs[darker]] = False
+        return as_empty
 
     def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
@@ -273,7 +293,7 @@ class EmptyBoard:
                            as_empty[rows, cols].copy())
         flat[rows, cols] = part
         labels[rows, cols] = names
-        as_empty[rows, cols] = cv2.inRange(part, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
+        as_empty[rows, cols] = self._as_empty_board(part, small[rows, cols], rows, cols)
         return flat, labels, as_empty
 
     def _undo_part(self) -> None:
