@@ -8,6 +8,7 @@ the hotspot were doubted as "glare?" (nine of them) is read there, and nothing r
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from committed_frames import read_committed
 
@@ -40,3 +41,46 @@ def test_a_lamps_hotspot_washed_out_on_a_print_that_shines_is_glare_not_a_hand(s
     assert any(why.endswith("glare?") for why in doubtful.values())
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_low_bulbs_pool_of_light_is_no_hand() -> None:
+    """King of Clubs, tuning split, under a bare bulb low on the far left: its pool of light
+    lifts the board's corner nearest it, reaching the board's edge, a warm light not lighter
+    than the empty board in every channel.  The light was fitted again clear of it (it looked
+    like an arm's patch), and the pool was then never measured: the corner was read as a hand.
+    With nothing across the margin the pool is measured and taken off after that fit too."""
+    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t10-b2-more")
+    assert reading.view is not None and not reading.hand
+    doubtful = dict(reading.doubtful or {})
+    assert "under a hand or arm" not in doubtful.values()
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_a_clipped_white_piece_is_not_the_pale_print_it_flattens_to() -> None:
+    """A white chip under a lamp is clipped by the camera in every channel; the light taken
+    off brings 255 down to a cream place's colour, and the chip passed for the empty place (a
+    white piece read as none).  A clipped pixel was at least what it shows: where the empty
+    board is darker than it flattens to, it is not the empty board.  Clipped paper that is
+    white in the print, and a cream print seen unclipped, still are."""
+    from companion.games import load_game
+    from companion.vision.reader import BoardReader
+
+    game = load_game("jivecat")
+    layout = game.layout(game.setup(3, None, 0))
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    reference = reader._reference
+    surfaces = list(reader.profile.surfaces)
+    cream_bgr = reader._centroid_bgr[len(reader._piece_names) + surfaces.index("light_fill")]
+    ys, xs = np.nonzero(np.abs(reference.astype(np.int16) - cream_bgr.astype(np.int16)).max(axis=2) <= 2)
+    assert len(ys) > 100  # the cream places' print
+    flat = reference.copy()
+    small = np.full(reference.shape, 200, np.uint8)  # the camera's picture: nothing clipped ...
+    lifted = np.clip(cream_bgr + (18, 11, 6), 0, 255).astype(np.uint8)  # within the empty board's band
+    flat[ys, xs] = lifted
+    assert reader._as_empty_board(flat, small)[ys, xs].all()  # ... a cream print a little lit
+    small[ys, xs] = (254, 253, 250)  # ... clipped: a white chip under the lamp
+    assert not reader._as_empty_board(flat, small)[ys, xs].any()
+    white = np.nonzero(reference.min(axis=2) >= 240)  # the white paper, clipped, is the paper
+    small[white] = 255
+    assert reader._as_empty_board(flat, small)[white].mean() > 0.95
