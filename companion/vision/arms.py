@@ -50,6 +50,7 @@ SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
 HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice this wide ...
 HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
 TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
+POOL_EXPLAINS = 0.8  # a pool of light taken off leaves this share of what looked like an arm the empty board
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
 PRINT_THROUGH = (0.7, 0.4, 1.8)  # the detail seen follows the print's this closely (correlation),
@@ -101,20 +102,42 @@ class Arms:
         ``ARM_LIGHT_MM``."""
         return _grown(crossing, ARM_LIGHT_MM * SCALE)
 
+    def _arm_patches(self, labels: np.ndarray, as_empty: np.ndarray) -> np.ndarray | None:
+        """The big patches the empty board and the pieces' colours do not explain, where an
+        arm reaching in would lie (``_reaches_in``); None when there are none."""
+        unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
+        unexplained = unexplained.astype(np.uint8)
+        clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
+        n, components, stats, _ = connected_components(unexplained)
+        big = [k for k in range(1, n) if self._reaches_in(*(int(v) for v in stats[k]))]
+        return np.isin(components, big) if big else None
+
+    def _pool_for_an_arm(self, small: np.ndarray, flat: np.ndarray, labels: np.ndarray,
+                         as_empty: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The board flattened again, its colours and empty-board match, with a low lamp's pool
+        of light taken off, when that pool is what was taken for an arm's patch: with nothing
+        across the margin, the light was fitted again clear of a big patch, and the pool (which
+        the margin's paper does not show) was not measured.  Kept only when the patch is then
+        the empty board over ``POOL_EXPLAINS`` of it: a pale sleeve passes for the print lit
+        more, and the light measured round it is taken back (``Light.untake_pool``)."""
+        patch = self._arm_patches(labels, as_empty)
+        if patch is None or not self._refine_light(flat):
+            return flat, labels, as_empty
+        pooled = self._flatten_whole(small, None)
+        if float(pooled[2][patch].mean()) >= POOL_EXPLAINS:
+            return pooled
+        self.light.untake_pool()
+        return flat, labels, as_empty
+
     def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> Iterator[np.ndarray] | None:
         """Where an arm reaching in lies, with room for its shadow: the big patches the empty
         board and the pieces' colours do not explain, as first seen, their hull (a light
         sleeve's middle passes for paper or a piece) grown by ``ARM_LIGHT_MM``; for when that
         leaves too little to judge the light by, the hull and then the patches themselves
         grown by ``ARM_SHADOW_MM`` (each made only when the one before leaves too little)."""
-        unexplained = (labels == UNKNOWN) | ((labels >= len(self._piece_names)) & ~as_empty)
-        unexplained = unexplained.astype(np.uint8)
-        clear_outside(unexplained, self._board_rect)  # a cast may leave the margin's white unexplained
-        n, components, stats, _ = connected_components(unexplained)
-        big = [k for k in range(1, n) if self._reaches_in(*(int(v) for v in stats[k]))]
-        if not big:
+        arm = self._arm_patches(labels, as_empty)
+        if arm is None:
             return None
-        arm = np.isin(components, big)
         hull = _filled_hull(arm)
         return (_grown(mask, mm * SCALE) for mask, mm in ((hull, ARM_LIGHT_MM), (hull, ARM_SHADOW_MM),
                                                           (arm, ARM_SHADOW_MM)))

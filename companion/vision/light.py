@@ -167,6 +167,14 @@ class Light:
         self._set_clipped_floor()
         return True
 
+    def untake_pool(self) -> None:
+        """Put back the light as fitted, before ``refine`` took the pool it measured off (a pool
+        measured round something it does not explain is no pool); no pool is known for it."""
+        if self._pool_share is not None and self.gain is not None:
+            self.gain = (self.gain / np.maximum(self._pool_share, 1e-6)).astype(np.float32)
+            self._set_clipped_floor()
+        self._pool_under = self._pool_share = None
+
     def _pool_known(self) -> bool:
         """Was the pool (or none) measured under the light just fitted (within 1 %)?"""
         before = self._pool_under

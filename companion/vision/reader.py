@@ -352,9 +352,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                        problem="a hand is over the board")
                     self._fit_light(small, margin)  # no arm across the margin: the first fit stands
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
-            if crossing is None and self._refine_light(flat):
-                # (with nothing across the margin, what looked like an arm's patch may be a low
-                # lamp's pool of light, which the margin's paper does not show)
+                if crossing is None:
+                    flat, labels, as_empty = self._pool_for_an_arm(small, flat, labels, as_empty)
+            elif crossing is None and self._refine_light(flat):
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
         labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
