@@ -24,6 +24,7 @@ from companion.sim.camera.frames3d import (
     MORE_HANDS,
     PLAYERS3D,
     SPLITS,
+    TRACK,
     FrameSpec,
     committed,
     plan,
@@ -40,6 +41,7 @@ from companion.sim.camera.render3d import (
     ROLL,
     SKINS,
     TILTS,
+    TRACK_LAMPS,
     HandPose,
     Pinhole,
     Scene3D,
@@ -63,8 +65,8 @@ def layout_of(game_name: str):
 def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
     assert not set(PAPERS["tune"] + FALLOFF_PAPERS["tune"]) & set(PAPERS["test"])
     assert not set(PLASTICS["tune"]) & set(PLASTICS["test"])
-    # the tuning split's more and falloff lamps are none of the test set's
-    assert not set(MORE_LAMPS["tune"] + FALLOFF_LAMPS["tune"]) & set(LAMPS["test"])
+    # the tuning split's more, falloff and track lamps are none of the test set's
+    assert not set(MORE_LAMPS["tune"] + FALLOFF_LAMPS["tune"] + TRACK_LAMPS["tune"]) & set(LAMPS["test"])
     assert ROLL["tune"][1] <= ROLL["test"][0] and AIM_MM["tune"][1] <= AIM_MM["test"][0]
     for seed in range(60):
         for split in SPLITS:
@@ -75,19 +77,32 @@ def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
             assert all(abs(v) <= 0.15 for v in scene.lamp_shift) and 0.75 <= scene.lamp_gain <= 1.3
         falloff = Scene3D.drawn(seed, "tune", 20, falloff=True)
         assert falloff.lamp in FALLOFF_LAMPS["tune"] and falloff.paper in FALLOFF_PAPERS["tune"]
+        track = Scene3D.drawn(seed, "tune", 20, track=True)
+        assert track.lamp in TRACK_LAMPS["tune"] and track.plastic in MORE_PLASTICS["tune"]
+        assert track.paper in PAPERS["tune"]
     with pytest.raises(ValueError, match="no more scenes"):
         Scene3D.drawn(1, "test", 20, falloff=True)
+    with pytest.raises(ValueError, match="no more scenes"):
+        Scene3D.drawn(1, "test", 20, track=True)
 
 
 def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
     everything = plan()
     assert len({s.path() for s in everything}) == len(everything)
-    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff) for s in everything}
+    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff, s.track) for s in everything}
     assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
-    specs = [s for s in everything if not s.more and not s.falloff]
+    specs = [s for s in everything if not s.more and not s.falloff and not s.track]
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
+    track = [s for s in everything if s.track]
+    assert everything[len(everything) - len(track):] == track  # the track scenes last
+    # each game of TRACK on each tuning board, in the tuning split only, every tilt among them
+    assert {s.split for s in track} == {"tune"} and not any(s.more or s.hand or s.falloff for s in track)
+    assert sorted((s.game, s.board) for s in track) == sorted((g, b) for g in TRACK for b in range(3))
+    assert {s.tilt for s in track} == set(TILTS)
+    assert all(s.name.endswith("-track") for s in track)
+    everything = everything[:len(everything) - len(track)]
     falloff = [s for s in everything if s.falloff]
-    assert everything[len(everything) - len(falloff):] == falloff  # and the falloff scenes last
+    assert everything[len(everything) - len(falloff):] == falloff  # and the falloff scenes before them
     # each game of FALLOFF on each tuning board, in the tuning split only, every tilt among them
     assert {s.split for s in falloff} == {"tune"} and not any(s.more or s.hand for s in falloff)
     assert sorted((s.game, s.board) for s in falloff) == sorted((g, b) for g in FALLOFF for b in range(3))
@@ -140,6 +155,9 @@ def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
         elif frame.truth["name"].endswith("-falloff"):  # and its falloff scenes
             assert frame.split == "tune" and scene["lamp"] in FALLOFF_LAMPS["tune"]
             assert scene["paper"] in FALLOFF_PAPERS["tune"] and scene["plastic"] in PLASTICS["tune"]
+        elif frame.truth["name"].endswith("-track"):  # and its track scenes
+            assert frame.split == "tune" and scene["lamp"] in TRACK_LAMPS["tune"]
+            assert scene["paper"] in PAPERS["tune"] and scene["plastic"] in MORE_PLASTICS["tune"]
         else:
             assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
         assert scene["skin"] in SKINS[frame.split]
@@ -253,12 +271,13 @@ def test_a_frame_spec_names_its_hand_and_board():
 
 
 def test_every_lamp_paper_and_plastic_a_scene_may_draw_is_one_the_renderer_knows():
-    """A kind named in a split's draws (its lamps, more lamps, falloff lamps; papers; plastics)
+    """A kind named in a split's draws (its lamps, more, falloff and track lamps; papers; plastics)
     is one Blender's scene has a setting for: a name misspelt would show only when a frame of
     it is rendered, not in the one small frame CI renders."""
     from companion.sim.camera.blender_scene import LAMP_SETS, PAPER_FINISH, PLASTIC_ROUGHNESS
 
     for split in SPLITS:
-        assert set(LAMPS[split] + MORE_LAMPS[split] + FALLOFF_LAMPS[split]) <= set(LAMP_SETS)
+        lamps = LAMPS[split] + MORE_LAMPS[split] + FALLOFF_LAMPS[split] + TRACK_LAMPS[split]
+        assert set(lamps) <= set(LAMP_SETS)
         assert set(PAPERS[split] + FALLOFF_PAPERS[split]) <= set(PAPER_FINISH)
         assert set(PLASTICS[split] + MORE_PLASTICS[split]) <= set(PLASTIC_ROUGHNESS)

@@ -85,3 +85,18 @@ def test_a_coloured_patch_beside_a_piece_is_still_something_over_the_board() -> 
     tinted = _dimmed(frame, mask, (0.9, 0.55, 0.3))
     reading = BoardReader(layout, colours=colours).read(tinted)
     assert reading.view is None or reading.doubtful, "a coloured patch passed for a shadow"
+
+
+def test_a_dies_shaded_side_whose_top_the_lamp_washed_out_is_no_token() -> None:
+    """Baron Voodoo, tuning split, under a ceiling track's spots: a red 4's top lit past any
+    colour and its side toward the camera in shade, brown, alone in its blob: it was read a
+    brown token, sure.  A token of a die's colour in shade whose die's top would lie beyond
+    it (away from the camera's nadir) where the board is no colour is doubted."""
+    from committed_frames import read_committed
+
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1-track")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert doubtful.get("C3") == "a die's side, or a piece against it?"
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -367,6 +367,9 @@ class Blobs(PieceMarks):
                     # a token of a die's size with marks, or perhaps some: a die in shade
                     out.doubts.append((spot, "a die in shade?"))
                     continue
+                if self._side_without_its_top(index, own, bx, by, strange):
+                    out.doubts.append((spot, "a die's side, or a piece against it?"))
+                    continue
             else:
                 pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache,
                                                           stand, sheen)

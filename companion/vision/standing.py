@@ -12,14 +12,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.dark_sheen import DarkSheen
+from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
-SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
-SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
 FOOT_SLACK_MM = 2.0  # a die's foot as measured may lie this far past its place's side (its top's rim)
 SIDE_HUE = 0.88  # a die's side face in shade: this near its colour's hue (cosine of the angle),
@@ -42,7 +40,7 @@ HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir th
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
 
 
-class Standing(DarkSheen):
+class Standing(DieSides):
     """Where a piece that stands up stands, and what of it is no piece of its own."""
 
     def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
@@ -225,77 +223,6 @@ class Standing(DarkSheen):
                 return stand, touching
         return None, touching
 
-    def _without_die_sides(self, blobs: list) -> list:
-        """The colour patches of one blob less those that are a die's side face in shade (a
-        red die's reads brown): a patch of another colour lying between a die's top and the
-        camera's nadir, within a column's lean of it.  Side faces are never a neighbour."""
-        if self.pose is None or len(blobs) < 2:
-            return blobs
-        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
-        sides = set()
-        for i, (index, (cx, cy), _stats, _purity) in enumerate(blobs):
-            if not self._is_die(index):
-                continue
-            d = max(1e-6, float(np.hypot(cx - nx, cy - ny)))
-            ux, uy = (cx - nx) / d, (cy - ny) / d
-            reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + DIE_MM * SCALE / 2
-            for j, (other, (ox, oy), _s, _p) in enumerate(blobs):
-                if j == i or other == index:
-                    continue
-                inward = -((ox - cx) * ux + (oy - cy) * uy)
-                aside = abs(-(ox - cx) * uy + (oy - cy) * ux)
-                if 0 < inward <= reach and aside <= 0.75 * DIE_MM * SCALE:
-                    sides.add(j)
-        return [b for j, b in enumerate(blobs) if j not in sides]
-
-    def _hidden_beside(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, main: int) -> list[str]:
-        """The places (in the layout's order) where a blob read as one piece of colour ``main``
-        (``labels`` and ``blob``: its box at ``x, y``) holds a patch of another piece's colour
-        at least half the smallest piece there: a piece partly hidden under it (a die leaning
-        over its neighbour's place from a slant) or touching it, never read as nothing.  A
-        patch in a die's colour in shade (a side face) is no piece."""
-        found = np.unique(labels[blob])
-        out: list[str] = []
-        for index in found[found < len(self._piece_names)]:
-            if int(index) == main or self._shade_of_a_die(int(index)):
-                continue
-            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN, SQUARE3)
-            n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
-            for k in range(1, n):
-                spot = self._spot_at((centres[k][0] + x) / SCALE - MARGIN_MM,
-                                     (centres[k][1] + y) / SCALE - MARGIN_MM)
-                if spot is not None and spot not in out \
-                        and stats[k, cv2.CC_STAT_AREA] >= 0.5 * self._min_area[spot] * SCALE * SCALE:
-                    out.append(spot)
-        return sorted(out, key=self._spot_ids.index)
-
-    def _shade_of_a_die(self, index: int) -> bool:
-        """Is this colour a die's in shade: its hue, darker (brown is a red or orange die's)?
-        Not a white die's: in shade it is a light grey, no black piece."""
-        return any(i != index and self._is_die(i) and self._in_shade(index, i)
-                   for i in range(len(self._piece_names)))
-
-    def _in_shade(self, index: int, of: int) -> bool:
-        """Is colour ``index`` colour ``of`` in shade: its hue, darker?  Never a colour without
-        hue's (white in shade is a light grey, no black piece)."""
-        colour, lit = self._piece_bgr[index], self._piece_bgr[of]
-        norm, lit_norm = float(np.linalg.norm(colour)), float(np.linalg.norm(lit))
-        return float(np.ptp(lit)) >= 40 and norm < SHADE_DARKER * lit_norm \
-            and float(colour @ lit) >= SIDE_HUE_SHADE * norm * lit_norm
-
-    def _shades_apart(self, blobs: list) -> tuple[list, list[str]]:
-        """The colour patches of one blob less those in another patch's colour in shade (an
-        orange token's rim in a die's shadow reads brown, a score marker's colour), and the
-        places those lie at: no piece of their own is read there, but a piece of that colour
-        may lie against the lighter one, so the place is not vouched for either."""
-        if len(blobs) < 2:
-            return blobs, []
-        shaded = [j for j, (index, *_rest) in enumerate(blobs)
-                  if any(other != index and self._in_shade(index, other) for other, *_more in blobs)]
-        spots = [self._spot_at(blobs[j][1][0] / SCALE - MARGIN_MM, blobs[j][1][1] / SCALE - MARGIN_MM)
-                 for j in shaded]
-        return [b for j, b in enumerate(blobs) if j not in shaded], [s for s in spots if s is not None]
-
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?"""
         name = self._piece_names[index]
@@ -385,28 +312,6 @@ class Standing(DarkSheen):
             window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
             seen.append(int(np.count_nonzero(window == index)))
         return seen[1] <= HEAD_SHARE * seen[0]
-
-    def _die_sides_apart(self, placed: list) -> dict[str, str]:
-        """The places where a plain token is read with a die, on the camera's side of it,
-        within a column's lean and a die's width of the line from the nadir through it: a
-        die's side face in shade, cut off from its top (a purple die's reads black), or a
-        piece against it; either way not read."""
-        if self.pose is None:
-            return {}
-        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
-        dice = [p for p in placed if self._is_die(self._piece_names.index(p[1].colour))]
-        tokens = [p for p in placed if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0)]
-        out: dict[str, str] = {}
-        for die in dice:
-            d = max(1e-6, float(np.hypot(die[2] - nx, die[3] - ny)))
-            ux, uy = (die[2] - nx) / d, (die[3] - ny) / d
-            reach = self.pose.lean(d, MOST_STACKED * DIE_MM) + DIE_MM / 2
-            for token in (t for t in tokens if t[0] == die[0]):
-                inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
-                aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
-                if 0 < inward <= reach and aside <= 0.75 * DIE_MM:
-                    out.setdefault(die[0], "a die's side, or a piece against it?")
-        return out
 
     def _figure_heads(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding two pieces of one colour read one behind the other on the line

@@ -68,6 +68,10 @@ LAMP_SETS: dict[str, dict[str, Any]] = {
     # side than the other (the tuning split's falloff scenes only)
     "wall": {"at": (1.0, -0.25, 0.6), "size": 0.9, "power": 800.0, "rgb": (1.0, 0.97, 0.92),
              "fill": 0.25},
+    # a ceiling track of three small spots in a row, each lighting its own pool under it: three
+    # hotspots and three hard shadows off every piece (the tuning split's track scenes only)
+    "track": {"at": (0.0, 0.22, 1.15), "size": 0.03, "power": 320.0, "rgb": (1.0, 0.93, 0.82),
+              "fill": 0.2, "cone": 42.0, "blend": 0.4, "row": (3, 0.32)},
     # a broad cool ceiling panel high above: soft light, faint shadows (tuning split's more scenes)
     "panel": {"at": (0.05, -0.1, 1.7), "size": 1.0, "power": 650.0, "rgb": (0.9, 0.95, 1.0),
               "fill": 0.3},
@@ -332,8 +336,8 @@ class BlenderTable:
                 poly.use_smooth = True
 
     def _lamps(self) -> None:
-        """The scene's lamp (stood off its set's place by ``lamp_shift``) and a broad fill
-        light opposite it, both aimed at the board's centre."""
+        """The scene's lamp (stood off its set's place by ``lamp_shift``; a row of them for a
+        ceiling track) and a broad fill light opposite it, aimed at the board's centre."""
         from mathutils import Vector
 
         bpy = self.bpy
@@ -341,8 +345,15 @@ class BlenderTable:
         at = Vector(lamp["at"]) + Vector(self.scene.lamp_shift)
         power = lamp["power"] * self.scene.lamp_gain
         fill_at = Vector((-lamp["at"][0], -lamp["at"][1] - 0.3, lamp["at"][2] + 0.2))
-        for name, where, size, energy in (("lamp", at, lamp["size"], power),
-                                          ("fill", fill_at, 1.5, lamp["power"] * lamp["fill"] * 2.5)):
+        # a row of lamps (a ceiling track's spots) stands along x, each aimed straight down at
+        # its own pool; one lamp is aimed at the board's centre
+        count, spacing = lamp.get("row", (1, 0.0))
+        centre = Vector((0.0, 0.0, 0.0))
+        beneath = [Vector(((k - (count - 1) / 2) * spacing, 0.0, 0.0)) for k in range(count)]
+        placed = [("lamp", at + under, lamp["size"], power, under if count > 1 else centre)
+                  for under in beneath]
+        placed.append(("fill", fill_at, 1.5, lamp["power"] * lamp["fill"] * 2.5, centre))
+        for name, where, size, energy, aim in placed:
             if name == "lamp" and "cone" in lamp:
                 light = bpy.data.lights.new(name, "SPOT")
                 light.shadow_soft_size = size
@@ -359,7 +370,7 @@ class BlenderTable:
             bpy.context.scene.collection.objects.link(obj)
             obj.location = where
             obj.rotation_mode = "QUATERNION"
-            obj.rotation_quaternion = (-where).to_track_quat("-Z", "Y")
+            obj.rotation_quaternion = (aim - where).to_track_quat("-Z", "Y")
         world = bpy.data.worlds.new("room")
         world.use_nodes = True
         world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.08

@@ -44,6 +44,11 @@ MORE_HANDS = ("king_of_clubs", "jivecat", "swing_state", "baron_voodoo")
 # held-out frames read a hand where none was (a fifth of them, stop 56): the tuning set had
 # no light that fell off across the board, nor a print that shines, to show the reader why
 FALLOFF = GAMES3D
+# and its track scenes (``render3d.TRACK_LAMPS``), every game on each tuning board, its tilt
+# turning: a ceiling track's small spots, three pools and three hard shadows.  The held-out
+# frames still read a hand where none was (11 of 60, stop 58) and the tuning set no more did:
+# it had no scene lit by several small lamps to show the reader why
+TRACK = GAMES3D
 
 
 @dataclass(frozen=True)
@@ -57,23 +62,25 @@ class FrameSpec:
     hand: bool = False
     more: bool = False  # one of the tuning split's more scenes (``MORE_GAMES``)
     falloff: bool = False  # one of its falloff scenes (``FALLOFF``)
+    track: bool = False  # one of its track scenes (``TRACK``)
 
     @property
     def seed(self) -> int:
         return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0) \
-            + (50 if self.more else 0) + (50_000 if self.falloff else 0)
+            + (50 if self.more else 0) + (50_000 if self.falloff else 0) + (70_000 if self.track else 0)
 
     @property
     def name(self) -> str:
-        return f"{self.game}-t{int(self.tilt):02d}-b{self.board}{'-hand' if self.hand else ''}" \
-               f"{'-more' if self.more else ''}{'-falloff' if self.falloff else ''}"
+        groups = (("-hand", self.hand), ("-more", self.more), ("-falloff", self.falloff),
+                  ("-track", self.track))
+        return f"{self.game}-t{int(self.tilt):02d}-b{self.board}" + "".join(tag for tag, on in groups if on)
 
     def path(self, root: Path = FRAMES_DIR) -> Path:
         return root / self.split / f"{self.name}.jpg"
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
-         more: bool = True, falloff: bool = True) -> list[FrameSpec]:
+         more: bool = True, falloff: bool = True, track: bool = True) -> list[FrameSpec]:
     """The committed set, in the order it is rendered, round-robin: for each board, every
     game in both splits from straight above, then at the steepest tilt, then the tilts
     between, then each game's board with a hand over it (its tilt turning with the game and
@@ -82,7 +89,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     each tuning board at two tilts (a shallow and a steep one, turning with the game and the
     board), under the more kinds of lamp and plastic; and last each game of ``MORE_HANDS`` on
     each tuning board with a hand over it, under those lamps (its tilt turning); then each
-    game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning)."""
+    game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning), and
+    each game of ``TRACK`` on each under the track lamps (its tilt turning the other way)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -106,6 +114,10 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
         for board in range(counts.get("tune", 0)):
             out += [FrameSpec(g, "tune", TILTS[(i + board) % len(TILTS)], board, falloff=True)
                     for i, g in enumerate(FALLOFF)]
+    if track:
+        for board in range(counts.get("tune", 0)):
+            out += [FrameSpec(g, "tune", TILTS[(board - i) % len(TILTS)], board, track=True)
+                    for i, g in enumerate(TRACK)]
     return out
 
 
@@ -160,7 +172,7 @@ def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **sc
     state = game.setup(n, None, 0)
     layout = game.layout(state)
     scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more,
-                          falloff=spec.falloff, **scene_over)
+                          falloff=spec.falloff, track=spec.track, **scene_over)
     frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
     info["name"] = spec.name
     out = spec.path(root)

@@ -65,6 +65,9 @@ MORE_PLASTICS = {"tune": ("semigloss", "glossy", "matte"), "test": ()}
 # glossier print than the tuning set's others; never the test set's lamps or paper
 FALLOFF_LAMPS = {"tune": ("reading", "wall"), "test": ()}
 FALLOFF_PAPERS = {"tune": ("gloss",), "test": ()}
+# and its track scenes (``frames3d.TRACK``): a ceiling track of small spots, each lighting a
+# pool of its own with hard shadows, over the more scenes' plastics; never the test set's lamps
+TRACK_LAMPS = {"tune": ("track",), "test": ()}
 
 
 @dataclass(frozen=True)
@@ -98,13 +101,15 @@ class Scene3D:
 
     @classmethod
     def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, more: bool = False,
-              falloff: bool = False, **over: Any) -> Scene3D:
+              falloff: bool = False, track: bool = False, **over: Any) -> Scene3D:
         """A scene of ``split``'s kinds, everything else drawn from ``seed``; with ``more``,
         its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead; with
-        ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``)."""
+        ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``); with
+        ``track``, its lamp from the track kinds (``TRACK_LAMPS``), its plastic from the more."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
-        if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]):
+        if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]) \
+                or (track and not TRACK_LAMPS[split]):
             raise ValueError(f"split {split!r} has no more scenes")
         rng = random.Random(f"scene3d:{split}:{seed}")
 
@@ -130,6 +135,9 @@ class Scene3D:
         if falloff:
             values["lamp"] = rng.choice(FALLOFF_LAMPS[split])
             values["paper"] = rng.choice(FALLOFF_PAPERS[split])
+        if track:
+            values["lamp"] = rng.choice(TRACK_LAMPS[split])
+            values["plastic"] = rng.choice(MORE_PLASTICS[split])
         values.update(over)
         return cls(**values)
 
