@@ -42,7 +42,7 @@ def test_a_dies_face_turned_any_way_is_its_layout(pips: int, turn: float) -> Non
     assert np.hypot(centre[0] - 60, centre[1] - 60) < 2.0
 
 
-@pytest.mark.parametrize("pips", [4, 5, 6])
+@pytest.mark.parametrize("pips", [3, 4, 5, 6])
 @pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0, 130.0])
 @pytest.mark.parametrize("scale", [0.6, 1.0, 1.9])
 def test_a_faces_shape_is_told_at_any_size(pips: int, turn: float, scale: float) -> None:
@@ -63,6 +63,18 @@ def test_a_six_that_lost_a_pip_is_no_five(turn: float, lost: int) -> None:
     five = _marks(5, turn)
     if lost != 2:  # (a 5 without its middle pip is a 4's shape: the middle's doubt is die_face's)
         assert not laid_out_as_a_face(np.delete(five, lost if lost < 5 else 0, axis=0))
+
+
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0, 130.0])
+@pytest.mark.parametrize("lost", range(4))
+def test_a_four_that_lost_a_pip_is_no_three(turn: float, lost: int) -> None:
+    """Three of a 4's marks lie in an L, and a line with its middle mark off the middle is
+    no 3 either: a count of three is sure only as a 3 lays its marks out (a red 4 whose
+    corner pip the lamp washed out was read a sure 3, the three at a diagonal's reach)."""
+    assert not laid_out_as_a_face(np.delete(_marks(4, turn), lost, axis=0))
+    ends = _marks(2, turn)
+    off_middle = np.vstack([ends, ends.mean(axis=0) + (ends[1] - ends[0]) * 0.3])
+    assert not laid_out_as_a_face(off_middle)
 
 
 def test_a_line_of_marks_is_no_layout() -> None:

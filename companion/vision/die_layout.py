@@ -95,12 +95,14 @@ def _best_turn(offsets: np.ndarray, places: np.ndarray, step: float) -> tuple[in
 
 
 def laid_out_as_a_face(points: np.ndarray) -> bool:
-    """Do four or more marks (N x 2, crop px) lie as that many pips of a die's face do, each
+    """Do three or more marks (N x 2, crop px) lie as that many pips of a die's face do, each
     within ``DIE_FIT`` of its place at their own step?  Only the shape is asked, not the
     face's size (a flat camera's drawn die and a cube seen from a slant differ in it): a 6
-    that lost a corner pip leaves five marks in two rows, no 5's shape."""
+    that lost a corner pip leaves five marks in two rows, no 5's shape, and a 4 that lost
+    one three in an L, no 3's line.  (Asked of a count already made: three marks in a line
+    are a 3's shape, though a line is no shape to find a face by: ``die_face``.)"""
     layout = DIE_FACES.get(len(points))
-    if layout is None or len(points) < FEWEST_LAID_OUT:
+    if layout is None or len(points) < 3:
         return False
     pts = np.asarray(points, np.float64)
     offsets = pts - pts.mean(axis=0)

@@ -149,11 +149,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # above; fitting every count's layout costs Baron's changed board a twentieth)
         sure = _at_a_faces_step(centres[1:][strong], die_px) \
             and not _a_pip_half_seen(centres[1:][strong], die_px, whole)
-    if sure and count >= 4 and die_px is not None:
-        # and four or more marks lie as that many pips of a face do: a 6 whose corner pip
+    if sure and count >= 3 and die_px is not None:
+        # and three or more marks lie as that many pips of a face do: a 6 whose corner pip
         # fell past its outline (the lamp took that corner's colour) left five marks in two
         # rows with no middle one, no 5 (Baron Voodoo, a purple 6 under a low light from a
-        # wall beside the table, read as a 5 with no doubt)
+        # wall beside the table, read as a 5 with no doubt); a 4 that lost a corner leaves
+        # three in an L, no 3's line
         sure = laid_out_as_a_face(centres[1:][strong])
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
