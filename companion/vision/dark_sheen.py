@@ -68,9 +68,26 @@ class DarkSheen:
         """``labels`` with each dark flat piece under a sheen labelled its colour (a new array
         when any is, else ``labels`` itself): a black one, and a dark one of a hue (a brown
         card).  Only in ``region`` when one is given."""
+        colours = self._dark_flat_colours()
+        if not colours:
+            return labels
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        pad = RING_IN + RING_PX + 1
+        window = (slice(max(0, (wy.start or 0) - pad), wy.stop + pad),
+                  slice(max(0, (wx.start or 0) - pad), wx.stop + pad))
+        lut = np.zeros(256, np.uint8)
+        lut[len(self._piece_names):] = 1  # the board's colours, or none
+        open_ = cv2.LUT(labels[window], lut) & (~as_empty[window]).view(np.uint8)
+        at = cv2.findNonZero(open_)  # (found once for every colour: a pass over the board each cost)
+        if at is None:
+            return labels
+        xs, ys = at.reshape(-1, 2).T
         out = labels
-        for index in self._dark_flat_colours():
-            out = self._colour_in_sheen(flat, out, as_empty, region, index)
+        for index in colours:
+            if out is not labels:  # what a colour before took is open no more
+                still = out[window][ys, xs] >= len(self._piece_names)
+                xs, ys = xs[still], ys[still]
+            out = self._colour_in_sheen(flat, out, as_empty, window, xs, ys, index)
         return out
 
     def _dark_flat_colours(self) -> list[int]:
@@ -92,9 +109,12 @@ class DarkSheen:
             # and no other colour with a hue mixed so: an orange piece in shade under a sheen
             # passes for a brown one (brown is a dark orange) as well as a brown one does
             may = mixed_with_grey(pixels, colour)
+            left = np.flatnonzero(may)  # (each other colour asked only of the pixels still left)
             for other, paint in enumerate(self._piece_bgr):
-                if other != index and may.any() and float(np.ptp(paint)) >= TINTED_SHEEN:
-                    may &= ~mixed_with_grey(pixels, paint.astype(np.float32), loose=True)
+                if other != index and len(left) and float(np.ptp(paint)) >= TINTED_SHEEN:
+                    left = left[~mixed_with_grey(pixels[left], paint.astype(np.float32), loose=True)]
+            may[:] = False
+            may[left] = True
             return may
         top, low = pixels.max(axis=1), pixels.min(axis=1)
         # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
@@ -114,23 +134,16 @@ class DarkSheen:
         return uneven & (share <= SHEEN_DARKER)
 
     def _colour_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
-                         region: tuple[slice, slice] | None, index: int) -> np.ndarray:
+                         window: tuple[slice, slice], xs: np.ndarray, ys: np.ndarray,
+                         index: int) -> np.ndarray:
         """``labels`` with each flat piece of colour ``index`` under a sheen labelled so: a
-        patch of the board's colours (or none) that may be it (``_sheen_candidates``), mostly
+        patch of the board's colours (or none) that may be it (``_may_be_in_sheen``), mostly
         unlike the print there, shaped as one piece on one place, with the print round it as
-        the empty board shows it."""
-        n_pieces = len(self._piece_names)
-        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
-        pad = RING_IN + RING_PX + 1
-        wy = slice(max(0, (wy.start or 0) - pad), wy.stop + pad)
-        wx = slice(max(0, (wx.start or 0) - pad), wx.stop + pad)
-        lut = np.zeros(256, np.uint8)
-        lut[n_pieces:] = 1  # the board's colours, or none
-        open_ = cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8)
-        at = cv2.findNonZero(open_)
-        if at is None:
+        the empty board shows it.  ``xs``, ``ys``: the pixels of ``window`` open to it (of the
+        board's colours, or none, and not the empty board)."""
+        wy, wx = window
+        if not len(xs):
             return labels
-        xs, ys = at.reshape(-1, 2).T
         may = self._may_be_in_sheen(flat[wy, wx][ys, xs], index)
         if not may.any():
             return labels
