@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waiting import HANG_MS
+from waiting import HANG_MS, wait_until
 
 from companion.games import load_game
 from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key, survey_steps
@@ -1081,8 +1081,9 @@ def test_a_place_the_camera_cannot_read_is_answered_by_a_tap_on_what_it_shows(
     assert "Can't read Nightclub 4" in page.inner_text("#prompts")
     assert not table.history
     options.filter(has_text="6: 4: 2: 2").first.click()
+    # (the result line still says "Recorded" from the tap before: the record itself is waited for)
+    assert wait_until(lambda: [h.action for h in table.history if not h.undone] == [clubs], HANG_MS / 6000)
     page.wait_for_function("() => document.querySelector('#action-result').textContent"
                            ".startsWith('Recorded')", timeout=HANG_MS)
-    assert [h.action for h in table.history if not h.undone] == [clubs]
     assert not page.errors
     page.close()
