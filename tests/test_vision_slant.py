@@ -121,18 +121,18 @@ def test_a_black_token_lifted_by_its_sheen_is_black_and_a_shadow_or_a_grey_piece
     reader = _reader("jivecat")
     black = reader._piece_names.index("black")
     flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (82, 85, 83))
-    out = reader._black_in_sheen(flat, labels, as_empty)
+    out = reader._dark_in_sheen(flat, labels, as_empty)
     assert (out[box] == black).mean() > 0.7  # (its rim pixel is opened off)
     # the print dimmed evenly (a shadow on the place): its own hue, so no piece
     flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (0, 0, 0))
     flat[box] = (reader._reference[box] * 0.45).astype(np.uint8)
-    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()
     # a grey piece in the print's light is lighter than a black one's sheen
     flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (128, 130, 129))
-    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()
     # in a shade that reaches past it (a hand's shadow over a grey piece): not told
     flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (82, 85, 83), shaded_ring=True)
-    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()
     # wider than any piece its place holds (a sleeve, a phone): not a piece
     flat, labels, as_empty, box = _sheen_board(reader, "T25", (82, 85, 83), side=40)
-    assert not (reader._black_in_sheen(flat, labels, as_empty)[box] == black).any()
+    assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()

@@ -63,7 +63,7 @@ SHEEN_OPEN_SHARE = 0.35  # a sheen over a black face is broader than this share 
 class DarkSheen:
     """Black pieces whose sheen lifts them off black (see the module's docstring)."""
 
-    def _black_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+    def _dark_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                         region: tuple[slice, slice] | None = None) -> np.ndarray:
         """``labels`` with each dark flat piece under a sheen labelled its colour (a new array
         when any is, else ``labels`` itself): a black one, and a dark one of a hue (a brown
@@ -165,9 +165,9 @@ class DarkSheen:
             if counts[i] < SHEEN_UNLIKE * SHEEN_SEEN * self._min_area[self._spot_ids[i]] * SCALE * SCALE:
                 continue
             by0, bx0, by1, bx1 = (int(v) for v in self._spot_boxes[i])
-            window = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
+            around = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
                       slice(max(0, bx0 - SPOT_PAD), bx1 + SPOT_PAD))
-            out = self._tokens_in(window, grey, unlike, out, labels, as_empty, index)
+            out = self._tokens_in(around, grey, unlike, out, labels, as_empty, index)
         return out
 
     def _tokens_in(self, window: tuple[slice, slice], grey: np.ndarray, unlike: np.ndarray, out: np.ndarray,
@@ -318,7 +318,7 @@ class DarkSheen:
                              box: tuple[int, int, int, int]) -> np.ndarray:
         """A flat black piece's colour mask on the crop its marks are read on (``crop``
         flattened, crop px), with its sheen taken for it as the board's sampling took it
-        (``_black_in_sheen``, ``_sheen_joined_to_black``): pixels with no hue and dark
+        (``_dark_in_sheen``, ``_sheen_joined_to_black``): pixels with no hue and dark
         (``SHEEN_HUELESS``, ``SHEEN_LIGHTEST``) joined to the piece's box and within it (``box``:
         rows y0..y1, columns x0..x1 of the crop; the crop reaches past it onto the print, where
         dark print is no sheen of the piece's) are the piece.

@@ -52,7 +52,7 @@ class Standing(DieSides):
         something over the board.  Only in ``region`` when one is given (the rest of the board
         is as it was read before).  A black piece lifted off black by its sheen, whole or in
         part, is black first (``dark_sheen.py``)."""
-        labels = self._black_in_sheen(flat, labels, as_empty, region)
+        labels = self._dark_in_sheen(flat, labels, as_empty, region)
         labels = self._sheen_joined_to_black(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
         standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
