@@ -123,10 +123,10 @@ class DieSides(DarkSheen):
                               strange: np.ndarray | None) -> bool:
         """Is a plain token of a colour that is a die's in shade (brown: a red or orange
         die's) a die's side face whose top the lamp lit past any colour: the board where that
-        top would lie, beyond it away from the camera's nadir (``SIDE_TO_TOP``), mostly neither
-        the empty board nor a piece (``strange``, ``SIDE_TOP_UNSEEN``)?  A red die's shaded side was read as a
-        brown token so, its lit top no colour at all.  (``own``: the token's pixels, its box
-        at ``bx, by``.)"""
+        top would lie, beyond it away from the camera's nadir (``SIDE_TO_TOP``), mostly
+        neither the empty board nor a piece (``strange``, ``SIDE_TOP_UNSEEN``)?  A red die's
+        shaded side was read as a brown token so, its lit top no colour at all.  (``own``:
+        the token's pixels, its box at ``bx, by``.)"""
         if self.pose is None or strange is None or not self._shade_of_a_die(index) or not own.any():
             return False
         ys, xs = np.nonzero(own)
