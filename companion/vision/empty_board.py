@@ -165,12 +165,12 @@ class EmptyBoard:
         print's colour (a white chip on a cream place was read as the empty place).  ``rows``,
         ``cols``: the board's window ``flat`` and ``small`` show (all of it by default)."""
         as_empty = cv2.inRange(flat, self._ref_lo[rows, cols], self._ref_hi[rows, cols]) > 0
-        clipped = cv2.inRange(small, (CLIPPED,) * 3, (255,) * 3)
-        clipped[self._outside[rows, cols]] = 0  # (the margin: white paper clipped under a lamp, no piece)
-        found = cv2.findNonZero(clipped)
+        found = cv2.findNonZero(cv2.inRange(small, (CLIPPED,) * 3, (255,) * 3))
         if found is None:
             return as_empty
         xs, ys = found.reshape(-1, 2).T
+        inside = ~self._outside[rows, cols][ys, xs]  # (the margin: paper clipped under a lamp, no piece)
+        xs, ys = xs[inside], ys[inside]
         darker = (self._reference[rows, cols][ys, xs].astype(np.int16) + CLIPPED_APART
                   < flat[ys, xs].astype(np.int16)).any(axis=1)
         as_empty[ys[darker], xs[darker]] = False
