@@ -23,7 +23,7 @@ import numpy as np
 from companion.vision.die_layout import BEYOND_THE_FACE, DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
 from companion.vision.mark_peaks import _peaks, outline
 from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
-from companion.vision.pip_reflections import lit_over_an_empty_place
+from companion.vision.pip_reflections import lit_over_a_place
 
 SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
 SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
@@ -332,21 +332,21 @@ def _covered(hull: np.ndarray, centre: tuple[float, float], turn: float, die_px:
 
 def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
                               gray: np.ndarray, rim_share: float, die_px: float, count: int) -> bool:
-    """Does a lamp's reflection on a light die's face of 2 or 3 (its ``count``, already read
-    clear) lie clear of every grid point its layout leaves empty?  A reflection on a light face
-    only lightens: it may hide a pip, never make one.  The face's grid is the one its marks lay
-    out (a 2's or a 3's outer marks on a diagonal a face's step apart, ``_square``), every other
-    mark off that square (a side's) and none at its empty grid points (``_alone_on_the_square``),
-    one such layout only; at no empty grid point does the lifted patch cover a quarter of a
-    pip's disc (a 3's middle, a 4's or a 6's other pips, hidden under it).  False for a dark
-    face (its reflection may pass for a pip) and for anything else."""
+    """Does a lamp's reflection on a die's face of 2 or 3 (its ``count``, already read clear)
+    lie clear of every grid point where it may hide a pip or pass for one?  The face's grid is
+    the one its marks lay out (a 2's or a 3's outer marks on a diagonal a face's step apart,
+    ``_square``), every other mark off that square (a side's) and none at its empty grid
+    points (``_alone_on_the_square``), one such layout only.  On a light face a reflection
+    only lightens: at no empty grid point may the lifted patch cover a quarter of a pip's
+    disc (a 3's middle, a 4's or a 6's other pips, hidden under it).  On a dark face it may
+    pass for a pip too: at no grid point (``lit_over_a_place``).  False for anything else."""
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
                                                                                   body_area)
-    if level <= 128 or count not in (2, 3):
+    if count not in (2, 3):
         return False
     points = centres[1:]
     marks = np.flatnonzero(values >= SEEN_MARK)
@@ -357,4 +357,4 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
             assert step is not None
             if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
                 layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
-    return len(layouts) == 1 and not lit_over_an_empty_place(crop, mask, hull, layouts[0], count)
+    return len(layouts) == 1 and not lit_over_a_place(crop, mask, hull, layouts[0], count, level <= 128)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import _DIE_GRID, DIE_FACES, _laid_out_top
+from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, _laid_out_top
 from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, outline
 from companion.vision.mark_shapes import MARK_SHARE
 
@@ -153,36 +153,48 @@ def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, 
 
 def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
                             gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
-    """The count of a light die's face whose lamp's reflection (``lit_like_a_mark`` found
-    one) hides none of its pips, or None.  On a light face with dark ink a reflection only
-    lightens: it may hide a pip, never make one.  Its top's marks (``_laid_out_top``: four
-    or more laid out exactly as a die's face, any other peak beyond it; none of them faint)
-    leave grid points empty, and at none of those does the lifted patch cover a quarter of
-    a pip's disc.  A dark face's reflection may pass for a pip (a 4's middle lit reads 5):
-    None, its doubt stands."""
+    """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)
+    neither hides one of its pips nor passes for one, or None.  Its top's marks
+    (``_laid_out_top``: four or more laid out exactly as a die's face, any other peak beyond
+    it; none of them faint) lay its grid out.  On a light face with dark ink a reflection
+    only lightens: it may hide a pip, never make one, so at none of the grid points the
+    layout leaves empty may the lifted patch cover a quarter of a pip's disc.  On a dark
+    face with light marks a reflection may pass for a pip (a 4's middle lit reads 5), or
+    run into one and take it: at none of the grid points may it lie (``lit_over_a_place``
+    with ``dark``).  A glossy die's reflections mostly lie along its rounded edges and
+    corners, off every place a pip may be."""
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
     level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
-    if level <= 128:
-        return None  # a dark face
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
     if top is None or (values[top[0]] < 0.30).any():
         return None  # no layout, or a faint mark in it: a pip half hidden
     picked, fit = top
-    return None if lit_over_an_empty_place(crop, mask, hull, fit, len(picked)) else len(picked)
+    return None if lit_over_a_place(crop, mask, hull, fit, len(picked), level <= 128) else len(picked)
+
+
+def lit_over_a_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
+                     fit: tuple[tuple[float, float], float, float, float], count: int, dark: bool) -> bool:
+    """Does a lamp's reflection on a die's face of ``count`` laid out as ``fit`` (centre,
+    step, cosine, sine; crop px) lie where it may hide a pip or pass for one?  On a light
+    face (``lit_over_an_empty_place``) it only lightens; on a dark one (``lit_off_its_marks``)
+    it is light as the marks are."""
+    if dark:
+        return lit_off_its_marks(crop, mask, fit, count)
+    return lit_over_an_empty_place(crop, mask, hull, fit, count)
 
 
 def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
                             fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
     """Does a lamp's reflection on a light face (its darkest channel lifted past the body's,
     to near white) cover a quarter of a pip's disc (``HIDDEN_SHARE``) at a grid point the
-    face of ``count`` laid out as ``fit`` (centre, step, cosine, sine; crop px) leaves empty?
-    There it may hide a pip.  A reflection adds its light to a pip and the face round it
-    alike, and the pip stays as much darker (a peak of the marks' contrast), unless the
-    camera clips both, or its tone curve flattens them, near white (``WASHED_OUT``): a
-    glossy sheen that lifts a yellow face's darkest channel from 90 to 130 hides no pip."""
+    face of ``count`` laid out as ``fit`` leaves empty?  There it may hide a pip.  A
+    reflection adds its light to a pip and the face round it alike, and the pip stays as much
+    darker (a peak of the marks' contrast), unless the camera clips both, or its tone curve
+    flattens them, near white (``WASHED_OUT``): a glossy sheen that lifts a yellow face's
+    darkest channel from 90 to 130 hides no pip."""
     (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
@@ -198,6 +210,40 @@ def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray
     return False
 
 
+def lit_off_its_marks(crop: np.ndarray, mask: np.ndarray,
+                      fit: tuple[tuple[float, float], float, float, float], count: int) -> bool:
+    """Is a dark face of ``count`` laid out as ``fit`` lit anywhere on its square but at
+    its marks, or lit unalike at them, or may one lamp's reflection have made it?  On a
+    dark face a light mark is as light as a reflection, and a drilled pip in its own shade
+    lifts the face's channels near evenly as a reflection does: so the light is judged by
+    where it lies.  Lit: the darkest channel raised past the body's (``LIT_RAISE``).  One
+    over a pip widens it past the others, and a soft one spreads across the face between the
+    marks; a glossy die's rounded edges and corners, past its square (``BEYOND_THE_FACE``),
+    catch the lamp where no pip is.  A reflection as small as a pip at a 2's or a 4's middle
+    passes for its middle pip, and nothing tells it from one: a 3 or a 5 on a dark face with
+    a reflection on it is never vouched for (a single reflection makes no 2, 4 or 6 of
+    another face: each lacks the middle pip, and a 1 and a corner are no 2's diagonal)."""
+    if count in (3, 5):
+        return True
+    (fx, fy), step, c, s = fit
+    body = channel_medians(crop, mask)
+    darkest = crop.min(axis=2)
+    ys, xs = np.nonzero(darkest.astype(np.int16) - int(body.min()) > LIT_RAISE)
+    dx, dy = xs - fx, ys - fy
+    u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
+    on_face = np.maximum(np.abs(u), np.abs(v)) <= BEYOND_THE_FACE
+    places = np.array(DIE_FACES.get(count, ((0, 0),)), np.float64)
+    apart = np.hypot(u[on_face, None] - places[None, :, 0], v[on_face, None] - places[None, :, 1])
+    nearest = apart.argmin(axis=1)
+    at_a_mark = apart[np.arange(len(nearest)), nearest] <= MARK_REACH
+    if np.count_nonzero(~at_a_mark) >= HIDDEN_SHARE * np.pi * (PIP_DISC * step) ** 2:
+        return True
+    lit = np.bincount(nearest[at_a_mark], minlength=len(places))
+    return int(lit.min()) < MARKS_ALIKE * int(lit.max())
+
+
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
 HIDDEN_SHARE = 0.25  # a reflection over this share of a pip's disc may hide it
 WASHED_OUT = 200  # ... where it lifts every channel this high: near white, where a pip's ink may be lost
+MARK_REACH = 0.5  # a light mark's blurred halo reaches this many steps from its place
+MARKS_ALIKE = 0.4  # a dark face's marks each lit over this share of the most lit one's area
