@@ -214,3 +214,45 @@ def test_a_standing_figures_longer_shadow_is_its_shade_not_something_over_the_bo
     frame, layout, _reader, reading = read_committed("tune", "times_square-t10-b1-falloff")
     assert reading.view is not None and not reading.doubtful
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
+
+
+def test_a_dies_shade_at_its_foot_takes_its_colours_and_is_light() -> None:
+    """Right at a die's foot the shade is lit only by what the die and the board round it throw
+    back: a red die's is a red-brown (the print 0.31, 0.35, 0.42 of its light, blue to red), a
+    purple one's mauve, and no even shade.  King of Clubs, tuning split: from 10 degrees a red
+    4's and a purple 1's, from 30 degrees under the track lamps a red 4's and two purple dice's
+    (beyond their sides) were "something over it (a hand, a shadow)?"; both frames read exact
+    now.  Within a few millimetres of a die read alone and sure (past its sides), the board
+    darker in every channel is that shade; black (a token's sliver) is darker still, and the
+    same colours a little further off are still unexplained."""
+    from committed_frames import read_committed
+
+    from companion.vision.empty_board import FOOT_SHADE_MM
+
+    for name in ("king_of_clubs-t10-b2", "king_of_clubs-t30-b2-track"):
+        frame, layout, _read_by, reading = read_committed("tune", name)
+        assert reading.view is not None and not reading.doubtful, name
+        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
+
+    reader = _reader("king_of_clubs")
+    h, w = reader._reference.shape[:2]
+    cy, cx = h // 2, w // 2
+    plain = reader._reference.min(axis=2) >= 40
+
+    def foot(share: tuple[float, float, float], gap: int) -> np.ndarray:
+        flat = reader._reference.copy()
+        is_piece = np.zeros((h, w), bool)
+        is_piece[cy:cy + 16, cx:cx + 16] = True  # a die's top, its box what it explains
+        unexplained = np.zeros((h, w), bool)
+        unexplained[cy + 16 + gap:cy + 19 + gap, cx:cx + 16] = True  # a band below its foot
+        flat[unexplained] = np.clip(flat[unexplained].astype(np.float32) * np.array(share, np.float32),
+                                    0, 255).astype(np.uint8)
+        top = (cy, cy + 16, cx, cx + 16)
+        explained = reader._cast_shadows(flat, is_piece, unexplained, None, [(top, top)])
+        return explained[unexplained & plain]
+
+    red_brown = (0.31, 0.35, 0.42)
+    assert foot(red_brown, 0).all()
+    assert not foot(red_brown, FOOT_SHADE_MM + 1).any()  # past the foot: no die's shade
+    assert not foot((0.12, 0.12, 0.12), 0).any()  # black: a piece's
+    assert not foot((0.9, 1.0, 1.3), 0).any()  # lighter in a channel: no shade at all

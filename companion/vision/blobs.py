@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
+from companion.vision.die_sides import SIDES_SLACK_PX
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
@@ -35,7 +36,6 @@ COLUMN_OVER = "a column's sides over it?"
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
-SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
 COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
 are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks

@@ -21,10 +21,34 @@ SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 SIDE_TOP_UNSEEN = 0.5  # a die's shaded side: this share of the board where its top lies no colour,
 SIDE_TO_TOP = 0.6  # ... that top this many die widths beyond it, away from the camera's nadir
+SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
+Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
 class DieSides(DarkSheen):
     """A die's sides told from the pieces beside it (see the module's docstring)."""
+
+    def _dice_feet(self, told: list) -> list[tuple[Box, Box]]:
+        """Where the dice read alone and sure stand on the board (``EmptyBoard._at_a_dies_foot``):
+        per box a blob that read one die sure and nothing else explains (rows y0..y1, columns
+        x0..x1, sampled px), that box (the die's top) and the box swept from it towards the
+        camera's nadir one die's lean (its sides show that far, and its foot lies at their
+        end).  A blob that read a column, or doubted anything (a piece it read less than sure
+        among them), is left out: what lies past its top may be another die of a column, leaning."""
+        feet = []
+        for blob in told:
+            if len(blob.found) != 1 or blob.doubts \
+                    or not self._is_die(self._piece_names.index(blob.found[0][1].colour)):
+                continue
+            for y0, y1, x0, x1 in blob.explained:
+                sx = sy = 0.0
+                if self.pose is not None:
+                    ux, uy, d = self.pose.outward((x0 + x1) / 2 / SCALE, (y0 + y1) / 2 / SCALE)
+                    lean = self.pose.lean(d, DIE_MM) * SCALE + SIDES_SLACK_PX
+                    sx, sy = -ux * lean, -uy * lean
+                feet.append(((y0, y1, x0, x1), (int(y0 + min(0.0, sy)), int(np.ceil(y1 + max(0.0, sy))),
+                                                int(x0 + min(0.0, sx)), int(np.ceil(x1 + max(0.0, sx))))))
+        return feet
 
     def _without_die_sides(self, blobs: list) -> list:
         """The colour patches of one blob less those that are a die's side face in shade (a

@@ -7,13 +7,14 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from companion.vision.blobs import _Kept
+from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
 from companion.vision.reading import SCALE, SQUARE5, Reading
@@ -26,6 +27,8 @@ SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
 SHADE_EVEN = 0.1  # ... alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
+FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
+FOOT_SHADE_LEAST = 0.25  # ... and leaves the board this share of its light at least (black: 0.12-0.2)
 
 
 def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
@@ -196,14 +199,17 @@ class EmptyBoard:
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
-                      tall: Callable[[], np.ndarray | None] | None = None) -> np.ndarray:
+                      tall: Callable[[], np.ndarray | None] | None = None,
+                      feet: Sequence[tuple[Box, Box]] = ()) -> np.ndarray:
         """Where the board unexplained is a piece's own shadow: the empty board there darker
         by one share of the light in every channel, within a shadow's reach of a piece (of a
         standing figure's further: a shadow grows with its piece's height; ``tall`` gives the
         standing figures' pixels, asked only when a dimmed pixel lies past a die's reach).  That
         is the light, fitted there as shade, not something over the board: a hand or a sleeve
         is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
-        further than a piece's shadow."""
+        further than a piece's shadow.  ``feet``: per die read, its top's box and that box swept
+        over its sides (``DieSides._dice_feet``); at a die's foot its shade takes colours
+        (``_at_a_dies_foot``)."""
         out = np.zeros(unexplained.shape, bool)
         # a flat index is found ten times faster than rows and columns (``np.nonzero``) on a board
         ys, xs = np.divmod(np.flatnonzero(unexplained), unexplained.shape[1])
@@ -211,6 +217,10 @@ class EmptyBoard:
             return out
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
+        if feet:
+            foot = self._at_a_dies_foot(flat, ys, xs, feet)
+            out[ys[foot], xs[foot]] = True
+            ys, xs = ys[~foot], xs[~foot]
         within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
         if tall is None and not within.any():
             return out
@@ -251,6 +261,34 @@ class EmptyBoard:
             far[far] = joined[of]
             out[ys[far], xs[far]] = True
         return out
+
+    def _at_a_dies_foot(self, flat: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                        feet: Sequence[tuple[Box, Box]]) -> np.ndarray:
+        """Which of these pixels are a die's shade at its foot: within ``FOOT_SHADE_MM`` of the
+        box a die read explains swept over its sides, off every die's top, and the empty board
+        there darker in every channel, by a share of the light from ``FOOT_SHADE_LEAST`` to a
+        shadow's most (``SHADE``).  The light that reaches under a die's side is what the die
+        and the board round it throw back, so its shade takes their colours (a red die's is a
+        red-brown, a purple one's a mauve), unevenly dimmed as no shade further out is; and the
+        foot of its side in shade, past what the sides' strip explained, is the die's colour
+        darkened.  Nothing of a piece hides in it: a band a few millimetres wide is no piece's
+        size, a piece's darkest colour (black) is darker, and the dice asked are those read
+        alone and sure (``DieSides._dice_feet``)."""
+        near = np.zeros(len(xs), bool)
+        on_a_top = np.zeros(len(xs), bool)
+        reach = int(round(FOOT_SHADE_MM * SCALE))
+        for (t0, t1, u0, u1), (y0, y1, x0, x1) in feet:
+            near |= (ys >= y0 - reach) & (ys < y1 + reach) & (xs >= x0 - reach) & (xs < x1 + reach)
+            on_a_top |= (ys >= t0) & (ys < t1) & (xs >= u0) & (xs < u1)
+        near &= ~on_a_top  # (what lies on a die's top is no shade at its foot)
+        if not near.any():
+            return near
+        seen = flat[ys[near], xs[near]].astype(np.float32)
+        empty = self._reference[ys[near], xs[near]].astype(np.float32)
+        ratio = seen / np.maximum(empty, 1.0)
+        near[near] = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
+            & (ratio.mean(axis=1) >= FOOT_SHADE_LEAST)
+        return near
 
     @staticmethod
     def _near_a_piece(is_piece: np.ndarray, ys: np.ndarray, xs: np.ndarray, reach: _Reach) -> np.ndarray:

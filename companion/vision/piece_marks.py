@@ -31,12 +31,15 @@ SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's s
 CROP_PAD_MM = 2.0  # a piece's crop reaches this far past its box on the board ...
 WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its outline at the crop's edge
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
+MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
+MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most
 
 
 class PieceMarks:
     """One piece's marks, read on a crop of its own."""
 
     _topped: frozenset[str] = frozenset()  # places another die's top was read on (``Blobs._tops_read``)
+    _marks_gains: dict[int, float] = {}  # per dice colour, its marks' contrast raised by (``marks_gains``)
 
     @staticmethod
     def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
@@ -83,7 +86,7 @@ class PieceMarks:
                      sheen: tuple[int, ...] = ()) -> tuple[int, bool, bool]:
         """Pips again only for a piece that looks different from the last frame's."""
         key = (index, bx // 3, by // 3, bw // 3, bh // 3, None if stand is None else stand.fits, sheen,
-               self._topped)
+               self._topped, self._marks_gains.get(index, 1.0))
         patch = small[by:by + bh, bx:bx + bw]
         cached = self._pip_cache.get(key)
         if cached is not None and cached[0].shape == patch.shape and not self.keep_masks \
@@ -163,6 +166,10 @@ class PieceMarks:
         # (the re-reads with the reflection scaled ask only the count)
         face = outline(mask)
         gray = self._sheen_taken_off(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), mask, index)
+        gain = self._marks_gains.get(index, 1.0)
+        if gain != 1.0 and mask.any():
+            level = float(np.median(gray[mask > 0]))
+            gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
@@ -177,7 +184,8 @@ class PieceMarks:
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
-        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward)
+        seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
             low = low_face(mask, gray, face, rim, die_px, outward, stands)
             if low is not None:
@@ -192,6 +200,20 @@ class PieceMarks:
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
                 pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
         return pips, sure, reflected
+
+    def marks_gains(self) -> dict[int, float]:
+        """Per dice colour, how much its marks' contrast is raised for a second read of the dice
+        of that colour whose count was unclear: the dice's marks show their colour's contrast
+        to the camera, the same on every die of it in one frame (its light, the blur, the pips'
+        drilled shade), and a red die's white pips may show half a purple one's.  Measured on
+        the dice of the colour read sure in a face's layout of three or more (``count_pips``'s
+        ``laid_out``) in this frame, or else the last that showed one; a colour whose marks
+        show ``MARKS_TYPICAL`` or more is not raised, and none by more than ``MARKS_GAIN_MOST``."""
+        for index, seen in self._marks_seen.items():
+            if seen:
+                self._marks_typical[index] = float(np.median(seen))
+        return {index: min(MARKS_GAIN_MOST, MARKS_TYPICAL / typical)
+                for index, typical in self._marks_typical.items() if 0 < typical < MARKS_TYPICAL}
 
     def _outward(self, x_mm: float, y_mm: float) -> tuple[float, float] | None:
         """The way a die's top shows off its foot here (canvas mm): from the camera's nadir

@@ -1,0 +1,29 @@
+"""A die's marks judged against the contrast its colour's marks show in the same frame
+(``PieceMarks.marks_gains``): King of Clubs' red dice show their drilled white pips at about
+0.3 of the contrast a pip's nominal white would give, a purple die's at 0.5 and more."""
+
+from __future__ import annotations
+
+import pytest
+from committed_frames import read_committed, read_right
+
+from companion.vision.piece_marks import MARKS_GAIN_MOST, MARKS_TYPICAL
+
+
+def test_a_colours_marks_are_raised_by_what_its_dice_read_sure_show() -> None:
+    _frame, _layout, reader, _reading = read_committed("tune", "king_of_clubs-t10-b2")
+    reader._marks_typical = {}
+    reader._marks_seen = {4: [0.30, 0.36], 3: [0.62], 5: [0.1], 6: []}
+    gains = reader.marks_gains()
+    assert gains[4] == pytest.approx(MARKS_TYPICAL / 0.33)
+    assert 3 not in gains  # its marks show as most dice's do
+    assert gains[5] == MARKS_GAIN_MOST  # never raised past this
+    assert 6 not in gains  # nothing measured, nothing raised
+    reader._marks_seen = {}  # a frame with no die of the colour read sure: the last measure holds
+    assert reader.marks_gains()[4] == pytest.approx(MARKS_TYPICAL / 0.33)
+
+
+def test_red_dice_with_faint_pips_are_read_on_the_tuning_frames() -> None:
+    # a red 1, 2, 3 and 5 whose marks were unclear (peaks of 0.25-0.47), beside a red 4 read
+    # sure at 0.33: read again with their colour's contrast raised, all four are read right
+    read_right("king_of_clubs-t10-b2", ("p1_d0", "p1_d1", "p1_d3", "p1_backup"))
