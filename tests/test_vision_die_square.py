@@ -244,3 +244,28 @@ def test_a_ones_ring_may_meet_the_light_on_its_rounded_rim() -> None:
     read_right("baron_voodoo-t00-b1", ("B6",))
     read_right("baron_voodoo-t10-b0", ("B3", "D6"))
     read_right("baron_voodoo-t20-b1", ("A5",))
+
+
+def test_a_top_whose_rounded_rim_falls_out_of_its_colour_is_read() -> None:
+    """A dark die's rounded rim faces away from the camera and the lamp: it reads a darker,
+    greyer purple than the die's colour, and the colour's outline leaves a rim's width of the
+    top out (King of Clubs' purple 2s and 3s, doubted on seven tuning frames).  The top's
+    square reaches past the colour by that much, and as dark as the die against the board it
+    is the die; a rim's width past it, it is not."""
+    mask, gray = die([(-1, -1), (1, 1)], [SIDE_PIP])
+    rim = 6  # px: the colour's outline less a rim all round the top
+    inner = np.zeros_like(mask)
+    half = int(DIE_PX / 2)
+    x0, y0 = int(TOP[0]) - half, int(TOP[1]) - half
+    cv2.rectangle(inner, (x0 + rim, y0 + rim), (x0 + 2 * half - rim, y0 + 2 * half + LEAN), 1, -1)
+    cut = mask & inner
+    rim_only = (mask > 0) & (inner == 0)
+    dark_rim = np.where(rim_only, BODY - 45, gray).astype(np.uint8)  # darker than a pip's halo reaches
+    assert low_face(cut, dark_rim, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) == 2
+    # the rim as light as the board (no die seen there): the square is not covered, unclear
+    light_rim = np.where(rim_only, BOARD, gray).astype(np.uint8)
+    assert low_face(cut, light_rim, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) is None
+
+
+def test_purple_dice_whose_rim_falls_out_of_their_colour_are_read_on_the_tuning_frames() -> None:
+    read_right("king_of_clubs-t10-b0-track", ("p0_d2", "p0_d3"))

@@ -27,3 +27,13 @@ def test_red_dice_with_faint_pips_are_read_on_the_tuning_frames() -> None:
     # a red 1, 2, 3 and 5 whose marks were unclear (peaks of 0.25-0.47), beside a red 4 read
     # sure at 0.33: read again with their colour's contrast raised, all four are read right
     read_right("king_of_clubs-t10-b2", ("p1_d0", "p1_d1", "p1_d3", "p1_backup"))
+
+
+def test_a_colours_contrast_is_measured_on_its_low_faces_too() -> None:
+    """King of Clubs at 10 degrees under the broad panel: the red 4 alone measured red's
+    marks at 0.50 (raised 1.1: the red 1's lone pip, at 0.27, stayed unclear); with a red face
+    of two read inside its top's square (``low_face``'s ``laid_out``, 0.42) red's marks show
+    0.46, the red 1 is read, and the frame is exact."""
+    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t10-b0-more")
+    assert reading.view is not None and not reading.doubtful
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)

@@ -37,7 +37,8 @@ HALO_RISE = 0.01  # the contrast along a halo rises by no more than this a pixel
 
 def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] | None, rim_share: float,
              die_px: float, outward: tuple[float, float] | None,
-             stands: Callable[[float, float], bool] | None = None) -> int | None:
+             stands: Callable[[float, float], bool] | None = None,
+             laid_out: list[float] | None = None) -> int | None:
     """The count (1-3) of a die's top read inside its square (see the module), or None.
     ``mask``: the die's colour in the crop (cut to its top when its stand is known);
     ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
@@ -46,13 +47,15 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     for inside the outline less its rim, then, if that leaves the count unclear, less half
     its rim: a corner pip lies a rim's width from where the die's colour ends when the rounded
     rim beyond it catches the light (its slopes no longer the die's colour), and its peak
-    falls in the band the rim takes off (the square and its checks judge it as any other)."""
+    falls in the band the rim takes off (the square and its checks judge it as any other).
+    ``laid_out``: gets the median contrast of the marks of a face of two or three read (as
+    ``pips.count_pips``'s does of a layout's)."""
     face = face or outline(mask)
     if face is None:
         return None
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
     for within in (rim, max(1, rim // 2)):
-        count = _low_face_within(mask, gray, face, within, die_px, outward, stands)
+        count = _low_face_within(mask, gray, face, within, die_px, outward, stands, laid_out)
         if count is not None or within == max(1, rim // 2):
             return count
     return None
@@ -60,7 +63,8 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
 
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                      die_px: float, outward: tuple[float, float] | None,
-                     stands: Callable[[float, float], bool] | None) -> int | None:
+                     stands: Callable[[float, float], bool] | None,
+                     laid_out: list[float] | None = None) -> int | None:
     """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -74,6 +78,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     strong = np.flatnonzero(values >= SURE_MARK)
     if not len(strong) or n <= 1:
         return None
+    rounded = _rim_past_colour(gray, level, hull, die_px)
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
     # the outline as the colour and the brightness show it, and as the colour alone does: a
@@ -85,6 +90,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     within = np.where(colour_hull > 0, whole, 0.0)
     outlines = [_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,))]
     found: set[int] = set()
+    contrast_of: dict[int, float] = {}  # a face's marks' median contrast, per count found
     for count in range(1, 7):
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
@@ -95,7 +101,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole, colour_hull):
                     continue
-                if not _covered(hull, (cx, cy), turn, die_px):
+                if not _covered(hull | rounded, (cx, cy), turn, die_px):
                     continue
                 if stands is not None and not stands(cx, cy):
                     continue
@@ -107,8 +113,14 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                                              for shown in (contrast, within))):
                     continue
                 found.add(count)
+                contrast_of[count] = float(np.median(values[picked]))
                 break
-    return found.pop() if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    count = found.pop()
+    if laid_out is not None and count >= 2:
+        laid_out.append(contrast_of[count])
+    return count
 
 
 def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
@@ -315,6 +327,31 @@ def _halo(contrast: np.ndarray, at: tuple[int, int], others: np.ndarray, step: f
         if (np.diff(line) <= HALO_RISE).all() and float(contrast[at[1], at[0]]) < SURE_MARK:
             return True
     return False
+
+
+def _rim_past_colour(gray: np.ndarray, level: float, hull: np.ndarray, die_px: float) -> np.ndarray:
+    """A die's rounded rim where its colour's outline (``hull``) left it out: within a rim's
+    width of that outline (``RIM_IN``), the pixels as dark as the die against the board round
+    it (nearer the die's grey ``level`` than the board's), or as light for a light die on a
+    darker board.  A rim's slopes face away from the camera and the lamp, so a purple die's
+    read a darker, greyer purple than its colour, and its top's square reaches past the colour
+    by that much; a shade on the board beyond is no farther than a rim's width taken.  Nothing
+    where the die and the board are alike in brightness (``RIM_APART``)."""
+    width = max(1, int(round(RIM_IN * die_px)))
+    near = cv2.dilate(hull, np.ones((2 * width + 1, 2 * width + 1), np.uint8)) > 0
+    round_it = cv2.dilate(near.view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    board = gray[~round_it]
+    if board.size < 20:
+        return np.zeros_like(hull)
+    apart = float(np.median(board)) - level
+    if abs(apart) < RIM_APART:
+        return np.zeros_like(hull)
+    middle = level + apart / 2
+    like = (gray <= middle) if apart > 0 else (gray >= middle)
+    return (near & like & (hull == 0)).astype(hull.dtype)
+
+
+RIM_APART = 40  # a die's grey and the board's this far apart at least to tell its rim by brightness
 
 
 def _covered(hull: np.ndarray, centre: tuple[float, float], turn: float, die_px: float) -> bool:

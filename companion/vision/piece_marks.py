@@ -187,7 +187,7 @@ class PieceMarks:
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
-            low = low_face(mask, gray, face, rim, die_px, outward, stands)
+            low = low_face(mask, gray, face, rim, die_px, outward, stands, seen)
             if low is not None:
                 pips, sure = low, True
             elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):
@@ -207,8 +207,9 @@ class PieceMarks:
         to the camera, the same on every die of it in one frame (its light, the blur, the pips'
         drilled shade), and a red die's white pips may show half a purple one's.  Measured on
         the dice of the colour read sure in a face's layout of three or more (``count_pips``'s
-        ``laid_out``) in this frame, or else the last that showed one; a colour whose marks
-        show ``MARKS_TYPICAL`` or more is not raised, and none by more than ``MARKS_GAIN_MOST``."""
+        ``laid_out``) or as a face of two or three inside its top's square (``low_face``'s) in
+        this frame, or else the last that showed one; a colour whose marks show
+        ``MARKS_TYPICAL`` or more is not raised, and none by more than ``MARKS_GAIN_MOST``."""
         for index, seen in self._marks_seen.items():
             if seen:
                 self._marks_typical[index] = float(np.median(seen))
