@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from committed_frames import read_committed, read_right
 
@@ -12,15 +13,20 @@ from companion.vision.piece_marks import MARKS_GAIN_MOST, MARKS_TYPICAL
 
 def test_a_colours_marks_are_raised_by_what_its_dice_read_sure_show() -> None:
     _frame, _layout, reader, _reading = read_committed("tune", "king_of_clubs-t10-b2")
-    reader._marks_typical = {}
-    reader._marks_seen = {4: [0.30, 0.36], 3: [0.62], 5: [0.1], 6: []}
+    reader._marks_last_seen = {}
+    # (per colour, the contrasts of the marks of each die read sure: two red dice, a purple one)
+    reader._marks_seen = {4: [np.array([0.30, 0.32]), np.array([0.36])], 3: [np.array([0.62, 0.6])],
+                          5: [np.array([0.1])], 6: []}
     gains = reader.marks_gains()
-    assert gains[4] == pytest.approx(MARKS_TYPICAL / 0.33)
+    assert gains[4] == pytest.approx(MARKS_TYPICAL / 0.32)  # the median of all its marks
     assert 3 not in gains  # its marks show as most dice's do
     assert gains[5] == MARKS_GAIN_MOST  # never raised past this
     assert 6 not in gains  # nothing measured, nothing raised
-    reader._marks_seen = {}  # a frame with no die of the colour read sure: the last measure holds
-    assert reader.marks_gains()[4] == pytest.approx(MARKS_TYPICAL / 0.33)
+    # the next frame reads no die of the colour sure: the last frame's marks hold (as the reader
+    # keeps them when a frame begins)
+    reader._marks_last_seen.update((i, marks) for i, marks in reader._marks_seen.items() if marks)
+    reader._marks_seen = {}
+    assert reader.marks_gains()[4] == pytest.approx(MARKS_TYPICAL / 0.32)
 
 
 def test_red_dice_with_faint_pips_are_read_on_the_tuning_frames() -> None:

@@ -248,7 +248,7 @@ def test_a_dies_shade_at_its_foot_takes_its_colours_and_is_light() -> None:
         flat[unexplained] = np.clip(flat[unexplained].astype(np.float32) * np.array(share, np.float32),
                                     0, 255).astype(np.uint8)
         top = (cy, cy + 16, cx, cx + 16)
-        explained = reader._cast_shadows(flat, is_piece, unexplained, None, [(top, top)])
+        explained = reader._cast_shadows(flat, is_piece, unexplained, None, lambda: [(top, top)])
         return explained[unexplained & plain]
 
     red_brown = (0.31, 0.35, 0.42)

@@ -38,7 +38,7 @@ HALO_RISE = 0.01  # the contrast along a halo rises by no more than this a pixel
 def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] | None, rim_share: float,
              die_px: float, outward: tuple[float, float] | None,
              stands: Callable[[float, float], bool] | None = None,
-             laid_out: list[float] | None = None) -> int | None:
+             laid_out: list[np.ndarray] | None = None) -> int | None:
     """The count (1-3) of a die's top read inside its square (see the module), or None.
     ``mask``: the die's colour in the crop (cut to its top when its stand is known);
     ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
@@ -48,7 +48,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     its rim: a corner pip lies a rim's width from where the die's colour ends when the rounded
     rim beyond it catches the light (its slopes no longer the die's colour), and its peak
     falls in the band the rim takes off (the square and its checks judge it as any other).
-    ``laid_out``: gets the median contrast of the marks of a face of two or three read (as
+    ``laid_out``: gets the contrasts of the marks of a face of two or three read (as
     ``pips.count_pips``'s does of a layout's)."""
     face = face or outline(mask)
     if face is None:
@@ -64,7 +64,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                      die_px: float, outward: tuple[float, float] | None,
                      stands: Callable[[float, float], bool] | None,
-                     laid_out: list[float] | None = None) -> int | None:
+                     laid_out: list[np.ndarray] | None = None) -> int | None:
     """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -90,7 +90,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     within = np.where(colour_hull > 0, whole, 0.0)
     outlines = [_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,))]
     found: set[int] = set()
-    contrast_of: dict[int, float] = {}  # a face's marks' median contrast, per count found
+    contrast_of: dict[int, np.ndarray] = {}  # a face's marks' contrasts, per count found
     for count in range(1, 7):
         for picked in _candidates(values, marks, strong, count):
             fit = _square(points[picked], count, die_px, whole)
@@ -113,7 +113,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                                              for shown in (contrast, within))):
                     continue
                 found.add(count)
-                contrast_of[count] = float(np.median(values[picked]))
+                contrast_of[count] = values[picked]
                 break
     if len(found) != 1:
         return None

@@ -200,16 +200,16 @@ class EmptyBoard:
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
                       tall: Callable[[], np.ndarray | None] | None = None,
-                      feet: Sequence[tuple[Box, Box]] = ()) -> np.ndarray:
+                      feet: Callable[[], Sequence[tuple[Box, Box]]] | None = None) -> np.ndarray:
         """Where the board unexplained is a piece's own shadow: the empty board there darker
         by one share of the light in every channel, within a shadow's reach of a piece (of a
         standing figure's further: a shadow grows with its piece's height; ``tall`` gives the
         standing figures' pixels, asked only when a dimmed pixel lies past a die's reach).  That
         is the light, fitted there as shade, not something over the board: a hand or a sleeve
         is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
-        further than a piece's shadow.  ``feet``: per die read, its top's box and that box swept
-        over its sides (``DieSides._dice_feet``); at a die's foot its shade takes colours
-        (``_at_a_dies_foot``)."""
+        further than a piece's shadow.  ``feet`` gives, per die read, its top's box and that box
+        swept over its sides (``DieSides._dice_feet``; asked only when something is unexplained
+        off the pieces); at a die's foot its shade takes colours (``_at_a_dies_foot``)."""
         out = np.zeros(unexplained.shape, bool)
         # a flat index is found ten times faster than rows and columns (``np.nonzero``) on a board
         ys, xs = np.divmod(np.flatnonzero(unexplained), unexplained.shape[1])
@@ -217,7 +217,7 @@ class EmptyBoard:
             return out
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
-        if feet:
+        if feet is not None and len(xs):
             foot = self._at_a_dies_foot(flat, ys, xs, feet)
             out[ys[foot], xs[foot]] = True
             ys, xs = ys[~foot], xs[~foot]
@@ -263,7 +263,7 @@ class EmptyBoard:
         return out
 
     def _at_a_dies_foot(self, flat: np.ndarray, ys: np.ndarray, xs: np.ndarray,
-                        feet: Sequence[tuple[Box, Box]]) -> np.ndarray:
+                        feet: Callable[[], Sequence[tuple[Box, Box]]]) -> np.ndarray:
         """Which of these pixels are a die's shade at its foot: within ``FOOT_SHADE_MM`` of the
         box a die read explains swept over its sides, off every die's top, and the empty board
         there darker in every channel, by a share of the light from ``FOOT_SHADE_LEAST`` to a
@@ -273,22 +273,25 @@ class EmptyBoard:
         foot of its side in shade, past what the sides' strip explained, is the die's colour
         darkened.  Nothing of a piece hides in it: a band a few millimetres wide is no piece's
         size, a piece's darkest colour (black) is darker, and the dice asked are those read
-        alone and sure (``DieSides._dice_feet``)."""
-        near = np.zeros(len(xs), bool)
-        on_a_top = np.zeros(len(xs), bool)
-        reach = int(round(FOOT_SHADE_MM * SCALE))
-        for (t0, t1, u0, u1), (y0, y1, x0, x1) in feet:
-            near |= (ys >= y0 - reach) & (ys < y1 + reach) & (xs >= x0 - reach) & (xs < x1 + reach)
-            on_a_top |= (ys >= t0) & (ys < t1) & (xs >= u0) & (xs < u1)
-        near &= ~on_a_top  # (what lies on a die's top is no shade at its foot)
-        if not near.any():
-            return near
-        seen = flat[ys[near], xs[near]].astype(np.float32)
-        empty = self._reference[ys[near], xs[near]].astype(np.float32)
+        alone and sure (``DieSides._dice_feet``, asked of ``feet`` only when a pixel is so
+        dimmed: finding the dice's feet costs a changed Baron Voodoo board a twentieth)."""
+        seen = flat[ys, xs].astype(np.float32)
+        empty = self._reference[ys, xs].astype(np.float32)
         ratio = seen / np.maximum(empty, 1.0)
-        near[near] = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
+        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
             & (ratio.mean(axis=1) >= FOOT_SHADE_LEAST)
-        return near
+        if not dimmed.any():
+            return dimmed
+        at = np.flatnonzero(dimmed)
+        py, px = ys[at], xs[at]
+        near = np.zeros(len(at), bool)
+        on_a_top = np.zeros(len(at), bool)
+        reach = int(round(FOOT_SHADE_MM * SCALE))
+        for (t0, t1, u0, u1), (y0, y1, x0, x1) in feet():
+            near |= (py >= y0 - reach) & (py < y1 + reach) & (px >= x0 - reach) & (px < x1 + reach)
+            on_a_top |= (py >= t0) & (py < t1) & (px >= u0) & (px < u1)
+        dimmed[at] = near & ~on_a_top  # (what lies on a die's top is no shade at its foot)
+        return dimmed
 
     @staticmethod
     def _near_a_piece(is_piece: np.ndarray, ys: np.ndarray, xs: np.ndarray, reach: _Reach) -> np.ndarray:

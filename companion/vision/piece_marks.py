@@ -208,13 +208,13 @@ class PieceMarks:
         drilled shade), and a red die's white pips may show half a purple one's.  Measured on
         the dice of the colour read sure in a face's layout of three or more (``count_pips``'s
         ``laid_out``) or as a face of two or three inside its top's square (``low_face``'s) in
-        this frame, or else the last that showed one; a colour whose marks show
-        ``MARKS_TYPICAL`` or more is not raised, and none by more than ``MARKS_GAIN_MOST``."""
-        for index, seen in self._marks_seen.items():
-            if seen:
-                self._marks_typical[index] = float(np.median(seen))
-        return {index: min(MARKS_GAIN_MOST, MARKS_TYPICAL / typical)
-                for index, typical in self._marks_typical.items() if 0 < typical < MARKS_TYPICAL}
+        this frame, or else the last that showed one (the median of all their marks); a colour
+        whose marks show ``MARKS_TYPICAL`` or more is not raised, and none by more than
+        ``MARKS_GAIN_MOST``.  Asked only of a frame with a die still unclear."""
+        seen = {**self._marks_last_seen, **{i: marks for i, marks in self._marks_seen.items() if marks}}
+        typical = {index: float(np.median(np.concatenate(marks))) for index, marks in seen.items()}
+        return {index: min(MARKS_GAIN_MOST, MARKS_TYPICAL / t) for index, t in typical.items()
+                if 0 < t < MARKS_TYPICAL}
 
     def _outward(self, x_mm: float, y_mm: float) -> tuple[float, float] | None:
         """The way a die's top shows off its foot here (canvas mm): from the camera's nadir

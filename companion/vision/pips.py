@@ -47,7 +47,7 @@ DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
                rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
                stands: Callable[[float, float], bool] | None = None, cut: bool = False,
-               outward: tuple[float, float] | None = None, laid_out: list[float] | None = None
+               outward: tuple[float, float] | None = None, laid_out: list[np.ndarray] | None = None
                ) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
@@ -68,8 +68,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     complete a die's layout with the clear ones count (``die_face``), never a faint one alone.
     ``outward``: the unit direction (crop axes) from the camera's nadir through a die, None
     right under it: a lone mark is a sure 1 only at its top's middle (``_in_the_middle``).
-    ``laid_out``: gets the median contrast of a die's marks counted sure in a face's layout
-    of three or more (what its colour's marks show in this light and blur).
+    ``laid_out``: gets the contrasts of a die's marks counted sure in a face's layout of three
+    or more (what its colour's marks show in this light and blur).
     """
     face = face or outline(mask)
     if face is None:
@@ -160,7 +160,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # three in an L, no 3's line
         sure = laid_out_as_a_face(centres[1:][strong])
         if sure and laid_out is not None:
-            laid_out.append(float(np.median(values[strong])))
+            laid_out.append(values[strong])
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands)

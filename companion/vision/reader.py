@@ -122,8 +122,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._last_cells: np.ndarray | None = None
         self._still_frames: list[np.ndarray] = []  # read-only frames found still against them
         self._pip_cache: dict[tuple, tuple[np.ndarray, tuple[int, bool]]] = {}
-        self._marks_seen: dict[int, list[float]] = {}  # this frame's dice marks' contrast, per colour
-        self._marks_typical: dict[int, float] = {}  # the last measured (``PieceMarks.marks_gains``)
+        self._marks_seen: dict[int, list[np.ndarray]] = {}  # this frame's dice marks' contrasts, per colour
+        self._marks_last_seen: dict[int, list[np.ndarray]] = {}  # the last frame's that had any, per colour
         self._blob_cache: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
         self._blob_corners: dict[tuple[int, int], list[tuple]] = {}  # the cache's boxes by corner
         self._marker_sharpness: list[tuple[np.ndarray, tuple[float, float] | None]] = []
@@ -397,6 +397,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if part is None:  # a whole board: do its dice show their sides? (a change is read as it was)
             self.dice_stand = self._dice_stand_up(n, stats, components, labels)
         read: list[tuple[int, tuple, _Blob]] = []
+        self._marks_last_seen.update((i, marks) for i, marks in self._marks_seen.items() if marks)
         self._marks_seen = {}
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
@@ -423,13 +424,14 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # Read again too with its colour's marks' contrast raised to what most dice's show, as
         # this frame's other dice of that colour show theirs (``marks_gains``)
         every = [blob for _patch, blob, _area in carried.values()] + [blob for _k, _key, blob in read]
-        gains = self.marks_gains()
+        gains: dict[int, float] | None = None  # (measured only for a die still unclear)
         for i, (k, key, blob) in enumerate(read):
             if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts):
                 self._topped = self._tops_read(every, blob)
                 read[i] = (k, key, self._read_blob(k, stats, centres, components, labels, (lit, strange),
                                                    near_pieces, small, frame, pip_cache))
-                if gains and any(why == MARKS_UNCLEAR for _spot, why in read[i][2].doubts):
+                if any(why == MARKS_UNCLEAR for _spot, why in read[i][2].doubts) \
+                        and (gains := self.marks_gains() if gains is None else gains):
                     self._marks_gains = gains
                     read[i] = (k, key, self._read_blob(k, stats, centres, components, labels, (lit, strange),
                                                        near_pieces, small, frame, pip_cache))
@@ -451,7 +453,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
         tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
-        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained, tall, self._dice_feet(told))  # light
+        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained, tall,
+                                           lambda: self._dice_feet(told))  # light, not a doubt
         unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
                                                        whence)
