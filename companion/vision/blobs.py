@@ -14,7 +14,6 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
-from companion.vision.die_sides import SIDES_SLACK_PX
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
@@ -432,9 +431,7 @@ class Blobs(PieceMarks):
         piece's colour, the only ones the column need explain: where none lie, it is not swept.)"""
         if self.pose is None or self._flat is None:
             return []
-        x_mm, y_mm = (bx + bw / 2) / SCALE, (by + bh / 2) / SCALE
-        ux, uy, d = self.pose.outward(x_mm, y_mm)
-        lean = self.pose.lean(d, DIE_MM) * SCALE + SIDES_SLACK_PX
+        ux, uy, d, lean = self._one_dies_lean(bx + bw / 2, by + bh / 2)
         if lean < 1:
             return []
         sx, sy = -ux * lean, -uy * lean

@@ -43,12 +43,19 @@ class DieSides(DarkSheen):
             for y0, y1, x0, x1 in blob.explained:
                 sx = sy = 0.0
                 if self.pose is not None:
-                    ux, uy, d = self.pose.outward((x0 + x1) / 2 / SCALE, (y0 + y1) / 2 / SCALE)
-                    lean = self.pose.lean(d, DIE_MM) * SCALE + SIDES_SLACK_PX
+                    ux, uy, _d, lean = self._one_dies_lean((x0 + x1) / 2, (y0 + y1) / 2)
                     sx, sy = -ux * lean, -uy * lean
                 feet.append(((y0, y1, x0, x1), (int(y0 + min(0.0, sy)), int(np.ceil(y1 + max(0.0, sy))),
                                                 int(x0 + min(0.0, sx)), int(np.ceil(x1 + max(0.0, sx))))))
         return feet
+
+    def _one_dies_lean(self, x_px: float, y_px: float) -> tuple[float, float, float, float]:
+        """Here (sampled px; a pose known): the way out from the camera's nadir (a unit vector),
+        the distance from it (mm), and how far one die's sides show from its top towards the
+        nadir (sampled px, ``SIDES_SLACK_PX`` included)."""
+        assert self.pose is not None
+        ux, uy, d = self.pose.outward(x_px / SCALE, y_px / SCALE)
+        return ux, uy, d, self.pose.lean(d, DIE_MM) * SCALE + SIDES_SLACK_PX
 
     def _without_die_sides(self, blobs: list) -> list:
         """The colour patches of one blob less those that are a die's side face in shade (a

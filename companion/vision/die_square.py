@@ -78,7 +78,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     strong = np.flatnonzero(values >= SURE_MARK)
     if not len(strong) or n <= 1:
         return None
-    rounded = _rim_past_colour(gray, level, hull, die_px)
+    rounded: np.ndarray | None = None  # (``_rim_past_colour``, found for the first square that needs it)
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
     # the outline as the colour and the brightness show it, and as the colour alone does: a
@@ -101,7 +101,9 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole, colour_hull):
                     continue
-                if not _covered(hull | rounded, (cx, cy), turn, die_px):
+                if rounded is None:
+                    rounded = hull | _rim_past_colour(gray, level, hull, die_px)
+                if not _covered(rounded, (cx, cy), turn, die_px):
                     continue
                 if stands is not None and not stands(cx, cy):
                     continue

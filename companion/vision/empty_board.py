@@ -217,16 +217,16 @@ class EmptyBoard:
             return out
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
-        if feet is not None and len(xs):
-            foot = self._at_a_dies_foot(flat, ys, xs, feet)
-            out[ys[foot], xs[foot]] = True
-            ys, xs = ys[~foot], xs[~foot]
-        within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
-        if tall is None and not within.any():
-            return out
         seen = flat[ys, xs].astype(np.float32)
         empty = self._reference[ys, xs].astype(np.float32)
         ratio = seen / np.maximum(empty, 1.0)
+        if feet is not None and len(xs):
+            rest = ~self._at_a_dies_foot(ys, xs, ratio, empty, feet)
+            out[ys[~rest], xs[~rest]] = True
+            ys, xs, ratio, empty = ys[rest], xs[rest], ratio[rest], empty[rest]
+        within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
+        if tall is None and not within.any():
+            return out
         share = ratio.mean(axis=1)
         dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
         far = dimmed & ~within  # (only a dimmed pixel can be shade: the figures' reach asked of those)
@@ -262,7 +262,8 @@ class EmptyBoard:
             out[ys[far], xs[far]] = True
         return out
 
-    def _at_a_dies_foot(self, flat: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+    @staticmethod
+    def _at_a_dies_foot(ys: np.ndarray, xs: np.ndarray, ratio: np.ndarray, empty: np.ndarray,
                         feet: Callable[[], Sequence[tuple[Box, Box]]]) -> np.ndarray:
         """Which of these pixels are a die's shade at its foot: within ``FOOT_SHADE_MM`` of the
         box a die read explains swept over its sides, off every die's top, and the empty board
@@ -274,10 +275,9 @@ class EmptyBoard:
         darkened.  Nothing of a piece hides in it: a band a few millimetres wide is no piece's
         size, a piece's darkest colour (black) is darker, and the dice asked are those read
         alone and sure (``DieSides._dice_feet``, asked of ``feet`` only when a pixel is so
-        dimmed: finding the dice's feet costs a changed Baron Voodoo board a twentieth)."""
-        seen = flat[ys, xs].astype(np.float32)
-        empty = self._reference[ys, xs].astype(np.float32)
-        ratio = seen / np.maximum(empty, 1.0)
+        dimmed: finding the dice's feet costs a changed Baron Voodoo board a twentieth).
+        ``ratio``: each pixel as seen over the empty board, per channel; ``empty``: the empty
+        board there."""
         dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
             & (ratio.mean(axis=1) >= FOOT_SHADE_LEAST)
         if not dimmed.any():
