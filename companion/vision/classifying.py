@@ -25,6 +25,8 @@ LIT_WHITE_MIN = 180.0  # ... and lifted toward a white at least this light (a gr
 LIT_RING_SHARE = 0.6  # a patch of no colour is a lit die top only in a ring this much the die's colour
 LIT_SHARE = 0.5  # ... with at least this share of it lit the die's colour's way
 LIT_LARGEST = 1.2  # ... and no larger than this many die faces
+SHEEN_NARROWEST_MM = 1.2  # ... a broad sheen: none of it narrower than this
+LIT_REACH = 0.5  # ... and within this many dice of the die's colour
 
 
 @functools.lru_cache(maxsize=4)
@@ -147,14 +149,79 @@ class Classifying:
         out[ys[lit], xs[lit]] = owner[lit]
         return out
 
+    def _sheen_lit_dice(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
+        """``labels`` with a glossy die's top under a broad sheen taken for the die: pixels of
+        no tinted piece's colour within half a die of a die's colour, that are that colour
+        mixed with a lamp's white (as ``_lit_die_tops`` judges a pixel), in broad patches no
+        larger than a die's face.  A sheen over most of a top (Baron Voodoo's purple and
+        blue dice under a broad lamp: lilac and pale blue tops) leaves only the rim the die's
+        colour, broken where the rim's blur mixes it with the print: no patch is enclosed by
+        it (``_lit_die_tops``), and the marks were counted on specks of the rim."""
+        n_pieces = len(self._piece_names)
+        colours = self._centroid_bgr
+        tinted = np.ptp(colours, axis=1) >= TINTED
+        dice = [i for i in range(n_pieces) if self._is_die(i) and tinted[i]]
+        if not dice:
+            return labels
+        lut = np.full(256, 255, np.uint8)
+        lut[[i for i in range(n_pieces) if tinted[i]]] = 0
+        open_ = cv2.LUT(labels, lut)
+        reach = max(1, int(round(LIT_REACH * DIE_MM * px_per_mm)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)
+        near = np.zeros(labels.shape, np.uint16)  # bit k: within reach of dice[k]'s colour
+        for k, i in enumerate(dice):
+            near |= (cv2.dilate(cv2.compare(labels, i, cv2.CMP_EQ), kernel) > 0).astype(np.uint16) << k
+        near[open_ == 0] = 0
+        ys, xs = np.nonzero(near)
+        if not len(ys):
+            return labels
+        pixels = flat[ys, xs].astype(np.float32)
+        tint = pixels - pixels.mean(1, keepdims=True)
+        size = np.linalg.norm(tint, axis=1)
+        ways = colours - colours.mean(1, keepdims=True)
+        unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
+        cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
+        cosine[:, ~tinted] = -1.0
+        owner = cosine.argmax(1)
+        slot = np.full(len(colours), -1)
+        slot[dice] = np.arange(len(dice))
+        # the pixel's colour's way is a die's, and that die's colour is within reach
+        ok = (slot[owner] >= 0) & (((near[ys, xs].astype(np.int64) >> np.maximum(slot[owner], 0)) & 1) > 0)
+        own_cos = cosine[np.arange(len(ys)), owner]
+        keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
+        mean_c = colours[owner].mean(1)
+        white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
+        lit = ok & (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (pixels.mean(1) > mean_c) \
+            & (white >= LIT_WHITE_MIN) & (keep < 0.9)
+        if not lit.any():
+            return labels
+        mask = np.zeros(labels.shape, np.uint8)
+        mask[ys[lit], xs[lit]] = 1
+        # a sheen is broad; the die's colour blurred into a light print round it is a thin
+        # band along its outline, which an opening as wide as a pip's core takes away
+        width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2))
+        lit &= mask[ys, xs] > 0
+        count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        small = stats[:, cv2.CC_STAT_AREA] <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2
+        small[0] = False
+        lit &= small[comp[ys, xs]]
+        out = labels.copy()
+        out[ys[lit], xs[lit]] = owner[lit]
+        return out
+
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:
         """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop
         (``px_per_mm``, its scale), a die's top lit past its colour taken for the die
-        (``_lit_die_tops``).  Not on the board: a die's blob made whole there lets its sides
-        pass for a column's lower die (two frames of the tuning split read a die under it)."""
+        (``_lit_die_tops``, ``_sheen_lit_dice``).  Not on the board: a die's blob made whole
+        there lets its sides pass for a column's lower die (two frames of the tuning split read
+        a die under it, and again with a broad sheen taken for the die)."""
         labels = self._classify_clipped(flat, seen)
-        return labels if px_per_mm is None else self._lit_die_tops(flat, labels, px_per_mm)
+        if px_per_mm is None:
+            return labels
+        return self._sheen_lit_dice(flat, self._lit_die_tops(flat, labels, px_per_mm), px_per_mm)
 
     def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

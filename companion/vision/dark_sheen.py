@@ -37,6 +37,7 @@ import numpy as np
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.reading import SCALE, SQUARE3
 
+DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
 SHEEN_HUELESS = 16  # a black top under a sheen: its channels within this of each other
 SHEEN_DARKER = 0.6  # ... most of it no lighter than this share of the empty print there
 SHEEN_UNEVEN = 0.12  # ... nor that print dimmed evenly: its channels' shares of it differ by this much
@@ -349,7 +350,7 @@ class DarkSheen:
         piece (wider than any mark) is the sheen; less it, raised back to the
         face's darkest level, the marks stand alone against an even black.  ``gray`` itself
         for any other piece, or with too little of the piece seen."""
-        if not self._flat_black(index):
+        if not self._flat_black(index) and not self._dark_die_lit_past_grey(gray, mask, index):
             return self._shade_taken_off(gray, mask, index)
         area = cv2.countNonZero(mask)
         if area < 16:
@@ -365,6 +366,19 @@ class DarkSheen:
         lift[hull == 0] = 0
         return cv2.subtract(gray, lift)
 
+    def _dark_die_lit_past_grey(self, gray: np.ndarray, mask: np.ndarray, index: int) -> bool:
+        """Is this a die of a dark colour (its marks lighter than it) whose face a glossy
+        sheen lifts past mid-grey?  Its marks are still the lighter ones; read against the
+        face's lifted level they would be taken for dark ink, and the sheen is taken off as a
+        black piece's is (Baron Voodoo's purple and blue dice under a broad lamp: lilac and
+        pale blue tops, only their rims their colour).  Not on the re-read with its colour's
+        contrast raised (``marks_gains``): that gain is measured on faces not so lifted."""
+        if not self._is_die(index) or index in self._marks_gains:
+            return False
+        colour = self._piece_bgr[index].reshape(1, 1, 3).astype(np.uint8)
+        if float(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)[0, 0]) > DARK_DIE_GREY:
+            return False
+        return cv2.countNonZero(mask) >= 16 and float(np.median(gray[mask > 0])) > DARK_DIE_GREY
 
     def _shade_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
         """A light flat piece's brightness (a pale token or card, ``gray`` in crop px) with

@@ -167,6 +167,7 @@ class PieceMarks:
         face = outline(mask)
         gray = self._sheen_taken_off(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), mask, index)
         gain = self._marks_gains.get(index, 1.0)
+        plain = gray
         if gain != 1.0 and mask.any():
             level = float(np.median(gray[mask > 0]))
             gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
@@ -195,6 +196,13 @@ class PieceMarks:
                 # board's coarser sampling, was cut off with a pip): read again on a wider crop
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
                                        WIDE_PAD_MM, lit)
+        if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut,
+                                               outward) == (pips, False):
+            # the re-read with the marks' contrast raised is for marks too faint to count: where
+            # it finds no mark the plain read did not, what left that count unclear stands (King
+            # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong
+            # and off its top's middle, and with the gain its body's extent moved under it)
+            sure = False
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
