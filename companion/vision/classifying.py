@@ -185,8 +185,9 @@ class Classifying:
         owner = cosine.argmax(1)
         slot = np.full(len(colours), -1)
         slot[dice] = np.arange(len(dice))
-        # the pixel's colour's way is a die's, and that die's colour is within reach
-        ok = (slot[owner] >= 0) & (((near[ys, xs].astype(np.int64) >> np.maximum(slot[owner], 0)) & 1) > 0)
+        # the pixel's colour's way is a die's, that die's colour is within reach, and no other
+        # die's is (nothing is taken across two colours: a patch between two dice is neither's)
+        ok = (slot[owner] >= 0) & (near[ys, xs].astype(np.int64) == (1 << np.maximum(slot[owner], 0)))
         own_cos = cosine[np.arange(len(ys)), owner]
         keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
         mean_c = colours[owner].mean(1)

@@ -95,9 +95,11 @@ class PieceMarks:
             fresh[key] = cached
             return cached[1]
         result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
-        if not result[1] and not result[2] and self._is_die(index):
+        if not result[1] and self._is_die(index):
             # its count unclear: read again with its top lit past its colour taken for it
-            # (``_lit_die_tops``), kept only when that count is clear and no reflection
+            # (``_lit_die_tops``, ``_sheen_lit_dice``), kept only when that count is clear and
+            # no reflection.  A light spot first taken for a reflection may be that lit top
+            # itself, the die's colour only round it: judged again with the top made whole
             lit = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, lit=True)
             if lit[1] and not lit[2]:
                 result = lit
