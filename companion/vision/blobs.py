@@ -162,9 +162,18 @@ class Blobs(PieceMarks):
         one column, whose top that is, so no other top seen stands on it (a lower die's top
         is never seen: the die on it covers it).  A top the camera's slant shows over a
         place further out is then no column's standing on one of them."""
-        return frozenset(spot for blob in blobs if blob is not but for spot, piece, _x, _y, conf in blob.found
-                         if conf >= SURE_READ and self._is_die(self._piece_names.index(piece.colour))
-                         and all(s != spot for s, _why in blob.doubts))
+        return frozenset(spot for spot, by in self._tops_by_place(blobs).items()
+                         if any(b is not but for b in by))
+
+    def _tops_by_place(self, blobs: list[_Blob]) -> dict[str, list[_Blob]]:
+        """Per place, the blobs that read a die's top there sure (``_tops_read``)."""
+        out: dict[str, list[_Blob]] = {}
+        for blob in blobs:
+            for spot, piece, _x, _y, conf in blob.found:
+                if conf >= SURE_READ and self._is_die(self._piece_names.index(piece.colour)) \
+                        and all(s != spot for s, _why in blob.doubts):
+                    out.setdefault(spot, []).append(blob)
+        return out
 
     def _one_held_read(self, blobs: list[_Blob]) -> list[_Blob]:
         """The blobs as told, less their "partly hidden?" doubts on a place that holds one
@@ -269,7 +278,7 @@ class Blobs(PieceMarks):
                     out.odd.append(((y, x), blob))
                     return out
             else:
-                blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, order[:3], votes)
+                blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, votes)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
             # (another piece's colour in it, at another place: a piece there partly hidden)
@@ -500,14 +509,17 @@ class Blobs(PieceMarks):
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
         return bool((even[0] & (level[0] > GLARE_MIN)).any())
 
-    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, indices: np.ndarray,
+    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int,
                          votes: np.ndarray) -> list:
         """A blob of two or more colours, as one piece per colour patch: only the blob's own
-        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does)."""
+        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does).
+        Every colour it holds (``votes``, per colour): a blob of four colours once lost its
+        least (Baron Voodoo, a yellow die's sheen taken for it joined it to its shadow, read
+        brown, and to the dice beside it; the die went and the shadow was read as a token)."""
         out = []
-        for index in indices:
+        for index in np.argsort(votes)[::-1]:  # (the most voted first)
             if votes[index] == 0:
-                continue
+                break
             part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
                                     np.ones((3, 3), np.uint8))
             n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)

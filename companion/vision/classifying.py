@@ -149,32 +149,44 @@ class Classifying:
         out[ys[lit], xs[lit]] = owner[lit]
         return out
 
-    def _sheen_lit_dice(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
+    def _sheen_lit_dice(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float,
+                        board: bool = False) -> np.ndarray:
         """``labels`` with a glossy die's top under a broad sheen taken for the die: pixels of
-        no tinted piece's colour within half a die of a die's colour, that are that colour
-        mixed with a lamp's white (as ``_lit_die_tops`` judges a pixel), in broad patches no
-        larger than a die's face.  A sheen over most of a top (Baron Voodoo's purple and
-        blue dice under a broad lamp: lilac and pale blue tops) leaves only the rim the die's
-        colour, broken where the rim's blur mixes it with the print: no patch is enclosed by
-        it (``_lit_die_tops``), and the marks were counted on specks of the rim."""
+        no tinted piece's colour within half a die of one die's colour (and no other's), that
+        are that colour mixed with a lamp's white (as ``_lit_die_tops`` judges a pixel), in
+        broad patches no larger than a die's face.  A sheen over most of a top (Baron Voodoo's
+        purple and blue dice under a broad lamp: lilac and pale blue tops) leaves only the rim
+        the die's colour, broken where the rim's blur mixes it with the print: no patch is
+        enclosed by it (``_lit_die_tops``), and the die was read as specks of its rim and its
+        lit top as something over the board.  ``board``: the whole board sampled, where only
+        pixels of no colour at all are looked at (a lit top there is no print's colour, and the
+        print is most of the board: judging it costs a changed board a third more)."""
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
         tinted = np.ptp(colours, axis=1) >= TINTED
         dice = [i for i in range(n_pieces) if self._is_die(i) and tinted[i]]
         if not dice:
             return labels
-        lut = np.full(256, 255, np.uint8)
-        lut[[i for i in range(n_pieces) if tinted[i]]] = 0
+        lut = np.zeros(256, np.uint8)
+        if board:
+            lut[UNKNOWN] = 1
+        else:
+            lut[:] = 1
+            lut[[i for i in range(n_pieces) if tinted[i]]] = 0
         open_ = cv2.LUT(labels, lut)
+        width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
+        broad = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2)
+        if board:  # (a blurred edge's sliver of no colour is no sheen: not judged at all)
+            open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, broad)
         reach = max(1, int(round(LIT_REACH * DIE_MM * px_per_mm)))
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)
-        near = np.zeros(labels.shape, np.uint16)  # bit k: within reach of dice[k]'s colour
-        for k, i in enumerate(dice):
-            near |= (cv2.dilate(cv2.compare(labels, i, cv2.CMP_EQ), kernel) > 0).astype(np.uint16) << k
-        near[open_ == 0] = 0
-        ys, xs = np.nonzero(near)
-        if not len(ys):
+        kernel = np.ones((2 * reach + 1,) * 2, np.uint8)  # (a square: a fifth of a disc's cost)
+        lut[:] = 0
+        lut[dice] = 1
+        open_ &= cv2.dilate(cv2.LUT(labels, lut), kernel)
+        found = cv2.findNonZero(open_)
+        if found is None:
             return labels
+        xs, ys = found.reshape(-1, 2).T
         pixels = flat[ys, xs].astype(np.float32)
         tint = pixels - pixels.mean(1, keepdims=True)
         size = np.linalg.norm(tint, axis=1)
@@ -183,42 +195,57 @@ class Classifying:
         cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
         cosine[:, ~tinted] = -1.0
         owner = cosine.argmax(1)
-        slot = np.full(len(colours), -1)
-        slot[dice] = np.arange(len(dice))
-        # the pixel's colour's way is a die's, that die's colour is within reach, and no other
-        # die's is (nothing is taken across two colours: a patch between two dice is neither's)
-        ok = (slot[owner] >= 0) & (near[ys, xs].astype(np.int64) == (1 << np.maximum(slot[owner], 0)))
         own_cos = cosine[np.arange(len(ys)), owner]
         keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
         mean_c = colours[owner].mean(1)
         white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
-        lit = ok & (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (pixels.mean(1) > mean_c) \
-            & (white >= LIT_WHITE_MIN) & (keep < 0.9)
+        lit = np.isin(owner, dice) & (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) \
+            & (pixels.mean(1) > mean_c) & (white >= LIT_WHITE_MIN) & (keep < 0.9)
         if not lit.any():
             return labels
-        mask = np.zeros(labels.shape, np.uint8)
-        mask[ys[lit], xs[lit]] = 1
+        xs, ys, owner = xs[lit], ys[lit], owner[lit]
+        # its die's colour within reach, and no other die's (nothing is taken across two
+        # colours: a patch between two dice is neither's); judged in a window round them
+        x0, y0 = max(0, int(xs.min()) - reach), max(0, int(ys.min()) - reach)
+        x1, y1 = int(xs.max()) + reach + 1, int(ys.max()) + reach + 1
+        window = labels[y0:y1, x0:x1]
+        wx, wy = xs - x0, ys - y0
+        # (the highest and the lowest die colour within reach, each colour one up: both its own)
+        lut[:] = 0
+        lut[dice] = np.asarray(dice) + 1
+        highest = cv2.dilate(cv2.LUT(window, lut), kernel)[wy, wx]
+        lut[:] = 255
+        lut[dice] = np.asarray(dice) + 1
+        lowest = cv2.erode(cv2.LUT(window, lut), kernel)[wy, wx]
+        ok = (highest == owner + 1) & (lowest == owner + 1)
+        if not ok.any():
+            return labels
+        xs, ys, owner = xs[ok], ys[ok], owner[ok]
+        x0, y0 = int(xs.min()) - 1, int(ys.min()) - 1  # (a pixel's margin: the opening's edge)
+        wx, wy = xs - x0, ys - y0
+        mask = np.zeros((int(wy.max()) + 2, int(wx.max()) + 2), np.uint8)
+        ok = np.ones(len(xs), bool)
+        mask[wy, wx] = 1
         # a sheen is broad; the die's colour blurred into a light print round it is a thin
         # band along its outline, which an opening as wide as a pip's core takes away
-        width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2))
-        lit &= mask[ys, xs] > 0
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, broad)
+        _count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         small = stats[:, cv2.CC_STAT_AREA] <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2
         small[0] = False
-        lit &= small[comp[ys, xs]]
+        ok &= small[comp[wy, wx]]
+        xs, ys, owner = xs[ok], ys[ok], owner[ok]
         out = labels.copy()
-        out[ys[lit], xs[lit]] = owner[lit]
+        out[ys, xs] = owner
         return out
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:
         """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop
         (``px_per_mm``, its scale), a die's top lit past its colour taken for the die
-        (``_lit_die_tops``, ``_sheen_lit_dice``).  Not on the board: a die's blob made whole
-        there lets its sides pass for a column's lower die (two frames of the tuning split read
-        a die under it, and again with a broad sheen taken for the die)."""
+        (``_lit_die_tops``, ``_sheen_lit_dice``).  The board takes only a broad sheen of no
+        colour at all for a die (``EmptyBoard._flatten_whole``): a lit patch inside a die's
+        rim, made whole there, let its sides pass for a column's lower die (two frames of the
+        tuning split read a die under it)."""
         labels = self._classify_clipped(flat, seen)
         if px_per_mm is None:
             return labels

@@ -425,8 +425,11 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # this frame's other dice of that colour show theirs (``marks_gains``)
         every = [blob for _patch, blob, _area in carried.values()] + [blob for _k, _key, blob in read]
         gains: dict[int, float] | None = None  # (measured only for a die still unclear)
+        tops = self._tops_by_place(every)
         for i, (k, key, blob) in enumerate(read):
-            if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts):
+            # (and a die read as a column's top over a place where another die's top was read)
+            if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts) \
+                    or any(b is not blob for spot, *_ in blob.found for b in tops.get(spot, ())):
                 self._topped = self._tops_read(every, blob)
                 read[i] = (k, key, self._read_blob(k, stats, centres, components, labels, (lit, strange),
                                                    near_pieces, small, frame, pip_cache))

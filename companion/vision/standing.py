@@ -137,7 +137,10 @@ class Standing(DieSides):
         assert self.pose is not None
         tops = (stand.top[0] / SCALE - MARGIN_MM, stand.top[1] / SCALE - MARGIN_MM)
         feet = self.pose.feet(stand.top[0] / SCALE, stand.top[1] / SCALE, DIE_MM, MOST_STACKED)
-        fitting = [feet[n - 1] for n in stand.fits]
+        # (no column stands on a place where another die's top was read: ``Blobs._tops_read``)
+        fitting = [feet[n - 1] for n in stand.fits
+                   if n == 1 or self._spot_at(feet[n - 1][0] - MARGIN_MM, feet[n - 1][1] - MARGIN_MM)
+                   not in self._topped]
         if len(fitting) > 1:
             # a column stands within its place: a height whose foot would hang over a place's
             # edge is no height it has (one die's lean apart, at most one fits a place)
