@@ -85,15 +85,18 @@ def test_a_die_read_as_specks_of_its_rim_is_read_whole_on_the_board() -> None:
     read_right("baron_voodoo-t00-b0-track", ("E1",))
 
 
-def test_a_blob_of_four_colours_is_split_into_all_four() -> None:
+def test_a_blob_of_four_colours_keeps_a_die_of_its_least() -> None:
     reader = _reader()
     names = reader._piece_names
-    labels = np.full((40, 40), 255, np.uint8)
-    for k, name in enumerate(("yellow", "brown", "red", "purple")):  # four patches, touching
-        labels[:, 10 * k:10 * k + 10] = names.index(name)
-    votes = np.bincount(labels.ravel(), minlength=256)[:len(names)]
-    pieces = reader._split_by_colour(labels, np.ones(labels.shape, bool), 0, 0, votes)
-    assert sorted(names[index] for index, *_ in pieces) == ["brown", "purple", "red", "yellow"]
+    for least, kept in (("purple", True), ("orange", False)):  # a die's colour; a token's
+        labels = np.full((40, 40), 255, np.uint8)
+        spans = ((0, 12), (12, 23), (23, 33), (33, 40))
+        for name, (x0, x1) in zip(("yellow", "brown", "red", least), spans, strict=True):
+            labels[:, x0:x1] = names.index(name)  # four patches, touching, the last the least
+        votes = np.bincount(labels.ravel(), minlength=256)[:len(names)]
+        pieces = reader._split_by_colour(labels, np.ones(labels.shape, bool), 0, 0, votes)
+        assert sorted(names[index] for index, *_ in pieces) \
+            == sorted(["yellow", "brown", "red"] + ([least] if kept else []))
 
 
 def test_no_column_is_read_standing_on_a_place_where_a_dies_top_was_read(monkeypatch) -> None:

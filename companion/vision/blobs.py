@@ -513,13 +513,17 @@ class Blobs(PieceMarks):
                          votes: np.ndarray) -> list:
         """A blob of two or more colours, as one piece per colour patch: only the blob's own
         pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does).
-        Every colour it holds (``votes``, per colour): a blob of four colours once lost its
-        least (Baron Voodoo, a yellow die's sheen taken for it joined it to its shadow, read
-        brown, and to the dice beside it; the die went and the shadow was read as a token)."""
+        Its three most voted colours (``votes``, per colour), and any die's colour past them:
+        a blob of four colours once lost its least, a die (Baron Voodoo, a yellow die's sheen
+        taken for it joined it to its shadow, read brown, and to the dice beside it; the die
+        went and the shadow was read as a token).  A fourth colour that is no die's is an
+        orange token's rim in shade, or a die's side: taken apart, it doubts places for nothing."""
         out = []
-        for index in np.argsort(votes)[::-1]:  # (the most voted first)
+        for rank, index in enumerate(np.argsort(votes)[::-1]):  # (the most voted first)
             if votes[index] == 0:
                 break
+            if rank >= 3 and not self._is_die(int(index)):
+                continue
             part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
                                     np.ones((3, 3), np.uint8))
             n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
