@@ -167,11 +167,11 @@ class Blobs(PieceMarks):
 
     def _tops_by_place(self, blobs: list[_Blob]) -> dict[str, list[_Blob]]:
         """Per place, the blobs that read a die's top there sure (``_tops_read``)."""
+        dice = {name for i, name in enumerate(self._piece_names) if self._is_die(i)}
         out: dict[str, list[_Blob]] = {}
         for blob in blobs:
             for spot, piece, _x, _y, conf in blob.found:
-                if conf >= SURE_READ and self._is_die(self._piece_names.index(piece.colour)) \
-                        and all(s != spot for s, _why in blob.doubts):
+                if conf >= SURE_READ and piece.colour in dice and all(s != spot for s, _why in blob.doubts):
                     out.setdefault(spot, []).append(blob)
         return out
 

@@ -174,10 +174,14 @@ class Classifying:
             lut[:] = 1
             lut[[i for i in range(n_pieces) if tinted[i]]] = 0
         open_ = cv2.LUT(labels, lut)
+        if not cv2.countNonZero(open_):
+            return labels
         width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
         broad = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2)
         if board:  # (a blurred edge's sliver of no colour is no sheen: not judged at all)
             open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, broad)
+            if not cv2.countNonZero(open_):
+                return labels
         reach = max(1, int(round(LIT_REACH * DIE_MM * px_per_mm)))
         kernel = np.ones((2 * reach + 1,) * 2, np.uint8)  # (a square: a fifth of a disc's cost)
         lut[:] = 0

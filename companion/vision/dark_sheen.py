@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.mark_peaks import _median_where
 from companion.vision.reading import SCALE, SQUARE3
 
 DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
@@ -385,12 +386,12 @@ class DarkSheen:
         black piece's is (Baron Voodoo's purple and blue dice under a broad lamp: lilac and
         pale blue tops, only their rims their colour).  Not on the re-read with its colour's
         contrast raised (``marks_gains``): that gain is measured on faces not so lifted."""
-        if not self._is_die(index) or index in self._marks_gains:
+        if index in self._marks_gains or not self._is_die(index):
             return False
-        colour = self._piece_bgr[index].reshape(1, 1, 3).astype(np.uint8)
-        if float(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)[0, 0]) > DARK_DIE_GREY:
+        b, g, r = (float(v) for v in self._piece_bgr[index])
+        if 0.114 * b + 0.587 * g + 0.299 * r > DARK_DIE_GREY:  # (its colour's grey, as OpenCV takes it)
             return False
-        return cv2.countNonZero(mask) >= 16 and float(np.median(gray[mask > 0])) > DARK_DIE_GREY
+        return cv2.countNonZero(mask) >= 16 and _median_where(gray, mask) > DARK_DIE_GREY
 
     def _shade_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
         """A light flat piece's brightness (a pale token or card, ``gray`` in crop px) with

@@ -21,6 +21,7 @@ places' map (``board_map.py``) are rooms of their own.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -425,7 +426,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # this frame's other dice of that colour show theirs (``marks_gains``)
         every = [blob for _patch, blob, _area in carried.values()] + [blob for _k, _key, blob in read]
         gains: dict[int, float] | None = None  # (measured only for a die still unclear)
-        tops = self._tops_by_place(every)
+        # (where two blobs read a piece at one place: none is read twice on most boards)
+        claimed = Counter(spot for blob in every for spot in {s for s, *_ in blob.found})
+        tops = self._tops_by_place(every) if any(n > 1 for n in claimed.values()) else {}
         for i, (k, key, blob) in enumerate(read):
             # (and a die read as a column's top over a place where another die's top was read)
             if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts) \
