@@ -125,22 +125,9 @@ class Classifying:
             return labels
         inside = np.take(around, comp)
         ys, xs = np.nonzero(inside)
-        pixels = flat[ys, xs].astype(np.float32)
-        tint = pixels - pixels.mean(1, keepdims=True)
-        size = np.linalg.norm(tint, axis=1)
-        ways = colours - colours.mean(1, keepdims=True)
-        tinted = np.ptp(colours, axis=1) >= TINTED  # the ways a tint may point (pieces' and the print's)
-        unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
-        cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
-        cosine[:, ~tinted] = -1.0
         owner = best[comp[ys, xs]]
-        own_cos = cosine[np.arange(len(ys)), owner]
-        # the lift: a mix (1 - t) colour + t white keeps (1 - t) of the colour's tint
-        keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
-        mean_c = colours[owner].mean(1)
-        white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
-        lit = (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (cosine.argmax(1) == owner) \
-            & (pixels.mean(1) > mean_c) & ((keep >= 0.9) | (white >= LIT_WHITE_MIN))
+        nearest, keep, lit, whiter = _lit_its_way(flat[ys, xs].astype(np.float32), colours, owner)
+        lit &= (nearest == owner) & ((keep >= 0.9) | whiter)
         share = np.bincount(comp[ys, xs], weights=lit, minlength=count) / np.maximum(area, 1)
         lit &= share[comp[ys, xs]] >= LIT_SHARE
         if not lit.any():
@@ -192,19 +179,8 @@ class Classifying:
             return labels
         xs, ys = found.reshape(-1, 2).T
         pixels = flat[ys, xs].astype(np.float32)
-        tint = pixels - pixels.mean(1, keepdims=True)
-        size = np.linalg.norm(tint, axis=1)
-        ways = colours - colours.mean(1, keepdims=True)
-        unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
-        cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
-        cosine[:, ~tinted] = -1.0
-        owner = cosine.argmax(1)
-        own_cos = cosine[np.arange(len(ys)), owner]
-        keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
-        mean_c = colours[owner].mean(1)
-        white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
-        lit = np.isin(owner, dice) & (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) \
-            & (pixels.mean(1) > mean_c) & (white >= LIT_WHITE_MIN) & (keep < 0.9)
+        owner, keep, lit, whiter = _lit_its_way(pixels, colours)
+        lit &= whiter & np.isin(owner, dice) & (keep < 0.9)
         if not lit.any():
             return labels
         xs, ys, owner = xs[lit], ys[lit], owner[lit]
@@ -305,3 +281,29 @@ class Classifying:
         index <<= 6
         index += red
         return self._lut.take(index)
+
+
+def _lit_its_way(pixels: np.ndarray, colours: np.ndarray, owner: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel (N x 3, BGR), as a colour mixed with a lamp's white: the tinted colour whose
+    way its tint points nearest (of ``colours``: pieces' and the print's), how much of a
+    colour's tint it keeps (``owner``'s, or that nearest one's; a mix (1 - t) colour + t white
+    keeps 1 - t of it), whether it may be that colour lit (its tint enough and pointing that
+    colour's way, ``LIT_TINT_MIN`` and ``LIT_COSINE``, and lighter than the colour), and
+    whether it is lifted toward a white at least ``LIT_WHITE_MIN`` light (a grey film is no
+    lamp's light)."""
+    tint = pixels - pixels.mean(1, keepdims=True)
+    size = np.linalg.norm(tint, axis=1)
+    ways = colours - colours.mean(1, keepdims=True)
+    tinted = np.ptp(colours, axis=1) >= TINTED  # the ways a tint may point
+    unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
+    cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
+    cosine[:, ~tinted] = -1.0
+    nearest = cosine.argmax(1)
+    owner = nearest if owner is None else owner
+    own_cos = cosine[np.arange(len(pixels)), owner]
+    keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
+    mean_c = colours[owner].mean(1)
+    white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
+    lit = (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (pixels.mean(1) > mean_c)
+    return nearest, keep, lit, white >= LIT_WHITE_MIN
