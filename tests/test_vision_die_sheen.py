@@ -121,3 +121,11 @@ def test_no_column_is_read_standing_on_a_place_where_a_dies_top_was_read(monkeyp
     assert reading.view is not None
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_light_dies_five_under_a_sheen_is_read() -> None:
+    # Swing State's white 5 under a sheen: a reflection only lightens a light die's dark marks,
+    # hiding one at most, and no face less one pip is a 5 (a 6 less one leaves five in two rows)
+    read_right("swing_state-t10-b0-more", ("die",))
+    frame, layout, _reader, reading = read_committed("tune", "swing_state-t10-b0-more")
+    assert not reading.doubtful

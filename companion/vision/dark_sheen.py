@@ -386,12 +386,19 @@ class DarkSheen:
         black piece's is (Baron Voodoo's purple and blue dice under a broad lamp: lilac and
         pale blue tops, only their rims their colour).  Not on the re-read with its colour's
         contrast raised (``marks_gains``): that gain is measured on faces not so lifted."""
-        if index in self._marks_gains or not self._is_die(index):
-            return False
-        b, g, r = (float(v) for v in self._piece_bgr[index])
-        if 0.114 * b + 0.587 * g + 0.299 * r > DARK_DIE_GREY:  # (its colour's grey, as OpenCV takes it)
+        if index in self._marks_gains or not self._is_die(index) \
+                or self._colour_grey(index) > DARK_DIE_GREY:
             return False
         return cv2.countNonZero(mask) >= 16 and _median_where(gray, mask) > DARK_DIE_GREY
+
+    def _light_die(self, index: int) -> bool:
+        """Is this a die of a light colour (a white or a yellow one), its marks darker than it?"""
+        return self._is_die(index) and self._colour_grey(index) > DARK_DIE_GREY
+
+    def _colour_grey(self, index: int) -> float:
+        """A piece colour's grey level, as OpenCV takes a colour's grey."""
+        b, g, r = (float(v) for v in self._piece_bgr[index])
+        return 0.114 * b + 0.587 * g + 0.299 * r
 
     def _shade_taken_off(self, gray: np.ndarray, mask: np.ndarray, index: int) -> np.ndarray:
         """A light flat piece's brightness (a pale token or card, ``gray`` in crop px) with

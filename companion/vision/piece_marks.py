@@ -205,11 +205,14 @@ class PieceMarks:
             # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong
             # and off its top's middle, and with the gain its body's extent moved under it)
             sure = False
-        if reflected and sure and die_px is not None and pips == 6:
+        if reflected and sure and die_px is not None \
+                and (pips == 6 or (pips == 5 and self._light_die(index))):
             # a six read sure is laid out as one: a reflection that took one of its pips would
             # leave five in two rows, no face, and none that passed for a pip makes a 6 of a
             # 4 or a 5 (a 5's middle has no place in a 6; a 4 would need two, each a pip's size
-            # at a side's middle); a broad sheen over it leaves its count as read
+            # at a side's middle); a broad sheen over it leaves its count as read.  On a light
+            # die a five too: a reflection only lightens its dark marks, hiding one at most, and
+            # nothing less one pip is a 5 (a 6 less one leaves five in two rows)
             reflected = False
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
