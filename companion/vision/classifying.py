@@ -13,7 +13,7 @@ import numpy as np
 from companion.vision.light import CLIPPED
 from companion.vision.pips import channel_medians
 from companion.vision.pose import DIE_MM
-from companion.vision.reading import SQUARE3, UNKNOWN
+from companion.vision.reading import SCALE, SQUARE3, UNKNOWN
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
@@ -230,6 +230,12 @@ class Classifying:
         if px_per_mm is None:
             return labels
         return self._sheen_lit_dice(flat, self._lit_die_tops(flat, labels, px_per_mm), px_per_mm)
+
+    def _classify_board(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        """Labels of the board sampled (``_classify_seen``), a die's top under a broad sheen of
+        no colour at all taken for the die (``_sheen_lit_dice``): read as specks of its rim,
+        with something over the board beside them, before."""
+        return self._sheen_lit_dice(flat, self._classify_seen(flat, seen), SCALE, board=True)
 
     def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

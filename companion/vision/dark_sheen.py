@@ -354,28 +354,23 @@ class DarkSheen:
         each pixel as wide (a pip is less than half of that; an opening wears a sheen's edge
         down into a ring of faint marks round it).  ``gray`` itself for any other piece, or
         with too little of the piece seen."""
-        die = not self._flat_black(index)
-        if die and not self._dark_die_lit_past_grey(gray, mask, index):
+        black = self._flat_black(index)
+        if not black and not self._dark_die_lit_past_grey(gray, mask, index):
             return self._shade_taken_off(gray, mask, index)
         area = cv2.countNonZero(mask)
         if area < 16:
             return gray
-        if die:  # a die's sheen: the face's median round each pixel, wider than a pip
-            size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
-            sheen = cv2.medianBlur(gray, size)
-            hull = cv2.dilate(mask, SQUARE3)
-            floor = float(np.percentile(sheen[hull > 0], 10))
-            lift = cv2.subtract(sheen, np.full_like(sheen, int(floor)))
-            lift[hull == 0] = 0
-            return cv2.subtract(gray, lift)
         size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-        opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, disc)
-        for line in _lines(size):  # a streak along the face's bevel is light too, however thin
-            opened = cv2.max(opened, cv2.morphologyEx(gray, cv2.MORPH_OPEN, line))
+        if black:
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+            sheen = cv2.morphologyEx(gray, cv2.MORPH_OPEN, disc)
+            for line in _lines(size):  # a streak along the face's bevel is light too, however thin
+                sheen = cv2.max(sheen, cv2.morphologyEx(gray, cv2.MORPH_OPEN, line))
+        else:  # a die's: the face's median round each pixel, wider than a pip
+            sheen = cv2.medianBlur(gray, size)
         hull = cv2.dilate(mask, SQUARE3)
-        floor = float(np.percentile(opened[hull > 0], 10))
-        lift = cv2.subtract(opened, np.full_like(opened, int(floor)))
+        floor = float(np.percentile(sheen[hull > 0], 10))
+        lift = cv2.subtract(sheen, np.full_like(sheen, int(floor)))
         lift[hull == 0] = 0
         return cv2.subtract(gray, lift)
 

@@ -156,11 +156,8 @@ class EmptyBoard:
         arm_entry = None if crossing is None else self._arm_entry(crossing)
         flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen, arm_entry)
         # what the empty board does not explain: an unknown colour, or a surface colour
-        # where the empty board shows another one.  A die's top under a broad sheen is the
-        # die's: its colour only at its rim, it was read as specks of that rim with something
-        # over the board beside them (``_sheen_lit_dice``)
-        labels = self._sheen_lit_dice(flat, self._classify_seen(flat, small), SCALE, board=True)
-        return flat, labels, self._as_empty_board(flat, small)
+        # where the empty board shows another one (a die's top under a broad sheen is the die's)
+        return flat, self._classify_board(flat, small), self._as_empty_board(flat, small)
 
     def _as_empty_board(self, flat: np.ndarray, small: np.ndarray,
                         rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
@@ -328,7 +325,7 @@ class EmptyBoard:
         the region held put aside: a frame that shows a hand puts it back (``_undo_part``)."""
         rows, cols = region
         part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
-        names = self._sheen_lit_dice(part, self._classify_seen(part, small[rows, cols]), SCALE, board=True)
+        names = self._classify_board(part, small[rows, cols])
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
