@@ -75,3 +75,30 @@ def test_the_places_beside_one_under_a_die_seen_whole_are_read() -> None:
     # Mami Wata: Caught Soul 2, partly hidden?" before: the die over it is seen whole
     read_right("baron_voodoo-t20-b2-more", ("offer0-0", "offer0-1", "offer0-2", "offer1-0", "offer1-1",
                                             "track0-0", "track1-3"))
+
+
+def test_a_speck_lying_as_its_dies_side_hides_nothing() -> None:
+    """A patch too small for any piece (``_Blob.speck``) between a die read at its place and
+    the camera's nadir is that die's side in shade (a yellow die's brown): no doubt.  Away
+    from the nadir, or on a place where no die was read, it may be all that shows of a piece."""
+    from committed_frames import read_committed
+
+    from companion.vision.geometry import MARGIN_MM
+    from companion.vision.pose import DIE_MM
+    from companion.vision.reading import SCALE
+
+    _frame, _layout, reader, _reading = read_committed("tune", "baron_voodoo-t20-b0")
+    assert reader.pose is not None
+    x, y = 60.0, 60.0  # a die's top read on B2
+    ux, uy, _d = reader.pose.outward(x + MARGIN_MM, y + MARGIN_MM)
+    die = _Blob(found=[("B2", Piece("yellow", 5), x, y, 1.0)])
+
+    def speck(step_mm: float, spot: str = "B2") -> list[tuple[str, str]]:
+        at = ((x + MARGIN_MM + ux * step_mm) * SCALE, (y + MARGIN_MM + uy * step_mm) * SCALE)
+        return reader._one_held_read([_Blob(doubts=[(spot, HIDDEN)], speck=at), die])[0].doubts
+
+    assert speck(-0.6 * DIE_MM) == []  # towards the nadir: its side
+    assert speck(0.6 * DIE_MM) == [("B2", HIDDEN)]  # beyond its top: no side of it lies there
+    assert speck(-0.6 * DIE_MM, "C2") == [("C2", HIDDEN)]  # on a place no die was read at
+    # and on the frame: G1's yellow 5, its shaded side a brown speck apart from its top
+    read_right("baron_voodoo-t20-b0", ("G1",))

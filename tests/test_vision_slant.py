@@ -136,3 +136,30 @@ def test_a_black_token_lifted_by_its_sheen_is_black_and_a_shadow_or_a_grey_piece
     # wider than any piece its place holds (a sleeve, a phone): not a piece
     flat, labels, as_empty, box = _sheen_board(reader, "T25", (82, 85, 83), side=40)
     assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()
+
+
+def test_a_black_token_over_a_drawn_print_hides_it_where_a_shadow_follows_it():
+    """Over a print of light and mid tan strokes (a mat's skull) a black token's sheen, tinted
+    warm by the lamp, differs from most of the print by little hue or lightness: it is told by
+    hiding the strokes (one grey over all), where a shadow dims each in its share
+    (``_hides_the_print``)."""
+    reader = _reader("jivecat")
+    black = reader._piece_names.index("black")
+    spot = reader.layout.spot("mat0-skull0")
+    cx, cy = int(spot.x + spot.w / 2 + MARGIN_MM), int(spot.y + spot.h / 2 + MARGIN_MM)
+    strokes = (slice(cy - 10, cy + 10), slice(cx - 10, cx + 10))
+    drawn = np.zeros((20, 20, 3), np.uint8)
+    drawn[:] = (175, 205, 220)  # (the token's sheen as dimmed as this, by its hue)
+    drawn[:, ::3] = (118, 148, 166)  # (no darker than this share of it)
+    drawn[:, 1::3] = (150, 200, 230)  # (only here of a hue the token's is not)
+    reader._reference = reader._reference.copy()
+    reader._reference[strokes] = drawn
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (79, 88, 92))
+    assert (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).mean() > 0.7
+    flat, labels, as_empty, box = _sheen_board(reader, "mat0-skull0", (0, 0, 0))
+    flat[box] = (reader._reference[box] * 0.46).astype(np.uint8)  # a shadow over the strokes
+    assert not (reader._dark_in_sheen(flat, labels, as_empty)[box] == black).any()
+    # and on a frame: Yellow's first skull, its sheen as dim as the skull's light strokes
+    from committed_frames import read_right
+
+    read_right("jivecat-t20-b0", ("mat2-skull0",))

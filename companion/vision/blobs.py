@@ -14,13 +14,14 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
+from companion.vision.die_sides import PIECE_RIM_PX
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
-from companion.vision.pose import DIE_MM, MOST_STACKED
+from companion.vision.pose import DIE_MM
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.slant import leaning_figure
 from companion.vision.standing import DIE_FACE_SHARE
@@ -34,7 +35,6 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
-SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
 are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks
@@ -43,7 +43,6 @@ test-split frame, baron_voodoo-t30-b0 F7), which only that rule made unclear.  T
 back (ff87a57, with ways out of its doubts), so this is on again: a yellow die on a white
 one no longer reads as "something over it" for the white die's sides."""
 SURE_READ = 0.75  # a piece read this sure or more is read (less: doubted, ``_read_blob``)
-PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
 
@@ -57,6 +56,7 @@ class _Blob:
     doubts: list[tuple[str, str]] = field(default_factory=list)
     found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
     box: tuple[int, int, int, int] | None = None  # rows y0..y1, columns x0..x1: what raised its doubts
+    speck: tuple[float, float] | None = None  # the centre (sampled px) of a patch too small for a piece
 
 
 @dataclass
@@ -179,14 +179,20 @@ class Blobs(PieceMarks):
         """The blobs as told, less their "partly hidden?" doubts on a place that holds one
         piece (``Spot.holds``) which a blob of its own read sure: whatever another blob's
         pixels cover of it, it holds nothing more than what was read there (its neighbour's
-        sides, its lean, reach over it and hide no other piece)."""
+        sides, its lean, reach over it and hide no other piece).  Nor is a speck (a patch too
+        small for any piece, ``_Blob.speck``) that reads nothing and lies as the side face of
+        a die another blob read at its place: a die's side in shade shows another colour (a yellow die's
+        brown, a blue's black), parted from its top by the lit edge between them, and a
+        column's lower dice are read by its height, not by the colours of its sides."""
         read = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
                 if conf >= SURE_READ and self.layout.spot(spot).holds == 1
                 and all(s != spot for s, _why in blob.doubts)}
 
         def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
-            return why == HIDDEN and read.get(spot, blob) is not blob and bool(blob.found) \
-                and all(s != spot for s, *_ in blob.found)
+            return why == HIDDEN and (read.get(spot, blob) is not blob and bool(blob.found)
+                                      and all(s != spot for s, *_ in blob.found)
+                                      or blob.speck is not None and not blob.found
+                                      and self._a_dies_side(blob.speck, spot, blobs))
 
         return [replace(blob, doubts=[(s, w) for s, w in blob.doubts if not lifted(blob, s, w)])
                 if any(lifted(blob, s, w) for s, w in blob.doubts) else blob for blob in blobs]
@@ -321,6 +327,7 @@ class Blobs(PieceMarks):
                 out.shaded += self._sides_of_a_die(bx, by, bw, bh, own, spot, strange)
             if size_mm < lo or size_mm > hi:
                 out.doubts.append((spot, HIDDEN if size_mm < lo else "pieces touching?"))
+                out.speck = (float(cx), float(cy)) if size_mm < lo and len(blobs) == 1 else None
                 if size_mm > hi:  # it may reach over other places: they are not seen either
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
@@ -424,49 +431,6 @@ class Blobs(PieceMarks):
         leaning = leaning_figure(self.pose, own, bx, by, SCALE)
         return None if leaning is None else leaning.foot
 
-    def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int, own: np.ndarray | None = None,
-                        spot: str | None = None, strange: np.ndarray | None = None
-                        ) -> list[tuple[tuple[int, int], np.ndarray]]:
-        """A die's side faces, beside its top's colour (its box, sampled px): in the strip
-        towards the camera's nadir, one die's lean deep, the pixels darker than the empty
-        board there in every channel (a side in shade is too dark for its colour, a white
-        die's is grey).  They are the die, not something over the board.  A side the lamp
-        lights is no darker than the board, and a column's lower dice show sides of their
-        own colours: where the die's top (``own``: its colour in the box), swept towards the
-        nadir as far as the tallest column's sides reach, covers the board of its own place
-        (``spot``: nothing but the column shows there, whatever its height), what is seen is
-        the column's.  Past its place it is still judged: a column's sides may hide what
-        stands on the next place.  (``strange``: the board's pixels neither the empty board nor a
-        piece's colour, the only ones the column need explain: where none lie, it is not swept.)"""
-        if self.pose is None or self._flat is None:
-            return []
-        ux, uy, d, lean = self._one_dies_lean(bx + bw / 2, by + bh / 2)
-        if lean < 1:
-            return []
-        sx, sy = -ux * lean, -uy * lean
-        x0, x1 = max(0, int(bx + min(0.0, sx))), int(np.ceil(bx + bw + max(0.0, sx)))
-        y0, y1 = max(0, int(by + min(0.0, sy))), int(np.ceil(by + bh + max(0.0, sy)))
-        seen = self._flat[y0:y1, x0:x1].astype(np.int16)
-        empty = self._reference[y0:y1, x0:x1].astype(np.int16)
-        darker = (seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM).all(axis=2)
-        if own is not None and own.any() and spot is not None:
-            tallest = self.pose.lean(d, MOST_STACKED * DIE_MM) * SCALE
-            reach = int(np.ceil(tallest))
-            wx0 = max(0, int(bx + min(0.0, -ux * reach)) - 1)
-            wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
-            wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
-            wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
-            box = (bx - wx0, by - wy0, bw, bh)
-            if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
-                return [((y0, x0), darker)] if darker.any() else []
-            column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
-            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
-            column = column[:mine.shape[0], :mine.shape[1]] & mine
-            if column.any():
-                out = [((wy0, wx0), column)]
-                return out + ([((y0, x0), darker)] if darker.any() else [])
-        return [((y0, x0), darker)] if darker.any() else []
-
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
         """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face
         of, in the layout's order (so the doubts they get, and their texts, are the same on
@@ -534,38 +498,6 @@ class Blobs(PieceMarks):
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
 
-
-
-def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    """Are any of a window's pixels set (``strange``) past a piece's box (x, y, w, h in the
-    window) and the rim its blob explains round it (``PIECE_RIM_PX``)?"""
-    x, y, w, h = box
-    if not strange.any():
-        return False
-    outside = strange.copy()
-    outside[max(0, y - PIECE_RIM_PX):max(0, y + h + PIECE_RIM_PX),
-            max(0, x - PIECE_RIM_PX):max(0, x + w + PIECE_RIM_PX)] = False
-    return bool(outside.any())
-
-
-def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],
-           lean: float) -> np.ndarray:
-    """A die's top (``own``, placed at ``at`` in a window of ``shape``) swept ``lean`` px along
-    ``way`` (a vector of any length: towards the nadir): where its side faces stand.  (One
-    dilation by the segment it is swept along.)"""
-    out = np.zeros(shape[:2], np.uint8)
-    norm = float(np.hypot(*way))
-    if norm < 1e-6 or lean < 0.5:
-        return out > 0
-    x, y = at
-    h, w = own.shape
-    out[y:y + h, x:x + w] = own[:max(0, shape[0] - y), :max(0, shape[1] - x)]
-    reach = int(np.ceil(lean))
-    segment = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
-    # (a pixel at the anchor less the sweep brings the top's pixel there along it)
-    tip = (int(round(reach - way[0] / norm * lean)), int(round(reach - way[1] / norm * lean)))
-    cv2.line(segment, (reach, reach), tip, 1)
-    return cv2.dilate(out, segment, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

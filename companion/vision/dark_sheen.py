@@ -57,6 +57,8 @@ TINTED_SHEEN = 40  # a colour whose channels spread this far has a hue of its ow
 SHEEN_HUE_COS = 0.95  # a dark piece of a hue under its sheen: its tint this near the colour's (cosine)
 SHEEN_MIX_MOST = 0.65  # ... the sheen's grey at most this share of what is seen (the colour the rest)
 SHEEN_GREY = (90.0, 240.0)  # ... and that grey within these levels (the room's light, mirrored)
+PRINT_TEXTURE = 10.0  # print under a patch whose grey varies this much (std) shows whether it is dimmed ...
+SHADOW_SLOPE = 0.25  # ... a shadow's grey follows it (slope: its share of it), a piece's this much less
 SHEEN_NEUTRAL_PTP = 12  # a black piece's sheen: its channels this near each other (no hue) ...
 SHEEN_DARK_NUM, SHEEN_DARK_DEN = 9, 20  # ... and at most 0.45 of the empty board's brightness there
 SHEEN_OPEN_SHARE = 0.35  # a sheen over a black face is broader than this share of its width; a mark narrower
@@ -169,16 +171,19 @@ class DarkSheen:
             by0, bx0, by1, bx1 = (int(v) for v in self._spot_boxes[i])
             around = (slice(max(0, by0 - SPOT_PAD), by1 + SPOT_PAD),
                       slice(max(0, bx0 - SPOT_PAD), bx1 + SPOT_PAD))
-            out = self._tokens_in(around, grey, unlike, out, labels, as_empty, index)
+            out = self._tokens_in(around, (flat, grey, unlike), out, labels, as_empty, index)
         return out
 
-    def _tokens_in(self, window: tuple[slice, slice], grey: np.ndarray, unlike: np.ndarray, out: np.ndarray,
-                   labels: np.ndarray, as_empty: np.ndarray, black: int) -> np.ndarray:
+    def _tokens_in(self, window: tuple[slice, slice], seen: tuple[np.ndarray, np.ndarray, np.ndarray],
+                   out: np.ndarray, labels: np.ndarray, as_empty: np.ndarray, black: int) -> np.ndarray:
         """``out`` with the dark pieces of colour ``black`` (black, or a dark colour of a hue)
         under a sheen found in a window of the board labelled so (copied from ``labels`` at
-        the first)."""
+        the first).  ``seen``: the flattened board, and where it may be the piece and is
+        unlike the print there (``_colour_in_sheen``)."""
+        flat, grey, unlike = seen
         wy, wx = window
         here = labels[wy, wx]
+        hued = float(np.ptp(self._piece_bgr[black])) >= TINTED_SHEEN
         patch = cv2.morphologyEx(grey[wy, wx] | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
         n, parts, stats, centres = cv2.connectedComponentsWithStats(patch, connectivity=8)
         rows, cols = patch.shape
@@ -190,8 +195,10 @@ class DarkSheen:
             box = (slice(y, y + h), slice(x, x + w))
             new = (parts[box] == k) & (grey[wy, wx][box] > 0)
             differs = np.count_nonzero(new & (unlike[wy, wx][box] > 0))
-            if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h) \
-                    or differs < SHEEN_UNLIKE * np.count_nonzero(new):
+            if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h):
+                continue
+            if differs < SHEEN_UNLIKE * np.count_nonzero(new) and (hued or not _hides_the_print(
+                    flat[wy, wx][box], self._reference[wy, wx][box], new)):
                 continue
             spot = self._spot_at((centres[k][0] + wx.start) / SCALE - MARGIN_MM,
                                  (centres[k][1] + wy.start) / SCALE - MARGIN_MM)
@@ -203,7 +210,6 @@ class DarkSheen:
         # round one of a hue, no piece: a die's side in shade is a dark red or orange beside
         # its top, and passes for a brown piece's sheen
         clear = as_empty[wy, wx] | np.isin(parts, [k for k, _, _ in tokens])
-        hued = float(np.ptp(self._piece_bgr[black])) >= TINTED_SHEEN
         if hued:
             dice = np.isin(here, [i for i in range(len(self._piece_names)) if self._is_die(i)])
             tokens = [t for t in tokens if not _touches(parts, t[0], dice)]
@@ -457,3 +463,22 @@ def _touches(parts: np.ndarray, k: int, other: np.ndarray) -> bool:
     x0, x1 = max(0, int(xs.min()) - 1), int(xs.max()) + 2
     near = cv2.dilate((parts[y0:y1, x0:x1] == k).view(np.uint8), SQUARE3) > 0
     return bool((near & other[y0:y1, x0:x1]).any())
+
+
+def _hides_the_print(seen: np.ndarray, empty: np.ndarray, patch: np.ndarray) -> bool:
+    """Does a dark patch (``patch`` of the boxes ``seen`` and ``empty``) hide the print rather
+    than dim it?  Where the print under it varies (a skull's strokes), a shadow follows it: its
+    grey is the print's times its share of it, and varies so; a piece's top shows the same grey
+    whatever lies under it.  So a patch whose grey does not follow the print's (its slope on
+    it under ``SHADOW_SLOPE`` of its share) is a piece, however little of the print's hue
+    sets it apart (a black token over a light tan print that its sheen tints warm).  Its rim,
+    blurred into the print, is left out."""
+    core = cv2.erode(patch.astype(np.uint8), SQUARE3) > 0
+    if np.count_nonzero(core) < 8:
+        return False
+    s = seen[core].astype(np.float32).mean(axis=1)
+    e = empty[core].astype(np.float32).mean(axis=1)
+    if float(e.std()) < PRINT_TEXTURE:
+        return False  # (an even print: dimmed or hidden look alike)
+    slope = float(np.mean((s - s.mean()) * (e - e.mean()))) / float(e.var())
+    return slope < SHADOW_SLOPE * float(s.mean()) / max(float(e.mean()), 1.0)

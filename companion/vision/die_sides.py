@@ -21,6 +21,8 @@ SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 SIDE_TOP_UNSEEN = 0.5  # a die's shaded side: this share of the board where its top lies no colour,
 SIDE_TO_TOP = 0.6  # ... that top this many die widths beyond it, away from the camera's nadir
+SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
+PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
@@ -63,22 +65,77 @@ class DieSides(DarkSheen):
         camera's nadir, within a column's lean of it.  Side faces are never a neighbour."""
         if self.pose is None or len(blobs) < 2:
             return blobs
-        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
-        sides = set()
-        for i, (index, (cx, cy), _stats, _purity) in enumerate(blobs):
-            if not self._is_die(index):
-                continue
-            d = max(1e-6, float(np.hypot(cx - nx, cy - ny)))
-            ux, uy = (cx - nx) / d, (cy - ny) / d
-            reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + DIE_MM * SCALE / 2
-            for j, (other, (ox, oy), _s, _p) in enumerate(blobs):
-                if j == i or other == index:
-                    continue
-                inward = -((ox - cx) * ux + (oy - cy) * uy)
-                aside = abs(-(ox - cx) * uy + (oy - cy) * ux)
-                if 0 < inward <= reach and aside <= 0.75 * DIE_MM * SCALE:
-                    sides.add(j)
+        sides = {j for i, (index, top, _stats, _purity) in enumerate(blobs) if self._is_die(index)
+                 for j, (other, patch, _s, _p) in enumerate(blobs)
+                 if j != i and other != index and self._as_a_side(top, patch)}
         return [b for j, b in enumerate(blobs) if j not in sides]
+
+    def _as_a_side(self, top: tuple[float, float], patch: tuple[float, float]) -> bool:
+        """Does a patch (its centre, sampled px) lie where a die's side faces would show, the die's
+        top centred at ``top``: between it and the camera's nadir, within a column's lean and
+        half a die of it, and no further aside than its sides reach (a pose known)."""
+        assert self.pose is not None
+        (cx, cy), (ox, oy) = top, patch
+        nx, ny = self.pose.nadir_mm[0] * SCALE, self.pose.nadir_mm[1] * SCALE
+        d = max(1e-6, float(np.hypot(cx - nx, cy - ny)))
+        ux, uy = (cx - nx) / d, (cy - ny) / d
+        reach = self.pose.lean(d / SCALE, MOST_STACKED * DIE_MM) * SCALE + DIE_MM * SCALE / 2
+        inward = -((ox - cx) * ux + (oy - cy) * uy)
+        aside = abs(-(ox - cx) * uy + (oy - cy) * ux)
+        return 0 < inward <= reach and aside <= 0.75 * DIE_MM * SCALE
+
+    def _a_dies_side(self, patch: tuple[float, float], spot: str, blobs: list) -> bool:
+        """Does a patch (its centre, sampled px) on ``spot`` lie as the side face of a die that
+        one of ``blobs`` read there (``_as_a_side``, from where the die was read)?  Only a die
+        of its own place: a patch on a place no piece was read at may be all that shows of its
+        die (a yellow die's top washed out, its rim's yellow left)."""
+        return self.pose is not None and any(
+            at == spot and self._is_die(self._piece_names.index(piece.colour))
+            and self._as_a_side(((x + MARGIN_MM) * SCALE, (y + MARGIN_MM) * SCALE), patch)
+            for blob in blobs for at, piece, x, y, _conf in blob.found)
+
+    def _sides_of_a_die(self, bx: int, by: int, bw: int, bh: int, own: np.ndarray | None = None,
+                        spot: str | None = None, strange: np.ndarray | None = None
+                        ) -> list[tuple[tuple[int, int], np.ndarray]]:
+        """A die's side faces, beside its top's colour (its box, sampled px): in the strip
+        towards the camera's nadir, one die's lean deep, the pixels darker than the empty
+        board there in every channel (a side in shade is too dark for its colour, a white
+        die's is grey).  They are the die, not something over the board.  A side the lamp
+        lights is no darker than the board, and a column's lower dice show sides of their
+        own colours: where the die's top (``own``: its colour in the box), swept towards the
+        nadir as far as the tallest column's sides reach, covers the board of its own place
+        (``spot``: nothing but the column shows there, whatever its height), what is seen is
+        the column's.  Past its place it is still judged: a column's sides may hide what
+        stands on the next place.  (``strange``: the board's pixels neither the empty board nor a
+        piece's colour, the only ones the column need explain: where none lie, it is not swept.)"""
+        if self.pose is None or self._flat is None:
+            return []
+        ux, uy, d, lean = self._one_dies_lean(bx + bw / 2, by + bh / 2)
+        if lean < 1:
+            return []
+        sx, sy = -ux * lean, -uy * lean
+        x0, x1 = max(0, int(bx + min(0.0, sx))), int(np.ceil(bx + bw + max(0.0, sx)))
+        y0, y1 = max(0, int(by + min(0.0, sy))), int(np.ceil(by + bh + max(0.0, sy)))
+        seen = self._flat[y0:y1, x0:x1].astype(np.int16)
+        empty = self._reference[y0:y1, x0:x1].astype(np.int16)
+        darker = (seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM).all(axis=2)
+        if own is not None and own.any() and spot is not None:
+            tallest = self.pose.lean(d, MOST_STACKED * DIE_MM) * SCALE
+            reach = int(np.ceil(tallest))
+            wx0 = max(0, int(bx + min(0.0, -ux * reach)) - 1)
+            wy0 = max(0, int(by + min(0.0, -uy * reach)) - 1)
+            wx1 = int(np.ceil(bx + bw + max(0.0, -ux * reach))) + 1
+            wy1 = int(np.ceil(by + bh + max(0.0, -uy * reach))) + 1
+            box = (bx - wx0, by - wy0, bw, bh)
+            if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
+                return [((y0, x0), darker)] if darker.any() else []
+            column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
+            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
+            column = column[:mine.shape[0], :mine.shape[1]] & mine
+            if column.any():
+                out = [((wy0, wx0), column)]
+                return out + ([((y0, x0), darker)] if darker.any() else [])
+        return [((y0, x0), darker)] if darker.any() else []
 
     def _hidden_beside(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int, main: int) -> list[str]:
         """The places (in the layout's order) where a blob read as one piece of colour ``main``
@@ -174,3 +231,35 @@ class DieSides(DarkSheen):
         if not inside.any():
             return False
         return float(strange[beyond_y[inside], beyond_x[inside]].mean()) >= SIDE_TOP_UNSEEN
+
+
+def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Are any of a window's pixels set (``strange``) past a piece's box (x, y, w, h in the
+    window) and the rim its blob explains round it (``PIECE_RIM_PX``)?"""
+    x, y, w, h = box
+    if not strange.any():
+        return False
+    outside = strange.copy()
+    outside[max(0, y - PIECE_RIM_PX):max(0, y + h + PIECE_RIM_PX),
+            max(0, x - PIECE_RIM_PX):max(0, x + w + PIECE_RIM_PX)] = False
+    return bool(outside.any())
+
+
+def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tuple[float, float],
+           lean: float) -> np.ndarray:
+    """A die's top (``own``, placed at ``at`` in a window of ``shape``) swept ``lean`` px along
+    ``way`` (a vector of any length: towards the nadir): where its side faces stand.  (One
+    dilation by the segment it is swept along.)"""
+    out = np.zeros(shape[:2], np.uint8)
+    norm = float(np.hypot(*way))
+    if norm < 1e-6 or lean < 0.5:
+        return out > 0
+    x, y = at
+    h, w = own.shape
+    out[y:y + h, x:x + w] = own[:max(0, shape[0] - y), :max(0, shape[1] - x)]
+    reach = int(np.ceil(lean))
+    segment = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
+    # (a pixel at the anchor less the sweep brings the top's pixel there along it)
+    tip = (int(round(reach - way[0] / norm * lean)), int(round(reach - way[1] / norm * lean)))
+    cv2.line(segment, (reach, reach), tip, 1)
+    return cv2.dilate(out, segment, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
