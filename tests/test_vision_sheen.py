@@ -230,3 +230,52 @@ def test_a_dies_shaded_side_is_no_brown_piece() -> None:
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "C6" in doubtful or reading.view.get("C6") == frame.view.get("C6")
+
+
+def _chip_board(reader: BoardReader, spot_id: str, top_bgr) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """The empty board flat with a chip's disc of ``top_bgr`` on a place, labelled as no
+    colour and not the empty board; its box."""
+    from companion.vision.geometry import MARGIN_MM
+    from companion.vision.reading import UNKNOWN
+
+    flat = reader._reference.copy()
+    labels = np.full(flat.shape[:2], len(reader._piece_names), np.uint8)
+    as_empty = np.ones(flat.shape[:2], bool)
+    spot = reader.layout.spot(spot_id)
+    cx, cy = int(spot.x + spot.w / 2 + MARGIN_MM), int(spot.y + spot.h / 2 + MARGIN_MM)
+    disc = np.zeros(flat.shape[:2], np.uint8)
+    cv2.circle(disc, (cx, cy), 8, 1, -1)
+    flat[disc > 0] = top_bgr
+    labels[disc > 0] = UNKNOWN
+    as_empty[disc > 0] = False
+    return flat, labels, as_empty, (slice(cy - 5, cy + 5), slice(cx - 5, cx + 5))
+
+
+def test_a_chip_lit_pale_by_its_sheen_is_its_colour_and_a_fingertip_or_white_is_not() -> None:
+    """A glossy chip under a broad lamp shows its colour mixed with the lamp's white over its
+    top (a lilac blue, a pink red), its own colour only at a rim the blur mixes with the print:
+    taken for the chip (``Classifying._sheen_lit_chips``).  A white chip keeps no such tint,
+    and a fingertip's pale orange is a hand's skin as much as any chip's."""
+    reader = reader_of("jivecat", 3)
+    blue, red = reader._piece_names.index("blue"), reader._piece_names.index("red")
+
+    def lit(colour: str, keep: float, white: float = 250.0) -> tuple[int, int, int]:
+        bgr = reader._centroid_bgr[reader._piece_names.index(colour)]
+        return tuple(int(round(keep * c + (1 - keep) * white)) for c in bgr)
+
+    for colour, index in (("blue", blue), ("red", red)):
+        flat, labels, as_empty, core = _chip_board(reader, "T25", lit(colour, 0.45))
+        assert (reader._sheen_lit_chips(flat, labels, as_empty)[core] == index).all(), colour
+    for top in ((238, 240, 242),  # a white chip, its light flattened
+                lit("red", 0.08),  # white with the faintest warm cast
+                (190, 212, 240)):  # a fingertip, lit
+        flat, labels, as_empty, core = _chip_board(reader, "T25", top)
+        assert (reader._sheen_lit_chips(flat, labels, as_empty) == labels).all(), top
+
+
+@pytest.mark.parametrize("name, spots", [("jivecat-t00-b2", ("T26", "N02", "N03", "C28", "N01")),
+                                         ("jivecat-t00-b0-more", ("T25", "T26"))])
+def test_chips_under_a_broad_sheen_of_a_rendered_frame_are_read(name: str, spots: tuple[str, ...]) -> None:
+    from committed_frames import read_right
+
+    read_right(name, spots)

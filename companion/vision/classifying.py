@@ -10,7 +10,9 @@ import functools
 import cv2
 import numpy as np
 
+from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
+from companion.vision.palette import SKIN_BGR
 from companion.vision.pips import channel_medians
 from companion.vision.pose import DIE_MM
 from companion.vision.reading import SCALE, SQUARE3, UNKNOWN
@@ -27,6 +29,11 @@ LIT_SHARE = 0.5  # ... with at least this share of it lit the die's colour's way
 LIT_LARGEST = 1.2  # ... and no larger than this many die faces
 SHEEN_NARROWEST_MM = 1.2  # ... a broad sheen: none of it narrower than this
 LIT_REACH = 0.5  # ... and within this many dice of the die's colour
+CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
+CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
+CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near
+CHIP_PIXEL_KEEP = 0.15  # ... each of its pixels keeping this share of the tint or more
+CHIP_PAD = 14  # a chip on a changed part of the board is looked for this far round it (px)
 
 
 @functools.lru_cache(maxsize=4)
@@ -48,6 +55,34 @@ def _nearest_colour_table(centroids: bytes, weights: bytes) -> np.ndarray:
     table = np.where(far, UNKNOWN, best).astype(np.uint8)
     table.setflags(write=False)
     return table
+
+
+@functools.lru_cache(maxsize=4)
+def _lit_chip_table(centroids: bytes, n_pieces: int, chips: tuple[int, ...]) -> np.ndarray | None:
+    """``Classifying._lit_chip_table`` for one set of calibrated colours (pieces' first, then
+    the print's) and the chips among the pieces.  Read-only."""
+    colours = np.frombuffer(centroids, np.float32).reshape(-1, 3)
+    ways = np.vstack([colours[:n_pieces], np.asarray(SKIN_BGR, np.float32)])
+    ways = ways - ways.mean(axis=1, keepdims=True)
+    ways /= np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
+    near = ways @ ways.T >= CHIP_RIVAL_COSINE
+    alone = [i for i in chips if int(near[i].sum()) == 1]
+    if not alone:
+        return None
+    levels = (np.arange(64, dtype=np.float32) * 4) + 2
+    b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
+    cube = np.stack([b, g, r], -1).reshape(-1, 3)
+    owner, keep, lit, whiter = _lit_its_way(cube, np.vstack([colours, np.asarray(SKIN_BGR, np.float32)]))
+    taken = lit & whiter & np.isin(owner, alone) & (keep >= CHIP_PIXEL_KEEP) & (keep < 0.9)
+    table = np.where(taken, owner + 1, 0).astype(np.uint8)
+    table.setflags(write=False)
+    return table
+
+
+def _table_index(bgr: np.ndarray) -> int:
+    """A colour's place in a table at 6 bits a channel (``_nearest_colour_table``'s order)."""
+    b, g, r = (int(v) >> 2 for v in np.clip(bgr, 0, 255))
+    return (b << 12) | (g << 6) | r
 
 
 class Classifying:
@@ -236,6 +271,90 @@ class Classifying:
         no colour at all taken for the die (``_sheen_lit_dice``): read as specks of its rim,
         with something over the board beside them, before."""
         return self._sheen_lit_dice(flat, self._classify_seen(flat, seen), SCALE, board=True)
+
+    def _sheen_lit_chips(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                         region: tuple[slice, slice] | None = None) -> np.ndarray:
+        """``labels`` with a glossy flat piece (a chip, a token) under a broad sheen taken for
+        it: a patch of no tinted piece's colour (no colour, white, the print) that the empty
+        board does not explain, shaped as one piece on one place and ringed by the empty board
+        or pieces, whose median is a chip's colour mixed with a lamp's white
+        (``_lit_chip_table``) keeping at least ``CHIP_SHEEN_KEEP`` of its tint.
+        Jivecat's chips under a broad lamp show lilac, pink and pale tops, their colour only
+        in a rim that the blur mixes with the print: they were read as something over the
+        board, or as a white chip of a doubtful tint.  A white face, its light flattened,
+        keeps a tenth of a colour's tint at most (``GREY_TINT_MAX``); a sheen-lit chip a third
+        to a half.  Only in ``region`` when one is given."""
+        table = self._lit_chip_table()
+        if table is None:
+            return labels
+        n_pieces = len(self._piece_names)
+        wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
+        wy = slice(max(0, (wy.start or 0) - CHIP_PAD), wy.stop + CHIP_PAD)
+        wx = slice(max(0, (wx.start or 0) - CHIP_PAD), wx.stop + CHIP_PAD)
+        lut = np.ones(256, np.uint8)
+        lut[[i for i in range(n_pieces) if float(np.ptp(self._centroid_bgr[i])) >= TINTED]] = 0
+        # (most boards show no chip's colour lit anywhere, and are asked no more: judged on
+        # every other pixel of every other row, a quarter of the cost, a chip a quarter its size)
+        found = cv2.findNonZero(cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
+                                & (~as_empty[wy, wx][::2, ::2]).view(np.uint8))
+        if found is None:
+            return labels
+        xs, ys = found.reshape(-1, 2).T
+        b, g, r = (flat[wy, wx][::2, ::2][ys, xs] >> 2).astype(np.intp).T
+        lit = table[(b << 12) | (g << 6) | r] > 0
+        if np.count_nonzero(lit) < min(self._min_area.values()) * SCALE * SCALE / 4:
+            return labels
+        # the patches, looked for round what is lit so: all the pixels of no tinted piece's
+        # colour, a chip's rim and its pale core alike (a core's white highlight, a rim's blur
+        # into the print), judged whole
+        y0, x0 = (wy.start or 0) + 2 * int(ys[lit].min()), (wx.start or 0) + 2 * int(xs[lit].min())
+        y1, x1 = (wy.start or 0) + 2 * int(ys[lit].max()) + 2, (wx.start or 0) + 2 * int(xs[lit].max()) + 2
+        wy = slice(max(wy.start or 0, y0 - CHIP_PAD), min(wy.stop, y1 + CHIP_PAD))
+        wx = slice(max(wx.start or 0, x0 - CHIP_PAD), min(wx.stop, x1 + CHIP_PAD))
+        open_ = cv2.morphologyEx(cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8),
+                                 cv2.MORPH_OPEN, SQUARE3)
+        n, parts, stats, centres = cv2.connectedComponentsWithStats(open_, connectivity=8)
+        rows, cols = open_.shape
+        # round a chip the board shows as the empty board, or pieces: a hand's fingertip, a
+        # pale patch of the same mixed colours, has the rest of the hand beside it
+        clear = as_empty[wy, wx] | (labels[wy, wx] < n_pieces)
+        with_skin = np.vstack([self._centroid_bgr, np.asarray(SKIN_BGR, self._centroid_bgr.dtype)])
+        out = labels
+        x, y, w, h, area = stats[1:].T
+        # (it may run on past the window, or is no one piece's shape or size, and is passed by)
+        whole = (x > 0) & (y > 0) & (x + w < cols) & (y + h < rows) \
+            & (np.maximum(w, h) <= CHIP_ASPECT * np.minimum(w, h)) \
+            & (area >= min(self._min_area.values()) * SCALE * SCALE)
+        for k in np.flatnonzero(whole) + 1:
+            x, y, w, h, area = (int(v) for v in stats[k])
+            spot = self._spot_at((centres[k][0] + (wx.start or 0)) / SCALE - MARGIN_MM,
+                                 (centres[k][1] + (wy.start or 0)) / SCALE - MARGIN_MM)
+            if spot is None or not self._min_area[spot] <= area / (SCALE * SCALE) <= self._max_area[spot]:
+                continue
+            own = parts[y:y + h, x:x + w] == k
+            median = channel_medians(flat[wy, wx][y:y + h, x:x + w], own.view(np.uint8))
+            owner, keep, lit, whiter = _lit_its_way(median[None].astype(np.float32), with_skin)
+            if lit[0] and whiter[0] and table[_table_index(median)] == int(owner[0]) + 1 \
+                    and CHIP_SHEEN_KEEP <= float(keep[0]) < 0.9 \
+                    and self._lit_round(parts, k, clear, stats[k]):
+                if out is labels:
+                    out = labels.copy()
+                out[wy, wx][y:y + h, x:x + w][own] = int(owner[0])
+        return out
+
+    def _lit_chip_table(self) -> np.ndarray | None:
+        """Per colour at 6 bits a channel (``_build_lut``'s order): one more than the chip
+        colour it is lit its way (``_lit_its_way``: nearer that colour's way than any other
+        colour's or a hand's skin's, lifted toward a lamp's white, keeping ``CHIP_PIXEL_KEEP``
+        of its tint or more), else 0; None for a game without such chips.  A chip: a disc of a
+        tinted colour that does not stand, whose way no other piece's, nor skin's, all but
+        shares (``CHIP_RIVAL_COSINE``: an orange token's, a brown one's and a fingertip's are
+        one pale orange).  Built once per set of colours."""
+        colours = np.ascontiguousarray(self._centroid_bgr, np.float32)
+        names = tuple(self._piece_names)
+        chips = tuple(i for i, name in enumerate(names) if float(np.ptp(colours[i])) >= TINTED
+                      and self.layout.shapes.get(name, "disc") == "disc" and not self._stands_up(name))
+        return _lit_chip_table(colours.tobytes(), len(names), chips) if chips else None
 
     def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

@@ -54,6 +54,7 @@ class Standing(DieSides):
         part, is black first (``dark_sheen.py``)."""
         labels = self._dark_in_sheen(flat, labels, as_empty, region)
         labels = self._sheen_joined_to_black(flat, labels, as_empty, region)
+        labels = self._sheen_lit_chips(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
         standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
                     and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
