@@ -232,7 +232,8 @@ def test_a_dies_shaded_side_is_no_brown_piece() -> None:
     assert "C6" in doubtful or reading.view.get("C6") == frame.view.get("C6")
 
 
-def _chip_board(reader: BoardReader, spot_id: str, top_bgr) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+def _chip_board(reader: BoardReader, spot_id: str,
+                top_bgr: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
     """The empty board flat with a chip's disc of ``top_bgr`` on a place, labelled as no
     colour and not the empty board; its box."""
     from companion.vision.geometry import MARGIN_MM
