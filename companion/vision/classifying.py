@@ -302,7 +302,8 @@ class Classifying:
         xs, ys = found.reshape(-1, 2).T
         b, g, r = (flat[wy, wx][::2, ::2][ys, xs] >> 2).astype(np.intp).T
         lit = table[(b << 12) | (g << 6) | r] > 0
-        if np.count_nonzero(lit) < min(self._min_area.values()) * SCALE * SCALE / 4:
+        smallest = min(self._min_area.values()) * SCALE * SCALE  # (px: no piece is smaller)
+        if np.count_nonzero(lit) < smallest / 4:
             return labels
         # the patches, looked for round what is lit so: all the pixels of no tinted piece's
         # colour, a chip's rim and its pale core alike (a core's white highlight, a rim's blur
@@ -324,7 +325,7 @@ class Classifying:
         # (it may run on past the window, or is no one piece's shape or size, and is passed by)
         whole = (x > 0) & (y > 0) & (x + w < cols) & (y + h < rows) \
             & (np.maximum(w, h) <= CHIP_ASPECT * np.minimum(w, h)) \
-            & (area >= min(self._min_area.values()) * SCALE * SCALE)
+            & (area >= smallest)
         for k in np.flatnonzero(whole) + 1:
             x, y, w, h, area = (int(v) for v in stats[k])
             spot = self._spot_at((centres[k][0] + (wx.start or 0)) / SCALE - MARGIN_MM,
