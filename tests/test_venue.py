@@ -542,7 +542,11 @@ def test_tls_cannot_fall_back_an_unverified_broker_gets_nothing(tmp_path: Path) 
         finally:
             publisher.close(timeout=0.5, grace=0.5)
         log_text = broker_log(broker)
-        assert "New connection from 127.0.0.1" in log_text  # the TCP connection came ...
+        # the TCP connection came (mosquitto logs it as new once accepted; a handshake that fails
+        # within the accept, its ClientHello already there on a loaded machine, is logged only as
+        # that connection failing) ...
+        assert any(line in log_text for line in ("New connection from 127.0.0.1",
+                                                 "Client connection from 127.0.0.1 failed"))
         assert "New client connected" not in log_text and "t9" not in log_text  # ... no CONNECT
         # mqtts:// to a plain listener: the handshake fails, nothing is sent in the clear
         check = probe_broker(MqttSettings.from_mapping({"url": f"mqtts://t1:t-pass@127.0.0.1:{plain.port}",
