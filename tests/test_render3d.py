@@ -23,6 +23,7 @@ from companion.sim.camera.frames3d import (
     MORE_GAMES,
     MORE_HANDS,
     PLAYERS3D,
+    SIDE,
     SPLITS,
     TRACK,
     FrameSpec,
@@ -31,6 +32,7 @@ from companion.sim.camera.frames3d import (
 )
 from companion.sim.camera.render3d import (
     AIM_MM,
+    AZIMUTH,
     FALLOFF_LAMPS,
     FALLOFF_PAPERS,
     LAMPS,
@@ -39,6 +41,9 @@ from companion.sim.camera.render3d import (
     PAPERS,
     PLASTICS,
     ROLL,
+    SIDE_AIM_MM,
+    SIDE_AZIMUTH,
+    SIDE_ROLL,
     SKINS,
     TILTS,
     TRACK_LAMPS,
@@ -84,15 +89,40 @@ def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
         Scene3D.drawn(1, "test", 20, falloff=True)
     with pytest.raises(ValueError, match="no more scenes"):
         Scene3D.drawn(1, "test", 20, track=True)
+    with pytest.raises(ValueError, match="no more scenes"):
+        Scene3D.drawn(1, "test", 20, side=True)
+
+
+def test_the_side_scenes_stand_further_round_turned_and_off_centre_than_the_test_set():
+    """The tuning split's side poses lie past the test set's on every axis, never among them."""
+    assert SIDE_AZIMUTH["tune"][0] > AZIMUTH["test"][1] and SIDE_ROLL["tune"][0] >= ROLL["test"][1]
+    assert SIDE_AIM_MM["tune"][0] >= AIM_MM["test"][1]
+    for seed in range(60):
+        plain, side = Scene3D.drawn(seed, "tune", 20), Scene3D.drawn(seed, "tune", 20, side=True)
+        assert SIDE_AZIMUTH["tune"][0] <= abs(side.azimuth) <= SIDE_AZIMUTH["tune"][1]
+        assert SIDE_ROLL["tune"][0] <= abs(side.roll) <= SIDE_ROLL["tune"][1]
+        assert SIDE_AIM_MM["tune"][0] - 0.1 <= float(np.hypot(*side.aim_mm)) <= SIDE_AIM_MM["tune"][1] + 0.1
+        # the rest of the scene is the tuning set's own, drawn as for a plain scene
+        assert (side.lamp, side.plastic, side.paper, side.skin) == (plain.lamp, plain.plastic, plain.paper,
+                                                                    plain.skin)
 
 
 def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
     everything = plan()
     assert len({s.path() for s in everything}) == len(everything)
-    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff, s.track) for s in everything}
+    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff, s.track, s.side) for s in everything}
     assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
-    specs = [s for s in everything if not s.more and not s.falloff and not s.track]
+    specs = [s for s in everything if not s.more and not s.falloff and not s.track and not s.side]
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
+    side = [s for s in everything if s.side]
+    assert everything[len(everything) - len(side):] == side  # the side scenes last
+    # each game of SIDE on each tuning board, in the tuning split only, every tilt among them
+    assert {s.split for s in side} == {"tune"}
+    assert not any(s.more or s.hand or s.falloff or s.track for s in side)
+    assert sorted((s.game, s.board) for s in side) == sorted((g, b) for g in SIDE for b in range(3))
+    assert {s.tilt for s in side} == set(TILTS)
+    assert all(s.name.endswith("-side") for s in side)
+    everything = everything[:len(everything) - len(side)]
     track = [s for s in everything if s.track]
     assert everything[len(everything) - len(track):] == track  # the track scenes last
     # each game of TRACK on each tuning board, in the tuning split only, every tilt among them
@@ -158,6 +188,9 @@ def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
         elif frame.truth["name"].endswith("-track"):  # and its track scenes
             assert frame.split == "tune" and scene["lamp"] in TRACK_LAMPS["tune"]
             assert scene["paper"] in PAPERS["tune"] and scene["plastic"] in MORE_PLASTICS["tune"]
+        elif frame.truth["name"].endswith("-side"):  # and its side scenes
+            assert frame.split == "tune" and scene["lamp"] in LAMPS["tune"]
+            assert SIDE_AZIMUTH["tune"][0] <= abs(scene["azimuth"]) <= SIDE_AZIMUTH["tune"][1]
         else:
             assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
         assert scene["skin"] in SKINS[frame.split]

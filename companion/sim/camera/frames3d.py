@@ -49,6 +49,12 @@ FALLOFF = GAMES3D
 # frames still read a hand where none was (11 of 60, stop 58) and the tuning set no more did:
 # it had no scene lit by several small lamps to show the reader why
 TRACK = GAMES3D
+# and its side scenes (``render3d.SIDE_AZIMUTH``), every game on each tuning board, its tilt
+# turning: the camera further round the board, turned and aimed off its centre further than the
+# test set's.  The held-out frames still read a hand where none was (11 of 60, stop 61), the
+# tuning set never: the lamps were not why (falloff, track), and its camera had never stood
+# off to a side as the test set's does
+SIDE = GAMES3D
 
 
 @dataclass(frozen=True)
@@ -63,16 +69,18 @@ class FrameSpec:
     more: bool = False  # one of the tuning split's more scenes (``MORE_GAMES``)
     falloff: bool = False  # one of its falloff scenes (``FALLOFF``)
     track: bool = False  # one of its track scenes (``TRACK``)
+    side: bool = False  # one of its side scenes (``SIDE``)
 
     @property
     def seed(self) -> int:
         return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0) \
-            + (50 if self.more else 0) + (50_000 if self.falloff else 0) + (70_000 if self.track else 0)
+            + (50 if self.more else 0) + (50_000 if self.falloff else 0) + (70_000 if self.track else 0) \
+            + (90_000 if self.side else 0)
 
     @property
     def name(self) -> str:
         groups = (("-hand", self.hand), ("-more", self.more), ("-falloff", self.falloff),
-                  ("-track", self.track))
+                  ("-track", self.track), ("-side", self.side))
         return f"{self.game}-t{int(self.tilt):02d}-b{self.board}" + "".join(tag for tag, on in groups if on)
 
     def path(self, root: Path = FRAMES_DIR) -> Path:
@@ -80,7 +88,8 @@ class FrameSpec:
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
-         more: bool = True, falloff: bool = True, track: bool = True) -> list[FrameSpec]:
+         more: bool = True, falloff: bool = True, track: bool = True, side: bool = True
+         ) -> list[FrameSpec]:
     """The committed set, in the order it is rendered, round-robin: for each board, every
     game in both splits from straight above, then at the steepest tilt, then the tilts
     between, then each game's board with a hand over it (its tilt turning with the game and
@@ -90,7 +99,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     board), under the more kinds of lamp and plastic; and last each game of ``MORE_HANDS`` on
     each tuning board with a hand over it, under those lamps (its tilt turning); then each
     game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning), and
-    each game of ``TRACK`` on each under the track lamps (its tilt turning the other way)."""
+    each game of ``TRACK`` on each under the track lamps (its tilt turning the other way), and
+    each game of ``SIDE`` on each from the side poses (its tilt turning two at a time)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -118,6 +128,10 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
         for board in range(counts.get("tune", 0)):
             out += [FrameSpec(g, "tune", TILTS[(board - i) % len(TILTS)], board, track=True)
                     for i, g in enumerate(TRACK)]
+    if side:
+        for board in range(counts.get("tune", 0)):
+            out += [FrameSpec(g, "tune", TILTS[(board + 2 * i + 1) % len(TILTS)], board, side=True)
+                    for i, g in enumerate(SIDE)]
     return out
 
 
@@ -172,7 +186,7 @@ def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **sc
     state = game.setup(n, None, 0)
     layout = game.layout(state)
     scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more,
-                          falloff=spec.falloff, track=spec.track, **scene_over)
+                          falloff=spec.falloff, track=spec.track, side=spec.side, **scene_over)
     frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
     info["name"] = spec.name
     out = spec.path(root)

@@ -68,6 +68,12 @@ FALLOFF_PAPERS = {"tune": ("gloss",), "test": ()}
 # and its track scenes (``frames3d.TRACK``): a ceiling track of small spots, each lighting a
 # pool of its own with hard shadows, over the more scenes' plastics; never the test set's lamps
 TRACK_LAMPS = {"tune": ("track",), "test": ()}
+# and its side scenes (``frames3d.SIDE``): the camera stood further round the board than the
+# test set's, turned further about its axis and aimed further off the board's centre, under
+# the tuning set's own lamps, plastics and papers; never the test set's poses
+SIDE_AZIMUTH = {"tune": (58.0, 72.0), "test": ()}
+SIDE_ROLL = {"tune": (9.0, 13.0), "test": ()}
+SIDE_AIM_MM = {"tune": (45.0, 60.0), "test": ()}
 
 
 @dataclass(frozen=True)
@@ -101,15 +107,16 @@ class Scene3D:
 
     @classmethod
     def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, more: bool = False,
-              falloff: bool = False, track: bool = False, **over: Any) -> Scene3D:
+              falloff: bool = False, track: bool = False, side: bool = False, **over: Any) -> Scene3D:
         """A scene of ``split``'s kinds, everything else drawn from ``seed``; with ``more``,
         its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead; with
         ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``); with
-        ``track``, its lamp from the track kinds (``TRACK_LAMPS``), its plastic from the more."""
+        ``track``, its lamp from the track kinds (``TRACK_LAMPS``), its plastic from the more;
+        with ``side``, its camera's side, roll and aim from the side poses (``SIDE_AZIMUTH``)."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
         if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]) \
-                or (track and not TRACK_LAMPS[split]):
+                or (track and not TRACK_LAMPS[split]) or (side and not SIDE_AZIMUTH[split]):
             raise ValueError(f"split {split!r} has no more scenes")
         rng = random.Random(f"scene3d:{split}:{seed}")
 
@@ -138,6 +145,11 @@ class Scene3D:
         if track:
             values["lamp"] = rng.choice(TRACK_LAMPS[split])
             values["plastic"] = rng.choice(MORE_PLASTICS[split])
+        if side:
+            aim_angle, aim = rng.uniform(0, 2 * math.pi), rng.uniform(*SIDE_AIM_MM[split])
+            values["azimuth"] = either_way(*SIDE_AZIMUTH[split])
+            values["roll"] = either_way(*SIDE_ROLL[split])
+            values["aim_mm"] = (round(aim * math.cos(aim_angle), 1), round(aim * math.sin(aim_angle), 1))
         values.update(over)
         return cls(**values)
 
