@@ -168,14 +168,35 @@ def test_a_dark_dies_light_marks_alone_are_no_reflection(turn: float) -> None:
 
 @pytest.mark.parametrize("turn", [0.0, 35.0])
 def test_a_pip_sized_highlight_at_a_dark_fours_middle_keeps_its_doubt(turn: float) -> None:
-    """A reflection as small as a pip at a dark 4's middle reads as a 5 and nothing tells it
-    from a pip: a dark 3 or 5 under a reflection is never vouched for.  A 2's middle lit
-    so reads as a 3, likewise."""
+    """A reflection as small as a pip at a dark 4's middle reads as a 5: a lamp's image,
+    clipped to white where the corner pips' paint is not, it is no pip like them, and the 5
+    is not vouched for.  A 2's middle lit so reads as a 3, likewise."""
     img, mask = _die(4, turn, BLUE, (255, 150, 130), side_marks=0, glare=(0.0, 0.0, 4))
     assert _count(img, mask) == (5, True)  # what the marks alone show: the hazard
     assert _reflection_clear(img, mask) is None
     img, mask = _die(2, turn, BLUE, (255, 150, 130), side_marks=0, glare=(0.0, 0.0, 4))
     assert not _low_face_clear(img, mask, 3)
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0])
+def test_a_dark_three_or_five_whose_middle_pip_is_like_its_corners_is_vouched_for(turn: float) -> None:
+    """A dark 3 or 5 lit past its square at its rounded rim, its middle pip as light and as
+    wide as its corner pips: the reflection lies where no pip may be, the middle is paint,
+    and the count stands.  The same face with a wider light at its middle keeps its doubt."""
+    img, mask = _die(5, turn, BLUE, (255, 150, 130), side_marks=0, glare=(1.75, 0.0, 3))
+    assert _count(img, mask) == (5, True)
+    assert _reflection_clear(img, mask) == 5
+    img, mask = _die(3, turn, BLUE, (255, 150, 130), side_marks=0, glare=(1.75, 0.0, 3))
+    assert _low_face_clear(img, mask, 3)
+    img, mask = _die(5, turn, BLUE, (255, 150, 130), side_marks=0, glare=(0.0, 0.0, 8))
+    assert _reflection_clear(img, mask) is None
+
+
+def test_dark_threes_and_fives_with_a_highlight_off_their_pips_are_read_on_the_tuning_frames() -> None:
+    """Dark 3s and 5s, doubted "glare?" for their highlight alone before (Baron Voodoo, a
+    blue 5 and a red 5; a purple 5 under the ceiling track)."""
+    read_right("baron_voodoo-t00-b0", ("C7", "B5"))
+    read_right("baron_voodoo-t10-b1-track", ("F2", "F7"))
 
 
 def test_dark_dice_lit_only_at_their_pips_are_read_on_the_tuning_frames() -> None:

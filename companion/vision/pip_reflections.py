@@ -220,11 +220,11 @@ def lit_off_its_marks(crop: np.ndarray, mask: np.ndarray,
     over a pip widens it past the others, and a soft one spreads across the face between the
     marks; a glossy die's rounded edges and corners, past its square (``BEYOND_THE_FACE``),
     catch the lamp where no pip is.  A reflection as small as a pip at a 2's or a 4's middle
-    passes for its middle pip, and nothing tells it from one: a 3 or a 5 on a dark face with
-    a reflection on it is never vouched for (a single reflection makes no 2, 4 or 6 of
-    another face: each lacks the middle pip, and a 1 and a corner are no 2's diagonal)."""
-    if count in (3, 5):
-        return True
+    passes for its middle pip: a 3 or a 5 on a dark face with a reflection on it is vouched
+    for only when its middle mark is its corner marks' like (``_middle_like_its_corners``),
+    as lit and as wide, and the light lies nowhere else (a single reflection makes no 2, 4
+    or 6 of another face: each lacks the middle pip, and a 1 and a corner are no 2's
+    diagonal)."""
     (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
     darkest = crop.min(axis=2)
@@ -239,7 +239,29 @@ def lit_off_its_marks(crop: np.ndarray, mask: np.ndarray,
     if np.count_nonzero(~at_a_mark) >= HIDDEN_SHARE * np.pi * (PIP_DISC * step) ** 2:
         return True
     lit = np.bincount(nearest[at_a_mark], minlength=len(places))
-    return int(lit.min()) < MARKS_ALIKE * int(lit.max())
+    if int(lit.min()) < MARKS_ALIKE * int(lit.max()):
+        return True
+    if count not in (3, 5):
+        return False
+    peaks = np.zeros(len(places), np.int32)  # each mark's lightest darkest channel
+    np.maximum.at(peaks, nearest[at_a_mark], darkest[ys[on_face][at_a_mark], xs[on_face][at_a_mark]])
+    return not _middle_like_its_corners(lit, peaks, places)
+
+
+def _middle_like_its_corners(lit: np.ndarray, peaks: np.ndarray, places: np.ndarray) -> bool:
+    """Is a 3's or a 5's middle mark lit as its corner marks are (``lit``: each mark's lit
+    pixels; ``peaks``: its lightest darkest channel; ``places``: the face's grid points)?  A
+    lamp's reflection that passes for a pip is the lamp's image, no paint's: it would have to
+    lie at the middle, be a pip's size, and be as light as the paint is under that lamp,
+    where the paint of the corner marks shows what a pip is in this light and blur.  A
+    reflection clipped to white where the corner marks are not is none of them."""
+    middle = int(np.flatnonzero((places == 0).all(axis=1))[0])
+    corners = np.delete(np.arange(len(places)), middle)
+    widest, lightest = int(lit[corners].max()), int(peaks[corners].max())
+    if int(peaks[middle]) >= CLIPPED_PEAK and lightest < CLIPPED_PEAK:
+        return False
+    return int(lit[middle]) <= MIDDLE_WIDEST * widest \
+        and abs(int(peaks[middle]) - float(np.median(peaks[corners]))) <= MIDDLE_PEAK_APART
 
 
 PIP_DISC = 0.3  # a pip's disc reaches this many steps from its place (blurred a little)
@@ -247,3 +269,6 @@ HIDDEN_SHARE = 0.25  # a reflection over this share of a pip's disc may hide it
 WASHED_OUT = 200  # ... where it lifts every channel this high: near white, where a pip's ink may be lost
 MARK_REACH = 0.5  # a light mark's blurred halo reaches this many steps from its place
 MARKS_ALIKE = 0.4  # a dark face's marks each lit over this share of the most lit one's area
+MIDDLE_WIDEST = 1.4  # a 3's or a 5's middle mark lit over at most this times its widest corner's area ...
+MIDDLE_PEAK_APART = 25  # ... and its lightest within this of its corners' (darkest channel, of 255) ...
+CLIPPED_PEAK = 250  # ... and not clipped where they are not
