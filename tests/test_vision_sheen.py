@@ -280,3 +280,33 @@ def test_chips_under_a_broad_sheen_of_a_rendered_frame_are_read(name: str, spots
     from committed_frames import read_right
 
     read_right(name, spots)
+
+
+def _dark_tile_lit_at_its_edge(mark: tuple[int, int] | None) -> tuple[np.ndarray, np.ndarray]:
+    """A black tile on a light print, blurred, its colour's outline reaching up into the blur
+    of its top edge (a lit edge joined to the tile as its sheen), with a light mark or none."""
+    gray = np.full((68, 68), 200, np.uint8)
+    gray[12:58, 10:58] = 34
+    if mark is not None:
+        cv2.circle(gray, mark, 3, 220, -1)
+    gray = cv2.GaussianBlur(gray, (0, 0), 2.0)
+    mask = (gray < 60).astype(np.uint8)
+    mask[7:14, 14:52] = gray[7:14, 14:52] < 190
+    return gray, mask
+
+
+def test_a_flat_pieces_edge_blurred_into_the_board_is_no_mark():
+    """Where a dark flat piece's outline reaches into its edge's blur, the contrast rises on
+    past the rim's inset out to the board: no mark (the tile was read as three unclear), and
+    a mark anywhere on it, by the lit edge too, is still counted."""
+    gray, mask = _dark_tile_lit_at_its_edge(None)
+    assert count_pips(mask, gray) == (0, True)
+    for mark in ((34, 35), (34, 22), (20, 22), (20, 48)):
+        gray, mask = _dark_tile_lit_at_its_edge(mark)
+        assert count_pips(mask, gray) == (1, True), mark
+
+
+def test_a_skull_token_lit_at_its_edge_is_read_on_the_tuning_frames():
+    from committed_frames import read_right
+
+    read_right("jivecat-t20-b1", ("mat0-skull2",))  # "marks unclear" before

@@ -77,6 +77,37 @@ def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarra
     return inside[ys + 1, xs + 1] / np.sqrt(max(body_area, 1.0))
 
 
+RAMP_RISE = 1.15  # a peak at a flat piece's rim whose contrast rises this much on, outward, is the rim's blur
+
+
+def _rim_ramps(whole: np.ndarray, hull: np.ndarray, centres: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Which peaks (``centres``, crop px; ``values``, their contrast) lie on a ramp of contrast
+    that keeps rising past them out over the outline (``whole``: the contrast everywhere, the
+    board round the piece included), never falling between: the piece's edge blurred into a
+    lighter board round a dark piece (or a darker round a light one), which the outline's
+    inset (``filled``) cuts off at its first row, where it passes for a peak.  A mark near
+    the rim falls away again before the rim (its own disc), then the board may rise."""
+    padded = cv2.copyMakeBorder(hull.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    gy, gx = np.gradient(inside)
+    h, w = whole.shape
+    ramps = np.zeros(len(centres), bool)
+    for i, ((cx, cy), value) in enumerate(zip(centres, values, strict=True)):
+        x, y = int(round(cx)), int(round(cy))
+        if not (0 <= x < w and 0 <= y < h):
+            continue
+        ox, oy = -float(gx[y, x]), -float(gy[y, x])  # outward: down the distance to the outline
+        norm = float(np.hypot(ox, oy))
+        if norm < 1e-6:
+            continue
+        steps = np.arange(1, int(np.ceil(inside[y, x])) + 4)
+        xs = np.clip(np.round(cx + steps * ox / norm).astype(int), 0, w - 1)
+        ys = np.clip(np.round(cy + steps * oy / norm).astype(int), 0, h - 1)
+        line = whole[ys, xs]
+        ramps[i] = bool((line >= value * 0.97).all() and float(line.max()) >= RAMP_RISE * value)
+    return ramps
+
+
 MARK_SHARE = 0.14  # a mark's radius, as a share of its piece's half-width (0.13 printed)
 WIDEST_MARK = 2.5  # a peak spread over this many marks' areas at half its height is no mark,
 WIDER_THAN_ITS_MARKS = 1.8  # when it is also this much wider than the other marks of its face

@@ -35,6 +35,7 @@ from companion.vision.mark_shapes import (
     _bright_body,
     _depth,
     _marks_past_colour,
+    _rim_ramps,
     _wider_than_a_mark,
 )
 from companion.vision.pip_reflections import lit_like_a_mark as lit_like_a_mark
@@ -99,6 +100,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         centre = die_face(centres[1:][marks], die_px, whole)
         if centre is not None and (stands is None or stands(*centre)):
             strong, faint = marks, np.zeros_like(faint)
+    if die_px is None and (strong | faint).any():
+        # a peak at a flat piece's rim where the contrast rises on past it, over the outline,
+        # is the piece's edge blurred into the board round it, cut off by the rim's inset
+        # (Jivecat's black Skull tokens: the print beyond their lit edge), no mark
+        ramp = _rim_ramps(whole, hull, centres[1:], values)
+        strong, faint = strong & ~ramp, faint & ~ramp
     if faint.any() and die_px is None:
         # a flat piece's printed marks lie a quarter of its width in from its edge: a faint
         # peak at its very edge is the rim catching the light (or the print showing past a
