@@ -233,6 +233,13 @@ def test_a_highlight_that_may_hide_a_pip_of_a_low_face_keeps_its_doubt(turn: flo
     assert not _low_face_clear(img, mask, 2)
 
 
+def test_a_low_face_read_by_its_rim_is_judged_for_its_highlight_as_read() -> None:
+    """A dark 2 whose second pip lies by the rim (read inside its outline less half the rim,
+    ``low_face``) is judged for its highlight on the same layout: it was "glare?", no layout
+    found inside the outline less its whole rim (King of Clubs, a purple 2 under a sheen at 30°)."""
+    read_right("king_of_clubs-t30-b2", ("p0_d3",))
+
+
 def test_a_light_low_faces_highlight_clear_of_its_grid_is_read_on_the_tuning_frames() -> None:
     """Yellow 2s and 3s with a glossy highlight clear of their faces' empty grid points,
     doubted as "glare?" before, are read (and nothing is read wrong)."""

@@ -378,22 +378,28 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
     points (``_alone_on_the_square``), one such layout only.  On a light face a reflection
     only lightens: at no empty grid point may the lifted patch cover a quarter of a pip's
     disc (a 3's middle, a 4's or a 6's other pips, hidden under it).  On a dark face it may
-    pass for a pip too: at no grid point (``lit_over_a_place``).  False for anything else."""
-    hull, body_area = face
-    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
-    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
-                       borderValue=0)
-    level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
-                                                                                  body_area)
+    pass for a pip too: at no grid point (``lit_over_a_place``).  Its marks are looked for as
+    ``low_face`` looks: inside the outline less its rim, then less half of it (a corner pip by a
+    rim that catches the light).  False for anything else."""
     if count not in (2, 3):
         return False
-    points = centres[1:]
-    marks = np.flatnonzero(values >= SEEN_MARK)
-    layouts = []
-    for picked in itertools.combinations(np.flatnonzero(values >= SURE_MARK), count):
-        chosen = np.array(picked)
-        for (cx, cy), turn, step in _square(points[chosen], count, die_px, whole):
-            assert step is not None
-            if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
-                layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
-    return len(layouts) == 1 and not lit_over_a_place(crop, mask, hull, layouts[0], count, level <= 128)
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    for within in (rim, max(1, rim // 2)):  # as ``low_face`` looks for them: a corner pip by the rim
+        filled = cv2.erode(hull, np.ones((2 * within + 1, 2 * within + 1), np.uint8),
+                           borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
+                                                                                      body_area)
+        points = centres[1:]
+        marks = np.flatnonzero(values >= SEEN_MARK)
+        layouts = []
+        for picked in itertools.combinations(np.flatnonzero(values >= SURE_MARK), count):
+            chosen = np.array(picked)
+            for (cx, cy), turn, step in _square(points[chosen], count, die_px, whole):
+                assert step is not None
+                if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
+                    layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
+        if layouts:
+            dark = level <= 128
+            return len(layouts) == 1 and not lit_over_a_place(crop, mask, hull, layouts[0], count, dark)
+    return False
