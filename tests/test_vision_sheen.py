@@ -310,3 +310,26 @@ def test_a_skull_token_lit_at_its_edge_is_read_on_the_tuning_frames():
     from committed_frames import read_right
 
     read_right("jivecat-t20-b1", ("mat0-skull2",))  # "marks unclear" before
+
+
+def test_a_sheen_that_washes_nothing_out_hides_no_mark():
+    """A dark face under a broad sheen lifted to mid grey hides no light mark (the mark is
+    lifted with it); one washed out to near white over a mark's width may."""
+    from companion.vision.pips import outline, washes_out_a_mark
+
+    crop = np.full((68, 68, 3), 34, np.uint8)
+    mask = np.zeros((68, 68), np.uint8)
+    mask[10:58, 10:58] = 1
+    for x in range(10, 58):  # a sheen rising across the face to a mid grey
+        crop[10:58, x] = 34 + (x - 10) * 2
+    face = outline(mask)
+    assert face is not None
+    assert not washes_out_a_mark(crop, face)
+    cv2.circle(crop, (45, 30), 6, (235, 240, 245), -1)  # its core washed out
+    assert washes_out_a_mark(crop, face)
+
+
+def test_a_skull_token_under_a_sheen_that_washes_nothing_out_is_read_on_the_tuning_frames():
+    from committed_frames import read_right
+
+    read_right("jivecat-t20-b0-more", ("mat1-skull2",))  # "glare?" before

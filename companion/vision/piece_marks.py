@@ -20,6 +20,7 @@ from companion.vision.pips import (
     lit_like_a_mark,
     outline,
     reflection_off_the_pips,
+    washes_out_a_mark,
 )
 from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
 from companion.vision.reading import SCALE, STILL_TOLERANCE
@@ -218,6 +219,10 @@ class PieceMarks:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
                 pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
+        if reflected and sure and pips == 0 and die_px is None and face is not None:
+            # a flat piece read with no mark: a reflection passes for none there, and hides one
+            # only where it washes the face out (Jivecat's black Skull token under a sheen)
+            reflected = washes_out_a_mark(crop, face)
         return pips, sure, reflected
 
     def marks_gains(self) -> dict[int, float]:

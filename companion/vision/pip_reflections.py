@@ -151,6 +151,20 @@ def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, 
     return False
 
 
+def washes_out_a_mark(crop: np.ndarray, face: tuple[np.ndarray, float]) -> bool:
+    """Does a lamp's reflection on a face wash out a patch a quarter of a mark's disc or more
+    (its darkest channel at ``WASHED_OUT`` or more, inside the outline)?  Only there may it hide
+    a mark: elsewhere it lifts a mark and the face round it alike, and the mark keeps its
+    contrast (a face read with no mark under a sheen that washes nothing out has none)."""
+    hull, area = face
+    mark = max(1.5, MARK_SHARE * 0.53 * np.sqrt(max(1.0, area)))
+    washed = ((crop.min(axis=2) >= WASHED_OUT) & (hull > 0)).astype(np.uint8)
+    if int(washed.sum()) < HIDDEN_SHARE * np.pi * mark * mark:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(washed, connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= HIDDEN_SHARE * np.pi * mark * mark
+
+
 def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
                             gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
     """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)

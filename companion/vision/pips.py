@@ -40,6 +40,7 @@ from companion.vision.mark_shapes import (
 )
 from companion.vision.pip_reflections import lit_like_a_mark as lit_like_a_mark
 from companion.vision.pip_reflections import reflection_off_the_pips as reflection_off_the_pips
+from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_mark
 
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
