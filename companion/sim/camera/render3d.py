@@ -70,10 +70,15 @@ FALLOFF_PAPERS = {"tune": ("gloss",), "test": ()}
 TRACK_LAMPS = {"tune": ("track",), "test": ()}
 # and its side scenes (``frames3d.SIDE``): the camera stood further round the board than the
 # test set's, turned further about its axis and aimed further off the board's centre, under
-# the tuning set's own lamps, plastics and papers; never the test set's poses
+# any of the tuning set's lamps (its more, falloff and track ones too), plastics and papers;
+# never the test set's poses or kinds
 SIDE_AZIMUTH = {"tune": (58.0, 72.0), "test": ()}
 SIDE_ROLL = {"tune": (9.0, 13.0), "test": ()}
 SIDE_AIM_MM = {"tune": (45.0, 60.0), "test": ()}
+SIDE_LAMPS = {"tune": LAMPS["tune"] + MORE_LAMPS["tune"] + FALLOFF_LAMPS["tune"] + TRACK_LAMPS["tune"],
+              "test": ()}
+SIDE_PLASTICS = {"tune": tuple(dict.fromkeys(PLASTICS["tune"] + MORE_PLASTICS["tune"])), "test": ()}
+SIDE_PAPERS = {"tune": PAPERS["tune"] + FALLOFF_PAPERS["tune"], "test": ()}
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,8 @@ class Scene3D:
         its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead; with
         ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``); with
         ``track``, its lamp from the track kinds (``TRACK_LAMPS``), its plastic from the more;
-        with ``side``, its camera's side, roll and aim from the side poses (``SIDE_AZIMUTH``)."""
+        with ``side``, its camera's side, roll and aim from the side poses (``SIDE_AZIMUTH``), its
+        lamp, plastic and paper from every tuning kind (``SIDE_LAMPS``)."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
         if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]) \
@@ -150,6 +156,9 @@ class Scene3D:
             values["azimuth"] = either_way(*SIDE_AZIMUTH[split])
             values["roll"] = either_way(*SIDE_ROLL[split])
             values["aim_mm"] = (round(aim * math.cos(aim_angle), 1), round(aim * math.sin(aim_angle), 1))
+            values["lamp"] = rng.choice(SIDE_LAMPS[split])
+            values["plastic"] = rng.choice(SIDE_PLASTICS[split])
+            values["paper"] = rng.choice(SIDE_PAPERS[split])
         values.update(over)
         return cls(**values)
 
