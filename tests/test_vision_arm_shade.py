@@ -41,14 +41,29 @@ def test_a_glossy_papers_sheen_at_the_boards_edge_is_no_arm() -> None:
                if s.id not in doubtful)
 
 
+def test_a_glossy_prints_sheen_washing_it_pale_at_the_boards_edge_is_no_sleeve() -> None:
+    """Jivecat, tuning split's side scenes: a desk lamp's sheen on a gloss print washes the
+    mats at the board's edge pale, over a hand's size, and no arm crosses the margin.  The
+    print's lines show through it, faint: the board under a sheen ("glare?"), not a light
+    sleeve reaching in (the frame was read as a hand over the board, its places under it)."""
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t10-b0-side")
+    assert not frame.hand and frame.truth["scene"]["paper"] == "gloss"
+    assert not reading.hand and reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert UNDER_A_HAND not in doubtful.values() and "glare?" in doubtful.values()
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
 def test_the_board_under_a_near_lamps_light_shows_its_print_a_pale_sleeve_hides_it() -> None:
     """A lamp close to the table lights the board nearest it more than the light fitted to
     the margin gives it: a patch lighter than the empty board whose print's lines are all
     there is the board (not an arm reaching in), one that hides them (a pale sleeve, a
-    white card) is not."""
+    white card) is not; under a glossy print's sheen they show faint, where the print has them."""
     import numpy as np
 
     from companion.games import load_game
+    from companion.vision.arms import PRINT_FAINT, PRINT_THROUGH
     from companion.vision.reader import BoardReader
 
     game = load_game("swing_state")
@@ -58,12 +73,20 @@ def test_the_board_under_a_near_lamps_light_shows_its_print_a_pale_sleeve_hides_
     x, y, w, h = 60, 200, 50, 110  # the board's left column, over printed tiles and their lines
     region = np.ones((h, w), bool)
     lit = np.clip(ref.astype(np.float32) * 1.3 + 10, 0, 255).astype(np.uint8)
-    assert reader._print_shows_through(region, x, y, lit)
+    corr, share = reader._print_detail(region, x, y, lit)
+    assert corr >= PRINT_THROUGH[0] and PRINT_THROUGH[1] <= share <= PRINT_THROUGH[2]  # the board
     sleeve = ref.copy()
     sleeve[y:y + h, x:x + w] = (228, 232, 238)
-    assert not reader._print_shows_through(region, x, y, sleeve)
-    noisy = sleeve.astype(np.float32) + np.random.default_rng(2).normal(0, 4, sleeve.shape)
-    assert not reader._print_shows_through(region, x, y, np.clip(noisy, 0, 255).astype(np.uint8))
+    corr, share = reader._print_detail(region, x, y, sleeve)
+    assert corr < PRINT_FAINT[0] and share < PRINT_FAINT[1]  # no print shows, not even faintly
+    rng = np.random.default_rng(2)
+    noisy = np.clip(sleeve.astype(np.float32) + rng.normal(0, 4, sleeve.shape), 0, 255).astype(np.uint8)
+    corr, share = reader._print_detail(region, x, y, noisy)
+    assert corr < PRINT_FAINT[0]
+    # a glossy print's sheen washing it pale: its lines faint but where the print has them
+    sheen = ref.astype(np.float32) * 0.15 + 200 + rng.normal(0, 3, ref.shape)
+    corr, share = reader._print_detail(region, x, y, np.clip(sheen, 0, 255).astype(np.uint8))
+    assert corr >= PRINT_FAINT[0] and share >= PRINT_FAINT[1] and share < PRINT_THROUGH[1]
 
 
 def test_a_bulb_near_the_table_lights_its_side_of_the_board_and_is_no_arm() -> None:

@@ -51,10 +51,11 @@ HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice thi
 HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
 TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
 POOL_EXPLAINS = 0.8  # a pool of light taken off leaves this share of what looked like an arm the empty board
-PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
-PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
-PRINT_THROUGH = (0.7, 0.4, 1.8)  # the detail seen follows the print's this closely (correlation),
-# with a contrast this share of the print's at least and at most: the print under more light
+# a patch's print detail (``EmptyBoard._print_detail``) follows the print's this closely
+# (correlation), with a contrast this share of the print's at least and at most: the print under
+# more light ...
+PRINT_THROUGH = (0.7, 0.4, 1.8)
+PRINT_FAINT = (0.2, 0.05)  # ... this closely, with this share of its contrast: the print under a sheen
 
 
 class Arms:
@@ -174,9 +175,16 @@ class Arms:
                 # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
                 # across the margin (a glossy paper's broad sheen at the board's edge)
                 continue
-            if lighter and not washed and crossing is None \
-                    and self._print_shows_through(components[y:y + h, x:x + w] == k, x, y, flat):
-                continue  # the board under more light than the light's fit gives it (a lamp near it)
+            if lighter and not washed and crossing is None:
+                detail = self._print_detail(components[y:y + h, x:x + w] == k, x, y, flat)
+                if detail is not None and detail[0] >= PRINT_THROUGH[0] \
+                        and PRINT_THROUGH[1] <= detail[1] <= PRINT_THROUGH[2]:
+                    continue  # the board under more light than the light's fit gives it (a lamp near it)
+                if sleeve and detail is not None and detail[0] >= PRINT_FAINT[0] \
+                        and detail[1] >= PRINT_FAINT[1]:
+                    # the print still shows through it, faint: a glossy print's sheen at the
+                    # board's edge, no sleeve (which hides the print), with no arm across the margin
+                    sleeve = False
             if core is not None and crossing is None:
                 # a lamp's hotspot on a print that shines, its core washed out, with nothing
                 # across the margin (an arm reaching in crosses it): the board round the core
@@ -233,30 +241,6 @@ class Arms:
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
         return None, {self._spot_ids[int(s)] for s in _places(self._spot_map[rows, cols][zone])}
-
-    def _print_shows_through(self, region: np.ndarray, x: int, y: int, flat: np.ndarray) -> bool:
-        """Is a patch lighter than the empty board the board itself under more light: its
-        print's lines and edges all there, where the empty board has them, with their contrast
-        (``PRINT_THROUGH``)?  A lamp close to the table lights the board nearest it more than
-        the light fitted to the margin gives it; a sleeve, a hand or a piece hides the print.
-        A patch over too little print to tell (``PRINT_DETAIL``) is not judged so."""
-        h, w = region.shape
-        pad = 4
-        y0, x0 = max(0, y - pad), max(0, x - pad)
-        y1, x1 = min(flat.shape[0], y + h + pad), min(flat.shape[1], x + w + pad)
-        within = np.zeros((y1 - y0, x1 - x0), bool)
-        within[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
-        seen = flat[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
-        empty = self._reference[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
-        detail_seen = seen - cv2.GaussianBlur(seen, (0, 0), PRINT_DETAIL_MM * SCALE)
-        detail_empty = empty - cv2.GaussianBlur(empty, (0, 0), PRINT_DETAIL_MM * SCALE)
-        a, b = detail_empty[within], detail_seen[within]
-        if a.size < 30 or float(a.std()) < PRINT_DETAIL:
-            return False
-        a, b = a - a.mean(), b - b.mean()
-        corr = float((a * b).sum() / max(1e-6, np.sqrt((a * a).sum() * (b * b).sum())))
-        slope = float((a * b).sum() / max(1e-6, (a * a).sum()))
-        return corr >= PRINT_THROUGH[0] and PRINT_THROUGH[1] <= slope <= PRINT_THROUGH[2]
 
     def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
                         stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

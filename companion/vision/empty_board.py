@@ -27,6 +27,8 @@ SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
 SHADE_EVEN = 0.1  # ... alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
+PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
+PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
 FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
 FOOT_SHADE_LEAST = 0.25  # ... and leaves the board this share of its light at least (black: 0.12-0.2)
 
@@ -178,6 +180,31 @@ class EmptyBoard:
                   < flat[ys, xs].astype(np.int16)).any(axis=1)
         as_empty[ys[darker], xs[darker]] = False
         return as_empty
+
+    def _print_detail(self, region: np.ndarray, x: int, y: int,
+                      flat: np.ndarray) -> tuple[float, float] | None:
+        """How a patch lighter than the empty board shows the print's lines and edges, where the
+        empty board has them: their correlation, and the share of their contrast seen (1: the
+        board itself under more light, ``PRINT_THROUGH``: a lamp close to the table lights the
+        board nearest it more than the light fitted to the margin gives it; less under a sheen
+        that washes the print pale; none where a sleeve, a hand or a piece hides it).  None
+        over too little print to tell (``PRINT_DETAIL``)."""
+        h, w = region.shape
+        pad = 4
+        y0, x0 = max(0, y - pad), max(0, x - pad)
+        y1, x1 = min(flat.shape[0], y + h + pad), min(flat.shape[1], x + w + pad)
+        within = np.zeros((y1 - y0, x1 - x0), bool)
+        within[y - y0:y - y0 + h, x - x0:x - x0 + w] = region
+        seen = flat[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
+        empty = self._reference[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
+        detail_seen = seen - cv2.GaussianBlur(seen, (0, 0), PRINT_DETAIL_MM * SCALE)
+        detail_empty = empty - cv2.GaussianBlur(empty, (0, 0), PRINT_DETAIL_MM * SCALE)
+        a, b = detail_empty[within], detail_seen[within]
+        if a.size < 30 or float(a.std()) < PRINT_DETAIL:
+            return None
+        a, b = a - a.mean(), b - b.mean()
+        corr = float((a * b).sum() / max(1e-6, np.sqrt((a * a).sum() * (b * b).sum())))
+        return corr, float((a * b).sum() / max(1e-6, (a * a).sum()))
 
     def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
