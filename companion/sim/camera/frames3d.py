@@ -51,9 +51,10 @@ FALLOFF = GAMES3D
 TRACK = GAMES3D
 # and its side scenes (``render3d.SIDE_AZIMUTH``), every game on each tuning board, its tilt
 # turning: the camera further round the board, turned and aimed off its centre further than the
-# test set's.  The held-out frames still read a hand where none was (11 of 60, stop 61), the
-# tuning set never: the lamps were not why (falloff, track), and its camera had never stood
-# off to a side as the test set's does
+# test set's, under any tuning lamp and print finish.  The held-out frames still read a hand
+# where none was (11 of 60, stop 61), the tuning set never: neither its lamps alone (falloff,
+# track) nor a side alone showed why, a side and a gloss print together did (a sheen at the
+# board's edge read as a light sleeve)
 SIDE = GAMES3D
 
 
