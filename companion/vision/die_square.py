@@ -54,11 +54,17 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     if face is None:
         return None
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
-    for within in (rim, max(1, rim // 2)):
+    for within in _insets(rim):
         count = _low_face_within(mask, gray, face, within, die_px, outward, stands, laid_out)
-        if count is not None or within == max(1, rim // 2):
+        if count is not None:
             return count
     return None
+
+
+def _insets(rim: int) -> tuple[int, ...]:
+    """How far in from a die's outline its top's marks are looked for, in turn: its rim, then
+    half of it (a corner pip by a rim that catches the light); once when the two are one."""
+    return tuple(dict.fromkeys((rim, max(1, rim // 2))))
 
 
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
@@ -385,7 +391,7 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
         return False
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
-    for within in (rim, max(1, rim // 2)):  # as ``low_face`` looks for them: a corner pip by the rim
+    for within in _insets(rim):  # as ``low_face`` looks for them
         filled = cv2.erode(hull, np.ones((2 * within + 1, 2 * within + 1), np.uint8),
                            borderType=cv2.BORDER_CONSTANT, borderValue=0)
         level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,

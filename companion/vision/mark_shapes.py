@@ -62,19 +62,25 @@ def _marks_past_colour(contrast: np.ndarray, body: np.ndarray | None, filled: np
 EDGE_SHARE = 0.16  # a mark this near the outline (a share of its width) is on a side face
 
 
+def _inside_distance(hull: np.ndarray) -> np.ndarray:
+    """Each pixel's distance in from the outline of ``hull`` (0/1), the crop's edge counting as
+    outside it."""
+    # (OpenCV pads the crop and clamps the marks' pixels: np.pad and np.clip cost a third of it)
+    padded = cv2.copyMakeBorder(hull.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+
+
 def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarray:
     """How far in from the piece's outline each mark lies, as a share of its width.  A
     top's marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen
     from a camera off to one side a die shows a side face too, joined to its top in one
     outline, and that face's marks lie in the thin strip it makes at the outline's edge
     (``EDGE_SHARE``)."""
-    # (OpenCV pads the crop and clamps the marks' pixels: np.pad and np.clip cost a third of it)
-    padded = cv2.copyMakeBorder(hull.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
+    inside = _inside_distance(hull)
     h, w = hull.shape
     xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
-    return inside[ys + 1, xs + 1] / np.sqrt(max(body_area, 1.0))
+    return inside[ys, xs] / np.sqrt(max(body_area, 1.0))
 
 
 RAMP_RISE = 1.15  # a peak at a flat piece's rim whose contrast rises this much on, outward, is the rim's blur
@@ -87,8 +93,7 @@ def _rim_ramps(whole: np.ndarray, hull: np.ndarray, centres: np.ndarray, values:
     lighter board round a dark piece (or a darker round a light one), which the outline's
     inset (``filled``) cuts off at its first row, where it passes for a peak.  A mark near
     the rim falls away again before the rim (its own disc), then the board may rise."""
-    padded = cv2.copyMakeBorder(hull.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    inside = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    inside = _inside_distance(hull)
     gy, gx = np.gradient(inside)
     h, w = whole.shape
     ramps = np.zeros(len(centres), bool)

@@ -16,6 +16,11 @@ INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_O
 LIT_RAISE = 25  # a piece's darkest channel raised this much round a light spot: a reflection
 
 
+def _mark_radius(area: float) -> float:
+    """A mark's radius (crop px) on a piece whose outline holds ``area`` px."""
+    return max(1.5, MARK_SHARE * 0.53 * np.sqrt(max(1.0, area)))
+
+
 def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
                     face: tuple[np.ndarray, float] | None = None, gray: np.ndarray | None = None) -> bool:
     """Is a piece's face lit by a lamp's reflection, which passes for a mark or hides one?
@@ -36,8 +41,7 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
     if face is None:
         return False
     hull, area = face
-    radius = 0.53 * np.sqrt(max(1.0, area))
-    mark = max(1.5, MARK_SHARE * radius)  # a mark's radius on these pieces
+    mark = _mark_radius(area)
     # well inside the outline: at its rim the piece blurs into the board
     rim = int(max(2, round(mark)))
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -157,7 +161,7 @@ def washes_out_a_mark(crop: np.ndarray, face: tuple[np.ndarray, float]) -> bool:
     a mark: elsewhere it lifts a mark and the face round it alike, and the mark keeps its
     contrast (a face read with no mark under a sheen that washes nothing out has none)."""
     hull, area = face
-    mark = max(1.5, MARK_SHARE * 0.53 * np.sqrt(max(1.0, area)))
+    mark = _mark_radius(area)
     washed = ((crop.min(axis=2) >= WASHED_OUT) & (hull > 0)).astype(np.uint8)
     if int(washed.sum()) < HIDDEN_SHARE * np.pi * mark * mark:
         return False
