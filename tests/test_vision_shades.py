@@ -118,7 +118,7 @@ def test_a_low_lamps_long_shadow_is_the_figures_own_past_a_shadows_reach() -> No
     its shadow (light, not a doubt), when past the reach it is only a tail (a figure's
     head's shadow).  A broad shade reaching far past it (a hand's, over the figure) and
     dimmed print lying apart from any piece's shade stay unexplained."""
-    from companion.vision.empty_board import SHADOW_REACH_MM
+    from companion.vision.reading import SHADOW_REACH_MM
 
     reader = _reader("times_square")
     h, w = reader._reference.shape[:2]
@@ -256,3 +256,48 @@ def test_a_dies_shade_at_its_foot_takes_its_colours_and_is_light() -> None:
     assert not foot(red_brown, FOOT_SHADE_MM + 1).any()  # past the foot: no die's shade
     assert not foot((0.12, 0.12, 0.12), 0).any()  # black: a piece's
     assert not foot((0.9, 1.0, 1.3), 0).any()  # lighter in a channel: no shade at all
+
+
+def test_a_bulbs_hard_shadow_keeps_the_prints_hue_and_is_no_black_token() -> None:
+    """A bare bulb's hard shadow beside a die leaves the tan print a third of its light, as
+    dark as a black token under a sheen, but tan: Baron Voodoo, tuning split, seen from the
+    side, three dice's shadows were read as black tokens under them and committed as columns
+    ("black:0 white:2").  The print in shade keeps its hue and a shadow's share of its light;
+    black plastic is grey (sheen or none), and a shade with no die near it is left to what
+    judges shade (``_cast_shadows``)."""
+    frame, layout, _reader_used, reading = read_committed("tune", "baron_voodoo-t20-b1-side")
+    assert reading.view is not None
+    for spot in ("D1", "F1", "F2"):
+        assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
+
+    reader = _reader("baron_voodoo")
+    d1 = layout.spot("D1")
+    cx, cy = int(d1.x + MARGIN_MM + d1.w / 2), int(d1.y + MARGIN_MM + d1.h / 2)
+    empty = reader._reference[cy - 3:cy + 3, cx - 3:cx + 3].reshape(-1, 3).astype(np.float32)
+    assert float(np.ptp(np.median(empty, axis=0))) >= 40  # the print here has a hue
+    black, white = reader._piece_names.index("black"), reader._piece_names.index("white")
+    h, w = reader._reference.shape[:2]
+
+    def shade_of(colour: np.ndarray | None, die_gap: int | None) -> bool:
+        """A 6 mm patch (the print times ``colour``'s shares, or ``colour`` itself) with a
+        white die's top ``die_gap`` mm above it (None: no die)."""
+        flat = reader._reference.copy()
+        labels = np.full((h, w), len(reader._piece_names), np.uint8)
+        patch = (slice(cy, cy + 6), slice(cx - 3, cx + 3))
+        flat[patch] = colour if colour.max() > 1.5 else np.clip(
+            flat[patch].astype(np.float32) * colour, 0, 255).astype(np.uint8)
+        labels[patch] = black
+        if die_gap is not None:
+            labels[cy - die_gap - 16:cy - die_gap, cx - 8:cx + 8] = white
+        reader._flat = flat
+        own = np.ones((6, 6), bool)
+        return reader._print_in_shade(black, own, cx - 3, cy, labels)
+
+    hard_shadow = np.array([0.32, 0.34, 0.37], np.float32)  # as the frame's: tan, a third of the light
+    assert shade_of(hard_shadow, 0) and shade_of(hard_shadow, 8)
+    assert not shade_of(hard_shadow, None)  # no die near: not judged here
+    assert not shade_of(hard_shadow, 20)  # a die past a shadow's reach
+    assert not shade_of(np.array([28, 30, 32], np.float32), 0)  # black plastic
+    assert not shade_of(np.array([62, 64, 67], np.float32), 0)  # black plastic under a sheen: grey
+    assert not shade_of(np.array([0.15, 0.16, 0.17], np.float32), 0)  # too dark for a shadow
+    assert not shade_of(np.array([0.45, 0.33, 0.28], np.float32), 0)  # a hue not the print's

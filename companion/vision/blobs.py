@@ -385,6 +385,8 @@ class Blobs(PieceMarks):
                 if self._side_without_its_top(index, own, bx, by, strange):
                     out.doubts.append((spot, "a die's side, or a piece against it?"))
                     continue
+                if self._print_in_shade(index, own, bx, by, labels):
+                    continue  # light, not a piece: its box is explained
             else:
                 pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache,
                                                           stand, sheen)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.dark_sheen import DarkSheen
+from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED
-from companion.vision.reading import SCALE, SQUARE3
+from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3
 
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
@@ -24,6 +24,10 @@ SIDE_TO_TOP = 0.6  # ... that top this many die widths beyond it, away from the 
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
 PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
+HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other has no hue (black)
+PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps ...
+SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far (black plastic: 19 at most)
+SHADE_HUE_COS = 0.9  # ... its hue the print's, this near (cosine of the two colours less their grey)
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
@@ -231,6 +235,36 @@ class DieSides(DarkSheen):
         if not inside.any():
             return False
         return float(strange[beyond_y[inside], beyond_x[inside]].mean()) >= SIDE_TOP_UNSEEN
+
+
+    def _print_in_shade(self, index: int, own: np.ndarray, bx: int, by: int, labels: np.ndarray) -> bool:
+        """Is a plain token of a colour without hue (black) the print in a die's shadow: a bare
+        bulb's hard shadow leaves the tan print a third of its light, as dark as a black token
+        under a sheen, but it keeps the print's hue (its channels spread as the print's do,
+        ``SHADE_KEEPS_HUE``, ``SHADE_HUE_COS``) and a shadow's share of its light (``SHADE``),
+        where black plastic under any light is grey and darker (a fifth of the print at most
+        on the physically based frames: 0.12-0.28).  Judged on the token's inside (its rim
+        mixes in the print round it), only where a die lies within a shadow's reach
+        (``SHADOW_REACH_MM``): read as a black token under the die, three dice's shadows were
+        committed as columns.  (``own``: the token's pixels, its box at ``bx, by``.)"""
+        colour = self._piece_bgr[index]
+        if self._flat is None or float(np.ptp(colour)) >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
+            return False
+        core = cv2.erode(own.view(np.uint8), SQUARE3, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+        pick = core if np.count_nonzero(core) >= 4 else own
+        h, w = own.shape
+        seen = np.median(self._flat[by:by + h, bx:bx + w][pick].astype(np.float32), axis=0)
+        empty = np.median(self._reference[by:by + h, bx:bx + w][pick].astype(np.float32), axis=0)
+        if float(np.ptp(empty)) < PRINT_HUE or float(np.ptp(seen)) < SHADE_KEEPS_HUE:
+            return False
+        share = float(seen.mean()) / max(1.0, float(empty.mean()))
+        tint, hue = seen - seen.mean(), empty - empty.mean()
+        if not SHADE[0] <= share <= SHADE[1] \
+                or float(tint @ hue) < SHADE_HUE_COS * float(np.linalg.norm(tint) * np.linalg.norm(hue)):
+            return False
+        reach = int(round(SHADOW_REACH_MM * SCALE))
+        window = labels[max(0, by - reach):by + h + reach, max(0, bx - reach):bx + w + reach]
+        return any(self._is_die(int(i)) for i in np.unique(window) if i < len(self._piece_names))
 
 
 def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:

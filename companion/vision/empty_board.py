@@ -17,15 +17,13 @@ from companion.vision.blobs import _Kept
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
-from companion.vision.reading import SCALE, SQUARE5, Reading
+from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 CLIPPED_APART = 8  # a clipped pixel flattened this far past the empty board is not it
-SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
 FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die's, for its height)
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
-SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board ...
-SHADE_EVEN = 0.1  # ... alike in every channel, within this
+SHADE_EVEN = 0.1  # a shadow dims the print alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
