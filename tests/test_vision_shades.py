@@ -301,3 +301,36 @@ def test_a_bulbs_hard_shadow_keeps_the_prints_hue_and_is_no_black_token() -> Non
     assert not shade_of(np.array([62, 64, 67], np.float32), 0)  # black plastic under a sheen: grey
     assert not shade_of(np.array([0.15, 0.16, 0.17], np.float32), 0)  # too dark for a shadow
     assert not shade_of(np.array([0.45, 0.33, 0.28], np.float32), 0)  # a hue not the print's
+
+
+def test_a_dies_colour_in_shade_is_the_die_and_its_marks_are_read_over_it() -> None:
+    """A lamp low to one side leaves part of a glossy die's top a darker, greyer purple than any
+    calibrated colour: its colour's outline cut that corner off with the pip on it (King of
+    Clubs, tuning split, from straight above: a purple 2 and a purple 3 unclear).  That colour
+    in shade, joined to the die's, is the die; the board, a grey and another hue are not."""
+    frame, _layout, _reader_used, reading = read_committed("tune", "king_of_clubs-t00-b0")
+    assert reading.view is not None
+    for spot in ("p0_d2", "p0_d3"):
+        assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
+
+    from companion.vision.reading import UNKNOWN
+
+    reader = _reader("king_of_clubs")
+    purple = reader._piece_names.index("purple")
+    crop = np.full((40, 60, 3), (172, 202, 219), np.uint8)  # the cream print
+    seen_as = np.full((40, 60), len(reader._piece_names), np.uint8)
+    crop[10:30, 10:30] = (160, 87, 154)  # the die's top as lit
+    seen_as[10:30, 10:30] = purple
+    crop[20:30, 10:20] = (133, 86, 134)  # a corner of it in shade: of no calibrated colour
+    seen_as[20:30, 10:20] = UNKNOWN
+    crop[10:30, 30:36] = (128, 128, 130)  # a grey beside it, unknown too
+    seen_as[10:30, 30:36] = UNKNOWN
+    crop[30:36, 10:30] = (40, 120, 60)  # and another hue
+    seen_as[30:36, 10:30] = UNKNOWN
+    crop[10:30, 45:55] = (133, 86, 134)  # the same shade, apart from the die
+    seen_as[10:30, 45:55] = UNKNOWN
+    mask = (seen_as == purple).astype(np.uint8)
+    whole = reader._with_its_shade(crop, seen_as, mask)
+    assert whole[20:30, 10:20].all() and whole[10:30, 10:30].all()
+    assert not whole[10:30, 30:36].any() and not whole[30:36].any() and not whole[:, 40:].any()
+    assert not whole[:10].any()  # the print

@@ -23,7 +23,7 @@ from companion.vision.pips import (
     washes_out_a_mark,
 )
 from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
-from companion.vision.reading import SCALE, STILL_TOLERANCE
+from companion.vision.reading import SCALE, STILL_TOLERANCE, UNKNOWN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
@@ -34,6 +34,9 @@ WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
 MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most
+SHADE_TINT_LEAST = 20.0  # a die's colour as seen with a tint this strong (channels less their mean) ...
+SHADE_HUE_COS = 0.9  # ... is its colour in shade where a pixel's tint points its way this near (cosine) ...
+SHADE_TINT_KEPT = 0.5  # ... keeping this share of its strength at least
 
 
 class PieceMarks:
@@ -104,13 +107,21 @@ class PieceMarks:
             lit = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, lit=True)
             if lit[1] and not lit[2]:
                 result = lit
+            else:
+                # or with its colour in shade joined to it (``_with_its_shade``), kept only for a
+                # count of two or more: a die's sides are its colour in shade too, and a lamp's
+                # highlight at the middle of a top and its sides passed for a sure 1 (King of
+                # Clubs at 30 degrees: a red 2 whose pips the lamp washed out)
+                shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
+                if shaded[1] and not shaded[2] and shaded[0] >= 2:
+                    result = shaded
         fresh[key] = (patch.copy(), result)
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
                    sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
-                   lit: bool = False) -> tuple[int, bool, bool]:
+                   lit: bool = False, shaded: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
@@ -118,7 +129,7 @@ class PieceMarks:
         their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
         (its own, and lifted by a sheen over part of it).  ``pad_mm``: how far the crop
         reaches past the piece's box on the board.  ``lit``: a die's top lit past its colour
-        is taken for it (``_lit_die_tops``)."""
+        is taken for it (``_lit_die_tops``); ``shaded``: its colour in shade (``_with_its_shade``)."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -154,6 +165,8 @@ class PieceMarks:
         seen_as = self._classify_seen(crop, seen, scale if lit else None)
         # (one colour: a comparison, a third of ``np.isin``'s cost)
         mask = (np.isin(seen_as, sheen) if sheen else seen_as == index).astype(np.uint8)
+        if shaded and mask.any():
+            mask = self._with_its_shade(crop, seen_as, mask)
         inset = int(round(pad_mm * scale))
         mask = self._black_sheen_on_crop(crop, mask, index, (inset, ch - inset, inset, cw - inset))
         top = None
@@ -198,7 +211,7 @@ class PieceMarks:
                 # the die reaches past its crop (its top's rim, seen past its colour on the
                 # board's coarser sampling, was cut off with a pip): read again on a wider crop
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
-                                       WIDE_PAD_MM, lit)
+                                       WIDE_PAD_MM, lit, shaded)
         if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut,
                                                outward) == (pips, False):
             # the re-read with the marks' contrast raised is for marks too faint to count: where
@@ -224,6 +237,30 @@ class PieceMarks:
             # only where it washes the face out (Jivecat's black Skull token under a sheen)
             reflected = washes_out_a_mark(crop, face)
         return pips, sure, reflected
+
+    @staticmethod
+    def _with_its_shade(crop: np.ndarray, seen_as: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """A die's colour mask on its crop with its colour in shade joined to it: pixels of no
+        calibrated colour (``UNKNOWN``), of the die's hue (``SHADE_HUE_COS``), keeping half its
+        tint at least (``SHADE_TINT_KEPT``: no grey, no board) and no lighter than it, joined to
+        its colour.  A lamp low to one side leaves part of a glossy die's top a darker, greyer
+        purple than any calibrated colour, and its colour's outline cuts that corner off with
+        the pip on it (King of Clubs: a purple 2's lower pip at the outline's edge, unclear)."""
+        colour = np.median(crop[mask > 0].astype(np.float32), axis=0)
+        tint = colour - float(colour.mean())
+        strength = float(np.linalg.norm(tint))
+        if strength < SHADE_TINT_LEAST:
+            return mask
+        pixels = crop.astype(np.float32)
+        tints = pixels - pixels.mean(axis=2, keepdims=True)
+        norms = np.linalg.norm(tints, axis=2)
+        like = (seen_as == UNKNOWN) & (tints @ tint >= SHADE_HUE_COS * norms * strength) \
+            & (norms >= SHADE_TINT_KEPT * strength) & (pixels.sum(axis=2) <= float(colour.sum()))
+        n, parts = cv2.connectedComponents(((mask > 0) | like).view(np.uint8), connectivity=8)
+        joined = np.zeros(n, np.uint8)
+        joined[parts[mask > 0]] = 1
+        joined[0] = 0
+        return joined[parts]
 
     def marks_gains(self) -> dict[int, float]:
         """Per dice colour, how much its marks' contrast is raised for a second read of the dice
