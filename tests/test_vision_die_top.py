@@ -336,3 +336,28 @@ def test_five_marks_laid_out_as_no_five_are_no_sure_five() -> None:
     frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b2-falloff")
     assert reading.view is not None and frame.view.get("F2")[0].pips == 6
     assert "F2" in (reading.doubtful or {}) or reading.view.get("F2") == frame.view.get("F2")
+
+
+def test_a_light_dies_sides_and_shadow_are_no_reflections_glow() -> None:
+    """A white or yellow blob ringed by what is neither the board nor a piece may be a lamp's
+    reflection, its glow round a white core; a light die seen from a slant is ringed by its
+    own sides and shadow, neither the board nor its colour either, but darker than the
+    empty board.  Baron Voodoo, tuning split, at 20 degrees: white and yellow dice read sure
+    were doubted as "glare?" for them."""
+    from companion.vision.glare import glow_around
+
+    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b1")
+    assert reading.view is not None
+    for spot in ("A1", "A2", "B7", "C7", "souls1-1"):
+        assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
+
+    empty = np.full((40, 40, 3), (120, 160, 185), np.uint8)
+    near_pieces = np.zeros((40, 40), np.uint8)
+    near_pieces[15:25, 15:25] = 1  # the piece's box and rim
+    strange = np.ones((40, 40), bool)  # all round it neither the board nor a piece
+    shade = (empty * 0.55).astype(np.uint8)  # ... in shade: its sides and its shadow
+    glow = np.clip(empty.astype(np.int16) + (40, 30, 20), 0, 255).astype(np.uint8)  # ... lit
+    assert not glow_around(strange, shade, empty, near_pieces, 15, 15, 10, 10)
+    assert glow_around(strange, glow, empty, near_pieces, 15, 15, 10, 10)
+    assert glow_around(strange, empty, empty, near_pieces, 15, 15, 10, 10)  # as light as the board
+    assert not glow_around(~strange, glow, empty, near_pieces, 15, 15, 10, 10)  # the board itself

@@ -16,7 +16,15 @@ import numpy as np
 from companion.games.base import Piece
 from companion.vision.die_sides import PIECE_RIM_PX
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.glare import GLARE_ERRORS, GLARE_FAINT, GLARE_MIN, LIGHT_PIECES, even_lift, lit_around
+from companion.vision.glare import (
+    GLARE_ERRORS,
+    GLARE_FAINT,
+    GLARE_MIN,
+    LIGHT_PIECES,
+    even_lift,
+    glow_around,
+    lit_around,
+)
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
@@ -363,7 +371,7 @@ class Blobs(PieceMarks):
                     # a light piece ringed by colours that are nothing (a lit piece's glow round
                     # its reflection's white core), or that is another piece lit evenly
                     self._piece_names[index] in LIGHT_PIECES and (
-                        lit_around(strange, near_pieces, bx, by, bw, bh)
+                        glow_around(strange, self._flat, self._reference, near_pieces, bx, by, bw, bh)
                         or self._another_lit(index, own, bx, by, small)
                         # a white core read as a die: its "pips" are the lit piece round it
                         or (self.layout.marks.get(self._piece_names[index], (0, 0))[1] > 0

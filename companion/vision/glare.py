@@ -18,6 +18,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from companion.vision.reading import SHADE
+
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
 SHEEN_MIN = 12  # the least lift a patch is judged lighter than the board by (``arms``): a lamp's sheen
 GLARE_FAINT = 8  # a reflection this faint on a piece with marks may still make a mark
@@ -362,12 +364,37 @@ def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
 
 def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int, bh: int) -> bool:
     """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
-    y0, y1 = max(0, by - RING_PX), min(lit.shape[0], by + bh + RING_PX)
-    x0, x1 = max(0, bx - RING_PX), min(lit.shape[1], bx + bw + RING_PX)
-    ring = near_pieces[y0:y1, x0:x1] == 0  # 3-7 px out, clear of its rim and its neighbours
-    ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
+    y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
     count = int(ring.sum())
     return count >= 12 and int(np.count_nonzero(lit[y0:y1, x0:x1][ring])) > 0.35 * count
+
+
+def glow_around(strange: np.ndarray, flat: np.ndarray, empty: np.ndarray, near_pieces: np.ndarray,
+                bx: int, by: int, bw: int, bh: int) -> bool:
+    """Is the board around a light piece mostly neither the empty board nor a piece
+    (``strange``), and not in shade: a lamp's glow round a reflection's white core, which
+    passes for a white or a yellow piece?  A light die's own sides and shadow are neither
+    the board nor its colour too, but darker than the empty board (``SHADE``'s most of its
+    light): a white die seen from a slant was doubted for them, its count read sure."""
+    y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
+    count = int(ring.sum())
+    if count < 12:
+        return False
+    seen = flat[y0:y1, x0:x1][ring].astype(np.float32).sum(axis=1)
+    board = empty[y0:y1, x0:x1][ring].astype(np.float32).sum(axis=1)
+    glow = strange[y0:y1, x0:x1][ring] & (seen > SHADE[1] * board)
+    return int(np.count_nonzero(glow)) > 0.35 * count
+
+
+def _ring(near_pieces: np.ndarray, bx: int, by: int, bw: int,
+          bh: int) -> tuple[int, int, int, int, np.ndarray]:
+    """A piece's ring, 3-7 px out of its box, clear of its rim and its neighbours: its window
+    (rows y0..y1, columns x0..x1) and the ring's pixels in it."""
+    y0, y1 = max(0, by - RING_PX), min(near_pieces.shape[0], by + bh + RING_PX)
+    x0, x1 = max(0, bx - RING_PX), min(near_pieces.shape[1], bx + bw + RING_PX)
+    ring = near_pieces[y0:y1, x0:x1] == 0
+    ring[max(0, by - y0 - 3):by - y0 + bh + 3, max(0, bx - x0 - 3):bx - x0 + bw + 3] = False
+    return y0, y1, x0, x1, ring
 
 
 def smooth_fit(values: np.ndarray, known: np.ndarray, sigma: float) -> np.ndarray:
