@@ -101,3 +101,49 @@ def test_a_bulb_near_the_table_lights_its_side_of_the_board_and_is_no_arm() -> N
     assert UNDER_A_HAND not in doubtful.values()
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_sheen_lifting_a_dark_print_just_past_the_tolerance_hides_nothing() -> None:
+    """A lamp's sheen over Swing State's dark labels lifts them a little past what the empty
+    board explains (about 27, 18 and 15 levels): read as "glare?" over empty places, it left
+    two tuning frames doubted.  A patch so near the print and far from every piece's colour
+    is the print; the same stray towards white over a pale print is what a small white chip
+    shows, and stays in doubt; a piece's own colour is no faint stray at all."""
+    import numpy as np
+
+    from companion.games import load_game
+    from companion.vision.empty_board import EMPTY_TOLERANCE
+    from companion.vision.reader import BoardReader
+
+    for name in ("swing_state-t20-b1-more", "swing_state-t20-b1-falloff"):
+        frame, layout, _reader, reading = read_committed("tune", name)
+        assert reading.view is not None and not reading.doubtful, name
+        assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
+
+    game = load_game("swing_state")
+    layout = game.layout(game.setup(3, None, 0))
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    ref = reader._reference
+    dark = np.flatnonzero((np.abs(ref.astype(np.int16) - (80, 105, 125)) <= 3).all(axis=2).ravel())
+    pale = np.flatnonzero((np.abs(ref.astype(np.int16) - (175, 206, 220)) <= 3).all(axis=2).ravel())
+    assert len(dark) and len(pale)
+
+    def faint(at: int, lift: tuple[int, int, int]) -> bool:
+        y, x = divmod(int(at), ref.shape[1])
+        components = np.zeros(ref.shape[:2], np.int32)
+        components[y:y + 3, x:x + 3] = 1
+        flat = ref.astype(np.int16)
+        flat[y:y + 3, x:x + 3] += lift
+        box = np.array([x, y, 3, 3, 9])
+        return reader._faint_stray(np.clip(flat, 0, 255).astype(np.uint8), components, 1, box)
+
+    at_dark = next(i for i in dark if (np.abs(ref[i // ref.shape[1]:i // ref.shape[1] + 3,
+                                                  i % ref.shape[1]:i % ref.shape[1] + 3].astype(np.int16)
+                                              - (80, 105, 125)) <= 3).all())
+    at_pale = next(i for i in pale if (np.abs(ref[i // ref.shape[1]:i // ref.shape[1] + 3,
+                                                  i % ref.shape[1]:i % ref.shape[1] + 3].astype(np.int16)
+                                              - (175, 206, 220)) <= 3).all())
+    assert faint(at_dark, (27, 18, 15))  # the sheen on the dark labels
+    assert not faint(at_dark, (2 * EMPTY_TOLERANCE, 0, 0))  # further: not the print
+    assert not faint(at_pale, (17, 11, 8))  # a white chip's blurred edge over the pale print
+    assert not faint(at_dark, (-40, -60, 80))  # a red piece's colour

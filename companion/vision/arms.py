@@ -163,7 +163,7 @@ class Arms:
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
-            if area < self._speck_px:
+            if area < self._speck_px or self._faint_stray(flat, components, k, stats[k]):
                 continue
             washed = bool(washed_share[k] > 0.3)
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel

@@ -25,6 +25,8 @@ FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die'
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
 SHADE_EVEN = 0.1  # a shadow dims the print alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
+FAINT_STRAY = 1.25  # a patch off the empty board by no more than this share of its tolerance ...
+FAINT_FROM_PIECES = 72.0  # ... and this far from every piece's colour (BGR levels): the print under a sheen
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
 FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
@@ -203,6 +205,23 @@ class EmptyBoard:
         a, b = a - a.mean(), b - b.mean()
         corr = float((a * b).sum() / max(1e-6, np.sqrt((a * a).sum() * (b * b).sum())))
         return corr, float((a * b).sum() / max(1e-6, (a * a).sum()))
+
+    def _faint_stray(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray) -> bool:
+        """Is an unexplained patch the print itself, strayed only a little past what the empty
+        board explains there (its median by ``FAINT_STRAY`` of the tolerance at most in any
+        channel) and far from every piece's colour (``FAINT_FROM_PIECES``)?  A lamp's sheen
+        on a dark print lifts it just past the tolerance, which hides nothing there: a piece
+        shows its own colour.  Over a pale print a white or grey piece, blurred small, is as
+        near the print as that: it stays in doubt."""
+        x, y, w, h = (int(v) for v in box[:4])
+        own = components[y:y + h, x:x + w] == k
+        seen = flat[y:y + h, x:x + w][own].astype(np.float32)
+        stray = np.abs(seen - self._reference[y:y + h, x:x + w][own].astype(np.float32))
+        if float(np.median(stray, axis=0).max()) > FAINT_STRAY * EMPTY_TOLERANCE:
+            return False
+        colour = np.median(seen, axis=0)
+        pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
+        return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
 
     def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
