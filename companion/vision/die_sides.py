@@ -15,7 +15,7 @@ import numpy as np
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED
-from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3
+from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3
 
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
@@ -26,8 +26,7 @@ PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
 HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other has no hue (black)
 PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps ...
-SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far (black plastic: 19 at most)
-SHADE_HUE_COS = 0.9  # ... its hue the print's, this near (cosine of the two colours less their grey)
+SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its hue kept (black plastic: 19)
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
@@ -235,7 +234,6 @@ class DieSides(DarkSheen):
         if not inside.any():
             return False
         return float(strange[beyond_y[inside], beyond_x[inside]].mean()) >= SIDE_TOP_UNSEEN
-
 
     def _print_in_shade(self, index: int, own: np.ndarray, bx: int, by: int, labels: np.ndarray) -> bool:
         """Is a plain token of a colour without hue (black) the print in a die's shadow: a bare

@@ -23,7 +23,7 @@ from companion.vision.pips import (
     washes_out_a_mark,
 )
 from companion.vision.pose import DIE_MM, MOST_STACKED, Stand
-from companion.vision.reading import SCALE, STILL_TOLERANCE, UNKNOWN
+from companion.vision.reading import SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
@@ -34,9 +34,8 @@ WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
 MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most
-SHADE_TINT_LEAST = 20.0  # a die's colour as seen with a tint this strong (channels less their mean) ...
-SHADE_HUE_COS = 0.9  # ... is its colour in shade where a pixel's tint points its way this near (cosine) ...
-SHADE_TINT_KEPT = 0.5  # ... keeping this share of its strength at least
+SHADE_TINT_LEAST = 20.0  # a die's colour as seen with a tint this strong (channels less their mean) has a hue
+SHADE_TINT_KEPT = 0.5  # its colour in shade keeps this share of that tint at least
 
 
 class PieceMarks:

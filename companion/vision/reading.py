@@ -26,6 +26,7 @@ BESIDE = "next to"  # how a place doubted for its neighbour's sake says so
 UNDER_A_HAND = "under a hand or arm"
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board (of any print, in any channel)
+SHADE_HUE_COS = 0.9  # a colour in shade keeps its hue: its tint (less its grey) points its way this near
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 
 
