@@ -361,3 +361,18 @@ def test_a_light_dies_sides_and_shadow_are_no_reflections_glow() -> None:
     assert glow_around(strange, glow, empty, near_pieces, 15, 15, 10, 10)
     assert glow_around(strange, empty, empty, near_pieces, 15, 15, 10, 10)  # as light as the board
     assert not glow_around(~strange, glow, empty, near_pieces, 15, 15, 10, 10)  # the board itself
+
+
+def test_a_dark_die_read_clear_in_a_glossy_prints_sheen_is_read() -> None:
+    """The board round a piece lighter than the empty board is a reflection's glow, which
+    makes a light piece's colour doubtful and may hide a die's marks.  A dark die's colour
+    holds under it, and its marks read clear, laid out, with no light off them, are its own:
+    Baron Voodoo, tuning split, under the lamps of the "more" scenes, a red 4, a blue 6 and a
+    blue 2 on a glossy print were "glare?" (read right now).  A light die there keeps its doubt."""
+    frame, _layout, reader, reading = read_committed("tune", "baron_voodoo-t20-b2-more")
+    assert reading.view is not None
+    for spot in ("C3", "under0-1", "under0-2"):
+        assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
+    white = reader._piece_names.index("white")
+    blank = np.zeros((4, 4, 3), np.uint8)
+    assert not reader._dark_die_read_clear(white, blank, blank, (0, 0, 4, 4), {}, None, ())

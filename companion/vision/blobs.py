@@ -29,7 +29,7 @@ from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
-from companion.vision.pose import DIE_MM
+from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
 from companion.vision.slant import leaning_figure
 from companion.vision.standing import DIE_FACE_SHARE
@@ -367,7 +367,9 @@ class Blobs(PieceMarks):
                 out.doubts.append((spot, "glare?"))
                 out.odd.append(((by, bx), own.astype(np.uint8)))
                 continue
-            if lit_around(lit, near_pieces, bx, by, bw, bh) or (
+            if (lit_around(lit, near_pieces, bx, by, bw, bh)
+                    and not self._dark_die_read_clear(index, small, frame, (bx, by, bw, bh), pip_cache, stand,
+                                                      sheen)) or (
                     # a light piece ringed by colours that are nothing (a lit piece's glow round
                     # its reflection's white core), or that is another piece lit evenly
                     self._piece_names[index] in LIGHT_PIECES and (
@@ -432,6 +434,20 @@ class Blobs(PieceMarks):
             hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
         out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
         return out
+
+    def _dark_die_read_clear(self, index: int, small: np.ndarray, frame: np.ndarray,
+                             box: tuple[int, int, int, int],
+                             pip_cache: dict, stand: Stand | None, sheen: tuple[int, ...]) -> bool:
+        """Is a die of a dark colour, with the board round it lighter than the empty board (a
+        lamp's sheen on a glossy print), read with its count clear and no reflection on it?
+        A reflection's glow round a piece makes a light piece's colour doubtful (its white core
+        passes for white or yellow) and may hide a die's marks; a dark die's colour holds under
+        it, and its marks read clear, laid out, with no light off them, are its own."""
+        if not self._is_die(index) or self._piece_names[index] not in DARK_PIECES \
+                or self.glare.too_strong_on(index, *box):
+            return False
+        _pips, sure, reflected = self._cached_pips(small, frame, index, *box, pip_cache, stand, sheen)
+        return sure and not reflected
 
     def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
         """Where a standing figure's blob, drawn out by the camera's slant, has its base
