@@ -33,6 +33,8 @@ Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 class DieSides(DarkSheen):
     """A die's sides told from the pieces beside it (see the module's docstring)."""
 
+    _dice_lookup: np.ndarray | None = None  # which labels are a die's colour (``_dice_labels``)
+
     def _dice_feet(self, told: list) -> list[tuple[Box, Box]]:
         """Where the dice read alone and sure stand on the board (``EmptyBoard._at_a_dies_foot``):
         per box a blob that read one die sure and nothing else explains (rows y0..y1, columns
@@ -248,21 +250,28 @@ class DieSides(DarkSheen):
         colour = self._piece_bgr[index]
         if self._flat is None or float(np.ptp(colour)) >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
             return False
+        h, w = own.shape
+        reach = int(round(SHADOW_REACH_MM * SCALE))
+        window = labels[max(0, by - reach):by + h + reach, max(0, bx - reach):bx + w + reach]
+        if not self._dice_labels()[window].any():
+            return False  # (asked first: most black pieces lie far from a die, or the game has none)
         core = cv2.erode(own.view(np.uint8), SQUARE3, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
         pick = core if np.count_nonzero(core) >= 4 else own
-        h, w = own.shape
         seen = np.median(self._flat[by:by + h, bx:bx + w][pick].astype(np.float32), axis=0)
         empty = np.median(self._reference[by:by + h, bx:bx + w][pick].astype(np.float32), axis=0)
         if float(np.ptp(empty)) < PRINT_HUE or float(np.ptp(seen)) < SHADE_KEEPS_HUE:
             return False
         share = float(seen.mean()) / max(1.0, float(empty.mean()))
         tint, hue = seen - seen.mean(), empty - empty.mean()
-        if not SHADE[0] <= share <= SHADE[1] \
-                or float(tint @ hue) < SHADE_HUE_COS * float(np.linalg.norm(tint) * np.linalg.norm(hue)):
-            return False
-        reach = int(round(SHADOW_REACH_MM * SCALE))
-        window = labels[max(0, by - reach):by + h + reach, max(0, bx - reach):bx + w + reach]
-        return any(self._is_die(int(i)) for i in np.unique(window) if i < len(self._piece_names))
+        return SHADE[0] <= share <= SHADE[1] \
+            and float(tint @ hue) >= SHADE_HUE_COS * float(np.linalg.norm(tint) * np.linalg.norm(hue))
+
+    def _dice_labels(self) -> np.ndarray:
+        """Which labels (0-255) are a die's colour: a lookup, made once."""
+        if self._dice_lookup is None:
+            self._dice_lookup = np.zeros(256, bool)
+            self._dice_lookup[[i for i in range(len(self._piece_names)) if self._is_die(i)]] = True
+        return self._dice_lookup
 
 
 def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:

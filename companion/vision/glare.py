@@ -378,12 +378,12 @@ def glow_around(strange: np.ndarray, flat: np.ndarray, empty: np.ndarray, near_p
     light): a white die seen from a slant was doubted for them, its count read sure."""
     y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
     count = int(ring.sum())
-    if count < 12:
-        return False
+    ring &= strange[y0:y1, x0:x1]
+    if count < 12 or int(np.count_nonzero(ring)) <= 0.35 * count:
+        return False  # (most pieces: little of their ring is strange at all)
     seen = flat[y0:y1, x0:x1][ring].astype(np.float32).sum(axis=1)
     board = empty[y0:y1, x0:x1][ring].astype(np.float32).sum(axis=1)
-    glow = strange[y0:y1, x0:x1][ring] & (seen > SHADE[1] * board)
-    return int(np.count_nonzero(glow)) > 0.35 * count
+    return int(np.count_nonzero(seen > SHADE[1] * board)) > 0.35 * count
 
 
 def _ring(near_pieces: np.ndarray, bx: int, by: int, bw: int,
