@@ -375,4 +375,4 @@ def test_a_dark_die_read_clear_in_a_glossy_prints_sheen_is_read() -> None:
         assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
     white = reader._piece_names.index("white")
     blank = np.zeros((4, 4, 3), np.uint8)
-    assert not reader._dark_die_read_clear(white, blank, blank, (0, 0, 4, 4), {}, None, ())
+    assert reader._dark_die_read(white, blank, blank, (0, 0, 4, 4), {}, None, ()) is None

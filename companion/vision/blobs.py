@@ -367,9 +367,11 @@ class Blobs(PieceMarks):
                 out.doubts.append((spot, "glare?"))
                 out.odd.append(((by, bx), own.astype(np.uint8)))
                 continue
-            if (lit_around(lit, near_pieces, bx, by, bw, bh)
-                    and not self._dark_die_read_clear(index, small, frame, (bx, by, bw, bh), pip_cache, stand,
-                                                      sheen)) or (
+            lit_round = lit_around(lit, near_pieces, bx, by, bw, bh)
+            # (a dark die's marks read here are its read below: read once a frame)
+            dark_read = self._dark_die_read(index, small, frame, (bx, by, bw, bh), pip_cache, stand, sheen) \
+                if lit_round else None
+            if (lit_round and not (dark_read is not None and dark_read[1] and not dark_read[2])) or (
                     # a light piece ringed by colours that are nothing (a lit piece's glow round
                     # its reflection's white core), or that is another piece lit evenly
                     self._piece_names[index] in LIGHT_PIECES and (
@@ -398,8 +400,8 @@ class Blobs(PieceMarks):
                 if self._print_in_shade(index, own, bx, by, labels):
                     continue  # light, not a piece: its box is explained
             else:
-                pips, sure, reflected = self._cached_pips(small, frame, index, bx, by, bw, bh, pip_cache,
-                                                          stand, sheen)
+                pips, sure, reflected = dark_read or self._cached_pips(small, frame, index, bx, by, bw, bh,
+                                                                       pip_cache, stand, sheen)
             if reflected:
                 out.doubts.append((spot, "glare?"))  # a lamp's reflection passes for a light mark
                 continue
@@ -435,19 +437,19 @@ class Blobs(PieceMarks):
         out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
         return out
 
-    def _dark_die_read_clear(self, index: int, small: np.ndarray, frame: np.ndarray,
-                             box: tuple[int, int, int, int],
-                             pip_cache: dict, stand: Stand | None, sheen: tuple[int, ...]) -> bool:
-        """Is a die of a dark colour, with the board round it lighter than the empty board (a
-        lamp's sheen on a glossy print), read with its count clear and no reflection on it?
-        A reflection's glow round a piece makes a light piece's colour doubtful (its white core
-        passes for white or yellow) and may hide a die's marks; a dark die's colour holds under
-        it, and its marks read clear, laid out, with no light off them, are its own."""
+    def _dark_die_read(self, index: int, small: np.ndarray, frame: np.ndarray,
+                       box: tuple[int, int, int, int], pip_cache: dict, stand: Stand | None,
+                       sheen: tuple[int, ...]) -> tuple[int, bool, bool] | None:
+        """A dark die's marks (count, sure, reflected) when the board round it is lighter than
+        the empty board (a lamp's sheen on a glossy print); None for any other piece, or one
+        under too strong a reflection.  A reflection's glow round a piece makes a light piece's
+        colour doubtful (its white core passes for white or yellow) and may hide a die's marks;
+        a dark die's colour holds under it, and its marks read clear, laid out, with no light
+        off them, are its own."""
         if not self._is_die(index) or self._piece_names[index] not in DARK_PIECES \
                 or self.glare.too_strong_on(index, *box):
-            return False
-        _pips, sure, reflected = self._cached_pips(small, frame, index, *box, pip_cache, stand, sheen)
-        return sure and not reflected
+            return None
+        return self._cached_pips(small, frame, index, *box, pip_cache, stand, sheen)
 
     def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
         """Where a standing figure's blob, drawn out by the camera's slant, has its base
