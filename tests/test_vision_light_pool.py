@@ -74,3 +74,19 @@ def test_jivecat_under_a_pool_of_light_reads_the_places_beside_the_staff() -> No
     read_right("jivecat-t30-b1", ("L25", "L26", "L27", "L28", "L29", "S5", "S6"))
     _frame, _layout, _reader, reading = read_committed("tune", "jivecat-t30-b1")
     assert not reading.doubtful and not reading.hand
+
+
+def test_a_spot_lamps_pool_over_a_track_of_places_is_no_hand() -> None:
+    """Swing State from the side at 30 degrees under a spot lamp: the lamp's pool lifts the
+    track a quarter past what the margin's fit gives, and the print free of places lies
+    only at the board's middle and right.  Measured there, the pool faded before the track
+    and the lit track was one patch reaching in from the board's edge: a hand over all 73
+    places.  Measured on the places too (where the first measure leaves the patch taken for
+    an arm unexplained), the patch is the empty board: no hand, and the places read."""
+    frame, layout, _reader, reading = read_committed("tune", "swing_state-t30-b0-side")
+    assert reading.view is not None and not reading.hand, reading.problem
+    doubts = reading.doubtful or {}
+    assert "under a hand or arm" not in set(doubts.values())
+    assert len(doubts) < len(layout.spots) // 2
+    for spot, pieces in frame.view.items():
+        assert spot in doubts or reading.view.get(spot) == pieces, spot

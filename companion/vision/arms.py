@@ -89,13 +89,15 @@ class Arms:
         self.light.round_arm = away is not None
         return ""
 
-    def _refine_light(self, flat: np.ndarray) -> bool:
+    def _refine_light(self, flat: np.ndarray, on_places: bool = False) -> bool:
         """With no arm over the board, take off the light a fit to the margin leaves inside it
         (``Light.refine``: a low lamp's pool, a silk print's sheen), measured on the print where
-        no piece stands; did the light change?  (Not with an arm: a pale one passes for the
-        print lit more.)"""
+        no piece stands, or, ``on_places``, on the places too (their print wherever no piece
+        hides it: a cell off its neighbourhood is left out); did the light change?  (Not with
+        an arm: a pale one passes for the print lit more.)"""
         inside = ~self._outside
-        return self.light.refine(flat, self._reference, inside, inside & self._spot_free)
+        measure = inside if on_places else inside & self._spot_free
+        return self.light.refine(flat, self._reference, inside, measure)
 
     @staticmethod
     def _arm_entry(crossing: np.ndarray) -> np.ndarray:
@@ -122,12 +124,18 @@ class Arms:
         the empty board over ``POOL_EXPLAINS`` of it: a pale sleeve passes for the print lit
         more, and the light measured round it is taken back (``Light.untake_pool``)."""
         patch = self._arm_patches(labels, as_empty)
-        if patch is None or not self._refine_light(flat):
+        if patch is None:
             return flat, labels, as_empty
-        pooled = self._flatten_whole(small, None)
-        if float(pooled[2][patch].mean()) >= POOL_EXPLAINS:
-            return pooled
-        self.light.untake_pool()
+        # measured where no piece stands, then on the places too: a board whose places cover
+        # most of it (Swing State's track) leaves the print free of them to its edges, and a
+        # spot lamp's pool over the track is not measured there (its field fades far from any cell)
+        for on_places in (False, True):
+            if not self._refine_light(flat, on_places):
+                continue
+            pooled = self._flatten_whole(small, None)
+            if float(pooled[2][patch].mean()) >= POOL_EXPLAINS:
+                return pooled
+            self.light.untake_pool()
         return flat, labels, as_empty
 
     def _arm_over(self, labels: np.ndarray, as_empty: np.ndarray) -> Iterator[np.ndarray] | None:
