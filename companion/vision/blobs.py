@@ -8,6 +8,7 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -43,6 +44,7 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
+TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
 COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
 are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks
@@ -435,6 +437,16 @@ class Blobs(PieceMarks):
             # blob lies over (its sides, its lean, a piece against it) are not vouched for
             hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
         out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
+        # two dice's tops read at one place: a lower die's top is never seen (the die on it
+        # covers it), so one of them stands elsewhere, a taller column's top the camera's slant
+        # shows over this place (Baron Voodoo at 20 degrees: a yellow 6 on a white die at A4,
+        # its top against A3's red 4 in one blob)
+        dice = {name for i, name in enumerate(self._piece_names) if self._is_die(i)} \
+            if len(out.found) > 1 else set()
+        dice_at = Counter(spot for spot, piece, *_ in out.found if piece.colour in dice)
+        for spot in [spot for spot, n in dice_at.items() if n > 1]:
+            out.found = [read for read in out.found if read[0] != spot]
+            out.doubts.append((spot, TOPS_AT_ONE_PLACE))
         return out
 
     def _dark_die_read(self, index: int, small: np.ndarray, frame: np.ndarray,

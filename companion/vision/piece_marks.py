@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from companion.vision.die_square import low_face, reflection_off_a_low_face
+from companion.vision.face_template import face_count
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import PIP_ON_LIGHT
 from companion.vision.pips import (
@@ -114,13 +115,20 @@ class PieceMarks:
                 shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
                 if shaded[1] and not shaded[2] and shaded[0] >= 2:
                     result = shaded
+                else:
+                    # or by its whole face (``face_template``): its colour's outline, bent by
+                    # a lamp, leaves its marks' peaks where no face lays them out
+                    whole = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, whole_face=True)
+                    if whole[1]:
+                        result = (whole[0], True, result[2])
         fresh[key] = (patch.copy(), result)
         return result
 
     def _read_pips(self, frame: np.ndarray, index: int, bx: int, by: int, bw: int,
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
                    sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
-                   lit: bool = False, shaded: bool = False) -> tuple[int, bool, bool]:
+                   lit: bool = False, shaded: bool = False,
+                   whole_face: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
@@ -128,7 +136,9 @@ class PieceMarks:
         their marks, lie nearer the camera's nadir.  ``sheen``: the colours its face shows
         (its own, and lifted by a sheen over part of it).  ``pad_mm``: how far the crop
         reaches past the piece's box on the board.  ``lit``: a die's top lit past its colour
-        is taken for it (``_lit_die_tops``); ``shaded``: its colour in shade (``_with_its_shade``)."""
+        is taken for it (``_lit_die_tops``); ``shaded``: its colour in shade (``_with_its_shade``);
+        ``whole_face``: a die's count by its whole face (``face_template``) in its colour, lit or
+        in shade, or unclear (no reflection asked)."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -164,7 +174,10 @@ class PieceMarks:
         seen_as = self._classify_seen(crop, seen, scale if lit else None)
         # (one colour: a comparison, a third of ``np.isin``'s cost)
         mask = (np.isin(seen_as, sheen) if sheen else seen_as == index).astype(np.uint8)
-        if shaded and mask.any():
+        if whole_face:  # its colour as seen and lit past it, together
+            lit_as = self._classify_seen(crop, seen, scale)
+            mask |= (np.isin(lit_as, sheen) if sheen else lit_as == index).astype(np.uint8)
+        if (shaded or whole_face) and mask.any():
             mask = self._with_its_shade(crop, seen_as, mask)
         inset = int(round(pad_mm * scale))
         mask = self._black_sheen_on_crop(crop, mask, index, (inset, ch - inset, inset, cw - inset))
@@ -186,6 +199,11 @@ class PieceMarks:
         if gain != 1.0 and mask.any():
             level = float(np.median(gray[mask > 0]))
             gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
+        if whole_face:  # (a top of unknown height read only where it stands on one place, however high)
+            read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
+            stood = read is not None and (stand is not None or self._one_place_whatever_height(
+                x0 + (read[1][0] + 0.5) / scale, y0 + (read[1][1] + 0.5) / scale))
+            return (read[0], True, False) if read is not None and stood else (0, False, False)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
