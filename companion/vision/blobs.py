@@ -177,7 +177,7 @@ class Blobs(PieceMarks):
 
     def _tops_by_place(self, blobs: list[_Blob]) -> dict[str, list[_Blob]]:
         """Per place, the blobs that read a die's top there sure (``_tops_read``)."""
-        dice = {name for i, name in enumerate(self._piece_names) if self._is_die(i)}
+        dice = self._dice_colours()
         out: dict[str, list[_Blob]] = {}
         for blob in blobs:
             for spot, piece, _x, _y, conf in blob.found:
@@ -441,8 +441,7 @@ class Blobs(PieceMarks):
         # covers it), so one of them stands elsewhere, a taller column's top the camera's slant
         # shows over this place (Baron Voodoo at 20 degrees: a yellow 6 on a white die at A4,
         # its top against A3's red 4 in one blob)
-        dice = {name for i, name in enumerate(self._piece_names) if self._is_die(i)} \
-            if len(out.found) > 1 else set()
+        dice = self._dice_colours() if len(out.found) > 1 else frozenset()
         dice_at = Counter(spot for spot, piece, *_ in out.found if piece.colour in dice)
         for spot in [spot for spot, n in dice_at.items() if n > 1]:
             out.found = [read for read in out.found if read[0] != spot]

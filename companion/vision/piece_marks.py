@@ -199,15 +199,6 @@ class PieceMarks:
         if gain != 1.0 and mask.any():
             level = float(np.median(gray[mask > 0]))
             gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
-        if whole_face:  # (a top of unknown height read only where it stands on one place, however high)
-            read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
-            stood = read is not None and (stand is not None or self._one_place_whatever_height(
-                x0 + (read[1][0] + 0.5) / scale, y0 + (read[1][1] + 0.5) / scale))
-            return (read[0], True, False) if read is not None and stood else (0, False, False)
-        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
-        if self.faces is not None:
-            return self.faces.classify(mask), True, reflected
-        rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
         die_px = stands = None
         if self._is_die(index):
             die_px = DIE_MM * scale
@@ -215,6 +206,13 @@ class PieceMarks:
             def stands(cx: float, cy: float) -> bool:
                 return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
                                                                             y0 + (cy + 0.5) / scale)
+        if whole_face and stands is not None:  # (a top read only where it stands on one place, however high)
+            read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
+            return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
+        if self.faces is not None:
+            return self.faces.classify(mask), True, reflected
+        rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)

@@ -233,6 +233,10 @@ class Standing(DieSides):
         low, high = self.layout.marks.get(name, (0, 0))
         return self.layout.shapes.get(name) == "square" and 1 <= low <= high <= 6
 
+    def _dice_colours(self) -> frozenset[str]:
+        """The colours that are dice's (``_is_die``), by name."""
+        return frozenset(name for i, name in enumerate(self._piece_names) if self._is_die(i))
+
     def _with_sides(self, own: np.ndarray, bx: int, by: int, components: np.ndarray,
                     k: int) -> tuple[np.ndarray, int, int, bool]:
         """A die's blob with its side faces: they lie between its top and the camera's nadir,
