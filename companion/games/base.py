@@ -28,6 +28,7 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 Action = dict[str, Any]
@@ -106,10 +107,17 @@ class Layout:
     marks: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def spot(self, spot_id: str) -> Spot:
+        return self._spots_by_id[spot_id]  # (a KeyError names an unknown place)
+
+    @cached_property
+    def _spots_by_id(self) -> dict[str, Spot]:
+        """The places by id, indexed once: the reader asks for a place per piece read, every
+        frame, and a walk down a Baron Voodoo board's places cost half a millisecond a frame.
+        The first of two places with one id wins, as the walk found it."""
+        out: dict[str, Spot] = {}
         for spot in self.spots:
-            if spot.id == spot_id:
-                return spot
-        raise KeyError(spot_id)
+            out.setdefault(spot.id, spot)
+        return out
 
 
 BoardView = dict[str, tuple[Piece, ...]]

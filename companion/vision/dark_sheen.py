@@ -113,12 +113,12 @@ class DarkSheen:
             # and no other colour with a hue mixed so: an orange piece in shade under a sheen
             # passes for a brown one (brown is a dark orange) as well as a brown one does
             may = mixed_with_grey(pixels, colour)
-            left = np.flatnonzero(may)  # (each other colour asked only of the pixels still left)
-            for other, paint in enumerate(self._piece_bgr):
-                if other != index and len(left) and float(np.ptp(paint)) >= TINTED_SHEEN:
-                    left = left[~mixed_with_grey(pixels[left], paint.astype(np.float32), loose=True)]
-            may[:] = False
-            may[left] = True
+            others = [paint for other, paint in enumerate(self._piece_bgr)
+                      if other != index and float(np.ptp(paint)) >= TINTED_SHEEN]
+            left = np.flatnonzero(may)  # (the other colours asked only of the pixels left, all at once)
+            if len(left) and others:
+                taken = mixed_with_grey(pixels[left], np.stack(others).astype(np.float32), loose=True)
+                may[left[taken.any(axis=1)]] = False
             return may
         top, low = pixels.max(axis=1), pixels.min(axis=1)
         # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
@@ -442,18 +442,22 @@ def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False)
     has far less tint than the card's share of brown leaves it.  ``loose``: with a grey of any
     level and the colour's share up to a third past whole (a lamp's light, a lighter dye):
     what might be that colour at all, to rule another out."""
-    way = colour - colour.mean()
-    size2 = float(way @ way)
+    one = colour.ndim == 1  # one colour; or several (K x 3), an N x K answer, a column a colour
+    colours = colour[None, :] if one else colour
+    way = colours - colours.mean(axis=1, keepdims=True)
+    size2 = (way * way).sum(axis=1)
     tint = pixels - pixels.mean(axis=1, keepdims=True)
-    along = tint @ way
-    norm = np.sqrt((tint * tint).sum(axis=1) * size2)
-    keep = along / max(size2, 1e-6)  # the colour's share, 1 - t
+    along = tint @ way.T
+    norm = np.sqrt((tint * tint).sum(axis=1)[:, None] * size2[None, :])
+    keep = along / np.maximum(size2, 1e-6)  # the colour's share, 1 - t
     mix = np.maximum(1.0 - keep, 1e-3)
-    grey = (pixels.mean(axis=1) - keep * float(colour.mean())) / mix
+    grey = (pixels.mean(axis=1)[:, None] - keep * colours.mean(axis=1)[None, :]) / mix
     hue = (along >= SHEEN_HUE_COS * norm) & (keep >= 1.0 - SHEEN_MIX_MOST)
     if loose:
-        return hue & (keep <= 1.35)
-    return hue & (keep <= 1.1) & ((keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1])))
+        out = hue & (keep <= 1.35)
+    else:
+        out = hue & (keep <= 1.1) & ((keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1])))
+    return out[:, 0] if one else out
 
 
 def _touches(parts: np.ndarray, k: int, other: np.ndarray) -> bool:
