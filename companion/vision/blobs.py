@@ -16,6 +16,7 @@ import numpy as np
 
 from companion.games.base import Piece
 from companion.vision.die_sides import PIECE_RIM_PX
+from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import (
     GLARE_ERRORS,
@@ -31,7 +32,7 @@ from companion.vision.mark_peaks import channel_medians, connected_components
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
-from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, alike
+from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
 from companion.vision.slant import leaning_figure
 from companion.vision.standing import DIE_FACE_SHARE
 
@@ -271,6 +272,8 @@ class Blobs(PieceMarks):
         votes = np.bincount(inside, minlength=256)[:n_pieces]
         order = np.argsort(votes)[::-1]
         purity = votes[order[0]] / max(1, len(inside))
+        # (pixels of no colour in the core: a die's marks among them, ``_marks_taken_off``)
+        unknown: tuple[int, int] | None = (len(inside), int(np.count_nonzero(inside == UNKNOWN)))
         if votes[order[1]] > 0.25 * votes[order[0]]:
             box = (slice(y, y + h), slice(x, x + w))
             if self._marks_of_one_piece(labels[box], blob, int(order[0]), small[box]):
@@ -295,6 +298,7 @@ class Blobs(PieceMarks):
                     return out
             else:
                 blobs = self._split_by_colour(labels[y:y + h, x:x + w], blob > 0, x, y, votes)
+                unknown = None  # (each colour's patch judged on its own)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
             # (another piece's colour in it, at another place: a piece there partly hidden)
@@ -416,6 +420,8 @@ class Blobs(PieceMarks):
                 self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
             if marks is not None and not marks[0] <= pips <= marks[1]:
                 sure = False  # no such piece shows that many marks: misread, not a new face
+            if sure and pips and unknown is not None and len(blobs) == 1 and self._is_die(index):
+                purity = _marks_taken_off(purity, unknown, pips, barea)
             conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
             if conf < SURE_READ:
                 out.doubts.append((spot, MARKS_UNCLEAR if not sure else "colour unclear"))
@@ -567,3 +573,17 @@ def _grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
             return y0, y1, x0, x1
         y0, y1 = min(y0, int(by[out].min())), max(y1, int(by1[out].max()))
         x0, x1 = min(x0, int(bx[out].min())), max(x1, int(bx1[out].max()))
+
+
+def _marks_taken_off(purity: float, unknown: tuple[int, int], pips: int, area_px: float) -> float:
+    """A die's colour purity with its own marks, counted sure, out of its core: a pip is of no
+    calibrated colour (a white pip on a purple die's lit top is neither), and a 5 or a 6 on
+    a small die leaves its colour under six tenths of its core (King of Clubs' purple 5 at
+    0.59, read "colour unclear").  At most a pip's blurred disc each (``PIP_SHARE`` of the
+    face's width across, a pixel of blur round it) is taken off: more of no colour is
+    something else on the die.  ``unknown``: the core's pixels and those of no colour."""
+    inside, none = unknown
+    face = np.sqrt(max(area_px, 1.0))
+    disc = np.pi * (PIP_SHARE * face / 2 + 1.0) ** 2
+    left = inside - min(none, pips * disc)
+    return purity * inside / left if left > 0 else purity
