@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import read_committed, read_right
 
 from companion.vision.face_template import LAYOUTS, face_count
 
@@ -42,20 +42,20 @@ def _die(pips: int, turn_deg: float, light_marks: bool = True, seed: int = 0,
     return np.clip(img, 0, 255).astype(np.uint8), mask
 
 
-@pytest.mark.parametrize("pips", [4, 5, 6])
+@pytest.mark.parametrize("pips", [5, 6])
 @pytest.mark.parametrize("turn", [0.0, 23.0, 45.0, 71.0])
 @pytest.mark.parametrize("light_marks", [True, False])
-def test_a_face_of_four_to_six_is_read_turned_any_way(pips: int, turn: float, light_marks: bool) -> None:
+def test_a_face_of_five_or_six_is_read_turned_any_way(pips: int, turn: float, light_marks: bool) -> None:
     gray, mask = _die(pips, turn, light_marks, seed=pips + int(turn))
     read = face_count(gray, mask, FACE_PX, light_marks)
     assert read is not None and read[0] == pips
     assert np.hypot(read[1][0] - SIZE / 2, read[1][1] - SIZE / 2) <= 4.0  # the face's centre
 
 
-@pytest.mark.parametrize("pips", [1, 2, 3])
-def test_a_face_of_one_to_three_is_never_read_whole(pips: int) -> None:
-    """A 1, 2 or 3 is part of a 5, a 4 or a 6 whose other pips a lamp may wash out: left to
-    the peak search (``die_square.low_face``), which asks where the top lies."""
+@pytest.mark.parametrize("pips", [1, 2, 3, 4])
+def test_a_face_of_one_to_four_is_never_read_whole(pips: int) -> None:
+    """A 1, 2, 3 or 4 is part of a 5 or a 6 whose other pips may not show: left to the peak
+    search (``pips.count_pips``, ``die_square.low_face``), which asks where the top lies."""
     gray, mask = _die(pips, 30.0, seed=pips)
     assert face_count(gray, mask, FACE_PX, True) is None
 
@@ -77,10 +77,10 @@ def test_a_blank_face_or_no_die_is_no_count() -> None:
     assert face_count(gray, mask, 6.0, True) is None  # too few pixels a face
 
 
-def test_a_red_four_whose_colour_the_lamp_splits_is_read() -> None:
-    """King of Clubs, tuning split, straight above: a red 4 whose lit top the colours split
-    (its peaks left where the outline bends, the count unclear) is read by its whole face."""
-    frame, _layout, _reader, reading = read_committed("tune", "king_of_clubs-t00-b0")
-    assert reading.view is not None
-    assert "p1_d0" not in (reading.doubtful or {})
-    assert reading.view.get("p1_d0") == frame.view.get("p1_d0")
+def test_red_fives_lit_pink_are_never_read_as_fours() -> None:
+    """Baron Voodoo, tuning split, straight above: two red 5s whose middle pips show as a lit
+    pink top in grey and in colour are doubted, never read; the yellow 6 whose lit top passes
+    for the print's pale fill is read (``Classifying._classify_board``)."""
+    read_right("baron_voodoo-t00-b0", ("D3",))
+    _frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b0")
+    assert {"F4", "D5"} <= set(reading.doubtful or {})

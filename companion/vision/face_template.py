@@ -10,8 +10,12 @@ sampled at the nine grid points of a face, and each count is scored by how much 
 pip stands over the strongest grid point it leaves empty.  A count is read only when its
 score is strong against the face's own noise, and far past the best anywhere on the die of
 every count with a pip where it has none: a 5 whose middle pip is washed out scores as a 4
-and a 5 alike, and stays unclear.  Only a 4, 5 or 6 is read: a face of fewer pips is part of
-a bigger one whose other pips a lamp may wash out.
+and a 5 alike, and stays unclear.  Only a 5 or a 6 is read: a face of fewer pips may be part
+of a bigger one whose other pips do not show.  A 4 is a 5 whose middle pip a lamp washes out,
+or whose hollow, a little smaller than its paint's disc, shows no lighter nor darker than a
+lit top round it (Baron Voodoo's red 5s from straight above, their tops lit pink: four clear
+corners and a middle that is face in grey and in colour); a 5 has a pip where a 6 has none,
+and a 6 is the most.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ STRONG = 2.0  # the read count's weakest pip stands over its empty points by thi
 APART = 0.3  # ... and its score is past every other count's best by this share of it
 COVER_REACH = 0.4  # the lattice judging a top inside the die reaches this share of its width from its centre
 COVERED = 0.95  # ... and this share of it lies in the die's colour
-FEWEST = 4  # a face of fewer pips is part of a bigger one whose other pips a lamp may wash out
+FEWEST = 5  # a face of fewer pips may be part of a bigger one whose other pips do not show
 EMPTY = 1.0  # noise levels of a pip's contrast a grid point left empty shows, at most (a faint pip's)
 PLAIN = 3.0  # noise levels over the face's median a grid point left empty may be lit, at most
 
@@ -51,7 +55,7 @@ def face_count(gray: np.ndarray, mask: np.ndarray, face_px: float,
     best, noise = scored
     count = max((n for n in best if n >= FEWEST), key=lambda n: best[n][0])
     score, centre = best[count]
-    # (a face of 1-3 is part of a 4-6's pips: scored high there, it tells nothing against it;
+    # (a face of 1-4 is part of a 5's or a 6's pips: scored high there, it tells nothing against it;
     # a count with a pip where this one has none is another reading of the face)
     runner_up = max(best[n][0] for n in best if not set(LAYOUTS[n]) <= set(LAYOUTS[count]))
     if score < STRONG * noise or score - max(runner_up, 0.0) < APART * score:
