@@ -172,7 +172,7 @@ class Classifying:
         return out
 
     def _sheen_lit_dice(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float,
-                        board: bool = False) -> np.ndarray:
+                        board: bool = False, as_empty: np.ndarray | None = None) -> np.ndarray:
         """``labels`` with a glossy die's top under a broad sheen taken for the die: pixels of
         no tinted piece's colour within half a die of one die's colour (and no other's), that
         are that colour mixed with a lamp's white (as ``_lit_die_tops`` judges a pixel), in
@@ -182,7 +182,8 @@ class Classifying:
         enclosed by it (``_lit_die_tops``), and the die was read as specks of its rim and its
         lit top as something over the board.  ``board``: the whole board sampled, where only
         pixels of no colour at all are looked at (a lit top there is no print's colour, and the
-        print is most of the board: judging it costs a changed board a third more)."""
+        print is most of the board: judging it costs a changed board a third more), and pixels
+        of a print's colour where the board is not the empty board (``as_empty``, when given)."""
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
         tinted = np.ptp(colours, axis=1) >= TINTED
@@ -196,6 +197,11 @@ class Classifying:
             lut[:] = 1
             lut[[i for i in range(n_pieces) if tinted[i]]] = 0
         open_ = cv2.LUT(labels, lut)
+        if board and as_empty is not None:  # and a print's colour where the empty board is not seen
+            printed = np.zeros(256, np.uint8)
+            printed[n_pieces:UNKNOWN] = 1
+            off = cv2.compare(cv2.LUT(labels, printed), as_empty.view(np.uint8), cv2.CMP_GT)
+            open_ = cv2.bitwise_or(open_, cv2.bitwise_and(off, 1))
         if not cv2.countNonZero(open_):
             return labels
         width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
@@ -266,11 +272,15 @@ class Classifying:
             return labels
         return self._sheen_lit_dice(flat, self._lit_die_tops(flat, labels, px_per_mm), px_per_mm)
 
-    def _classify_board(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    def _classify_board(self, flat: np.ndarray, seen: np.ndarray,
+                        as_empty: np.ndarray | None = None) -> np.ndarray:
         """Labels of the board sampled (``_classify_seen``), a die's top under a broad sheen of
         no colour at all taken for the die (``_sheen_lit_dice``): read as specks of its rim,
-        with something over the board beside them, before."""
-        return self._sheen_lit_dice(flat, self._classify_seen(flat, seen), SCALE, board=True)
+        with something over the board beside them, before.  ``as_empty``: where the board
+        shows the empty board; a print's colour seen elsewhere is judged too (a yellow die's
+        top lit toward white passes for a pale print's fill)."""
+        labels = self._classify_seen(flat, seen)
+        return self._sheen_lit_dice(flat, labels, SCALE, board=True, as_empty=as_empty)
 
     def _sheen_lit_chips(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                          region: tuple[slice, slice] | None = None) -> np.ndarray:

@@ -159,7 +159,8 @@ class EmptyBoard:
         flat = self.glare.take_off(self.light.flatten(small), small, self.light.as_seen, arm_entry)
         # what the empty board does not explain: an unknown colour, or a surface colour
         # where the empty board shows another one (a die's top under a broad sheen is the die's)
-        return flat, self._classify_board(flat, small), self._as_empty_board(flat, small)
+        as_empty = self._as_empty_board(flat, small)
+        return flat, self._classify_board(flat, small, as_empty), as_empty
 
     def _as_empty_board(self, flat: np.ndarray, small: np.ndarray,
                         rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
@@ -369,7 +370,8 @@ class EmptyBoard:
         the region held put aside: a frame that shows a hand puts it back (``_undo_part``)."""
         rows, cols = region
         part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
-        names = self._classify_board(part, small[rows, cols])
+        part_empty = self._as_empty_board(part, small[rows, cols], rows, cols)
+        names = self._classify_board(part, small[rows, cols], part_empty)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
@@ -380,7 +382,7 @@ class EmptyBoard:
                            as_empty[rows, cols].copy())
         flat[rows, cols] = part
         labels[rows, cols] = names
-        as_empty[rows, cols] = self._as_empty_board(part, small[rows, cols], rows, cols)
+        as_empty[rows, cols] = part_empty
         return flat, labels, as_empty
 
     def _undo_part(self) -> None:
