@@ -15,7 +15,7 @@ from companion.vision.light import CLIPPED
 from companion.vision.palette import SKIN_BGR
 from companion.vision.pips import channel_medians
 from companion.vision.pose import DIE_MM
-from companion.vision.reading import SCALE, SQUARE3, UNKNOWN
+from companion.vision.reading import SCALE, SQUARE3, UNKNOWN, per_layout
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
@@ -301,8 +301,7 @@ class Classifying:
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
         wy = slice(max(0, (wy.start or 0) - CHIP_PAD), wy.stop + CHIP_PAD)
         wx = slice(max(0, (wx.start or 0) - CHIP_PAD), wx.stop + CHIP_PAD)
-        lut = np.ones(256, np.uint8)
-        lut[[i for i in range(n_pieces) if float(np.ptp(self._centroid_bgr[i])) >= TINTED]] = 0
+        lut = per_layout(self, "_untinted_lut", lambda: self._untinted_lut(n_pieces))
         # (most boards show no chip's colour lit anywhere, and are asked no more: judged on
         # every other pixel of every other row, a quarter of the cost, a chip a quarter its size)
         found = cv2.findNonZero(cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
@@ -361,11 +360,20 @@ class Classifying:
         tinted colour that does not stand, whose way no other piece's, nor skin's, all but
         shares (``CHIP_RIVAL_COSINE``: an orange token's, a brown one's and a fingertip's are
         one pale orange).  Built once per set of colours."""
+        return per_layout(self, "_lit_chip_known", self._built_lit_chip_table)
+
+    def _built_lit_chip_table(self) -> np.ndarray | None:
         colours = np.ascontiguousarray(self._centroid_bgr, np.float32)
         names = tuple(self._piece_names)
         chips = tuple(i for i, name in enumerate(names) if float(np.ptp(colours[i])) >= TINTED
                       and self.layout.shapes.get(name, "disc") == "disc" and not self._stands_up(name))
         return _lit_chip_table(colours.tobytes(), len(names), chips) if chips else None
+
+    def _untinted_lut(self, n_pieces: int) -> np.ndarray:
+        """A label table: 1 for every label but a piece colour with a tint of its own."""
+        lut = np.ones(256, np.uint8)
+        lut[[i for i in range(n_pieces) if float(np.ptp(self._centroid_bgr[i])) >= TINTED]] = 0
+        return lut
 
     def _classify_clipped(self, flat: np.ndarray, seen: np.ndarray) -> np.ndarray:
         """Labels of a flattened picture, where a channel the camera clipped (in ``seen``, the

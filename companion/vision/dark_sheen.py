@@ -36,7 +36,7 @@ import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.mark_peaks import _median_where
-from companion.vision.reading import SCALE, SQUARE3
+from companion.vision.reading import SCALE, SQUARE3, per_layout
 
 DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
 SHEEN_HUELESS = 16  # a black top under a sheen: its channels within this of each other
@@ -98,9 +98,10 @@ class DarkSheen:
         """The game's piece colours dark enough for a sheen to lift them off their colour
         (``DARK_MOST``; black among them), of pieces that lie flat (a die's or a figure's
         sides are judged by ``standing.py``)."""
-        return [i for i, name in enumerate(self._piece_names)
-                if not self._is_die(i) and not self._stands_up(name)
-                and float(self._piece_bgr[i].max()) <= (BLACK_MOST if name == "black" else DARK_MOST)]
+        return per_layout(self, "_dark_flat_known", lambda: [
+            i for i, name in enumerate(self._piece_names)
+            if not self._is_die(i) and not self._stands_up(name)
+            and float(self._piece_bgr[i].max()) <= (BLACK_MOST if name == "black" else DARK_MOST)])
 
     def _may_be_in_sheen(self, seen: np.ndarray, index: int) -> np.ndarray:
         """Which pixels (``seen``, flattened) may be colour ``index``'s piece under its sheen.
@@ -113,16 +114,24 @@ class DarkSheen:
             # and no other colour with a hue mixed so: an orange piece in shade under a sheen
             # passes for a brown one (brown is a dark orange) as well as a brown one does
             may = mixed_with_grey(pixels, colour)
-            others = [paint for other, paint in enumerate(self._piece_bgr)
-                      if other != index and float(np.ptp(paint)) >= TINTED_SHEEN]
+            others = self._other_hues()[index]
             left = np.flatnonzero(may)  # (the other colours asked only of the pixels left, all at once)
-            if len(left) and others:
-                taken = mixed_with_grey(pixels[left], np.stack(others).astype(np.float32), loose=True)
+            if len(left) and others is not None:
+                taken = mixed_with_grey(pixels[left], others, loose=True)
                 may[left[taken.any(axis=1)]] = False
             return may
         top, low = pixels.max(axis=1), pixels.min(axis=1)
         # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
         return (top - low <= SHEEN_HUELESS) & (pixels.mean(axis=1) <= SHEEN_LIGHTEST)
+
+    def _other_hues(self) -> list[np.ndarray | None]:
+        """Per piece colour, every other piece colour with a hue (``TINTED_SHEEN``), K x 3, or
+        None: what ``_may_be_in_sheen`` rules out."""
+        def others(index: int) -> np.ndarray | None:
+            paints = [paint for other, paint in enumerate(self._piece_bgr)
+                      if other != index and float(np.ptp(paint)) >= TINTED_SHEEN]
+            return np.stack(paints).astype(np.float32) if paints else None
+        return per_layout(self, "_other_hues_known", lambda: [others(i) for i in range(len(self._piece_bgr))])
 
     def _unlike_print(self, seen: np.ndarray, empty: np.ndarray, index: int) -> np.ndarray:
         """Which pixels that may be a piece under its sheen are unlike the print there

@@ -15,7 +15,7 @@ import numpy as np
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED
-from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3
+from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3, per_layout
 
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
@@ -166,8 +166,9 @@ class DieSides(DarkSheen):
     def _shade_of_a_die(self, index: int) -> bool:
         """Is this colour a die's in shade: its hue, darker (brown is a red or orange die's)?
         Not a white die's: in shade it is a light grey, no black piece."""
-        return any(i != index and self._is_die(i) and self._in_shade(index, i)
-                   for i in range(len(self._piece_names)))
+        colours = range(len(self._piece_names))
+        return index in per_layout(self, "_die_shades_known", lambda: frozenset(
+            j for j in colours if any(i != j and self._is_die(i) and self._in_shade(j, i) for i in colours)))
 
     def _in_shade(self, index: int, of: int) -> bool:
         """Is colour ``index`` colour ``of`` in shade: its hue, darker?  Never a colour without

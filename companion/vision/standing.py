@@ -15,7 +15,7 @@ import numpy as np
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
-from companion.vision.reading import SCALE, SQUARE3
+from companion.vision.reading import SCALE, SQUARE3, per_layout
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
@@ -228,8 +228,12 @@ class Standing(DieSides):
         return None, touching
 
     def _is_die(self, index: int) -> bool:
-        """Is this colour a die's (a square piece with one to six marks)?"""
-        name = self._piece_names[index]
+        """Is this colour a die's (a square piece with one to six marks)?  (Asked of every
+        piece many times a frame: answered once, for the layout it was asked of.)"""
+        return index in per_layout(self, "_dice_known", lambda: frozenset(
+            i for i, name in enumerate(self._piece_names) if self._named_die(name)))
+
+    def _named_die(self, name: str) -> bool:
         low, high = self.layout.marks.get(name, (0, 0))
         return self.layout.shapes.get(name) == "square" and 1 <= low <= high <= 6
 
