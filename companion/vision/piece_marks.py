@@ -111,9 +111,10 @@ class PieceMarks:
                 # or with its colour in shade joined to it (``_with_its_shade``), kept only for a
                 # count of two or more: a die's sides are its colour in shade too, and a lamp's
                 # highlight at the middle of a top and its sides passed for a sure 1 (King of
-                # Clubs at 30 degrees: a red 2 whose pips the lamp washed out)
+                # Clubs at 30 degrees: a red 2 whose pips the lamp washed out), or for a 1 the
+                # plain read counted too, its lone mark only unclear (blurred wider than a mark)
                 shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
-                if shaded[1] and not shaded[2] and shaded[0] >= 2:
+                if shaded[1] and not shaded[2] and (shaded[0] >= 2 or shaded[0] == result[0] == 1):
                     result = shaded
                 else:
                     # or by its whole face (``face_template``): its colour's outline, bent by
