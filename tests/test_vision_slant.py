@@ -163,3 +163,35 @@ def test_a_black_token_over_a_drawn_print_hides_it_where_a_shadow_follows_it():
     from committed_frames import read_right
 
     read_right("jivecat-t20-b0", ("mat2-skull0",))
+
+
+def test_two_figures_of_hues_on_one_place_from_a_slant_are_each_read_at_its_base() -> None:
+    """Times Square at 30 degrees (tuning split): Saucy Sue (pink) stands in front of Handsome
+    Hal (blue) on one square, one blob of two colours, each drawn out by the slant; Hal shows in
+    two parts, his head past Sue's and a sliver beside her.  Each figure is read at its own base
+    from all its pixels, the sliver with it: both are read there, and nothing is doubted."""
+    from committed_frames import read_right
+
+    read_right("times_square-t30-b2", ("s8",))
+
+    from companion.bench.vision3d import _layout
+
+    layout, colours = _layout("swing_state", 3)  # (Red and Blue against the Incumbent)
+    reader = BoardReader(layout, colours=colours)
+    red, blue = reader._piece_names.index("red"), reader._piece_names.index("blue")
+    assert reader._figures_of_hues([(red, (0.0, 0.0), None, 1.0), (blue, (0.0, 0.0), None, 1.0)])
+    black = reader._piece_names.index("black")  # a shadow reads black: never taken for a figure's base
+    assert not reader._figures_of_hues([(red, (0.0, 0.0), None, 1.0), (black, (0.0, 0.0), None, 1.0)])
+
+    def patch(index: int, spot: str, area: int) -> tuple:
+        s = reader.layout.spot(spot)
+        centre = ((s.x + s.w / 2 + MARGIN_MM), (s.y + s.h / 2 + MARGIN_MM))  # (1 px/mm)
+        return (index, centre, np.array([0, 0, 4, 4, area]), 1.0)
+
+    # Swing State's red is a pawn and chips: a red chip on the next place of a pile, apart from
+    # a larger red one by a blue between them, is its own chip; a smaller red part on the
+    # larger's place is part of it
+    big, sliver = patch(red, "pile1-1v0", 150), patch(red, "pile1-1v0", 16)
+    apart = patch(red, "pile1-1v1", 120)
+    blobs = [big, patch(blue, "pile1-1v2", 140), apart, sliver]
+    assert [reader._part_of_a_larger(b, blobs) for b in blobs] == [False, False, False, True]

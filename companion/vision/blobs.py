@@ -34,7 +34,7 @@ from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
 from companion.vision.slant import leaning_figure
-from companion.vision.standing import DIE_FACE_SHARE
+from companion.vision.standing import DIE_FACE_SHARE, NEUTRAL_PTP
 
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
@@ -310,6 +310,11 @@ class Blobs(PieceMarks):
         # a speck of a colour (a pip's rim, a corner of a side in another shade) is no piece
         # (the loop below passes it by): one die with a speck beside it still stands at its foot
         blobs = [b for b in blobs if not self._speck(b)] or blobs
+        if len(blobs) > 1 and self._figures_of_hues(blobs):
+            # a figure behind another shows in parts (its head past the one in front, a sliver
+            # beside it): one figure of its colour, read from all its pixels at its largest part,
+            # with the parts at that part's place (a chip of a pile on the next place is its own)
+            blobs = [b for b in blobs if not self._part_of_a_larger(b, blobs)]
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             # a die stands at its foot, its top face out along the line from the camera's
             # nadir and its sides between: read at its foot, its marks on its top face
@@ -351,7 +356,15 @@ class Blobs(PieceMarks):
                 # chip (a pile's place holds several, so its size alone does not tell); a
                 # figure from a slant is one piece drawn out along the line from the nadir,
                 # read at its base's centre (``slant.py``)
-                foot = self._leaning_foot(index, own, bx, by) if len(blobs) == 1 else None
+                if len(blobs) == 1:
+                    foot = self._leaning_foot(index, own, bx, by)
+                elif self._figures_of_hues(blobs):
+                    # figures of colours with a hue, one in front of the other from a slant: each
+                    # drawn out on its own, read at its own base (no shadow passes for one)
+                    mine = own & (labels[by:by + bh, bx:bx + bw] == index)
+                    foot = self._leaning_foot(index, mine, bx, by)
+                else:
+                    foot = None
                 if foot is None \
                         or self._spot_at(foot[0] / SCALE - MARGIN_MM, foot[1] / SCALE - MARGIN_MM) != spot:
                     # (each place the blob lies over: the piece against this one is at one of them)
@@ -475,6 +488,21 @@ class Blobs(PieceMarks):
             return None
         leaning = leaning_figure(self.pose, own, bx, by, SCALE)
         return None if leaning is None else leaning.foot
+
+    def _figures_of_hues(self, blobs: list) -> bool:
+        """Are a blob's colour patches all standing figures of colours with a hue of their own
+        (no black, grey or white: a shadow is none of them)?"""
+        return all(self._stands_up(self._piece_names[index])
+                   and float(np.ptp(self._piece_bgr[index])) >= NEUTRAL_PTP for index, *_rest in blobs)
+
+    def _part_of_a_larger(self, patch: tuple, blobs: list) -> bool:
+        """Is a colour patch of a blob (index, centre, stats, purity) smaller than another of
+        its colour in the blob at the same place?"""
+        def place(b: tuple) -> str | None:
+            return self._spot_at(b[1][0] / SCALE - MARGIN_MM, b[1][1] / SCALE - MARGIN_MM)
+
+        return any(other is not patch and other[0] == patch[0] and int(other[2][4]) > int(patch[2][4])
+                   and place(other) == place(patch) for other in blobs)
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
         """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face
