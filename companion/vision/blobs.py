@@ -33,8 +33,7 @@ from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
-from companion.vision.slant import leaning_figure
-from companion.vision.standing import DIE_FACE_SHARE, NEUTRAL_PTP
+from companion.vision.standing import DIE_FACE_SHARE
 
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
@@ -480,29 +479,6 @@ class Blobs(PieceMarks):
                 or self.glare.too_strong_on(index, *box):
             return None
         return self._cached_pips(small, frame, index, *box, pip_cache, stand, sheen)
-
-    def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
-        """Where a standing figure's blob, drawn out by the camera's slant, has its base
-        (sampled px); None for a piece that does not stand, or a blob not shaped as one figure."""
-        if self.pose is None or not self._stands_up(self._piece_names[index]):
-            return None
-        leaning = leaning_figure(self.pose, own, bx, by, SCALE)
-        return None if leaning is None else leaning.foot
-
-    def _figures_of_hues(self, blobs: list) -> bool:
-        """Are a blob's colour patches all standing figures of colours with a hue of their own
-        (no black, grey or white: a shadow is none of them)?"""
-        return all(self._stands_up(self._piece_names[index])
-                   and float(np.ptp(self._piece_bgr[index])) >= NEUTRAL_PTP for index, *_rest in blobs)
-
-    def _part_of_a_larger(self, patch: tuple, blobs: list) -> bool:
-        """Is a colour patch of a blob (index, centre, stats, purity) smaller than another of
-        its colour in the blob at the same place?"""
-        def place(b: tuple) -> str | None:
-            return self._spot_at(b[1][0] / SCALE - MARGIN_MM, b[1][1] / SCALE - MARGIN_MM)
-
-        return any(other is not patch and other[0] == patch[0] and int(other[2][4]) > int(patch[2][4])
-                   and place(other) == place(patch) for other in blobs)
 
     def _places_under(self, part: np.ndarray, x: int, y: int) -> list[str]:
         """The places a blob (``part``, its box at ``x, y``) covers a quarter of a die's face

@@ -34,6 +34,34 @@ _TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
 NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
 
 
+def _turned(places: tuple[tuple[int, int], ...]) -> list[frozenset[tuple[int, int]]]:
+    """A face's grid points turned and mirrored every way the grid allows."""
+    out = []
+    for mirror in (False, True):
+        pts = [(-x, y) if mirror else (x, y) for x, y in places]
+        for _ in range(4):
+            out.append(frozenset(pts))
+            pts = [(-y, x) for x, y in pts]
+    return out
+
+
+def _missable(count: int) -> frozenset[tuple[int, int]]:
+    """The grid points a face of ``count`` leaves empty where a face holding all its pips
+    has one more: a pip missed there makes it that face.  A 3's marks (its middle, two
+    corners) are a 3's or a 5's, so only its other corners; a 5's and a 6's are no other
+    face's, so none (light at a 6's middle or a 5's side is no pip)."""
+    layout = frozenset(DIE_FACES[count])
+    out: set[tuple[int, int]] = set()
+    for face in DIE_FACES.values():
+        for turned in _turned(face):
+            if layout < turned:
+                out |= turned - layout
+    return frozenset(out)
+
+
+MISSABLE = {count: _missable(count) for count in DIE_FACES}
+
+
 def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
     within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
@@ -170,7 +198,7 @@ def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) ->
         (fx, fy), step, c, s = fit
     h, w = contrast.shape
     reach = max(1, int(round(DIE_FIT * step)))
-    for gx, gy in set(_DIE_GRID) - set(DIE_FACES[count]):
+    for gx, gy in MISSABLE[count]:  # (where a pip missed makes another face: ``_missable``)
         x, y = int(round(fx + step * (gx * c - gy * s))), int(round(fy + step * (gx * s + gy * c)))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
         if near.size and float(near.max()) >= NO_PIP and not _rising_past(contrast, x, y, reach):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import BEYOND_THE_FACE, DIE_FACES, DIE_FIT, DIE_STEP, NO_PIP, _face_fit
+from companion.vision.die_layout import BEYOND_THE_FACE, DIE_FIT, DIE_STEP, MISSABLE, NO_PIP, _face_fit
 from companion.vision.mark_peaks import _peaks, outline
 from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
 from companion.vision.pip_reflections import lit_over_a_place
@@ -241,7 +241,9 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     halos = 0  # empty grid points whose contrast is an off-square mark's halo: one at most (a 4's
     # two other corners, or a 6's four other pips, lie on two sides of the face: never both so)
     rimmed: list[tuple[int, int]] = []  # and those a streak beyond the face's side lights
-    for gx, gy in sorted({(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)} - set(DIE_FACES[count])):
+    # (only where a pip missed makes another face, ``MISSABLE``: a 3's marks are a 3's or a
+    # 5's, so light at the middle of its side, a rim's streak or a reflection, is no pip)
+    for gx, gy in sorted(MISSABLE[count]):
         x = int(round(centre[0] + step * (gx * c - gy * s)))
         y = int(round(centre[1] + step * (gx * s + gy * c)))
         near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]

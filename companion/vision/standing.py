@@ -16,6 +16,7 @@ from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3, per_layout
+from companion.vision.slant import leaning_figure
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
@@ -294,6 +295,29 @@ class Standing(DieSides):
         lut = np.zeros(256, np.uint8)
         lut[standing] = 1
         return (cv2.LUT(labels, lut) > 0) & is_piece
+
+    def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
+        """Where a standing figure's blob, drawn out by the camera's slant, has its base
+        (sampled px); None for a piece that does not stand, or a blob not shaped as one figure."""
+        if self.pose is None or not self._stands_up(self._piece_names[index]):
+            return None
+        leaning = leaning_figure(self.pose, own, bx, by, SCALE)
+        return None if leaning is None else leaning.foot
+
+    def _figures_of_hues(self, blobs: list) -> bool:
+        """Are a blob's colour patches all standing figures of colours with a hue of their own
+        (no black, grey or white: a shadow is none of them)?"""
+        return all(self._stands_up(self._piece_names[index])
+                   and float(np.ptp(self._piece_bgr[index])) >= NEUTRAL_PTP for index, *_rest in blobs)
+
+    def _part_of_a_larger(self, patch: tuple, blobs: list) -> bool:
+        """Is a colour patch of a blob (index, centre, stats, purity) smaller than another of
+        its colour in the blob at the same place?"""
+        def place(b: tuple) -> str | None:
+            return self._spot_at(b[1][0] / SCALE - MARGIN_MM, b[1][1] / SCALE - MARGIN_MM)
+
+        return any(other is not patch and other[0] == patch[0] and int(other[2][4]) > int(patch[2][4])
+                   and place(other) == place(patch) for other in blobs)
 
     def _stands_up(self, colour: str) -> bool:
         """Does the game name this colour's piece as one that stands (a pawn, a figure), or is
