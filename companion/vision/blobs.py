@@ -309,7 +309,8 @@ class Blobs(PieceMarks):
         # a speck of a colour (a pip's rim, a corner of a side in another shade) is no piece
         # (the loop below passes it by): one die with a speck beside it still stands at its foot
         blobs = [b for b in blobs if not self._speck(b)] or blobs
-        if len(blobs) > 1 and self._figures_of_hues(blobs):
+        figures = len(blobs) > 1 and self._figures_of_hues(blobs)  # (asked once a blob)
+        if figures:
             # a figure behind another shows in parts (its head past the one in front, a sliver
             # beside it): one figure of its colour, read from all its pixels at its largest part,
             # with the parts at that part's place (a chip of a pile on the next place is its own)
@@ -357,7 +358,7 @@ class Blobs(PieceMarks):
                 # read at its base's centre (``slant.py``)
                 if len(blobs) == 1:
                     foot = self._leaning_foot(index, own, bx, by)
-                elif self._figures_of_hues(blobs):
+                elif figures:
                     # figures of colours with a hue, one in front of the other from a slant: each
                     # drawn out on its own, read at its own base (no shadow passes for one)
                     mine = own & (labels[by:by + bh, bx:bx + bw] == index)

@@ -33,7 +33,6 @@ Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 class DieSides(DarkSheen):
     """A die's sides told from the pieces beside it (see the module's docstring)."""
 
-    _dice_lookup: np.ndarray | None = None  # which labels are a die's colour (``_dice_labels``)
 
     def _dice_feet(self, told: list) -> list[tuple[Box, Box]]:
         """Where the dice read alone and sure stand on the board (``EmptyBoard._at_a_dies_foot``):
@@ -268,11 +267,12 @@ class DieSides(DarkSheen):
             and float(tint @ hue) >= SHADE_HUE_COS * float(np.linalg.norm(tint) * np.linalg.norm(hue))
 
     def _dice_labels(self) -> np.ndarray:
-        """Which labels (0-255) are a die's colour: a lookup, made once."""
-        if self._dice_lookup is None:
-            self._dice_lookup = np.zeros(256, bool)
-            self._dice_lookup[[i for i in range(len(self._piece_names)) if self._is_die(i)]] = True
-        return self._dice_lookup
+        """Which labels (0-255) are a die's colour: a lookup, made once a layout."""
+        def lookup() -> np.ndarray:
+            out = np.zeros(256, bool)
+            out[[i for i in range(len(self._piece_names)) if self._is_die(i)]] = True
+            return out
+        return per_layout(self, "_dice_labels_known", lookup)
 
 
 def _past_the_box(strange: np.ndarray, box: tuple[int, int, int, int]) -> bool:

@@ -29,7 +29,6 @@ UNDER_A_HAND = "under a hand or arm"
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board (of any print, in any channel)
 SHADE_HUE_COS = 0.9  # a colour in shade keeps its hue: its tint (less its grey) points its way this near
-T = TypeVar("T")
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 
 
@@ -73,10 +72,13 @@ def alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool
                 and cv2.norm(before, now, cv2.NORM_L1) <= mean * before.size)
 
 
+T = TypeVar("T")
+
+
 def per_layout(reader: object, key: str, compute: Callable[[], T]) -> T:
     """What ``compute`` answers of a reader's layout and colours, worked out once a layout:
-    facts about each colour (which are dice's, which a die's in shade) asked many times a
-    frame.  Kept in the reader's ``__dict__`` under ``key`` with the layout it holds for."""
+    facts about each colour (which are dice's, which a die's in shade, which stand) asked
+    many times a frame.  Kept in the reader's ``__dict__`` under ``key`` with the layout it holds for."""
     known = reader.__dict__.get(key)
     layout = reader.layout  # type: ignore[attr-defined]
     if known is None or known[0] is not layout:

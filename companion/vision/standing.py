@@ -240,7 +240,8 @@ class Standing(DieSides):
 
     def _dice_colours(self) -> frozenset[str]:
         """The colours that are dice's (``_is_die``), by name."""
-        return frozenset(name for i, name in enumerate(self._piece_names) if self._is_die(i))
+        return per_layout(self, "_dice_names_known", lambda: frozenset(
+            name for i, name in enumerate(self._piece_names) if self._is_die(i)))
 
     def _with_sides(self, own: np.ndarray, bx: int, by: int, components: np.ndarray,
                     k: int) -> tuple[np.ndarray, int, int, bool]:
@@ -323,12 +324,10 @@ class Standing(DieSides):
         """Does the game name this colour's piece as one that stands (a pawn, a figure), or is
         every piece of the game a character (Times Square's dancers)?  (Asked of every piece
         of every frame: answered once a colour, for the layout it was asked of.)"""
-        known = self.__dict__.get("_standing_known")
-        if known is None or known[0] is not self.layout:
-            known = self.__dict__["_standing_known"] = (self.layout, {})
-        if colour not in known[1]:
-            known[1][colour] = self._named_standing(colour)
-        return known[1][colour]
+        known: dict[str, bool] = per_layout(self, "_standing_known", dict)
+        if colour not in known:
+            known[colour] = self._named_standing(colour)
+        return known[colour]
 
     def _named_standing(self, colour: str) -> bool:
         name = self.layout.pieces.get(colour, "").lower()
