@@ -12,6 +12,7 @@ from committed_frames import read_committed, read_right
 from companion.games.base import BoardView, Layout
 from companion.vision.die_layout import DIE_FACES
 from companion.vision.die_square import reflection_off_a_low_face
+from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     RIM_SHARE,
     count_pips,
@@ -46,7 +47,8 @@ def _die(pips: int, turn: float, body: tuple[int, int, int] = BLUE, ink: tuple[i
     shade = tuple(int(v * 0.6) for v in body)
     cv2.fillConvexPoly(img, np.round([a, b, b + [0, depth], a + [0, depth]]).astype(np.int32), shade)
     cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), body)
-    places = np.array(DIE_FACES[pips], np.float64) @ rotation.T * STEP + centre
+    face = DIE_FACES.get(pips, ((0, 0),))  # (a 1: its middle)
+    places = np.array(face, np.float64) @ rotation.T * STEP + centre
     for k, (x, y) in enumerate(places):
         colour = tuple((2 * i + 3 * j) // 5 for i, j in zip(ink, body, strict=True)) if k == faint else ink
         cv2.circle(img, (int(round(x)), int(round(y))), 5, colour, -1)
@@ -376,3 +378,47 @@ def test_a_dark_die_read_clear_in_a_glossy_prints_sheen_is_read() -> None:
     white = reader._piece_names.index("white")
     blank = np.zeros((4, 4, 3), np.uint8)
     assert reader._dark_die_read(white, blank, blank, (0, 0, 4, 4), {}, None, ()) is None
+
+
+def _lifted(img: np.ndarray, turn: float, at: tuple[float, float], radius: int) -> np.ndarray:
+    """A die's crop (``_die``'s) with one more reflection, at ``at`` (steps) on its top."""
+    t = np.deg2rad(turn)
+    x, y = np.array(at) @ np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]).T * STEP + [75.0, 65.0]
+    lift = np.zeros(img.shape[:2], np.float32)
+    cv2.circle(lift, (int(round(x)), int(round(y))), radius, 200.0, -1)
+    lift = cv2.GaussianBlur(lift, (0, 0), 1.5)
+    return np.clip(img.astype(np.float32) + lift[..., None], 0, 255).astype(np.uint8)
+
+
+def _hides_a_corner_pair(img: np.ndarray, mask: np.ndarray) -> bool:
+    face = outline(mask)
+    assert face is not None
+    return reflection_off_a_one(img, mask, face, cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), RIM_SHARE, FACE_PX)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+def test_a_ones_highlight_may_hide_no_diagonals_two_corner_pips(turn: float) -> None:
+    """A 1 with a reflection on it: every other face has a diagonal's two corner pips, so
+    light over one corner, or over two corners of one side, hides no face, whichever way the
+    face is turned; light over two opposite corners may hide a 3's (or a 5's), and the doubt
+    stands.  On a light die and on a dark one (whose rim's highlight peaks stronger than its pip)."""
+    for body, ink in ((YELLOW, DARK_INK), (BLUE, (255, 150, 130))):
+        img, mask = _die(1, turn, body, ink, side_marks=0, glare=(1.0, -1.0, 7))
+        assert not _hides_a_corner_pair(img, mask), body
+        assert not _hides_a_corner_pair(_lifted(img, turn, (-1.0, -1.0), 7), mask), body
+        assert _hides_a_corner_pair(_lifted(img, turn, (-1.0, 1.0), 7), mask), body
+
+
+def test_ones_under_a_highlight_off_their_corners_are_read_on_the_tuning_frames() -> None:
+    """Baron Voodoo's glossy yellow and blue 1s, doubted "glare?" for their highlight alone
+    before (and the places beside them, which their doubt reached)."""
+    read_right("baron_voodoo-t00-b0", ("E5", "G5"))
+    read_right("baron_voodoo-t10-b1-more", ("B6", "A6", "G7"))
+
+
+def test_a_dark_layouts_faint_mark_with_a_highlight_off_its_places_is_read() -> None:
+    """A dark die's 4 whose layout vouches for a faint pip (its corner by the rim, lit less),
+    under a highlight that lies off every grid point: read (King of Clubs, a purple 4, doubted
+    "glare?" before).  A light die's faint mark stays a pip half hidden (a reflection only
+    lightens its dark ink)."""
+    read_right("king_of_clubs-t00-b1-side", ("p0_d1",))

@@ -14,6 +14,7 @@ from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import face_count
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     DIE_RIM_SHARE,
     RIM_SHARE,
@@ -248,6 +249,11 @@ class PieceMarks:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
                 pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
+        if reflected and sure and pips == 1 and die_px is not None and face is not None \
+                and self._piece_names[index] != "white":
+            # a lone middle pip: light that took no diagonal's two corner pips hides no face.
+            # (A white one's colour is in doubt under it: a yellow top the lamp washed out)
+            reflected = reflection_off_a_one(crop, mask, face, gray, rim, die_px)
         if reflected and sure and pips == 0 and die_px is None and face is not None:
             # a flat piece read with no mark: a reflection passes for none there, and hides one
             # only where it washes the face out (Jivecat's black Skull token under a sheen)

@@ -174,7 +174,9 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)
     neither hides one of its pips nor passes for one, or None.  Its top's marks
     (``_laid_out_top``: four or more laid out exactly as a die's face, any other peak beyond
-    it; none of them faint) lay its grid out.  On a light face with dark ink a reflection
+    it) lay its grid out: on a light face none of them faint (a dark mark the light greyed is
+    a pip half hidden); on a dark face a faint one too (a pip by the rim, lit less than the
+    others), which the checks below judge with the rest (light that took a pip lies over it).  On a light face with dark ink a reflection
     only lightens: it may hide a pip, never make one, so at none of the grid points the
     layout leaves empty may the lifted patch cover a quarter of a pip's disc.  On a dark
     face with light marks a reflection may pass for a pip (a 4's middle lit reads 5), or
@@ -187,8 +189,8 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
                        borderValue=0)
     level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
-    if top is None or (values[top[0]] < 0.30).any():
-        return None  # no layout, or a faint mark in it: a pip half hidden
+    if top is None or (values[top[0]] < (0.15 if level <= 128 else 0.30)).any():
+        return None  # no layout, or a mark in it too faint: a pip half hidden
     picked, fit = top
     return None if lit_over_a_place(crop, mask, hull, fit, len(picked), level <= 128) else len(picked)
 
@@ -290,3 +292,55 @@ MARKS_ALIKE = 0.4  # a dark face's marks each lit over this share of the most li
 MIDDLE_WIDEST = 1.4  # a 3's or a 5's middle mark lit over at most this times its widest corner's area ...
 MIDDLE_PEAK_APART = 25  # ... and its lightest within this of its corners' (darkest channel, of 255) ...
 CLIPPED_PEAK = 250  # ... and not clipped where they are not
+
+CORNERS_FROM_MIDDLE = (0.28, 0.48)  # a face's corner pips lie this far from its middle (in faces)
+
+
+def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
+                         gray: np.ndarray, rim_share: float, die_px: float) -> bool:
+    """Does a lamp's reflection on a die's face read as a clear 1 lie where it may hide two
+    opposite corner pips?  Every face but a 1 has a diagonal's two corner pips (a 2, a 3) or
+    both diagonals' (4-6), so a lone middle pip with no mark round it (``low_face`` asked
+    that) is a 1 unless the light took both pips of a diagonal: at no two points opposite
+    each other through the pip, a corner's distance from it, may the lifted patch cover a
+    quarter of a pip's disc.  Any turn of the face is asked at once, with no square fitted
+    (a 1's single pip gives it no turn).  Lifted: on a light face with dark ink, to near white
+    (``lit_over_an_empty_place``); on a dark face with light marks, past the body's darkest
+    channel (``LIT_RAISE``), where a light mark is no longer told from the face round it.
+    False (the reflection is light, not a doubt) when it lies clear of every such pair."""
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    level, _pip, _contrast, _whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
+                                                                                   body_area)
+    strong = centres[1:][values >= 0.30]
+    if not len(strong):
+        return True
+    # the pip: the strong peak nearest the outline's middle (on a dark face a reflection at the
+    # rim may peak stronger than it)
+    ys, xs = np.nonzero(hull)
+    px, py = strong[int(np.argmin(np.hypot(strong[:, 0] - xs.mean(), strong[:, 1] - ys.mean())))]
+    body = channel_medians(crop, mask)
+    darkest = crop.min(axis=2)
+    lifted = darkest.astype(np.int16) - int(body.min()) > LIT_RAISE
+    if level > 128:
+        lifted &= darkest >= WASHED_OUT
+    h, w = lifted.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    far = np.hypot(xs - px, ys - py) / die_px
+    ring = (far >= CORNERS_FROM_MIDDLE[0]) & (far <= CORNERS_FROM_MIDDLE[1])
+    # each lifted pixel of the ring with the pixel opposite it through the pip lifted too
+    ox, oy = np.round(2 * px - xs).astype(np.intp), np.round(2 * py - ys).astype(np.intp)
+    inside = (ox >= 0) & (ox < w) & (oy >= 0) & (oy < h)
+    opposite = np.zeros_like(lifted)
+    opposite[inside] = lifted[oy[inside], ox[inside]]
+    both = lifted & opposite & ring
+    if not both.any():
+        return False
+    disc = PIP_DISC * DIE_STEP_MIDDLE * die_px
+    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(both.view(np.uint8), connectivity=8)
+    return bool((stats[1:, cv2.CC_STAT_AREA] >= HIDDEN_SHARE * np.pi * disc * disc).any())
+
+
+DIE_STEP_MIDDLE = 0.27  # a die's pips' step, a share of its face (``die_layout.DIE_STEP``'s middle)
