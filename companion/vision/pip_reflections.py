@@ -176,9 +176,10 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     (``_laid_out_top``: four or more laid out exactly as a die's face, any other peak beyond
     it) lay its grid out: on a light face none of them faint (a dark mark the light greyed is
     a pip half hidden); on a dark face a faint one too (a pip by the rim, lit less than the
-    others), which the checks below judge with the rest (light that took a pip lies over it).  On a light face with dark ink a reflection
-    only lightens: it may hide a pip, never make one, so at none of the grid points the
-    layout leaves empty may the lifted patch cover a quarter of a pip's disc.  On a dark
+    others), which the checks below judge with the rest (light that took a pip lies over it).
+    On a light face with dark ink a reflection only lightens: it may hide a pip, never make
+    one, so at none of the grid points the layout leaves empty may the lifted patch cover a
+    quarter of a pip's disc.  On a dark
     face with light marks a reflection may pass for a pip (a 4's middle lit reads 5), or
     run into one and take it: at none of the grid points may it lie (``lit_over_a_place``
     with ``dark``).  A glossy die's reflections mostly lie along its rounded edges and
