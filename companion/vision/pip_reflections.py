@@ -150,9 +150,33 @@ def _marks_not_dark_alike(crop: np.ndarray, gray: np.ndarray, body: np.ndarray, 
         box = (slice(y, y + h), slice(x, x + w))
         spot = channel_medians(crop[box], (labels[box] == k).astype(np.uint8))
         share = (spot[lit] - INK) / (body[lit] - INK)
-        if float(share.max() - share.min()) > 0.35:
+        if float(share.max() - share.min()) > 0.35 and _off_the_bodys_hue(spot, body):
             return True
     return False
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    """A colour's chroma (Cr, Cb less their grey's), as JPEG keeps it."""
+    b, g, r = (float(v) for v in bgr)
+    y = 0.299 * r + 0.587 * g + 0.114 * b
+    return np.array([0.713 * (r - y), 0.564 * (b - y)])
+
+
+def _off_the_bodys_hue(spot: np.ndarray, body: np.ndarray) -> bool:
+    """Is a dark spot's chroma off the line from grey to the body's own?  JPEG keeps a small
+    mark's chroma at its face's (it stores colour at half the resolution): a dark mark on a
+    cyan token reads dark cyan, its channels darkened unalike, while a reflection's lit rim
+    round its white core is a hue the face has not."""
+    mark, face = _chroma(spot), _chroma(body)
+    strength = float(np.linalg.norm(face))
+    if strength < 1e-6:
+        return float(np.linalg.norm(mark)) > CHROMA_APART
+    along = float(mark @ face) / strength
+    across = abs(float(mark[0] * face[1] - mark[1] * face[0])) / strength
+    return across > CHROMA_APART or not -CHROMA_APART <= along <= 1.2 * strength + CHROMA_APART
+
+
+CHROMA_APART = 12.0  # a dark mark's chroma this far off its face's hue line (levels): no ink blurred in
 
 
 def washes_out_a_mark(crop: np.ndarray, face: tuple[np.ndarray, float]) -> bool:
