@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, _laid_out_top
+from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, DIE_STEP, _laid_out_top
 from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, outline
 from companion.vision.mark_shapes import MARK_SHARE
 
@@ -203,11 +203,10 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     others), which the checks below judge with the rest (light that took a pip lies over it).
     On a light face with dark ink a reflection only lightens: it may hide a pip, never make
     one, so at none of the grid points the layout leaves empty may the lifted patch cover a
-    quarter of a pip's disc.  On a dark
-    face with light marks a reflection may pass for a pip (a 4's middle lit reads 5), or
-    run into one and take it: at none of the grid points may it lie (``lit_over_a_place``
-    with ``dark``).  A glossy die's reflections mostly lie along its rounded edges and
-    corners, off every place a pip may be."""
+    quarter of a pip's disc.  On a dark face with light marks a reflection may pass for a pip
+    (a 4's middle lit reads 5), or run into one and take it: at none of the grid points may it
+    lie (``lit_over_a_place`` with ``dark``).  A glossy die's reflections mostly lie along its
+    rounded edges and corners, off every place a pip may be."""
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
@@ -318,7 +317,8 @@ MIDDLE_WIDEST = 1.4  # a 3's or a 5's middle mark lit over at most this times it
 MIDDLE_PEAK_APART = 25  # ... and its lightest within this of its corners' (darkest channel, of 255) ...
 CLIPPED_PEAK = 250  # ... and not clipped where they are not
 
-CORNERS_FROM_MIDDLE = (0.28, 0.48)  # a face's corner pips lie this far from its middle (in faces)
+CORNERS_FROM_MIDDLE = (0.28, 0.48)  # a face's corner pips lie this far from its middle (in faces:
+# a diagonal step, 1.41 of ``DIE_STEP``'s 0.22-0.32, and a little for the fit)
 
 
 def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
@@ -363,9 +363,7 @@ def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndar
     both = lifted & opposite & ring
     if not both.any():
         return False
-    disc = PIP_DISC * DIE_STEP_MIDDLE * die_px
-    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(both.view(np.uint8), connectivity=8)
+    disc = PIP_DISC * (sum(DIE_STEP) / 2) * die_px  # (a pip's disc at the middle step)
+    _count, _labels, stats, _centres = cv2.connectedComponentsWithStats(both.view(np.uint8), connectivity=8)
     return bool((stats[1:, cv2.CC_STAT_AREA] >= HIDDEN_SHARE * np.pi * disc * disc).any())
 
-
-DIE_STEP_MIDDLE = 0.27  # a die's pips' step, a share of its face (``die_layout.DIE_STEP``'s middle)
