@@ -29,7 +29,7 @@ from companion.vision.glare import (
 )
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians, connected_components
-from companion.vision.palette import DARK_PIECES
+from companion.vision.palette import DARK_PIECES, WHITE
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
@@ -38,7 +38,6 @@ from companion.vision.standing import DIE_FACE_SHARE
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
 CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
-WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"

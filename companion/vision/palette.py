@@ -34,6 +34,7 @@ PIP_ON_LIGHT = (20, 20, 20)
 PIP_ON_DARK = (235, 235, 235)
 
 DARK_PIECES = {"black", "blue", "purple", "brown", "red", "green"}
+WHITE = {"white"}  # pieces a camera may clip white under a bright lamp, highlight or not
 
 SKIN_BGR = (120, 160, 215)  # a hand, until calibration learns this table's players
 

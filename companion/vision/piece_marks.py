@@ -13,7 +13,7 @@ import numpy as np
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import face_count
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.palette import PIP_ON_LIGHT
+from companion.vision.palette import PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     DIE_RIM_SHARE,
@@ -250,7 +250,7 @@ class PieceMarks:
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
                 pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
         if reflected and sure and pips == 1 and die_px is not None and face is not None \
-                and self._piece_names[index] != "white":
+                and self._piece_names[index] not in WHITE:
             # a lone middle pip: light that took no diagonal's two corner pips hides no face.
             # (A white one's colour is in doubt under it: a yellow top the lamp washed out)
             reflected = reflection_off_a_one(crop, mask, face, gray, rim, die_px)

@@ -193,6 +193,17 @@ def washes_out_a_mark(crop: np.ndarray, face: tuple[np.ndarray, float]) -> bool:
     return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= HIDDEN_SHARE * np.pi * mark * mark
 
 
+def _peaks_within_rim(gray: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
+                      rim_share: float) -> tuple:
+    """``_peaks`` inside a die's outline (``face``) less its rim (``rim_share`` of its width),
+    as ``count_pips`` looks for its marks: where the reflection checks find them again."""
+    hull, body_area = face
+    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
+    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    return _peaks(gray, mask, filled, body_area)
+
+
 def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
                             gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
     """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)
@@ -207,11 +218,9 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     (a 4's middle lit reads 5), or run into one and take it: at none of the grid points may it
     lie (``lit_over_a_place`` with ``dark``).  A glossy die's reflections mostly lie along its
     rounded edges and corners, off every place a pip may be."""
-    hull, body_area = face
-    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
-    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
-                       borderValue=0)
-    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks(gray, mask, filled, body_area)
+    hull = face[0]
+    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks_within_rim(gray, mask, face,
+                                                                                          rim_share)
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
     if top is None or (values[top[0]] < (0.15 if level <= 128 else 0.30)).any():
         return None  # no layout, or a mark in it too faint: a pip half hidden
@@ -333,12 +342,8 @@ def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndar
     (``lit_over_an_empty_place``); on a dark face with light marks, past the body's darkest
     channel (``LIT_RAISE``), where a light mark is no longer told from the face round it.
     False (the reflection is light, not a doubt) when it lies clear of every such pair."""
-    hull, body_area = face
-    rim = max(1, int(round(rim_share * np.sqrt(body_area))))
-    filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
-                       borderValue=0)
-    level, _pip, _contrast, _whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
-                                                                                   body_area)
+    hull = face[0]
+    level, *_rest, centres, values = _peaks_within_rim(gray, mask, face, rim_share)
     strong = centres[1:][values >= 0.30]
     if not len(strong):
         return True
