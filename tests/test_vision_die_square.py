@@ -291,3 +291,23 @@ def test_a_threes_marks_with_light_at_a_sides_middle_are_a_three_and_at_a_corner
     assert with_light((0, -1)) == 3
     assert with_light((1, -1)) is None
     read_right("baron_voodoo-t10-b1-more", ("F4",))
+
+
+def test_light_at_grid_points_that_make_no_other_face_leaves_a_low_face_read() -> None:
+    """A pip missed makes a 2 a 3, a 4, a 5 or a 6 only where all that face's other pips
+    are: light at some of them (a lamp lighting the die's rounded rim all round) is no face's
+    (``die_layout.completes_a_face``).  A mark off the face is another matter: a 6's middle
+    row fits a 2's diagonal at a smaller step, its other pips lighting the grid points round
+    that square, and the count stays unclear."""
+    from companion.vision.die_layout import completes_a_face
+
+    assert completes_a_face(2, {(1, -1), (-1, 1)})  # a 4's other corners
+    assert completes_a_face(2, {(0, 0)})  # a 3's middle
+    assert not completes_a_face(2, {(1, -1), (-1, 0)})  # a corner and a side's middle: no face
+    assert not completes_a_face(2, {(-1, 0), (1, 0)})  # a 6 needs the other corners too
+    assert completes_a_face(3, {(1, -1), (-1, 1)})  # a 5's other corners
+    assert not completes_a_face(3, {(1, -1)})
+    # Baron Voodoo at 0 degrees: a purple 2 under the lamp, lit at its rim on two sides, was
+    # "marks unclear"; at 20 degrees a purple 6 far out, and nothing read wrong
+    read_right("baron_voodoo-t00-b0", ("E1",))
+    read_right("baron_voodoo-t20-b2-falloff", ())

@@ -96,6 +96,23 @@ def test_no_layout_no_count(turn: float) -> None:
     assert _count(*_die(4, turn, stray=(0.0, 1.2)))[1] is False
 
 
+@pytest.mark.parametrize("turn", [0.0, 20.0, 35.0])
+def test_a_sure_mark_past_the_tops_far_edge_leaves_no_layout(turn: float) -> None:
+    """From a slant a die's side faces show between its top and the camera's nadir (below,
+    here), never past the top's far edge: a layout with a sure mark out there is no top's
+    (Baron Voodoo at 20 degrees: a yellow 3's middle and corner pips and its side's two marks
+    were fitted as a 4, the 3's other corner left past it)."""
+    away_from_the_nadir = (0.0, -1.0)  # (crop axes: the nadir lies below)
+    img, mask = _die(4, turn, stray=(0.0, -1.6))
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, outward=away_from_the_nadir)[1] is False
+    img, mask = _die(4, turn, stray=(0.0, 1.6))  # on the nadir's side: where a side's marks lie
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, outward=away_from_the_nadir) == (4, True)
+    # and on the frame: the yellow 3 at B1, beyond B2's column of two, is not read as a 4
+    read_right("baron_voodoo-t20-b1", ())
+
+
 def _reflection_clear(img: np.ndarray, mask: np.ndarray) -> int | None:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     face = outline(mask)

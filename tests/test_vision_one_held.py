@@ -9,8 +9,9 @@ from committed_frames import read_right
 from companion.games import load_game
 from companion.games.baron_voodoo.facts import STACK_MAX
 from companion.games.base import Layout, Piece
-from companion.vision.blobs import HIDDEN, MARKS_UNCLEAR, _Blob
+from companion.vision.blobs import COLUMN_CLEAR_MM, COLUMN_OVER, HIDDEN, MARKS_UNCLEAR, _Blob
 from companion.vision.reader import BoardReader
+from companion.vision.reading import SCALE
 
 
 def _baron() -> tuple[Layout, BoardReader]:
@@ -102,3 +103,28 @@ def test_a_speck_lying_as_its_dies_side_hides_nothing() -> None:
     assert speck(-0.6 * DIE_MM, "C2") == [("C2", HIDDEN)]  # on a place no die was read at
     # and on the frame: G1's yellow 5, its shaded side a brown speck apart from its top
     read_right("baron_voodoo-t20-b0", ("G1",))
+
+
+def test_a_piece_seen_clear_of_a_columns_blob_has_nothing_behind_the_column() -> None:
+    """A column's sides, from a slant, lie over the place beyond it (``COLUMN_OVER``).  A piece
+    read sure there by a blob apart from the column's by a strip of board hides nothing
+    behind the column: a lower die under it would fill that strip."""
+    _layout, reader = _baron()
+    column = _Blob(doubts=[("E1", COLUMN_OVER)], found=[("E2", Piece("purple", 5), 0.0, 0.0, 1.0)],
+                   box=(88, 114, 191, 211))
+
+    def told(own: _Blob) -> list[tuple[str, str]]:
+        return reader._one_held_read([column, own])[0].doubts
+
+    def piece(bottom: int, conf: float = 1.0, doubts: tuple = ()) -> _Blob:
+        return _Blob(found=[("E1", Piece("purple", 2), 0.0, 0.0, conf)], doubts=list(doubts),
+                     box=(bottom - 17, bottom, 193, 210))
+
+    clear = int(88 - COLUMN_CLEAR_MM * SCALE)
+    assert told(piece(clear)) == []  # a strip of board between them
+    assert told(piece(clear + 1)) == [("E1", COLUMN_OVER)]  # too near: its foot may be behind
+    assert told(piece(clear, conf=0.4)) == [("E1", COLUMN_OVER)]  # not read sure
+    assert told(piece(clear, doubts=(("E1", "glare?"),))) == [("E1", COLUMN_OVER)]  # doubted itself
+    assert told(_Blob(found=[("E1", Piece("purple", 2), 0.0, 0.0, 1.0)])) == [("E1", COLUMN_OVER)]  # no box
+    # and on the frame: E1's purple 2, 7 mm of board from E2's column of two (20 degrees)
+    read_right("baron_voodoo-t20-b0", ("E1",))

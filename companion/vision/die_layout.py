@@ -62,6 +62,14 @@ def _missable(count: int) -> frozenset[tuple[int, int]]:
 MISSABLE = {count: _missable(count) for count in DIE_FACES}
 
 
+def completes_a_face(count: int, points: set[tuple[int, int]]) -> bool:
+    """Would pips missed at these grid points (``MISSABLE[count]``'s) make a face of ``count``
+    another face?  A 4 is a 2 with both other corners missed, never with one."""
+    layout = frozenset(DIE_FACES[count])
+    return any(layout < turned and turned - layout <= points
+               for face in DIE_FACES.values() for turned in _turned(face))
+
+
 def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
     within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
@@ -244,7 +252,8 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
 
 
 def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,
-                  radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None
+                  radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None,
+                  outward: tuple[float, float] | None = None
                   ) -> tuple[np.ndarray, tuple[tuple[float, float], float, float, float]] | None:
     """The marks of a die's top among its side faces' (``centres``, ``values``: the peaks):
     those laid out exactly as a die's face of four or more pips (``die_face``: every mark at
@@ -252,7 +261,9 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
     in leaves no layout), the face standing on one place (``stands``), every other peak
     beyond that face's square (a side face's, never one on the face itself), none of them
     wider than a mark.  The marks (their indices) and the face's fit, when one count fits
-    so; None for none or two.  By hand: OpenCV fits no such layout."""
+    so; None for none or two.  ``outward`` (crop axes, from the camera's nadir through the
+    die): a side face shows between the top and the nadir, never past the top's far edge, so
+    a sure mark out there leaves the face no top's.  By hand: OpenCV fits no such layout."""
     marks = np.flatnonzero(values >= 0.15)
     if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
         return None
@@ -275,6 +286,9 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
             u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
             if (np.maximum(np.abs(u), np.abs(v)) <= BEYOND_THE_FACE).any():
                 continue  # a mark left out lies on the face: not a side's
+            if outward is not None and (values[rest] >= 0.30).any() and (
+                    (dx * outward[0] + dy * outward[1])[values[rest] >= 0.30] / step > PAST_THE_TOP).any():
+                continue  # a sure mark past the top's far edge: no side face shows there
             if stands is not None and not stands(fx, fy):
                 continue
             if _wider_than_a_mark(contrast, centres[picked], values[picked], radius):
@@ -285,5 +299,7 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
 
 TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole
 EMPTY_SHARE = 0.45  # a top read within its sides: its empty grid points under this share of its marks
+PAST_THE_TOP = 1.0  # steps out from the nadir past a face's centre a side's mark never lies (the
+# top's far edge is 1.5 steps out, a side's marks lie inward of its centre)
 BEYOND_THE_FACE = 1.35  # steps from a face's centre (either axis) a mark is off it: pips reach 1.3,
 # its rounded edge lies 1.4-1.85 out

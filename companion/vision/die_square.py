@@ -20,7 +20,15 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import BEYOND_THE_FACE, DIE_FIT, DIE_STEP, MISSABLE, NO_PIP, _face_fit
+from companion.vision.die_layout import (
+    BEYOND_THE_FACE,
+    DIE_FIT,
+    DIE_STEP,
+    MISSABLE,
+    NO_PIP,
+    _face_fit,
+    completes_a_face,
+)
 from companion.vision.mark_peaks import _peaks, outline
 from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
 from companion.vision.pip_reflections import lit_over_a_place
@@ -238,8 +246,9 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
             return True
         return hull is not None and _rising_to_the_rim(contrast, centre, die_px, hull)
     reach = max(1, int(round(DIE_FIT * step)))
-    halos = 0  # empty grid points whose contrast is an off-square mark's halo: one at most (a 4's
-    # two other corners, or a 6's four other pips, lie on two sides of the face: never both so)
+    halos: list[tuple[int, int]] = []  # empty grid points whose contrast is an off-square mark's
+    # halo: one at most (a 4's two other corners, or a 6's four other pips, lie on two sides of
+    # the face: never both so)
     rimmed: list[tuple[int, int]] = []  # and those a streak beyond the face's side lights
     # (only where a pip missed makes another face, ``MISSABLE``: a 3's marks are a 3's or a
     # 5's, so light at the middle of its side, a rim's streak or a reflection, is no pip)
@@ -254,10 +263,16 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
             if beyond is not None and _halo(contrast, (x, y), beyond, step):
                 rimmed.append((gx, gy))
                 continue
-            halos += 1
-            if halos > 1 or not _halo(contrast, (x, y), points[rest], step):
+            halos.append((gx, gy))
+            if len(halos) > 1 or not _halo(contrast, (x, y), points[rest], step):
                 return False
-    return not rimmed or (halos == 0 and _one_side(rimmed))
+    # (and, with no mark anywhere off the face, light at grid points that no missed pips make
+    # another face at is no face's: a lamp lighting a die's rounded rim all round lights a 2's
+    # other corner and a side's middle, where a 4 would need both other corners.  A mark off
+    # the face may be a pip of a larger face the square was fitted inside: a 6's middle row
+    # fits a 2's diagonal at a smaller step, its other pips lighting the grid points round it)
+    return not rimmed or (not halos and _one_side(rimmed)) \
+        or (not len(rest) and not completes_a_face(count, {*rimmed, *halos}))
 
 
 def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px: float,

@@ -171,7 +171,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             laid_out.append(values[strong])
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
-                                radius, rim, window, filled, die_px, stands)
+                                radius, rim, window, filled, die_px, stands, outward)
         if top is not None:
             return top, True
     return count, bool(sure)
@@ -181,12 +181,13 @@ def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarr
                       within: np.ndarray | None, centres: np.ndarray, values: np.ndarray,
                       contrast: np.ndarray, whole: np.ndarray, radius: float, rim: int, window: int,
                       filled: np.ndarray, die_px: float,
-                      stands: Callable[[float, float], bool] | None) -> int | None:
+                      stands: Callable[[float, float], bool] | None,
+                      outward: tuple[float, float] | None = None) -> int | None:
     """A die's top face read inside an outline that holds its side faces too (seen from a
     slant, or far out in the view), whose marks made the count unclear: its one layout
     (``_laid_out_top``) with no mark past the piece's colour.  Its count, or None (the
     count stays unclear)."""
-    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands)
+    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands, outward)
     if top is None:
         return None
     body = _bright_body(gray, level, pip, mask, hull)
