@@ -146,6 +146,8 @@ def nightclubs_under_glare() -> tuple[Table, dict[str, Any], Callable[[int], Non
     the night than the tablet shows as moves.  The table, the true move, and ``frames(n)``
     that hands the table n frames of that doubtful board."""
     table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    opened = table.clock()
+    table.clock = lambda: opened  # (its clocks stand still: no verdict waits on the wall clock)
     game = table.game
     clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
     view = game.board_view(game.apply(table.state, clubs))

@@ -113,6 +113,37 @@ def test_a_sure_mark_past_the_tops_far_edge_leaves_no_layout(turn: float) -> Non
     read_right("baron_voodoo-t20-b1", ())
 
 
+@pytest.mark.parametrize("pips", [4, 5, 6])
+def test_a_dark_dies_face_lit_past_mid_grey_still_bears_light_marks(pips: int) -> None:
+    """Under the lamp a red die's face reads lighter than mid-grey; its pips are lighter still.
+    Told by the face's grey alone the marks were taken for dark ones (the face's shaded rim,
+    no layout); told by the die's colour (``light_ink``), its light pips are counted."""
+    lit_red, white = (150, 150, 235), (255, 255, 255)  # BGR
+    img, mask = _die(pips, 20.0, body=lit_red, ink=white, side_marks=0)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert float(np.median(gray[mask > 0])) > 128
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX)[1] is False
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, light_ink=True) == (pips, True)
+
+
+def test_a_mark_darker_than_a_lit_dark_face_leaves_its_light_marks_unclear() -> None:
+    """A lamp's hotspot washes a dark die's face out past a drilled pip's shade: a 5's middle
+    pip there reads darker than the face, and its four light corners alone are no sure 4."""
+    img, mask = _die(5, 20.0, body=(150, 150, 235), ink=(255, 255, 255), side_marks=0)
+    cv2.circle(img, (75, 65), 5, (100, 100, 170), -1)  # the middle pip, in its drilled shade
+    gray = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 1.0), cv2.COLOR_BGR2GRAY)
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, light_ink=True)[1] is False
+
+
+def test_lit_dark_dice_are_read_and_washed_fives_left_unclear_on_the_tuning_frames() -> None:
+    """Baron Voodoo from straight above: purple, blue and red dice under the lamp, their faces
+    lit past mid-grey, were "marks unclear"; the red 5s whose middle pip the lamp washed out
+    (t00-b0-track C3, t00-b0 D5) stay unclear, never a 4."""
+    read_right("baron_voodoo-t00-b0-track", ("C2", "F4"))
+    read_right("baron_voodoo-t00-b0", ("C3", "G2"))
+    read_right("baron_voodoo-t00-b1", ("B1", "C1"))
+
+
 def _reflection_clear(img: np.ndarray, mask: np.ndarray) -> int | None:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     face = outline(mask)

@@ -9,7 +9,8 @@ from committed_frames import read_right
 from companion.games import load_game
 from companion.games.baron_voodoo.facts import STACK_MAX
 from companion.games.base import Layout, Piece
-from companion.vision.blobs import COLUMN_CLEAR_MM, COLUMN_OVER, HIDDEN, MARKS_UNCLEAR, _Blob
+from companion.vision.blobs import COLUMN_OVER, HIDDEN, MARKS_UNCLEAR, _Blob
+from companion.vision.die_sides import COLUMN_CLEAR_MM
 from companion.vision.reader import BoardReader
 from companion.vision.reading import SCALE
 

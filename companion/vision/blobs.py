@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
-from companion.vision.die_sides import PIECE_RIM_PX
+from companion.vision.die_sides import PIECE_RIM_PX, clear_of
 from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import (
@@ -41,7 +41,6 @@ CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) ho
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
-COLUMN_CLEAR_MM = 3.0  # a piece this far clear of a column's blob has nothing of it behind the column
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
 TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
@@ -67,17 +66,6 @@ class _Blob:
     found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
     box: tuple[int, int, int, int] | None = None  # rows y0..y1, columns x0..x1: what raised its doubts
     speck: tuple[float, float] | None = None  # the centre (sampled px) of a patch too small for a piece
-
-
-def _clear_of(piece: _Blob, column: _Blob) -> bool:
-    """Is ``piece``'s blob apart from ``column``'s by a strip of board?  Whatever stands at a
-    place a column's sides lie over, seen clear of the column, has nothing of it behind the
-    column: a lower die under a top seen would fill the strip between them."""
-    if piece is column or piece.box is None or column.box is None:
-        return False
-    (py0, py1, px0, px1), (cy0, cy1, cx0, cx1) = piece.box, column.box
-    apart = max(cy0 - py1, py0 - cy1, cx0 - px1, px0 - cx1)
-    return apart >= COLUMN_CLEAR_MM * SCALE
 
 
 @dataclass
@@ -214,7 +202,8 @@ class Blobs(PieceMarks):
 
         def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
             if why == COLUMN_OVER:
-                return _clear_of(clear.get(spot, blob), blob)
+                seen = clear.get(spot, blob)
+                return seen is not blob and clear_of(seen.box, blob.box)
             return why == HIDDEN and (read.get(spot, blob) is not blob and bool(blob.found)
                                       and all(s != spot for s, *_ in blob.found)
                                       or blob.speck is not None and not blob.found

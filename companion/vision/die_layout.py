@@ -281,6 +281,8 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
             if fit is None:
                 continue
             (fx, fy), step, c, s = fit
+            if size == 4 and _middle_marked(whole, fx, fy, step):
+                continue  # a 5 whose middle pip is half seen (a lamp over it), not a 4
             rest = np.setdiff1d(marks, picked)
             dx, dy = centres[rest, 0] - fx, centres[rest, 1] - fy
             u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
@@ -295,6 +297,15 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
                 continue
             found.setdefault(size, (picked, fit))
     return found.popitem()[1] if len(found) == 1 else None
+
+
+def _middle_marked(contrast: np.ndarray, fx: float, fy: float, step: float) -> bool:
+    """Is there a mark, however faint, at a face's middle (``NO_PIP``)?  Away from the face's
+    shaded edges nothing lightens or darkens it but a pip, or a reflection over one."""
+    reach = max(1, int(round(DIE_FIT * step)))
+    x, y = int(round(fx)), int(round(fy))
+    near = contrast[max(0, y - reach):max(0, y + reach + 1), max(0, x - reach):max(0, x + reach + 1)]
+    return bool(near.size) and float(near.max()) >= NO_PIP
 
 
 TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole

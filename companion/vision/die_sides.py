@@ -22,6 +22,7 @@ SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
 SIDE_TOP_UNSEEN = 0.5  # a die's shaded side: this share of the board where its top lies no colour,
 SIDE_TO_TOP = 0.6  # ... that top this many die widths beyond it, away from the camera's nadir
 SIDE_SHADE_NUM, SIDE_SHADE_DEN = 17, 20  # a side in shade: at most 0.85 of the empty board, every channel
+COLUMN_CLEAR_MM = 3.0  # a piece this far clear of a column's blob has nothing of it behind the column
 PIECE_RIM_PX = 4  # a piece explains its box and this rim round it: its pips and its anti-aliased rim
 SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (its rounded foot, blur)
 HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other has no hue (black)
@@ -29,6 +30,17 @@ PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps 
 SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its hue kept (black plastic: 19)
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
+
+
+def clear_of(piece: tuple[int, int, int, int] | None, column: tuple[int, int, int, int] | None) -> bool:
+    """Are a piece's blob and a column's (their boxes: rows y0..y1, columns x0..x1) apart by a
+    strip of board?  Whatever stands at a place a column's sides lie over, seen clear of the
+    column, has nothing of it behind the column: a lower die under a top seen would fill the
+    strip between them."""
+    if piece is None or column is None:
+        return False
+    (py0, py1, px0, px1), (cy0, cy1, cx0, cx1) = piece, column
+    return max(cy0 - py1, py0 - cy1, cx0 - px1, px0 - cx1) >= COLUMN_CLEAR_MM * SCALE
 
 class DieSides(DarkSheen):
     """A die's sides told from the pieces beside it (see the module's docstring)."""

@@ -30,7 +30,14 @@ from companion.vision.die_layout import (
     completes_a_face,
 )
 from companion.vision.mark_peaks import _peaks, outline
-from companion.vision.mark_shapes import LINE_EDGE_SHARE, _a_line, _bright_body, _depth, _wider_than_a_mark
+from companion.vision.mark_shapes import (
+    LINE_EDGE_SHARE,
+    _a_line,
+    _bright_body,
+    _depth,
+    _wider_than_a_mark,
+    dark_mark_inside,
+)
 from companion.vision.pip_reflections import lit_over_a_place
 
 SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
@@ -46,7 +53,7 @@ HALO_RISE = 0.01  # the contrast along a halo rises by no more than this a pixel
 def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] | None, rim_share: float,
              die_px: float, outward: tuple[float, float] | None,
              stands: Callable[[float, float], bool] | None = None,
-             laid_out: list[np.ndarray] | None = None) -> int | None:
+             laid_out: list[np.ndarray] | None = None, light_ink: bool | None = None) -> int | None:
     """The count (1-3) of a die's top read inside its square (see the module), or None.
     ``mask``: the die's colour in the crop (cut to its top when its stand is known);
     ``die_px``: a face's width in crop px; ``outward``: the unit direction (crop axes) from
@@ -63,7 +70,7 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         return None
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
     for within in _insets(rim):
-        count = _low_face_within(mask, gray, face, within, die_px, outward, stands, laid_out)
+        count = _low_face_within(mask, gray, face, within, die_px, outward, stands, laid_out, light_ink)
         if count is not None:
             return count
     return None
@@ -78,12 +85,13 @@ def _insets(rim: int) -> tuple[int, ...]:
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                      die_px: float, outward: tuple[float, float] | None,
                      stands: Callable[[float, float], bool] | None,
-                     laid_out: list[np.ndarray] | None = None) -> int | None:
+                     laid_out: list[np.ndarray] | None = None, light_ink: bool | None = None) -> int | None:
     """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
-    level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area)
+    level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area,
+                                                                             light_ink)
     colour_hull = hull
     body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
     if body is not None:
@@ -134,6 +142,8 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     if len(found) != 1:
         return None
     count = found.pop()
+    if light_ink and level > 128 and dark_mark_inside(gray, mask, filled, colour_hull, body_area):
+        return None  # light marks counted on a face lit past mid-grey, and a dark one among them
     if laid_out is not None and count >= 2:
         laid_out.append(contrast_of[count])
     return count
@@ -393,7 +403,8 @@ def _covered(hull: np.ndarray, centre: tuple[float, float], turn: float, die_px:
 
 
 def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
-                              gray: np.ndarray, rim_share: float, die_px: float, count: int) -> bool:
+                              gray: np.ndarray, rim_share: float, die_px: float, count: int,
+                              light_ink: bool | None = None) -> bool:
     """Does a lamp's reflection on a die's face of 2 or 3 (its ``count``, already read clear)
     lie clear of every grid point where it may hide a pip or pass for one?  The face's grid is
     the one its marks lay out (a 2's or a 3's outer marks on a diagonal a face's step apart,
@@ -403,7 +414,8 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
     disc (a 3's middle, a 4's or a 6's other pips, hidden under it).  On a dark face it may
     pass for a pip too: at no grid point (``lit_over_a_place``).  Its marks are looked for as
     ``low_face`` looks: inside the outline less its rim, then less half of it (a corner pip by a
-    rim that catches the light).  False for anything else."""
+    rim that catches the light).  ``light_ink``: the marks lighter than the face (a dark
+    die's, however lit), or darker; None: as its brightness tells.  False for anything else."""
     if count not in (2, 3):
         return False
     hull, body_area = face
@@ -412,7 +424,7 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
         filled = cv2.erode(hull, np.ones((2 * within + 1, 2 * within + 1), np.uint8),
                            borderType=cv2.BORDER_CONSTANT, borderValue=0)
         level, _pip, _contrast, whole, _radius, _window, _n, centres, values = _peaks(gray, mask, filled,
-                                                                                      body_area)
+                                                                                      body_area, light_ink)
         points = centres[1:]
         marks = np.flatnonzero(values >= SEEN_MARK)
         layouts = []
@@ -423,6 +435,6 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
                 if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
                     layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
         if layouts:
-            dark = level <= 128
+            dark = level <= 128 if light_ink is None else light_ink
             return len(layouts) == 1 and not lit_over_a_place(crop, mask, hull, layouts[0], count, dark)
     return False

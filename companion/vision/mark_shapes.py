@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.mark_peaks import _SQUARE3, connected_components, outline
+from companion.vision.mark_peaks import _SQUARE3, _peaks, connected_components, outline
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
 
@@ -81,6 +81,17 @@ def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarra
     xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
     return inside[ys, xs] / np.sqrt(max(body_area, 1.0))
+
+
+def dark_mark_inside(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, hull: np.ndarray,
+                     body_area: float) -> bool:
+    """A mark darker than a face lit past mid-grey, away from its outline, where its light
+    marks were counted?  A dark die's pips are lighter than its face, but under a lamp's
+    hotspot the face washes out past a drilled pip's shade: a 5's middle pip there reads
+    darker than the face round it, and the light marks alone leave a 4."""
+    *_rest, centres, values = _peaks(gray, mask, filled, body_area, light_ink=False)
+    seen = values >= 0.15
+    return bool(seen.any() and (_depth(hull, centres[1:][seen], body_area) >= EDGE_SHARE).any())
 
 
 RAMP_RISE = 1.15  # a peak at a flat piece's rim whose contrast rises this much on, outward, is the rim's blur

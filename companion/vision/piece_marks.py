@@ -202,8 +202,10 @@ class PieceMarks:
             level = float(np.median(gray[mask > 0]))
             gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
         die_px = stands = None
+        ink: bool | None = None  # (a dark die's marks are lighter than it, however a lamp lifts its face)
         if self._is_die(index):
             die_px = DIE_MM * scale
+            ink = True if not self._light_die(index) else None
 
             def stands(cx: float, cy: float) -> bool:
                 return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
@@ -211,7 +213,12 @@ class PieceMarks:
         if whole_face and stands is not None:  # (a top read only where it stands on one place, however high)
             read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
-        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray)
+        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink)
+        if ink and glare_scale == 1.0 and mask.any() and float(np.median(gray[mask > 0])) > 128:
+            # a dark die's face lit past mid-grey is under the lamp's light: a hotspot there
+            # washes a pip out as it may pass for one, and its count is vouched for only where
+            # the light lies clear of its empty places (the reflection checks below)
+            reflected = True
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
@@ -219,9 +226,9 @@ class PieceMarks:
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
-        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
-            low = low_face(mask, gray, face, rim, die_px, outward, stands, seen)
+            low = low_face(mask, gray, face, rim, die_px, outward, stands, seen, ink)
             if low is not None:
                 pips, sure = low, True
             elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):
@@ -230,7 +237,7 @@ class PieceMarks:
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
                                        WIDE_PAD_MM, lit, shaded)
         if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut,
-                                               outward) == (pips, False):
+                                               outward, light_ink=ink) == (pips, False):
             # the re-read with the marks' contrast raised is for marks too faint to count: where
             # it finds no mark the plain read did not, what left that count unclear stands (King
             # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong
@@ -247,13 +254,13 @@ class PieceMarks:
             reflected = False
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
-            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px) != pips and not (
-                pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips))
+            reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px, ink) != pips and not (
+                pips in (2, 3) and reflection_off_a_low_face(crop, mask, face, gray, rim, die_px, pips, ink))
         if reflected and sure and pips == 1 and die_px is not None and face is not None \
                 and self._piece_names[index] not in WHITE:
             # a lone middle pip: light that took no diagonal's two corner pips hides no face.
             # (A white one's colour is in doubt under it: a yellow top the lamp washed out)
-            reflected = reflection_off_a_one(crop, mask, face, gray, rim, die_px)
+            reflected = reflection_off_a_one(crop, mask, face, gray, rim, die_px, ink)
         if reflected and sure and pips == 0 and die_px is None and face is not None:
             # a flat piece read with no mark: a reflection passes for none there, and hides one
             # only where it washes the face out (Jivecat's black Skull token under a sheen)

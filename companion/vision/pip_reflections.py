@@ -22,7 +22,8 @@ def _mark_radius(area: float) -> float:
 
 
 def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
-                    face: tuple[np.ndarray, float] | None = None, gray: np.ndarray | None = None) -> bool:
+                    face: tuple[np.ndarray, float] | None = None, gray: np.ndarray | None = None,
+                    light_ink: bool | None = None) -> bool:
     """Is a piece's face lit by a lamp's reflection, which passes for a mark or hides one?
 
     A reflection adds the same light to every channel and fades out slowly, so it is
@@ -36,6 +37,8 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
     a light mark on a face without colour has no halo either.  Judged at the crop's own
     scale: at half of it a small reflection on a die slips through.  ``face`` (the mask's
     ``outline``) and ``gray`` (the crop in grey), when the caller has them already.
+    ``light_ink``: the marks are lighter than the face (a dark die's, however a lamp lifts its
+    face), or darker; None: as the face's brightness tells.
     """
     face = face or outline(mask)
     if face is None:
@@ -49,7 +52,7 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
-    if float(body.mean()) > 128:  # dark ink on a light face
+    if (float(body.mean()) > 128 if light_ink is None else not light_ink):  # dark ink on a light face
         lighter = (raised > LIT_RAISE) & inner
         if not lighter.any() and float(body.min()) < 240:
             return False  # nothing lighter than the face, and the face not at white: no reflection
@@ -194,18 +197,19 @@ def washes_out_a_mark(crop: np.ndarray, face: tuple[np.ndarray, float]) -> bool:
 
 
 def _peaks_within_rim(gray: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
-                      rim_share: float) -> tuple:
+                      rim_share: float, light_ink: bool | None = None) -> tuple:
     """``_peaks`` inside a die's outline (``face``) less its rim (``rim_share`` of its width),
     as ``count_pips`` looks for its marks: where the reflection checks find them again."""
     hull, body_area = face
     rim = max(1, int(round(rim_share * np.sqrt(body_area))))
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
-    return _peaks(gray, mask, filled, body_area)
+    return _peaks(gray, mask, filled, body_area, light_ink)
 
 
 def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
-                            gray: np.ndarray, rim_share: float, die_px: float) -> int | None:
+                            gray: np.ndarray, rim_share: float, die_px: float,
+                            light_ink: bool | None = None) -> int | None:
     """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)
     neither hides one of its pips nor passes for one, or None.  Its top's marks
     (``_laid_out_top``: four or more laid out exactly as a die's face, any other peak beyond
@@ -217,15 +221,17 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     quarter of a pip's disc.  On a dark face with light marks a reflection may pass for a pip
     (a 4's middle lit reads 5), or run into one and take it: at none of the grid points may it
     lie (``lit_over_a_place`` with ``dark``).  A glossy die's reflections mostly lie along its
-    rounded edges and corners, off every place a pip may be."""
+    rounded edges and corners, off every place a pip may be.  ``light_ink``: as
+    ``lit_like_a_mark``'s (light marks: a dark face, however lit)."""
     hull = face[0]
-    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks_within_rim(gray, mask, face,
-                                                                                          rim_share)
+    level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks_within_rim(
+        gray, mask, face, rim_share, light_ink)
+    dark = level <= 128 if light_ink is None else light_ink
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
-    if top is None or (values[top[0]] < (0.15 if level <= 128 else 0.30)).any():
+    if top is None or (values[top[0]] < (0.15 if dark else 0.30)).any():
         return None  # no layout, or a mark in it too faint: a pip half hidden
     picked, fit = top
-    return None if lit_over_a_place(crop, mask, hull, fit, len(picked), level <= 128) else len(picked)
+    return None if lit_over_a_place(crop, mask, hull, fit, len(picked), dark) else len(picked)
 
 
 def lit_over_a_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray,
@@ -331,7 +337,8 @@ CORNERS_FROM_MIDDLE = (0.28, 0.48)  # a face's corner pips lie this far from its
 
 
 def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndarray, float],
-                         gray: np.ndarray, rim_share: float, die_px: float) -> bool:
+                         gray: np.ndarray, rim_share: float, die_px: float,
+                         light_ink: bool | None = None) -> bool:
     """Does a lamp's reflection on a die's face read as a clear 1 lie where it may hide two
     opposite corner pips?  Every face but a 1 has a diagonal's two corner pips (a 2, a 3) or
     both diagonals' (4-6), so a lone middle pip with no mark round it (``low_face`` asked
@@ -341,9 +348,10 @@ def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndar
     (a 1's single pip gives it no turn).  Lifted: on a light face with dark ink, to near white
     (``lit_over_an_empty_place``); on a dark face with light marks, past the body's darkest
     channel (``LIT_RAISE``), where a light mark is no longer told from the face round it.
-    False (the reflection is light, not a doubt) when it lies clear of every such pair."""
+    False (the reflection is light, not a doubt) when it lies clear of every such pair.
+    ``light_ink``: as ``lit_like_a_mark``'s."""
     hull = face[0]
-    level, *_rest, centres, values = _peaks_within_rim(gray, mask, face, rim_share)
+    level, *_rest, centres, values = _peaks_within_rim(gray, mask, face, rim_share, light_ink)
     strong = centres[1:][values >= 0.30]
     if not len(strong):
         return True
@@ -354,7 +362,7 @@ def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndar
     body = channel_medians(crop, mask)
     darkest = crop.min(axis=2)
     lifted = darkest.astype(np.int16) - int(body.min()) > LIT_RAISE
-    if level > 128:
+    if (level > 128 if light_ink is None else not light_ink):
         lifted &= darkest >= WASHED_OUT
     h, w = lifted.shape
     ys, xs = np.mgrid[0:h, 0:w]

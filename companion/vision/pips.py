@@ -37,6 +37,7 @@ from companion.vision.mark_shapes import (
     _marks_past_colour,
     _rim_ramps,
     _wider_than_a_mark,
+    dark_mark_inside,
 )
 from companion.vision.pip_reflections import lit_like_a_mark as lit_like_a_mark
 from companion.vision.pip_reflections import reflection_off_the_pips as reflection_off_the_pips
@@ -49,8 +50,8 @@ DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
                rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
                stands: Callable[[float, float], bool] | None = None, cut: bool = False,
-               outward: tuple[float, float] | None = None, laid_out: list[np.ndarray] | None = None
-               ) -> tuple[int, bool]:
+               outward: tuple[float, float] | None = None, laid_out: list[np.ndarray] | None = None,
+               light_ink: bool | None = None) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -71,7 +72,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     ``outward``: the unit direction (crop axes) from the camera's nadir through a die, None
     right under it: a lone mark is a sure 1 only at its top's middle (``_in_the_middle``).
     ``laid_out``: gets the contrasts of a die's marks counted sure in a face's layout of three
-    or more (what its colour's marks show in this light and blur).
+    or more (what its colour's marks show in this light and blur).  ``light_ink``: the marks
+    lighter than the body, or darker (``mark_peaks._peaks``); None: as the body's grey tells.
     """
     face = face or outline(mask)
     if face is None:
@@ -90,7 +92,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
         min_area = max(3.0, 0.004 * body_area)
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
-    level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area)
+    level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area,
+                                                                            light_ink)
     strong = values >= 0.30
     faint = (values >= 0.15) & ~strong
     if faint.any() and die_px is not None and int(strong.sum() + faint.sum()) in DIE_FACES:
@@ -173,7 +176,9 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands, outward)
         if top is not None:
-            return top, True
+            count, sure = top, True
+    if sure and light_ink and level > 128 and dark_mark_inside(gray, mask, filled, hull, body_area):
+        sure = False  # light marks counted on a face lit past mid-grey, and a dark one among them
     return count, bool(sure)
 
 
