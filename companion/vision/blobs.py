@@ -192,13 +192,12 @@ class Blobs(PieceMarks):
         small for any piece, ``_Blob.speck``) that reads nothing and lies as the side face of
         a die another blob read at its place: a die's side in shade shows another colour (a yellow die's
         brown, a blue's black), parted from its top by the lit edge between them, and a
-        column's lower dice are read by its height, not by the colours of its sides."""
-        read = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
-                if conf >= SURE_READ and self.layout.spot(spot).holds == 1
-                and all(s != spot for s, _why in blob.doubts)}
-
+        column's lower dice are read by its height, not by the colours of its sides.  Nor are
+        a column's sides over a place of any size whose piece a blob of its own read sure with
+        board between the two (``die_sides.clear_of``)."""
         clear = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
                  if conf >= SURE_READ and all(s != spot for s, _why in blob.doubts)}
+        read = {spot: blob for spot, blob in clear.items() if self.layout.spot(spot).holds == 1}
 
         def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
             if why == COLUMN_OVER:

@@ -31,8 +31,7 @@ SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its h
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
-
-def clear_of(piece: tuple[int, int, int, int] | None, column: tuple[int, int, int, int] | None) -> bool:
+def clear_of(piece: Box | None, column: Box | None) -> bool:
     """Are a piece's blob and a column's (their boxes: rows y0..y1, columns x0..x1) apart by a
     strip of board?  Whatever stands at a place a column's sides lie over, seen clear of the
     column, has nothing of it behind the column: a lower die under a top seen would fill the
@@ -41,6 +40,7 @@ def clear_of(piece: tuple[int, int, int, int] | None, column: tuple[int, int, in
         return False
     (py0, py1, px0, px1), (cy0, cy1, cx0, cx1) = piece, column
     return max(cy0 - py1, py0 - cy1, cx0 - px1, px0 - cx1) >= COLUMN_CLEAR_MM * SCALE
+
 
 class DieSides(DarkSheen):
     """A die's sides told from the pieces beside it (see the module's docstring)."""

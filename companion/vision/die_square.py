@@ -29,7 +29,7 @@ from companion.vision.die_layout import (
     _face_fit,
     completes_a_face,
 )
-from companion.vision.mark_peaks import _peaks, outline
+from companion.vision.mark_peaks import _peaks, light_marks, outline
 from companion.vision.mark_shapes import (
     LINE_EDGE_SHARE,
     _a_line,
@@ -142,7 +142,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     if len(found) != 1:
         return None
     count = found.pop()
-    if light_ink and level > 128 and dark_mark_inside(gray, mask, filled, colour_hull, body_area):
+    if light_ink and not light_marks(level) and dark_mark_inside(gray, mask, filled, colour_hull, body_area):
         return None  # light marks counted on a face lit past mid-grey, and a dark one among them
     if laid_out is not None and count >= 2:
         laid_out.append(contrast_of[count])
@@ -435,6 +435,6 @@ def reflection_off_a_low_face(crop: np.ndarray, mask: np.ndarray, face: tuple[np
                 if _alone_on_the_square(points, marks, chosen, (cx, cy), turn, step, die_px, count, whole):
                     layouts.append(((cx, cy), step, math.cos(turn), math.sin(turn)))
         if layouts:
-            dark = level <= 128 if light_ink is None else light_ink
+            dark = light_marks(level, light_ink)
             return len(layouts) == 1 and not lit_over_a_place(crop, mask, hull, layouts[0], count, dark)
     return False

@@ -65,6 +65,15 @@ def channel_medians(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.array([_median_where(channel, mask) for channel in cv2.split(crop)], np.float32)
 
 
+MID_GREY = 128  # a face at most this grey bears lighter marks, as its grey alone tells
+
+
+def light_marks(level: float, light_ink: bool | None = None) -> bool:
+    """Are a face's marks lighter than it?  As the piece's colour says (``light_ink``: a dark
+    die's are, however a lamp lifts its face), or else as the face's grey ``level`` tells."""
+    return level <= MID_GREY if light_ink is None else light_ink
+
+
 def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: float,
            light_ink: bool | None = None) -> tuple:
     """The marks' contrast on a piece and its peaks within ``filled`` (its outline less its
@@ -74,7 +83,7 @@ def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: fl
     lighter than the body (a dark die's: however a lamp lifts its face, its pips are lighter
     still), or darker; None: as the body's grey tells (lighter marks on a darker body)."""
     level = _median_where(gray, mask)  # a whole grey level (the histogram's)
-    pip = (20.0 if level > 128 else 235.0) if light_ink is None else (235.0 if light_ink else 20.0)
+    pip = 235.0 if light_marks(level, light_ink) else 20.0
     # ink is darker than a light body, lighter than a dark one: the other way is no mark (a
     # reflection lightens a light body).  Whole levels: OpenCV's saturating difference is the
     # difference taken where it is towards the ink and 0 elsewhere, exactly

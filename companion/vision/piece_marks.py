@@ -13,6 +13,7 @@ import numpy as np
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import face_count
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.mark_peaks import light_marks
 from companion.vision.palette import PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
@@ -214,7 +215,7 @@ class PieceMarks:
             read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink)
-        if ink and glare_scale == 1.0 and mask.any() and float(np.median(gray[mask > 0])) > 128:
+        if ink and glare_scale == 1.0 and mask.any() and not light_marks(float(np.median(gray[mask > 0]))):
             # a dark die's face lit past mid-grey is under the lamp's light: a hotspot there
             # washes a pip out as it may pass for one, and its count is vouched for only where
             # the light lies clear of its empty places (the reflection checks below)

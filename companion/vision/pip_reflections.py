@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, DIE_STEP, _laid_out_top
-from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, outline
+from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, light_marks, outline
 from companion.vision.mark_shapes import MARK_SHARE
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
@@ -52,7 +52,7 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
     body = channel_medians(crop, mask)
     b, g, r = cv2.split(crop)
     raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
-    if (float(body.mean()) > 128 if light_ink is None else not light_ink):  # dark ink on a light face
+    if not light_marks(float(body.mean()), light_ink):  # dark ink on a light face
         lighter = (raised > LIT_RAISE) & inner
         if not lighter.any() and float(body.min()) < 240:
             return False  # nothing lighter than the face, and the face not at white: no reflection
@@ -226,7 +226,7 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     hull = face[0]
     level, _pip, contrast, whole, radius, _window, _n, centres, values = _peaks_within_rim(
         gray, mask, face, rim_share, light_ink)
-    dark = level <= 128 if light_ink is None else light_ink
+    dark = light_marks(level, light_ink)
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
     if top is None or (values[top[0]] < (0.15 if dark else 0.30)).any():
         return None  # no layout, or a mark in it too faint: a pip half hidden
@@ -362,7 +362,7 @@ def reflection_off_a_one(crop: np.ndarray, mask: np.ndarray, face: tuple[np.ndar
     body = channel_medians(crop, mask)
     darkest = crop.min(axis=2)
     lifted = darkest.astype(np.int16) - int(body.min()) > LIT_RAISE
-    if (level > 128 if light_ink is None else not light_ink):
+    if not light_marks(level, light_ink):
         lifted &= darkest >= WASHED_OUT
     h, w = lifted.shape
     ys, xs = np.mgrid[0:h, 0:w]

@@ -23,7 +23,7 @@ from companion.vision.die_layout import (
     die_face,
     laid_out_as_a_face,
 )
-from companion.vision.mark_peaks import _peaks, outline
+from companion.vision.mark_peaks import _peaks, light_marks, outline
 
 # (kept importable from here, where the board reader's rooms have always found them)
 from companion.vision.mark_peaks import channel_medians as channel_medians
@@ -177,7 +177,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
                                 radius, rim, window, filled, die_px, stands, outward)
         if top is not None:
             count, sure = top, True
-    if sure and light_ink and level > 128 and dark_mark_inside(gray, mask, filled, hull, body_area):
+    if sure and light_ink and not light_marks(level) and dark_mark_inside(gray, mask, filled, hull,
+                                                                          body_area):
         sure = False  # light marks counted on a face lit past mid-grey, and a dark one among them
     return count, bool(sure)
 
