@@ -164,3 +164,40 @@ def test_fives_and_fours_with_a_faint_pip_by_a_halo_are_read_on_the_tuning_frame
     for stem, spots in (("baron_voodoo-t10-b0", ("F4",)), ("baron_voodoo-t20-b0", ("B5",)),
                         ("baron_voodoo-t20-b1", ("C3",))):
         read_right(stem, spots)
+
+
+def _card(faint: list[tuple[float, float]], strong: list[tuple[float, float]], side: int = 80,
+          pad: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """A light card's printed code as its crop shows it: its colour mask and grey, dark marks
+    of full contrast at ``strong`` and two fifths of it at ``faint`` (steps from its centre)."""
+    size = side + 2 * pad
+    gray = np.full((size, size), 215, np.uint8)
+    mask = np.zeros((size, size), np.uint8)
+    mask[pad:pad + side, pad:pad + side] = 1
+    gray[mask > 0] = 190
+    step, centre = 0.225 * side, size / 2
+    for points, depth in ((strong, 110), (faint, 45)):
+        for gx, gy in points:
+            x, y = int(round(centre + gx * step)), int(round(centre + gy * step))
+            spot = np.zeros_like(gray)
+            cv2.circle(spot, (x, y), int(0.065 * side), depth, -1, cv2.LINE_AA)
+            gray = cv2.subtract(gray, cv2.GaussianBlur(spot, (0, 0), 1.5))
+            if depth > 50:
+                cv2.circle(mask, (x, y), int(0.05 * side), 0, -1)
+    return mask, cv2.GaussianBlur(gray, (0, 0), 1.0)
+
+
+def test_a_cards_printed_code_with_faint_marks_completing_its_layout_is_read() -> None:
+    """A card's printed code lays four to six marks out as a die's face does (at 0.225 of the
+    card's width): a far card's blurred marks, two of five faint, complete the 5's layout and
+    are counted (Jivecat t30-b2-side, a cyan Skull 5 doubted as "marks unclear" before); a faint
+    mark where no face of four has one leaves the count unclear."""
+    from companion.vision.pips import count_pips
+
+    corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    mask, gray = _card(faint=[(0, 0), (1, 1)], strong=corners[:3])
+    assert count_pips(mask, gray) == (5, True)
+    for off_the_layout in ((0, 1), (1, 0.3)):  # an edge's middle, or no grid point: no 4's mark
+        mask, gray = _card(faint=[off_the_layout], strong=corners[:3])
+        assert count_pips(mask, gray) == (3, False)
+    read_right("jivecat-t30-b2-side", ("skull-1",))

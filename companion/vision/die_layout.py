@@ -28,6 +28,7 @@ DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
 FEWEST_LAID_OUT = 4
 _DIE_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
 DIE_STEP = (0.22, 0.32)  # a die's pips lie this share of its face's width apart (a step), at least, at most
+CODE_STEP = (0.17, 0.26)  # a card's printed code: its marks lie 0.225 of its width apart (as blurred)
 DIE_FIT = 0.3  # every mark this near its place in the layout (a share of the step), at worst
 DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 degree steps
 _TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
@@ -70,19 +71,22 @@ def completes_a_face(count: int, points: set[tuple[int, int]]) -> bool:
                for face in DIE_FACES.values() for turned in _turned(face))
 
 
-def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray) -> tuple[float, float] | None:
+def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray,
+             step_share: tuple[float, float] = DIE_STEP) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
     within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
     width (``face_px``), and the grid points the layout leaves empty without a mark
     (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
     side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
-    line of marks is no shape to judge)."""
-    fit = _face_fit(points, face_px, contrast)
+    line of marks is no shape to judge).  ``step_share``: the step's least and greatest share
+    of ``face_px`` (a die's, or a card's printed code's: ``CODE_STEP``)."""
+    fit = _face_fit(points, face_px, contrast, step_share=step_share)
     return None if fit is None else fit[0]
 
 
-def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
-              no_pip: float = NO_PIP) -> tuple[tuple[float, float], float, float, float] | None:
+def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray, no_pip: float = NO_PIP,
+              step_share: tuple[float, float] = DIE_STEP
+              ) -> tuple[tuple[float, float], float, float, float] | None:
     """``die_face``'s fit: the face's centre, its step (crop px) and its turn (cosine, sine);
     ``no_pip``: the contrast the grid points the layout leaves empty stay under."""
     layout = DIE_FACES.get(len(points))
@@ -93,7 +97,7 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray,
     offsets = pts - centre
     places = np.array(layout, np.float64)
     step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
-    if not DIE_STEP[0] * face_px <= step <= DIE_STEP[1] * face_px:
+    if not step_share[0] * face_px <= step <= step_share[1] * face_px:
         return None
     best, worst = _best_turn(offsets, places, step)
     if worst > DIE_FIT:
