@@ -113,3 +113,53 @@ def test_a_small_cameras_sharp_markers_are_no_shake() -> None:
         frame, _info = condition("motion").apply(camera_for(layout, seed=900 + k).frame(boards[k]), rng)
         reading = BoardReader(layout, colours=colours).read(frame)
         assert reading.view is None
+
+
+def test_the_palest_arm_over_a_piece_beside_one_read_is_no_empty_rest_of_its_place() -> None:
+    """The bench's very pale hand (seed 100) over Times Square: the forearm passes for the
+    cream and the dark print alike, seen only below the track, and a green dancer under it
+    shared a place with a black one read sure, so the place was read as the black alone.  The
+    print's lines it covers are the arm's (``print_edges``): the place is under the arm."""
+    from companion.bench.vision import conditions_benchmark
+
+    result = conditions_benchmark(["times_square"], per_condition=12, seed=100, sequences=0,
+                                  names=["pale_hand"])
+    figures = result["extra_conditions"]["pale_hand"]
+    assert figures["frames"] == 12 and figures["silently_misread"] == 0, figures
+
+
+def test_the_prints_lines_under_a_pale_patch_are_covered_not_under_a_shade_or_blur() -> None:
+    """An edge of the print is covered where its contrast is gone under a colour that is not
+    the print's, not where a shadow dims it with its light, nor where blur softens every edge
+    of the frame alike, nor where the camera lost a thin line with the print round it as it was."""
+    import cv2
+
+    from companion.vision.print_edges import PrintEdges
+
+    cream = (190, 215, 225)
+    empty = np.full((120, 200, 3), cream, np.uint8)
+    for x in range(10, 200, 20):
+        empty[:, x:x + 2] = 90  # the print's lines
+    zone = np.ones(empty.shape[:2], bool)
+    none = np.zeros(empty.shape[:2], bool)
+    pale = empty.copy()
+    pale[40:80, 50:150] = (215, 215, 240)  # a pale forearm over the lines, as light as the cream
+    edges = PrintEdges(empty)
+
+    def covered_edges(seen: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+        return edges.covered(seen, none, zone, pieces)
+
+    covered = covered_edges(pale, none)
+    assert covered[40:80, 50:150].any() and not covered[:30].any() and not covered[90:].any()
+    shade = empty.copy()
+    shade[40:80, 55:145] = (shade[40:80, 55:145] * 0.55).astype(np.uint8)  # a shadow: lines and light alike
+    assert not covered_edges(shade, none).any()
+    blurred = cv2.GaussianBlur(empty, (0, 0), 1.2)  # every line of the frame soft alike
+    assert not covered_edges(blurred, none).any()
+    assert not covered_edges(pale, np.ones_like(none)).any()  # a piece's own box is its
+    faded = empty.copy()
+    faded[40:80, 70:72] = cream  # a line lost (as blur takes a thin one), the print round it as it was
+    assert not covered_edges(faded, none).any()
+    own_hue = empty.copy()
+    own_hue[40:80, 50:150] = cream  # (an arm of the print's own hue and lightness: not told, no worse)
+    assert not covered_edges(own_hue, none).any()

@@ -27,6 +27,7 @@ from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
 from companion.vision.light import CLIPPED
 from companion.vision.pips import connected_components
+from companion.vision.print_edges import PrintEdges
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
 
 ANCHOR_SEEN_PX = 30  # a printed surface with this many pixels clear of an arm still anchors the light
@@ -60,6 +61,8 @@ PRINT_FAINT = (0.2, 0.05)  # ... this closely, with this share of its contrast: 
 
 class Arms:
     """Hands, arms, shadows and glare: what the empty board and the pieces do not explain."""
+
+    _print_edges: PrintEdges | None = None  # the reference's edges (``print_edges``), kept while it is
 
     def _reaches_in(self, x: int, y: int, w: int, h: int, area: int) -> bool:
         """Is a patch the empty board and the pieces do not explain an arm: bigger than a hand,
@@ -240,6 +243,11 @@ class Arms:
             rows, cols = _box(crossing, 0)  # (the crossing lies on the margin: its box is a strip of it)
             ys, xs = np.nonzero(crossing[rows, cols])
             self._arm_seen = (arm, (float((xs + cols.start).mean()), float((ys + rows.start).mean())))
+        # (and the print's lines it covers where it passes for the print: ``print_edges``)
+        if self._print_edges is None or self._print_edges.empty is not self._reference:
+            self._print_edges = PrintEdges(self._reference)
+        arm = arm | self._print_edges.covered(flat, arm, _grown(arm, HAND_HALF_MM * SCALE),
+                                              cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0)
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
