@@ -163,3 +163,30 @@ def test_the_prints_lines_under_a_pale_patch_are_covered_not_under_a_shade_or_bl
     own_hue = empty.copy()
     own_hue[40:80, 50:150] = cream  # (an arm of the print's own hue and lightness: not told, no worse)
     assert not covered_edges(own_hue, none).any()
+
+
+def test_a_cheap_lens_colour_fringes_are_measured_on_the_markers_and_taken_off() -> None:
+    """Red magnified and blue shrunk towards the frame's corners (lateral chromatic
+    aberration) grew a red and a blue rim on every black Skull token at Jivecat's mats, read
+    as pieces touching them (no cheap-lens frame of Jivecat read exact).  Each channel's size
+    against green is measured on the markers (``fringes``) and taken off: the scales are found
+    to a few parts in ten thousand, a clean frame has none, and the board reads exact."""
+    from companion.sim.camera.conditions import cheap_lens
+    from companion.vision.fringes import channel_scales
+
+    layout, colours, boards = game_board("jivecat", 3)
+    camera = camera_for(layout, seed=61)
+    clean = camera.frame(boards[-1])
+    reader = BoardReader(layout, colours=colours)
+    assert reader.read(clean).view == boards[-1]
+    markers = list(reader._last.values())
+    assert channel_scales(clean, markers, (640.0, 360.0)) is None
+    for fringe in (0.003, 0.0045):
+        frame = cheap_lens(clean, 0.4, fringe)
+        scales = channel_scales(frame, markers, (640.0, 360.0))
+        assert scales is not None
+        assert abs(scales[0] - (1 - fringe)) < 5e-4 and abs(scales[1] - (1 + fringe)) < 5e-4, scales
+        fresh = BoardReader(layout, colours=colours)
+        for _ in range(2):  # measured on the first frame's markers and taken off it, then kept
+            reading = fresh.read(frame)
+            assert reading.view == boards[-1] and not reading.doubtful, reading.doubtful

@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.vision import fringes
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS, aruco_dictionary
 from companion.vision.pose import CameraPose
 from companion.vision.reading import SCALE, Reading, alike
@@ -24,6 +25,8 @@ _COS, _SIN = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float
 
 class Locating:
     """Where the board lies in the frame, and how sharp it is."""
+
+    _fringes: fringes.Fringes | None = None  # a cheap lens's colour fringes, measured on the markers
 
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         corners, ids, _ = self._detector.detectMarkers(gray)
@@ -53,6 +56,8 @@ class Locating:
             self._homography = None
             return Reading(None, markers_found=len(markers), problem="markers do not form a board")
         self._set_homography(homography, frame.shape)
+        # (and each channel's corners apart: a cheap lens's colour fringes, ``fringes``)
+        self._fringes = fringes.measured(frame, [markers[i] for i in ids], self._fringes)
         keep = inliers.ravel() > 0
         self.pose = CameraPose.solve(dst[keep] / self.px_per_mm, src[keep],
                                      None if self.lens is None else self.lens.matrix,

@@ -152,6 +152,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             return Reading(None, problem="not a colour camera frame")
         if frame.dtype != np.uint8:
             return Reading(None, problem=f"frame has pixel type {frame.dtype}, expected uint8")
+        raw, fringes = frame, self._fringes
+        if fringes is not None and fringes.size == (frame.shape[1], frame.shape[0]):
+            frame = fringes.off(frame)  # a cheap lens's colour fringes (``fringes``), taken off
         if self._sampler is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
             if self._last_reading is not None and any(frame is seen for seen in self._still_frames):
                 return self._last_reading  # this very frame, read-only, was found still before
@@ -177,6 +180,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             self._sampler = None
             return missing
         assert self._sampler is not None
+        if self._fringes is not fringes and self._fringes is not None:
+            frame = self._fringes.off(raw)  # measured on this frame's markers: this frame too
         self._partial = False
         small = self._sampler.whole(frame)
         cells = self._sampler.cells(frame)
