@@ -74,12 +74,12 @@ def completes_a_face(count: int, points: set[tuple[int, int]]) -> bool:
 def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray,
              step_share: tuple[float, float] = DIE_STEP) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
-    within ``DIE_FIT`` of a step of its place, the step within ``DIE_STEP`` of the face's
+    within ``DIE_FIT`` of a step of its place, the step within ``step_share`` of the face's
     width (``face_px``), and the grid points the layout leaves empty without a mark
     (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
     side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
-    line of marks is no shape to judge).  ``step_share``: the step's least and greatest share
-    of ``face_px`` (a die's, or a card's printed code's: ``CODE_STEP``)."""
+    line of marks is no shape to judge). (``step_share``: a die's ``DIE_STEP``, or a card's
+    printed code's ``CODE_STEP``.)"""
     fit = _face_fit(points, face_px, contrast, step_share=step_share)
     return None if fit is None else fit[0]
 

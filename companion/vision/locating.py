@@ -56,7 +56,7 @@ class Locating:
             self._homography = None
             return Reading(None, markers_found=len(markers), problem="markers do not form a board")
         self._set_homography(homography, frame.shape)
-        # (and each channel's corners apart: a cheap lens's colour fringes, ``fringes``)
+        # (and the markers in each channel apart: a cheap lens's colour fringes, ``fringes``)
         self._fringes = fringes.measured(frame, [markers[i] for i in ids], self._fringes)
         keep = inliers.ravel() > 0
         self.pose = CameraPose.solve(dst[keep] / self.px_per_mm, src[keep],

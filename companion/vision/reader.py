@@ -156,12 +156,12 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if fringes is not None and fringes.size == (frame.shape[1], frame.shape[0]):
             frame = fringes.off(frame)  # a cheap lens's colour fringes (``fringes``), taken off
         if self._sampler is not None and self.frame_size == (frame.shape[1], frame.shape[0]):
-            if self._last_reading is not None and any(frame is seen for seen in self._still_frames):
+            if self._last_reading is not None and any(raw is seen for seen in self._still_frames):
                 return self._last_reading  # this very frame, read-only, was found still before
             cells = self._sampler.cells(frame)  # 4 mm cells, sensor noise averaged out
             if self._last_reading is not None and self._last_cells is not None \
                     and int(cv2.absdiff(cells, self._last_cells).max()) <= STILL_TOLERANCE:
-                self._seen_still(frame)
+                self._seen_still(raw)
                 return self._last_reading  # nothing on the table moved since the last read
             region = self._changed_region(cells)
             if region is not None:
