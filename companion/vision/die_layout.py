@@ -23,6 +23,13 @@ DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
     5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
+# a card's printed face code (Jivecat's: a colour and up to nine marks, the project's own
+# print) lays out two to six marks as a die does, seven as a six and its middle, eight round
+# the middle and nine on the whole grid
+CODE_FACES = {**DIE_FACES,
+              7: DIE_FACES[6] + ((0, 0),),
+              8: ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
+              9: tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))}
 # a 2 or a 3 lies on a line, which any two marks the right distance apart fit at some turn (a
 # top's middle pip and a side face's mark): only a layout of 4 or more is a face's shape
 FEWEST_LAID_OUT = 4
@@ -72,24 +79,26 @@ def completes_a_face(count: int, points: set[tuple[int, int]]) -> bool:
 
 
 def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray,
-             step_share: tuple[float, float] = DIE_STEP) -> tuple[float, float] | None:
+             step_share: tuple[float, float] = DIE_STEP,
+             faces: dict[int, tuple[tuple[int, int], ...]] = DIE_FACES) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
     within ``DIE_FIT`` of a step of its place, the step within ``step_share`` of the face's
     width (``face_px``), and the grid points the layout leaves empty without a mark
     (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
     side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
-    line of marks is no shape to judge). (``step_share``: a die's ``DIE_STEP``, or a card's
-    printed code's ``CODE_STEP``.)"""
-    fit = _face_fit(points, face_px, contrast, step_share=step_share)
+    line of marks is no shape to judge). (``step_share`` and ``faces``: a die's ``DIE_STEP``
+    and ``DIE_FACES``, or a card's printed code's ``CODE_STEP`` and ``CODE_FACES``.)"""
+    fit = _face_fit(points, face_px, contrast, step_share=step_share, faces=faces)
     return None if fit is None else fit[0]
 
 
 def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray, no_pip: float = NO_PIP,
-              step_share: tuple[float, float] = DIE_STEP
+              step_share: tuple[float, float] = DIE_STEP,
+              faces: dict[int, tuple[tuple[int, int], ...]] = DIE_FACES
               ) -> tuple[tuple[float, float], float, float, float] | None:
     """``die_face``'s fit: the face's centre, its step (crop px) and its turn (cosine, sine);
     ``no_pip``: the contrast the grid points the layout leaves empty stay under."""
-    layout = DIE_FACES.get(len(points))
+    layout = faces.get(len(points))
     if layout is None or len(points) < FEWEST_LAID_OUT:
         return None
     pts = np.asarray(points, np.float64)

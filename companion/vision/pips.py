@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from companion.vision.die_layout import (
+    CODE_FACES,
     CODE_STEP,
     DIE_FACES,
     _a_pip_half_seen,
@@ -116,12 +117,13 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # peak at its very edge is the rim catching the light (or the print showing past a
         # card's bevel), where no mark is, not a mark half seen
         faint &= _depth(hull, centres[1:], body_area) >= EDGE_SHARE
-    if faint.any() and die_px is None and int(strong.sum() + faint.sum()) in DIE_FACES:
-        # a card's printed code lays four to six marks out as a die's face does: faint marks
-        # that complete that layout with the clear ones, at the code's step and no mark
-        # where the layout has none, are marks (a far card's print blurred at a slant)
+    if faint.any() and die_px is None and int(strong.sum() + faint.sum()) in CODE_FACES:
+        # a card's printed code lays its marks out on a die's grid (four to six as a die's
+        # face does, ``CODE_FACES``): faint marks that complete that layout with the clear
+        # ones, at the code's step and no mark where the layout has none, are marks (a far
+        # card's print blurred at a slant)
         marks = strong | faint
-        if die_face(centres[1:][marks], float(np.sqrt(hull_area)), whole, CODE_STEP) is not None:
+        if die_face(centres[1:][marks], float(np.sqrt(hull_area)), whole, CODE_STEP, CODE_FACES) is not None:
             strong, faint = marks, np.zeros_like(faint)
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
