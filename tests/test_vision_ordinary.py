@@ -170,7 +170,8 @@ def test_a_cheap_lens_colour_fringes_are_measured_on_the_markers_and_taken_off()
     aberration) grew a red and a blue rim on every black Skull token at Jivecat's mats, read
     as pieces touching them (no cheap-lens frame of Jivecat read exact).  Each channel's size
     against green is measured on the markers (``fringes``) and taken off: the scales are found
-    to a few parts in ten thousand, a clean frame has none, and the board reads exact."""
+    to a few parts in ten thousand, a clean frame has none, and the board reads exact; with a
+    calibrated lens they are measured about its principal point."""
     from companion.sim.camera.conditions import cheap_lens
     from companion.vision.fringes import channel_scales
 
@@ -190,3 +191,10 @@ def test_a_cheap_lens_colour_fringes_are_measured_on_the_markers_and_taken_off()
         for _ in range(2):  # measured on the first frame's markers and taken off it, then kept
             reading = fresh.read(frame)
             assert reading.view == boards[-1] and not reading.doubtful, reading.doubtful
+    # they grow from the lens's axis: its principal point when the lens was calibrated
+    from companion.vision.lens import Lens
+
+    matrix = np.array([[900.0, 0.0, 650.0], [0.0, 900.0, 370.0], [0.0, 0.0, 1.0]])
+    calibrated = BoardReader(layout, colours=colours, lens=Lens(matrix, np.zeros(5)))
+    calibrated.read(cheap_lens(clean, 0.4, 0.004))
+    assert calibrated._fringes is not None and calibrated._fringes.centre == (650.0, 370.0)

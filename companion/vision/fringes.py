@@ -82,11 +82,14 @@ class Fringes:
         return Fringes((self.scales[0] * residual[0], self.scales[1] * residual[1]), self.centre, self.size)
 
 
-def measured(frame: np.ndarray, markers: list[np.ndarray], known: Fringes | None) -> Fringes | None:
+def measured(frame: np.ndarray, markers: list[np.ndarray], known: Fringes | None,
+             axis: tuple[float, float] | None = None) -> Fringes | None:
     """The fringes to take off this camera's frames: ``known`` refined by what ``frame`` (read
-    through ``known`` already) still shows, or first measured; ``known`` when nothing shows."""
+    through ``known`` already) still shows, or first measured; ``known`` when nothing shows.
+    They grow from the lens's axis: ``axis``, its principal point when ``calibrate camera``
+    measured the lens, else the frame's centre."""
     h, w = frame.shape[:2]
-    centre = known.centre if known is not None else (w / 2.0, h / 2.0)
+    centre = known.centre if known is not None else axis or (w / 2.0, h / 2.0)
     residual = channel_scales(frame, markers, centre)
     if residual is None:
         return known

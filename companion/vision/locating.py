@@ -57,7 +57,8 @@ class Locating:
             return Reading(None, markers_found=len(markers), problem="markers do not form a board")
         self._set_homography(homography, frame.shape)
         # (and the markers in each channel apart: a cheap lens's colour fringes, ``fringes``)
-        self._fringes = fringes.measured(frame, [markers[i] for i in ids], self._fringes)
+        axis = None if self.lens is None else (float(self.lens.matrix[0, 2]), float(self.lens.matrix[1, 2]))
+        self._fringes = fringes.measured(frame, [markers[i] for i in ids], self._fringes, axis)
         keep = inliers.ravel() > 0
         self.pose = CameraPose.solve(dst[keep] / self.px_per_mm, src[keep],
                                      None if self.lens is None else self.lens.matrix,
