@@ -18,6 +18,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from companion.vision.print_edges import PRINT_EDGE, print_step
 from companion.vision.reading import SHADE
 
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
@@ -27,7 +28,6 @@ GLARE_DOUBT = 50  # more reflection than this on a piece: its colour read only i
 # how far the reflection measured round a piece may be off under it: a reading under glare is
 # confident only if it is the same with the estimate scaled by each of these
 GLARE_ERRORS = (0.5, 1.6)
-PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: an edge of its print
 UNMEASURED_REACH = 6  # px (mm) of a piece next to an unmeasured reflection whose lift is unbounded
 LIFT_TOLERANCE = 10  # a pixel under a reflection may be off the board lifted smoothly by this
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
@@ -223,7 +223,7 @@ class Glare:
         # the lift, here and on the board around, fitted smoothly over the plain board (at the
         # print's edges a pixel of misplacement is a step of its own)
         ref32 = ref.astype(np.float32)
-        plain = (cv2.dilate(ref32, _SQUARE3) - cv2.erode(ref32, _SQUARE3)).max(axis=2) <= PRINT_EDGE
+        plain = print_step(ref32) <= PRINT_EDGE
         ring = ~patch & even & ~self._outside[y0:y1, x0:x1]
         smooth = smooth_fit(level, even & plain & (patch | ring), 2.5)
         # each pixel seen must be the empty board (up to a pixel off) lifted by that much in the

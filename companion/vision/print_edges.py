@@ -24,19 +24,26 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-EDGE_LEVELS = 24  # the empty board this much lighter and darker within a pixel: an edge of its print
+from companion.vision.reading import SQUARE3
+
+PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: an edge of its print
 HIDDEN_SHARE = 0.3  # an edge showing less than this share of the frame's usual contrast is covered
 LINE_PX = 25  # an edge of the print straight along the board this long at least (px = mm): a line
 RUN_PX = 15  # a covered edge this many pixels long at least: a line's stretch, not a letter or a speck
 HUE_APART = 0.03  # ... where the frame's hue round it is this far off the empty board's (``_hue_apart``)
-_SQUARE3 = np.ones((3, 3), np.uint8)
+
+
+def print_step(picture: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest step across a pixel in any channel (float32 in, as levels):
+    at least ``PRINT_EDGE`` on the empty board, an edge of its print."""
+    return (cv2.dilate(picture, SQUARE3) - cv2.erode(picture, SQUARE3)).max(axis=2)
 
 
 def _contrast(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per pixel, the largest step across a pixel in any channel, and that over the level
-    round it (a contrast a light's level does not change)."""
+    """Per pixel, ``print_step``, and that over the level round it (a contrast a light's
+    level does not change)."""
     picture = image.astype(np.float32)
-    step = (cv2.dilate(picture, _SQUARE3) - cv2.erode(picture, _SQUARE3)).max(axis=2)
+    step = print_step(picture)
     level = cv2.blur(picture, (7, 7)).mean(axis=2)
     return step, step / np.maximum(level, 1.0)
 
@@ -56,7 +63,7 @@ class PrintEdges:
     def __init__(self, empty: np.ndarray) -> None:
         self.empty = empty
         step, self._contrast = _contrast(empty)
-        edge = (step >= EDGE_LEVELS).astype(np.uint8)
+        edge = (step >= PRINT_EDGE).astype(np.uint8)
         # the print's lines and its areas' borders, straight along the board (the sampled
         # board's rows and columns), not its small lettering: a camera's blur takes a small
         # letter's contrast as no arm does
@@ -75,10 +82,10 @@ class PrintEdges:
         The usual contrast is the median over the window's edges off the arm (``arm``): blur
         or a soft lens weakens every edge alike."""
         out = np.zeros(zone.shape, bool)
-        ys, xs = np.nonzero(zone)
-        if not len(ys):
+        x, y, w, h = cv2.boundingRect(zone.astype(np.uint8))
+        if not w:
             return out
-        box = (slice(int(ys.min()), int(ys.max()) + 1), slice(int(xs.min()), int(xs.max()) + 1))
+        box = (slice(y, y + h), slice(x, x + w))
         edge = self._edge[box]
         if not edge.any():
             return out
