@@ -187,17 +187,18 @@ def _at_a_faces_step(points: np.ndarray, die_px: float) -> bool:
     return far / (2 * np.sqrt(2)) >= DIE_STEP[0] * die_px
 
 
-def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool:
+def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) -> bool | None:
     """Is there a faint mark (``NO_PIP`` or more of contrast, under a counted mark's) at a grid
     point the face the marks (N x 2, crop px) lay out leaves empty?  A 3 whose middle pip the
     lamp or blur left faint reads as the 2 of its corners, a 5 as a 4, a 6 as a 4: the marks
     alone are then no clear count.  The grid: a 2's or a 3's outer marks on a diagonal a
     face's step apart (``DIE_STEP``), a 3's third at their middle; a 4-6 laid out as its face
-    (``_face_fit``).  Marks laid out as no face are left to the other checks (False)."""
+    (``_face_fit``).  Marks laid out as no face are left to the other checks (None: false,
+    and told apart from a face with no such mark)."""
     count = len(points)
     pts = np.asarray(points, np.float64)
     if count not in DIE_FACES:
-        return False
+        return None
     if count in (2, 3):
         ends = pts
         if count == 3:
@@ -205,17 +206,17 @@ def _a_pip_half_seen(points: np.ndarray, die_px: float, contrast: np.ndarray) ->
                          if np.linalg.norm(pts[k] - np.delete(pts, k, axis=0).mean(axis=0))
                          <= DIE_FIT * np.linalg.norm(pts[k] - pts[(k + 1) % 3]) / np.sqrt(2)), None)
             if ends is None:
-                return False
+                return None
         (x0, y0), (x1, y1) = ends
         step = float(np.hypot(x1 - x0, y1 - y0)) / (2 * np.sqrt(2))
         if not DIE_STEP[0] * die_px <= step <= DIE_STEP[1] * die_px:
-            return False
+            return None
         turn = np.arctan2(y1 - y0, x1 - x0) - np.pi / 4
         (fx, fy), c, s = ((x0 + x1) / 2, (y0 + y1) / 2), float(np.cos(turn)), float(np.sin(turn))
     else:
         fit = _face_fit(pts, die_px, contrast, np.inf)
         if fit is None:
-            return False
+            return None
         (fx, fy), step, c, s = fit
     h, w = contrast.shape
     reach = max(1, int(round(DIE_FIT * step)))
@@ -266,7 +267,7 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
 
 def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,
                   radius: float, die_px: float, stands: Callable[[float, float], bool] | None = None,
-                  outward: tuple[float, float] | None = None
+                  outward: tuple[float, float] | None = None, least: float = 0.0
                   ) -> tuple[np.ndarray, tuple[tuple[float, float], float, float, float]] | None:
     """The marks of a die's top among its side faces' (``centres``, ``values``: the peaks):
     those laid out exactly as a die's face of four or more pips (``die_face``: every mark at
@@ -276,7 +277,8 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
     wider than a mark.  The marks (their indices) and the face's fit, when one count fits
     so; None for none or two.  ``outward`` (crop axes, from the camera's nadir through the
     die): a side face shows between the top and the nadir, never past the top's far edge, so
-    a sure mark out there leaves the face no top's.  By hand: OpenCV fits no such layout."""
+    a sure mark out there leaves the face no top's.  ``least``: every mark of the layout at
+    least this strong.  By hand: OpenCV fits no such layout."""
     marks = np.flatnonzero(values >= 0.15)
     if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
         return None
@@ -284,7 +286,7 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
     for size in range(min(6, len(marks)), FEWEST_LAID_OUT - 1, -1):
         for chosen in itertools.combinations(marks, size):
             picked = np.array(chosen)
-            if (values[picked] < 0.30).all():
+            if (values[picked] < 0.30).all() or (values[picked] < least).any():
                 continue  # a layout of faint peaks only: no mark of it is sure
             # a pip the layout misses shows as a peak (a mark left out on the face: below); round
             # the empty grid points the face's shading and its lit edges stay under a share

@@ -101,7 +101,17 @@ class PieceMarks:
             fresh[key] = cached
             return cached[1]
         result = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen)
-        if not result[1] and self._is_die(index):
+        low, high = self.layout.marks.get(self._piece_names[index], (0, 9))
+        if result[1] and not low <= result[0] <= high and self._is_die(index):
+            # no marks at all where a die's colour was seen (its specks round a top the lamp lit
+            # pink or lilac): that top read with its lit colour taken for it, and its count kept
+            # only when every mark of it stands out clearly (a lit top's sheen shows faint specks
+            # where a washed-out face has no pip: a red 3 whose middle the lamp took, read as a
+            # 4 of its two corners and two specks)
+            lit = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, lit=True, sure_marks=True)
+            if lit[1] and not lit[2]:
+                result = lit
+        elif not result[1] and self._is_die(index):
             # its count unclear: read again with its top lit past its colour taken for it
             # (``_lit_die_tops``, ``_sheen_lit_dice``), kept only when that count is clear and
             # no reflection.  A light spot first taken for a reflection may be that lit top
@@ -131,7 +141,7 @@ class PieceMarks:
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
                    sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
                    lit: bool = False, shaded: bool = False,
-                   whole_face: bool = False) -> tuple[int, bool, bool]:
+                   whole_face: bool = False, sure_marks: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
@@ -141,7 +151,8 @@ class PieceMarks:
         reaches past the piece's box on the board.  ``lit``: a die's top lit past its colour
         is taken for it (``_lit_die_tops``); ``shaded``: its colour in shade (``_with_its_shade``);
         ``whole_face``: a die's count by its whole face (``face_template``) in its colour, lit or
-        in shade, or unclear (no reflection asked)."""
+        in shade, or unclear (no reflection asked); ``sure_marks``: a count only of marks that
+        stand out clearly (``count_pips``)."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -227,7 +238,8 @@ class PieceMarks:
         cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
-        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink)
+        pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink,
+                                sure_marks)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
             low = low_face(mask, gray, face, rim, die_px, outward, stands, seen, ink)
             if low is not None:
@@ -236,9 +248,9 @@ class PieceMarks:
                 # the die reaches past its crop (its top's rim, seen past its colour on the
                 # board's coarser sampling, was cut off with a pip): read again on a wider crop
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
-                                       WIDE_PAD_MM, lit, shaded)
-        if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut,
-                                               outward, light_ink=ink) == (pips, False):
+                                       WIDE_PAD_MM, lit, shaded, sure_marks=sure_marks)
+        if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut, outward,
+                                               light_ink=ink, sure_marks=sure_marks) == (pips, False):
             # the re-read with the marks' contrast raised is for marks too faint to count: where
             # it finds no mark the plain read did not, what left that count unclear stands (King
             # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong

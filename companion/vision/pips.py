@@ -46,6 +46,7 @@ from companion.vision.pip_reflections import reflection_off_the_pips as reflecti
 from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_mark
 
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
+STRONG_MARK = 0.30  # a mark's contrast (``mark_peaks._peaks``) at least this: clear; 0.15 up: faint
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
 
 
@@ -53,7 +54,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
                rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
                stands: Callable[[float, float], bool] | None = None, cut: bool = False,
                outward: tuple[float, float] | None = None, laid_out: list[np.ndarray] | None = None,
-               light_ink: bool | None = None) -> tuple[int, bool]:
+               light_ink: bool | None = None, sure_marks: bool = False) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -76,6 +77,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     ``laid_out``: gets the contrasts of a die's marks counted sure in a face's layout of three
     or more (what its colour's marks show in this light and blur).  ``light_ink``: the marks
     lighter than the body, or darker (``mark_peaks._peaks``); None: as the body's grey tells.
+    ``sure_marks``: a die's count only of marks that stand out clearly (``STRONG_MARK``), no
+    faint ones completing a layout.
     """
     face = face or outline(mask)
     if face is None:
@@ -96,9 +99,9 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
     level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area,
                                                                             light_ink)
-    strong = values >= 0.30
+    strong = values >= STRONG_MARK
     faint = (values >= 0.15) & ~strong
-    if faint.any() and die_px is not None and int(strong.sum() + faint.sum()) in DIE_FACES:
+    if faint.any() and die_px is not None and not sure_marks and int(strong.sum() + faint.sum()) in DIE_FACES:
         # faint marks that complete a die's layout with the clear ones, where no other
         # mark is, are marks (a small die far out in the view blurs its pips): the layout
         # leaves no place for a reflection's or a side face's peak among them
@@ -184,13 +187,32 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             laid_out.append(values[strong])
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
-                                radius, rim, window, filled, die_px, stands, outward)
+                                radius, rim, window, filled, die_px, stands, outward,
+                                STRONG_MARK if sure_marks else 0.0)
         if top is not None:
             count, sure = top, True
-    if sure and light_ink and not light_marks(level) and dark_mark_inside(gray, mask, filled, hull,
-                                                                          body_area):
+    if sure and light_ink and not light_marks(level) and _dark_pip_missed(gray, mask, filled, hull, body_area,
+                                                                          centres[1:][strong], die_px):
         sure = False  # light marks counted on a face lit past mid-grey, and a dark one among them
     return count, bool(sure)
+
+
+def _dark_pip_missed(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, hull: np.ndarray,
+                     body_area: float, points: np.ndarray, die_px: float | None) -> bool:
+    """A dark mark where a die's face lit past mid-grey may hide a pip its light marks
+    (``points``, crop px) missed?  A lamp's hotspot washes a face out past a drilled pip's
+    shade, and that pip reads darker than the face (``dark_mark_inside``); but only a dark
+    mark at a grid point the light marks' layout leaves empty, where a pip would make
+    another face (``die_layout._a_pip_half_seen``), can be one.  Darker than a lit face is
+    its rounded edge's shade too, at the rim beside the face's pips: no pip of that face
+    (King of Clubs from straight above, a red 4 lit pink, its left edge in shade).  Marks
+    laid out as no face, or on a piece not a die: any dark mark in from the outline."""
+    if die_px is not None and len(points):
+        dark = _peaks(gray, mask, filled, body_area, light_ink=False)[2]
+        missed = _a_pip_half_seen(points, die_px, dark)
+        if missed is not None:
+            return missed
+    return dark_mark_inside(gray, mask, filled, hull, body_area)
 
 
 def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarray, hull: np.ndarray,
@@ -198,12 +220,12 @@ def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarr
                       contrast: np.ndarray, whole: np.ndarray, radius: float, rim: int, window: int,
                       filled: np.ndarray, die_px: float,
                       stands: Callable[[float, float], bool] | None,
-                      outward: tuple[float, float] | None = None) -> int | None:
+                      outward: tuple[float, float] | None = None, least: float = 0.0) -> int | None:
     """A die's top face read inside an outline that holds its side faces too (seen from a
     slant, or far out in the view), whose marks made the count unclear: its one layout
     (``_laid_out_top``) with no mark past the piece's colour.  Its count, or None (the
     count stays unclear)."""
-    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands, outward)
+    top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands, outward, least)
     if top is None:
         return None
     body = _bright_body(gray, level, pip, mask, hull)
