@@ -5,6 +5,7 @@ pink with no such rim, or a top greyed rather than lit, stays no colour at all."
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.games import load_game
 from companion.vision.reader import BoardReader
@@ -83,5 +84,62 @@ def test_a_red_die_lit_pink_on_a_rendered_frame_is_counted() -> None:
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "C1" not in doubtful and reading.view.get("C1", ()) == frame.view.get("C1", ())
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def _board_with(top: tuple[int, ...], size: tuple[int, int] = (16, 16),
+                around: tuple[int, ...] = (150, 185, 205)
+                ) -> tuple[np.ndarray, np.ndarray, tuple[slice, slice]]:
+    """King of Clubs' cream place print at a pixel a millimetre with a patch of ``top`` on it
+    (a 16 mm die's top, or longer), ringed by ``around``; where the empty board is not seen
+    (the patch and a blurred rim round it); and the patch."""
+    picture = np.zeros((60, 70, 3), np.uint8)
+    picture[:] = (150, 185, 205)
+    patch = (slice(20, 20 + size[0]), slice(20, 20 + size[1]))
+    picture[18:22 + size[0], 18:22 + size[1]] = around
+    picture[patch] = top
+    empty = np.ones(picture.shape[:2], bool)
+    empty[17:23 + size[0], 17:23 + size[1]] = False
+    return picture, empty, patch
+
+
+LIT_RED_ALL_OVER = (150, 152, 252)  # a red die's top and rim lit pink, no pixel of it red (BGR)
+
+
+def test_a_die_lit_all_over_alone_on_the_board_is_its_colour() -> None:
+    """A red die lit pink all over, its rim blurred into the print (King of Clubs from straight
+    above): no pixel of it red, no ring of red round it, and yet a die's size and shape on the
+    print, lit red's way: the board reader takes it for the red die (it was something over
+    the board)."""
+    reader = reader_of("king_of_clubs")
+    red = reader._piece_names.index("red")
+    picture, empty, patch = _board_with(LIT_RED_ALL_OVER)
+    assert not (reader._classify(picture)[patch] == red).any()
+    assert (reader._classify_board(picture, picture, empty)[patch] == red).mean() > 0.9
+
+
+@pytest.mark.parametrize(("size", "around"), [
+    ((16, 38), (150, 185, 205)),  # longer than a die: a finger, a pale sleeve's edge
+    ((16, 16), (190, 121, 250)),  # ringed by a pink piece, not the print: part of it, or beside it
+])
+def test_a_lit_patch_no_die_could_be_stays_unknown(size: tuple[int, int], around: tuple[int, ...]) -> None:
+    reader = reader_of("king_of_clubs")
+    red = reader._piece_names.index("red")
+    picture, empty, patch = _board_with(LIT_RED_ALL_OVER, size, around)
+    assert not (reader._classify_board(picture, picture, empty)[patch] == red).any()
+
+
+def test_a_die_lit_all_over_on_a_rendered_frame_is_named() -> None:
+    """King of Clubs, tuning split, straight above: a red 2 lit pink all over was something over
+    the board; it is a red die whose marks are unclear (doubted, named), nothing read wrong."""
+    from committed_frames import read_committed
+
+    from companion.vision.blobs import MARKS_UNCLEAR
+
+    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t00-b0")
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert doubtful.get("p1_d1") == MARKS_UNCLEAR
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)

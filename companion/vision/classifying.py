@@ -1,6 +1,8 @@
 """Each pixel's nearest calibrated colour, or none when it is far from all of them.
 
-A part of ``BoardReader`` (``reader.py``): the methods here use its state.
+A die's top that a lamp lifts past its colour, taken for the die, is ``lit_dice.py``'s; a
+chip's under a broad sheen is here.  A part of ``BoardReader`` (``reader.py``): the methods
+here use its state.
 """
 
 from __future__ import annotations
@@ -12,23 +14,14 @@ import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
+from companion.vision.lit_dice import TINTED, LitDice, _lit_its_way
 from companion.vision.palette import SKIN_BGR
 from companion.vision.pips import channel_medians
-from companion.vision.pose import DIE_MM
 from companion.vision.reading import SCALE, SQUARE3, UNKNOWN, per_layout
 
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
-TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
 TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
-LIT_TINT_MIN = 20.0  # a die's top lit past its colour keeps this much tint (levels); a white pip less
-LIT_COSINE = 0.9  # ... pointing its colour's way this near (cosine), nearer it than any other colour's way
-LIT_WHITE_MIN = 180.0  # ... and lifted toward a white at least this light (a grey film is no lamp's light)
-LIT_RING_SHARE = 0.6  # a patch of no colour is a lit die top only in a ring this much the die's colour
-LIT_SHARE = 0.5  # ... with at least this share of it lit the die's colour's way
-LIT_LARGEST = 1.2  # ... and no larger than this many die faces
-SHEEN_NARROWEST_MM = 1.2  # ... a broad sheen: none of it narrower than this
-LIT_REACH = 0.5  # ... and within this many dice of the die's colour
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
 CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
 CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near
@@ -85,7 +78,7 @@ def _table_index(bgr: np.ndarray) -> int:
     return (b << 12) | (g << 6) | r
 
 
-class Classifying:
+class Classifying(LitDice):
     """A lookup table from colour to the nearest calibrated colour, and its use."""
 
     def _build_lut(self) -> np.ndarray:
@@ -116,149 +109,6 @@ class Classifying:
                 return True
         return False
 
-    def _lit_die_tops(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
-        """``labels`` with a glossy die's top that the lamp lifts past its colour taken for the
-        die: a patch of no tinted piece's colour (a red top lit pink reads as nothing, the
-        tan print or white) wholly inside a ring mostly of one die's colour, whose pixels
-        are that colour mixed with a lamp's white (its tint pointing that colour's way, nearer
-        it than any other colour's, and lifted toward white, not grey).  Only those pixels
-        are the die's: a white pip or a highlight's white core in the patch (no tint) stays
-        as it was, and nothing is taken across two colours.  ``px_per_mm``: the picture's
-        scale (the patch is at most a die's face)."""
-        n_pieces = len(self._piece_names)
-        colours = self._centroid_bgr
-        dice = [i for i in range(n_pieces) if self._is_die(i) and float(np.ptp(colours[i])) >= TINTED]
-        if not dice:
-            return labels
-        # open: what is no tinted piece's colour (no colour, the print, white): a lit top
-        # passes for the print or for white as often as for nothing
-        lut = np.full(256, 255, np.uint8)
-        lut[[i for i in range(n_pieces) if float(np.ptp(colours[i])) >= TINTED]] = 0
-        unknown = cv2.LUT(labels, lut)
-        count, comp, stats, _ = cv2.connectedComponentsWithStats(unknown, connectivity=4)
-        x, y, w, h, area = stats.T
-        height, width = labels.shape
-        # a patch at most a die's face, wholly inside the picture (one at its edge is not enclosed)
-        enclosed = (area <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2) & (x > 0) & (y > 0) \
-            & (x + w < width) & (y + h < height)
-        enclosed[0] = False
-        if not enclosed.any():
-            return labels
-        ids = np.where(enclosed, np.arange(count), 0).astype(np.float32)
-        patch = np.take(ids, comp)  # (float: no int32 dilation)
-        # each patch's ring: the pixels round it (where two patches meet a ring, the later one's)
-        ring = cv2.dilate(patch, SQUARE3)
-        ring[unknown > 0] = 0
-        at = ring > 0
-        k = len(colours)
-        votes = np.bincount(ring[at].astype(np.int64) * (k + 1) + np.minimum(labels[at], k),
-                            minlength=count * (k + 1)).reshape(count, k + 1)
-        die_votes = votes[:, dice]
-        best = np.asarray(dice)[die_votes.argmax(1)]
-        around = enclosed & (die_votes.max(1) >= LIT_RING_SHARE * np.maximum(votes.sum(1), 1))
-        if not around.any():
-            return labels
-        inside = np.take(around, comp)
-        ys, xs = np.nonzero(inside)
-        owner = best[comp[ys, xs]]
-        nearest, keep, lit, whiter = _lit_its_way(flat[ys, xs].astype(np.float32), colours, owner)
-        lit &= (nearest == owner) & ((keep >= 0.9) | whiter)
-        share = np.bincount(comp[ys, xs], weights=lit, minlength=count) / np.maximum(area, 1)
-        lit &= share[comp[ys, xs]] >= LIT_SHARE
-        if not lit.any():
-            return labels
-        out = labels.copy()
-        out[ys[lit], xs[lit]] = owner[lit]
-        return out
-
-    def _sheen_lit_dice(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float,
-                        board: bool = False, as_empty: np.ndarray | None = None) -> np.ndarray:
-        """``labels`` with a glossy die's top under a broad sheen taken for the die: pixels of
-        no tinted piece's colour within half a die of one die's colour (and no other's), that
-        are that colour mixed with a lamp's white (as ``_lit_die_tops`` judges a pixel), in
-        broad patches no larger than a die's face.  A sheen over most of a top (Baron Voodoo's
-        purple and blue dice under a broad lamp: lilac and pale blue tops) leaves only the rim
-        the die's colour, broken where the rim's blur mixes it with the print: no patch is
-        enclosed by it (``_lit_die_tops``), and the die was read as specks of its rim and its
-        lit top as something over the board.  ``board``: the whole board sampled, where only
-        pixels of no colour at all are looked at (a lit top there is no print's colour, and the
-        print is most of the board: judging it costs a changed board a third more), and pixels
-        of a print's colour where the board is not the empty board (``as_empty``, when given)."""
-        n_pieces = len(self._piece_names)
-        colours = self._centroid_bgr
-        tinted = np.ptp(colours, axis=1) >= TINTED
-        dice = [i for i in range(n_pieces) if self._is_die(i) and tinted[i]]
-        if not dice:
-            return labels
-        lut = np.zeros(256, np.uint8)
-        if board:
-            lut[UNKNOWN] = 1
-        else:
-            lut[:] = 1
-            lut[[i for i in range(n_pieces) if tinted[i]]] = 0
-        open_ = cv2.LUT(labels, lut)
-        if board and as_empty is not None:  # and a print's colour where the empty board is not seen
-            printed = np.zeros(256, np.uint8)
-            printed[n_pieces:UNKNOWN] = 1
-            off = cv2.compare(cv2.LUT(labels, printed), as_empty.view(np.uint8), cv2.CMP_GT)
-            open_ = cv2.bitwise_or(open_, cv2.bitwise_and(off, 1))
-        if not cv2.countNonZero(open_):
-            return labels
-        width = max(3, int(round(SHEEN_NARROWEST_MM * px_per_mm)) | 1)
-        broad = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2)
-        if board:  # (a blurred edge's sliver of no colour is no sheen: not judged at all)
-            open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, broad)
-            if not cv2.countNonZero(open_):
-                return labels
-        reach = max(1, int(round(LIT_REACH * DIE_MM * px_per_mm)))
-        kernel = np.ones((2 * reach + 1,) * 2, np.uint8)  # (a square: a fifth of a disc's cost)
-        lut[:] = 0
-        lut[dice] = 1
-        open_ &= cv2.dilate(cv2.LUT(labels, lut), kernel)
-        found = cv2.findNonZero(open_)
-        if found is None:
-            return labels
-        xs, ys = found.reshape(-1, 2).T
-        pixels = flat[ys, xs].astype(np.float32)
-        owner, keep, lit, whiter = _lit_its_way(pixels, colours)
-        lit &= whiter & np.isin(owner, dice) & (keep < 0.9)
-        if not lit.any():
-            return labels
-        xs, ys, owner = xs[lit], ys[lit], owner[lit]
-        # its die's colour within reach, and no other die's (nothing is taken across two
-        # colours: a patch between two dice is neither's); judged in a window round them
-        x0, y0 = max(0, int(xs.min()) - reach), max(0, int(ys.min()) - reach)
-        x1, y1 = int(xs.max()) + reach + 1, int(ys.max()) + reach + 1
-        window = labels[y0:y1, x0:x1]
-        wx, wy = xs - x0, ys - y0
-        # (the highest and the lowest die colour within reach, each colour one up: both its own)
-        lut[:] = 0
-        lut[dice] = np.asarray(dice) + 1
-        highest = cv2.dilate(cv2.LUT(window, lut), kernel)[wy, wx]
-        lut[:] = 255
-        lut[dice] = np.asarray(dice) + 1
-        lowest = cv2.erode(cv2.LUT(window, lut), kernel)[wy, wx]
-        ok = (highest == owner + 1) & (lowest == owner + 1)
-        if not ok.any():
-            return labels
-        xs, ys, owner = xs[ok], ys[ok], owner[ok]
-        x0, y0 = int(xs.min()) - 1, int(ys.min()) - 1  # (a pixel's margin: the opening's edge)
-        wx, wy = xs - x0, ys - y0
-        mask = np.zeros((int(wy.max()) + 2, int(wx.max()) + 2), np.uint8)
-        ok = np.ones(len(xs), bool)
-        mask[wy, wx] = 1
-        # a sheen is broad; the die's colour blurred into a light print round it is a thin
-        # band along its outline, which an opening as wide as a pip's core takes away
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, broad)
-        _count, comp, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        small = stats[:, cv2.CC_STAT_AREA] <= LIT_LARGEST * (DIE_MM * px_per_mm) ** 2
-        small[0] = False
-        ok &= small[comp[wy, wx]]
-        xs, ys, owner = xs[ok], ys[ok], owner[ok]
-        out = labels.copy()
-        out[ys, xs] = owner
-        return out
-
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:
         """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop
@@ -280,7 +130,8 @@ class Classifying:
         shows the empty board; a print's colour seen elsewhere is judged too (a yellow die's
         top lit toward white passes for a pale print's fill)."""
         labels = self._classify_seen(flat, seen)
-        return self._sheen_lit_dice(flat, labels, SCALE, board=True, as_empty=as_empty)
+        labels = self._sheen_lit_dice(flat, labels, SCALE, board=True, as_empty=as_empty)
+        return labels if as_empty is None else self._lit_dice_alone(flat, labels, as_empty)
 
     def _sheen_lit_chips(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                          region: tuple[slice, slice] | None = None) -> np.ndarray:
@@ -425,29 +276,3 @@ class Classifying:
         index <<= 6
         index += red
         return self._lut.take(index)
-
-
-def _lit_its_way(pixels: np.ndarray, colours: np.ndarray, owner: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel (N x 3, BGR), as a colour mixed with a lamp's white: the tinted colour whose
-    way its tint points nearest (of ``colours``: pieces' and the print's), how much of a
-    colour's tint it keeps (``owner``'s, or that nearest one's; a mix (1 - t) colour + t white
-    keeps 1 - t of it), whether it may be that colour lit (its tint enough and pointing that
-    colour's way, ``LIT_TINT_MIN`` and ``LIT_COSINE``, and lighter than the colour), and
-    whether it is lifted toward a white at least ``LIT_WHITE_MIN`` light (a grey film is no
-    lamp's light)."""
-    tint = pixels - pixels.mean(1, keepdims=True)
-    size = np.linalg.norm(tint, axis=1)
-    ways = colours - colours.mean(1, keepdims=True)
-    tinted = np.ptp(colours, axis=1) >= TINTED  # the ways a tint may point
-    unit = ways / np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
-    cosine = (tint @ unit.T) / np.maximum(size, 1e-6)[:, None]
-    cosine[:, ~tinted] = -1.0
-    nearest = cosine.argmax(1)
-    owner = nearest if owner is None else owner
-    own_cos = cosine[np.arange(len(pixels)), owner]
-    keep = np.clip(size / np.maximum(np.linalg.norm(ways[owner], axis=1), 1e-6), 0.0, 1.0)
-    mean_c = colours[owner].mean(1)
-    white = (pixels.mean(1) - keep * mean_c) / np.maximum(1.0 - keep, 1e-3)
-    lit = (size >= LIT_TINT_MIN) & (own_cos >= LIT_COSINE) & (pixels.mean(1) > mean_c)
-    return nearest, keep, lit, white >= LIT_WHITE_MIN
