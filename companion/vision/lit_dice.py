@@ -44,6 +44,12 @@ ALONE_OWNER = 0.9  # ... its lit pixels this much one die's colour's way
 class LitDice:
     """Dice tops lit past their colour, taken for the dice (see the module's docstring)."""
 
+    def _tinted_dice(self) -> list[int]:
+        """The dice whose colour has a tint of its own: a lamp lifts them toward white their
+        own way (a white or a grey die's lit top is only lighter)."""
+        tinted = np.ptp(self._centroid_bgr, axis=1) >= TINTED
+        return [i for i in range(len(self._piece_names)) if self._is_die(i) and tinted[i]]
+
     def _lit_die_tops(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
         """``labels`` with a glossy die's top that the lamp lifts past its colour taken for the
         die: a patch of no tinted piece's colour (a red top lit pink reads as nothing, the
@@ -55,7 +61,7 @@ class LitDice:
         scale (the patch is at most a die's face)."""
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
-        dice = [i for i in range(n_pieces) if self._is_die(i) and float(np.ptp(colours[i])) >= TINTED]
+        dice = self._tinted_dice()
         if not dice:
             return labels
         # open: what is no tinted piece's colour (no colour, the print, white): a lit top
@@ -115,7 +121,7 @@ class LitDice:
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
         tinted = np.ptp(colours, axis=1) >= TINTED
-        dice = [i for i in range(n_pieces) if self._is_die(i) and tinted[i]]
+        dice = self._tinted_dice()
         if not dice:
             return labels
         lut = np.zeros(256, np.uint8)
@@ -193,8 +199,8 @@ class LitDice:
         with the print round it, it shows no pixel of its colour at all, so neither a ring of
         it (``_lit_die_tops``) nor a speck beside it (``_sheen_lit_dice``) vouches for it, and it
         was something over the board (King of Clubs from straight above: a red 2 lit pink, its
-        rim a muted brown-red).  A patch that the empty board does not explain, of no tinted
-        colour at all (nor white), a die's size and no longer (``ALONE_SMALLEST``, ``LIT_LARGEST``,
+        rim a muted brown-red).  A patch that the empty board does not explain, of no colour
+        at all (no piece's, nor the print's), a die's size and no longer (``ALONE_SMALLEST``, ``LIT_LARGEST``,
         ``ALONE_SPAN``), ringed by the print's colours (``ALONE_RING``: a fingertip has its hand
         beside it, a piece its colour), at least ``LIT_SHARE`` of it one die's colour mixed
         with a lamp's white, as ``_lit_die_tops`` judges a pixel (nearer that colour's way than
@@ -202,8 +208,7 @@ class LitDice:
         they are that die."""
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
-        tinted = np.ptp(colours, axis=1) >= TINTED
-        dice = [i for i in range(n_pieces) if self._is_die(i) and tinted[i]]
+        dice = self._tinted_dice()
         if not dice:
             return labels
         # no colour at all (a piece's, the print's) where the empty board is not seen
