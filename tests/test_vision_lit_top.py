@@ -130,16 +130,50 @@ def test_a_lit_patch_no_die_could_be_stays_unknown(size: tuple[int, int], around
     assert not (reader._classify_board(picture, picture, empty)[patch] == red).any()
 
 
-def test_a_die_lit_all_over_on_a_rendered_frame_is_named() -> None:
+def test_a_die_lit_all_over_on_a_rendered_frame_is_read() -> None:
     """King of Clubs, tuning split, straight above: a red 2 lit pink all over was something over
-    the board; it is a red die whose marks are unclear (doubted, named), nothing read wrong."""
+    the board; it is the red die (``_lit_dice_alone``), its top whole on its crop (``_lit_on_from``),
+    read as the 2 it is; nothing read wrong."""
     from committed_frames import read_committed
-
-    from companion.vision.blobs import MARKS_UNCLEAR
 
     frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t00-b0")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
-    assert doubtful.get("p1_d1") == MARKS_UNCLEAR
+    assert "p1_d1" not in doubtful and reading.view.get("p1_d1") == frame.view.get("p1_d1")
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_top_lit_on_past_half_a_die_from_its_only_rim_is_the_die_all_over() -> None:
+    """A red die's top lit pink all over, its colour kept only along one edge (the rest of its
+    rim blurred into the print): on its crop (4 px a mm, a 64 px face) the whole lit top is
+    the die, not only the half within half a die of that edge (it was cut off there, straight,
+    with the pip beyond it: King of Clubs from straight above, a red 2 read as a 1)."""
+    reader = reader_of("baron_voodoo")
+    red = reader._piece_names.index("red")
+    colour = reader._piece_bgr[red].astype(np.float64)
+    pink = lit(colour, 0.6)
+    picture = die([pink, pink, tuple(int(v) for v in colour), pink], pink, px=64)
+    labels = reader._classify_seen(picture, picture, 4.0)
+    assert (labels[13:71, 40:71] == red).mean() > 0.95  # the far half, past 32 px from the red edge
+    # on the board (a pixel a millimetre, the whole board judged) only within reach, as before
+    wide = np.zeros((200, 200, 3), np.uint8)
+    wide[:] = BOARD
+    wide[60:124, 60:124] = picture[10:74, 10:74]
+    board = reader._classify_board(wide, wide)
+    assert not (board[60:124, 110:124] == red).any()
+
+
+def test_a_lit_patch_past_a_dies_size_is_no_die_top() -> None:
+    """The same pink running on past a die's face (a lit sleeve of the die's way beside it):
+    nothing of it is taken for the die beyond its colour's reach."""
+    reader = reader_of("baron_voodoo")
+    red = reader._piece_names.index("red")
+    colour = reader._piece_bgr[red].astype(np.float64)
+    pink = lit(colour, 0.6)
+    picture = np.zeros((84, 200, 3), np.uint8)
+    picture[:] = BOARD
+    picture[10:74, 10:13] = tuple(int(v) for v in colour)
+    picture[10:74, 13:190] = pink
+    labels = reader._classify_seen(picture, picture, 4.0)
+    assert not (labels[10:74, 60:190] == red).any()

@@ -148,7 +148,11 @@ class LitDice:
         kernel = np.ones((2 * reach + 1,) * 2, np.uint8)  # (a square: a fifth of a disc's cost)
         lut[:] = 0
         lut[dice] = 1
-        open_ &= cv2.dilate(cv2.LUT(labels, lut), kernel)
+        near = cv2.dilate(cv2.LUT(labels, lut), kernel)
+        if board:  # (a piece's crop: all of it, a top lit on past its colour's reach joined after)
+            open_ &= near
+        elif not near.any():
+            return labels
         found = cv2.findNonZero(open_)
         if found is None:
             return labels
@@ -175,6 +179,8 @@ class LitDice:
         ok = (highest == owner + 1) & (lowest == owner + 1)
         if not ok.any():
             return labels
+        if not board:
+            ok |= _lit_on_from(ok, (highest == 0) & (lowest == 255), owner, wx, wy)
         xs, ys, owner = xs[ok], ys[ok], owner[ok]
         x0, y0 = int(xs.min()) - 1, int(ys.min()) - 1  # (a pixel's margin: the opening's edge)
         wx, wy = xs - x0, ys - y0
@@ -243,8 +249,8 @@ class LitDice:
             if not ring.any() or float(((around >= n_pieces) & (around != UNKNOWN)).mean()) < ALONE_RING:
                 continue
             ys, xs = np.nonzero(patch)
-            owner, keep, lit, whiter = _lit_its_way(flat[y0:y1, x0:x1][ys, xs].astype(np.float32), ways)
-            lit &= whiter & np.isin(owner, dice) & (keep < 0.9)
+            owner, keep, its_way, whiter = _lit_its_way(flat[y0:y1, x0:x1][ys, xs].astype(np.float32), ways)
+            lit = its_way & whiter & np.isin(owner, dice) & (keep < 0.9)
             if lit.sum() < LIT_SHARE * len(ys):
                 continue
             die = int(np.bincount(owner[lit]).argmax())
@@ -252,9 +258,34 @@ class LitDice:
                 continue
             if out is labels:
                 out = labels.copy()
-            mine = lit & (owner == die)
+            # the die: its lit top, and its rim, which points its colour's way too (its blur
+            # with the print keeps less of the lamp's white): the piece's whole box, for its
+            # marks to be read on a crop round all of it
+            mine = its_way & (owner == die)
             out[by + y0 + ys[mine], bx + x0 + xs[mine]] = die
         return out
+
+
+def _lit_on_from(near: np.ndarray, alone: np.ndarray, owner: np.ndarray, xs: np.ndarray,
+                 ys: np.ndarray) -> np.ndarray:
+    """Which lit pixels (``xs``, ``ys``, each lit its ``owner``'s way) join, one the next, a
+    pixel lit the same way within reach of that colour (``near``), with no die's colour within
+    reach of them (``alone``)?  A die's top lit all over reaches past half a die from the
+    only pixels of its colour left (a rim on one side, the rest of its rim blurred into the
+    print), and was cut straight where that reach ended (King of Clubs from straight above:
+    a red 2 lit pink, its far corner pip cut off): the rest of the same lit patch is its top too
+    (the size of a die's face at most, judged after)."""
+    grown = np.zeros(len(xs), bool)
+    if not (alone & ~near).any():
+        return grown
+    for colour in np.unique(owner[near]):
+        mine = (owner == colour) & (near | alone)
+        picture = np.zeros((int(ys[mine].max()) + 1, int(xs[mine].max()) + 1), np.uint8)
+        picture[ys[mine], xs[mine]] = 1
+        _n, parts = cv2.connectedComponents(picture, connectivity=8)
+        seeded = np.unique(parts[ys[mine & near], xs[mine & near]])
+        grown[mine] |= np.isin(parts[ys[mine], xs[mine]], seeded[seeded > 0])
+    return grown & alone
 
 
 def _lit_its_way(pixels: np.ndarray, colours: np.ndarray, owner: np.ndarray | None = None
