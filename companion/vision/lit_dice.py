@@ -7,7 +7,9 @@ the print or for white.  Such a top is the die's where what is round it vouches 
 - a patch of no tinted colour wholly inside a ring mostly of one die's colour
   (``_lit_die_tops``: its rim kept the colour);
 - pixels of no colour within half a die of one die's colour and of no other's, broad as a
-  sheen is (``_sheen_lit_dice``: a sheen over most of the top, its rim broken);
+  sheen is (``_sheen_lit_dice``: a sheen over most of the top, its rim broken), and on a
+  piece's crop the same lit patch on past that reach (``_lit_on_from``: a top lit all over,
+  its colour kept along one edge only);
 - a patch of no colour at all, a die's size and shape, ringed by the print, lit one die's
   way all over (``_lit_dice_alone``: sampled at a pixel a millimetre, its rim blurred into
   the print, no pixel of its colour at all).
@@ -206,25 +208,25 @@ class LitDice:
         it (``_lit_die_tops``) nor a speck beside it (``_sheen_lit_dice``) vouches for it, and it
         was something over the board (King of Clubs from straight above: a red 2 lit pink, its
         rim a muted brown-red).  A patch that the empty board does not explain, of no colour
-        at all (no piece's, nor the print's), a die's size and no longer (``ALONE_SMALLEST``, ``LIT_LARGEST``,
-        ``ALONE_SPAN``), ringed by the print's colours (``ALONE_RING``: a fingertip has its hand
-        beside it, a piece its colour), at least ``LIT_SHARE`` of it one die's colour mixed
-        with a lamp's white, as ``_lit_die_tops`` judges a pixel (nearer that colour's way than
-        any piece's, the print's or skin's), and all but a few of those pixels that one die's:
-        they are that die."""
+        at all (no piece's, nor the print's: a white die is white), a die's size and no longer
+        (``ALONE_SMALLEST``, ``LIT_LARGEST``, ``ALONE_SPAN``), ringed by the print's colours
+        (``ALONE_RING``: a fingertip has its hand beside it, a piece its colour), at least
+        ``LIT_SHARE`` of it one die's colour mixed with a lamp's white, as ``_lit_die_tops``
+        judges a pixel (nearer that colour's way than any piece's, the print's or skin's), and
+        all but a few of those pixels that one die's: they are that die."""
         n_pieces = len(self._piece_names)
         colours = self._centroid_bgr
         dice = self._tinted_dice()
         if not dice:
             return labels
+        face = (DIE_MM * SCALE) ** 2
         # no colour at all (a piece's, the print's) where the empty board is not seen
         open_ = cv2.compare(labels, UNKNOWN, cv2.CMP_EQ) & (~as_empty).view(np.uint8)
-        if cv2.countNonZero(open_) < ALONE_SMALLEST * (DIE_MM * SCALE) ** 2:
+        if cv2.countNonZero(open_) < ALONE_SMALLEST * face:
             return labels
         width = max(3, int(round(SHEEN_NARROWEST_MM * SCALE)) | 1)
         broad = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width,) * 2)
         open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, broad)
-        face = (DIE_MM * SCALE) ** 2
         if cv2.countNonZero(open_) < ALONE_SMALLEST * face:
             return labels
         bx, by, bw, bh = cv2.boundingRect(open_)  # (the components only where there are any,
