@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import read_right
+import pytest
+from committed_frames import read_committed, read_right
 
+from companion.vision import die_square
 from companion.vision.die_square import low_face
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
 
@@ -311,3 +313,27 @@ def test_light_at_grid_points_that_make_no_other_face_leaves_a_low_face_read() -
     # "marks unclear"; at 20 degrees a purple 6 far out, and nothing read wrong
     read_right("baron_voodoo-t00-b0", ("E1",))
     read_right("baron_voodoo-t20-b2-falloff", ())
+
+
+def test_a_speckled_lit_face_is_not_searched_through_every_six_of_its_marks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Baron Voodoo t10-b1's lit red 3 at F4 shows 25 peaks of its sheen's speckle: every six of
+    them was a layout to fit (602,393 fits, a minute for the frame).  A die shows 18 pips at
+    most (``MOST_MARKS``): past that no face is looked for among them.  Counted in fits, not
+    seconds; the frame reads as before, nothing wrong."""
+    fits = 0
+    face_fit = die_square._face_fit
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal fits
+        fits += 1
+        return face_fit(*args, **kwargs)
+
+    monkeypatch.setattr(die_square, "_face_fit", counted)
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1")
+    assert fits < 100_000  # (47,753 with the cap, 602,393 without)
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert "F4" in doubtful
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

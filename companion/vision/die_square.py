@@ -41,6 +41,10 @@ from companion.vision.mark_shapes import (
 from companion.vision.pip_reflections import lit_over_a_place
 
 SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
+# a die shows three faces at most, eighteen pips: more marks on one is a lit face's speckle, no
+# face to find among them (every six of twenty-five is 177,100 layouts to fit: Baron Voodoo
+# t10-b1, a lit red 3 at F4, took a minute a frame)
+MOST_MARKS = 18
 SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
 EDGE_FIT = 0.12  # the top's square meets the outline's far edge and sides within this share of a face
 COVERED = 0.92  # the top's square, less its rounded rim, lies this much within the outline
@@ -98,7 +102,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
         hull = hull | body
     marks = np.flatnonzero(values >= SEEN_MARK)
     strong = np.flatnonzero(values >= SURE_MARK)
-    if not len(strong) or n <= 1:
+    if not len(strong) or n <= 1 or len(marks) > MOST_MARKS:
         return None
     rounded: np.ndarray | None = None  # (``_rim_past_colour``, found for the first square that needs it)
     points = centres[1:]
