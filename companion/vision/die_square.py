@@ -29,7 +29,7 @@ from companion.vision.die_layout import (
     _face_fit,
     completes_a_face,
 )
-from companion.vision.mark_peaks import _peaks, light_marks, outline
+from companion.vision.mark_peaks import SURE_MARK, _peaks, light_marks, outline
 from companion.vision.mark_shapes import (
     LINE_EDGE_SHARE,
     _a_line,
@@ -40,7 +40,6 @@ from companion.vision.mark_shapes import (
 )
 from companion.vision.pip_reflections import lit_over_a_place
 
-SURE_MARK = 0.30  # a layout's mark at least this strong (as ``count_pips`` counts one)
 # a die shows three faces at most, eighteen pips: more marks on one is a lit face's speckle, no
 # face to find among them (every six of twenty-five is 177,100 layouts to fit: Baron Voodoo
 # t10-b1, a lit red 3 at F4, took a minute a frame)

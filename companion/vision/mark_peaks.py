@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
+SURE_MARK = 0.30  # a mark's contrast (``_peaks``) at least this: clear; 0.15 up: faint
 
 
 def connected_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:

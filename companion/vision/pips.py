@@ -25,7 +25,7 @@ from companion.vision.die_layout import (
     die_face,
     laid_out_as_a_face,
 )
-from companion.vision.mark_peaks import _peaks, light_marks, outline
+from companion.vision.mark_peaks import SURE_MARK, _peaks, light_marks, outline
 
 # (kept importable from here, where the board reader's rooms have always found them)
 from companion.vision.mark_peaks import channel_medians as channel_medians
@@ -46,7 +46,6 @@ from companion.vision.pip_reflections import reflection_off_the_pips as reflecti
 from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_mark
 
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
-STRONG_MARK = 0.30  # a mark's contrast (``mark_peaks._peaks``) at least this: clear; 0.15 up: faint
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
 
 
@@ -77,7 +76,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     ``laid_out``: gets the contrasts of a die's marks counted sure in a face's layout of three
     or more (what its colour's marks show in this light and blur).  ``light_ink``: the marks
     lighter than the body, or darker (``mark_peaks._peaks``); None: as the body's grey tells.
-    ``sure_marks``: a die's count only of marks that stand out clearly (``STRONG_MARK``), no
+    ``sure_marks``: a die's count only of marks that stand out clearly (``SURE_MARK``), no
     faint ones completing a layout.
     """
     face = face or outline(mask)
@@ -99,7 +98,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         return int(sum(1 for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area)), True
     level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area,
                                                                             light_ink)
-    strong = values >= STRONG_MARK
+    strong = values >= SURE_MARK
     faint = (values >= 0.15) & ~strong
     if faint.any() and die_px is not None and not sure_marks and int(strong.sum() + faint.sum()) in DIE_FACES:
         # faint marks that complete a die's layout with the clear ones, where no other
@@ -188,7 +187,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     if not sure and die_px is not None and n > 1:
         top = _top_within_sides(gray, level, pip, mask, hull, within, centres[1:], values, contrast, whole,
                                 radius, rim, window, filled, die_px, stands, outward,
-                                STRONG_MARK if sure_marks else 0.0)
+                                SURE_MARK if sure_marks else 0.0)
         if top is not None:
             count, sure = top, True
     if sure and light_ink and not light_marks(level) and _dark_pip_missed(gray, mask, filled, hull, body_area,
