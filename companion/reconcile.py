@@ -17,6 +17,7 @@ from companion.games.base import (
     BoardView,
     Game,
     MalformedAction,
+    Piece,
     Prompt,
     RuleError,
     State,
@@ -127,13 +128,14 @@ class NextMoves:
         self._moves: list[tuple[Action, State | None]] = []
         self._complete = False
         self._listed: Iterator[Action] = iter(())
+        self._moved: MovedPieces | None = None
         self.applied = 0  # moves applied to work them out, for a count of a search's steps
 
     def of(self, game: Game, state: State, limit: int) -> list[tuple[Action, State | None]]:
         """Up to ``limit`` + 1 legal moves from ``state`` (one more than ``limit`` says there
         are more), each with the state it makes (None when the rules refuse it after all)."""
         if self._state is not state:
-            self._state, self._moves, self._complete = state, [], False
+            self._state, self._moves, self._complete, self._moved = state, [], False, None
             self._listed = iter(game.legal_actions(state))
         while not self._complete and len(self._moves) <= limit:
             action = next(self._listed, None)
@@ -146,6 +148,38 @@ class NextMoves:
             except (RuleError, MalformedAction):
                 self._moves.append((action, None))
         return self._moves[:limit + 1]
+
+    def moved(self, game: Game, state: State, limit: int) -> MovedPieces:
+        """What the next moves (``of``) change on the board, seen from ``state``'s own view.
+        A doubted place is asked what it may hold for every frame it stays doubted, and
+        each asks every next move's board: worked out once (a Baron Voodoo set-up's 48 dice
+        made each ask view every move's board again, most of a doubted evening's cost)."""
+        moves = self.of(game, state, limit)
+        if self._moved is None or self._moved.moves != len(moves):
+            record = game.board_view(state)
+            stacks: dict[tuple[Piece, ...], None] = {}  # (ordered: the moves' order)
+            places: set[str] = set()
+            for _, after in moves:
+                if after is None:
+                    continue
+                board = game.board_view(after)
+                for spot in changed_places(record, board):
+                    places.add(spot)
+                    stacks.setdefault(tuple(board.get(spot, ())), None)
+            self._moved = MovedPieces(len(moves), record, list(stacks), frozenset(places))
+        return self._moved
+
+
+@dataclass(frozen=True)
+class MovedPieces:
+    """The next moves from a state, as the board shows them: the state's own view, every
+    content a move gives a place it changes (once each, in the moves' order), and the
+    places some move changes."""
+
+    moves: int  # how many next moves were looked at
+    record: BoardView
+    stacks: list[tuple[Piece, ...]]
+    places: frozenset[str]
 
 
 def misread_before_next(game: Game, before: State, recorded: Action, after: State,

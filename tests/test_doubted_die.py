@@ -358,3 +358,38 @@ def test_a_press_asks_what_a_vouched_place_a_move_may_change_holds_now() -> None
         warned
     table.tap("move-bump", 1)
     assert table.history[-1].action.get("card") == "move-bump", table.history[-1]
+
+
+def test_what_doubted_places_may_hold_views_each_next_move_once() -> None:
+    """Every frame a place stays doubted asks what it may hold, place by place; each ask viewed
+    every next move's board again (Baron Voodoo seed 1 above: 1.4 million board views, two
+    and a half minutes of the suite).  The next moves' boards are viewed once per record, and
+    what a place may hold is what it was."""
+    from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places
+    from companion.table.doubt import contents, in_play
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game, state = table.game, table.state
+    viewed = 0
+    board_view = game.board_view
+
+    def counted(s: Any) -> Any:
+        nonlocal viewed
+        viewed += 1
+        return board_view(s)
+
+    game.board_view = counted  # type: ignore[method-assign]
+    next_moves = NextMoves()
+    moves = next_moves.of(game, state, NEXT_MOVES_TRIED)
+    record = board_view(state)
+    places = sorted({p for _, after in moves if after is not None
+                     for p in changed_places(record, board_view(after))})
+    assert len(places) >= 3 and len(moves) >= 3, (places, len(moves))
+    asked = [contents(game, state, place, next_moves) for place in places * 3]
+    moved = in_play(game, state, frozenset(places) | {"nowhere"}, next_moves)
+    assert viewed <= 1 + len(moves), viewed
+    assert moved == frozenset(places)
+    for place, found in zip(places * 3, asked, strict=True):
+        assert found[:2] == [tuple(record.get(place, ())), ()]
+        assert all(tuple(board_view(after).get(p, ())) in found for _, after in moves if after is not None
+                   for p in changed_places(record, board_view(after)))

@@ -33,7 +33,7 @@ from companion.games.base import (
     Trigger,
     place_names,
 )
-from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, changed_places, reconcile
+from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, reconcile
 from companion.table.disagreement import pieces_words
 from companion.table.ledger import Ledger
 from companion.table.overrides import Overrides, pieces_from, pieces_json
@@ -129,27 +129,15 @@ def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> lis
     """What a doubted place may hold: what the record has there, nothing, and each content
     a legal next move gives a place it changes (the Nightclubs' values whichever slot: the
     moves list each set of values once, in one order)."""
-    record = game.board_view(state)
-    found = [tuple(record.get(place, ())), ()]
-    for _, after in next_moves.of(game, state, NEXT_MOVES_TRIED):
-        if after is None:
-            continue
-        board = game.board_view(after)
-        for spot in changed_places(record, board):
-            stack = tuple(board.get(spot, ()))
-            if stack not in found:
-                found.append(stack)
+    moved = next_moves.moved(game, state, NEXT_MOVES_TRIED)
+    found = [tuple(moved.record.get(place, ())), ()]
+    found += [stack for stack in moved.stacks if stack not in found]
     return found
 
 
 def in_play(game: Game, state: State, places: frozenset[str], next_moves: NextMoves) -> frozenset[str]:
     """The ``places`` a legal next move changes (a Move card may be laid there now)."""
-    record = game.board_view(state)
-    moved: set[str] = set()
-    for _, after in next_moves.of(game, state, NEXT_MOVES_TRIED):
-        if after is not None:
-            moved |= changed_places(record, game.board_view(after))
-    return places & frozenset(moved)
+    return places & next_moves.moved(game, state, NEXT_MOVES_TRIED).places
 
 
 def readings(game: Game, state: State, view: BoardView, places: frozenset[str], taps: list[Tap],
