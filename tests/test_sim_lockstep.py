@@ -98,6 +98,30 @@ def test_the_gate_lets_through_the_frames_granted_and_waits_until_they_are_acted
     assert gate.taken_in_step == 8
 
 
+def test_a_camera_running_free_rests_before_each_frame_and_a_gated_one_never(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Running free (the demo at speed 0), the synthetic camera never rested: a Swing State demo
+    took 1.4 million still frames and starved the players' thread and the tablet's server of
+    the interpreter (110 s a game, 70 s resting).  Gated (the bench's players' delays), each
+    frame is read the moment it is let through."""
+    from companion.sim.camera import source
+
+    rests: list[float] = []
+    monkeypatch.setattr(source.time, "sleep", rests.append)
+    camera = CountingSource()
+    gate = FrameGate(camera)
+    loop = Loop(gate)
+    assert gate.advance(4, timeout=60)
+    assert camera.reads == 4 and rests == []
+    loop.stop = True
+    gate.release()
+    loop.thread.join(timeout=60)
+    assert not loop.thread.is_alive()
+    free = camera.reads - 4
+    assert free >= 1 and rests == [source.FREE_FRAME_REST_S] * free
+    assert 0 < source.FREE_FRAME_REST_S <= 1 / 100  # a real camera's pace or quicker
+
+
 def test_a_negative_advance_is_refused_and_lets_nothing_through() -> None:
     camera = CountingSource()
     gate = FrameGate(camera)

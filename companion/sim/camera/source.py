@@ -7,12 +7,20 @@ sets what is on the table.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
 
 from companion.games.base import BoardView
 from companion.sim.camera.render import Camera
+
+# a camera running free (the demo at speed 0, its gate released) rests this long before each
+# frame: a real camera's read blocks between frames, and the synthetic one, never resting,
+# took 1.4 million still frames in a Swing State demo and held the interpreter from the
+# players' thread and the tablet's server (110 s a game; 70 s resting so, at most 500 frames
+# a second, which still counts a player's wait of 20 s in 160 frames within a third of a second)
+FREE_FRAME_REST_S = 0.002
 
 
 class SyntheticSource:
@@ -85,6 +93,9 @@ class FrameGate:
                 self._cond.wait()
             self._asking = False
             self.taken += 1
+            free = self.released
+        if free:
+            time.sleep(FREE_FRAME_REST_S)
         return self.source.read()
 
     def advance(self, frames: int, timeout: float = 300.0) -> bool:
