@@ -129,3 +129,64 @@ def test_a_piece_seen_clear_of_a_columns_blob_has_nothing_behind_the_column() ->
     assert told(_Blob(found=[("E1", Piece("purple", 2), 0.0, 0.0, 1.0)])) == [("E1", COLUMN_OVER)]  # no box
     # and on the frame: E1's purple 2, 7 mm of board from E2's column of two (20 degrees)
     read_right("baron_voodoo-t20-b0", ("E1",))
+
+
+def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None:
+    """A die's top seen over a place is read there only when no taller column could show it
+    (``PieceMarks._one_place_whatever_height``): one on the place nearer the camera's nadir,
+    unless a die's top was read there.  A mat's place holds one die (``Spot.holds``), so no
+    column stands on it; and a foot off every place, farther than ``FOOT_REACH_MM`` from
+    one, is no column's."""
+    from committed_frames import read_committed
+
+    from companion.vision.geometry import MARGIN_MM
+    from companion.vision.piece_marks import FOOT_REACH_MM
+    from companion.vision.pose import DIE_MM, MOST_STACKED
+
+    _frame, layout, reader, _reading = read_committed("tune", "baron_voodoo-t20-b2-more")
+    assert reader.pose is not None
+
+    def top_over(spot_id: str) -> tuple[float, float]:
+        spot = layout.spot(spot_id)
+        return spot.x + spot.w / 2 + MARGIN_MM, spot.y + spot.h / 2 + MARGIN_MM
+
+    def foot(x: float, y: float, height: int = MOST_STACKED) -> str | None:
+        fx, fy = reader.pose.feet(x, y, DIE_MM, MOST_STACKED)[height - 1]
+        return reader._spot_at(fx - MARGIN_MM, fy - MARGIN_MM)
+
+    # a Caught Soul's top: a column of three would stand on the next Caught Soul, a place of one
+    x, y = top_over("souls0-0")
+    assert foot(x, y) == "souls0-1" and layout.spot("souls0-1").holds == 1
+    assert reader._one_place_whatever_height(x, y)
+    # a grid place's top whose column of three would stand on the next grid place: unclear,
+    # unless a die's top was read on that place
+    grid = [s.id for s in layout.spots if len(s.id) == 2]
+    over = [(s, foot(*top_over(s))) for s in grid]
+    x, y, nearer = next((*top_over(s), at) for s, at in over if at in grid and at != s
+                        and foot(*top_over(s), MOST_STACKED - 1) == s
+                        and not reader._board_where_sides_would_be(
+                            *top_over(s), *reader.pose.feet(*top_over(s), DIE_MM, MOST_STACKED)[::2]))
+    assert not reader._one_place_whatever_height(x, y)
+    reader._topped = frozenset({nearer})
+    assert reader._one_place_whatever_height(x, y)
+    reader._topped = frozenset()
+    # a top whose column of three would stand off the grid, farther than a foot's reach
+    # from any place (at the grid's edge nearest the nadir): none stands there
+    def off_the_grid(x: float, y: float) -> bool:
+        feet = reader.pose.feet(x, y, DIE_MM, MOST_STACKED)
+        return not reader._places_near(*feet[-1]) and all(
+            reader._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) == reader._spot_at(x - MARGIN_MM, y - MARGIN_MM)
+            for fx, fy in feet[:-1])
+
+    tops = [(top_over(s)[0] + dx, top_over(s)[1] + dy) for s in grid
+            for dx in range(-13, 14) for dy in range(-13, 14)]
+    off = [(x, y) for x, y in tops if off_the_grid(x, y)]
+    assert off and all(reader._one_place_whatever_height(x, y) for x, y in off)
+    # (a foot in the gutter between two places may stand on either; on a place, on that one)
+    a1, b1 = layout.spot("A1"), layout.spot("B1")
+    gutter = ((a1.x + a1.w + b1.x) / 2 + MARGIN_MM, a1.y + a1.h / 2 + MARGIN_MM)
+    assert b1.x - (a1.x + a1.w) < 2 * FOOT_REACH_MM and reader._places_near(*gutter) == {"A1", "B1"}
+    assert reader._places_near(gutter[0] - 2, gutter[1]) == {"A1"}
+    # and on the frames: the Caught Souls, and B1's yellow 2 (20 degrees, a low light)
+    read_right("baron_voodoo-t20-b2-more", ("souls0-0", "souls1-0"))
+    read_right("baron_voodoo-t20-b2-falloff", ("B1", "souls1-2"))

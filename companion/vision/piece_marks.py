@@ -30,6 +30,7 @@ from companion.vision.reading import SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
+FOOT_REACH_MM = 3.0  # a column's foot worked out from its top's centre lies this near the truth
 BAND_SLACK_MM = 2.0  # the strip a taller column's sides would cover is judged this far in from its ends
 SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's sides stand there
 CROP_PAD_MM = 2.0  # a piece's crop reaches this far past its box on the board ...
@@ -335,11 +336,29 @@ class PieceMarks:
         if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
             return spot is not None
         feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
-        # (nor does a taller column stand where another die's top was read: ``_tops_read``)
-        at = [self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet]
-        return all(at[k] == spot for k, foot in enumerate(feet)
-                   if k == 0 or not (at[k] in self._topped
-                                     or self._board_where_sides_would_be(x_mm, y_mm, feet[0], foot)))
+        if self._spot_at(feet[0][0] - MARGIN_MM, feet[0][1] - MARGIN_MM) != spot:
+            return False
+        # a taller column stands on a place within a foot's reach of where its foot would be,
+        # one whose rules stack that many dice there (a mat's place holds one), and none
+        # where another die's top was read (``_tops_read``): a foot off every place is no column
+        for height, foot in enumerate(feet[1:], start=2):
+            under = [place for place in self._places_near(*foot)
+                     if place != spot and place not in self._topped
+                     and self.layout.spot(place).holds in (0, *range(height, MOST_STACKED + 1))]
+            if under and not self._board_where_sides_would_be(x_mm, y_mm, feet[0], foot):
+                return False
+        return True
+
+    def _places_near(self, x_mm: float, y_mm: float) -> set[str]:
+        """The place at this point (canvas mm); off every place (between two, or off the
+        grid), those within about ``FOOT_REACH_MM`` of it: a foot worked out from a top is
+        that sure."""
+        at = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
+        if at is not None:
+            return {at}
+        steps = (-FOOT_REACH_MM, 0.0, FOOT_REACH_MM)
+        near = (self._spot_at(x_mm + dx - MARGIN_MM, y_mm + dy - MARGIN_MM) for dx in steps for dy in steps)
+        return {place for place in near if place is not None}
 
     def _board_where_sides_would_be(self, x_mm: float, y_mm: float, one: tuple[float, float],
                                     foot: tuple[float, float]) -> bool:
