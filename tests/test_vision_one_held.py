@@ -4,6 +4,7 @@ top is seen may stand (``Blobs._tops_read``)."""
 
 from __future__ import annotations
 
+import numpy as np
 from committed_frames import read_right
 
 from companion.games import load_game
@@ -190,3 +191,42 @@ def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None
     # and on the frames: the Caught Souls, and B1's yellow 2 (20 degrees, a low light)
     read_right("baron_voodoo-t20-b2-more", ("souls0-0", "souls1-0"))
     read_right("baron_voodoo-t20-b2-falloff", ("B1", "souls1-2"))
+
+
+def test_a_dies_top_past_its_places_edge_stands_on_the_place_it_is_read_at() -> None:
+    """From a slant a die's top shows out past its place (between two places, or over the
+    next one out): its foot, not its top, says where it stands.  Read at its foot's place,
+    with no taller column possible, it is read; a top whose foot is on another place than
+    the one its blob is read at is not vouched for there."""
+    from committed_frames import read_committed
+
+    from companion.vision.geometry import MARGIN_MM
+    from companion.vision.pose import DIE_MM, MOST_STACKED
+
+    _frame, layout, reader, _reading = read_committed("tune", "baron_voodoo-t30-b1-more")
+    assert reader.pose is not None
+    soul = layout.spot("souls0-0")
+    # a top over no place whose die's foot (one die high) lies on souls0-0: out along the
+    # line from the nadir past the Caught Soul's edge
+    cx, cy = soul.x + soul.w / 2 + MARGIN_MM, soul.y + soul.h / 2 + MARGIN_MM
+    ux, uy, _d = reader.pose.outward(cx, cy)
+    tops = [(cx + ux * step, cy + uy * step) for step in np.arange(0.0, 30.0, 0.5)]
+    past = [(x, y) for x, y in tops if reader._spot_at(x - MARGIN_MM, y - MARGIN_MM) is None
+            and reader._spot_at(*(np.array(reader.pose.feet(x, y, DIE_MM, MOST_STACKED)[0]) - MARGIN_MM))
+            == "souls0-0"]
+    assert past
+    x, y = past[0]
+    assert reader._one_place_whatever_height(x, y, "souls0-0")
+    assert not reader._one_place_whatever_height(x, y)  # read at no place it stands on
+    assert not reader._one_place_whatever_height(x, y, "souls0-1")
+    # and on the frame (30 degrees): the Caught Soul's blue 5 and E1's purple 4
+    read_right("baron_voodoo-t30-b1-more", ("souls0-0", "E1"))
+
+
+def test_a_row_of_dice_from_a_slant_is_read_from_the_nadir_out() -> None:
+    """Each die of a row going out from the camera's nadir is unclear while a column on the
+    place nearer the nadir could show its top over it; once that place's top is read sure
+    on a re-read, the next die out is read again knowing it, and so on down the row (Baron
+    Voodoo at 30 degrees: D5's red 6 and G4's white 4, each waiting on the die before it)."""
+    read_right("baron_voodoo-t30-b1-more", ("D5", "G4"))
+    read_right("baron_voodoo-t30-b0", ("A2",))

@@ -220,9 +220,11 @@ class PieceMarks:
             die_px = DIE_MM * scale
             ink = True if not self._light_die(index) else None
 
+            read_at = self._spot_at((bx + bw / 2) / SCALE - MARGIN_MM, (by + bh / 2) / SCALE - MARGIN_MM)
+
             def stands(cx: float, cy: float) -> bool:
                 return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
-                                                                            y0 + (cy + 0.5) / scale)
+                                                                            y0 + (cy + 0.5) / scale, read_at)
         if whole_face and stands is not None:  # (a top read only where it stands on one place, however high)
             read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
@@ -328,16 +330,20 @@ class PieceMarks:
         ux, uy, d = self.pose.outward(x_mm, y_mm)
         return (ux, uy) if d > 1.0 else None
 
-    def _one_place_whatever_height(self, x_mm: float, y_mm: float) -> bool:
+    def _one_place_whatever_height(self, x_mm: float, y_mm: float, read_at: str | None = None) -> bool:
         """Does a die's top face seen here (canvas mm) stand on one place, however many dice
         its column holds?  With no sides measured its height is not known; from a slant a
-        column's top shows over a place further out from the camera's nadir than its foot."""
+        column's top shows over a place further out from the camera's nadir than its foot.
+        ``read_at``: the place the die is read at (its blob's), whose die's top may show past
+        its edge, between two places or over the next one out: standing there, it is read."""
         spot = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
-        if spot is None or self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
+        if self.pose is None:  # (the dice's vote may miss sides in shade: not asked)
             return spot is not None
         feet = self.pose.feet(x_mm, y_mm, DIE_MM, MOST_STACKED)
-        if self._spot_at(feet[0][0] - MARGIN_MM, feet[0][1] - MARGIN_MM) != spot:
+        foot = self._spot_at(feet[0][0] - MARGIN_MM, feet[0][1] - MARGIN_MM)
+        if foot is None or foot not in (spot, read_at):
             return False
+        spot = foot
         # a taller column stands on a place within a foot's reach of where its foot would be,
         # one whose rules stack that many dice there (a mat's place holds one), and none
         # where another die's top was read (``_tops_read``): a foot off every place is no column

@@ -436,16 +436,28 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         # s14: a purple Dancer under two Moves was read as the two Moves alone and committed)
         # Read again too with its colour's marks' contrast raised to what most dice's show, as
         # this frame's other dice of that colour show theirs (``marks_gains``)
-        every = [blob for _patch, blob, _area in carried.values()] + [blob for _k, _key, blob in read]
+        kept = [blob for _patch, blob, _area in carried.values()]
+        every = kept + [blob for _k, _key, blob in read]
         gains: dict[int, float] | None = None  # (measured only for a die still unclear)
         # (where two blobs read a piece at one place: none is read twice on most boards)
         claimed = Counter(spot for blob in every for spot in {s for s, *_ in blob.found})
         tops = self._tops_by_place(every) if any(n > 1 for n in claimed.values()) else {}
-        for i, (k, key, blob) in enumerate(read):
-            # (and a die read as a column's top over a place where another die's top was read)
-            if any(why == MARKS_UNCLEAR for _spot, why in blob.doubts) \
-                    or any(b is not blob for spot, *_ in blob.found for b in tops.get(spot, ())):
-                self._topped = self._tops_read(every, blob)
+        # A top read sure on a re-read rules out a column under the next die's top: read again
+        # those whose places where tops were read grew, until none did (a row of dice from a
+        # slant: each unclear until the one nearer the nadir is read; at most a round a blob)
+        asked: dict[int, frozenset[str]] = {}
+        for _round in range(len(read)):
+            grew = False
+            for i, (k, key, blob) in enumerate(read):
+                # (and a die read as a column's top over a place where another die's top was read)
+                if not (any(why == MARKS_UNCLEAR for _spot, why in blob.doubts)
+                        or (not _round and any(b is not blob for spot, *_ in blob.found
+                                               for b in tops.get(spot, ())))):
+                    continue
+                topped = self._tops_read(every, blob)
+                if asked.get(i) == topped:
+                    continue  # read knowing as much already
+                asked[i] = self._topped = topped
                 read[i] = (k, key, self._read_blob(k, stats, centres, components, labels, (lit, strange),
                                                    near_pieces, small, frame, pip_cache))
                 if any(why == MARKS_UNCLEAR for _spot, why in read[i][2].doubts) \
@@ -455,6 +467,10 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                                                        near_pieces, small, frame, pip_cache))
                     self._marks_gains = {}
                 self._topped = frozenset()
+                grew |= bool(set(self._tops_by_place([read[i][2]])) - set(self._tops_by_place([blob])))
+                every = kept + [blob for _k, _key, blob in read]
+            if not grew:
+                break
         told = self._one_held_read(every[:len(carried)] + [blob for _k, _key, blob in read])
         for blob in told:
             self._tell(blob, odd, explained, doubtful, pieces, placed, confidence, whence)
