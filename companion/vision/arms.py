@@ -23,6 +23,7 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
+from companion.vision.cast_shadow import cast_shadow
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
 from companion.vision.light import CLIPPED
@@ -220,6 +221,14 @@ class Arms:
                 if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
                     hand.append(k)
                     del whys[k]
+        if not hand and crossing is None:
+            # no hand or arm over the board: a piece's cast shadow is light, not a thing (with
+            # an arm in view, what lies near it may be its shadow's or the arm's own)
+            shadows = [k for k, why in whys.items() if why == "something over it (a hand, a shadow)?"
+                       and cast_shadow(flat, self._reference, components, k, stats[k], blobs,
+                                       self._print_detail)]
+            for k in shadows:
+                del whys[k]
         arm = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
