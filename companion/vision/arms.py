@@ -221,14 +221,9 @@ class Arms:
                 if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
                     hand.append(k)
                     del whys[k]
-        if not hand and crossing is None:
-            # no hand or arm over the board: a piece's cast shadow is light, not a thing (with
-            # an arm in view, what lies near it may be its shadow's or the arm's own)
-            shadows = [k for k, why in whys.items() if why == "something over it (a hand, a shadow)?"
-                       and cast_shadow(flat, self._reference, components, k, stats[k], blobs,
-                                       self._print_detail)]
-            for k in shadows:
-                del whys[k]
+        if not hand and crossing is None:  # a piece's cast shadow is light (near an arm, maybe the arm's)
+            whys = {k: why for k, why in whys.items() if why != "something over it (a hand, a shadow)?" or not
+                    cast_shadow(flat, self._reference, components, k, stats[k], blobs, self._print_detail)}
         arm = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
