@@ -165,6 +165,7 @@ def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None
     over = [(s, foot(*top_over(s))) for s in grid]
     x, y, nearer = next((*top_over(s), at) for s, at in over if at in grid and at != s
                         and foot(*top_over(s), MOST_STACKED - 1) == s
+                        and reader._column_fits(at, *reader.pose.feet(*top_over(s), DIE_MM, MOST_STACKED)[-1])
                         and not reader._board_where_sides_would_be(
                             *top_over(s), *reader.pose.feet(*top_over(s), DIE_MM, MOST_STACKED)[::2]))
     assert not reader._one_place_whatever_height(x, y)
@@ -230,3 +231,25 @@ def test_a_row_of_dice_from_a_slant_is_read_from_the_nadir_out() -> None:
     Voodoo at 30 degrees: D5's red 6 and G4's white 4, each waiting on the die before it)."""
     read_right("baron_voodoo-t30-b1-more", ("D5", "G4"))
     read_right("baron_voodoo-t30-b0", ("A2",))
+
+
+def test_a_taller_column_stands_only_with_its_die_within_its_place() -> None:
+    """A column's foot worked out from its top (within ``FOOT_REACH_MM``) must leave its die
+    within the place's sides give or take ``FOOT_SLACK_MM``: a foot near a place's edge, or in
+    the gutter beside it, is no column's there (the die would hang half over the edge)."""
+    from companion.vision.geometry import MARGIN_MM
+    from companion.vision.piece_marks import FOOT_REACH_MM
+    from companion.vision.pose import DIE_MM, FOOT_SLACK_MM
+
+    layout, reader = _baron()
+    a2 = layout.spot("A2")
+    inset = DIE_MM / 2 - FOOT_SLACK_MM - FOOT_REACH_MM
+    middle = (a2.x + a2.w / 2 + MARGIN_MM, a2.y + a2.h / 2 + MARGIN_MM)
+    assert reader._column_fits("A2", *middle)
+    assert reader._column_fits("A2", a2.x + inset + MARGIN_MM, middle[1])
+    assert not reader._column_fits("A2", a2.x + inset - 0.5 + MARGIN_MM, middle[1])  # by its edge
+    assert not reader._column_fits("A2", middle[0], a2.y - 1.0 + MARGIN_MM)  # in the gutter above it
+    # and on the frames: a row of dice at 30 degrees whose taller columns' feet fell by the
+    # next place's edge, and a purple 6 whose would have stood in the gutter (20 degrees)
+    read_right("baron_voodoo-t30-b1-more", ("A4", "C3", "C4", "C5"))
+    read_right("baron_voodoo-t20-b2-falloff", ("A1",))

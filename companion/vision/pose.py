@@ -122,6 +122,7 @@ class CameraPose:
 
 DIE_MM = 16.0  # a standard die's edge: a column of them is this many millimetres a die
 MOST_STACKED = 3  # the tallest column a game builds (Baron Voodoo's)
+FOOT_SLACK_MM = 2.0  # a die's foot as measured may lie this far past its place's side (its top's rim)
 STAND_TOLERANCE_PX = 3.0  # px a measured lean may pass a column's full lean (blur, a pixel of rim)
 SIDES_SEEN_SHARE = 0.4  # a column's sides show at least this share of its lean (bevels, dark feet)
 

@@ -14,13 +14,12 @@ import numpy as np
 
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
+from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 from companion.vision.slant import leaning_figure
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
-FOOT_SLACK_MM = 2.0  # a die's foot as measured may lie this far past its place's side (its top's rim)
 SIDE_HUE = 0.88  # a die's side face in shade: this near its colour's hue (cosine of the angle),
 SIDE_HUE_MARGIN = 0.04  # and this much nearer it than the empty print there is
 VOTE_LEAN_PX = 5.0  # dice whose side would show this many pixels or more vote on whether sides show
