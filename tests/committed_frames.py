@@ -21,9 +21,11 @@ def read_committed(split: str, stem: str) -> tuple[Frame3D, Layout, BoardReader,
     return frame, layout, reader, reader.read(frame.image())
 
 
-def read_right(stem: str, spots: tuple[str, ...]) -> None:
-    """The tuning frame ``stem`` read with ``spots`` sure and right, and nothing read wrong."""
-    frame, layout, _reader, reading = read_committed("tune", stem)
+def read_right(stem: str, spots: tuple[str, ...],
+               read: tuple[Frame3D, Layout, BoardReader, Reading] | None = None) -> None:
+    """The tuning frame ``stem`` read with ``spots`` sure and right, and nothing read wrong
+    (``read``: ``read_committed``'s answer for it, when a test has it already)."""
+    frame, layout, _reader, reading = read or read_committed("tune", stem)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in spots:

@@ -4,22 +4,35 @@ top is seen may stand (``Blobs._tops_read``)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
-from committed_frames import read_right
+from committed_frames import read_committed, read_right
 
 from companion.games import load_game
 from companion.games.baron_voodoo.facts import STACK_MAX
 from companion.games.base import Layout, Piece
+from companion.sim.camera.frames3d import Frame3D
 from companion.vision.blobs import COLUMN_OVER, HIDDEN, MARKS_UNCLEAR, _Blob
 from companion.vision.die_sides import COLUMN_CLEAR_MM
 from companion.vision.reader import BoardReader
-from companion.vision.reading import SCALE
+from companion.vision.reading import SCALE, Reading
 
 
 def _baron() -> tuple[Layout, BoardReader]:
     game = load_game("baron_voodoo")
     layout = game.layout(game.setup(2, None, 0))
     return layout, BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+
+
+@cache
+def _tuning(stem: str) -> tuple[Frame3D, Layout, BoardReader, Reading]:
+    """A tuning frame read once for this module's tests (a Baron frame takes seconds cold)."""
+    return read_committed("tune", stem)
+
+
+def _right(stem: str, spots: tuple[str, ...]) -> None:
+    read_right(stem, spots, _tuning(stem))
 
 
 def test_a_mats_place_holds_one_piece_and_the_grid_a_column() -> None:
@@ -76,7 +89,7 @@ def test_only_a_place_under_a_piece_seen_beside_it_keeps_its_doubt_to_itself() -
 def test_the_places_beside_one_under_a_die_seen_whole_are_read() -> None:
     # Offerings and score places beside a Caught Soul a die leans over, doubted "next to
     # Mami Wata: Caught Soul 2, partly hidden?" before: the die over it is seen whole
-    read_right("baron_voodoo-t20-b2-more", ("offer0-0", "offer0-1", "offer0-2", "offer1-0", "offer1-1",
+    _right("baron_voodoo-t20-b2-more", ("offer0-0", "offer0-1", "offer0-2", "offer1-0", "offer1-1",
                                             "track0-0", "track1-3"))
 
 
@@ -84,13 +97,11 @@ def test_a_speck_lying_as_its_dies_side_hides_nothing() -> None:
     """A patch too small for any piece (``_Blob.speck``) between a die read at its place and
     the camera's nadir is that die's side in shade (a yellow die's brown): no doubt.  Away
     from the nadir, or on a place where no die was read, it may be all that shows of a piece."""
-    from committed_frames import read_committed
-
     from companion.vision.geometry import MARGIN_MM
     from companion.vision.pose import DIE_MM
     from companion.vision.reading import SCALE
 
-    _frame, _layout, reader, _reading = read_committed("tune", "baron_voodoo-t20-b0")
+    _frame, _layout, reader, _reading = _tuning("baron_voodoo-t20-b0")
     assert reader.pose is not None
     x, y = 60.0, 60.0  # a die's top read on B2
     ux, uy, _d = reader.pose.outward(x + MARGIN_MM, y + MARGIN_MM)
@@ -104,7 +115,7 @@ def test_a_speck_lying_as_its_dies_side_hides_nothing() -> None:
     assert speck(0.6 * DIE_MM) == [("B2", HIDDEN)]  # beyond its top: no side of it lies there
     assert speck(-0.6 * DIE_MM, "C2") == [("C2", HIDDEN)]  # on a place no die was read at
     # and on the frame: G1's yellow 5, its shaded side a brown speck apart from its top
-    read_right("baron_voodoo-t20-b0", ("G1",))
+    _right("baron_voodoo-t20-b0", ("G1",))
 
 
 def test_a_piece_seen_clear_of_a_columns_blob_has_nothing_behind_the_column() -> None:
@@ -129,7 +140,7 @@ def test_a_piece_seen_clear_of_a_columns_blob_has_nothing_behind_the_column() ->
     assert told(piece(clear, doubts=(("E1", "glare?"),))) == [("E1", COLUMN_OVER)]  # doubted itself
     assert told(_Blob(found=[("E1", Piece("purple", 2), 0.0, 0.0, 1.0)])) == [("E1", COLUMN_OVER)]  # no box
     # and on the frame: E1's purple 2, 7 mm of board from E2's column of two (20 degrees)
-    read_right("baron_voodoo-t20-b0", ("E1",))
+    _right("baron_voodoo-t20-b0", ("E1",))
 
 
 def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None:
@@ -138,13 +149,11 @@ def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None
     unless a die's top was read there.  A mat's place holds one die (``Spot.holds``), so no
     column stands on it; and a foot off every place, farther than ``FOOT_REACH_MM`` from
     one, is no column's."""
-    from committed_frames import read_committed
-
     from companion.vision.geometry import MARGIN_MM
     from companion.vision.piece_marks import FOOT_REACH_MM
     from companion.vision.pose import DIE_MM, MOST_STACKED
 
-    _frame, layout, reader, _reading = read_committed("tune", "baron_voodoo-t20-b2-more")
+    _frame, layout, reader, _reading = _tuning("baron_voodoo-t20-b2-more")
     assert reader.pose is not None
 
     def top_over(spot_id: str) -> tuple[float, float]:
@@ -190,8 +199,8 @@ def test_a_taller_column_is_looked_for_only_where_its_foot_could_stand() -> None
     assert b1.x - (a1.x + a1.w) < 2 * FOOT_REACH_MM and reader._places_near(*gutter) == {"A1", "B1"}
     assert reader._places_near(gutter[0] - 2, gutter[1]) == {"A1"}
     # and on the frames: the Caught Souls, and B1's yellow 2 (20 degrees, a low light)
-    read_right("baron_voodoo-t20-b2-more", ("souls0-0", "souls1-0"))
-    read_right("baron_voodoo-t20-b2-falloff", ("B1", "souls1-2"))
+    _right("baron_voodoo-t20-b2-more", ("souls0-0", "souls1-0"))
+    _right("baron_voodoo-t20-b2-falloff", ("B1", "souls1-2"))
 
 
 def test_a_dies_top_past_its_places_edge_stands_on_the_place_it_is_read_at() -> None:
@@ -199,12 +208,10 @@ def test_a_dies_top_past_its_places_edge_stands_on_the_place_it_is_read_at() -> 
     next one out): its foot, not its top, says where it stands.  Read at its foot's place,
     with no taller column possible, it is read; a top whose foot is on another place than
     the one its blob is read at is not vouched for there."""
-    from committed_frames import read_committed
-
     from companion.vision.geometry import MARGIN_MM
     from companion.vision.pose import DIE_MM, MOST_STACKED
 
-    _frame, layout, reader, _reading = read_committed("tune", "baron_voodoo-t30-b1-more")
+    _frame, layout, reader, _reading = _tuning("baron_voodoo-t30-b1-more")
     assert reader.pose is not None
     soul = layout.spot("souls0-0")
     # a top over no place whose die's foot (one die high) lies on souls0-0: out along the
@@ -221,7 +228,7 @@ def test_a_dies_top_past_its_places_edge_stands_on_the_place_it_is_read_at() -> 
     assert not reader._one_place_whatever_height(x, y)  # read at no place it stands on
     assert not reader._one_place_whatever_height(x, y, "souls0-1")
     # and on the frame (30 degrees): the Caught Soul's blue 5 and E1's purple 4
-    read_right("baron_voodoo-t30-b1-more", ("souls0-0", "E1"))
+    _right("baron_voodoo-t30-b1-more", ("souls0-0", "E1"))
 
 
 def test_a_row_of_dice_from_a_slant_is_read_from_the_nadir_out() -> None:
@@ -229,8 +236,8 @@ def test_a_row_of_dice_from_a_slant_is_read_from_the_nadir_out() -> None:
     place nearer the nadir could show its top over it; once that place's top is read sure
     on a re-read, the next die out is read again knowing it, and so on down the row (Baron
     Voodoo at 30 degrees: D5's red 6 and G4's white 4, each waiting on the die before it)."""
-    read_right("baron_voodoo-t30-b1-more", ("D5", "G4"))
-    read_right("baron_voodoo-t30-b0", ("A2",))
+    _right("baron_voodoo-t30-b1-more", ("D5", "G4"))
+    _right("baron_voodoo-t30-b0", ("A2",))
 
 
 def test_a_taller_column_stands_only_with_its_die_within_its_place() -> None:
@@ -251,5 +258,5 @@ def test_a_taller_column_stands_only_with_its_die_within_its_place() -> None:
     assert not reader._column_fits("A2", middle[0], a2.y - 1.0 + MARGIN_MM)  # in the gutter above it
     # and on the frames: a row of dice at 30 degrees whose taller columns' feet fell by the
     # next place's edge, and a purple 6 whose would have stood in the gutter (20 degrees)
-    read_right("baron_voodoo-t30-b1-more", ("A4", "C3", "C4", "C5"))
-    read_right("baron_voodoo-t20-b2-falloff", ("A1",))
+    _right("baron_voodoo-t30-b1-more", ("A4", "C3", "C4", "C5"))
+    _right("baron_voodoo-t20-b2-falloff", ("A1",))
