@@ -25,7 +25,7 @@ from companion.vision.pips import (
     reflection_off_the_pips,
     washes_out_a_mark,
 )
-from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, Stand
+from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, Stand, die_within
 from companion.vision.reading import SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
@@ -351,7 +351,7 @@ class PieceMarks:
         for height, foot in enumerate(feet[1:], start=2):
             under = [place for place in self._places_near(*foot)
                      if place != spot and place not in self._topped
-                     and self.layout.spot(place).holds in (0, *range(height, MOST_STACKED + 1))
+                     and (self.layout.spot(place).holds or height) >= height
                      and self._column_fits(place, *foot)]
             if under and not self._board_where_sides_would_be(x_mm, y_mm, feet[0], foot):
                 return False
@@ -361,10 +361,8 @@ class PieceMarks:
         """May a column whose foot would be here (canvas mm, as worked out from its top: within
         ``FOOT_REACH_MM``) stand on ``place``, its die within the place's sides give or take
         ``FOOT_SLACK_MM``?  A die hanging half over a place's edge stands on none."""
-        spot = self.layout.spot(place)
-        x, y = x_mm - MARGIN_MM - spot.x, y_mm - MARGIN_MM - spot.y
-        inset = DIE_MM / 2 - FOOT_SLACK_MM - FOOT_REACH_MM
-        return inset <= x <= spot.w - inset and inset <= y <= spot.h - inset
+        return die_within(self.layout.spot(place), x_mm - MARGIN_MM, y_mm - MARGIN_MM,
+                          FOOT_SLACK_MM + FOOT_REACH_MM)
 
     def _places_near(self, x_mm: float, y_mm: float) -> set[str]:
         """The place at this point (canvas mm); off every place (between two, or off the

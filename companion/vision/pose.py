@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.games.base import Spot
+
 NOMINAL_FOV_DEG = 70.0  # a webcam's field across, when neither a lens nor the view tells
 FOCAL_RANGE = (0.4, 2.5)  # a focal length estimated outside this share of the width is ill-posed
 FOCAL_AGREE = 0.15  # the plane's two constraints agree this well when the view is tilted enough
@@ -125,6 +127,14 @@ MOST_STACKED = 3  # the tallest column a game builds (Baron Voodoo's)
 FOOT_SLACK_MM = 2.0  # a die's foot as measured may lie this far past its place's side (its top's rim)
 STAND_TOLERANCE_PX = 3.0  # px a measured lean may pass a column's full lean (blur, a pixel of rim)
 SIDES_SEEN_SHARE = 0.4  # a column's sides show at least this share of its lean (bevels, dark feet)
+
+
+def die_within(spot: Spot, x_mm: float, y_mm: float, slack_mm: float = FOOT_SLACK_MM) -> bool:
+    """Does a die whose foot's centre is here (layout mm) lie within ``spot``, give or take
+    ``slack_mm`` (however it is turned: its centre within half its edge of the place's sides)?"""
+    x, y = x_mm - spot.x, y_mm - spot.y
+    reach = DIE_MM / 2 - slack_mm
+    return reach <= x <= spot.w - reach and reach <= y <= spot.h - reach
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, stand_of
+from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 from companion.vision.slant import leaning_figure
 
@@ -165,10 +165,7 @@ class Standing(DieSides):
         spot_id = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
         if spot_id is None:
             return False
-        spot = self.layout.spot(spot_id)
-        x, y = x_mm - MARGIN_MM - spot.x, y_mm - MARGIN_MM - spot.y
-        reach = DIE_MM / 2 - FOOT_SLACK_MM
-        return reach <= x <= spot.w - reach and reach <= y <= spot.h - reach
+        return die_within(self.layout.spot(spot_id), x_mm - MARGIN_MM, y_mm - MARGIN_MM)
 
     def _dice_stand_up(self, n: int, stats: np.ndarray, components: np.ndarray, labels: np.ndarray) -> bool:
         """Do the board's dice show their sides, as dice on a table seen from a slant do?  A
