@@ -230,9 +230,11 @@ class Arms:
                 return Reading(None, hand=True, markers_found=len(MARKER_IDS),
                                problem="a hand is over the board"), set()
             arm, joined = self._join_arm(hand, whys, mask, components, stats, blobs)
-        for unseen, corner in cores:  # (grown: a piece reaching into a core is hidden in part)
-            grown = cv2.dilate(unseen.astype(np.uint8), SQUARE5) > 0
-            self._doubt_under(grown, corner, "glare?", doubtful, whence)
+        for unseen, corner in cores:
+            # only where a piece of the place could lie: a piece partly in a core shows the rest of
+            # itself, which is no board either (``washed_core``), and a speck the lift's fit
+            # missed at a printed line hides nothing
+            self._doubt_under(self.glare.could_hide(unseen, corner), corner, "glare?", doubtful, whence)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]
             for s in _places(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]):

@@ -181,11 +181,17 @@ class Glare:
     def hides_nothing(self, unseen: np.ndarray, corner: tuple[int, int]) -> bool:
         """Is what a reflection's patch does not show as the board (``washed_core``) nowhere
         wide enough to hide a piece of the place there?"""
+        return not self.could_hide(unseen, corner).any()
+
+    def could_hide(self, unseen: np.ndarray, corner: tuple[int, int]) -> np.ndarray:
+        """Where in what a reflection's patch does not show as the board (``washed_core``) a
+        piece of the place there could be centred, wholly within it or showing only what is
+        not the board either."""
         if not unseen.any():
-            return True
+            return np.zeros(unseen.shape, bool)
         y0, x0 = corner
         depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
-        return not (depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]).any()
+        return depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]
 
     def washed_core(self, region: np.ndarray, x: int, y: int, w: int, h: int
                     ) -> tuple[np.ndarray, tuple[int, int]] | None:
@@ -213,12 +219,41 @@ class Glare:
             ref = self._as_seen(ref, slice(y0, y1), slice(x0, x1))
         else:
             pre = self.pre[y0:y1, x0:x1]
-        clipped = pre >= 250
-        blind = clipped.all(axis=2)
-        level, even = even_lift(pre, ref)
+        blind = (pre >= 250).all(axis=2)
         seen = patch & ~blind
         n_seen = int(seen.sum())
-        if not n_seen or float(level[seen].max()) < SHEEN_MIN:
+        if not n_seen:
+            return None
+        # a reflection on a print that shines adds light; a camera's values are its light bent
+        # by a tone curve (a webcam's sRGB), so the lift in its values is the same in every
+        # channel only where the print's light is alike: the lift is asked for in the light (a
+        # lamp's sheen washing a print's dark lines out as it lifts its paper), and in the
+        # values as the camera gives them, and the one that shows more of the patch as the board stands
+        best: tuple[np.ndarray, np.ndarray] | None = None
+        for in_light in (False, True):
+            found = self._board_lifted(pre, ref, patch, seen, y0, y1, x0, x1, in_light)
+            if found is not None and (best is None or int(found[0].sum()) < int(best[0].sum())):
+                best = found
+        if best is None:
+            return None
+        odd, ring = best
+        # what is not seen to be the board: washed out, or something else.  A piece could lie
+        # there if a piece of its place fits in it (a piece partly in a washed-out core
+        # shows the rest of itself, which is no board)
+        unseen = (blind | odd) & patch
+        if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
+            return None
+        return unseen, (y0, x0)
+
+    def _board_lifted(self, pre: np.ndarray, ref: np.ndarray, patch: np.ndarray, seen: np.ndarray,
+                      y0: int, y1: int, x0: int, x1: int, in_light: bool
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """What of a patch is not the empty board lifted smoothly (``washed_core``), lifted in
+        the light (``in_light``) or in the camera's values, and the board round it that is
+        lifted evenly; None where it is lifted too little to be a reflection."""
+        clipped = pre >= 250
+        level, even = (lift_in_light if in_light else even_lift)(pre, ref)
+        if float((values_lift(ref, level) if in_light else level)[seen].max()) < SHEEN_MIN:
             return None
         # the lift, here and on the board around, fitted smoothly over the plain board (at the
         # print's edges a pixel of misplacement is a step of its own)
@@ -229,23 +264,16 @@ class Glare:
         # each pixel seen must be the empty board (up to a pixel off) lifted by that much in the
         # channels the camera did not clip, and by enough to clip the others
         pre32, clipped_at = pre.astype(np.float32), np.minimum(pre.astype(np.float32), 255) - 15
-        tolerance = (LIFT_TOLERANCE + 0.1 * np.abs(smooth))[..., None]
         padded = cv2.copyMakeBorder(ref32, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
         board = np.zeros(patch.shape, bool)
         rows, cols = patch.shape
         for dy in (0, -1, 1):
             for dx in (0, -1, 1):
-                lifted = padded[1 + dy:1 + dy + rows, 1 + dx:1 + dx + cols] + smooth[..., None]
-                near = np.abs(pre32 - lifted) <= tolerance
+                under = padded[1 + dy:1 + dy + rows, 1 + dx:1 + dx + cols]
+                lifted = lifted_in_light(under, smooth) if in_light else under + smooth[..., None]
+                near = np.abs(pre32 - lifted) <= LIFT_TOLERANCE + 0.1 * np.abs(lifted - under)
                 board |= np.where(clipped, lifted >= clipped_at, near).all(axis=2)
-        odd = seen & ~board
-        # what is not seen to be the board: washed out, or something else.  A piece could lie
-        # there if a piece of its place fits in it (a piece partly in a washed-out core
-        # shows the rest of itself, which is no board)
-        unseen = (blind | odd) & patch
-        if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
-            return None
-        return unseen, (y0, x0)
+        return seen & ~board, ring
 
     def on(self, bx: int, by: int, bw: int, bh: int, faint: bool = False) -> int:
         """The most reflection taken off a piece's box (or seen on it, with ``faint``)."""
@@ -428,6 +456,44 @@ def smooth_fit(values: np.ndarray, known: np.ndarray, sigma: float) -> np.ndarra
     if fine.any():
         plane[fine] = np.linalg.solve(m[fine], rhs[fine])[:, 0, 0]
     return plane.astype(np.float32)
+
+
+def to_light(values: np.ndarray) -> np.ndarray:
+    """A camera's values (sRGB, 0-255) as the light they stand for (0-1)."""
+    v = np.clip(values.astype(np.float32) / 255.0, 0, 1)
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def to_values(light: np.ndarray) -> np.ndarray:
+    """Light (0-1) as a camera's sRGB values (0-255, not clipped above)."""
+    v = np.maximum(light, 0)
+    return 255.0 * np.where(v <= 0.0031308, 12.92 * v, 1.055 * np.power(np.maximum(v, 1e-8), 1 / 2.4) - 0.055)
+
+
+def lifted_in_light(ref: np.ndarray, lift: np.ndarray) -> np.ndarray:
+    """The camera's values of ``ref`` with ``lift`` of light (per pixel) added to every channel."""
+    return to_values(to_light(ref) + lift[..., None])
+
+
+def values_lift(ref: np.ndarray, lift: np.ndarray) -> np.ndarray:
+    """How much lighter, in the camera's values (mean over channels), a lift of light makes ``ref``."""
+    return (lifted_in_light(ref, lift) - ref.astype(np.float32)).mean(axis=-1)
+
+
+def lift_in_light(pre: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``even_lift`` with the lift taken in the light rather than the camera's values: per
+    pixel, the light added (the mean over the channels not clipped), and whether that one
+    lift gives every channel (within the tolerance ``even_lift`` allows) and clips the others."""
+    pre32, ref32 = pre.astype(np.float32), ref.astype(np.float32)
+    clipped = pre >= 250
+    seen = (~clipped).sum(axis=-1)
+    level = np.where(clipped, 0.0, to_light(pre32) - to_light(ref32)).sum(axis=-1) / np.maximum(seen, 1)
+    lifted = lifted_in_light(ref32, level)
+    off = np.where(clipped, 0.0, np.abs(pre32 - lifted)).max(axis=-1)
+    values = (lifted - ref32).mean(axis=-1)
+    reaches = (~clipped | (lifted >= np.minimum(pre32, 255) - 15)).all(axis=-1)
+    even = (seen > 0) & (off <= 5 + 0.075 * np.abs(values)) & reaches & (values >= -6)
+    return level.astype(np.float32), even
 
 
 def even_lift(pre: np.ndarray, ref: np.ndarray,
