@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import cv2
 import numpy as np
 from committed_frames import read_committed, read_right
 
@@ -260,3 +261,35 @@ def test_a_taller_column_stands_only_with_its_die_within_its_place() -> None:
     # next place's edge, and a purple 6 whose would have stood in the gutter (20 degrees)
     _right("baron_voodoo-t30-b1-more", ("A4", "C3", "C4", "C5"))
     _right("baron_voodoo-t20-b2-falloff", ("A1",))
+
+
+def test_a_dies_top_is_the_band_of_its_colour_farthest_from_the_nadir() -> None:
+    """A die off the camera's nadir shows a side between its top and the nadir: its colour's
+    mask is longer out from the nadir than across, and its top is the band farthest out, as
+    deep as the mask is wide (a square's extent is the same along and across however it is
+    turned).  With no side shown, or right under the camera, there is nothing to cut."""
+    from companion.vision.piece_marks import PieceMarks
+
+    mask = np.zeros((40, 40), np.uint8)
+    mask[8:24, 10:26] = 1  # the top, 16 px square ...
+    mask[24:30, 11:25] = 1  # ... and its side towards the nadir (the nadir lies down the crop)
+    top = PieceMarks._top_band(mask, (0.0, -1.0), 4.0)  # (outward: up the crop)
+    assert top is not None
+    kept = top & (mask > 0)
+    assert kept[8:24, 10:26].all() and not kept[25:30].any()
+    assert PieceMarks._top_band(mask[:24], (0.0, -1.0), 4.0) is None  # no side shown
+    assert PieceMarks._top_band(mask, None, 4.0) is None  # right under the camera
+    turned = np.zeros((60, 60), np.uint8)  # a die turned 45 degrees, its side down the crop
+    cv2.fillConvexPoly(turned, np.array([[30, 8], [41, 19], [30, 30], [19, 19]], np.int32), 1)
+    cv2.fillConvexPoly(turned, np.array([[19, 19], [30, 30], [41, 19], [41, 26], [30, 37], [19, 26]],
+                                        np.int32), 1)
+    top = PieceMarks._top_band(turned, (0.0, -1.0), 4.0)
+    assert top is not None and not (top & (turned > 0))[32:].any() and (top & (turned > 0))[8:29, 30].all()
+
+
+def test_a_die_not_seen_standing_is_read_on_its_top_alone() -> None:
+    """Baron Voodoo under a reading lamp at 20 degrees: a white 5 and a yellow 6 whose sides
+    were not seen in their colour's shade (so not as standing dice) were unclear with their
+    sides' marks in their count; read on the band of their colour farthest from the nadir
+    (``PieceMarks._top_band``), they are read sure and right, and nothing is read wrong."""
+    _right("baron_voodoo-t20-b2-falloff", ("A2", "E2"))

@@ -36,6 +36,7 @@ SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's s
 CROP_PAD_MM = 2.0  # a piece's crop reaches this far past its box on the board ...
 WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its outline at the crop's edge
 TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
+TOP_BAND_LEAN_MM = 1.0  # a die's colour this much longer out from the nadir than across shows a side
 MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
 MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most
 SHADE_TINT_LEAST = 20.0  # a die's colour as seen with a tint this strong (channels less their mean) has a hue
@@ -135,6 +136,14 @@ class PieceMarks:
                     whole = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, whole_face=True)
                     if whole[1]:
                         result = (whole[0], True, result[2])
+                    elif stand is None:
+                        # or on its top alone: a die off the nadir shows a side between its top and
+                        # the nadir, whose marks are no face's (Baron Voodoo from straight above,
+                        # a die a third of the view out: a red 2 read as 3 and 4, a side's pips with
+                        # it), and its side not seen in its colour's shade leaves it seen flat
+                        top = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, top_cut=True)
+                        if top[1] and not top[2]:
+                            result = top
         fresh[key] = (patch.copy(), result)
         return result
 
@@ -142,7 +151,8 @@ class PieceMarks:
                    bh: int, glare_scale: float = 1.0, stand: Stand | None = None,
                    sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
                    lit: bool = False, shaded: bool = False,
-                   whole_face: bool = False, sure_marks: bool = False) -> tuple[int, bool, bool]:
+                   whole_face: bool = False, sure_marks: bool = False,
+                   top_cut: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
@@ -153,7 +163,8 @@ class PieceMarks:
         is taken for it (``_lit_die_tops``); ``shaded``: its colour in shade (``_with_its_shade``);
         ``whole_face``: a die's count by its whole face (``face_template``) in its colour, lit or
         in shade, or unclear (no reflection asked); ``sure_marks``: a count only of marks that
-        stand out clearly (``count_pips``)."""
+        stand out clearly (``count_pips``); ``top_cut``: a die not seen standing is judged on
+        the band of its colour farthest out from the nadir, as wide as it is across (``_top_band``)."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -204,6 +215,11 @@ class PieceMarks:
             along += ((y0 + (ys + 0.5) / scale) * SCALE - stand.nadir_px[1]) * stand.outward[1]
             top = along >= stand.top_from - 0.5
             mask[~top] = 0
+        elif top_cut and self._is_die(index):
+            top = self._top_band(mask, self._outward((x0 + x1) / 2, (y0 + y1) / 2), TOP_BAND_LEAN_MM * scale)
+            if top is None:
+                return 0, False, False
+            mask[~top] = 0
         if self.keep_masks:
             self._last_mask = mask
         # (the re-reads with the reflection scaled ask only the count)
@@ -238,7 +254,8 @@ class PieceMarks:
             return self.faces.classify(mask), True, reflected
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
-        cut = stand is not None and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
+        cut = (stand is not None or top is not None) \
+            and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink,
@@ -329,6 +346,24 @@ class PieceMarks:
             return None
         ux, uy, d = self.pose.outward(x_mm, y_mm)
         return (ux, uy) if d > 1.0 else None
+
+    @staticmethod
+    def _top_band(mask: np.ndarray, outward: tuple[float, float] | None,
+                  least_px: float) -> np.ndarray | None:
+        """Where a die's top lies in its colour's mask (a crop's): the band farthest out from
+        the nadir along ``outward``, as deep as the mask is wide across it (a square's extent
+        is the same along and across, however it is turned); None right under the camera or
+        with no side shown (the mask not ``least_px`` longer along than across: nothing to cut)."""
+        if outward is None or not mask.any():
+            return None
+        ys, xs = np.nonzero(mask)
+        along_px = xs * outward[0] + ys * outward[1]
+        across_px = xs * -outward[1] + ys * outward[0]
+        far, across = float(along_px.max()) + 1.0, float(np.ptp(across_px)) + 1.0
+        if float(np.ptp(along_px)) + 1.0 - across < least_px:
+            return None
+        yy, xx = np.mgrid[0:mask.shape[0], 0:mask.shape[1]]
+        return (xx * outward[0] + yy * outward[1]) >= far - across - 0.5
 
     def _one_place_whatever_height(self, x_mm: float, y_mm: float, read_at: str | None = None) -> bool:
         """Does a die's top face seen here (canvas mm) stand on one place, however many dice
