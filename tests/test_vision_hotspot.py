@@ -126,3 +126,20 @@ def test_the_empty_places_round_a_washed_out_core_are_read(stem: str, spots: tup
     assert set(reader.blind_places(frame.image())) <= set(doubtful)
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_sheens_patch_is_the_board_but_for_the_pieces_read_in_it() -> None:
+    """Jivecat seen from far round its side at 10 degrees, a glossy print: a lamp's broad
+    sheen over the players' mats, with black Skull tokens in it that the sheen lifts past
+    black.  The patch is the print lifted but for those tokens, which are read as pieces;
+    what is not the board on them and round their rims is theirs (``Glare.washed_core``'s
+    ``pieces``), not a sign the patch is something else, and the mats' empty places under
+    the sheen were doubted as "glare?" (stop 72)."""
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t10-b0-side")
+    assert reading.view is not None and not reading.hand
+    doubtful = dict(reading.doubtful or {})
+    lit = ("mat1-five0", "mat1-five1", "mat1-five2", "mat1-five3", "mat1-five4", "mat1-one0", "mat1-one1",
+           "mat1-one2", "mat1-one3", "mat1-one4", "mat1-skull3", "mat1-skull4", "mat1-skull5", "trend-1")
+    assert not set(lit) & set(doubtful)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

@@ -173,6 +173,7 @@ class Arms:
         hand: list[int] = []
         cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
+        pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0  # (and their rims)
         for k in range(1, n):
             x, y, w, h, area = stats[k]
             if area < self._speck_px or self._faint_stray(flat, components, k, stats[k]):
@@ -181,7 +182,7 @@ class Arms:
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
-            core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h) \
+            core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h, pieces) \
                 if (washed or lighter) and (not sleeve or crossing is None) else None
             if core is not None and self.glare.hides_nothing(*core):
                 # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
@@ -252,8 +253,7 @@ class Arms:
         # (and the print's lines it covers where it passes for the print: ``print_edges``)
         if self._print_edges is None or self._print_edges.empty is not self._reference:
             self._print_edges = PrintEdges(self._reference)
-        arm = arm | self._print_edges.covered(flat, arm, _grown(arm, HAND_HALF_MM * SCALE),
-                                              cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0)
+        arm = arm | self._print_edges.covered(flat, arm, _grown(arm, HAND_HALF_MM * SCALE), pieces)
         outline = _filled_outline(arm, ARM_SHADOW_MM * SCALE)
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does

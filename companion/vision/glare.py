@@ -193,14 +193,16 @@ class Glare:
         depth = cv2.distanceTransform(unseen.astype(np.uint8), cv2.DIST_L2, 3)
         return depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]
 
-    def washed_core(self, region: np.ndarray, x: int, y: int, w: int, h: int
-                    ) -> tuple[np.ndarray, tuple[int, int]] | None:
+    def washed_core(self, region: np.ndarray, x: int, y: int, w: int, h: int,
+                    pieces: np.ndarray | None = None) -> tuple[np.ndarray, tuple[int, int]] | None:
         """A patch lighter than the empty board that is the empty board under a reflection
         wherever it is seen (``board_under``'s test, less the depth of what is not): what of
         it is not seen as the board (washed out, or a speck of something else), as a mask
         over the patch's box grown by a few pixels, and that box's top-left corner; None when
         the patch is not the board under a reflection.  A lamp's hotspot on a print that
-        shines washes its core out: what lies in the core is hidden, the rest is the board."""
+        shines washes its core out: what lies in the core is hidden, the rest is the board.
+        ``pieces``: where the pieces read lie, and their rims (sampled board): what is not the
+        board there is theirs (a token the sheen lifts past black), judged as they are."""
         if self.pre is None or self.faint is None:
             return None
         pad = 5
@@ -237,6 +239,8 @@ class Glare:
         if best is None:
             return None
         odd, ring = best
+        if pieces is not None:
+            odd &= ~pieces[y0:y1, x0:x1]
         # what is not seen to be the board: washed out, or something else.  A piece could lie
         # there if a piece of its place fits in it (a piece partly in a washed-out core
         # shows the rest of itself, which is no board)
