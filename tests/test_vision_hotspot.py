@@ -143,3 +143,35 @@ def test_a_sheens_patch_is_the_board_but_for_the_pieces_read_in_it() -> None:
     assert not set(lit) & set(doubtful)
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_reading_lamps_light_falling_off_over_half_the_board_is_light() -> None:
+    """Jivecat under a reading lamp at the board's left, at 30 degrees: its light falls off
+    over the right half, the print there a seventh darker than the margin's fit gives it,
+    alike in every channel, over many places at once.  A piece's shade falls on a few cells
+    round it, with an edge; less light that follows the cells far round smoothly is the lamp's
+    (``light._falling_off``), and those places were doubted as "something over it" (stop 72)."""
+    frame, layout, _reader, reading = read_committed("tune", "jivecat-t30-b1-falloff")
+    assert reading.view is not None and not reading.hand
+    doubtful = dict(reading.doubtful or {})
+    dim = ("C20", "N03", "N04", "N05", "N06", "N07", "N08", "N09", "N12", "N14", "N15", "N18", "N19",
+           "N20", "N23", "PL", "T23", "T25", "T26", "T27", "T28", "T29")
+    assert not set(dim) & set(doubtful)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_a_print_in_a_few_pieces_shade_is_no_lamps_falling_off() -> None:
+    """Less light measured on a few cells (the shade round a few pieces) is not taken off as
+    the lamp's, nor a broad shade with an edge (``test_no_pool_no_change_and_shade_is_no_pool``):
+    only a dimming that follows the cells round smoothly, past ``POOL_DARK_SLACK``."""
+    from companion.vision.light import POOL_CELL, pool_field
+
+    reference = np.full((POOL_CELL * 16, POOL_CELL * 16, 3), 180, np.uint8)
+    measure = np.ones(reference.shape[:2], bool)
+    shade = reference.copy()
+    shade[POOL_CELL * 7:POOL_CELL * 9, POOL_CELL * 7:POOL_CELL * 9] = 140  # two by two cells in shade
+    assert pool_field(shade, reference, measure) is None
+    falling = reference.astype(np.float32) * np.linspace(1.0, 0.8, reference.shape[1])[None, :, None]
+    field = pool_field(falling.astype(np.uint8), reference, measure)
+    assert field is not None and float(field[:, -2:].max()) < 0 and float(field[:, :4].min()) == 0.0

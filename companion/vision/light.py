@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.glare import smooth_fit
+
 CLIPPED = 250  # a channel at this level or more is clipped by the camera: it was at least that
 TOO_BRIGHT = "too bright to read: the white margin is washed out (lower the exposure)"
 SHAPE_FROM_PAPER = 0.5  # fewer of the paper's samples than this share unclipped: the surfaces help
@@ -31,6 +33,9 @@ POOL_APART = 0.1  # a cell this far (log share) off its neighbourhood is somethi
 POOL_SPREAD = 2.0  # cells: how far the measure spreads, fading to none far from any cell
 POOL_MIN_CELLS = 30  # fewer cells measured: too little print seen to judge the light inside
 POOL_SLACK = 0.05  # log share: a print lit this little past the fit is left as it is (the rest taken off)
+POOL_DARK_SLACK = 0.08  # log share: a print lit this little less than the fit is left as it is ...
+POOL_DARK_SPREAD = 2 * POOL_SPREAD  # ... the rest measured over this many cells round ...
+POOL_DARK_SMOOTH = (0.03, 0.9)  # ... and taken off when this share of its cells lie this near that
 POOL_LEAST = 0.03  # ... and a pool fainter than that everywhere is not worth flattening again for
 
 
@@ -342,10 +347,29 @@ def basis_all(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.stack([np.ones_like(xs), xs, ys, xs * ys, xs ** 2, ys ** 2], 1)
 
 
+def _falling_off(cells: np.ndarray, weight: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """The part of a pool field (``pool_field``'s cells, their weights and the field spread
+    from them) that is a lamp's light falling off: where the print is lit less than the fit
+    past ``POOL_DARK_SLACK``, spread over ``POOL_DARK_SPREAD`` cells, when nearly all the cells
+    lit less (``POOL_DARK_SMOOTH``) lie within a hair of a plane fitted as wide, as a gradient does
+    and a shade's edge does not; zero elsewhere (and everywhere for a shade)."""
+    wide = cv2.GaussianBlur(cells * weight[..., None], (0, 0), POOL_DARK_SPREAD)
+    wide /= np.maximum(cv2.GaussianBlur(weight, (0, 0), POOL_DARK_SPREAD), 0.3)[..., None]
+    darker = (field < -POOL_DARK_SLACK) & (weight[..., None] > 0)
+    if not darker.any():
+        return np.zeros_like(field)
+    # (a plane round each cell, not a mean: a gradient's plane follows it to the board's edge)
+    plane = np.stack([smooth_fit(cells[..., c], weight > 0, POOL_DARK_SPREAD) for c in range(3)], axis=-1)
+    if float(np.mean(np.abs(cells - plane)[darker] < POOL_DARK_SMOOTH[0])) < POOL_DARK_SMOOTH[1]:
+        return np.zeros_like(field)
+    return np.minimum(np.maximum(field, wide) + POOL_DARK_SLACK, 0.0)
+
+
 def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> np.ndarray | None:
     """Per cell of ``POOL_CELL`` px and channel, the log share by which the flattened print
     (``flat``) is lit past the empty board (``reference``) where ``measure``, smoothed over the
-    cells, less ``POOL_SLACK``; None when too little is measured or nowhere ``POOL_LEAST`` is left.
+    cells, less ``POOL_SLACK`` (less light only as a lamp's falling off: ``_falling_off``); None
+    when too little is measured or nowhere ``POOL_LEAST`` is left.
     A pixel counts only within ``POOL_BAND`` of the empty board in every channel, and a cell
     off its neighbourhood by ``POOL_APART`` not at all (a piece leaning over, a shadow)."""
     gh, gw = flat.shape[0] // POOL_CELL, flat.shape[1] // POOL_CELL
@@ -378,10 +402,13 @@ def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> 
         weight *= (np.abs(cells - near).max(axis=2) < POOL_APART).astype(np.float32)
     spread = cv2.GaussianBlur(cells * weight[..., None], (0, 0), 0.75 * POOL_SPREAD)
     field = spread / np.maximum(cv2.GaussianBlur(weight, (0, 0), 0.75 * POOL_SPREAD), 0.3)[..., None]
-    # only light, and only past what the flattening tolerates anyway: a print darker than the
-    # fit is mostly the pieces' shade (light of its own, judged as shade), and the slight
-    # strays a piece's rim leaves are no lamp's
-    field = np.maximum(field - POOL_SLACK, 0.0)
+    # more light only past what the flattening tolerates anyway: the slight strays a piece's
+    # rim leaves are no lamp's.  Less light is mostly the pieces' shade (light of its own,
+    # judged as shade), or a figure's or a hand's, with an edge; a lamp's light falling off
+    # over the board (a reading lamp at one side) is smooth: less light is taken for the
+    # lamp's only where the cells lit less follow their wide surroundings smoothly
+    # (``POOL_DARK_SMOOTH``), and past ``POOL_DARK_SLACK``
+    field = np.maximum(field - POOL_SLACK, 0.0) + _falling_off(cells, weight, field)
     if float(np.abs(field).max()) < POOL_LEAST:
         return None
     return field.astype(np.float32)
