@@ -233,6 +233,8 @@ class Glare:
         # values as the camera gives them, and the one that shows more of the patch as the board stands
         best: tuple[np.ndarray, np.ndarray] | None = None
         for in_light in (False, True):
+            if best is not None and not best[0].any():
+                break  # (the values show all of it as the board: the light can show no more)
             found = self._board_lifted(pre, ref, patch, seen, y0, y1, x0, x1, in_light)
             if found is not None and (best is None or int(found[0].sum()) < int(best[0].sum())):
                 best = found

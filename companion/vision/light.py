@@ -353,8 +353,6 @@ def _falling_off(cells: np.ndarray, weight: np.ndarray, field: np.ndarray) -> np
     past ``POOL_DARK_SLACK``, spread over ``POOL_DARK_SPREAD`` cells, when nearly all the cells
     lit less (``POOL_DARK_SMOOTH``) lie within a hair of a plane fitted as wide, as a gradient does
     and a shade's edge does not; zero elsewhere (and everywhere for a shade)."""
-    wide = cv2.GaussianBlur(cells * weight[..., None], (0, 0), POOL_DARK_SPREAD)
-    wide /= np.maximum(cv2.GaussianBlur(weight, (0, 0), POOL_DARK_SPREAD), 0.3)[..., None]
     darker = (field < -POOL_DARK_SLACK) & (weight[..., None] > 0)
     if not darker.any():
         return np.zeros_like(field)
@@ -362,6 +360,8 @@ def _falling_off(cells: np.ndarray, weight: np.ndarray, field: np.ndarray) -> np
     plane = np.stack([smooth_fit(cells[..., c], weight > 0, POOL_DARK_SPREAD) for c in range(3)], axis=-1)
     if float(np.mean(np.abs(cells - plane)[darker] < POOL_DARK_SMOOTH[0])) < POOL_DARK_SMOOTH[1]:
         return np.zeros_like(field)
+    wide = cv2.GaussianBlur(cells * weight[..., None], (0, 0), POOL_DARK_SPREAD)
+    wide /= np.maximum(cv2.GaussianBlur(weight, (0, 0), POOL_DARK_SPREAD), 0.3)[..., None]
     return np.minimum(np.maximum(field, wide) + POOL_DARK_SLACK, 0.0)
 
 

@@ -215,8 +215,9 @@ class PieceMarks:
             along += ((y0 + (ys + 0.5) / scale) * SCALE - stand.nadir_px[1]) * stand.outward[1]
             top = along >= stand.top_from - 0.5
             mask[~top] = 0
-        elif top_cut and self._is_die(index):
-            top = self._top_band(mask, self._outward((x0 + x1) / 2, (y0 + y1) / 2), TOP_BAND_LEAN_MM * scale)
+        outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
+        if stand is None and top_cut and self._is_die(index):
+            top = self._top_band(mask, outward, TOP_BAND_LEAN_MM * scale)
             if top is None:
                 return 0, False, False
             mask[~top] = 0
@@ -256,7 +257,6 @@ class PieceMarks:
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = (stand is not None or top is not None) \
             and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
-        outward = self._outward((x0 + x1) / 2, (y0 + y1) / 2)
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink,
                                 sure_marks)
