@@ -175,3 +175,21 @@ def test_a_print_in_a_few_pieces_shade_is_no_lamps_falling_off() -> None:
     falling = reference.astype(np.float32) * np.linspace(1.0, 0.8, reference.shape[1])[None, :, None]
     field = pool_field(falling.astype(np.uint8), reference, measure)
     assert field is not None and float(field[:, -2:].max()) < 0 and float(field[:, :4].min()) == 0.0
+
+
+def test_a_dice_colour_larger_than_any_piece_is_no_die() -> None:
+    """Swing State under a reading lamp at 30 degrees: the lamp's pool lifts the pale print's
+    cells to white, the colour of the game's one die, in a patch far larger than any piece.
+    No die was read in it, so the places it lies over are not a die's "partly hidden" sides
+    (``Blobs._read_blob``): the patch is judged as all that is no piece is, a lamp's washed-out
+    core doubting only where a piece could lie hidden in it (stop 73: 12 more places doubted)."""
+    frame, layout, reader, reading = read_committed("tune", "swing_state-t30-b2-falloff")
+    assert reading.view is not None and not reading.hand
+    doubtful = dict(reading.doubtful or {})
+    lit = ("r1-30-blue", "r2-23-blue", "r2-23-red", "r2-24-blue", "r2-24-red", "r2-25-red", "r2-26",
+           "r3-16-blue", "r3-16-red", "r3-18-red", "r3-19-blue", "r3-19-red")
+    assert not set(lit) & set(doubtful)
+    assert not any(why.endswith("partly hidden?") for why in doubtful.values())
+    assert set(reader.blind_places(frame.image())) <= set(doubtful)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)

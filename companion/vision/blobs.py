@@ -100,8 +100,7 @@ class Blobs(PieceMarks):
             rows, cols = slice(0, h_all), slice(0, w_all)
         else:
             rows, cols = region
-        # a window wider than the region: closing, opening and the ring a glare check looks
-        # at see the region's neighbours as they are
+        # a window wider than the region: closing, opening and a glare check's ring see its neighbours
         r0, r1 = max(0, rows.start - pad), min(h_all, rows.stop + pad)
         c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
         mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
@@ -319,6 +318,7 @@ class Blobs(PieceMarks):
             # beside it): one figure of its colour, read from all its pixels at its largest part,
             # with the parts at that part's place (a chip of a pile on the next place is its own)
             blobs = [b for b in blobs if not self._part_of_a_larger(b, blobs)]
+        a_die = False  # a die's colour here the size of a die's top, or of part of one
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             # a die stands at its foot, its top face out along the line from the camera's
             # nadir and its sides between: read at its foot, its marks on its top face
@@ -342,6 +342,7 @@ class Blobs(PieceMarks):
             lo, hi = self._min_area[spot], self._max_area[spot]
             if size_mm < 0.5 * lo:
                 continue  # a speck of colour: not a piece
+            a_die |= self._is_die(index)
             # a piece explains its own box: its pips and its anti-aliased rim
             rim = PIECE_RIM_PX
             out.explained.append((max(0, by - rim), by + bh + rim, max(0, bx - rim), bx + bw + rim))
@@ -455,9 +456,10 @@ class Blobs(PieceMarks):
                 out.doubts.append((spot, f"{BESIDE} {self.spot_label(stood)}, {why}" if why is not None
                                    else COLUMN_OVER))
         told = {spot for spot, *_ in out.found} | {spot for spot, _ in out.doubts}
-        if stood is None and any(self._is_die(b[0]) for b in blobs):
+        if stood is None and a_die:
             # a die read where its top shows, its foot not found: the places the rest of its
-            # blob lies over (its sides, its lean, a piece against it) are not vouched for
+            # blob lies over (its sides, its lean, a piece against it) are not vouched for (a
+            # die's colour larger than any piece is no die: a print lit white, judged as no piece)
             hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
         out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
         # two dice's tops read at one place: a lower die's top is never seen (the die on it
