@@ -12,6 +12,10 @@ import numpy as np
 import pytest
 from committed_frames import read_committed
 
+from companion.games.base import Layout
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.reading import SCALE
+
 UNDER_THE_HOTSPOT = ("r1-19-red", "r1-20-red", "r1-23-red", "r1-24-red", "r2-15-red", "r2-16-red",
                      "r2-18-red", "r3-11-red", "r3-12-red")
 
@@ -193,3 +197,39 @@ def test_a_dice_colour_larger_than_any_piece_is_no_die() -> None:
     assert set(reader.blind_places(frame.image())) <= set(doubtful)
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+@pytest.mark.parametrize(("stem", "spots"), [
+    ("baron_voodoo-t30-b2-side", ("G5", "souls0-6", "under1-0", "under1-1")),
+    ("baron_voodoo-t20-b1-side", ("C5", "D6", "offer0-3", "souls0-3")),
+])
+def test_a_patch_too_narrow_to_hide_a_piece_doubts_no_place(stem: str, spots: tuple[str, ...]) -> None:
+    """A speck lighter or darker than the board, clear of every piece read, nowhere as wide as
+    the smallest piece of its places (``Glare.hides_nothing``), where no piece's colour passes
+    for the print (``_a_piece_passes_for_the_board``): no piece lies hidden in it, and the places
+    it touches are read.  These tuning places were doubted "glare?" or "something over it"
+    (stop 73), among them two dice (Baron Voodoo's blue 6 and purple 5 beside it)."""
+    frame, layout, _reader, reading = read_committed("tune", stem)
+    assert reading.view is not None and not reading.hand
+    doubtful = dict(reading.doubtful or {})
+    assert not set(spots) & set(doubtful)
+    assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
+               if s.id not in doubtful)
+
+
+def test_a_narrow_patch_where_a_piece_passes_for_the_print_stays_in_doubt() -> None:
+    """Jivecat's white chips pass for its pale print: a chip there shows only its rim or its
+    shade, a patch too narrow to be a piece.  So a narrow patch on a pale place is still
+    doubted (Jivecat at 30 degrees, three empty pale places), while on Baron Voodoo's darker
+    cells no piece's colour is the print's."""
+    frame, layout, reader, reading = read_committed("tune", "jivecat-t30-b2")
+    doubtful = dict(reading.doubtful or {})
+    assert {"N28", "N29", "S8"} <= set(doubtful)
+
+    def box(spot_id: str, on: Layout) -> tuple[int, int, int, int]:
+        spot = next(s for s in on.spots if s.id == spot_id)
+        return int((spot.x + MARGIN_MM) * SCALE), int((spot.y + MARGIN_MM) * SCALE), int(spot.w), int(spot.h)
+
+    assert all(reader._a_piece_passes_for_the_board(*box(s, layout)) for s in ("N28", "N29", "S8"))
+    _frame, baron, baron_reader, _reading = read_committed("tune", "baron_voodoo-t30-b2-side")
+    assert not any(baron_reader._a_piece_passes_for_the_board(*box(s, baron)) for s in ("G5", "under1-0"))

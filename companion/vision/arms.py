@@ -45,6 +45,7 @@ TINT_OFF_DARKER = 0.025  # ... nor one this far off and darker than the paper's 
 DARKER = 0.95  # (a share of the light the paper shows there)
 WARMER = 0.05  # ... nor one whose red outweighs its blue by this share more than the paper's
 HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is read at all
+OVER = "something over it (a hand, a shadow)?"
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
 SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
@@ -172,49 +173,50 @@ class Arms:
         whys: dict[int, str] = {}
         hand: list[int] = []
         cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
+        narrow: set[int] = set()  # patches that hide no piece, where no piece passes for the board
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
         pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0  # (and their rims)
         for k in range(1, n):
-            x, y, w, h, area = stats[k]
+            x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._speck_px or self._faint_stray(flat, components, k, stats[k]):
                 continue
+            part = components[y:y + h, x:x + w] == k
             washed = bool(washed_share[k] > 0.3)
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
-            core = self.glare.washed_core(components[y:y + h, x:x + w] == k, x, y, w, h, pieces) \
+            core = self.glare.washed_core(part, x, y, w, h, pieces) \
                 if (washed or lighter) and (not sleeve or crossing is None) else None
             if core is not None and self.glare.hides_nothing(*core):
-                # ... the empty board, lifted evenly and smoothly by a reflection, with no arm
-                # across the margin (a glossy paper's broad sheen at the board's edge)
+                # ... the board lifted smoothly by a reflection, no arm across the margin (a glossy sheen)
                 continue
             if lighter and not washed and crossing is None:
-                detail = self._print_detail(components[y:y + h, x:x + w] == k, x, y, flat)
+                detail = self._print_detail(part, x, y, flat)
                 if detail is not None and detail[0] >= PRINT_THROUGH[0] \
                         and PRINT_THROUGH[1] <= detail[1] <= PRINT_THROUGH[2]:
                     continue  # the board under more light than the light's fit gives it (a lamp near it)
                 if sleeve and detail is not None and detail[0] >= PRINT_FAINT[0] \
                         and detail[1] >= PRINT_FAINT[1]:
-                    # the print still shows through it, faint: a glossy print's sheen at the
-                    # board's edge, no sleeve (which hides the print), with no arm across the margin
+                    # the print faint through it: a glossy print's sheen at its edge, no sleeve
                     sleeve = False
             if core is not None and crossing is None:
-                # a lamp's hotspot on a print that shines, its core washed out, with nothing
-                # across the margin (an arm reaching in crosses it): the board round the core
-                # is seen as the board, and only what the core may hide is in doubt
+                # a lamp's hotspot on a print that shines, its core washed out, with nothing across
+                # the margin (an arm crosses it): the board round it is the board, what it may hide in doubt
                 cores.append(core)
                 continue
+            if not (pieces[y:y + h, x:x + w] & part).any() and self.glare.hides_nothing(part, (y, x)) \
+                    and not self._a_piece_passes_for_the_board(x, y, w, h):
+                narrow.add(k)  # too narrow to hide a piece, clear of all, where none passes for the board
             if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
                 hand.append(k)
             else:
-                whys[k] = "something over it (a hand, a shadow)?"
+                whys[k] = OVER
         if crossing is not None:
-            # an arm of the board's own colours breaks into pieces at the board's printed
-            # lines: the patches where it crosses the margin are the arm all the same, a pale
-            # arm's too, which is lighter than the board as a reflection is (a reflection
-            # does not darken the margin's paper where it crosses)
+            # an arm of the board's own colours breaks into pieces at the board's printed lines:
+            # the patches where it crosses the margin are the arm all the same, a pale arm's too,
+            # lighter than the board as a reflection is (which does not darken the margin's paper)
             entry = self._arm_entry(crossing)
             big = ARM_PIECE * self._hand_px
             for k in [k for k in whys if stats[k, 4] >= big]:
@@ -223,8 +225,8 @@ class Arms:
                     hand.append(k)
                     del whys[k]
         if not hand and crossing is None:  # a piece's cast shadow is light (near an arm, maybe the arm's)
-            whys = {k: why for k, why in whys.items() if why != "something over it (a hand, a shadow)?" or not
-                    cast_shadow(flat, self._reference, components, k, stats[k], blobs, self._print_detail)}
+            whys = {k: why for k, why in whys.items() if k not in narrow and (why != OVER or not cast_shadow(
+                flat, self._reference, components, k, stats[k], blobs, self._print_detail))}
         arm = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:
@@ -233,8 +235,7 @@ class Arms:
             arm, joined = self._join_arm(hand, whys, mask, components, stats, blobs)
         for unseen, corner in cores:
             # only where a piece of the place could lie: a piece partly in a core shows the rest of
-            # itself, which is no board either (``washed_core``), and a speck the lift's fit
-            # missed at a printed line hides nothing
+            # itself, no board either (``washed_core``); a speck the fit missed at a line hides nothing
             self._doubt_under(self.glare.could_hide(unseen, corner), corner, "glare?", doubtful, whence)
         for k, why in whys.items():
             x, y, w, h, _ = stats[k]

@@ -20,6 +20,7 @@ from companion.vision.light import CLIPPED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
+PASS_PX = 10  # px round a patch that a piece it may be the rim or shade of may lie over
 CLIPPED_APART = 8  # a clipped pixel flattened this far past the empty board is not it
 FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die's, for its height)
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
@@ -223,6 +224,20 @@ class EmptyBoard:
         colour = np.median(seen, axis=0)
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
         return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
+
+    def _a_piece_passes_for_the_board(self, x: int, y: int, w: int, h: int) -> bool:
+        """Could a piece lie on this box of the board (grown by ``PASS_PX``) showing the empty
+        board's colours, seen only by its rim or its shade?  Some piece's colour (as calibrated)
+        lies within the empty board's tolerance there, widened by as much again for the light
+        on a piece (a white chip on a pale print)."""
+        rows, cols = slice(max(0, y - PASS_PX), y + h + PASS_PX), slice(max(0, x - PASS_PX), x + w + PASS_PX)
+        lo = cv2.subtract(self._ref_lo[rows, cols], np.full(3, EMPTY_TOLERANCE, np.float64))
+        hi = cv2.add(self._ref_hi[rows, cols], np.full(3, EMPTY_TOLERANCE, np.float64))
+        for colour in self._centroid_bgr[:len(self._piece_names)]:
+            c = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+            if ((lo <= c).all(axis=2) & (c <= hi).all(axis=2)).any():
+                return True
+        return False
 
     def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
