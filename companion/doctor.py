@@ -1,9 +1,9 @@
 """``companion doctor``: is this table ready?  Each part checked, and what to fix when it is not.
 
-Camera (frames per second, board markers seen), the serial device (hello,
-firmware version, readers), GPIO, the profile's completeness, the disk the
-log lives on, and the venue's MQTT broker when the table publishes to one.  Exit
-status 1 when anything must be fixed before a game.
+Camera (frames per second, board markers seen, the board's pixels a millimetre), the serial
+device (hello, firmware version, readers), GPIO, the profile's completeness, the disk the
+log lives on, and the venue's MQTT broker when the table publishes to one.  Exit status 1
+when anything must be fixed before a game.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 import cv2
+import numpy as np
 
 from companion.profile import FILES, REQUIRED_FILES, Profile, ProfileError
 from companion.venue.cli import mqtt_from_options, mqtt_options
@@ -77,8 +78,12 @@ def unset_settings(profile: Profile) -> list[tuple[str, str]]:
     return out
 
 
-def check_camera(spec: str | None, seconds: float = 2.0) -> Check:
-    from companion.vision.geometry import MARKER_IDS, aruco_dictionary
+def check_camera(spec: str | None, seconds: float = 2.0, marks: bool = True) -> Check:
+    """Frames a second, the board's markers in view, and how many pixels a millimetre of the
+    board takes (measured on the markers): too few and the board is refused; a few more and
+    the marks on dice and cards (``marks``: the game has some) are asked for, not counted."""
+    from companion.vision.geometry import MARKER_IDS, MARKER_MM, aruco_dictionary
+    from companion.vision.reader import MARKS_PX_PER_MM, MIN_FRAME_PX_PER_MM
     from companion.vision.sources import open_source
 
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # our message says it
@@ -107,17 +112,45 @@ def check_camera(spec: str | None, seconds: float = 2.0) -> Check:
                      "another program may hold the camera; unplug and replug it")
     fps = frames / elapsed
     detector = cv2.aruco.ArucoDetector(aruco_dictionary(), cv2.aruco.DetectorParameters())
-    _, ids, _ = detector.detectMarkers(cv2.cvtColor(last, cv2.COLOR_BGR2GRAY))
-    seen = sorted({int(i) for i in (ids.ravel() if ids is not None else [])} & set(MARKER_IDS))
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(last, cv2.COLOR_BGR2GRAY))
+    found = [] if ids is None else [(int(i), c.reshape(4, 2))
+                                    for i, c in zip(ids.ravel(), corners, strict=True)]
+    seen = sorted({i for i, _ in found} & set(MARKER_IDS))
     detail = (f"{spec}: {last.shape[1]}x{last.shape[0]}, {fps:.1f} frames/s, "
               f"board markers seen {seen} ({len(seen)} of {len(MARKER_IDS)})")
+    sides = [float(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean())
+             for i, c in found if i in MARKER_IDS]
+    px_per_mm = float(np.median(sides)) / MARKER_MM if sides else None
+    if px_per_mm is not None:
+        detail += f", the board at {px_per_mm:.2f} px a mm"
     if len(seen) < len(MARKER_IDS):
         hidden = sorted(set(MARKER_IDS) - set(seen))
         return Check("camera", WARN, detail, f"markers {hidden} not in view: aim the camera so all "
                      "four corners of the board are in the picture, and light them")
+    if px_per_mm is not None and px_per_mm < MIN_FRAME_PX_PER_MM:
+        return Check("camera", FAIL, detail, f"too few pixels: the board is read from "
+                     f"{MIN_FRAME_PX_PER_MM:.2f} px a mm: move the camera closer or use a 720p one or better")
+    if marks and px_per_mm is not None and px_per_mm < MARKS_PX_PER_MM:
+        return Check("camera", WARN, detail, f"the dice's pips need about {MARKS_PX_PER_MM:.2f} px a mm to "
+                     "be counted: below it the tablet asks for them; move the camera closer or use 1080p")
     if fps < MIN_FPS:
         return Check("camera", WARN, detail, "a slow camera: lower its resolution or use USB 3")
     return Check("camera", OK, detail)
+
+
+def has_marks(game: str | None) -> bool:
+    """Do any of this game's pieces carry marks the camera counts (a die's pips, a card's
+    printed code)?  Unknown game: assume so."""
+    if not game:
+        return True
+    from companion.games import load_game
+
+    try:
+        rules = load_game(game)
+    except ValueError:
+        return True
+    layout = rules.layout(rules.setup(rules.min_players, None, 0))
+    return any(high > 0 for _low, high in layout.marks.values())
 
 
 def check_serial(port: str | None, timeout: float = 5.0) -> Check:
@@ -199,7 +232,7 @@ def run_checks(profile_dir: Path | None, camera: str | None, serial: str | None,
     check, profile = check_profile(profile_dir)
     checks.append(check)
     settings = profile.service_settings() if profile else {}
-    checks.append(check_camera(camera or settings.get("camera"), seconds))
+    checks.append(check_camera(camera or settings.get("camera"), seconds, has_marks(settings.get("game"))))
     checks.append(check_serial(serial or settings.get("serial"), serial_timeout))
     checks.append(check_gpio(gpio or settings.get("gpio", "pi"), settings.get("gpio_pins", GpioPins())))
     checks.append(check_disk(settings.get("data_dir", Path("companion-data"))))

@@ -9,16 +9,19 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import cv2
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from companion import doctor as doctor_module
 from companion.calibration.rehearsal import board_photo
-from companion.doctor import FAIL, OK, WARN, check_camera, doctor, run_checks
+from companion.doctor import FAIL, OK, WARN, check_camera, doctor, has_marks, run_checks
 from companion.emulate import EmulatedTable
 from companion.games import load_game
 from companion.profile import write_settings
+from companion.sim.camera.frames3d import committed
 from companion.vision.geometry import MARKER_IDS
+from companion.vision.reader import MARKS_PX_PER_MM
 from firmware.protocol import VERSION
 
 
@@ -95,3 +98,40 @@ def test_a_slow_camera_is_warned_about(tmp_path: Path, monkeypatch: pytest.Monke
     check = check_camera(rendered_camera(tmp_path / "cam"), seconds=2.0)
     assert check.status == WARN and "slow camera" in check.fix, check
     assert " 1.2 frames/s" in check.detail or " 1.0 frames/s" in check.detail, check.detail
+
+
+def frames_folder(folder: Path, frame: np.ndarray, scale: float = 1.0) -> str:
+    """One frame (scaled) as a camera: a folder of it."""
+    folder.mkdir()
+    scaled = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(folder / "frame-0.png"), scaled)
+    return f"folder:{folder}"
+
+
+def test_a_camera_too_far_for_the_dice_is_told_and_one_too_far_for_the_board_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's pixels a millimetre, measured on its markers: Swing State seen from far
+    round its side (a committed physically based frame, 0.59 px a mm as the reader locates
+    it): the die's pips need about 0.85, so the owner is told the tablet will ask for the die;
+    Times Square's pawns carry no marks, so the same distance is fine for it; half that
+    camera's pixels and the board itself is refused."""
+    monkeypatch.setattr(doctor_module, "MIN_FPS", 0.0)
+    frame = next(f for f in committed(split="tune") if f.path.stem == "swing_state-t10-b2-side").image()
+    check = check_camera(frames_folder(tmp_path / "far", frame), seconds=0.3, marks=has_marks("swing_state"))
+    assert check.status == WARN and "pips need about 0.85 px a mm" in check.fix, check
+    px_per_mm = float(check.detail.split("the board at ")[1].split(" px")[0])
+    assert 0.5 < px_per_mm < MARKS_PX_PER_MM
+    assert check_camera(frames_folder(tmp_path / "plain", frame), seconds=0.3,
+                        marks=has_marks("times_square")).status == OK
+    check = check_camera(frames_folder(tmp_path / "small", frame, 0.75), seconds=0.3, marks=False)
+    assert check.status == FAIL and check.fix.startswith("too few pixels"), check
+    assert not has_marks("times_square") and has_marks("swing_state") and has_marks("baron_voodoo")
+    assert has_marks(None) and has_marks("no such game")
+
+
+def test_a_near_camera_is_no_warning_for_the_dice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Baron Voodoo's board rendered as the rehearsal photographs it (1.45 px a mm): its dice
+    are counted, nothing to fix."""
+    monkeypatch.setattr(doctor_module, "MIN_FPS", 0.0)
+    check = check_camera(rendered_camera(tmp_path / "cam", "baron_voodoo"), seconds=0.3)
+    assert check.status == OK and "the board at 1." in check.detail, check
