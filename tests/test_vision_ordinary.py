@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from committed_frames import read_committed
 
 from companion.bench.boards import sample_boards
 from companion.games import load_game
 from companion.sim.camera.conditions import camera_for, condition, small_camera
-from companion.vision.reader import BoardReader
+from companion.vision.blobs import MARKS_UNCLEAR
+from companion.vision.reader import MARKS_PX_PER_MM, BoardReader
 from companion.vision.stabiliser import Stabiliser
 
 
@@ -198,3 +200,18 @@ def test_a_cheap_lens_colour_fringes_are_measured_on_the_markers_and_taken_off()
     calibrated = BoardReader(layout, colours=colours, lens=Lens(matrix, np.zeros(5)))
     calibrated.read(cheap_lens(clean, 0.4, 0.004))
     assert calibrated._fringes is not None and calibrated._fringes.centre == (650.0, 370.0)
+
+
+def test_a_dice_marks_too_small_for_the_camera_say_so_not_blur() -> None:
+    """Swing State seen from far round its side (a committed tuning frame, 0.59 px a mm): the
+    die's pips are a pixel or two across, and its count is doubted with that reason (the
+    camera too far, which the owner can mend), not "blur?"; a frame seen at 0.85 px a mm or
+    more keeps the plain reason."""
+    frame, _layout, reader, reading = read_committed("tune", "swing_state-t10-b2-side")
+    assert reader.frame_px_per_mm < MARKS_PX_PER_MM
+    why = (reading.doubtful or {}).get("die", "")
+    assert why.startswith("marks too small for the camera") and f"{reader.frame_px_per_mm:.2f} px a mm" in why
+    assert not any(w == MARKS_UNCLEAR for w in (reading.doubtful or {}).values())
+    _frame, _layout, reader, reading = read_committed("tune", "king_of_clubs-t30-b0-more")
+    assert reader.frame_px_per_mm >= MARKS_PX_PER_MM
+    assert MARKS_UNCLEAR in (reading.doubtful or {}).values()

@@ -528,6 +528,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
                 for near in self._reached(None if hand else whence.get(spot_id), spot_id):
                     if not reflected or self._reflection_reaches(near):
                         doubtful.setdefault(near, f"{BESIDE} {self.spot_label(spot_id)}, {why}")
+        if self.frame_px_per_mm < MARKS_PX_PER_MM:  # (a pip a pixel or two across: too small, not blurred)
+            small = f"marks too small for the camera ({self.frame_px_per_mm:.2f} px a mm): move it closer?"
+            doubtful.update({spot_id: small for spot_id, why in doubtful.items() if why == MARKS_UNCLEAR})
         for spot_id in self._spot_ids:
             confidence.setdefault(spot_id, 0.0 if spot_id in doubtful else 1.0)
         for spot_id in doubtful:
