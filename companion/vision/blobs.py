@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
+from companion.vision.board_map import components_in_box
 from companion.vision.die_sides import PIECE_RIM_PX, clear_of
 from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
@@ -28,7 +29,7 @@ from companion.vision.glare import (
     lit_around,
 )
 from companion.vision.light import CLIPPED
-from companion.vision.mark_peaks import channel_medians, connected_components
+from companion.vision.mark_peaks import channel_medians
 from companion.vision.palette import DARK_PIECES, WHITE
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
@@ -106,7 +107,7 @@ class Blobs(PieceMarks):
         c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
         mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE3)
-        n, local, stats, centres = connected_components(mask)
+        n, local, stats, centres = components_in_box(mask)
         near_pieces = np.zeros(is_piece.shape, np.uint8)
         near_pieces[r0:r1, c0:c1] = cv2.dilate(mask, SQUARE5)
         carried: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
