@@ -109,6 +109,12 @@ class Classifying(LitDice):
                 return True
         return False
 
+    def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The piece colours (BGR), each one's channels summed, and which have no hue (their
+        channels within 40 of each other): asked of every light piece read, kept per layout."""
+        return per_layout(self, "_paints_known", lambda: (
+            self._piece_bgr, self._piece_bgr.sum(axis=1), np.ptp(self._piece_bgr, axis=1) < 40))
+
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:
         """Labels of a flattened picture (``_classify_clipped``); on a piece's own crop

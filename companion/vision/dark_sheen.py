@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.light import channel_sum
 from companion.vision.mark_peaks import _median_where
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 
@@ -149,7 +150,7 @@ class DarkSheen:
         that passes for the piece under its sheen (a dark tan print does, for a brown card:
         the two are not told apart there)."""
         ratio = seen.astype(np.float32) / np.maximum(empty.astype(np.float32), 1.0)
-        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]  # (channel by channel, as ``_channel_sum``)
+        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]  # (channel by channel, as ``channel_sum``)
         share = (r0 + r1 + r2) / 3
         spread = np.maximum(np.maximum(r0, r1), r2) - np.minimum(np.minimum(r0, r1), r2)
         uneven = spread >= SHEEN_UNEVEN * share
@@ -466,10 +467,10 @@ def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False)
     what might be that colour at all, to rule another out."""
     one = colour.ndim == 1  # one colour; or several (K x 3), an N x K answer, a column a colour
     colours = colour[None, :] if one else colour
-    paint = _channel_sum(colours)[None, :] / 3
+    paint = channel_sum(colours)[None, :] / 3
     way = colours - paint.T
-    size2 = _channel_sum(way * way)
-    mean = (_channel_sum(pixels) / 3)[:, None]
+    size2 = channel_sum(way * way)
+    mean = (channel_sum(pixels) / 3)[:, None]
     tint = pixels - mean
     along = tint @ way.T
     keep = along / np.maximum(size2, 1e-6)  # the colour's share, 1 - t
@@ -478,7 +479,7 @@ def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False)
     out = (keep >= 1.0 - SHEEN_MIX_MOST) & (keep <= (1.35 if loose else 1.1))
     rows = np.flatnonzero(out.any(axis=1)) if not one else np.flatnonzero(out[:, 0])
     tint, along, keep = tint[rows], along[rows], keep[rows]
-    norm = np.sqrt(_channel_sum(tint * tint)[:, None] * size2[None, :])
+    norm = np.sqrt(channel_sum(tint * tint)[:, None] * size2[None, :])
     hue = (along >= SHEEN_HUE_COS * norm) & out[rows]
     if not loose:
         mix = np.maximum(1.0 - keep, 1e-3)
@@ -486,13 +487,6 @@ def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False)
         hue &= (keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1]))
     out[rows] = hue
     return out[:, 0] if one else out
-
-
-def _channel_sum(values: np.ndarray) -> np.ndarray:
-    """Each row's three channels summed, as ``values.sum(axis=1)`` sums them (the same order,
-    so the same to the last bit), at a fraction of the cost of numpy's reduction over an axis
-    of three."""
-    return values[:, 0] + values[:, 1] + values[:, 2]
 
 
 def _touches(parts: np.ndarray, k: int, other: np.ndarray) -> bool:

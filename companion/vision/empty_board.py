@@ -16,7 +16,7 @@ import numpy as np
 from companion.vision.blobs import _Kept
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.light import CLIPPED
+from companion.vision.light import CLIPPED, channel_max, channel_min, channel_sum
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -272,8 +272,8 @@ class EmptyBoard:
         within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
         if tall is None and not within.any():
             return out
-        share = ratio.mean(axis=1)
-        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
+        share = channel_sum(ratio) / 3  # (the mean, channel by channel: ``channel_sum``)
+        dimmed = (channel_min(empty) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
         far = dimmed & ~within  # (only a dimmed pixel can be shade: the figures' reach asked of those)
         figures = tall() if tall is not None and far.any() else None
         if figures is not None:
@@ -282,9 +282,10 @@ class EmptyBoard:
             return out
         # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
         # is lit by another of another colour; a shade of either kind is light)
-        even = np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        even = channel_max(ratio) - channel_min(ratio) <= SHADE_EVEN * share / SHADE[1]
         tint = _shade_tint(ratio[dimmed & within], share[dimmed & within])
-        even |= np.ptp(ratio / tint, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        tinted = ratio / tint
+        even |= channel_max(tinted) - channel_min(tinted) <= SHADE_EVEN * share / SHADE[1]
         shade = dimmed & even
         out[ys[shade & within], xs[shade & within]] = True
         if (shade & ~within).any() and (shade & within).any():
@@ -323,8 +324,8 @@ class EmptyBoard:
         dimmed: finding the dice's feet costs a changed Baron Voodoo board a twentieth).
         ``ratio``: each pixel as seen over the empty board, per channel; ``empty``: the empty
         board there."""
-        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
-            & (ratio.mean(axis=1) >= FOOT_SHADE_LEAST)
+        dimmed = (channel_min(empty) >= SHADE_PRINT_MIN) & (channel_max(ratio) <= SHADE[1]) \
+            & (channel_sum(ratio) / 3 >= FOOT_SHADE_LEAST)
         if not dimmed.any():
             return dimmed
         at = np.flatnonzero(dimmed)

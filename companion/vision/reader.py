@@ -412,8 +412,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         read: list[tuple[int, tuple, _Blob]] = []
         self._marks_last_seen.update((i, marks) for i, marks in self._marks_seen.items() if marks)
         self._marks_seen = {}
-        for k in range(1, n):
-            x, y, w, h, area = (int(v) for v in stats[k])
+        for k, (x, y, w, h, area) in enumerate(stats.tolist()[1:n], 1):
             if area < self._smallest_px * 0.3:
                 continue
             key = (x, y, w, h)
