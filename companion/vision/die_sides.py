@@ -147,7 +147,7 @@ class DieSides(DarkSheen):
             if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
                 return [((y0, x0), darker)] if darker.any() else []
             column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
-            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
+            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_index[spot]
             column = column[:mine.shape[0], :mine.shape[1]] & mine
             if column.any():
                 out = [((wy0, wx0), column)]
@@ -211,14 +211,17 @@ class DieSides(DarkSheen):
         if self.pose is None:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
-        dice = [p for p in placed if self._is_die(self._piece_names.index(p[1].colour))]
-        tokens = [p for p in placed if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0)]
+        tokens: dict[str, list] = {}  # per place, the plain tokens read there (most places: none)
+        for p in placed:
+            if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0):
+                tokens.setdefault(p[0], []).append(p)
+        dice = self._dice_colours()
         out: dict[str, str] = {}
-        for die in dice:
+        for die in (p for p in placed if p[0] in tokens and p[1].colour in dice):
             d = max(1e-6, float(np.hypot(die[2] - nx, die[3] - ny)))
             ux, uy = (die[2] - nx) / d, (die[3] - ny) / d
             reach = self.pose.lean(d, MOST_STACKED * DIE_MM) + DIE_MM / 2
-            for token in (t for t in tokens if t[0] == die[0]):
+            for token in tokens[die[0]]:
                 inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
                 aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
                 if 0 < inward <= reach and aside <= 0.75 * DIE_MM:

@@ -224,11 +224,14 @@ class EmptyBoard:
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
         return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
 
-    def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray,
+                            part: tuple[slice, slice, np.ndarray] | None = None) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
         blobs this frame reads (``stats``' rows with an area left): only a piece's ring is
         looked at (``lit_around``), and a piece lies in its blob's box, so the rest is left
-        clear (a pass over the whole board was a tenth of a changed board's read)."""
+        clear (a pass over the whole board was a tenth of a changed board's read).  ``part``:
+        the changed region read again and where it is so (``_read_part``), taken as it is
+        for a ring within it."""
         h, w = flat.shape[:2]
         read = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 0) + 1
         x0 = np.maximum(stats[read, cv2.CC_STAT_LEFT] - RING_PX, 0)
@@ -238,9 +241,16 @@ class EmptyBoard:
         if int(((x1 - x0) * (y1 - y0)).sum()) >= WHOLE_LIT_SHARE * h * w:
             return cv2.inRange(flat, self._ref_lit, self._white)  # many pieces: one pass is cheaper
         lit = np.zeros((h, w), np.uint8)
+        rows, cols, seen = part if part is not None else (slice(0, 0), slice(0, 0), lit)
         for window in zip(map(slice, y0.tolist(), y1.tolist()), map(slice, x0.tolist(), x1.tolist()),
                           strict=True):
-            lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
+            wy, wx = window
+            if rows.start <= wy.start and wy.stop <= rows.stop \
+                    and cols.start <= wx.start and wx.stop <= cols.stop:
+                lit[window] = seen[wy.start - rows.start:wy.stop - rows.start,
+                                   wx.start - cols.start:wx.stop - cols.start]
+            else:
+                lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
@@ -374,6 +384,7 @@ class EmptyBoard:
         part_empty = self._as_empty_board(part, small[rows, cols], rows, cols)
         names = self._classify_board(part, small[rows, cols], part_empty)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
+        self._lit_part = (rows, cols, lighter.copy())  # (the blobs' rings within it: ``_lighter_than_empty``)
         lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
             return None

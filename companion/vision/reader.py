@@ -123,6 +123,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._sampler: Sampler | None = None  # the located board's sampling maps
         self._partial = False  # this frame's board is sampled again only round a change
         self._part_undo: tuple | None = None  # what the kept board held where this frame wrote
+        self._lit_part: tuple | None = None  # the region read again, lighter than empty (``_read_part``)
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._still_frames: list[np.ndarray] = []  # read-only frames found still against them
@@ -392,7 +393,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             small = self._sample_whole(frame, small)
             blobs = self._blobs_in(is_piece, None, None)
         n, components, stats, centres, near_pieces, carried = blobs
-        lit = self._lighter_than_empty(flat, stats)
+        lit = self._lighter_than_empty(flat, stats, self._lit_part if part is not None else None)
         clear_outside(lit, self._board_rect)  # the margin's paper at white is no reflection's halo
         self._sample_blobs(frame, stats)
         pieces: dict[str, list[Piece]] = {}

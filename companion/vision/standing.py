@@ -226,7 +226,11 @@ class Standing(DieSides):
 
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?  (Asked of every
-        piece many times a frame: answered once, for the layout it was asked of.)"""
+        piece many times a frame: answered once, for the layout it was asked of; looked up here
+        first, as ``per_layout`` keeps it, a call less a time.)"""
+        known = self.__dict__.get("_dice_known")
+        if known is not None and known[0] is self.layout:
+            return index in known[1]
         return index in per_layout(self, "_dice_known", lambda: frozenset(
             i for i, name in enumerate(self._piece_names) if self._named_die(name)))
 
