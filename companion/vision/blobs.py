@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import compress
 
 import cv2
 import numpy as np
@@ -105,7 +106,7 @@ class Blobs(PieceMarks):
         # at see the region's neighbours as they are
         r0, r1 = max(0, rows.start - pad), min(h_all, rows.stop + pad)
         c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
-        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
+        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].view(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE3)
         n, local, stats, centres = components_in_box(mask)
         near_pieces = np.zeros(is_piece.shape, np.uint8)
@@ -141,9 +142,9 @@ class Blobs(PieceMarks):
         components = np.zeros(is_piece.shape, np.int32)
         components[r0:r1, c0:c1] = local
         stats[~reaches, 4] = 0  # left out of this frame's reading
-        for (bx, by, bw, bh), entry in kept.blobs.items():
-            if not (by < rows.stop and by + bh > rows.start and bx < cols.stop and bx + bw > cols.start):
-                carried[(bx, by, bw, bh)] = entry
+        bx, by, bw, bh = kept.boxes.T  # (the kept blobs' boxes, in the order they are kept)
+        clear = ~((by < rows.stop) & (by + bh > rows.start) & (bx < cols.stop) & (bx + bw > cols.start))
+        carried.update(compress(kept.blobs.items(), clear.tolist()))
         return n, components, stats, centres, near_pieces, carried
 
     @staticmethod

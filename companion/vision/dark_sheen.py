@@ -232,9 +232,11 @@ class DarkSheen:
         # round a token the print shows as the empty board, or pieces, or other such tokens;
         # round one of a hue, no piece: a die's side in shade is a dark red or orange beside
         # its top, and passes for a brown piece's sheen
-        clear = as_empty[wy, wx] | np.isin(parts, [k for k, _, _ in tokens])
+        found = np.zeros(n, bool)  # (a lookup by part: ``np.isin`` sorts)
+        found[[k for k, _, _ in tokens]] = True
+        clear = as_empty[wy, wx] | found[parts]
         if hued:
-            dice = np.isin(here, [i for i in range(len(self._piece_names)) if self._is_die(i)])
+            dice = self._dice_labels()[here]
             tokens = [t for t in tokens if not _touches(parts, t[0], dice)]
         else:
             clear |= here < len(self._piece_names)
@@ -278,13 +280,9 @@ class DarkSheen:
         A path from such a pixel reaches its first pixel of the piece through these pixels only, so
         they are found from the ones beside the piece, one neighbour at a time; no pass over the
         board (an arm over it leaves a few hundred such pixels on a board of half a million)."""
-        rows, cols = piece.shape
-        beside = np.zeros(len(ys), bool)
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                yy, xx = ys + dy, xs + dx
-                inside = (yy >= 0) & (yy < rows) & (xx >= 0) & (xx < cols)
-                beside[inside] |= piece[yy[inside], xx[inside]]
+        # (beside the piece: a pixel of it among the eight round, as the piece's 3x3 dilation has;
+        # one pass over the window costs less than nine gathers round a few thousand pixels)
+        beside = cv2.dilate(piece.view(np.uint8), SQUARE3)[ys, xs] > 0
         if not beside.any():
             return ys[:0], xs[:0]
         at = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True))}
