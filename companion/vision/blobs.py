@@ -519,7 +519,7 @@ class Blobs(PieceMarks):
         # a colour seen whole (no channel clipped) is judged without a reflection seen round it
         whole = bool((seen < CLIPPED).all()) \
             and bool((channel_medians(small[box], part.astype(np.uint8)) < CLIPPED).all())
-        colours, sums, no_hue = self._paints()
+        colours, sums, no_hue, _spreads = self._paints()
         darker = (np.arange(len(colours)) != index) & (sums < seen.sum())
         if not measured:
             neutral = no_hue & (float(np.ptp(seen)) < 40)

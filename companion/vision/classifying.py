@@ -92,7 +92,7 @@ class Classifying(LitDice):
         over its whole face (``own``, in ``flat``)?  A pale yellow chip under a sheen passes
         for white pixel by pixel; its median keeps yellow's tint, a white face's none."""
         colours = self._centroid_bgr
-        if float(np.ptp(colours[index])) >= TINTED or not own.any():
+        if float(self._paints()[3][index]) >= TINTED or not own.any():
             return False
         # each channel's median from its histogram under the face (a sort of its pixels costs
         # as much as the rest of the check); the lower of the two middle levels when they differ
@@ -109,11 +109,13 @@ class Classifying(LitDice):
                 return True
         return False
 
-    def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The piece colours (BGR), each one's channels summed, and which have no hue (their
-        channels within 40 of each other): asked of every light piece read, kept per layout."""
+    def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The piece colours (BGR), each one's channels summed, which have no hue (their
+        channels within 40 of each other), and every calibrated colour's spread over its
+        channels (``np.ptp``): asked of every piece read, kept per layout."""
         return per_layout(self, "_paints_known", lambda: (
-            self._piece_bgr, self._piece_bgr.sum(axis=1), np.ptp(self._piece_bgr, axis=1) < 40))
+            self._piece_bgr, self._piece_bgr.sum(axis=1), np.ptp(self._piece_bgr, axis=1) < 40,
+            np.ptp(self._centroid_bgr, axis=1)))
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:

@@ -264,7 +264,8 @@ class DieSides(DarkSheen):
         (``SHADOW_REACH_MM``): read as a black token under the die, three dice's shadows were
         committed as columns.  (``own``: the token's pixels, its box at ``bx, by``.)"""
         colour = self._piece_bgr[index]
-        if self._flat is None or float(np.ptp(colour)) >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
+        spread = float(self._paints()[3][index])  # (its channels' spread, kept per layout)
+        if self._flat is None or spread >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
             return False
         h, w = own.shape
         reach = int(round(SHADOW_REACH_MM * SCALE))

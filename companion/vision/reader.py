@@ -377,7 +377,11 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._as_empty = as_empty  # (where a column's sides would stand: ``_one_place_whatever_height``)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
-        unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
+        # neither a piece's colour nor the empty board, or no colour at all (in place: a whole
+        # board's pass each; and below, ``a & ~b`` as ``a > b``, one pass with no copy)
+        unexplained = is_piece | as_empty
+        np.logical_not(unexplained, out=unexplained)
+        unexplained |= labels == UNKNOWN
         if self.glare.washed_out is not None:  # clipped by a reflection and not the empty board
             self.glare.washed_out &= ~as_empty
             unexplained |= self.glare.washed_out
@@ -483,13 +487,15 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         kept_pips = {**self._pip_cache, **pip_cache}
         few = len(kept_pips) <= PIPS_KEPT_PER_PLACE * len(self._spot_ids)
         self._pip_cache = kept_pips if few else pip_cache
-        unexplained &= ~explained
+        np.greater(unexplained, explained, out=unexplained)
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
         tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
-        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained, tall,
-                                           lambda: self._dice_feet(told))  # light, not a doubt
-        unexplained |= odd > 0
+        np.greater(unexplained, self._cast_shadows(flat, is_piece, unexplained, tall,
+                                                   lambda: self._dice_feet(told)),
+                   out=unexplained)  # light, not a doubt
+        if any(blob.odd for blob in told):
+            unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
                                                        whence)
         if verdict is not None or near_arm is not None:
