@@ -71,6 +71,7 @@ class BoardMap:
         self._board_rect = (slice(m, m + int(self.layout.height * SCALE)),
                             slice(m, m + int(self.layout.width * SCALE)))
         self._outside[self._board_rect] = False
+        self._inside_255 = np.where(self._outside, 0, 255).astype(np.uint8)  # (the board as cv2 masks it)
         self._board_area = self.layout.width * self.layout.height * SCALE * SCALE
         reach = 2 * int(round(BESIDE_MM * SCALE)) + 1
         self._beside_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))

@@ -163,8 +163,10 @@ class Classifying(LitDice):
         lut = per_layout(self, "_untinted_lut", lambda: self._untinted_lut(n_pieces))
         # (most boards show no chip's colour lit anywhere, and are asked no more: judged on
         # every other pixel of every other row, a quarter of the cost, a chip a quarter its size)
-        found = cv2.findNonZero(cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
-                                & (~as_empty[wy, wx][::2, ::2]).view(np.uint8))
+        # (``a & ~b`` as ``a > b`` on 0 and 1: one pass, no copy)
+        untinted = cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
+        empty = as_empty[wy, wx][::2, ::2].view(np.uint8)
+        found = cv2.findNonZero(np.greater(untinted, empty).view(np.uint8))
         if found is None:
             return labels
         xs, ys = found.reshape(-1, 2).T
@@ -180,8 +182,8 @@ class Classifying(LitDice):
         y1, x1 = (wy.start or 0) + 2 * int(ys[lit].max()) + 2, (wx.start or 0) + 2 * int(xs[lit].max()) + 2
         wy = slice(max(wy.start or 0, y0 - CHIP_PAD), min(wy.stop, y1 + CHIP_PAD))
         wx = slice(max(wx.start or 0, x0 - CHIP_PAD), min(wx.stop, x1 + CHIP_PAD))
-        open_ = cv2.morphologyEx(cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8),
-                                 cv2.MORPH_OPEN, SQUARE3)
+        open_ = np.greater(cv2.LUT(labels[wy, wx], lut), as_empty[wy, wx].view(np.uint8)).view(np.uint8)
+        open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, SQUARE3)
         n, parts, stats, centres = cv2.connectedComponentsWithStats(open_, connectivity=8)
         rows, cols = open_.shape
         # round a chip the board shows as the empty board, or pieces: a hand's fingertip, a

@@ -385,7 +385,10 @@ class EmptyBoard:
         names = self._classify_board(part, small[rows, cols], part_empty)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         self._lit_part = (rows, cols, lighter.copy())  # (the blobs' rings within it: ``_lighter_than_empty``)
-        lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
+        # none where a piece's colour is, nor in the margin (by masks: a boolean mask's write
+        # costs a pass per pixel it sets)
+        cv2.bitwise_and(lighter, cv2.compare(names, len(self._piece_names), cv2.CMP_GE), dst=lighter)
+        cv2.bitwise_and(lighter, self._inside_255[rows, cols], dst=lighter)
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
             return None
         self.glare.clear()
