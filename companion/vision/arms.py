@@ -26,7 +26,7 @@ import numpy as np
 from companion.vision.cast_shadow import cast_shadow
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
-from companion.vision.light import CLIPPED
+from companion.vision.light import CLIPPED, channel_all, channel_max, channel_sum
 from companion.vision.pips import connected_components
 from companion.vision.print_edges import PrintEdges
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
@@ -405,14 +405,14 @@ class Arms:
         tint, level = self.light.paper
         ys, xs = self._margin_samples
         samples = small[ys, xs].astype(np.float32)
-        luma = samples.mean(1)
-        own = samples / np.maximum(samples.sum(1, keepdims=True), 1)
-        off = np.abs(own - tint).max(1)
+        total = channel_sum(samples)  # (the mean, sum and most channel by channel: ``channel_sum``)
+        luma, own = total / 3, samples / np.maximum(total, 1)[:, None]
+        off = channel_max(np.abs(own - tint))
         odd = (off > TINT_OFF) | (luma < 0.6 * level) | ((off > TINT_OFF_DARKER) & (luma < DARKER * level))
         # skin is warmer than paper under any lamp: red's share above blue's by more than the
         # paper's, judged where no channel clipped (a lamp of another colour clips the paper's
         # strongest channel, which bends its tint where it clipped)
-        clear = (samples < CLIPPED).all(1)
+        clear = channel_all(samples < CLIPPED)
         if int(clear.sum()) >= 30:
             paper = np.median(own[clear & (luma >= np.median(luma[clear]))], axis=0)
             odd |= clear & ((own[:, 2] - own[:, 0]) - (paper[2] - paper[0]) > WARMER)

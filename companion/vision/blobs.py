@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import compress
 
 import cv2
 import numpy as np
 
 from companion.games.base import Piece
+from companion.vision.board_map import components_in_box
 from companion.vision.die_sides import PIECE_RIM_PX, clear_of
 from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
@@ -28,7 +30,7 @@ from companion.vision.glare import (
     lit_around,
 )
 from companion.vision.light import CLIPPED
-from companion.vision.mark_peaks import channel_medians, connected_components
+from companion.vision.mark_peaks import channel_medians
 from companion.vision.palette import DARK_PIECES, WHITE
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
@@ -103,9 +105,9 @@ class Blobs(PieceMarks):
         # a window wider than the region: closing, opening and a glare check's ring see its neighbours
         r0, r1 = max(0, rows.start - pad), min(h_all, rows.stop + pad)
         c0, c1 = max(0, cols.start - pad), min(w_all, cols.stop + pad)
-        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].astype(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
+        mask = cv2.morphologyEx(is_piece[r0:r1, c0:c1].view(np.uint8), cv2.MORPH_CLOSE, SQUARE3)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, SQUARE3)
-        n, local, stats, centres = connected_components(mask)
+        n, local, stats, centres = components_in_box(mask)
         near_pieces = np.zeros(is_piece.shape, np.uint8)
         near_pieces[r0:r1, c0:c1] = cv2.dilate(mask, SQUARE5)
         carried: dict[tuple, tuple[np.ndarray, _Blob, int]] = {}
@@ -139,9 +141,9 @@ class Blobs(PieceMarks):
         components = np.zeros(is_piece.shape, np.int32)
         components[r0:r1, c0:c1] = local
         stats[~reaches, 4] = 0  # left out of this frame's reading
-        for (bx, by, bw, bh), entry in kept.blobs.items():
-            if not (by < rows.stop and by + bh > rows.start and bx < cols.stop and bx + bw > cols.start):
-                carried[(bx, by, bw, bh)] = entry
+        bx, by, bw, bh = kept.boxes.T  # (the kept blobs' boxes, in the order they are kept)
+        clear = ~((by < rows.stop) & (by + bh > rows.start) & (bx < cols.stop) & (bx + bw > cols.start))
+        carried.update(compress(kept.blobs.items(), clear.tolist()))
         return n, components, stats, centres, near_pieces, carried
 
     @staticmethod
@@ -237,22 +239,22 @@ class Blobs(PieceMarks):
         """A blob of the last frame in the same box (give or take a pixel of rim as the light
         is refitted) whose pixels, where it stood, are as they were."""
         x, y, w, h = key
-        for dx in (0, -1, 1):
-            for dy in (0, -1, 1):
-                # the last frame's boxes with this corner, the same size first, then a pixel less, more
-                near = [old for old in self._blob_corners.get((x + dx, y + dy), ())
-                        if abs(old[2] - w) <= 1 and abs(old[3] - h) <= 1]
-                for old in sorted(near, key=lambda b: (_NEAREST[b[2] - w], _NEAREST[b[3] - h])):
-                    hit = self._blob_cache[old]
-                    if abs(hit[2] - area) > max(6, 0.04 * area):
-                        continue
-                    ox, oy, ow, oh = old
-                    patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
-                    if hit[0].shape != patch.shape:
-                        continue
-                    if alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
-                        return old, hit
-                    return None  # the same blob, changed: read it again
+        corners = self._blob_corners
+        for olds in filter(None, (corners.get((x + dx, y + dy)) for dx in (0, -1, 1) for dy in (0, -1, 1))):
+            # the last frame's boxes with this corner, the same size first, then a pixel less, more
+            near = [old for old in olds if abs(old[2] - w) <= 1 and abs(old[3] - h) <= 1]
+            for old in near if len(near) < 2 else \
+                    sorted(near, key=lambda b: (_NEAREST[b[2] - w], _NEAREST[b[3] - h])):
+                hit = self._blob_cache[old]
+                if abs(hit[2] - area) > max(6, 0.04 * area):
+                    continue
+                ox, oy, ow, oh = old
+                patch = small[max(0, oy - 8):oy + oh + 8, max(0, ox - 8):ox + ow + 8]
+                if hit[0].shape != patch.shape:
+                    continue
+                if alike(hit[0], patch, 2 * STILL_TOLERANCE, STILL_TOLERANCE / 2):
+                    return old, hit
+                return None  # the same blob, changed: read it again
         return None
 
     def _read_blob(self, k: int, stats: np.ndarray, centres: np.ndarray, components: np.ndarray,
@@ -378,7 +380,7 @@ class Blobs(PieceMarks):
                 cx, cy = foot
             # (pixels the camera clipped in any channel are left out: a cast that clips one
             # channel of a white face tints it as no sheen does)
-            unclipped = own & (small[by:by + bh, bx:bx + bw].max(axis=2) < CLIPPED)
+            unclipped = own & (cv2.inRange(small[by:by + bh, bx:bx + bw], (0,) * 3, (CLIPPED - 1,) * 3) > 0)
             if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw],
                                                            unclipped):
                 out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
@@ -519,10 +521,10 @@ class Blobs(PieceMarks):
         # a colour seen whole (no channel clipped) is judged without a reflection seen round it
         whole = bool((seen < CLIPPED).all()) \
             and bool((channel_medians(small[box], part.astype(np.uint8)) < CLIPPED).all())
-        colours = self._piece_bgr
-        darker = (np.arange(len(colours)) != index) & (colours.sum(axis=1) < seen.sum())
+        colours, sums, no_hue, _spreads = self._paints()
+        darker = (np.arange(len(colours)) != index) & (sums < seen.sum())
         if not measured:
-            neutral = (np.ptp(colours, axis=1) < 40) & (float(np.ptp(seen)) < 40)
+            neutral = no_hue & (float(np.ptp(seen)) < 40)
             darker &= (~neutral) if whole else False
         if not darker.any():
             return False
@@ -553,7 +555,6 @@ class Blobs(PieceMarks):
                     out.append((int(index), (centres[k][0] + x, centres[k][1] + y),
                                 (bx + x, by + y, bw, bh, area), 1.0))
         return out
-
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

@@ -11,6 +11,7 @@ import numpy as np
 
 from companion.vision.board_print import piece_slots
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.mark_peaks import connected_components
 from companion.vision.reading import BESIDE_MM, SCALE
 
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
@@ -70,6 +71,7 @@ class BoardMap:
         self._board_rect = (slice(m, m + int(self.layout.height * SCALE)),
                             slice(m, m + int(self.layout.width * SCALE)))
         self._outside[self._board_rect] = False
+        self._inside_255 = np.where(self._outside, 0, 255).astype(np.uint8)  # (the board as cv2 masks it)
         self._board_area = self.layout.width * self.layout.height * SCALE * SCALE
         reach = 2 * int(round(BESIDE_MM * SCALE)) + 1
         self._beside_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
@@ -141,3 +143,38 @@ class BoardMap:
             doubtful.setdefault(self._spot_ids[int(i)], why)
             if whence is not None:
                 whence.setdefault(self._spot_ids[int(i)], []).append(box)
+
+
+def components_in_box(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``connected_components`` of a mask of the board, the same to the last bit, labelled
+    only in the box round its pixels: OpenCV's statistics cost a pass over every pixel,
+    background or not, and a board's pieces lie in part of it.  The box starts on an even row
+    and column, so the block-based scan meets the same blocks in the same order: the same
+    labels.  The blobs' boxes and centres are moved back to the mask's own place (a centre from
+    its whole-number sums, as OpenCV takes it); the background's are of the whole mask."""
+    h, w = mask.shape
+    x, y, bw, bh = cv2.boundingRect(mask)
+    x0, y0, x1, y1 = x & ~1, y & ~1, x + bw, y + bh
+    if not bw or (x0, y0, x1, y1) == (0, 0, w, h):
+        return connected_components(mask)
+    n, part, stats, centres = connected_components(mask[y0:y1, x0:x1])
+    labels = np.zeros((h, w), np.int32)
+    labels[y0:y1, x0:x1] = part
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.int64)[:, None]
+    sums = np.rint(centres[1:] * area) + np.array([x0, y0]) * area  # each blob's columns, rows summed
+    background = h * w - int(area.sum())
+    # the background's box: the box's own background, and the strips round the box (all of it)
+    boxes = [(0, 0, w - 1, y0 - 1)] * (y0 > 0) + [(0, y1, w - 1, h - 1)] * (y1 < h) \
+        + [(0, y0, x0 - 1, y1 - 1)] * (x0 > 0) + [(x1, y0, w - 1, y1 - 1)] * (x1 < w)
+    if stats[0, cv2.CC_STAT_AREA] > 0:
+        left, top, width, height = (int(v) for v in stats[0, :4])
+        boxes.append((x0 + left, y0 + top, x0 + left + width - 1, y0 + top + height - 1))
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    stats = stats.copy()
+    stats[1:, cv2.CC_STAT_LEFT] += x0
+    stats[1:, cv2.CC_STAT_TOP] += y0
+    stats[0] = (left, top, right - left + 1, bottom - top + 1, background)
+    every = np.array([h * (w * (w - 1) // 2), w * (h * (h - 1) // 2)], np.float64)  # all columns, rows summed
+    centres = np.vstack([(every - sums.sum(axis=0)) / background, sums / area])
+    return n, labels, stats, centres

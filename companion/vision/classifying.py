@@ -92,7 +92,7 @@ class Classifying(LitDice):
         over its whole face (``own``, in ``flat``)?  A pale yellow chip under a sheen passes
         for white pixel by pixel; its median keeps yellow's tint, a white face's none."""
         colours = self._centroid_bgr
-        if float(np.ptp(colours[index])) >= TINTED or not own.any():
+        if float(self._paints()[3][index]) >= TINTED or not own.any():
             return False
         # each channel's median from its histogram under the face (a sort of its pixels costs
         # as much as the rest of the check); the lower of the two middle levels when they differ
@@ -108,6 +108,14 @@ class Classifying(LitDice):
                     and float(tint @ piece) >= TINT_COSINE * size * norm:
                 return True
         return False
+
+    def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The piece colours (BGR), each one's channels summed, which have no hue (their
+        channels within 40 of each other), and every calibrated colour's spread over its
+        channels (``np.ptp``): asked of every piece read, kept per layout."""
+        return per_layout(self, "_paints_known", lambda: (
+            self._piece_bgr, self._piece_bgr.sum(axis=1), np.ptp(self._piece_bgr, axis=1) < 40,
+            np.ptp(self._centroid_bgr, axis=1)))
 
     def _classify_seen(self, flat: np.ndarray, seen: np.ndarray,
                        px_per_mm: float | None = None) -> np.ndarray:
@@ -155,8 +163,10 @@ class Classifying(LitDice):
         lut = per_layout(self, "_untinted_lut", lambda: self._untinted_lut(n_pieces))
         # (most boards show no chip's colour lit anywhere, and are asked no more: judged on
         # every other pixel of every other row, a quarter of the cost, a chip a quarter its size)
-        found = cv2.findNonZero(cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
-                                & (~as_empty[wy, wx][::2, ::2]).view(np.uint8))
+        # (``a & ~b`` as ``a > b`` on 0 and 1: one pass, no copy)
+        untinted = cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), lut)
+        empty = as_empty[wy, wx][::2, ::2].view(np.uint8)
+        found = cv2.findNonZero(np.greater(untinted, empty).view(np.uint8))
         if found is None:
             return labels
         xs, ys = found.reshape(-1, 2).T
@@ -172,8 +182,8 @@ class Classifying(LitDice):
         y1, x1 = (wy.start or 0) + 2 * int(ys[lit].max()) + 2, (wx.start or 0) + 2 * int(xs[lit].max()) + 2
         wy = slice(max(wy.start or 0, y0 - CHIP_PAD), min(wy.stop, y1 + CHIP_PAD))
         wx = slice(max(wx.start or 0, x0 - CHIP_PAD), min(wx.stop, x1 + CHIP_PAD))
-        open_ = cv2.morphologyEx(cv2.LUT(labels[wy, wx], lut) & (~as_empty[wy, wx]).view(np.uint8),
-                                 cv2.MORPH_OPEN, SQUARE3)
+        open_ = np.greater(cv2.LUT(labels[wy, wx], lut), as_empty[wy, wx].view(np.uint8)).view(np.uint8)
+        open_ = cv2.morphologyEx(open_, cv2.MORPH_OPEN, SQUARE3)
         n, parts, stats, centres = cv2.connectedComponentsWithStats(open_, connectivity=8)
         rows, cols = open_.shape
         # round a chip the board shows as the empty board, or pieces: a hand's fingertip, a

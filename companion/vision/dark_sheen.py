@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.light import channel_sum
 from companion.vision.mark_peaks import _median_where
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 
@@ -81,17 +82,19 @@ class DarkSheen:
                   slice(max(0, (wx.start or 0) - pad), wx.stop + pad))
         lut = np.zeros(256, np.uint8)
         lut[len(self._piece_names):] = 1  # the board's colours, or none
-        open_ = cv2.LUT(labels[window], lut) & (~as_empty[window]).view(np.uint8)
+        # (``a & ~b`` as ``a > b`` on 0 and 1: one pass, no copy of the window)
+        open_ = np.greater(cv2.LUT(labels[window], lut), as_empty[window].view(np.uint8)).view(np.uint8)
         at = cv2.findNonZero(open_)  # (found once for every colour: a pass over the board each cost)
         if at is None:
             return labels
         xs, ys = at.reshape(-1, 2).T
+        seen = flat[window][ys, xs]  # (gathered once for every colour)
         out = labels
         for index in colours:
             if out is not labels:  # what a colour before took is open no more
                 still = out[window][ys, xs] >= len(self._piece_names)
-                xs, ys = xs[still], ys[still]
-            out = self._colour_in_sheen(flat, out, as_empty, window, xs, ys, index)
+                xs, ys, seen = xs[still], ys[still], seen[still]
+            out = self._colour_in_sheen(flat, out, as_empty, window, (xs, ys, seen), index)
         return out
 
     def _dark_flat_colours(self) -> list[int]:
@@ -108,9 +111,9 @@ class DarkSheen:
         Black: no hue and dark.  A dark colour with a hue: its hue, as far from grey as the
         colour mixed with the sheen's grey leaves it (``mixed_with_grey``), as no other colour
         mixed so is."""
-        colour = self._piece_bgr[index].astype(np.float32)
-        pixels = seen.astype(np.float32)
-        if float(np.ptp(colour)) >= TINTED_SHEEN:
+        if self._hued_paints()[index]:
+            colour = self._piece_bgr[index].astype(np.float32)
+            pixels = seen.astype(np.float32)
             # and no other colour with a hue mixed so: an orange piece in shade under a sheen
             # passes for a brown one (brown is a dark orange) as well as a brown one does
             may = mixed_with_grey(pixels, colour)
@@ -120,9 +123,17 @@ class DarkSheen:
                 taken = mixed_with_grey(pixels[left], others, loose=True)
                 may[left[taken.any(axis=1)]] = False
             return may
-        top, low = pixels.max(axis=1), pixels.min(axis=1)
-        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean)
-        return (top - low <= SHEEN_HUELESS) & (pixels.mean(axis=1) <= SHEEN_LIGHTEST)
+        # (no hue and dark: the brightest channel within the hueless spread of the darkest mean.
+        # Channel by channel in whole levels: numpy's reductions over an axis of three cost more
+        # than the rest, and a mean of three levels is at most 112 where their sum is at most 336)
+        b, g, r = (seen[:, c].astype(np.int16) for c in range(3))
+        top, low = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
+        return (top - low <= SHEEN_HUELESS) & (b + g + r <= 3 * SHEEN_LIGHTEST)
+
+    def _hued_paints(self) -> list[bool]:
+        """Per piece colour, has it a hue of its own (``TINTED_SHEEN``)?"""
+        return per_layout(self, "_hued_paints_known",
+                          lambda: [float(np.ptp(paint)) >= TINTED_SHEEN for paint in self._piece_bgr])
 
     def _other_hues(self) -> list[np.ndarray | None]:
         """Per piece colour, every other piece colour with a hue (``TINTED_SHEEN``), K x 3, or
@@ -140,28 +151,32 @@ class DarkSheen:
         that passes for the piece under its sheen (a dark tan print does, for a brown card:
         the two are not told apart there)."""
         ratio = seen.astype(np.float32) / np.maximum(empty.astype(np.float32), 1.0)
-        share = ratio.mean(axis=1)
-        uneven = np.ptp(ratio, axis=1) >= SHEEN_UNEVEN * share
-        if float(np.ptp(self._piece_bgr[index])) >= TINTED_SHEEN:
+        r0, r1, r2 = ratio[:, 0], ratio[:, 1], ratio[:, 2]  # (channel by channel, as ``channel_sum``)
+        share = (r0 + r1 + r2) / 3
+        spread = np.maximum(np.maximum(r0, r1), r2) - np.minimum(np.minimum(r0, r1), r2)
+        uneven = spread >= SHEEN_UNEVEN * share
+        if self._hued_paints()[index]:
             return uneven & ~self._may_be_in_sheen(empty, index)
         return uneven & (share <= SHEEN_DARKER)
 
     def _colour_in_sheen(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
-                         window: tuple[slice, slice], xs: np.ndarray, ys: np.ndarray,
+                         window: tuple[slice, slice], open_: tuple[np.ndarray, np.ndarray, np.ndarray],
                          index: int) -> np.ndarray:
         """``labels`` with each flat piece of colour ``index`` under a sheen labelled so: a
         patch of the board's colours (or none) that may be it (``_may_be_in_sheen``), mostly
         unlike the print there, shaped as one piece on one place, with the print round it as
-        the empty board shows it.  ``xs``, ``ys``: the pixels of ``window`` open to it (of the
-        board's colours, or none, and not the empty board)."""
+        the empty board shows it.  ``open_``: the columns, rows and colours (``flat`` there) of
+        the pixels of ``window`` open to it (of the board's colours, or none, and not the empty
+        board)."""
         wy, wx = window
+        xs, ys, seen = open_
         if not len(xs):
             return labels
-        may = self._may_be_in_sheen(flat[wy, wx][ys, xs], index)
+        may = self._may_be_in_sheen(seen, index)
         if not may.any():
             return labels
         xs, ys = xs[may], ys[may]
-        own = self._unlike_print(flat[wy, wx][ys, xs], self._reference[wy, wx][ys, xs], index)
+        own = self._unlike_print(seen[may], self._reference[wy, wx][ys, xs], index)
         if not own.any():
             return labels
         ys, xs = ys + wy.start, xs + wx.start  # (the board's rows and columns from here on)
@@ -192,7 +207,7 @@ class DarkSheen:
         flat, grey, unlike = seen
         wy, wx = window
         here = labels[wy, wx]
-        hued = float(np.ptp(self._piece_bgr[black])) >= TINTED_SHEEN
+        hued = self._hued_paints()[black]
         patch = cv2.morphologyEx(grey[wy, wx] | (here == black).view(np.uint8), cv2.MORPH_OPEN, SQUARE3)
         n, parts, stats, centres = cv2.connectedComponentsWithStats(patch, connectivity=8)
         rows, cols = patch.shape
@@ -218,9 +233,11 @@ class DarkSheen:
         # round a token the print shows as the empty board, or pieces, or other such tokens;
         # round one of a hue, no piece: a die's side in shade is a dark red or orange beside
         # its top, and passes for a brown piece's sheen
-        clear = as_empty[wy, wx] | np.isin(parts, [k for k, _, _ in tokens])
+        found = np.zeros(n, bool)  # (a lookup by part: ``np.isin`` sorts)
+        found[[k for k, _, _ in tokens]] = True
+        clear = as_empty[wy, wx] | found[parts]
         if hued:
-            dice = np.isin(here, [i for i in range(len(self._piece_names)) if self._is_die(i)])
+            dice = self._dice_labels()[here]
             tokens = [t for t in tokens if not _touches(parts, t[0], dice)]
         else:
             clear |= here < len(self._piece_names)
@@ -264,13 +281,9 @@ class DarkSheen:
         A path from such a pixel reaches its first pixel of the piece through these pixels only, so
         they are found from the ones beside the piece, one neighbour at a time; no pass over the
         board (an arm over it leaves a few hundred such pixels on a board of half a million)."""
-        rows, cols = piece.shape
-        beside = np.zeros(len(ys), bool)
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                yy, xx = ys + dy, xs + dx
-                inside = (yy >= 0) & (yy < rows) & (xx >= 0) & (xx < cols)
-                beside[inside] |= piece[yy[inside], xx[inside]]
+        # (beside the piece: a pixel of it among the eight round, as the piece's 3x3 dilation has;
+        # one pass over the window costs less than nine gathers round a few thousand pixels)
+        beside = cv2.dilate(piece.view(np.uint8), SQUARE3)[ys, xs] > 0
         if not beside.any():
             return ys[:0], xs[:0]
         at = {(int(y), int(x)): i for i, (y, x) in enumerate(zip(ys.tolist(), xs.tolist(), strict=True))}
@@ -305,7 +318,7 @@ class DarkSheen:
         piece = window == index
         if not piece.any():
             return labels
-        at = cv2.findNonZero(((window >= n_pieces) & ~as_empty[wy, wx]).view(np.uint8))
+        at = cv2.findNonZero(np.greater(window >= n_pieces, as_empty[wy, wx]).view(np.uint8))  # (a & ~b)
         if at is None:
             return labels
         xs, ys = at.reshape(-1, 2).T  # judged where neither a colour nor the empty board is seen
@@ -453,19 +466,25 @@ def mixed_with_grey(pixels: np.ndarray, colour: np.ndarray, loose: bool = False)
     what might be that colour at all, to rule another out."""
     one = colour.ndim == 1  # one colour; or several (K x 3), an N x K answer, a column a colour
     colours = colour[None, :] if one else colour
-    way = colours - colours.mean(axis=1, keepdims=True)
-    size2 = (way * way).sum(axis=1)
-    tint = pixels - pixels.mean(axis=1, keepdims=True)
+    paint = channel_sum(colours)[None, :] / 3
+    way = colours - paint.T
+    size2 = channel_sum(way * way)
+    mean = (channel_sum(pixels) / 3)[:, None]
+    tint = pixels - mean
     along = tint @ way.T
-    norm = np.sqrt((tint * tint).sum(axis=1)[:, None] * size2[None, :])
     keep = along / np.maximum(size2, 1e-6)  # the colour's share, 1 - t
-    mix = np.maximum(1.0 - keep, 1e-3)
-    grey = (pixels.mean(axis=1)[:, None] - keep * colours.mean(axis=1)[None, :]) / mix
-    hue = (along >= SHEEN_HUE_COS * norm) & (keep >= 1.0 - SHEEN_MIX_MOST)
-    if loose:
-        out = hue & (keep <= 1.35)
-    else:
-        out = hue & (keep <= 1.1) & ((keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1])))
+    # (the hue and the grey asked only of the pixels whose share of the colour may pass: most
+    # of a board's are far off it, and each pixel's answer is its own)
+    out = (keep >= 1.0 - SHEEN_MIX_MOST) & (keep <= (1.35 if loose else 1.1))
+    rows = np.flatnonzero(out.any(axis=1)) if not one else np.flatnonzero(out[:, 0])
+    tint, along, keep = tint[rows], along[rows], keep[rows]
+    norm = np.sqrt(channel_sum(tint * tint)[:, None] * size2[None, :])
+    hue = (along >= SHEEN_HUE_COS * norm) & out[rows]
+    if not loose:
+        mix = np.maximum(1.0 - keep, 1e-3)
+        grey = (mean[rows] - keep * paint) / mix
+        hue &= (keep >= 0.9) | ((grey >= SHEEN_GREY[0]) & (grey <= SHEEN_GREY[1]))
+    out[rows] = hue
     return out[:, 0] if one else out
 
 

@@ -134,7 +134,8 @@ class DieSides(DarkSheen):
         y0, y1 = max(0, int(by + min(0.0, sy))), int(np.ceil(by + bh + max(0.0, sy)))
         seen = self._flat[y0:y1, x0:x1].astype(np.int16)
         empty = self._reference[y0:y1, x0:x1].astype(np.int16)
-        darker = (seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM).all(axis=2)
+        darker = seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM
+        darker = darker[..., 0] & darker[..., 1] & darker[..., 2]  # (a third of ``all(axis=2)``)
         if own is not None and own.any() and spot is not None:
             tallest = self.pose.lean(d, MOST_STACKED * DIE_MM) * SCALE
             reach = int(np.ceil(tallest))
@@ -146,7 +147,7 @@ class DieSides(DarkSheen):
             if strange is not None and not _past_the_box(strange[wy0:wy1, wx0:wx1], box):
                 return [((y0, x0), darker)] if darker.any() else []
             column = _swept(own, (bx - wx0, by - wy0), (wy1 - wy0, wx1 - wx0), (sx, sy), tallest)
-            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_ids.index(spot)
+            mine = self._spot_map[wy0:wy1, wx0:wx1] == self._spot_index[spot]
             column = column[:mine.shape[0], :mine.shape[1]] & mine
             if column.any():
                 out = [((wy0, wx0), column)]
@@ -159,7 +160,7 @@ class DieSides(DarkSheen):
         at least half the smallest piece there: a piece partly hidden under it (a die leaning
         over its neighbour's place from a slant) or touching it, never read as nothing.  A
         patch in a die's colour in shade (a side face) is no piece."""
-        found = np.unique(labels[blob])
+        found = np.flatnonzero(np.bincount(labels[blob], minlength=1))  # (its labels, as ``np.unique``'s)
         out: list[str] = []
         for index in found[found < len(self._piece_names)]:
             if int(index) == main or self._shade_of_a_die(int(index)):
@@ -210,14 +211,17 @@ class DieSides(DarkSheen):
         if self.pose is None:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
-        dice = [p for p in placed if self._is_die(self._piece_names.index(p[1].colour))]
-        tokens = [p for p in placed if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0)]
+        tokens: dict[str, list] = {}  # per place, the plain tokens read there (most places: none)
+        for p in placed:
+            if self.layout.marks.get(p[1].colour, (0, 0)) == (0, 0):
+                tokens.setdefault(p[0], []).append(p)
+        dice = self._dice_colours()
         out: dict[str, str] = {}
-        for die in dice:
+        for die in (p for p in placed if p[0] in tokens and p[1].colour in dice):
             d = max(1e-6, float(np.hypot(die[2] - nx, die[3] - ny)))
             ux, uy = (die[2] - nx) / d, (die[3] - ny) / d
             reach = self.pose.lean(d, MOST_STACKED * DIE_MM) + DIE_MM / 2
-            for token in (t for t in tokens if t[0] == die[0]):
+            for token in tokens[die[0]]:
                 inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
                 aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
                 if 0 < inward <= reach and aside <= 0.75 * DIE_MM:
@@ -260,7 +264,8 @@ class DieSides(DarkSheen):
         (``SHADOW_REACH_MM``): read as a black token under the die, three dice's shadows were
         committed as columns.  (``own``: the token's pixels, its box at ``bx, by``.)"""
         colour = self._piece_bgr[index]
-        if self._flat is None or float(np.ptp(colour)) >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
+        spread = float(self._paints()[3][index])  # (its channels' spread, kept per layout)
+        if self._flat is None or spread >= HUELESS_PIECE or float(colour.max()) > BLACK_MOST:
             return False
         h, w = own.shape
         reach = int(round(SHADOW_REACH_MM * SCALE))

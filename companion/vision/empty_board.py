@@ -16,7 +16,7 @@ import numpy as np
 from companion.vision.blobs import _Kept
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.light import CLIPPED
+from companion.vision.light import CLIPPED, channel_max, channel_min, channel_sum
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -239,11 +239,14 @@ class EmptyBoard:
                 return True
         return False
 
-    def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    def _lighter_than_empty(self, flat: np.ndarray, stats: np.ndarray,
+                            part: tuple[slice, slice, np.ndarray] | None = None) -> np.ndarray:
         """Where the board is lighter than the empty board (a reflection's halo), round the
         blobs this frame reads (``stats``' rows with an area left): only a piece's ring is
         looked at (``lit_around``), and a piece lies in its blob's box, so the rest is left
-        clear (a pass over the whole board was a tenth of a changed board's read)."""
+        clear (a pass over the whole board was a tenth of a changed board's read).  ``part``:
+        the changed region read again and where it is so (``_read_part``), taken as it is
+        for a ring within it."""
         h, w = flat.shape[:2]
         read = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 0) + 1
         x0 = np.maximum(stats[read, cv2.CC_STAT_LEFT] - RING_PX, 0)
@@ -253,9 +256,16 @@ class EmptyBoard:
         if int(((x1 - x0) * (y1 - y0)).sum()) >= WHOLE_LIT_SHARE * h * w:
             return cv2.inRange(flat, self._ref_lit, self._white)  # many pieces: one pass is cheaper
         lit = np.zeros((h, w), np.uint8)
+        rows, cols, seen = part if part is not None else (slice(0, 0), slice(0, 0), lit)
         for window in zip(map(slice, y0.tolist(), y1.tolist()), map(slice, x0.tolist(), x1.tolist()),
                           strict=True):
-            lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
+            wy, wx = window
+            if rows.start <= wy.start and wy.stop <= rows.stop \
+                    and cols.start <= wx.start and wx.stop <= cols.stop:
+                lit[window] = seen[wy.start - rows.start:wy.stop - rows.start,
+                                   wx.start - cols.start:wx.stop - cols.start]
+            else:
+                lit[window] = cv2.inRange(flat[window], self._ref_lit[window], self._white[window])
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
@@ -287,8 +297,8 @@ class EmptyBoard:
         within = self._near_a_piece(is_piece, ys, xs, _SHADOW)
         if tall is None and not within.any():
             return out
-        share = ratio.mean(axis=1)
-        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
+        share = channel_sum(ratio) / 3  # (the mean, channel by channel: ``channel_sum``)
+        dimmed = (channel_min(empty) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
         far = dimmed & ~within  # (only a dimmed pixel can be shade: the figures' reach asked of those)
         figures = tall() if tall is not None and far.any() else None
         if figures is not None:
@@ -297,9 +307,10 @@ class EmptyBoard:
             return out
         # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
         # is lit by another of another colour; a shade of either kind is light)
-        even = np.ptp(ratio, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        even = channel_max(ratio) - channel_min(ratio) <= SHADE_EVEN * share / SHADE[1]
         tint = _shade_tint(ratio[dimmed & within], share[dimmed & within])
-        even |= np.ptp(ratio / tint, axis=1) <= SHADE_EVEN * share / SHADE[1]
+        tinted = ratio / tint
+        even |= channel_max(tinted) - channel_min(tinted) <= SHADE_EVEN * share / SHADE[1]
         shade = dimmed & even
         out[ys[shade & within], xs[shade & within]] = True
         if (shade & ~within).any() and (shade & within).any():
@@ -338,8 +349,8 @@ class EmptyBoard:
         dimmed: finding the dice's feet costs a changed Baron Voodoo board a twentieth).
         ``ratio``: each pixel as seen over the empty board, per channel; ``empty``: the empty
         board there."""
-        dimmed = (empty.min(axis=1) >= SHADE_PRINT_MIN) & (ratio.max(axis=1) <= SHADE[1]) \
-            & (ratio.mean(axis=1) >= FOOT_SHADE_LEAST)
+        dimmed = (channel_min(empty) >= SHADE_PRINT_MIN) & (channel_max(ratio) <= SHADE[1]) \
+            & (channel_sum(ratio) / 3 >= FOOT_SHADE_LEAST)
         if not dimmed.any():
             return dimmed
         at = np.flatnonzero(dimmed)
@@ -388,7 +399,11 @@ class EmptyBoard:
         part_empty = self._as_empty_board(part, small[rows, cols], rows, cols)
         names = self._classify_board(part, small[rows, cols], part_empty)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
-        lighter[(names < len(self._piece_names)) | self._outside[rows, cols]] = 0
+        self._lit_part = (rows, cols, lighter.copy())  # (the blobs' rings within it: ``_lighter_than_empty``)
+        # none where a piece's colour is, nor in the margin (by masks: a boolean mask's write
+        # costs a pass per pixel it sets)
+        cv2.bitwise_and(lighter, cv2.compare(names, len(self._piece_names), cv2.CMP_GE), dst=lighter)
+        cv2.bitwise_and(lighter, self._inside_255[rows, cols], dst=lighter)
         if cv2.countNonZero(cv2.morphologyEx(lighter, cv2.MORPH_OPEN, SQUARE5)) >= 24:
             return None
         self.glare.clear()

@@ -129,6 +129,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._sampler: Sampler | None = None  # the located board's sampling maps
         self._partial = False  # this frame's board is sampled again only round a change
         self._part_undo: tuple | None = None  # what the kept board held where this frame wrote
+        self._lit_part: tuple | None = None  # the region read again, lighter than empty (``_read_part``)
         self._last_reading: Reading | None = None
         self._last_cells: np.ndarray | None = None
         self._still_frames: list[np.ndarray] = []  # read-only frames found still against them
@@ -382,7 +383,11 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         self._as_empty = as_empty  # (where a column's sides would stand: ``_one_place_whatever_height``)
         n_pieces = len(self._piece_names)
         is_piece = labels < n_pieces
-        unexplained = (labels == UNKNOWN) | (~is_piece & ~as_empty)
+        # neither a piece's colour nor the empty board, or no colour at all (in place: a whole
+        # board's pass each; and below, ``a & ~b`` as ``a > b``, one pass with no copy)
+        unexplained = is_piece | as_empty
+        np.logical_not(unexplained, out=unexplained)
+        unexplained |= labels == UNKNOWN
         if self.glare.washed_out is not None:  # clipped by a reflection and not the empty board
             self.glare.washed_out &= ~as_empty
             unexplained |= self.glare.washed_out
@@ -398,7 +403,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             small = self._sample_whole(frame, small)
             blobs = self._blobs_in(is_piece, None, None)
         n, components, stats, centres, near_pieces, carried = blobs
-        lit = self._lighter_than_empty(flat, stats)
+        lit = self._lighter_than_empty(flat, stats, self._lit_part if part is not None else None)
         clear_outside(lit, self._board_rect)  # the margin's paper at white is no reflection's halo
         self._sample_blobs(frame, stats)
         pieces: dict[str, list[Piece]] = {}
@@ -418,8 +423,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         read: list[tuple[int, tuple, _Blob]] = []
         self._marks_last_seen.update((i, marks) for i, marks in self._marks_seen.items() if marks)
         self._marks_seen = {}
-        for k in range(1, n):
-            x, y, w, h, area = (int(v) for v in stats[k])
+        for k, (x, y, w, h, area) in enumerate(stats.tolist()[1:n], 1):
             if area < self._smallest_px * 0.3:
                 continue
             key = (x, y, w, h)
@@ -489,13 +493,15 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         kept_pips = {**self._pip_cache, **pip_cache}
         few = len(kept_pips) <= PIPS_KEPT_PER_PLACE * len(self._spot_ids)
         self._pip_cache = kept_pips if few else pip_cache
-        unexplained &= ~explained
+        np.greater(unexplained, explained, out=unexplained)
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
         tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
-        unexplained &= ~self._cast_shadows(flat, is_piece, unexplained, tall,
-                                           lambda: self._dice_feet(told))  # light, not a doubt
-        unexplained |= odd > 0
+        np.greater(unexplained, self._cast_shadows(flat, is_piece, unexplained, tall,
+                                                   lambda: self._dice_feet(told)),
+                   out=unexplained)  # light, not a doubt
+        if any(blob.odd for blob in told):
+            unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
                                                        whence)
         if verdict is not None or near_arm is not None:
