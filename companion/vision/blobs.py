@@ -320,7 +320,7 @@ class Blobs(PieceMarks):
             # beside it): one figure of its colour, read from all its pixels at its largest part,
             # with the parts at that part's place (a chip of a pile on the next place is its own)
             blobs = [b for b in blobs if not self._part_of_a_larger(b, blobs)]
-        a_die = False  # a die's colour here the size of a die's top, or of part of one
+        a_die = False  # a die's colour the size of its top or part (larger is no die: a print lit white)
         for index, (cx, cy), (bx, by, bw, bh, barea), purity in blobs:
             # a die stands at its foot, its top face out along the line from the camera's
             # nadir and its sides between: read at its foot, its marks on its top face
@@ -459,9 +459,8 @@ class Blobs(PieceMarks):
                                    else COLUMN_OVER))
         told = {spot for spot, *_ in out.found} | {spot for spot, _ in out.doubts}
         if stood is None and a_die:
-            # a die read where its top shows, its foot not found: the places the rest of its
-            # blob lies over (its sides, its lean, a piece against it) are not vouched for (a
-            # die's colour larger than any piece is no die: a print lit white, judged as no piece)
+            # a die read where its top shows, its foot not found: the places the rest of its blob
+            # lies over (its sides, its lean, a piece against it) are not vouched for (``a_die``)
             hidden += self._places_under(components[y:y + h, x:x + w] == k, x, y)
         out.doubts += [(spot, HIDDEN) for spot in dict.fromkeys(hidden) if spot not in told]
         # two dice's tops read at one place: a lower die's top is never seen (the die on it
