@@ -10,8 +10,10 @@ import pytest
 from companion.bench.boards import sample_boards
 from companion.bench.vision import frame_cost, game_layout, make_reader
 from companion.sim.camera.conditions import camera_for
+from companion.vision.board_map import components_in_box
 from companion.vision.empty_board import _FIGURE_SHADOW, _SHADOW, _SPECKS, EmptyBoard, _Reach
 from companion.vision.glare import RING_PX
+from companion.vision.mark_peaks import connected_components
 from companion.vision.reader import BoardReader
 from companion.vision.sampling import Sampler, _outside_of
 
@@ -520,3 +522,22 @@ def test_a_pieces_marks_are_read_again_only_where_a_change_reached_them() -> Non
         changed = {s for s in set(board) | set(before) if board.get(s) != before.get(s)}
         again += sum(1 for spot in counted if spot not in changed)
     assert again == 0
+
+
+def test_components_labelled_in_their_box_are_the_whole_masks() -> None:
+    """``board_map.components_in_box`` labels only the box round a mask's pixels (a board's
+    pieces lie in part of it) and must give what OpenCV gives for the whole mask: the same
+    labels in the same order, boxes, areas and centres (the background's too), for blobs at
+    odd and even offsets, touching the mask's edges or not, and for an empty mask."""
+    rng = np.random.default_rng(40)
+    for trial in range(300):
+        h, w = int(rng.integers(20, 90)), int(rng.integers(20, 90))
+        mask = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(0, 6))):
+            y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+            dy, dx = int(rng.integers(1, 15)), int(rng.integers(1, 15))
+            mask[y:y + dy, x:x + dx] = rng.random((len(range(h)[y:y + dy]), len(range(w)[x:x + dx]))) < 0.8
+        n, labels, stats, centres = connected_components(mask)
+        n2, labels2, stats2, centres2 = components_in_box(mask)
+        assert n2 == n and np.array_equal(labels2, labels) and np.array_equal(stats2, stats), trial
+        assert np.allclose(centres2, centres, rtol=0, atol=1e-9), trial

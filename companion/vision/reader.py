@@ -73,9 +73,9 @@ SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake i
 MIN_FRAME_PX_PER_MM = 0.5
 # a die's pips counted, not asked for, from this many px a mm up: in the physically based
 # frames (stop 74) Swing State's white die was read in every frame seen at 0.84 px a mm or
-# more but one (a reflection on it), and in none of the 16 at 0.75 or less (tuning and
-# held-out); King of Clubs' and Baron Voodoo's dice read 85-90 % from 0.9 up.  Below it the
-# reader doubts them (asks), it does not misread them: ``companion doctor`` tells the owner
+# more but one (a reflection on it), and in 1 of the 16 at 0.75 or less (tuning and
+# held-out); King of Clubs' dice 85-94 % from 0.9 up.  Below it the reader doubts them (the
+# tablet asks), it does not misread them: ``companion doctor`` tells the owner
 MARKS_PX_PER_MM = 0.85
 REFIT_EVERY = 8  # frames read between two fits of the light
 STILL_FRAMES_KEPT = 6  # read-only frames kept as found still (three noise fields, twice)
