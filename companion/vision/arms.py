@@ -173,7 +173,6 @@ class Arms:
         whys: dict[int, str] = {}
         hand: list[int] = []
         cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
-        narrow: set[int] = set()  # patches that hide no piece, where no piece passes for the board
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
         pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0  # (and their rims)
         for k in range(1, n):
@@ -204,9 +203,6 @@ class Arms:
                 # the margin (an arm crosses it): the board round it is the board, what it may hide in doubt
                 cores.append(core)
                 continue
-            if not (pieces[y:y + h, x:x + w] & part).any() and self.glare.hides_nothing(part, (y, x)) \
-                    and not self._a_piece_passes_for_the_board(x, y, w, h):
-                narrow.add(k)  # too narrow to hide a piece, clear of all, where none passes for the board
             if (washed or lighter) and not sleeve:
                 whys[k] = "glare?"
             elif self._reaches_in(x, y, w, h, area):
@@ -225,8 +221,10 @@ class Arms:
                     hand.append(k)
                     del whys[k]
         if not hand and crossing is None:  # a piece's cast shadow is light (near an arm, maybe the arm's)
-            whys = {k: why for k, why in whys.items() if k not in narrow and (why != OVER or not cast_shadow(
-                flat, self._reference, components, k, stats[k], blobs, self._print_detail))}
+            whys = {k: why for k, why in whys.items()
+                    if not self._hides_no_piece(components, k, stats[k], pieces)  # (and a speck hides none)
+                    and (why != OVER or not cast_shadow(flat, self._reference, components, k, stats[k], blobs,
+                                                        self._print_detail))}
         arm = None
         if hand:
             if int(stats[hand, cv2.CC_STAT_AREA].sum()) > HAND_MAX_SHARE * self._board_area:

@@ -14,6 +14,7 @@ import numpy as np
 
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.light import channel_all
 from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3, per_layout
 
@@ -134,8 +135,7 @@ class DieSides(DarkSheen):
         y0, y1 = max(0, int(by + min(0.0, sy))), int(np.ceil(by + bh + max(0.0, sy)))
         seen = self._flat[y0:y1, x0:x1].astype(np.int16)
         empty = self._reference[y0:y1, x0:x1].astype(np.int16)
-        darker = seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM
-        darker = darker[..., 0] & darker[..., 1] & darker[..., 2]  # (a third of ``all(axis=2)``)
+        darker = channel_all(seen * SIDE_SHADE_DEN <= empty * SIDE_SHADE_NUM)  # (a third of ``all(axis=2)``)
         if own is not None and own.any() and spot is not None:
             tallest = self.pose.lean(d, MOST_STACKED * DIE_MM) * SCALE
             reach = int(np.ceil(tallest))

@@ -16,7 +16,7 @@ import numpy as np
 from companion.vision.blobs import _Kept
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.light import CLIPPED, channel_max, channel_min, channel_sum
+from companion.vision.light import CLIPPED, channel_all, channel_max, channel_min, channel_sum
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -225,6 +225,15 @@ class EmptyBoard:
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
         return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
 
+    def _hides_no_piece(self, components: np.ndarray, k: int, box: np.ndarray, pieces: np.ndarray) -> bool:
+        """Does patch ``k`` of what is unexplained (its ``box``: x, y, w, h) hide no piece?  Clear
+        of every piece read and its rim (``pieces``), nowhere as wide as the smallest piece of its
+        places (``Glare.hides_nothing``), and where no piece's colour passes for the print."""
+        x, y, w, h = (int(v) for v in box[:4])
+        part = components[y:y + h, x:x + w] == k
+        return not (pieces[y:y + h, x:x + w] & part).any() and self.glare.hides_nothing(part, (y, x)) \
+            and not self._a_piece_passes_for_the_board(x, y, w, h)
+
     def _a_piece_passes_for_the_board(self, x: int, y: int, w: int, h: int) -> bool:
         """Could a piece lie on this box of the board (grown by ``PASS_PX``) showing the empty
         board's colours, seen only by its rim or its shade?  Some piece's colour (as calibrated)
@@ -235,7 +244,7 @@ class EmptyBoard:
         hi = cv2.add(self._ref_hi[rows, cols], np.full(3, EMPTY_TOLERANCE, np.float64))
         for colour in self._centroid_bgr[:len(self._piece_names)]:
             c = np.clip(np.round(colour), 0, 255).astype(np.uint8)
-            if ((lo <= c).all(axis=2) & (c <= hi).all(axis=2)).any():
+            if channel_all((lo <= c) & (c <= hi)).any():
                 return True
         return False
 
