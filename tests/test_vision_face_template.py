@@ -1,8 +1,8 @@
 """A die's count by its whole face (``face_template``): the face looked for at every place,
 turn and step inside the die, each count scored by its weakest pip over the grid points it
-leaves empty.  Read only for 4-6 (a face of fewer pips is part of a bigger one whose other
-pips a lamp may wash out), with empty points showing the die's own face (no highlight over
-them), and far past every other count."""
+leaves empty.  Read only for 5-6 (a face of fewer pips is part of a bigger one whose other
+pips a lamp may wash out), or for 2-6 on a top its caller sees in its own colour, with empty
+points showing the die's own face (no highlight over them), and far past every other count."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from committed_frames import read_committed, read_right
 
-from companion.vision.face_template import LAYOUTS, face_count
+from companion.vision.face_template import FEWEST_IN_ITS_COLOUR, LAYOUTS, face_count
 
 FACE_PX = 64.0  # a 16 mm die at 4 px a mm
 SIZE = 112
@@ -69,6 +69,40 @@ def test_a_face_whose_pips_a_highlight_washes_out_is_not_read_as_fewer(pips: int
     assert read is None or read[0] == pips
 
 
+@pytest.mark.parametrize("pips", [2, 3, 4])
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 62.0])
+@pytest.mark.parametrize("light_marks", [True, False])
+def test_a_face_of_two_to_four_in_its_own_colour_is_read_turned_any_way(pips: int, turn: float,
+                                                                        light_marks: bool) -> None:
+    gray, mask = _die(pips, turn, light_marks, seed=10 * pips + int(turn))
+    read = face_count(gray, mask, FACE_PX, light_marks, FEWEST_IN_ITS_COLOUR)
+    assert read is not None and read[0] == pips
+
+
+def test_a_lone_pip_is_never_read_whole() -> None:
+    """A lamp's highlight on a dark die is a lone light spot: a 1 is left to the peak search."""
+    gray, mask = _die(1, 30.0, seed=1)
+    assert face_count(gray, mask, FACE_PX, True, FEWEST_IN_ITS_COLOUR) is None
+
+
+@pytest.mark.parametrize(("pips", "washed"), [(5, ((0, 0),)), (3, ((0, 0),)), (6, ((-1, 0), (1, 0))),
+                                              (5, ((-1, -1),))])
+def test_pips_a_highlight_washes_out_leave_no_fewer_in_its_own_colour(pips: int, washed) -> None:
+    """A 5 or a 3 whose middle a highlight washes out lays out as a 4 or a 2, a 6 less its
+    middle row as a 4: the grid points they leave empty are lit past the face, so unclear."""
+    gray, mask = _die(pips, 35.0, washed=washed, seed=11)
+    read = face_count(gray, mask, FACE_PX, True, FEWEST_IN_ITS_COLOUR)
+    assert read is None or read[0] == pips
+
+
+def test_dice_of_two_to_four_seen_in_their_own_colour_are_read_by_their_whole_face() -> None:
+    """Baron Voodoo straight above and King of Clubs at 10 degrees, tuning split: a red 2 and
+    3 and a purple 4 (their tops' medians 0.1-0.2 of the way to white), and a purple 2 whose
+    marks' peaks no face lays out, were "marks unclear" (``PieceMarks._in_its_own_colour``)."""
+    read_right("baron_voodoo-t00-b1", ("A3", "A7", "E3"))
+    read_right("king_of_clubs-t10-b2-more", ("p0_d3",))
+
+
 def test_a_blank_face_or_no_die_is_no_count() -> None:
     gray, mask = _die(4, 10.0, seed=3)
     blank = np.full_like(gray, 90)
@@ -79,8 +113,9 @@ def test_a_blank_face_or_no_die_is_no_count() -> None:
 
 def test_red_fives_lit_pink_are_never_read_as_fours() -> None:
     """Baron Voodoo, tuning split, straight above: two red 5s whose middle pips show as a lit
-    pink top in grey and in colour are doubted, never read; the yellow 6 whose lit top passes
-    for the print's pale fill is read (``Classifying._classify_board``)."""
+    pink top in grey and in colour are doubted, never read (D5's top lies 0.62 of the way from
+    red to white: a 4 by its whole face there, without ``PieceMarks._in_its_own_colour``); the
+    yellow 6 whose lit top passes for the print's pale fill is read (``Classifying._classify_board``)."""
     read_right("baron_voodoo-t00-b0", ("D3",))
     _frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b0")
     assert {"F4", "D5"} <= set(reading.doubtful or {})

@@ -16,6 +16,11 @@ or whose hollow, a little smaller than its paint's disc, shows no lighter nor da
 lit top round it (Baron Voodoo's red 5s from straight above, their tops lit pink: four clear
 corners and a middle that is face in grey and in colour); a 5 has a pip where a 6 has none,
 and a 6 is the most.
+
+A face of 2-4 is read only when the caller sees its top in its own colour, not lit toward
+white (``PieceMarks._in_its_own_colour``): every tuning frame's die whose pip the light
+hid without a trace had a top lit past its colour (that red 5's median face 0.62 of the way
+to white, the 2-4s read right 0.16 at most).  A lone pip stays out: a highlight is one.
 """
 
 from __future__ import annotations
@@ -38,22 +43,24 @@ APART = 0.3  # ... and its score is past every other count's best by this share 
 COVER_REACH = 0.4  # the lattice judging a top inside the die reaches this share of its width from its centre
 COVERED = 0.95  # ... and this share of it lies in the die's colour
 FEWEST = 5  # a face of fewer pips may be part of a bigger one whose other pips do not show
+FEWEST_IN_ITS_COLOUR = 2  # ... unless its top is seen in its own colour, no lamp's light over it
 EMPTY = 1.0  # noise levels of a pip's contrast a grid point left empty shows, at most (a faint pip's)
 PLAIN = 3.0  # noise levels over the face's median a grid point left empty may be lit, at most
 
 
-def face_count(gray: np.ndarray, mask: np.ndarray, face_px: float,
-               light_marks: bool) -> tuple[int, tuple[float, float]] | None:
+def face_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_marks: bool,
+               fewest: int = FEWEST) -> tuple[int, tuple[float, float]] | None:
     """The count a die's face shows in ``gray`` (its crop), looked for with its centre inside
     ``mask`` (the die's colour, its pips in it or not); ``face_px``: a face's width in crop
     px; ``light_marks``: pips lighter than the die (white on red), else darker.  With the
     face's centre (crop px), for the caller to judge where that top stands; None when no
-    count stands clear of every other (see the module)."""
+    count stands clear of every other (see the module).  ``fewest``: the fewest pips read
+    (``FEWEST``; ``FEWEST_IN_ITS_COLOUR`` for a face the caller sees in its own colour)."""
     scored = face_scores(gray, mask, face_px, light_marks)
     if scored is None:
         return None
     best, noise = scored
-    count = max((n for n in best if n >= FEWEST), key=lambda n: best[n][0])
+    count = max((n for n in best if n >= fewest), key=lambda n: best[n][0])
     score, centre = best[count]
     # (a face of 1-4 is part of a 5's or a 6's pips: scored high there, it tells nothing against it;
     # a count with a pip where this one has none is another reading of the face)

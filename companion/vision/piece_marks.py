@@ -11,8 +11,9 @@ import cv2
 import numpy as np
 
 from companion.vision.die_square import low_face, reflection_off_a_low_face
-from companion.vision.face_template import face_count
+from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import light_marks
 from companion.vision.palette import PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
@@ -40,6 +41,7 @@ TOP_BAND_LEAN_MM = 1.0  # a die's colour this much longer out from the nadir tha
 MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
 MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most
 SHADE_TINT_LEAST = 20.0  # a die's colour as seen with a tint this strong (channels less their mean) has a hue
+LIT_TOWARD_WHITE = 0.35  # a die's top whose median lies this share of the way from its colour to white is lit
 SHADE_TINT_KEPT = 0.5  # its colour in shade keeps this share of that tint at least
 
 
@@ -243,7 +245,8 @@ class PieceMarks:
                 return stand is not None or self._one_place_whatever_height(x0 + (cx + 0.5) / scale,
                                                                             y0 + (cy + 0.5) / scale, read_at)
         if whole_face and stands is not None:  # (a top read only where it stands on one place, however high)
-            read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index))
+            fewest = FEWEST_IN_ITS_COLOUR if self._in_its_own_colour(crop, seen, mask, index) else FEWEST
+            read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index), fewest)
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink)
         if ink and glare_scale == 1.0 and mask.any() and not light_marks(float(np.median(gray[mask > 0]))):
@@ -299,6 +302,26 @@ class PieceMarks:
             # only where it washes the face out (Jivecat's black Skull token under a sheen)
             reflected = washes_out_a_mark(crop, face)
         return pips, sure, reflected
+
+    def _in_its_own_colour(self, crop: np.ndarray, seen: np.ndarray, mask: np.ndarray, index: int) -> bool:
+        """Is a die's top (``mask`` on ``crop``, its light flattened) seen in its own colour,
+        under no lamp's light past it, and nowhere clipped white by the camera (``seen``)?  A
+        lamp's broad sheen mixes a die's colour with white: where a top's median lies
+        ``LIT_TOWARD_WHITE`` of the way there or more, a pip under the light may show as the
+        face (Baron Voodoo from straight above: a red 5 lit pink, its middle pip gone without a
+        trace, read as a 4).  A white die's colour is white: judged only by its clipped pixels."""
+        if not mask.any():
+            return False
+        if int(np.count_nonzero(seen[mask > 0].min(axis=1) >= CLIPPED)) > 0:
+            return False
+        face = crop[mask > 0]
+        own = self._piece_bgr[index].astype(np.float32)
+        toward = 255.0 - own
+        reach = float(toward @ toward)
+        if reach < 1.0:
+            return True
+        seen = np.median(face, axis=0).astype(np.float32)
+        return float((seen - own) @ toward) / reach < LIT_TOWARD_WHITE
 
     @staticmethod
     def _with_its_shade(crop: np.ndarray, seen_as: np.ndarray, mask: np.ndarray) -> np.ndarray:
