@@ -63,6 +63,13 @@ def make_reader(layout: Layout, colours: tuple[str, ...] | None, lens: dict | No
     return BoardReader(layout, colours=colours)
 
 
+def top_reasons(reasons: dict[str, int], most: int = 4) -> dict[str, int]:
+    """The ``most`` commonest reasons, ties by name: a frame's reasons are counted from a set,
+    whose order Python's string hashing changes from run to run, and the same figures must
+    print the same whatever the run."""
+    return dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:most])
+
+
 def doubtful(reading: Reading) -> dict[str, str]:
     return dict(getattr(reading, "doubtful", None) or {})
 
@@ -165,7 +172,7 @@ class Tally:
             "right_pct": round(100 * self.right / max(1, self.frames), 1),
             "silent_pct_of_accepted": round(100 * self.silent / max(1, accepted), 2),
             "position_error_pct": round(100 * self.wrong_positions / max(1, self.positions), 3),
-            "reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:4]),
+            "reasons": top_reasons(self.reasons),
         } | ({"frames_a_piece_could_hide_in": self.blind, "exact_where_no_piece_could_hide":
               f"{self.exact_not_blind} of {self.reflected - self.blind}"} if self.blind else {})
 

@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.bench.vision import top_reasons
 from companion.games import load_game
 from companion.games.base import BoardView, Layout
 from companion.sim.camera.frames3d import FRAMES_DIR, Frame3D, committed
@@ -65,7 +66,7 @@ class Tally3D:
             "exact_pct": round(100 * self.exact / n, 1), "silent_pct": round(100 * self.silent / n, 2),
             "occupied_places_read_pct": round(100 * self.places_read / max(1, self.places_occupied), 1),
             "read_ms_p50": round(statistics.median(self.ms), 1) if self.ms else None,
-            "reasons": dict(sorted(self.reasons.items(), key=lambda kv: -kv[1])[:4]),
+            "reasons": top_reasons(self.reasons),
             "misreads": self.misreads[:6],
         }
 
