@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.games import GAMES, load_game
-from companion.games.base import Game, MalformedAction, RuleError, check_json
+from companion.games.base import Game, MalformedAction, RuleError, Spot, check_json
 from companion.sim.headless import play
 from companion.vision.geometry import MARGIN_MM, canvas_size_mm
 from companion.vision.palette import PIECE_COLOURS
@@ -102,6 +102,35 @@ def test_layout_fits_the_camera(name: str, players: int, variant: str) -> None:
         assert spot_id in ids
         for piece in pieces:
             assert piece.colour in PIECE_COLOURS and 0 <= piece.pips <= 9
+
+
+@pytest.mark.parametrize("name, players, variant", CONFIGS)
+def test_every_piece_stands_where_its_place_takes_it(name: str, players: int, variant: str) -> None:
+    """A place's ``takes`` (the colours the rules put there; the reader trusts it to tell a
+    die's side in shade from a token against it) holds every piece the game's own boards put
+    there, through 120 random legal moves."""
+    game: Game = load_game(name)
+    state = game.setup(players, variant, 0)
+    rng = random.Random(f"takes{name}{players}{variant}")
+    for _ in range(120):
+        layout = game.layout(state)
+        for spot_id, pieces in game.board_view(state).items():
+            spot = layout.spot(spot_id)
+            for piece in pieces:
+                assert spot.may_hold(piece.colour), (spot_id, piece, sorted(spot.takes))
+        actions = game.legal_actions(state) if game.outcome(state) is None else []
+        if not actions:
+            break
+        state = game.apply(state, rng.choice(actions))
+
+
+def test_a_place_that_takes_some_colours_holds_no_other() -> None:
+    baron = load_game("baron_voodoo")
+    layout = baron.layout(baron.setup(2, None, 0))
+    cell, track = layout.spot("A1"), layout.spot("track0-0")
+    assert cell.may_hold("red") and cell.may_hold("white") and not cell.may_hold("black")
+    assert track.may_hold("black") and not track.may_hold("red")
+    assert Spot("x", 0, 0, 20, 20).may_hold("anything")  # (no takes: any colour)
 
 
 @pytest.mark.parametrize("name, players, variant", CONFIGS)

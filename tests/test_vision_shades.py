@@ -334,3 +334,16 @@ def test_a_dies_colour_in_shade_is_the_die_and_its_marks_are_read_over_it() -> N
     assert whole[20:30, 10:20].all() and whole[10:30, 10:30].all()
     assert not whole[10:30, 30:36].any() and not whole[30:36].any() and not whole[:, 40:].any()
     assert not whole[:10].any()  # the print
+
+
+def test_a_dies_side_in_shade_is_no_token_where_the_rules_put_none() -> None:
+    """Baron Voodoo at 20 and 30 degrees, tuning split: a red or purple die's side in shade
+    reads as a score marker's black or an x20 marker's brown, joined to the die; no marker
+    stands on a grid cell (``Spot.takes``), so the die is read and the cell not doubted ("a
+    piece in shade, or another piece?"), nor the empty cell its shade reaches."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t20-b1-side", ("A3", "B3", "C3", "D5"))
+    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t30-b1")
+    assert "D4" not in (reading.doubtful or {}) and not frame.view.get("D4")
+    assert reading.view is not None and not reading.view.get("D4")

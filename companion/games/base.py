@@ -75,6 +75,9 @@ class Spot:
     rules ever stack on it (1: one die or token, never a column); 0 when the rules leave it
     open (as tall as any game stacks).  The reader rules out a column taller than that
     standing there, so a die leaning from the next place is never taken for one.
+    ``takes``: the piece colours the rules ever put there (empty: any); a patch of another
+    colour seen there is no piece of its own (a die's side in shade reads as a score
+    marker's black, and no score marker stands on a grid cell).
     """
 
     id: str
@@ -85,6 +88,11 @@ class Spot:
     label: str = ""
     fill: str = "board"
     holds: int = 0
+    takes: frozenset[str] = frozenset()
+
+    def may_hold(self, colour: str) -> bool:
+        """May a piece of ``colour`` stand here, by the game's rules?"""
+        return not self.takes or colour in self.takes
 
 
 @dataclass(frozen=True)

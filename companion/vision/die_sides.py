@@ -194,14 +194,17 @@ class DieSides(DarkSheen):
         """The colour patches of one blob less those in another patch's colour in shade (an
         orange token's rim in a die's shadow reads brown, a score marker's colour), and the
         places those lie at: no piece of their own is read there, but a piece of that colour
-        may lie against the lighter one, so the place is not vouched for either."""
+        may lie against the lighter one, so the place is not vouched for either, unless the
+        game never puts a piece of that colour there (``Spot.takes``: a red die's side in
+        shade reads as a score marker's black on a grid cell, where no marker stands)."""
         if len(blobs) < 2:
             return blobs, []
         shaded = [j for j, (index, *_rest) in enumerate(blobs)
                   if any(other != index and self._in_shade(index, other) for other, *_more in blobs)]
-        spots = [self._spot_at(blobs[j][1][0] / SCALE - MARGIN_MM, blobs[j][1][1] / SCALE - MARGIN_MM)
-                 for j in shaded]
-        return [b for j, b in enumerate(blobs) if j not in shaded], [s for s in spots if s is not None]
+        spots = [(self._spot_at(blobs[j][1][0] / SCALE - MARGIN_MM, blobs[j][1][1] / SCALE - MARGIN_MM),
+                  self._piece_names[blobs[j][0]]) for j in shaded]
+        return [b for j, b in enumerate(blobs) if j not in shaded], \
+            [s for s, colour in spots if s is not None and self.layout.spot(s).may_hold(colour)]
 
     def _die_sides_apart(self, placed: list) -> dict[str, str]:
         """The places where a plain token is read with a die, on the camera's side of it,

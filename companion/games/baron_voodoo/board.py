@@ -93,13 +93,14 @@ class BaronVoodooBoard:
         f = self.facts
         size, margin = f.cell_mm, f.margin_mm
         spots = []
+        dice = frozenset(f.dice)  # (the white joker among them)
         for cell in f.cells:
             r, c = f.coord[cell]
             printed = f.printed[cell]
             fill = "dark_fill" if printed == "black" else (
                 "light_fill" if (r + c) % 2 == 0 else "board")
             spots.append(Spot(cell, margin + c * size + 1, margin + r * size + 1, size - 2,
-                              size - 2, f"{cell} {printed}", fill, STACK_MAX))
+                              size - 2, f"{cell} {printed}", fill, STACK_MAX, dice))
         pieces = {colour: f"{info['name']} Soul Die" for colour, info in f.deities.items()}
         pieces[WHITE] = "white Soul Die (joker)"
         marks = {colour: (min(f.face_pips.values()), max(f.face_pips.values())) for colour in pieces}
@@ -119,28 +120,30 @@ class BaronVoodooBoard:
         names = self.side_names(state)
         seat_names = self.player_names(state)  # type: ignore[attr-defined]
         die, tok, rows = mat["die_mm"], mat["token_mm"], mat["track_rows"]
+        marker, x20 = frozenset({mat["marker_colour"]}), frozenset({mat["x20_colour"]})
+        guards = frozenset(mat["protection_colours"].values())
         x = 2 * margin + f.cols * size  # the mats stand in a row right of the main board
         for side in range(state["sides"]):
             owner = names[side].split(" (")[0]
             for i in range(mat["caught_places"]):
                 spots.append(Spot(soul_place(side, i), x, margin + i * die, die, die,
-                                  f"{owner}: Caught Soul {i + 1}", "light_fill", ONE))
+                                  f"{owner}: Caught Soul {i + 1}", "light_fill", ONE, dice))
             for i in range(mat["offering_places"]):
                 spots.append(Spot(token_place(side, i), x + die, margin + i * die, tok, die,
-                                  f"{owner}: Offering {i + 1}", "light_fill", ONE))
+                                  f"{owner}: Offering {i + 1}", "light_fill", ONE, frozenset({token})))
             track_x = x + die + tok + 2
             for vp in range(mat["track_places"]):
                 col, row = divmod(vp, rows)
                 spots.append(Spot(track_place(side, vp), track_x + col * tok, margin + row * tok,
-                                  tok, tok, f"{owner}: score {vp}", "light_fill", ONE))
+                                  tok, tok, f"{owner}: score {vp}", "light_fill", ONE, marker))
             below = margin + rows * tok + 2
             for i in range(mat["x20_places"]):
                 spots.append(Spot(x20_place(side, i), track_x + i * tok, below, tok, tok,
-                                  f"{owner}: x20 marker {i + 1}", "light_fill", ONE))
+                                  f"{owner}: x20 marker {i + 1}", "light_fill", ONE, x20))
             for i, seat in enumerate(self._side_seats(state, side)):  # type: ignore[attr-defined]
                 spots.append(Spot(guard_place(seat), track_x + i * tok, below + tok + 2, tok, tok,
                                   f"{seat_names[seat].split(' (')[0]}: Protection token",
-                                  "light_fill", ONE))
+                                  "light_fill", ONE, guards))
             x = track_x + max(mat["track_places"] // rows, mat["x20_places"], 2) * tok + mat["gap_mm"]
         width = x - mat["gap_mm"] + margin
         strip_y = margin + f.rows * size + mat["gap_mm"]  # the Underworlds: a strip below it all
@@ -153,7 +156,7 @@ class BaronVoodooBoard:
                 row, col = divmod(i, cols)
                 spots.append(Spot(underworld_place(side, i), margin + side * (share + gap) + col * die,
                                   strip_y + row * die, die, die,
-                                  f"{owner}: Underworld {i + 1}", "light_fill", ONE))
+                                  f"{owner}: Underworld {i + 1}", "light_fill", ONE, dice))
         return Layout(
             width=width,
             height=strip_y + mat["underworld_rows"] * die + margin,

@@ -39,6 +39,10 @@ class TimesSquareBoard:
         margin, w, h = geo["margin_mm"], geo["space_w_mm"], geo["space_h_mm"]
         gap, ch, row_gap = geo["gap_mm"], geo["charlie_row_h_mm"], geo["row_gap_mm"]
         spots: list[Spot] = []
+        colours = self.data.pieces
+        # the row of spaces takes the four figures, the row below only Champagne Charlie
+        figures = frozenset(colours[k] for k in ("sue", "hal", "deb", "bodyguard"))
+        charlie = frozenset({colours["charlie"]})
         for i in range(self.data.spaces):
             x = margin + i * (w + gap)
             label = str(i)
@@ -48,13 +52,13 @@ class TimesSquareBoard:
                 label = "B"
             elif i == self.data.middle:
                 label = "sewer"
-            spots.append(Spot(space_spot(i), x, margin, w, h, label, "light_fill"))
+            spots.append(Spot(space_spot(i), x, margin, w, h, label, "light_fill", takes=figures))
         for i in range(self.data.spaces):
             x = margin + i * (w + gap)
-            spots.append(Spot(charlie_spot(i), x, margin + h + row_gap, w, ch, "", "dark_fill"))
+            spots.append(Spot(charlie_spot(i), x, margin + h + row_gap, w, ch, "", "dark_fill",
+                              takes=charlie))
         width = 2 * margin + self.data.spaces * (w + gap) - gap
         height = 2 * margin + h + row_gap + ch
-        colours = self.data.pieces
         pieces = {colours["sue"]: "Saucy Sue", colours["hal"]: "Handsome Hal",
                   colours["deb"]: "Dancing Deb", colours["bodyguard"]: "Bodyguard (two)",
                   colours["charlie"]: "Champagne Charlie"}
