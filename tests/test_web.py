@@ -43,6 +43,9 @@ def test_dashboard_page_and_layout(client: FlaskClient) -> None:
     assert b"Table Companion" in client.get("/").data
     layout = client.get("/api/layout").get_json()
     assert layout["spots"] and layout["width"] > 0
+    # (the colours the rules put on a place, as a list: Champagne Charlie's strip takes his)
+    charlie = next(s for s in layout["spots"] if s["id"] == "c0")
+    assert charlie["takes"] == ["yellow"]
 
 
 @pytest.mark.parametrize("headers, body, status", [
