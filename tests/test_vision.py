@@ -396,3 +396,15 @@ def test_a_changed_region_grows_over_every_box_near_it() -> None:
     far = (300, 300, 20, 20)
     assert _grown_over(region, [inside_by_a_pixel, short_by_a_pixel, then_near, far]) == (60, 243, 100, 200)
     assert _grown_over(region, [far]) == region
+
+
+def test_a_piece_where_the_game_puts_none_is_asked_about_never_read() -> None:
+    """A score marker's black on a Baron Voodoo grid cell (``Spot.takes``: dice only) is no
+    piece the rules put there, a shade or a piece out of place: the cell is doubted with that
+    reason, the marker never read there; the same marker on its track is read."""
+    reader, camera, _layout = reader_for("baron_voodoo")
+    view = make_view({"A1": [Piece("red", 3)], "C3": [Piece("black", 0)], "track0-2": [Piece("black", 0)]})
+    reading = reader.read(camera.frame(view))
+    assert reading.view is not None
+    assert "C3" not in reading.view and "black where the game puts none" in reading.doubtful["C3"]
+    assert reading.view["track0-2"] == (Piece("black", 0),) and reading.view["A1"] == (Piece("red", 3),)

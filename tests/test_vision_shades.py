@@ -347,3 +347,14 @@ def test_a_dies_side_in_shade_is_no_token_where_the_rules_put_none() -> None:
     frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t30-b1")
     assert "D4" not in (reading.doubtful or {}) and not frame.view.get("D4")
     assert reading.view is not None and not reading.view.get("D4")
+
+
+def test_a_dies_side_read_as_a_token_on_its_place_is_the_die_where_no_token_stands() -> None:
+    """Baron Voodoo at 20 and 30 degrees, tuning split: a die's side in shade cut off from its
+    top reads as a black token on the die's cell, on the camera's side of it; no token stands
+    on a grid cell, so it is the die's side, taken out, and the die read (it was "a die's
+    side, or a piece against it?")."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t20-b1", ("E6",))
+    read_right("baron_voodoo-t30-b1", ("F2",))

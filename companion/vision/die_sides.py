@@ -206,11 +206,13 @@ class DieSides(DarkSheen):
         return [b for j, b in enumerate(blobs) if j not in shaded], \
             [s for s, colour in spots if s is not None and self.layout.spot(s).may_hold(colour)]
 
-    def _die_sides_apart(self, placed: list) -> dict[str, str]:
+    def _die_sides_apart(self, placed: list, pieces: dict[str, list] | None = None) -> dict[str, str]:
         """The places where a plain token is read with a die, on the camera's side of it,
         within a column's lean and a die's width of the line from the nadir through it: a
         die's side face in shade, cut off from its top (a purple die's reads black), or a
-        piece against it; either way not read."""
+        piece against it; either way not read.  Where the game puts no such token on that
+        place (``Spot.takes``), it is the die's side: taken out of ``placed`` and ``pieces``
+        (the place's pieces as read), the die read."""
         if self.pose is None:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
@@ -228,7 +230,11 @@ class DieSides(DarkSheen):
                 inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
                 aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
                 if 0 < inward <= reach and aside <= 0.75 * DIE_MM:
-                    out.setdefault(die[0], "a die's side, or a piece against it?")
+                    if self.layout.spot(die[0]).may_hold(token[1].colour) or pieces is None:
+                        out.setdefault(die[0], "a die's side, or a piece against it?")
+                    elif token in placed:
+                        placed.remove(token)
+                        pieces[die[0]].remove(token[1])
         return out
 
     def _side_without_its_top(self, index: int, own: np.ndarray, bx: int, by: int,

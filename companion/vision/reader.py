@@ -513,8 +513,13 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():
             doubtful.setdefault(spot_id, why)
-        for spot_id, why in self._die_sides_apart(placed).items():
+        for spot_id, why in self._die_sides_apart(placed, pieces).items():
             doubtful.setdefault(spot_id, why)
+        for spot_id, piece, *_where in placed:
+            if not self.layout.spot(spot_id).may_hold(piece.colour):
+                # what the rules never put there is no piece of its own there: a shade or a
+                # neighbour's side passing for one, or a piece out of place; never read
+                doubtful.setdefault(spot_id, f"{piece.colour} where the game puts none: shade, or misplaced?")
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
                                None if self.light.tone is None else self.light.tone.copy())
