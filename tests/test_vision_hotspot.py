@@ -201,7 +201,9 @@ def test_a_dice_colour_larger_than_any_piece_is_no_die() -> None:
 
 @pytest.mark.parametrize(("stem", "spots"), [
     ("baron_voodoo-t30-b2-side", ("G5", "souls0-6", "under1-0", "under1-1")),
-    ("baron_voodoo-t20-b1-side", ("C5", "D6", "offer0-3", "souls0-3")),
+    # (C5 was pinned here too: it is now doubted for another reason, B5's red die read with
+    # its shaded side cut off, "pieces touching?", which the shade's doubt hid before Spot.takes)
+    ("baron_voodoo-t20-b1-side", ("D6", "offer0-3", "souls0-3")),
 ])
 def test_a_patch_too_narrow_to_hide_a_piece_doubts_no_place(stem: str, spots: tuple[str, ...]) -> None:
     """A speck lighter or darker than the board, clear of every piece read, nowhere as wide as

@@ -131,9 +131,21 @@ def delta_e(a: object, b: object) -> float:
 
 
 def colour_order(layout: Layout) -> dict[str, str]:
-    """Which colour goes on which spot for ``calibrate colours``: colour -> spot id."""
+    """Which colour goes on which spot for ``calibrate colours``: colour -> spot id, each on
+    the first free place that takes it (``Spot.takes``: the owner puts Baron Voodoo's score
+    marker on its track, where it belongs, not on a grid cell); a colour no free place takes
+    goes on the first free place."""
     wanted = sorted(set(layout.pieces) | set(layout.shapes))
-    return dict(zip(wanted, (s.id for s in layout.spots), strict=False))
+    free = [s for s in layout.spots]
+    order: dict[str, str] = {}
+    for colour in wanted:
+        if not free:
+            break
+        spot = next((s for s in free if s.takes and colour in s.takes), None) \
+            or next((s for s in free if s.may_hold(colour)), free[0])
+        order[colour] = spot.id
+        free.remove(spot)
+    return order
 
 
 def _flat_top(layout: Layout, photo: np.ndarray) -> tuple[BoardReader, np.ndarray]:
