@@ -55,8 +55,10 @@ class KingOfClubsBoard:
             rows = {1: 40.0, "clubs": 172.0, 0: 304.0}
         else:
             rows = {1: 20.0, 3: 96.0, "clubs": 172.0, 2: 248.0, 0: 324.0}
+        # (a Nightclub's place takes its card; the Dancer and Backup places any Dancer, a Move
+        # played on one, a face-down card: left open)
         spots = [Spot(f"club{i}", col_x[i], rows["clubs"], w, h, f"Nightclub {i + 1}",
-                      "dark_fill") for i in range(4)]
+                      "dark_fill", takes=frozenset({self.colours["nightclub"]})) for i in range(4)]
         for p in range(n):
             y = rows[p]
             spots.append(Spot(f"p{p}_{BACKUP}", backup_x, y, w, h, f"{LETTERS[p]} Backup",
@@ -66,9 +68,10 @@ class KingOfClubsBoard:
                                   f"{LETTERS[p]} at Nightclub {i + 1}", "light_fill"))
         for side in (0, 1):  # each side's Points and Lead Dancer places end its row
             y, name = rows[side], self.side_name(state, side)
-            spots.append(Spot(points_place(side), 500.0, y, 55.0, h, f"{name}: points", "board"))
+            spots.append(Spot(points_place(side), 500.0, y, 55.0, h, f"{name}: points", "board",
+                              takes=frozenset({self.colours["point"]})))
             spots.append(Spot(lead_place(side), 560.0, y, 36.0, h, f"{name}: Lead Dancer card",
-                              "board"))
+                              "board", takes=frozenset({self.colours["lead"]})))
         pieces = {self.colours["nightclub"]: "Nightclub (pips: prestige value)",
                   self.colours["face_down"]: "a face-down card",
                   self.colours["move"]: "a Move card played on a Dancer (+1)",
