@@ -331,11 +331,14 @@ def test_no_taller_column_stands_where_another_dies_top_was_read() -> None:
 def test_a_dies_side_in_shade_cut_off_from_its_top_is_no_token() -> None:
     """A purple die's side face in shade reads black, and cut off from its top it would be a
     black token in the die's place: a token on the camera's side of a die, within a
-    column's lean, is not read (the die's side, or a piece against it)."""
+    column's lean, is not read.  Where a token may stand it is the die's side or a piece
+    against it, doubted; on a grid cell, which takes dice only (``Spot.takes``), it is the
+    die's side: taken out, and the die read."""
     reading, truth, layout = _read_tuning_frame("baron_voodoo-t30-b1")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
-    assert doubtful.get("F2") == "a die's side, or a piece against it?"
+    assert "F2" not in doubtful and reading.view.get("F2") == truth.get("F2")
+    assert all(p.colour != "black" for p in reading.view.get("F2", ()))
     assert all(reading.view.get(s.id, ()) == truth.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
 
