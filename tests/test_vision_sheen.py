@@ -44,6 +44,36 @@ def test_a_pale_tinted_face_is_no_white_piece():
     assert not reader.tinted_grey(reader._piece_names.index("yellow"), face((222, 255, 255)), own)
 
 
+def test_a_pale_tinted_face_is_the_one_colour_its_place_takes_where_no_white_piece_stands():
+    """A Baron Voodoo Protection token (cyan or green, on its own place) lit near white keeps
+    cyan's tint: no white piece stands on that place (``Spot.takes``), so it is read cyan; on a
+    grid cell, where the white joker die may stand, the same face stays unclear."""
+    reader = reader_of("baron_voodoo", 2)
+    white, cyan = reader._piece_names.index("white"), reader._piece_names.index("cyan")
+    own = np.ones((20, 20), bool)
+    lit = np.clip(np.array((250, 246, 214), np.float32)
+                  + np.random.default_rng(5).normal(0, 6, (20, 20, 3)), 0, 255).astype(np.uint8)
+    box = (0, 0, 20, 20)
+    assert reader.colour_under_a_sheen(white, "guard0", lit, box, own) == cyan
+    assert reader.colour_under_a_sheen(white, "A1", lit, box, own) is None
+    plain = np.full((20, 20, 3), 245, np.uint8)
+    assert reader.colour_under_a_sheen(white, "A1", plain, box, own) == white
+    # a dark patch tinted red's way on a cell (a white die's side in its shade) is no lit red
+    # die: a sheen lifts a colour toward white, never toward black
+    black = reader._piece_names.index("black")
+    shade = np.clip(np.array((60, 64, 96), np.float32)
+                    + np.random.default_rng(6).normal(0, 4, (20, 20, 3)), 0, 255).astype(np.uint8)
+    assert reader.colour_under_a_sheen(black, "A1", shade, box, own) is None
+
+
+def test_protection_tokens_lit_white_on_their_places_are_read():
+    """Baron Voodoo at 20 degrees, tuning split: both Protection tokens, their tops lit near
+    white, were "colour unclear"."""
+    from committed_frames import read_right
+
+    read_right("baron_voodoo-t20-b1", ("guard0", "guard1"))
+
+
 def test_a_dies_lit_edge_is_no_mark():
     """A blue die of a rendered frame (Baron Voodoo, tuning split, from straight above), as
     the reader crops it at 4 px a mm: two pips, and its rounded left edge catching the lamp

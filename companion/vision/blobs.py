@@ -381,8 +381,8 @@ class Blobs(PieceMarks):
             # (pixels the camera clipped in any channel are left out: a cast that clips one
             # channel of a white face tints it as no sheen does)
             unclipped = own & (cv2.inRange(small[by:by + bh, bx:bx + bw], (0,) * 3, (CLIPPED - 1,) * 3) > 0)
-            if self._flat is not None and self.tinted_grey(index, self._flat[by:by + bh, bx:bx + bw],
-                                                           unclipped):
+            index = self.colour_under_a_sheen(index, spot, self._flat, (bx, by, bw, bh), unclipped)
+            if index is None:
                 out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
                 continue
             if self._piece_names[index] not in DARK_PIECES | WHITE \

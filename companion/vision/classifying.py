@@ -15,7 +15,7 @@ import numpy as np
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
 from companion.vision.lit_dice import TINTED, LitDice, _lit_its_way
-from companion.vision.palette import SKIN_BGR
+from companion.vision.palette import SKIN_BGR, WHITE
 from companion.vision.pips import channel_medians
 from companion.vision.reading import SCALE, SQUARE3, UNKNOWN, per_layout
 
@@ -91,23 +91,46 @@ class Classifying(LitDice):
         """Is a piece read as a colourless one (white, grey) tinted a coloured piece's way
         over its whole face (``own``, in ``flat``)?  A pale yellow chip under a sheen passes
         for white pixel by pixel; its median keeps yellow's tint, a white face's none."""
+        return bool(self.tinted_toward(index, flat, own))
+
+    def colour_under_a_sheen(self, index: int, spot: str, flat: np.ndarray | None,
+                             box: tuple[int, int, int, int], own: np.ndarray) -> int | None:
+        """The colour of a piece read as ``index`` at ``spot`` (its box ``x, y, w, h`` on the
+        board sampled, ``flat``; its pixels ``own``): ``index`` unless a colourless one tinted a
+        coloured piece's way (``tinted_grey``), then None, unclear, unless read white (a sheen
+        lifts a colour toward white; a dark patch tinted is a shade, no lit piece), the place
+        takes no white piece and one of the colours it is tinted toward (``Spot.takes``: a
+        Baron Voodoo Protection token lit white on its own place is its cyan)."""
+        x, y, w, h = box
+        toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own)
+        if not toward:
+            return index
+        place = self.layout.spot(spot)
+        taken = [i for i in toward if place.may_hold(self._piece_names[i])]
+        name = self._piece_names[index]
+        return taken[0] if len(taken) == 1 and name in WHITE and not place.may_hold(name) else None
+
+    def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray) -> list[int]:
+        """The coloured pieces whose way a piece read as a colourless one is tinted over its
+        whole face (``tinted_grey``), none when it is not."""
         colours = self._centroid_bgr
         if float(self._paints()[3][index]) >= TINTED or not own.any():
-            return False
+            return []
         # each channel's median from its histogram under the face (a sort of its pixels costs
         # as much as the rest of the check); the lower of the two middle levels when they differ
         seen = channel_medians(flat, own.astype(np.uint8))
         tint = seen - seen.mean()
         size = float(np.linalg.norm(tint))
         if size < GREY_TINT_MAX:
-            return False
+            return []
+        toward = []
         for i in range(len(self._piece_names)):
             piece = colours[i] - colours[i].mean()
             norm = float(np.linalg.norm(piece))
             if float(np.ptp(colours[i])) >= TINTED \
                     and float(tint @ piece) >= TINT_COSINE * size * norm:
-                return True
-        return False
+                toward.append(i)
+        return toward
 
     def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The piece colours (BGR), each one's channels summed, which have no hue (their
