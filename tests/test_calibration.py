@@ -274,3 +274,13 @@ def test_the_tag_sheet_lists_every_card_with_its_tag(tmp_path: Path) -> None:
     assert f"{cards[0]}\n0badcafe\nregistered" in text
     assert f"{cards[1]}\n{factory_uid('jivecat', cards[1])}\nfactory sheet" in text
     assert all(card in text for card in cards)
+
+
+def test_colours_are_asked_for_where_the_rules_put_them() -> None:
+    """``calibrate colours`` asks for each colour on a free place that takes it (``Spot.takes``):
+    Baron Voodoo's score marker on its track, not on grid cell A1; one place a colour."""
+    layout = layout_of("baron_voodoo", 2)
+    order = colour_order(layout)
+    assert order["black"].startswith("track") and order["orange"].startswith("offer")
+    assert all(layout.spot(spot).may_hold(colour) for colour, spot in order.items())
+    assert len(set(order.values())) == len(order) == len(set(layout.pieces) | set(layout.shapes))
