@@ -136,7 +136,7 @@ def colour_order(layout: Layout) -> dict[str, str]:
     marker on its track, where it belongs, not on a grid cell); a colour no free place takes
     goes on the first free place."""
     wanted = sorted(set(layout.pieces) | set(layout.shapes))
-    free = [s for s in layout.spots]
+    free = list(layout.spots)
     order: dict[str, str] = {}
     for colour in wanted:
         if not free:

@@ -206,7 +206,7 @@ class DieSides(DarkSheen):
         return [b for j, b in enumerate(blobs) if j not in shaded], \
             [s for s, colour in spots if s is not None and self.layout.spot(s).may_hold(colour)]
 
-    def _die_sides_apart(self, placed: list, pieces: dict[str, list] | None = None) -> dict[str, str]:
+    def _die_sides_apart(self, placed: list, pieces: dict[str, list]) -> dict[str, str]:
         """The places where a plain token is read with a die, on the camera's side of it,
         within a column's lean and a die's width of the line from the nadir through it: a
         die's side face in shade, cut off from its top (a purple die's reads black), or a
@@ -230,7 +230,7 @@ class DieSides(DarkSheen):
                 inward = -((token[2] - die[2]) * ux + (token[3] - die[3]) * uy)
                 aside = abs(-(token[2] - die[2]) * uy + (token[3] - die[3]) * ux)
                 if 0 < inward <= reach and aside <= 0.75 * DIE_MM:
-                    if self.layout.spot(die[0]).may_hold(token[1].colour) or pieces is None:
+                    if self.layout.spot(die[0]).may_hold(token[1].colour):
                         out.setdefault(die[0], "a die's side, or a piece against it?")
                     elif token in placed:
                         placed.remove(token)

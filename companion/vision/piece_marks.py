@@ -312,16 +312,15 @@ class PieceMarks:
         trace, read as a 4).  A white die's colour is white: judged only by its clipped pixels."""
         if not mask.any():
             return False
-        if int(np.count_nonzero(seen[mask > 0].min(axis=1) >= CLIPPED)) > 0:
+        if (seen[mask > 0].min(axis=1) >= CLIPPED).any():
             return False
-        face = crop[mask > 0]
         own = self._piece_bgr[index].astype(np.float32)
         toward = 255.0 - own
         reach = float(toward @ toward)
         if reach < 1.0:
             return True
-        seen = np.median(face, axis=0).astype(np.float32)
-        return float((seen - own) @ toward) / reach < LIT_TOWARD_WHITE
+        median = np.median(crop[mask > 0], axis=0).astype(np.float32)
+        return float((median - own) @ toward) / reach < LIT_TOWARD_WHITE
 
     @staticmethod
     def _with_its_shade(crop: np.ndarray, seen_as: np.ndarray, mask: np.ndarray) -> np.ndarray:
