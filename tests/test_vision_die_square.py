@@ -5,6 +5,8 @@ A top's pip and a side's mark are never taken for a face of two."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from companion.vision import die_square
 from companion.vision.die_square import low_face
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
 
+DATA = Path(__file__).parent / "data" / "vision"
 SIZE, DIE_PX, STEP = 110, 64.0, 17.3  # crop px; a face's width; its pips' step (0.27 of it)
 TOP = (55.0, 40.0)  # the top's centre; the camera's nadir lies below (the sides show below it)
 OUTWARD = (0.0, -1.0)
@@ -337,3 +340,29 @@ def test_a_speckled_lit_face_is_not_searched_through_every_six_of_its_marks(
     assert "F4" in doubtful
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful)
+
+
+def test_a_two_whose_far_pip_lost_its_colour_is_no_one() -> None:
+    """Held-out Baron Voodoo t30-b0's blue 2 at souls0-0, as OpenCV 5.1 cut it out: its far
+    corner pip lit past the die's colour, so the colour's outline stops short of it, and
+    inside the outer inset that pip is faint.  A 1's square round the other pip then met
+    the outline and held no other mark: read a sure 1.  A mark beyond the top's square, on
+    the side away from the camera's nadir, is no side's: the top is a larger face."""
+    data = np.load(DATA / "two_with_a_pip_at_the_far_rim.npz")
+    face = (data["hull"], float(data["area"]))
+    count = low_face(data["mask"], data["gray"], face, float(data["rim_share"]), float(data["die_px"]),
+                     tuple(float(v) for v in data["outward"]), None, None, bool(data["light_ink"]))
+    assert count == 2, count
+
+
+def test_insets_that_find_different_faces_leave_the_count_unclear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mark by the rim may make a 2 inside one inset and leave a 1 inside the other:
+    which is the top's depends on a pixel of the outline, so neither is read."""
+    found = iter([{1: np.array([0.4])}, {1: np.array([0.4]), 2: np.array([0.5, 0.4])}])
+    monkeypatch.setattr(die_square, "_low_face_within", lambda *args, **kwargs: next(found))
+    mask, gray = die([(-1, -1), (1, 1)], [])
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) is None
+    found = iter([{}, {2: np.array([0.5, 0.4])}])
+    laid_out: list[np.ndarray] = []
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD, None, laid_out) == 2
+    assert len(laid_out) == 1 and laid_out[0].tolist() == pytest.approx([0.5, 0.4])

@@ -66,17 +66,27 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     its rim: a corner pip lies a rim's width from where the die's colour ends when the rounded
     rim beyond it catches the light (its slopes no longer the die's colour), and its peak
     falls in the band the rim takes off (the square and its checks judge it as any other).
-    ``laid_out``: gets the contrasts of the marks of a face of two or three read (as
-    ``pips.count_pips``'s does of a layout's)."""
+    Both insets are tried, and a count is read when those that find one agree: a mark by the
+    rim, faint inside the first and clear inside the second, is a 2's corner pip or a side's
+    mark beside a 1, and which depends on a pixel of the outline (a different OpenCV release
+    read held-out Baron Voodoo t30-b0's blue 2 as a sure 1 so).  ``laid_out``: gets the
+    contrasts of the marks of a face of two or three read (as ``pips.count_pips``'s does of a
+    layout's)."""
     face = face or outline(mask)
     if face is None:
         return None
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
+    counts: dict[int, np.ndarray] = {}  # every count a face was found for, and its marks' contrasts
     for within in _insets(rim):
-        count = _low_face_within(mask, gray, face, within, die_px, outward, stands, laid_out, light_ink)
-        if count is not None:
-            return count
-    return None
+        for count, contrasts in _low_face_within(mask, gray, face, within, die_px, outward, stands,
+                                                 light_ink).items():
+            counts.setdefault(count, contrasts)
+    if len(counts) != 1:
+        return None
+    count, contrasts = counts.popitem()
+    if laid_out is not None and count >= 2:
+        laid_out.append(contrasts)
+    return count
 
 
 def _insets(rim: int) -> tuple[int, ...]:
@@ -88,8 +98,9 @@ def _insets(rim: int) -> tuple[int, ...]:
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                      die_px: float, outward: tuple[float, float] | None,
                      stands: Callable[[float, float], bool] | None,
-                     laid_out: list[np.ndarray] | None = None, light_ink: bool | None = None) -> int | None:
-    """``low_face`` with its marks looked for ``rim`` crop px inside the outline."""
+                     light_ink: bool | None = None) -> dict[int, np.ndarray]:
+    """The counts a face of 1-3 is found for with its marks looked for ``rim`` crop px inside
+    the outline (more than one: the marks fit several), each with its marks' contrasts."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
@@ -102,7 +113,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     marks = np.flatnonzero(values >= SEEN_MARK)
     strong = np.flatnonzero(values >= SURE_MARK)
     if not len(strong) or n <= 1 or len(marks) > MOST_MARKS:
-        return None
+        return {}
     rounded: np.ndarray | None = None  # (``_rim_past_colour``, found for the first square that needs it)
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
@@ -126,6 +137,9 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                 if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
                                             whole, colour_hull):
                     continue
+                if count == 1 and outward is not None and _past_the_top(points[np.setdiff1d(marks, picked)],
+                                                                        (cx, cy), turn, die_px, outward):
+                    continue
                 if rounded is None:
                     rounded = hull | _rim_past_colour(gray, level, hull, die_px)
                 if not _covered(rounded, (cx, cy), turn, die_px):
@@ -142,14 +156,10 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                 found.add(count)
                 contrast_of[count] = values[picked]
                 break
-    if len(found) != 1:
-        return None
-    count = found.pop()
-    if light_ink and not light_marks(level) and dark_mark_inside(gray, mask, filled, colour_hull, body_area):
-        return None  # light marks counted on a face lit past mid-grey, and a dark one among them
-    if laid_out is not None and count >= 2:
-        laid_out.append(contrast_of[count])
-    return count
+    if found and light_ink and not light_marks(level) and dark_mark_inside(gray, mask, filled, colour_hull,
+                                                                          body_area):
+        return {}  # light marks counted on a face lit past mid-grey, and a dark one among them
+    return {count: contrast_of[count] for count in sorted(found)}
 
 
 def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
@@ -286,6 +296,22 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     # fits a 2's diagonal at a smaller step, its other pips lighting the grid points round it)
     return not rimmed or (not halos and _one_side(rimmed)) \
         or (not len(rest) and not completes_a_face(count, {*rimmed, *halos}))
+
+
+def _past_the_top(others: np.ndarray, centre: tuple[float, float], turn: float, die_px: float,
+                  outward: tuple[float, float]) -> bool:
+    """Does a clear mark off the face lie farther out from the camera's nadir than the top's
+    square reaches?  A side's marks lie nearer the nadir than the top (the sides are swept
+    between top and foot), so a mark beyond the top, inside the die's outline, is the top's
+    own: the square is not the top (a 2's corner pip by the far rim, its colour lost to the
+    pip's light, beside a 1's square round the other)."""
+    if not len(others):
+        return False
+    ux, uy = outward
+    c, s = math.cos(turn), math.sin(turn)
+    reach = die_px / 2 * (abs(c * ux + s * uy) + abs(-s * ux + c * uy))
+    along = (others[:, 0] - centre[0]) * ux + (others[:, 1] - centre[1]) * uy
+    return bool((along > reach - EDGE_FIT * die_px).any())
 
 
 def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px: float,
