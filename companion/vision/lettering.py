@@ -3,7 +3,8 @@
 OpenCV 5 draws even its Hershey fonts through a font engine that keeps about 9 MB resident
 from the first ``cv2.putText`` on: 6 % of the service's memory budget on a Pi (issue 38), for
 a few four-letter labels.  So the letters are drawn once, by ``cv2.putText`` itself, into
-``data/lettering.npz`` (``python -m companion.vision.lettering`` writes it again), and
+``data/lettering.npz`` (``python -m companion.vision.lettering`` writes it again: run it
+with the OpenCV release the file names, ``drawn_by``, or every label's look changes), and
 pasted from there: the board's labels as whole strings, exactly as ``putText`` draws them
 (the sheet, the reader's empty board and the simulated camera all draw them so), anything
 else a letter at a time (the overlay's words, a label a board map brings that the file
@@ -118,14 +119,25 @@ def board_labels() -> set[str]:
     return found
 
 
+def drawn_by(path: Path = ATLAS) -> str:
+    """The OpenCV release whose ``putText`` drew the file.  Its glyphs are the project's from
+    then on: the board print, the reader's empty board and the committed 3D frames' texture
+    all come from them, so a new OpenCV that draws Hershey's letters otherwise (5.1 draws
+    them a pixel or two wider) changes nothing until the file is written again."""
+    with np.load(path, allow_pickle=False) as data:
+        return str(data["opencv"]) if "opencv" in data else "unknown"
+
+
 def make_atlas(path: Path = ATLAS) -> int:
     """Write the letters of every style and the board labels as whole strings; their count."""
+    import cv2
+
     entries = [(style, letter) for style in STYLES for letter in LETTERS]
     entries += [("label", text) for text in sorted(board_labels()) if len(text) > 1]
     glyphs = [render(text, style) for style, text in entries]
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
-        path, keys=np.array([f"{s}\x1f{t}" for s, t in entries]),
+        path, opencv=np.array(cv2.__version__), keys=np.array([f"{s}\x1f{t}" for s, t in entries]),
         boxes=np.array([(g.dx, g.dy, g.coverage.shape[1], g.coverage.shape[0], g.advance) for g in glyphs],
                        np.int32).reshape(-1, 5),
         pixels=np.concatenate([g.coverage.ravel() for g in glyphs]))
