@@ -32,6 +32,7 @@ from companion.games.jivecat.facts import (
 )
 
 MAT_KINDS = (("skull", "skull_places"), ("five", "five_places"), ("one", "one_places"))
+MAT_COLOURS = {"skull": SKULL_COLOUR, "five": "blue", "one": "orange"}  # what lies on each kind of place
 
 
 class JivecatBoard:
@@ -48,9 +49,16 @@ class JivecatBoard:
 
     # ------------------------------------------------------------------ the physical table
     def layout(self, state: State) -> Layout:
+        """The places and what may stand on each (``Spot.takes``): a player's chip, or at 2
+        and 3 players a white Staff chip, on a Lounge Lizard, a Staff place or a Portal; a
+        card (its face code's colour) in a row, a tableau or a Trend pile; on a mat, black
+        Skulls on its Skull places, blue Monkeys on its 5-point and orange on its 1-point."""
         b = self.board
         spots: list[Spot] = []
         h = b.spot_mm / 2
+        chips = frozenset(COLOURS[: state["players"]]) | (
+            frozenset({STAFF_COLOUR}) if state["players"] <= 3 else frozenset())
+        cards = frozenset(CODE_COLOURS)
         for liz in b.lizards.values():
             if liz.kind == "jivecat":
                 label, fill = "J", "dark_fill"
@@ -60,27 +68,27 @@ class JivecatBoard:
                 label, fill = f"({liz.number})", "light_fill"
             else:
                 label, fill = str(liz.number), "board"
-            spots.append(Spot(liz.id, liz.x - h, liz.y - h, b.spot_mm, b.spot_mm, label, fill))
+            spots.append(Spot(liz.id, liz.x - h, liz.y - h, b.spot_mm, b.spot_mm, label, fill, takes=chips))
         sh = b.staff_mm / 2
         for sid, sp in b.staff.items():
             spots.append(Spot(sid, sp["x"] - sh, sp["y"] - sh, b.staff_mm, b.staff_mm, "Staff",
-                              "dark_fill"))
+                              "dark_fill", takes=chips))
         for pid, pt in b.portals.items():
             spots.append(Spot(pid, pt["x"] - h, pt["y"] - h, b.spot_mm, b.spot_mm, "Portal",
-                              "dark_fill"))
+                              "dark_fill", takes=chips))
         for row in ROWS:
             for i, slot in enumerate(b.rows[row]):
                 spots.append(Spot(f"{row}-{i}", slot["x"], slot["y"], slot["w"], slot["h"],
-                                  slot["name"], "light_fill"))
+                                  slot["name"], "light_fill", takes=cards))
         names = self.player_names(state)
         for q in range(state["players"]):
             for k, (x, y) in enumerate(b.tab_seats[q][: b.tab_slots]):
                 spots.append(Spot(tableau_spot(q, k), x, y, b.tab_w, b.tab_h,
-                                  names[q] if k == 0 else "", "light_fill"))
+                                  names[q] if k == 0 else "", "light_fill", takes=cards))
             if q < len(b.trend_piles):
                 x, y = b.trend_piles[q]
                 spots.append(Spot(trend_pile(q), x, y, b.tab_w, b.tab_h, "Trends",
-                                  "light_fill"))
+                                  "light_fill", takes=cards))
         spots += self._mat_spots(state)
         pieces = {c: f"{c.title()} player's chips" for c in COLOURS[: state["players"]]}
         if state["players"] <= 3:
@@ -119,7 +127,8 @@ class JivecatBoard:
                     n += 1
                     out.append(Spot(mat_place(q, kind, i), float(m["x"]) + col * pitch,
                                     q * float(m["band_mm"]) + row * pitch, tok, tok,
-                                    f"{names[q]}'s mat, {words[kind]} {i + 1}", "light_fill"))
+                                    f"{names[q]}'s mat, {words[kind]} {i + 1}", "light_fill",
+                                    takes=frozenset({MAT_COLOURS[kind]})))
         return out
 
     def _mat_counts(self, state: State, q: int) -> dict[str, tuple[int, bool]]:
@@ -175,7 +184,6 @@ class JivecatBoard:
             if s["trends"][q] and q < len(self.board.trend_piles):
                 items[trend_pile(q)] = [self.code_of[s["trends"][q][-1]["card"]]]
             for kind, (count, _) in self._mat_counts(s, q).items():
-                colour = {"skull": SKULL_COLOUR, "five": "blue", "one": "orange"}[kind]
                 for i in range(count):
-                    items[mat_place(q, kind, i)] = [Piece(colour)]
+                    items[mat_place(q, kind, i)] = [Piece(MAT_COLOURS[kind])]
         return make_view(items)

@@ -3,6 +3,7 @@ and how a change seen on it or a card tapped is explained."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.games.base import (
@@ -111,7 +112,7 @@ class SwingStateBoard:
         self.die_spot = str(die["id"])
         # the game's one die lies there alone: no column ever stands on it
         spots.append(Spot(self.die_spot, die["x"], die["y"], die["w"], die["h"], die["label"], "light_fill",
-                          holds=1))
+                          holds=1, takes=frozenset({self.die_colour})))
         self.spots = tuple(spots)
         self.trays = dict(self.data["vote_trays"])
         cols, rows, five_rows = (int(self.trays[k]) for k in ("cols", "rows", "five_rows"))
@@ -134,7 +135,8 @@ class SwingStateBoard:
                 for n, (value, i) in enumerate(slots):
                     row, col = divmod(n, cols)
                     out.append(Spot(place(seat, value, i), x0 + col * (tok + gap), y0 + row * (tok + gap),
-                                    tok, tok, f"{label}, {value} V chip {i + 1}", "light_fill"))
+                                    tok, tok, f"{label}, {value} V chip {i + 1}", "light_fill",
+                                    takes=frozenset({state["colours"][seat]})))
         return out
 
     def _tray_width(self) -> float:
@@ -143,7 +145,12 @@ class SwingStateBoard:
             + float(t["tray_gap_mm"])
 
     def layout(self, state: State) -> Layout:
+        """The places and what may stand on each (``Spot.takes``): the pawns on the rings'
+        spaces, the die on its place, a State's own V chips in its two trays."""
         names = self.player_names(state)
+        pawns = frozenset(state["colours"])
+        spaces = tuple(spot if spot.id == self.die_spot else replace(spot, takes=pawns)
+                       for spot in self.spots)
         pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
         pieces[self.die_colour] = "the die (pips = the face up)"
         shapes = {colour: "disc" for colour in state["colours"]}
@@ -154,7 +161,7 @@ class SwingStateBoard:
             pieces[state["colours"][seat]] = f"{names[seat]}'s pawn and V chips"
         marks[self.die_colour] = (1, 6)
         return Layout(max(float(board["width"]), self._tray_width()), float(board["height"]),
-                      self.spots + tuple(self._tray_spots(state)), pieces, shapes, marks)
+                      spaces + tuple(self._tray_spots(state)), pieces, shapes, marks)
 
     def board_view(self, state: State) -> BoardView:
         """Pawns, the die, and the V chips in the trays (5 V chips first)."""
