@@ -197,6 +197,16 @@ def test_yellow_dice_under_a_sheen_short_of_white_are_read_on_the_tuning_frames(
     read_right("baron_voodoo-t20-b2", ("D6",))
 
 
+def test_a_light_dies_pip_the_lamp_greyed_is_read_where_the_light_hides_no_other() -> None:
+    """A yellow or white 4 under a lamp, one pip greyed by the light (its contrast 0.15-0.30):
+    it is a pip, found where the layout puts one, and whether the light hides another is
+    asked where it would lie (``lit_over_an_empty_place``); the greyed pip alone left these
+    "glare?" before.  (A 5 whose middle the light takes keeps its doubt: the test above.)"""
+    read_right("baron_voodoo-t10-b1", ("E2", "E1"))
+    read_right("baron_voodoo-t20-b0-more", ("B1", "C1"))
+    read_right("baron_voodoo-t10-b1-falloff", ("F1",))
+
+
 def test_a_dark_dies_highlight_keeps_its_doubt() -> None:
     """On a dark face a soft reflection between the marks may hide what lies under it."""
     img, mask = _die(4, 20.0, BLUE, LIGHT_INK, side_marks=0, glare=(0.5, -0.5, 4))

@@ -12,6 +12,7 @@ import numpy as np
 
 _SQUARE3 = np.ones((3, 3), np.uint8)
 SURE_MARK = 0.30  # a mark's contrast (``_peaks``) at least this: clear; 0.15 up: faint
+FAINT_MARK = 0.15  # ... at least this: a faint mark, still one
 
 
 def connected_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:

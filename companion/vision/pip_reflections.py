@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, DIE_STEP, _laid_out_top
-from companion.vision.mark_peaks import _SQUARE3, _peaks, channel_medians, light_marks, outline
+from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, channel_medians, light_marks, outline
 from companion.vision.mark_shapes import MARK_SHARE
 
 INK = 20.0  # the marks' ink on a light piece, each channel (the palette's PIP_ON_LIGHT)
@@ -213,9 +213,9 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
     """The count of a die's face whose lamp's reflection (``lit_like_a_mark`` found one)
     neither hides one of its pips nor passes for one, or None.  Its top's marks
     (``_laid_out_top``: four or more laid out exactly as a die's face, any other peak beyond
-    it) lay its grid out: on a light face none of them faint (a dark mark the light greyed is
-    a pip half hidden); on a dark face a faint one too (a pip by the rim, lit less than the
-    others), which the checks below judge with the rest (light that took a pip lies over it).
+    it) lay its grid out, a faint one among them (on a dark face a pip by the rim, lit less
+    than the others; on a light face a dark pip the light greyed, found where the layout puts
+    one), which the checks below judge with the rest (light that took a pip lies over it).
     On a light face with dark ink a reflection only lightens: it may hide a pip, never make
     one, so at none of the grid points the layout leaves empty may the lifted patch cover a
     quarter of a pip's disc.  On a dark face with light marks a reflection may pass for a pip
@@ -228,8 +228,8 @@ def reflection_off_the_pips(crop: np.ndarray, mask: np.ndarray, face: tuple[np.n
         gray, mask, face, rim_share, light_ink)
     dark = light_marks(level, light_ink)
     top = _laid_out_top(centres[1:], values, contrast, whole, radius, die_px)
-    if top is None or (values[top[0]] < (0.15 if dark else 0.30)).any():
-        return None  # no layout, or a mark in it too faint: a pip half hidden
+    if top is None or (values[top[0]] < FAINT_MARK).any():
+        return None  # no layout, or a mark in it too faint to be one
     picked, fit = top
     return None if lit_over_a_place(crop, mask, hull, fit, len(picked), dark) else len(picked)
 
