@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -172,6 +173,26 @@ def test_no_committed_frame_is_read_with_a_place_confidently_wrong(split: str, g
     assert tally.wrong_commits == 0
     if frames:
         assert tally.places_read > 0.2 * tally.places_occupied  # doubt is not the whole answer
+
+
+@pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+def test_the_bench_tells_frames_the_camera_resolves_from_those_it_sees_too_coarse(tmp_path: Path):
+    """The held-out cameras stand further off: Swing State's test t00-b0 is seen at 0.66 px a
+    mm, where a die's pips are a pixel or two (``MARKS_PX_PER_MM``), its tuning twin at 1.06.
+    The bench pools every split's frames by that too, beside its tables."""
+    import shutil
+
+    from companion.bench.vision3d import COARSE, RESOLVED, format_3d, renderer3d_benchmark
+
+    for split in ("tune", "test"):
+        (tmp_path / split).mkdir()
+        for suffix in (".json", ".jpg"):
+            shutil.copy(FRAMES_DIR / split / f"swing_state-t00-b0{suffix}", tmp_path / split)
+    result = renderer3d_benchmark(root=tmp_path)
+    pools = {split: {name: f["frames"] for name, f in s["by_resolution"].items()}
+             for split, s in result["splits"].items()}
+    assert pools == {"tune": {RESOLVED: 1, COARSE: 0}, "test": {RESOLVED: 0, COARSE: 1}}
+    assert f"  {COARSE}: 1 frames" in format_3d(result)
 
 
 def test_a_benchs_top_reasons_are_the_same_whatever_the_order_they_were_counted_in():
