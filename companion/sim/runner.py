@@ -278,13 +278,15 @@ class SimulatedTable:
         frames_until = self.frames_taken + round(timeout * TABLE_FPS)
         seen, seen_at = self.frames_taken, time.monotonic()
         while not check(state) and self.frames_taken < frames_until:
+            time.sleep(0.01)
             now = time.monotonic()
             if self.frames_taken != seen:
                 seen, seen_at = self.frames_taken, now
+                # (asked again once a frame has been taken since: the tablet asked every 10 ms
+                # took the companion's threads a quarter of a demo's time, its camera's with it)
+                state = self.tablet.state()
             elif now - seen_at > CAMERA_STOPPED_S or now > deadline:
                 break  # no camera is taking frames (stopped, or none runs): waiting longer is a hang
-            time.sleep(0.01)
-            state = self.tablet.state()
         return state
 
     # ------------------------------------------------------------------ channels
