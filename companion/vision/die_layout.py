@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from companion.vision.mark_peaks import FAINT_MARK
 from companion.vision.mark_shapes import _wider_than_a_mark
 
 DIE_FACES = {  # where a die's face lays its pips out, in steps from its centre
@@ -279,7 +280,7 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
     die): a side face shows between the top and the nadir, never past the top's far edge, so
     a sure mark out there leaves the face no top's.  ``least``: every mark of the layout at
     least this strong.  By hand: OpenCV fits no such layout."""
-    marks = np.flatnonzero(values >= 0.15)
+    marks = np.flatnonzero(values >= FAINT_MARK)
     if not FEWEST_LAID_OUT <= len(marks) <= TOP_MARKS_MOST:
         return None
     found: dict[int, tuple] = {}

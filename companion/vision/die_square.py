@@ -29,7 +29,7 @@ from companion.vision.die_layout import (
     _face_fit,
     completes_a_face,
 )
-from companion.vision.mark_peaks import SURE_MARK, _peaks, light_marks, outline
+from companion.vision.mark_peaks import FAINT_MARK, SURE_MARK, _peaks, light_marks, outline
 from companion.vision.mark_shapes import (
     LINE_EDGE_SHARE,
     _a_line,
@@ -44,7 +44,7 @@ from companion.vision.pip_reflections import lit_over_a_place
 # face to find among them (every six of twenty-five is 177,100 layouts to fit: Baron Voodoo
 # t10-b1, a lit red 3 at F4, took a minute a frame)
 MOST_MARKS = 18
-SEEN_MARK = 0.15  # a peak this strong is a mark somewhere: on the top's layout or off the square
+SEEN_MARK = FAINT_MARK  # a peak this strong is a mark somewhere: on the top's layout or off the square
 EDGE_FIT = 0.12  # the top's square meets the outline's far edge and sides within this share of a face
 COVERED = 0.92  # the top's square, less its rounded rim, lies this much within the outline
 ONE_CLEAR = (0.17, 0.38)  # a face of one: no mark between these shares of a face from its pip
@@ -226,10 +226,8 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
     colour (never the other way); a 1's square, centred on its one mark, may not (a 2's
     corner pip with the other unseen would fit it)."""
     ux, uy = outward
-    c, s = math.cos(turn), math.sin(turn)
-    half = die_px / 2
-    reach_along = half * (abs(c * ux + s * uy) + abs(-s * ux + c * uy))
-    reach_across = half * (abs(c * -uy + s * ux) + abs(-s * -uy + c * ux))
+    reach_along = _reach(turn, die_px, (ux, uy))
+    reach_across = _reach(turn, die_px, (-uy, ux))
     a, b = cx * ux + cy * uy, cy * ux - cx * uy
     far, lo, hi = edges
     tol = EDGE_FIT * die_px
@@ -304,14 +302,21 @@ def _past_the_top(others: np.ndarray, centre: tuple[float, float], turn: float, 
     square reaches?  A side's marks lie nearer the nadir than the top (the sides are swept
     between top and foot), so a mark beyond the top, inside the die's outline, is the top's
     own: the square is not the top (a 2's corner pip by the far rim, its colour lost to the
-    pip's light, beside a 1's square round the other)."""
+    pip's light, beside a 1's square round the other).  The same rule as a laid-out face's
+    (``die_layout.PAST_THE_TOP``), for a 1, which has no step to measure it in."""
     if not len(others):
         return False
     ux, uy = outward
-    c, s = math.cos(turn), math.sin(turn)
-    reach = die_px / 2 * (abs(c * ux + s * uy) + abs(-s * ux + c * uy))
     along = (others[:, 0] - centre[0]) * ux + (others[:, 1] - centre[1]) * uy
-    return bool((along > reach - EDGE_FIT * die_px).any())
+    return bool((along > _reach(turn, die_px, outward) - EDGE_FIT * die_px).any())
+
+
+def _reach(turn: float, die_px: float, direction: tuple[float, float]) -> float:
+    """How far a die's top square turned ``turn`` reaches from its centre along a unit
+    ``direction`` (crop px)."""
+    c, s = math.cos(turn), math.sin(turn)
+    dx, dy = direction
+    return die_px / 2 * (abs(c * dx + s * dy) + abs(-s * dx + c * dy))
 
 
 def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px: float,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.mark_peaks import _SQUARE3, _peaks, connected_components, outline
+from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, connected_components, outline
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
 
@@ -90,7 +90,7 @@ def dark_mark_inside(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, hul
     hotspot the face washes out past a drilled pip's shade: a 5's middle pip there reads
     darker than the face round it, and the light marks alone leave a 4."""
     *_rest, centres, values = _peaks(gray, mask, filled, body_area, light_ink=False)
-    seen = values >= 0.15
+    seen = values >= FAINT_MARK
     return bool(seen.any() and (_depth(hull, centres[1:][seen], body_area) >= EDGE_SHARE).any())
 
 

@@ -25,7 +25,7 @@ from companion.vision.die_layout import (
     die_face,
     laid_out_as_a_face,
 )
-from companion.vision.mark_peaks import SURE_MARK, _peaks, light_marks, outline
+from companion.vision.mark_peaks import FAINT_MARK, SURE_MARK, _peaks, light_marks, outline
 
 # (kept importable from here, where the board reader's rooms have always found them)
 from companion.vision.mark_peaks import channel_medians as channel_medians
@@ -99,7 +99,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, body_area,
                                                                             light_ink)
     strong = values >= SURE_MARK
-    faint = (values >= 0.15) & ~strong
+    faint = (values >= FAINT_MARK) & ~strong
     if faint.any() and die_px is not None and not sure_marks and int(strong.sum() + faint.sum()) in DIE_FACES:
         # faint marks that complete a die's layout with the clear ones, where no other
         # mark is, are marks (a small die far out in the view blurs its pips): the layout
