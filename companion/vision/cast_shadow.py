@@ -1,10 +1,17 @@
-"""A piece's cast shadow on the board: light, not a thing.
+"""A piece's cast shadow on the board, and light the fitted light missed: light, not a thing.
 
 A lamp casts a shadow off every piece; where it falls on the empty board the board shows
 through it, dimmed alike in every channel, its print's lines and edges still there.  The
 light fitted to the board is smooth and cannot follow a shadow's edge, so what it leaves
 unexplained there is judged here (for ``arms.py``): a shadow hides nothing, a piece shows
 its own colour and a hand or a sleeve hides the print.
+
+Nor can the fit follow every lamp: a reading lamp's pool with a sharp rim leaves a light
+print brighter or dimmer than the fit by a tenth or more (past the empty board's tolerance),
+and a darker print beside it by as much (within it, its levels being fewer).  Such a patch
+is the print under the light its own surroundings show (``missed_light``): its share of the
+fitted light, channel by channel, is theirs, and every pixel of it follows the print at that
+share.  A thing on the board shows a colour of its own against its surroundings' light.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from companion.vision.empty_board import EMPTY_TOLERANCE
 from companion.vision.reading import SCALE
 
 SHADOW_DIMMED = (0.45, 0.95)  # a cast shadow leaves the board this share of its light, each channel ...
@@ -22,6 +30,17 @@ SHADOW_ODD_SHARE = 0.2  # ... and at most this share of its pixels twice as far 
 SHADOW_PRINT = (0.6, 0.3, 1.1)  # ... its print detail following the print's this closely, with this share
 # of its contrast at least and at most (where it has detail: ``EmptyBoard._print_detail``) ...
 SHADOW_REACH_MM = 16.0  # ... and a piece this near it to cast it (a die's height: a lamp 45 degrees up)
+# light the fit missed: the print round a patch, within this many mm of it (clear of pieces and
+# their rims, not darker than this level in any channel, at least this many pixels of it) ...
+AROUND_MM = 8.0
+AROUND_LEAST_LEVEL = 60
+AROUND_LEAST_PX = 30
+AROUND_AGREE = 0.05  # ... shows the patch's share of the fitted light within this, each channel ...
+LIGHT_MISSED = (0.6, 1.35)  # ... which lies within this (a shadow darker, a reflection lighter, is theirs)
+# ... and the patch's pixels follow the print at that share (within this many levels, or this
+# share of the print's level), but for specks
+FOLLOW_LEVELS = 12.0
+FOLLOW_SHARE = 0.1
 
 
 PrintDetail = Callable[[np.ndarray, int, int, np.ndarray], "tuple[float, float] | None"]
@@ -59,3 +78,42 @@ def cast_shadow(flat: np.ndarray, reference: np.ndarray, components: np.ndarray,
         return True  # plain print (a cell's ground): its colour dimmed is all there is to judge
     corr, contrast = detail
     return corr >= SHADOW_PRINT[0] and SHADOW_PRINT[1] <= contrast <= SHADOW_PRINT[2]
+
+
+def missed_light(flat: np.ndarray, reference: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
+                 blobs: np.ndarray, piece_colours: np.ndarray, speck_px: float) -> bool:
+    """Is unexplained patch ``k`` (of ``components``, its box ``box``: x, y, w, h) the empty
+    board (``reference``) under light the fit missed, as ``flat`` shows it: its share of the
+    fitted light, channel by channel, that of the print round it (clear of the pieces'
+    blobs, ``blobs``), every pixel of it the print at that share but for specks smaller than
+    ``speck_px``, and no piece's colour (``piece_colours``, as calibrated) under that light
+    as near its colour as the empty board's tolerance (a piece that passes for the print)?"""
+    x, y, w, h = (int(v) for v in box[:4])
+    reach = int(round(AROUND_MM * SCALE))
+    height, width = components.shape
+    rows = slice(max(0, y - reach), min(height, y + h + reach))
+    cols = slice(max(0, x - reach), min(width, x + w + reach))
+    own = components[rows, cols] == k
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    around = (cv2.dilate(own.astype(np.uint8), disc) > 0) & (components[rows, cols] == 0)
+    around &= cv2.dilate((blobs[rows, cols] > 0).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    seen_all = flat[rows, cols].astype(np.float32)
+    empty_all = reference[rows, cols].astype(np.float32)
+    around &= empty_all.min(axis=2) >= AROUND_LEAST_LEVEL
+    if int(around.sum()) < AROUND_LEAST_PX:
+        return False
+    seen, empty = seen_all[own], empty_all[own]
+    share = np.median(seen, axis=0) / np.maximum(np.median(empty, axis=0), 1.0)
+    theirs = np.median(seen_all[around] / np.maximum(empty_all[around], 1.0), axis=0)
+    if float(np.abs(share - theirs).max()) > AROUND_AGREE \
+            or not LIGHT_MISSED[0] <= float(share.min()) <= float(share.max()) <= LIGHT_MISSED[1]:
+        return False
+    colour = np.median(seen, axis=0)
+    if (np.abs(piece_colours.astype(np.float32) * share - colour).max(axis=1) <= EMPTY_TOLERANCE).any():
+        return False  # a piece of that colour would look so there
+    off = (np.abs(seen - share * empty) > np.maximum(FOLLOW_LEVELS, FOLLOW_SHARE * empty)).any(axis=1)
+    odd = np.zeros(own.shape, np.uint8)
+    odd[own] = off
+    odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+    return count == 1 or int(stats[1:, cv2.CC_STAT_AREA].max()) < speck_px
