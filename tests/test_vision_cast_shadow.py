@@ -10,7 +10,7 @@ import numpy as np
 from committed_frames import read_right
 
 from companion.vision.cast_shadow import SHADOW_REACH_MM, cast_shadow, missed_light
-from companion.vision.empty_board import EmptyBoard
+from companion.vision.empty_board import EMPTY_TOLERANCE, EmptyBoard
 from companion.vision.reading import SCALE
 
 BOARD = np.array([175, 205, 220], np.float32)  # the print's beige (BGR)
@@ -93,7 +93,7 @@ def _print_in_light(by: Light, around: Light) -> tuple[np.ndarray, ...]:
 
 def _missed(seen: np.ndarray, reference: np.ndarray, components: np.ndarray, box: np.ndarray) -> bool:
     no_pieces = np.zeros(components.shape, np.int32)
-    return missed_light(seen, reference, components, 1, box, no_pieces, PIECES, 12.0)
+    return missed_light(seen, reference, components, 1, box, no_pieces, PIECES, EMPTY_TOLERANCE, 12.0)
 
 
 def test_a_print_lit_as_the_print_round_it_is_light_the_fit_missed() -> None:

@@ -23,7 +23,6 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from companion.vision.cast_shadow import cast_shadow, missed_light
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
 from companion.vision.light import CLIPPED, channel_all, channel_max, channel_sum
@@ -263,23 +262,6 @@ class Arms:
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
         return None, {self._spot_ids[int(s)] for s in _places(self._spot_map[rows, cols][zone])}
-
-    def _only_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
-                    blobs: np.ndarray) -> bool:
-        """Is patch ``k``, darker or lighter than the empty board, only light: a piece's cast
-        shadow, or light the fit missed (``cast_shadow``)?"""
-        return cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail) \
-            or self._missed_light(flat, components, k, box, blobs)
-
-    def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
-                      blobs: np.ndarray) -> bool:
-        """Is patch ``k`` the print under light the fit missed (``missed_light``), where no
-        piece passes for the print (a white chip on a pale print: the print round the patch
-        may be the chip, and the patch its rim)?"""
-        x, y, w, h = (int(v) for v in box[:4])
-        return not self._a_piece_passes_for_the_board(x, y, w, h) \
-            and missed_light(flat, self._reference, components, k, box, blobs,
-                             self._centroid_bgr[:len(self._piece_names)], self._speck_px)
 
     def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
                         stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

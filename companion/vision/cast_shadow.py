@@ -21,7 +21,6 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.empty_board import EMPTY_TOLERANCE
 from companion.vision.reading import SCALE
 
 SHADOW_DIMMED = (0.45, 0.95)  # a cast shadow leaves the board this share of its light, each channel ...
@@ -81,13 +80,13 @@ def cast_shadow(flat: np.ndarray, reference: np.ndarray, components: np.ndarray,
 
 
 def missed_light(flat: np.ndarray, reference: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
-                 blobs: np.ndarray, piece_colours: np.ndarray, speck_px: float) -> bool:
+                 blobs: np.ndarray, piece_colours: np.ndarray, tolerance: float, speck_px: float) -> bool:
     """Is unexplained patch ``k`` (of ``components``, its box ``box``: x, y, w, h) the empty
     board (``reference``) under light the fit missed, as ``flat`` shows it: its share of the
     fitted light, channel by channel, that of the print round it (clear of the pieces'
     blobs, ``blobs``), every pixel of it the print at that share but for specks smaller than
     ``speck_px``, and no piece's colour (``piece_colours``, as calibrated) under that light
-    as near its colour as the empty board's tolerance (a piece that passes for the print)?"""
+    as near its colour as the empty board's ``tolerance`` (a piece passing for the print)?"""
     x, y, w, h = (int(v) for v in box[:4])
     reach = int(round(AROUND_MM * SCALE))
     height, width = components.shape
@@ -109,7 +108,7 @@ def missed_light(flat: np.ndarray, reference: np.ndarray, components: np.ndarray
             or not LIGHT_MISSED[0] <= float(share.min()) <= float(share.max()) <= LIGHT_MISSED[1]:
         return False
     colour = np.median(seen, axis=0)
-    if (np.abs(piece_colours.astype(np.float32) * share - colour).max(axis=1) <= EMPTY_TOLERANCE).any():
+    if (np.abs(piece_colours.astype(np.float32) * share - colour).max(axis=1) <= tolerance).any():
         return False  # a piece of that colour would look so there
     off = (np.abs(seen - share * empty) > np.maximum(FOLLOW_LEVELS, FOLLOW_SHARE * empty)).any(axis=1)
     odd = np.zeros(own.shape, np.uint8)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from companion.vision.blobs import _Kept
+from companion.vision.cast_shadow import cast_shadow, missed_light
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED, channel_all, channel_max, channel_min, channel_sum
@@ -233,6 +234,23 @@ class EmptyBoard:
         part = components[y:y + h, x:x + w] == k
         return not (pieces[y:y + h, x:x + w] & part).any() and self.glare.hides_nothing(part, (y, x)) \
             and not self._a_piece_passes_for_the_board(x, y, w, h)
+
+    def _only_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
+                    blobs: np.ndarray) -> bool:
+        """Is patch ``k``, darker or lighter than the empty board, only light: a piece's cast
+        shadow, or light the fit missed (``cast_shadow``)?"""
+        return cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail) \
+            or self._missed_light(flat, components, k, box, blobs)
+
+    def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
+                      blobs: np.ndarray) -> bool:
+        """Is patch ``k`` the print under light the fit missed (``missed_light``), where no
+        piece passes for the print (a white chip on a pale print: the print round the patch
+        may be the chip, and the patch its rim)?"""
+        x, y, w, h = (int(v) for v in box[:4])
+        return not self._a_piece_passes_for_the_board(x, y, w, h) \
+            and missed_light(flat, self._reference, components, k, box, blobs,
+                             self._centroid_bgr[:len(self._piece_names)], EMPTY_TOLERANCE, self._speck_px)
 
     def _a_piece_passes_for_the_board(self, x: int, y: int, w: int, h: int) -> bool:
         """Could a piece lie on this box of the board (grown by ``PASS_PX``) showing the empty
