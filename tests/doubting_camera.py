@@ -48,6 +48,7 @@ class DoubtingReader:
         self.table = table
         self.doubts = doubts
         self.view: BoardView = {}
+        self._names: tuple[object, dict[str, str]] = (None, {})  # the state they were named in
         self.hand = 0  # frames an arm is still over the board
         self.doubted = 0  # frames read with a place doubtful
 
@@ -64,7 +65,12 @@ class DoubtingReader:
         return self.hand > 0
 
     def spot_label(self, spot: str) -> str:
-        return place_names(self.table.game, self.table.state).get(spot, spot)
+        """The place as the tablet names it (named again only once the record moved on: the
+        camera loop asks every frame, and a game's names cost its whole layout)."""
+        state = self.table.state
+        if self._names[0] is not state:
+            self._names = (state, place_names(self.table.game, state))
+        return self._names[1].get(spot, spot)
 
 
 @dataclass

@@ -454,7 +454,10 @@ def test_broker_down_changes_nothing_for_play_and_everything_arrives_once(broker
         # QoS 1 is at least once: a broker stopped before the venue's PUBACK arrived sends the
         # message again after its restart; the venue keeps each (table, game, seq) once
         assert room.tables["t2"].event_count == len(logged) and refusals == []
-        assert room.tables["t2"].state is not None and room.tables["t2"].state["last_seq"] == logged[-1]
+        # the retained state follows the events it counts (a rare race under load: stop 78's
+        # suite saw the venue still holding the state from before the broker stopped)
+        assert wait_until(lambda: (room.tables["t2"].state or {}).get("last_seq") == logged[-1], 5), \
+            room.tables["t2"].state
         assert publisher.connections == 2
     finally:
         publisher.close()

@@ -34,6 +34,7 @@ from companion.games.base import (
 )
 
 MAT_PREFIXES = ("souls", "offer", "track", "x20-", "guard", "under")
+MAT_DIE_PREFIXES = ("souls", "offer", "under")  # places counted as a side's pile: "souls0-3"
 ONE = 1
 """A mat's place holds one piece, never a column: the rules stack Soul Dice only on the
 main board ("Kolumna": dice stacked on one another there, at most STACK_MAX), and the
@@ -209,11 +210,16 @@ class BaronVoodooBoard:
         mat = self.facts.mats
         sides = mat["protection_colours"]
         places = self.underworld_places(state)
+        # each mat's places by kind and side, in one pass over the view (a game whose doubted
+        # die is explained move by move asks this of thousands of views)
+        on_mat: dict[str, list[Piece]] = {}
+        for spot, pieces in view.items():
+            if spot.startswith(MAT_DIE_PREFIXES):
+                on_mat.setdefault(spot.partition("-")[0], []).extend(pieces)
         out = []
         for side in range(state["sides"]):
-            souls = sorted((p for spot, ps in view.items() if spot.startswith(f"souls{side}-")
-                            for p in ps), key=lambda p: (p.colour, p.pips))
-            tokens = sum(len(ps) for spot, ps in view.items() if spot.startswith(f"offer{side}-"))
+            souls = sorted(on_mat.get(f"souls{side}", ()), key=lambda p: (p.colour, p.pips))
+            tokens = len(on_mat.get(f"offer{side}", ()))
             marks = [vp for vp in range(mat["track_places"]) if view.get(track_place(side, vp))]
             x20 = sum(len(view.get(x20_place(side, i), ())) for i in range(mat["x20_places"]))
             vp = x20 * mat["track_places"] + marks[0] if len(marks) == 1 else None
@@ -223,8 +229,7 @@ class BaronVoodooBoard:
                 colour = token[0].colour if token and len(token) == 1 else None
                 guards.append(True if colour == sides["active"] else
                               False if colour == sides["inactive"] else None)
-            under = sorted((p for spot, ps in view.items() if spot.startswith(f"under{side}-")
-                            for p in ps), key=lambda p: (p.colour, p.pips))
+            under = sorted(on_mat.get(f"under{side}", ()), key=lambda p: (p.colour, p.pips))
             out.append(MatSeen(tuple(souls), tokens, vp, tuple(guards),
                                tuple(under) if len(under) < places else None))
         return out
@@ -388,8 +393,8 @@ class BaronVoodooBoard:
                 seat = by_colour.get(board[frm][-1][0], fallback)
                 for d in DIRS:
                     mid, to = f.step(frm, d, 1), f.step(frm, d, 2)
-                    if mid is None or to is None or not board[mid]:
-                        continue
+                    if mid is None or to is None or not board[mid] or not changed <= {frm, mid, to}:
+                        continue  # (a capture that leaves a changed cell as it was explains nothing)
                     cells = {frm: board[frm][:-1], mid: board[mid][:-1],
                              to: board[to] + [board[frm][-1]]}
                     yield ({"type": "capture", "player": seat, "from": frm, "over": mid,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +128,15 @@ class Facts:
     def colours(self) -> tuple[str, ...]:
         return tuple(self.dice)
 
+    @cached_property
+    def _names(self) -> tuple[tuple[str, ...], ...]:
+        """Every cell's name by row and column, named once (the reconciler asks millions of
+        times in a game whose doubted die it explains move by move)."""
+        return tuple(tuple(f"{chr(ord('A') + c)}{r + 1}" for c in range(self.cols)) for r in range(self.rows))
+
     def at(self, r: int, c: int) -> str | None:
         if 0 <= r < self.rows and 0 <= c < self.cols:
-            return f"{chr(ord('A') + c)}{r + 1}"
+            return self._names[r][c]
         return None
 
     def step(self, cell: str, d: tuple[int, int], k: int = 1) -> str | None:

@@ -188,7 +188,14 @@ def captures_on(board: dict[str, list], f: Facts, colour: str, protected: set[st
 
 
 def line_cells(f: Facts, line: str, edge: str) -> list[str]:
-    """The cells of a row or column, ordered from ``edge`` inwards."""
+    """The cells of a row or column, ordered from ``edge`` inwards (a copy: the caller's)."""
+    lines: dict[tuple[str, str], list[str]] = f.__dict__.setdefault("_line_cells", {})
+    if (line, edge) not in lines:
+        lines[line, edge] = _line_cells(f, line, edge)
+    return list(lines[line, edge])
+
+
+def _line_cells(f: Facts, line: str, edge: str) -> list[str]:
     if line in f.row_labels():
         r = int(line) - 1
         cells = [f.at(r, c) for c in range(f.cols)]
@@ -283,7 +290,18 @@ def physical_power_options(board: dict[str, list], f: Facts, deity: str,
     """Every way hands could have carried out ``deity``'s power, legal or not, that could
     account for the ``changed`` cells (used by explain; apply() judges them)."""
     for params in _power_params_space(board, f, deity, changed):
+        if changed and not changed <= _touched(f, deity, params):
+            continue  # leaves a changed cell as it was: cannot account for it
         yield params, _power_physical(board, f, deity, params)
+
+
+def _touched(f: Facts, deity: str, params: dict[str, str]) -> set[str]:
+    """The cells ``deity``'s power with ``params`` lays hands on (what it may change)."""
+    if deity == "mami_wata":
+        return set(line_cells(f, params["line"], params["edge"]))
+    if deity == "erzulie_freda":
+        return {params["a"], params["b"]}
+    return {params["from"], params["to"]}
 
 
 def _power_params_space(board: dict[str, list], f: Facts, deity: str,
