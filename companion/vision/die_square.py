@@ -28,6 +28,7 @@ from companion.vision.die_layout import (
     NO_PIP,
     _face_fit,
     completes_a_face,
+    may_be_faces,
 )
 from companion.vision.mark_peaks import FAINT_MARK, SURE_MARK, _peaks, light_marks, outline
 from companion.vision.mark_shapes import (
@@ -128,7 +129,11 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     found: set[int] = set()
     contrast_of: dict[int, np.ndarray] = {}  # a face's marks' contrasts, per count found
     for count in range(1, 7):
-        for picked in _candidates(values, marks, strong, count):
+        candidates = _candidates(values, marks, strong, count)
+        if count >= 4 and candidates:  # only sets at a face's step can be laid out as one
+            kept = may_be_faces(points[np.array(candidates)], die_px)
+            candidates = [c for c, keep in zip(candidates, kept, strict=True) if keep]
+        for picked in candidates:
             fit = _square(points[picked], count, die_px, whole)
             for (cx, cy), turn, step in fit:
                 if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
@@ -176,8 +181,8 @@ def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count
     small die far out blurs a pip: its layout vouches for it)."""
     if count <= 3:
         return [np.array(c) for c in itertools.combinations(strong, count)]
-    return [np.array(c) for c in itertools.combinations(marks, count)
-            if int((values[list(c)] < SURE_MARK).sum()) <= 1]
+    sets = np.array(list(itertools.combinations(marks, count)), np.intp).reshape(-1, count)
+    return list(sets[(values[sets] < SURE_MARK).sum(axis=1) <= 1])
 
 
 def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray

@@ -41,10 +41,24 @@ class Lens:
         return out.reshape(-1, 2).astype(np.float32)
 
     def distort_points(self, pts: np.ndarray) -> np.ndarray:
-        """Ideal pinhole pixels -> where this lens shows them in the frame."""
+        """Ideal pinhole pixels -> where this lens shows them in the frame.
+
+        OpenCV's own model, written out for up to 12 terms (radial, tangential, rational,
+        thin prism): its ``projectPoints`` always works out the Jacobian too from Python, ten
+        times the cost, for the reader's sampling map of about 700,000 points a homography.
+        The tilted sensor's 14 terms go through ``projectPoints``."""
         p = np.asarray(pts, np.float64).reshape(-1, 2)
         fx, fy = self.matrix[0, 0], self.matrix[1, 1]
         cx, cy = self.matrix[0, 2], self.matrix[1, 2]
-        rays = np.stack([(p[:, 0] - cx) / fx, (p[:, 1] - cy) / fy, np.ones(len(p))], 1)
-        out, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), self.matrix, self.distortion)
-        return out.reshape(-1, 2).astype(np.float32)
+        x, y = (p[:, 0] - cx) / fx, (p[:, 1] - cy) / fy
+        if len(self.distortion) > 12:
+            rays = np.stack([x, y, np.ones(len(p))], 1)
+            out, _ = cv2.projectPoints(rays, np.zeros(3), np.zeros(3), self.matrix, self.distortion)
+            return out.reshape(-1, 2).astype(np.float32)
+        k1, k2, p1, p2, k3, k4, k5, k6, s1, s2, s3, s4 = np.r_[self.distortion, np.zeros(12)][:12]
+        r2 = x * x + y * y
+        r4 = r2 * r2
+        radial = (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
+        xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x) + s1 * r2 + s2 * r4
+        yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y + s3 * r2 + s4 * r4
+        return np.stack([xd * fx + cx, yd * fy + cy], 1).astype(np.float32)
