@@ -4,6 +4,8 @@ through.  Shared by the reader's tests that pin a tuning frame's places."""
 
 from __future__ import annotations
 
+import functools
+
 from companion.games import load_game
 from companion.games.base import Layout
 from companion.sim.camera.frames3d import Frame3D, committed
@@ -21,11 +23,21 @@ def read_committed(split: str, stem: str) -> tuple[Frame3D, Layout, BoardReader,
     return frame, layout, reader, reader.read(frame.image())
 
 
+@functools.cache
+def reading_of(split: str, stem: str) -> tuple[Frame3D, Layout, Reading]:
+    """``read_committed``'s frame, layout and reading, read once a test process (a frame takes
+    a second or more, and many tests pin places of the same frames).  Its reader is not kept:
+    a test that looks into the reader, or patches the reader's code before it reads, asks
+    ``read_committed`` for a fresh one."""
+    frame, layout, _reader, reading = read_committed(split, stem)
+    return frame, layout, reading
+
+
 def read_right(stem: str, spots: tuple[str, ...],
                read: tuple[Frame3D, Layout, BoardReader, Reading] | None = None) -> None:
     """The tuning frame ``stem`` read with ``spots`` sure and right, and nothing read wrong
     (``read``: ``read_committed``'s answer for it, when a test has it already)."""
-    frame, layout, _reader, reading = read or read_committed("tune", stem)
+    frame, layout, reading = (read[0], read[1], read[3]) if read is not None else reading_of("tune", stem)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in spots:

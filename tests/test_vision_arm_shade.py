@@ -3,13 +3,13 @@ on the unseen fingertip is the colour of a black piece (issue 40's tuning ledger
 
 from __future__ import annotations
 
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.vision.reading import UNDER_A_HAND
 
 
 def test_a_black_piece_where_a_pale_fingertip_lies_is_under_the_hand_not_read() -> None:
-    frame, layout, _reader, reading = read_committed("tune", "swing_state-t10-b0-hand")
+    frame, layout, reading = reading_of("tune", "swing_state-t10-b0-hand")
     assert reading.hand and reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert doubtful.get("r2-10-red") == UNDER_A_HAND  # the fingertip's shade, not a black pawn
@@ -19,7 +19,7 @@ def test_a_black_piece_where_a_pale_fingertip_lies_is_under_the_hand_not_read() 
 
 def test_without_a_hand_a_black_piece_is_read_as_before() -> None:
     """No arm over the board: the black pawns of a Swing State board are read, not doubted."""
-    frame, _layout, _reader, reading = read_committed("tune", "swing_state-t10-b1")
+    frame, _layout, reading = reading_of("tune", "swing_state-t10-b1")
     assert not reading.hand and reading.view is not None
     blacks = [spot for spot, held in frame.view.items() if any(p.colour == "black" for p in held)]
     assert blacks
@@ -32,7 +32,7 @@ def test_a_glossy_papers_sheen_at_the_boards_edge_is_no_arm() -> None:
     arm crosses the margin.  It is the board under a reflection, not a light sleeve: no hand,
     no place "under a hand or arm" (eight were, and the board was kept from the stabiliser),
     nothing read wrong."""
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t30-b2")
+    frame, layout, reading = reading_of("tune", "jivecat-t30-b2")
     assert not frame.hand
     assert not reading.hand and reading.view is not None
     doubtful = dict(reading.doubtful or {})
@@ -46,7 +46,7 @@ def test_a_glossy_prints_sheen_washing_it_pale_at_the_boards_edge_is_no_sleeve()
     mats at the board's edge pale, over a hand's size, and no arm crosses the margin.  The
     print's lines show through it, faint: the board under a sheen ("glare?"), not a light
     sleeve reaching in (the frame was read as a hand over the board, its places under it)."""
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t10-b0-side")
+    frame, layout, reading = reading_of("tune", "jivecat-t10-b0-side")
     assert not frame.hand and frame.truth["scene"]["paper"] == "gloss"
     assert not reading.hand and reading.view is not None
     doubtful = dict(reading.doubtful or {})
@@ -94,7 +94,7 @@ def test_a_bulb_near_the_table_lights_its_side_of_the_board_and_is_no_arm() -> N
     that side of the board far more than the margin's fit says; no arm crosses the margin.
     The lighter board shows its print, so no hand and no place "under a hand or arm" (38
     were), and nothing read wrong."""
-    frame, layout, _reader, reading = read_committed("tune", "swing_state-t30-b2-more")
+    frame, layout, reading = reading_of("tune", "swing_state-t30-b2-more")
     assert not frame.hand and frame.truth["scene"]["lamp"] == "bulb"
     assert not reading.hand and reading.view is not None
     doubtful = dict(reading.doubtful or {})
@@ -116,7 +116,7 @@ def test_a_sheen_lifting_a_dark_print_just_past_the_tolerance_hides_nothing() ->
     from companion.vision.reader import BoardReader
 
     for name in ("swing_state-t20-b1-more", "swing_state-t20-b1-falloff"):
-        frame, layout, _reader, reading = read_committed("tune", name)
+        frame, layout, reading = reading_of("tune", name)
         assert reading.view is not None and not reading.doubtful, name
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
 

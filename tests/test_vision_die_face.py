@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_right, reading_of
 
 from companion.vision.die_layout import DIE_FACES, die_face, laid_out_as_a_face
 
@@ -121,7 +121,7 @@ def test_marks_too_far_apart_or_too_close_for_a_die_are_no_face() -> None:
 def test_a_tuning_frames_dice_with_corner_pips_at_the_outline_are_read_and_nothing_wrong() -> None:
     """Four dice of a committed tuning frame from straight above whose corner pips' halos cut
     into their outlines (doubted as "marks unclear" before) are read, and no place wrong."""
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t00-b2")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in ("A4", "B6", "E1", "E3"):  # yellow 6, blue 5, purple 6, purple 6

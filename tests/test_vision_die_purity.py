@@ -6,7 +6,7 @@ on a die is something else on it, and stays against its colour."""
 from __future__ import annotations
 
 import numpy as np
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.vision.blobs import _marks_taken_off
 
@@ -30,7 +30,7 @@ def test_a_small_purple_five_and_a_blue_six_are_read_sure() -> None:
     """Tuning split: King of Clubs' purple 5 straight above, read "colour unclear" before (its
     pips a third of its core), and Baron Voodoo's blue 6 at 10 degrees."""
     for stem, spot in (("king_of_clubs-t00-b0", "p0_d0"), ("baron_voodoo-t10-b1-more", "E6")):
-        frame, _layout, _reader, reading = read_committed("tune", stem)
+        frame, _layout, reading = reading_of("tune", stem)
         assert reading.view is not None
         assert spot not in (reading.doubtful or {}), (stem, (reading.doubtful or {}).get(spot))
         assert reading.view.get(spot) == frame.view.get(spot), stem

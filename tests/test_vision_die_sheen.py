@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_committed, read_right, reading_of
 
 from companion.games import load_game
 from companion.vision.reader import BoardReader
@@ -65,7 +65,7 @@ def test_dice_under_a_broad_sheen_are_read_on_the_tuning_frames() -> None:
     # a purple 6 whose top the desk lamp lit lilac: five pips found on specks of its rim, now
     # six on its top (and the frame, two dice unclear before, reads exact)
     read_right("baron_voodoo-t10-b2", ("G3", "B3"))
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b2")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t10-b2")
     assert reading.view is not None and not reading.doubtful
 
 
@@ -74,7 +74,7 @@ def test_a_far_red_two_with_a_pip_lost_keeps_its_doubt() -> None:
     # with red's marks raised (the sheen now lets more red dice show red's contrast), its lone
     # strong pip seemed its top's middle: a 1 read with no doubt, until a raised contrast that
     # finds no mark the plain read missed was taken to leave its doubt standing
-    frame, _layout, _reader, reading = read_committed("tune", "king_of_clubs-t30-b0")
+    frame, _layout, reading = reading_of("tune", "king_of_clubs-t30-b0")
     assert reading.view is not None
     assert "p1_d1" in (reading.doubtful or {}) or reading.view.get("p1_d1") == frame.view.get("p1_d1")
 
@@ -115,7 +115,7 @@ def test_no_column_is_read_standing_on_a_place_where_a_dies_top_was_read(monkeyp
         tell(blob, *args)
 
     monkeypatch.setattr(Blobs, "_tell", staticmethod(record))
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t30-b1")
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t30-b1")  # read afresh: patched
     assert ("B2", "yellow") not in told
     doubtful = dict(reading.doubtful or {})
     assert reading.view is not None
@@ -127,5 +127,5 @@ def test_a_light_dies_five_under_a_sheen_is_read() -> None:
     # Swing State's white 5 under a sheen: a reflection only lightens a light die's dark marks,
     # hiding one at most, and no face less one pip is a 5 (a 6 less one leaves five in two rows)
     read_right("swing_state-t10-b0-more", ("die",))
-    frame, layout, _reader, reading = read_committed("tune", "swing_state-t10-b0-more")
+    frame, layout, reading = reading_of("tune", "swing_state-t10-b0-more")
     assert not reading.doubtful

@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_committed, read_right, reading_of
 
 from companion.vision import die_square
 from companion.vision.die_square import low_face
@@ -164,10 +164,10 @@ def test_a_dark_dies_own_shadow_and_a_pip_by_its_rim_leave_its_top_read() -> Non
     the colour's own outline; the square now meets either.  A purple 2's pip by the rim was cut
     by the rim's inside to a sliver and taken for the rim's streak; a streak is now one drawn
     out within the colour's outline too.  The whole board is read, sure and right."""
-    from committed_frames import read_committed, read_right
+    from committed_frames import read_right
 
     read_right("baron_voodoo-t00-b2", ("B2", "souls1-2"))
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b2")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t00-b2")
     assert reading.view is not None and not reading.doubtful and not reading.hand
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
 
@@ -333,7 +333,7 @@ def test_a_speckled_lit_face_is_not_searched_through_every_six_of_its_marks(
         return face_fit(*args, **kwargs)
 
     monkeypatch.setattr(die_square, "_face_fit", counted)
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1")
+    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1")  # read afresh: patched
     assert fits < 100_000  # (47,753 with the cap, 602,393 without)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_committed, read_right, reading_of
 
 from companion.games.base import BoardView, Layout
 from companion.vision.die_layout import DIE_FACES
@@ -309,7 +309,7 @@ def test_a_light_low_faces_highlight_clear_of_its_grid_is_read_on_the_tuning_fra
 
 
 def _read_tuning_frame(name: str) -> tuple[Reading, BoardView, Layout]:
-    frame, layout, _reader, reading = read_committed("tune", name)
+    frame, layout, reading = reading_of("tune", name)
     return reading, frame.view, layout
 
 
@@ -396,7 +396,7 @@ def test_five_marks_laid_out_as_no_five_are_no_sure_five() -> None:
     took that corner's colour) shows five marks in two rows with no middle pip: no face of
     five.  Its count is unclear, never a 5 (the tuning split's falloff frame at 20 degrees:
     Baron Voodoo's purple 6 on F2 was read as a sure 5)."""
-    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b2-falloff")
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t20-b2-falloff")
     assert reading.view is not None and frame.view.get("F2")[0].pips == 6
     assert "F2" in (reading.doubtful or {}) or reading.view.get("F2") == frame.view.get("F2")
 
@@ -409,7 +409,7 @@ def test_a_light_dies_sides_and_shadow_are_no_reflections_glow() -> None:
     were doubted as "glare?" for them."""
     from companion.vision.glare import glow_around
 
-    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b1")
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t20-b1")
     assert reading.view is not None
     for spot in ("A1", "A2", "B7", "C7", "souls1-1"):
         assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot

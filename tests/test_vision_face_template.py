@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_right, reading_of
 
 from companion.vision.face_template import FEWEST_IN_ITS_COLOUR, LAYOUTS, face_count
 
@@ -117,5 +117,5 @@ def test_red_fives_lit_pink_are_never_read_as_fours() -> None:
     red to white: a 4 by its whole face there, without ``PieceMarks._in_its_own_colour``); the
     yellow 6 whose lit top passes for the print's pale fill is read (``Classifying._classify_board``)."""
     read_right("baron_voodoo-t00-b0", ("D3",))
-    _frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b0")
+    _frame, _layout, reading = reading_of("tune", "baron_voodoo-t00-b0")
     assert {"F4", "D5"} <= set(reading.doubtful or {})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.games import load_game
 from companion.games.base import Piece
@@ -32,7 +32,7 @@ def _nothing_read_wrong(frame, layout, reading) -> None:
 def test_places_between_a_pale_hands_edges_are_under_it_not_read_empty() -> None:
     """baron_voodoo-t00-b0-hand-more: the palest skin over the light offering places; two of
     the offerings its fingers cover are doubted as under the hand, and no place is read wrong."""
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t00-b0-hand-more")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t00-b0-hand-more")
     assert reading.view is not None and reading.hand
     covered = set(frame.truth["hand"]["covered"])
     doubtful = dict(reading.doubtful or {})
@@ -45,7 +45,7 @@ def test_places_between_a_pale_hands_edges_are_under_it_not_read_empty() -> None
 def test_two_dice_in_one_blob_doubt_both_places_in_a_hand_frame() -> None:
     """baron_voodoo-t20-b2-hand-more: three blue dice in a row of the Underworld, the last two
     one blob (the arm's shadow lies over the first two): the third's place is doubted."""
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b2-hand-more")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t20-b2-hand-more")
     assert reading.view is not None
     assert frame.view.get("under0-2") and "under0-2" not in frame.truth["hand"]["covered"]
     assert "under0-2" in dict(reading.doubtful or {})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.games import load_game
 from companion.games.base import Piece
@@ -58,7 +58,7 @@ def test_tuning_frames_pieces_against_each_other_are_doubted_and_nothing_read_wr
                                                                                  spot: str) -> None:
     """Two tuning frames each misread one place silently (read empty): that place is doubted
     now, and no place of the frame is read wrong."""
-    frame, layout, _reader, reading = read_committed("tune", stem)
+    frame, layout, reading = reading_of("tune", stem)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert spot in doubtful

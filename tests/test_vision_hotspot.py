@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import read_committed, reading_of
 
 from companion.games.base import Layout
 from companion.vision.geometry import MARGIN_MM
@@ -21,7 +21,7 @@ UNDER_THE_HOTSPOT = ("r1-19-red", "r1-20-red", "r1-23-red", "r1-24-red", "r2-15-
 
 
 def test_dark_cells_under_a_lamps_hotspot_are_read_as_the_board() -> None:
-    frame, layout, _reader, reading = read_committed("tune", "swing_state-t20-b2")
+    frame, layout, reading = reading_of("tune", "swing_state-t20-b2")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in UNDER_THE_HOTSPOT:
@@ -55,7 +55,7 @@ def test_a_low_bulbs_pool_of_light_is_no_hand() -> None:
     than the empty board in every channel.  The light was fitted again clear of it (it looked
     like an arm's patch), and the pool was then never measured: the corner was read as a hand.
     With nothing across the margin the pool is measured and taken off after that fit too."""
-    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t10-b2-more")
+    frame, layout, reading = reading_of("tune", "king_of_clubs-t10-b2-more")
     assert reading.view is not None and not reading.hand
     doubtful = dict(reading.doubtful or {})
     assert "under a hand or arm" not in doubtful.values()
@@ -139,7 +139,7 @@ def test_a_sheens_patch_is_the_board_but_for_the_pieces_read_in_it() -> None:
     what is not the board on them and round their rims is theirs (``Glare.washed_core``'s
     ``pieces``), not a sign the patch is something else, and the mats' empty places under
     the sheen were doubted as "glare?" (stop 72)."""
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t10-b0-side")
+    frame, layout, reading = reading_of("tune", "jivecat-t10-b0-side")
     assert reading.view is not None and not reading.hand
     doubtful = dict(reading.doubtful or {})
     lit = ("mat1-five0", "mat1-five1", "mat1-five2", "mat1-five3", "mat1-five4", "mat1-one0", "mat1-one1",
@@ -155,7 +155,7 @@ def test_a_reading_lamps_light_falling_off_over_half_the_board_is_light() -> Non
     alike in every channel, over many places at once.  A piece's shade falls on a few cells
     round it, with an edge; less light that follows the cells far round smoothly is the lamp's
     (``light._falling_off``), and those places were doubted as "something over it" (stop 72)."""
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t30-b1-falloff")
+    frame, layout, reading = reading_of("tune", "jivecat-t30-b1-falloff")
     assert reading.view is not None and not reading.hand
     doubtful = dict(reading.doubtful or {})
     dim = ("C20", "N03", "N04", "N05", "N06", "N07", "N08", "N09", "N12", "N14", "N15", "N18", "N19",
@@ -211,7 +211,7 @@ def test_a_patch_too_narrow_to_hide_a_piece_doubts_no_place(stem: str, spots: tu
     for the print (``_a_piece_passes_for_the_board``): no piece lies hidden in it, and the places
     it touches are read.  These tuning places were doubted "glare?" or "something over it"
     (stop 73), among them two dice (Baron Voodoo's blue 6 and purple 5 beside it)."""
-    frame, layout, _reader, reading = read_committed("tune", stem)
+    frame, layout, reading = reading_of("tune", stem)
     assert reading.view is not None and not reading.hand
     doubtful = dict(reading.doubtful or {})
     assert not set(spots) & set(doubtful)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import read_committed, read_right
+from committed_frames import read_right, reading_of
 
 from companion.vision.light import POOL_CELL, POOL_SLACK, pool_field
 
@@ -72,7 +72,7 @@ def test_jivecat_under_a_pool_of_light_reads_the_places_beside_the_staff() -> No
     beside the Staff were "glare?" (the print there lit past the margin's fit); read now,
     every place right."""
     read_right("jivecat-t30-b1", ("L25", "L26", "L27", "L28", "L29", "S5", "S6"))
-    _frame, _layout, _reader, reading = read_committed("tune", "jivecat-t30-b1")
+    _frame, _layout, reading = reading_of("tune", "jivecat-t30-b1")
     assert not reading.doubtful and not reading.hand
 
 
@@ -83,7 +83,7 @@ def test_a_spot_lamps_pool_over_a_track_of_places_is_no_hand() -> None:
     and the lit track was one patch reaching in from the board's edge: a hand over all 73
     places.  Measured on the places too (where the first measure leaves the patch taken for
     an arm unexplained), the patch is the empty board: no hand, and the places read."""
-    frame, layout, _reader, reading = read_committed("tune", "swing_state-t30-b0-side")
+    frame, layout, reading = reading_of("tune", "swing_state-t30-b0-side")
     assert reading.view is not None and not reading.hand, reading.problem
     doubts = reading.doubtful or {}
     assert "under a hand or arm" not in set(doubts.values())

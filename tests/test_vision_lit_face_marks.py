@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.vision.die_layout import DIE_FACES
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
@@ -76,7 +76,7 @@ def _wrong(frame, layout, reading) -> list[str]:
     ("baron_voodoo-t00-b0", "C5"),  # a blue 1 lit pale blue, only its rim blue
 ])
 def test_a_tuning_frames_lit_top_seen_as_specks_of_its_colour_is_read(stem: str, spot: str) -> None:
-    frame, layout, _reader, reading = read_committed("tune", stem)
+    frame, layout, reading = reading_of("tune", stem)
     assert reading.view is not None
     assert spot not in dict(reading.doubtful or {})
     assert reading.view.get(spot) == frame.view.get(spot)
@@ -87,7 +87,7 @@ def test_a_lit_top_whose_marks_are_faint_stays_in_doubt() -> None:
     # a red 5 whose middle the lamp took: its four corners faint on its lit top, a 4 only with
     # faint marks counted (so was a red 3 on the tuning frame t10-b1, F4: two clear corners and
     # two specks of sheen; that frame takes a minute to read cold, this one a second)
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b0-side")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t10-b0-side")
     assert reading.view is not None
     assert "souls0-1" in dict(reading.doubtful or {})
     assert _wrong(frame, layout, reading) == []

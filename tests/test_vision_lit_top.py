@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from committed_frames import reading_of
 
 from companion.games import load_game
 from companion.vision.reader import BoardReader
@@ -78,9 +79,8 @@ def test_a_red_die_lit_pink_on_a_rendered_frame_is_counted() -> None:
     """Baron Voodoo, tuning split, tilt 20: a glossy red 5 whose lit top read as no colour
     (its count unclear, doubted) is read again with its lit top taken for it, and counted;
     nothing on the board is read wrong."""
-    from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t20-b0")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t20-b0")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "C1" not in doubtful and reading.view.get("C1", ()) == frame.view.get("C1", ())
@@ -134,9 +134,8 @@ def test_a_die_lit_all_over_on_a_rendered_frame_is_read() -> None:
     """King of Clubs, tuning split, straight above: a red 2 lit pink all over was something over
     the board; it is the red die (``_lit_dice_alone``), its top whole on its crop (``_lit_on_from``),
     read as the 2 it is; nothing read wrong."""
-    from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t00-b0")
+    frame, layout, reading = reading_of("tune", "king_of_clubs-t00-b0")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "p1_d1" not in doubtful and reading.view.get("p1_d1") == frame.view.get("p1_d1")

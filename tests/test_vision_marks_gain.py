@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right
+from committed_frames import read_committed, read_right, reading_of
 
 from companion.vision.piece_marks import MARKS_GAIN_MOST, MARKS_TYPICAL
 
@@ -40,7 +40,7 @@ def test_a_colours_contrast_is_measured_on_its_low_faces_too() -> None:
     marks at 0.50 (raised 1.1: the red 1's lone pip, at 0.27, stayed unclear); with a red face
     of two read inside its top's square (``low_face``'s ``laid_out``, 0.42) red's marks show
     0.46, the red 1 is read, and the frame is exact."""
-    frame, layout, _reader, reading = read_committed("tune", "king_of_clubs-t10-b0-more")
+    frame, layout, reading = reading_of("tune", "king_of_clubs-t10-b0-more")
     assert reading.view is not None and not reading.doubtful
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
 

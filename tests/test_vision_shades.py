@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import read_committed
+from committed_frames import reading_of
 
 from companion.games import load_game
 from companion.games.base import Piece
@@ -151,10 +151,9 @@ def test_a_figures_long_shadow_under_a_bulb_is_no_doubt() -> None:
     """Times Square, tuning split's more scenes, from above and at 10 degrees under a bare
     bulb: a dancer's long shadow reached past a shadow's reach and doubted the places it lay
     on ("something over it"); now both frames read exact."""
-    from committed_frames import read_committed
 
     for name in ("times_square-t00-b0-more", "times_square-t10-b1-more"):
-        frame, layout, _reader, reading = read_committed("tune", name)
+        frame, layout, reading = reading_of("tune", name)
         assert frame.truth["scene"]["lamp"] == "bulb"
         assert reading.view is not None and not reading.doubtful, name
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
@@ -211,7 +210,7 @@ def test_a_standing_figures_longer_shadow_is_its_shade_not_something_over_the_bo
     the even, faint shade 16-22 mm from the blue pawn on s8 lies over the empty place beside
     it (s7), and is the pawn's shade (``FIGURE_SHADOW_REACH_MM``), not "something over it".
     The tuning split's falloff frame of Times Square at 10 degrees is read exactly."""
-    frame, layout, _reader, reading = read_committed("tune", "times_square-t10-b1-falloff")
+    frame, layout, reading = reading_of("tune", "times_square-t10-b1-falloff")
     assert reading.view is not None and not reading.doubtful
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots)
 
@@ -225,12 +224,11 @@ def test_a_dies_shade_at_its_foot_takes_its_colours_and_is_light() -> None:
     now.  Within a few millimetres of a die read alone and sure (past its sides), the board
     darker in every channel is that shade; black (a token's sliver) is darker still, and the
     same colours a little further off are still unexplained."""
-    from committed_frames import read_committed
 
     from companion.vision.empty_board import FOOT_SHADE_MM
 
     for name in ("king_of_clubs-t10-b2", "king_of_clubs-t30-b2-track"):
-        frame, layout, _read_by, reading = read_committed("tune", name)
+        frame, layout, reading = reading_of("tune", name)
         assert reading.view is not None and not reading.doubtful, name
         assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots), name
 
@@ -265,7 +263,7 @@ def test_a_bulbs_hard_shadow_keeps_the_prints_hue_and_is_no_black_token() -> Non
     ("black:0 white:2").  The print in shade keeps its hue and a shadow's share of its light;
     black plastic is grey (sheen or none), and a shade with no die near it is left to what
     judges shade (``_cast_shadows``)."""
-    frame, layout, _reader_used, reading = read_committed("tune", "baron_voodoo-t20-b1-side")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t20-b1-side")
     assert reading.view is not None
     for spot in ("D1", "F1", "F2"):
         assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
@@ -308,7 +306,7 @@ def test_a_dies_colour_in_shade_is_the_die_and_its_marks_are_read_over_it() -> N
     calibrated colour: its colour's outline cut that corner off with the pip on it (King of
     Clubs, tuning split, from straight above: a purple 2 and a purple 3 unclear).  That colour
     in shade, joined to the die's, is the die; the board, a grey and another hue are not."""
-    frame, _layout, _reader_used, reading = read_committed("tune", "king_of_clubs-t00-b0")
+    frame, _layout, reading = reading_of("tune", "king_of_clubs-t00-b0")
     assert reading.view is not None
     for spot in ("p0_d2", "p0_d3"):
         assert spot not in (reading.doubtful or {}) and reading.view.get(spot) == frame.view.get(spot), spot
@@ -344,7 +342,7 @@ def test_a_dies_side_in_shade_is_no_token_where_the_rules_put_none() -> None:
     from committed_frames import read_right
 
     read_right("baron_voodoo-t20-b1-side", ("A3", "B3", "C3", "D5"))
-    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t30-b1")
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t30-b1")
     assert "D4" not in (reading.doubtful or {}) and not frame.view.get("D4")
     assert reading.view is not None and not reading.view.get("D4")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from committed_frames import reading_of
 
 from companion.games import load_game
 from companion.vision.dark_sheen import mixed_with_grey
@@ -110,9 +111,8 @@ def test_a_black_tiles_sheen_is_the_tile() -> None:
     is, still without hue and far darker than the print: joined to the tile's black it is the
     tile, not a second piece touching it (each of these places was doubted so before), and
     nothing is read wrong for it."""
-    from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", "jivecat-t20-b1")
+    frame, layout, reading = reading_of("tune", "jivecat-t20-b1")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in ("mat2-skull0", "mat2-skull2", "mat2-skull5"):
@@ -169,9 +169,8 @@ def test_a_black_tiles_sheen_is_neither_a_mark_nor_another_colour_on_its_crop() 
 def test_glossy_skull_tiles_of_a_rendered_frame_read_blank(name: str, spots: tuple[str, ...]) -> None:
     """Jivecat, tuning split: skull tiles and a black card whose sheen made their marks
     unclear (doubted each) are read, and nothing wrong."""
-    from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", name)
+    frame, layout, reading = reading_of("tune", name)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     for spot in spots:
@@ -187,9 +186,8 @@ def test_a_pale_tiles_shaded_bevel_is_no_mark(name: str) -> None:
     so its marks are counted) whose shaded bevel and the lamp's light falling off across it
     peaked faintly like a mark ("marks unclear", doubted) reads blank once that broad or
     linear shade is taken off as light; nothing is read wrong."""
-    from committed_frames import read_committed
 
-    frame, layout, _reader, reading = read_committed("tune", name)
+    frame, layout, reading = reading_of("tune", name)
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "mat0-one0" not in doubtful and reading.view.get("mat0-one0") == frame.view.get("mat0-one0")
@@ -254,9 +252,8 @@ def test_a_dies_shaded_side_is_no_brown_piece() -> None:
     """Baron Voodoo, tuning split: a red die's side in shade is a dark red near brown, and
     the print beside it passes for brown's sheen; a patch touching a die is never taken for
     a brown piece under its sheen (C6 was read a brown token, sure)."""
-    from committed_frames import read_committed
 
-    frame, _layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1-more")
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t10-b1-more")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "C6" in doubtful or reading.view.get("C6") == frame.view.get("C6")

@@ -95,9 +95,9 @@ def test_a_dies_shaded_side_whose_top_the_lamp_washed_out_is_no_token() -> None:
     is now taken for the die, red under a sheen (``Classifying._sheen_lit_dice``): the die is
     found, its side with it, and read: its face lit past mid-grey still bears light marks,
     ``mark_peaks._peaks``'s ``light_ink``, and the lamp's light lies clear of its empty places.)"""
-    from committed_frames import read_committed
+    from committed_frames import reading_of
 
-    frame, layout, _reader, reading = read_committed("tune", "baron_voodoo-t10-b1-track")
+    frame, layout, reading = reading_of("tune", "baron_voodoo-t10-b1-track")
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert "C3" not in doubtful and reading.view.get("C3") == frame.view.get("C3") == (Piece("red", 4),)

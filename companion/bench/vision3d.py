@@ -118,7 +118,8 @@ def _shown(pieces: tuple) -> str:
 
 def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return np.clip(frame.astype(np.float32) + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+    noise = rng.standard_normal(frame.shape, dtype=np.float32) * 2.0  # (float64: a tenth of the bench's time)
+    return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
 def read_frame(frame3d: Frame3D, tally: Tally3D, lens: bool = True) -> float:

@@ -92,10 +92,11 @@ def draw_piece(img: np.ndarray, piece: Piece, cx: float, cy: float, r: float, sh
 
 
 def render_topdown(layout: Layout, view: BoardView, px_per_mm: float = 2.0,
-                   paints: Paints | None = None) -> np.ndarray:
+                   paints: Paints | None = None, printed: np.ndarray | None = None) -> np.ndarray:
     """The board as printed, seen straight from above, with markers and pieces (in
-    ``paints`` where given, else the renderer's own)."""
-    img = board_print(layout, px_per_mm, paints)
+    ``paints`` where given, else the renderer's own); ``printed``: that board's print, drawn
+    once by its caller (it is the same under every view), drawn on a copy."""
+    img = printed.copy() if printed is not None else board_print(layout, px_per_mm, paints)
     for spot_id, pieces in view.items():
         spot = layout.spot(spot_id)
         x0, y0 = (spot.x + MARGIN_MM) * px_per_mm, (spot.y + MARGIN_MM) * px_per_mm
@@ -162,6 +163,7 @@ class Camera:
         # field: a still table (most frames) costs a copy, not a fresh light and noise pass,
         # and a frame with an arm over it a pass over the arm's part of the frame only
         self._cache: tuple[tuple, np.ndarray, dict[int, np.ndarray]] | None = None
+        self._printed: np.ndarray | None = None  # the empty board's print, drawn at the first frame
         # and, for that board, the arm's part of the frame at the sweep last drawn, by noise
         # field: a hand resting on the table is drawn once, not at every frame
         self._arm_cache: tuple[float, dict[int, np.ndarray]] | None = None
@@ -198,7 +200,9 @@ class Camera:
         a few frames over and over: a copy of each cost more than telling it was seen before)."""
         key = tuple(sorted(view.items()))
         if self._cache is None or self._cache[0] != key:
-            top = render_topdown(self.layout, view, self.px_per_mm, self.paints)
+            if self._printed is None:
+                self._printed = board_print(self.layout, self.px_per_mm, self.paints)
+            top = render_topdown(self.layout, view, self.px_per_mm, self.paints, self._printed)
             warped = cv2.warpPerspective(top, self.homography, (FRAME_W, FRAME_H),
                                          dst=self.background.copy(), borderMode=cv2.BORDER_TRANSPARENT)
             self._cache = (key, warped, {})
