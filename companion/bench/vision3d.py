@@ -118,7 +118,7 @@ def _shown(pieces: tuple) -> str:
 
 def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    noise = rng.standard_normal(frame.shape, dtype=np.float32) * 2.0  # (float64: a tenth of the bench's time)
+    noise = rng.standard_normal(frame.shape, dtype=np.float32) * 2.0  # (float64: a tenth of the bench)
     return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
