@@ -23,9 +23,10 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_all, channel_max, channel_sum
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
-from companion.vision.light import CLIPPED, channel_all, channel_max, channel_sum
+from companion.vision.light import CLIPPED
 from companion.vision.pips import connected_components
 from companion.vision.print_edges import PrintEdges
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside

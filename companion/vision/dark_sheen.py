@@ -34,8 +34,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_sum
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.light import channel_sum
 from companion.vision.mark_peaks import _median_where
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_all
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.light import channel_all
 from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3, per_layout
 

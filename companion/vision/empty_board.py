@@ -15,9 +15,10 @@ import numpy as np
 
 from companion.vision.blobs import _Kept
 from companion.vision.cast_shadow import cast_shadow, missed_light
+from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
-from companion.vision.light import CLIPPED, channel_all, channel_max, channel_min, channel_sum
+from companion.vision.light import CLIPPED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_max, channel_sum
 from companion.vision.glare import smooth_fit
 
 CLIPPED = 250  # a channel at this level or more is clipped by the camera: it was at least that
@@ -261,28 +262,6 @@ class Light:
             channels = zip(cv2.split(flat), self._tone_channels, strict=True)
             flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat
-
-
-def channel_sum(values: np.ndarray) -> np.ndarray:
-    """Each pixel's three channels (the last axis) summed, as ``values.sum(axis=-1)`` sums them
-    (the same order, so the same to the last bit) at a fraction of the cost of numpy's
-    reduction over an axis of three, which sets up a pass per pixel."""
-    return values[..., 0] + values[..., 1] + values[..., 2]
-
-
-def channel_max(values: np.ndarray) -> np.ndarray:
-    """Each pixel's largest channel (``values.max(axis=-1)``, three channel by channel)."""
-    return np.maximum(np.maximum(values[..., 0], values[..., 1]), values[..., 2])
-
-
-def channel_min(values: np.ndarray) -> np.ndarray:
-    """Each pixel's smallest channel (``values.min(axis=-1)``, three channel by channel)."""
-    return np.minimum(np.minimum(values[..., 0], values[..., 1]), values[..., 2])
-
-
-def channel_all(values: np.ndarray) -> np.ndarray:
-    """Each pixel's three channels all true (``values.all(axis=-1)``, channel by channel)."""
-    return values[..., 0] & values[..., 1] & values[..., 2]
 
 
 def robust_quadratic(basis: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

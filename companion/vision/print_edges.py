@@ -24,6 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_max, channel_sum
 from companion.vision.reading import SQUARE3
 
 PRINT_EDGE = 24  # the empty board this much lighter and darker within a pixel: an edge of its print
@@ -36,7 +37,7 @@ HUE_APART = 0.03  # ... where the frame's hue round it is this far off the empty
 def print_step(picture: np.ndarray) -> np.ndarray:
     """Per pixel, the largest step across a pixel in any channel (float32 in, as levels):
     at least ``PRINT_EDGE`` on the empty board, an edge of its print."""
-    return (cv2.dilate(picture, SQUARE3) - cv2.erode(picture, SQUARE3)).max(axis=2)
+    return channel_max(cv2.dilate(picture, SQUARE3) - cv2.erode(picture, SQUARE3))
 
 
 def _contrast(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -44,7 +45,7 @@ def _contrast(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     level does not change)."""
     picture = image.astype(np.float32)
     step = print_step(picture)
-    level = cv2.blur(picture, (7, 7)).mean(axis=2)
+    level = channel_sum(cv2.blur(picture, (7, 7))) / 3  # (``mean(axis=2)``, to the bit)
     return step, step / np.maximum(level, 1.0)
 
 
@@ -52,8 +53,8 @@ def _hue_apart(seen: np.ndarray, empty: np.ndarray) -> np.ndarray:
     """Per pixel, how far apart the two pictures' colours are in hue, whatever their light:
     the sum of the differences of each channel's share of the three (5 px averaged)."""
     a, b = (cv2.blur(x.astype(np.float32), (5, 5)) for x in (seen, empty))
-    return np.abs(a / np.maximum(a.sum(axis=2, keepdims=True), 1.0)
-                  - b / np.maximum(b.sum(axis=2, keepdims=True), 1.0)).sum(axis=2)
+    return channel_sum(np.abs(a / np.maximum(channel_sum(a), 1.0)[..., None]
+                              - b / np.maximum(channel_sum(b), 1.0)[..., None]))
 
 
 class PrintEdges:
