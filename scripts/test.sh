@@ -32,13 +32,14 @@ fi
 .venv/bin/micropython -c "import sys; assert sys.implementation.name == 'micropython'"
 
 .venv/bin/ruff check companion firmware tests calibration
-# two workers, one per core of CI's machine (7 min instead of 11: a whole simulated game leaves
-# a core idle); not "-n auto", which counts a container's host CPUs, not its quota.
-# TEST_WORKERS=0 runs the suite in one process. Work stealing: a worker that has run out of
-# tests takes some of the other's queue (with plain load sharing, the last quiet run left one
-# worker idle for its last five minutes while the other ran the vision tests queued to it).
+# two workers, one per core of CI's machine (a whole simulated game leaves a core idle); not
+# "-n auto", which counts a container's host CPUs, not its quota.  TEST_WORKERS=0 runs the suite
+# in one process.  Tests are dealt to the workers one at a time as they free up, longest first
+# (tests/conftest.py's LONGEST_FIRST; loadgroup gives each test its own unit): work stealing
+# split the collection in halves up front and left every long test queued to the first worker
+# (stop 79: three workers took 894 s, the first worker's half alone).
 if [ "${TEST_WORKERS:-2}" = 0 ]; then
   exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"
 fi
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-2}" --dist worksteal \
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_WORKERS:-2}" --dist loadgroup \
   --durations=12 "$@"

@@ -160,13 +160,16 @@ def test_no_committed_frame_is_read_with_a_place_confidently_wrong(split: str, g
     """Confident or silent, on frames a renderer with heights, sides and shadows made: the
     reader may doubt a place (it does, often) but reads none wrong beyond the misreads listed
     in ``known_misreads.json`` (each one a fault of the reader still to mend), and a
-    stabiliser commits no wrong board.  Per game and split, so the workers share them."""
+    stabiliser commits no wrong board.  Per game and split, so the workers share them; each
+    frame's cold reading is kept for the tests that pin its places (``committed_frames``)."""
+    from committed_frames import keep_reading
+
     from companion.bench.vision3d import Tally3D, read_frame
 
     frames = [f for f in FRAMES if f.split == split and f.game == game]
     tally = Tally3D()
     for frame in frames:
-        read_frame(frame, tally)
+        read_frame(frame, tally, cold=lambda reading, f=frame: keep_reading(f.split, f.path.stem, reading))
     assert tally.frames == len(frames)
     new = sorted({f"{split}/{misread}" for misread in tally.misreads} - known_misreads())
     assert not new, new

@@ -15,6 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,8 @@ class Tally3D:
         }
 
 
-def _layout(game_name: str, players: int) -> tuple[Layout, tuple[str, ...] | None]:
+def frame_layout(game_name: str, players: int) -> tuple[Layout, tuple[str, ...] | None]:
+    """A committed frame's game's layout for its players, and the colours the reader is told."""
     game = load_game(game_name)
     layout = game.layout(game.setup(players, None, 0))
     return layout, tuple(sorted(set(layout.pieces) | set(layout.shapes))) or None
@@ -122,15 +124,19 @@ def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
     return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
-def read_frame(frame3d: Frame3D, tally: Tally3D, lens: bool = True) -> float:
+def read_frame(frame3d: Frame3D, tally: Tally3D, lens: bool = True,
+               cold: Callable[[Reading], None] | None = None) -> float:
     """Read one committed frame cold, judge it, then through a stabiliser on fresh noise; the
-    board's frame pixels a millimetre as the reader located it (0 when it found no board)."""
-    layout, colours = _layout(frame3d.game, int(frame3d.truth["players"]))
+    board's frame pixels a millimetre as the reader located it (0 when it found no board).
+    ``cold``: given the cold reading (the tests keep it for those that pin the frame's places)."""
+    layout, colours = frame_layout(frame3d.game, int(frame3d.truth["players"]))
     reader = BoardReader(layout, colours=colours, lens=frame3d.lens if lens else None)
     image = frame3d.image()
     t0 = time.thread_time()
     reading = reader.read(image)
     tally.ms.append((time.thread_time() - t0) * 1000)
+    if cold is not None:
+        cold(reading)
     truth = frame3d.view
     judge3d(reading, truth, layout, frame3d.hand, tally, frame3d.path.stem)
     stab = Stabiliser()
