@@ -59,11 +59,13 @@ class BoardMap:
         # per pixel, the widest an unseen patch centred there may be and still show part of any
         # piece standing at the place there (no piece stands off its places); a share of the
         # radius, for a piece's rim blurs into the board
+        # (each pixel is one place's, the last drawn there: looked up by its index in one pass,
+        # not a pass over the map per place, which cost Swing State 90 ms a reader)
         self._hidden_radius = np.full((h, w), np.inf, np.float32)
-        for i, spot in enumerate(self.layout.spots):
-            radius = np.sqrt(self._min_area[spot.id] / (0.35 * np.pi))
-            here = self._spot_map == i
-            self._hidden_radius[here] = np.minimum(self._hidden_radius[here], HIDDEN_SHARE * radius * SCALE)
+        hidden = np.array([HIDDEN_SHARE * np.sqrt(self._min_area[spot.id] / (0.35 * np.pi)) * SCALE
+                           for spot in self.layout.spots], np.float64)
+        placed = self._spot_map >= 0
+        self._hidden_radius[placed] = hidden[self._spot_map[placed]]
         largest_spot = max((s.w * s.h for s in self.layout.spots), default=1.0)
         self._hand_px = max(2.0 * largest_spot, 2500.0) * SCALE * SCALE
         self._outside = np.ones((h, w), bool)
