@@ -4,7 +4,7 @@ by the truth bench: King of Clubs, cafe, passive, seed 14)."""
 
 from __future__ import annotations
 
-from companion.bench.vision3d import _layout
+from companion.bench.vision3d import frame_layout
 from companion.games.base import Piece
 from companion.sim.camera.render import Camera
 from companion.vision.reader import BoardReader
@@ -30,7 +30,7 @@ def test_a_piece_read_again_is_still_told_when_the_next_frame_changes_another_pl
     neighbours and left out of the board the reader keeps; the next frame, a Move laid on
     the next Dancer, read only that change and carried the rest: the purple was gone, and
     the place read confidently as two white 1s.  It is read right or doubted, never lost."""
-    layout, colours = _layout("king_of_clubs", 2)
+    layout, colours = frame_layout("king_of_clubs", 2)
     before, after = _night()
     for seed in range(3):
         camera = Camera(layout, seed=seed)

@@ -174,9 +174,9 @@ def test_two_figures_of_hues_on_one_place_from_a_slant_are_each_read_at_its_base
 
     read_right("times_square-t30-b2", ("s8",))
 
-    from companion.bench.vision3d import _layout
+    from companion.bench.vision3d import frame_layout
 
-    layout, colours = _layout("swing_state", 3)  # (Red and Blue against the Incumbent)
+    layout, colours = frame_layout("swing_state", 3)  # (Red and Blue against the Incumbent)
     reader = BoardReader(layout, colours=colours)
     red, blue = reader._piece_names.index("red"), reader._piece_names.index("blue")
     assert reader._figures_of_hues([(red, (0.0, 0.0), None, 1.0), (blue, (0.0, 0.0), None, 1.0)])
