@@ -35,9 +35,9 @@ fi
 # two workers, one per core of CI's machine (a whole simulated game leaves a core idle); not
 # "-n auto", which counts a container's host CPUs, not its quota.  TEST_WORKERS=0 runs the suite
 # in one process.  Tests are dealt to the workers one at a time as they free up, longest first
-# (tests/conftest.py's LONGEST_FIRST; loadgroup gives each test its own unit): work stealing
-# split the collection in halves up front and left every long test queued to the first worker
-# (stop 79: three workers took 894 s, the first worker's half alone).
+# (tests/conftest.py's LONGEST_FIRST; loadgroup gives each test its own unit).  Work stealing
+# split the collection in halves up front, and every long test sat in the first worker's half;
+# a third worker does not help on two cores (stop 79: 920 s against 917 s with two).
 if [ "${TEST_WORKERS:-2}" = 0 ]; then
   exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"
 fi
