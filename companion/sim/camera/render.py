@@ -12,6 +12,7 @@ import math
 import random
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -142,7 +143,6 @@ class Camera:
         self.pose = CameraPose.random(layout, seed)
         self.noise = noise
         self.px_per_mm = px_per_mm
-        self.rng = np.random.default_rng(seed)
         total_w, total_h = canvas_size_mm(layout)
         src = np.array([[0, 0], [total_w, 0], [total_w, total_h], [0, total_h]], np.float32)
         self.homography = cv2.getPerspectiveTransform(src * px_per_mm, self.pose.corners)
@@ -159,8 +159,8 @@ class Camera:
         self.light = np.ascontiguousarray(np.broadcast_to(light, (FRAME_H, FRAME_W, 3)))
         self.background = np.full((FRAME_H, FRAME_W, 3), TABLE_BGR, np.uint8)
         # a few sensor-noise fields drawn once and cycled: fresh noise every frame costs more
-        # than the reader it is meant to test
-        self._noise = [self._noise_field(noise) for _ in range(3)] if noise else []
+        # than the reader it is meant to test (``noise_fields``: kept for cameras of one seed)
+        self._noise = list(noise_fields(seed, float(noise))) if noise else []
         self._count = 0
         # the board as drawn for the view last asked for, and its finished frames by noise
         # field: a still table (most frames) costs a copy, not a fresh light and noise pass,
@@ -174,15 +174,6 @@ class Camera:
         # field, the arm's sweep): equal for two frames only when every pixel is (a fault layer
         # keeps its work by it; per thread, so a frame drawn elsewhere meanwhile never muddles it)
         self._drawn = threading.local()
-
-    def _noise_field(self, sd: float, rows: int = 90) -> np.ndarray:
-        """One frame of sensor noise, drawn a band of rows at a time: the same numbers as one
-        draw, without a frame of float64 (22 MB) on the way."""
-        field = np.empty((FRAME_H, FRAME_W, 3), np.float32)
-        for top in range(0, FRAME_H, rows):
-            band = field[top:top + rows]
-            band[...] = self.rng.normal(0, sd, band.shape)
-        return field
 
     def pieces_in_frame(self, view: BoardView) -> list[tuple[str, float, float, float]]:
         """Where each piece of a board lies in the frame: its place, centre and radius, in
@@ -291,6 +282,24 @@ class Camera:
         colour = SKIN_BGR if frame.ndim == 3 else 255  # (a mask: where it draws)
         cv2.fillConvexPoly(frame, arm - np.array([dx, dy], np.int32), colour, cv2.LINE_AA)
         cv2.circle(frame, (tip_x - dx, tip_y - dy), HAND_R, colour, -1, cv2.LINE_AA)
+
+
+@lru_cache(maxsize=6)
+def noise_fields(seed: int, sd: float, count: int = 3, rows: int = 90) -> tuple[np.ndarray, ...]:
+    """A camera's frames of sensor noise, drawn from its seed's generator, read-only.  Kept for
+    the cameras made last: a benchmark or test makes cameras of a few seeds over and over
+    (three a condition), and drawing a camera's fields took nine tenths of making it.  Each
+    drawn a band of rows at a time: the same numbers as one draw, without a frame of float64
+    (22 MB) on the way."""
+    rng = np.random.default_rng(seed)
+    fields = []
+    for _ in range(count):
+        field = np.empty((FRAME_H, FRAME_W, 3), np.float32)
+        for top in range(0, FRAME_H, rows):
+            band = field[top:top + rows]
+            band[...] = rng.normal(0, sd, band.shape)
+        fields.append(_frozen(field))
+    return tuple(fields)
 
 
 def _frozen(frame: np.ndarray) -> np.ndarray:
