@@ -120,8 +120,12 @@ def _shown(pieces: tuple) -> str:
 
 def _noisy(frame: np.ndarray, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    noise = rng.standard_normal(frame.shape, dtype=np.float32) * 2.0  # (float64: a tenth of the bench)
-    return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    noise = rng.standard_normal(frame.shape, dtype=np.float32)  # (float64: a tenth of the bench)
+    noise *= 2.0
+    noise += frame  # (in place: numpy's clip and three frames of float32 were half its cost)
+    np.maximum(noise, 0, out=noise)
+    np.minimum(noise, 255, out=noise)
+    return noise.astype(np.uint8)
 
 
 def read_frame(frame3d: Frame3D, tally: Tally3D, lens: bool = True,
