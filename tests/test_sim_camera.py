@@ -192,3 +192,73 @@ def test_an_arm_finished_band_by_band_is_the_arms_box_finished_whole() -> None:
         want = finished[field].copy()
         want[rows, cols] = camera._finish(part, field, (rows, cols))
         assert np.array_equal(got, want)
+
+
+def _whole_frame_arm(arm: object, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An arm drawn as the simulated camera drew one before it worked in the arm's box (its
+    shadow blurred over the whole frame, the whole frame shaded and painted), and its shadow."""
+    import cv2
+
+    from companion.sim.camera.conditions import SHADOW_BLUR, SHADOW_DEPTH
+
+    box, body, hand, _ = arm._masks_in_box(frame.shape)  # type: ignore[attr-defined]
+    bx, by = arm.base  # type: ignore[attr-defined]
+    tx, ty = arm.tip  # type: ignore[attr-defined]
+    d = np.array([tx - bx, ty - by])
+    d /= max(np.linalg.norm(d), 1e-6)
+    n = np.array([-d[1], d[0]]) * arm.width / 2  # type: ignore[attr-defined]
+    wrist = np.array([tx, ty]) - d * 70
+    outline = np.array([[bx + n[0], by + n[1]], [bx - n[0], by - n[1]],
+                        [wrist[0] - 0.8 * n[0], wrist[1] - 0.8 * n[1]],
+                        [wrist[0] + 0.8 * n[0], wrist[1] + 0.8 * n[1]]], np.int32)
+    angle = float(np.degrees(np.arctan2(d[1], d[0])))
+    shadow = np.zeros(frame.shape[:2], np.float32)
+    cv2.fillConvexPoly(shadow, outline + np.array([35, 25], np.int32), 1.0)
+    cv2.ellipse(shadow, (int(tx) + 35, int(ty) + 25), (70, 50), angle, 0, 360, 1.0, -1)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), SHADOW_BLUR)
+    out = frame.astype(np.float32) * (1.0 - SHADOW_DEPTH * shadow)[..., None]
+    for mask, colour in ((body, arm.sleeve or arm.skin), (hand, arm.skin)):  # type: ignore[attr-defined]
+        rim = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        shade = 0.75 + 0.25 * np.clip(rim / 25.0, 0, 1)
+        paint = np.array(colour, np.float32)[None, None, :] * shade[..., None]
+        out = np.where(mask[..., None] > 0, paint, out)
+    return np.clip(out, 0, 255).astype(np.uint8), shadow
+
+
+def test_an_arm_drawn_in_its_box_is_the_arm_drawn_over_the_whole_frame() -> None:
+    """``Arm.draw`` blurs the shadow and paints only in the box the arm and its shadow reach:
+    the frame is the same to the bit as drawn whole, the arm reaching past the frame's edges too."""
+    from companion.sim.camera.conditions import Arm
+    from companion.sim.camera.render import FRAME_W
+
+    rng = np.random.default_rng(11)
+    frame = rng.integers(0, 256, (FRAME_H, FRAME_W, 3), dtype=np.uint8)
+    tips = [None, (-30.0, 200.0), (FRAME_W + 20.0, 100.0), (640.0, -40.0), (900.0, FRAME_H + 10.0)]
+    shadowed = 0
+    for k in range(12):
+        arm = Arm.random(np.random.default_rng(k), tone=k % 6)
+        tip = tips[k % len(tips)]
+        if tip is not None:
+            arm = arm.moved(tip)
+        whole, whole_shadow = _whole_frame_arm(arm, frame)
+        assert np.array_equal(arm.draw(frame), whole), (k, arm)
+        body, hand, shadow = arm.masks(frame.shape)
+        assert np.array_equal(shadow, whole_shadow), (k, arm)  # (to the float's last bit)
+        assert body.any() and hand.any()
+        shadowed += float(shadow.max()) > 0.5  # (one along the frame's right edge casts it off the frame)
+    assert shadowed >= 10
+
+
+def test_cameras_of_one_seed_share_its_noise_and_no_camera_can_change_it() -> None:
+    """A seed's sensor-noise fields are drawn once and kept (``noise_fields``): a second camera
+    of that seed gets the same numbers, read-only; another seed gets its own."""
+    from companion.sim.camera.render import noise_fields
+
+    camera, view = camera_and_view()
+    again = Camera(camera.layout, seed=5)
+    assert np.array_equal(camera.frame(view), again.frame(view))
+    fields = noise_fields(5, 6.0)
+    assert all(not f.flags.writeable for f in fields)
+    fresh = np.random.default_rng(5).normal(0, 6.0, (90, fields[0].shape[1], 3)).astype(np.float32)
+    assert np.array_equal(fields[0][:90], fresh)  # the seed's generator's first numbers, in order
+    assert not np.array_equal(noise_fields(6, 6.0)[0][:90], fields[0][:90])
