@@ -254,7 +254,7 @@ class Arm:
         cv2.fillConvexPoly(body, arm, 1)
         hand = np.zeros(shape[:2], np.uint8)
         cv2.ellipse(hand, (int(tx), int(ty)), (75, 52), angle, 0, 360, 1, -1)
-        box = _grown_box([cast, body | hand], SHADOW_REACH, shape)
+        box = _grown_box(cast | body | hand, SHADOW_REACH, shape)
         shadow = cv2.GaussianBlur(cast[box].astype(np.float32), (0, 0), SHADOW_BLUR)
         return box, body, hand, shadow
 
@@ -276,9 +276,9 @@ class Arm:
         return out
 
 
-def _grown_box(masks: list[np.ndarray], reach: int, shape: tuple[int, ...]) -> tuple[slice, slice]:
-    """The box of the masks' pixels grown by ``reach`` each way, within the frame."""
-    x, y, w, h = cv2.boundingRect(np.bitwise_or.reduce(masks) if len(masks) > 1 else masks[0])
+def _grown_box(mask: np.ndarray, reach: int, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """The box of a mask's pixels grown by ``reach`` each way, within the frame."""
+    x, y, w, h = cv2.boundingRect(mask)
     # (its columns from and to multiples of 16, as the frame's are: OpenCV's blur adds a row's
     # last pixels short of a vector's width in another order, a float's last bit apart)
     left, right = (max(0, x - reach) // 16) * 16, -(-min(shape[1], x + w + reach) // 16) * 16
