@@ -26,6 +26,7 @@ from companion.sim.camera.frames3d import (
     SIDE,
     SPLITS,
     TRACK,
+    VGA,
     FrameSpec,
     committed,
     plan,
@@ -50,6 +51,7 @@ from companion.sim.camera.render3d import (
     SKINS,
     TILTS,
     TRACK_LAMPS,
+    VGA_SIZE,
     HandPose,
     Pinhole,
     Scene3D,
@@ -94,6 +96,21 @@ def test_the_splits_differ_in_board_finish_plastic_roll_and_aim_too():
         Scene3D.drawn(1, "test", 20, track=True)
     with pytest.raises(ValueError, match="no more scenes"):
         Scene3D.drawn(1, "test", 20, side=True)
+    with pytest.raises(ValueError, match="no more scenes"):
+        Scene3D.drawn(1, "test", 20, vga=True)
+
+
+def test_the_vga_scenes_are_a_640x480_webcam_under_tuning_kinds_whatever_size_the_rest_are_made_at():
+    """A VGA scene keeps its webcam's size however the plan is rendered (``--size``), and its
+    lamp, plastic and paper are of the tuning kinds, never the test set's."""
+    for seed in range(40):
+        plain, vga = Scene3D.drawn(seed, "tune", 10), Scene3D.drawn(seed, "tune", 10, vga=True)
+        assert (vga.width, vga.height) == VGA_SIZE["tune"] != (plain.width, plain.height)
+        assert vga.focal_px == pytest.approx(plain.focal_px / 2)  # the same lens, half the pixels
+        assert vga.lamp in SIDE_LAMPS["tune"] and vga.lamp not in LAMPS["test"]
+        assert vga.plastic in SIDE_PLASTICS["tune"] and vga.plastic not in PLASTICS["test"]
+        assert vga.paper in SIDE_PAPERS["tune"] and vga.paper not in PAPERS["test"]
+        assert (vga.azimuth, vga.roll, vga.aim_mm) == (plain.azimuth, plain.roll, plain.aim_mm)
 
 
 def test_the_side_scenes_stand_further_round_turned_and_off_centre_than_the_test_set():
@@ -115,10 +132,20 @@ def test_the_side_scenes_stand_further_round_turned_and_off_centre_than_the_test
 def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin():
     everything = plan()
     assert len({s.path() for s in everything}) == len(everything)
-    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff, s.track, s.side) for s in everything}
+    scenes = {(s.game, s.tilt, s.board, s.hand, s.more, s.falloff, s.track, s.side, s.vga)
+              for s in everything}
     assert len({s.seed for s in everything}) == len(scenes)  # one seed a scene, both splits
-    specs = [s for s in everything if not s.more and not s.falloff and not s.track and not s.side]
+    specs = [s for s in everything if not (s.more or s.falloff or s.track or s.side or s.vga)]
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
+    vga = [s for s in everything if s.vga]
+    assert everything[len(everything) - len(vga):] == vga  # the VGA scenes last
+    # each game of VGA on each tuning board, in the tuning split only, every tilt among them
+    assert {s.split for s in vga} == {"tune"}
+    assert not any(s.more or s.hand or s.falloff or s.track or s.side for s in vga)
+    assert sorted((s.game, s.board) for s in vga) == sorted((g, b) for g in VGA for b in range(3))
+    assert {s.tilt for s in vga} == set(TILTS)
+    assert all(s.name.endswith("-vga") for s in vga)
+    everything = everything[:len(everything) - len(vga)]
     side = [s for s in everything if s.side]
     assert everything[len(everything) - len(side):] == side  # the side scenes last
     # each game of SIDE on each tuning board, in the tuning split only, every tilt among them
@@ -197,6 +224,11 @@ def test_every_committed_frame_is_one_of_the_plan_and_keeps_its_split_s_kinds():
             assert frame.split == "tune" and scene["lamp"] in SIDE_LAMPS["tune"]
             assert scene["paper"] in SIDE_PAPERS["tune"] and scene["plastic"] in SIDE_PLASTICS["tune"]
             assert SIDE_AZIMUTH["tune"][0] <= abs(scene["azimuth"]) <= SIDE_AZIMUTH["tune"][1]
+        elif frame.truth["name"].endswith("-vga"):  # and its VGA scenes
+            assert frame.split == "tune" and scene["lamp"] in SIDE_LAMPS["tune"]
+            assert scene["paper"] in SIDE_PAPERS["tune"] and scene["plastic"] in SIDE_PLASTICS["tune"]
+            size = tuple(frame.truth["camera"]["size"])
+            assert (scene["width"], scene["height"]) == VGA_SIZE["tune"] == size
         else:
             assert scene["lamp"] in LAMPS[frame.split] and scene["plastic"] in PLASTICS[frame.split]
         assert scene["skin"] in SKINS[frame.split]

@@ -127,6 +127,27 @@ def test_a_ones_pip_at_the_tops_middle_is_a_sure_one() -> None:
                 (lean, degrees, model_px)
 
 
+def test_a_lone_mark_a_twos_near_corner_is_no_sure_one_from_a_coarse_frame() -> None:
+    """A 2 turned half a quarter, its far pip lost, seen from a slant: its near pip lies on the
+    line from the nadir, 1.09 faces in from the top's far corner.  From a frame of 0.59 px a mm
+    the blur rounds that corner off by a frame pixel or two (here 14 crop px, a fifth of a
+    face), and the pip lies within a 1's reach of the edge left (King of Clubs, a purple 2 read
+    a sure 1).  Held to a frame pixel (``coarse_edge``), it is no 1; a 1's pip still is."""
+    from companion.vision.die_layout import _in_the_middle
+
+    centre, half = (65.0, 60.0), DIE_PX / np.sqrt(2)
+    outline = np.zeros((130, 130), np.uint8)
+    cv2.fillConvexPoly(outline, np.array([[centre[0], centre[1] - half], [centre[0] + half, centre[1]],
+                                          [centre[0], centre[1] + half], [centre[0] - half, centre[1]]],
+                                         np.int32), 1)
+    outline[:int(centre[1] - half) + 14] = 0  # the far corner the blur took
+    near_pip = np.array([centre[0], centre[1] + STEP * np.sqrt(2)])
+    one_frame_px = 1.0 / (16.0 * 0.59)  # of a face: a 16 mm die at 0.59 px a mm
+    assert _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0))  # the reach a fine frame allows
+    assert not _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0), one_frame_px)
+    assert _in_the_middle(outline, np.array(centre), DIE_PX, (0.0, -1.0), one_frame_px)
+
+
 def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
     """A die's rounded rim, its slopes shaded or lit, falls out of the die's colour: the
     outline seen is the flat top, a fifth of a face narrower than the square its 2's or 3's

@@ -27,7 +27,7 @@ from companion.vision.pips import (
     washes_out_a_mark,
 )
 from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, Stand, die_within
-from companion.vision.reading import SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
+from companion.vision.reading import MARKS_PX_PER_MM, SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
@@ -50,6 +50,7 @@ class PieceMarks:
 
     _topped: frozenset[str] = frozenset()  # places another die's top was read on (``Blobs._tops_read``)
     _marks_gains: dict[int, float] = {}  # per dice colour, its marks' contrast raised by (``marks_gains``)
+    frame_px_per_mm: float = 0.0  # the located board's frame pixels a millimetre (``Locating``)
 
     @staticmethod
     def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
@@ -261,10 +262,16 @@ class PieceMarks:
         cut = (stand is not None or top is not None) \
             and (face is None or face[1] < TOP_FACE_SHARE * (DIE_MM * scale) ** 2)
         seen = None if die_px is None or gain != 1.0 else self._marks_seen.setdefault(index, [])
+        coarse_edge = self._coarse_edge()
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink,
-                                sure_marks)
+                                sure_marks, coarse_edge)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
             low = low_face(mask, gray, face, rim, die_px, outward, stands, seen, ink)
+            if low is not None and coarse_edge and pips > low:
+                # from this far a side's pips are a pixel, no marks: marks the top's square
+                # leaves out are as likely its own (Baron Voodoo at 0.64 px a mm, a yellow 6
+                # whose six marks, unclear, left two in a square read as a 2)
+                low = None
             if low is not None:
                 pips, sure = low, True
             elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):
@@ -273,7 +280,7 @@ class PieceMarks:
                 return self._read_pips(frame, index, bx, by, bw, bh, glare_scale, stand, sheen,
                                        WIDE_PAD_MM, lit, shaded, sure_marks=sure_marks)
         if gain != 1.0 and sure and count_pips(mask, plain, face, rim, top, die_px, stands, cut, outward,
-                                               light_ink=ink, sure_marks=sure_marks) == (pips, False):
+                                               None, ink, sure_marks, coarse_edge) == (pips, False):
             # the re-read with the marks' contrast raised is for marks too faint to count: where
             # it finds no mark the plain read did not, what left that count unclear stands (King
             # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong
@@ -302,6 +309,13 @@ class PieceMarks:
             # only where it washes the face out (Jivecat's black Skull token under a sheen)
             reflected = washes_out_a_mark(crop, face)
         return pips, sure, reflected
+
+    def _coarse_edge(self) -> float:
+        """A frame pixel's share of a die's face where the frame has fewer than
+        ``MARKS_PX_PER_MM`` (a pip two pixels across, an edge blurred over a tenth of a face),
+        else 0: what a read that leans on where a die's top ends allows for."""
+        px = self.frame_px_per_mm
+        return 1.0 / (DIE_MM * px) if 0.0 < px < MARKS_PX_PER_MM else 0.0
 
     def _in_its_own_colour(self, crop: np.ndarray, seen: np.ndarray, mask: np.ndarray, index: int) -> bool:
         """Is a die's top (``mask`` on ``crop``, its light flattened) seen in its own colour,

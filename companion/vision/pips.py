@@ -53,7 +53,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
                rim_share: float = RIM_SHARE, within: np.ndarray | None = None, die_px: float | None = None,
                stands: Callable[[float, float], bool] | None = None, cut: bool = False,
                outward: tuple[float, float] | None = None, laid_out: list[np.ndarray] | None = None,
-               light_ink: bool | None = None, sure_marks: bool = False) -> tuple[int, bool]:
+               light_ink: bool | None = None, sure_marks: bool = False,
+               coarse_edge: float = 0.0) -> tuple[int, bool]:
     """Pips on a piece, and whether the count is clear.
 
     With the crop's brightness, a pip is a peak of contrast against the body's own
@@ -77,7 +78,9 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     or more (what its colour's marks show in this light and blur).  ``light_ink``: the marks
     lighter than the body, or darker (``mark_peaks._peaks``); None: as the body's grey tells.
     ``sure_marks``: a die's count only of marks that stand out clearly (``SURE_MARK``), no
-    faint ones completing a layout.
+    faint ones completing a layout.  ``coarse_edge``: a frame pixel's share of a die's face where the
+    frame resolves it coarsely, else 0: a lone mark's place on the top is judged that much
+    stricter (``_in_the_middle``).
     """
     face = face or outline(mask)
     if face is None:
@@ -168,7 +171,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # a die's 1 is its face's middle pip: a lone mark elsewhere is what is left of a face
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
         shown = hull if seen_body is None else hull | seen_body
-        sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward)
+        sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward, coarse_edge)
     if sure and count in (2, 3) and die_px is not None:
         # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
         # a 4-6 is judged on its layout where its marks are in doubt: ``die_face`` in the checks

@@ -53,6 +53,7 @@ from companion.vision.reading import (
     BESIDE,
     BESIDE_MM,
     HIDING,
+    MARKS_PX_PER_MM,
     SCALE,
     STILL_TOLERANCE,
     UNDER_A_HAND,
@@ -71,12 +72,6 @@ SHAKE_SKEW_MAX = 1.28  # focus blur is the same every way (1.16-1.22); a shake i
 # doubted down to 0.38 px a mm, Baron Voodoo's first misread at 0.37; the physically based
 # frames from the side (0.54-0.60) none misread.  A 640x480 camera sees every board at 0.59-0.84
 MIN_FRAME_PX_PER_MM = 0.5
-# a die's pips counted, not asked for, from this many px a mm up: in the physically based
-# frames (stop 74) Swing State's white die was read in every frame seen at 0.84 px a mm or
-# more but one (a reflection on it), and in 1 of the 16 at 0.75 or less (tuning and
-# held-out); King of Clubs' dice 85-94 % from 0.9 up.  Below it the reader doubts them (the
-# tablet asks), it does not misread them: ``companion doctor`` tells the owner
-MARKS_PX_PER_MM = 0.85
 REFIT_EVERY = 8  # frames read between two fits of the light
 STILL_FRAMES_KEPT = 6  # read-only frames kept as found still (three noise fields, twice)
 PIPS_KEPT_PER_PLACE = 4  # pieces' marks kept read, at most, per place of the board (``_pip_cache``)

@@ -29,6 +29,14 @@ UNDER_A_HAND = "under a hand or arm"
 SHADOW_REACH_MM = 12  # a piece's own shadow lies this near it (a lamp a metre up, a 16 mm die)
 SHADE = (0.3, 0.93)  # the share of the light a shadow leaves the board (of any print, in any channel)
 SHADE_HUE_COS = 0.9  # a colour in shade keeps its hue: its tint (less its grey) points its way this near
+# a die's pips counted, not asked for, from this many frame px a mm up: in the physically based
+# frames (stop 74) Swing State's white die was read in every frame seen at 0.84 px a mm or
+# more but one (a reflection on it), and in 1 of the 16 at 0.75 or less (tuning and
+# held-out); King of Clubs' dice 85-94 % from 0.9 up.  Below it the reader doubts them (the
+# tablet asks), it does not misread them: ``companion doctor`` tells the owner.  Below it too
+# a frame pixel is a tenth of a die's face, and a read that leans on where the top's edges
+# lie is held to that (``PieceMarks._coarse_edge``)
+MARKS_PX_PER_MM = 0.85
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 
 

@@ -56,6 +56,11 @@ TRACK = GAMES3D
 # track) nor a side alone showed why, a side and a gloss print together did (a sheen at the
 # board's edge read as a light sleeve)
 SIDE = GAMES3D
+# and its VGA scenes (``render3d.VGA_SIZE``), every game on each tuning board, its tilt turning:
+# a 640x480 webcam, under any tuning lamp, plastic and print finish.  The held-out frames' side
+# poses put most of them under 0.85 px a mm, where a die's pip is two pixels across, and the
+# tuning set had 20 such frames of 133 (stop 82): too few to show the reader a die that small
+VGA = GAMES3D
 
 
 @dataclass(frozen=True)
@@ -71,17 +76,18 @@ class FrameSpec:
     falloff: bool = False  # one of its falloff scenes (``FALLOFF``)
     track: bool = False  # one of its track scenes (``TRACK``)
     side: bool = False  # one of its side scenes (``SIDE``)
+    vga: bool = False  # one of its VGA scenes (``VGA``)
 
     @property
     def seed(self) -> int:
         return 1000 * GAMES3D.index(self.game) + 100 * self.board + int(self.tilt) + (7 if self.hand else 0) \
             + (50 if self.more else 0) + (50_000 if self.falloff else 0) + (70_000 if self.track else 0) \
-            + (90_000 if self.side else 0)
+            + (90_000 if self.side else 0) + (110_000 if self.vga else 0)
 
     @property
     def name(self) -> str:
         groups = (("-hand", self.hand), ("-more", self.more), ("-falloff", self.falloff),
-                  ("-track", self.track), ("-side", self.side))
+                  ("-track", self.track), ("-side", self.side), ("-vga", self.vga))
         return f"{self.game}-t{int(self.tilt):02d}-b{self.board}" + "".join(tag for tag, on in groups if on)
 
     def path(self, root: Path = FRAMES_DIR) -> Path:
@@ -89,8 +95,8 @@ class FrameSpec:
 
 
 def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
-         more: bool = True, falloff: bool = True, track: bool = True, side: bool = True
-         ) -> list[FrameSpec]:
+         more: bool = True, falloff: bool = True, track: bool = True, side: bool = True,
+         vga: bool = True) -> list[FrameSpec]:
     """The committed set, in the order it is rendered, round-robin: for each board, every
     game in both splits from straight above, then at the steepest tilt, then the tilts
     between, then each game's board with a hand over it (its tilt turning with the game and
@@ -101,7 +107,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     each tuning board with a hand over it, under those lamps (its tilt turning); then each
     game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning), and
     each game of ``TRACK`` on each under the track lamps (its tilt turning the other way), and
-    each game of ``SIDE`` on each from the side poses (its tilt turning two at a time)."""
+    each game of ``SIDE`` on each from the side poses (its tilt turning two at a time), and
+    each game of ``VGA`` on each through a 640x480 webcam (its tilt turning three at a time)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -133,6 +140,10 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
         for board in range(counts.get("tune", 0)):
             out += [FrameSpec(g, "tune", TILTS[(board + 2 * i + 1) % len(TILTS)], board, side=True)
                     for i, g in enumerate(SIDE)]
+    if vga:
+        for board in range(counts.get("tune", 0)):
+            out += [FrameSpec(g, "tune", TILTS[(board + 3 * i + 2) % len(TILTS)], board, vga=True)
+                    for i, g in enumerate(VGA)]
     return out
 
 
@@ -186,8 +197,11 @@ def render_spec(spec: FrameSpec, root: Path = FRAMES_DIR, threads: int = 2, **sc
     view, stacks = boards[spec.board]
     state = game.setup(n, None, 0)
     layout = game.layout(state)
+    if spec.vga:  # (its webcam's size is what the scene is for, whatever size the rest are made at)
+        scene_over = {k: v for k, v in scene_over.items() if k not in ("width", "height")}
     scene = Scene3D.drawn(spec.seed, spec.split, spec.tilt, hand=spec.hand, more=spec.more,
-                          falloff=spec.falloff, track=spec.track, side=spec.side, **scene_over)
+                          falloff=spec.falloff, track=spec.track, side=spec.side, vga=spec.vga,
+                          **scene_over)
     frame, info = render(layout, view, scene, stacks, spec.game, n, threads)
     info["name"] = spec.name
     out = spec.path(root)

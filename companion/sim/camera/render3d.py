@@ -79,6 +79,9 @@ SIDE_LAMPS = {"tune": LAMPS["tune"] + MORE_LAMPS["tune"] + FALLOFF_LAMPS["tune"]
               "test": ()}
 SIDE_PLASTICS = {"tune": tuple(dict.fromkeys(PLASTICS["tune"] + MORE_PLASTICS["tune"])), "test": ()}
 SIDE_PAPERS = {"tune": PAPERS["tune"] + FALLOFF_PAPERS["tune"], "test": ()}
+# the tuning split's VGA scenes: a 640x480 webcam (0.6-0.7 px a mm at 65 cm), the tuning poses,
+# under any tuning lamp, plastic and print finish (``SIDE_LAMPS``); the test set has none
+VGA_SIZE = {"tune": (640, 480), "test": None}
 
 
 @dataclass(frozen=True)
@@ -112,17 +115,20 @@ class Scene3D:
 
     @classmethod
     def drawn(cls, seed: int, split: str, tilt: float, hand: bool = False, more: bool = False,
-              falloff: bool = False, track: bool = False, side: bool = False, **over: Any) -> Scene3D:
+              falloff: bool = False, track: bool = False, side: bool = False, vga: bool = False,
+              **over: Any) -> Scene3D:
         """A scene of ``split``'s kinds, everything else drawn from ``seed``; with ``more``,
         its lamp and plastic drawn from the split's more kinds (``MORE_LAMPS``) instead; with
         ``falloff``, its lamp and paper from the falloff kinds (``FALLOFF_LAMPS``); with
         ``track``, its lamp from the track kinds (``TRACK_LAMPS``), its plastic from the more;
         with ``side``, its camera's side, roll and aim from the side poses (``SIDE_AZIMUTH``), its
-        lamp, plastic and paper from every tuning kind (``SIDE_LAMPS``)."""
+        lamp, plastic and paper from every tuning kind (``SIDE_LAMPS``); with ``vga``, its size
+        ``VGA_SIZE``, its lamp, plastic and paper from every tuning kind too."""
         if split not in LAMPS:
             raise ValueError(f"split {split!r}: 'tune' or 'test'")
         if (more and not MORE_LAMPS[split]) or (falloff and not FALLOFF_LAMPS[split]) \
-                or (track and not TRACK_LAMPS[split]) or (side and not SIDE_AZIMUTH[split]):
+                or (track and not TRACK_LAMPS[split]) or (side and not SIDE_AZIMUTH[split]) \
+                or (vga and not VGA_SIZE[split]):
             raise ValueError(f"split {split!r} has no more scenes")
         rng = random.Random(f"scene3d:{split}:{seed}")
 
@@ -156,6 +162,11 @@ class Scene3D:
             values["azimuth"] = either_way(*SIDE_AZIMUTH[split])
             values["roll"] = either_way(*SIDE_ROLL[split])
             values["aim_mm"] = (round(aim * math.cos(aim_angle), 1), round(aim * math.sin(aim_angle), 1))
+            values["lamp"] = rng.choice(SIDE_LAMPS[split])
+            values["plastic"] = rng.choice(SIDE_PLASTICS[split])
+            values["paper"] = rng.choice(SIDE_PAPERS[split])
+        if vga:
+            values["width"], values["height"] = VGA_SIZE[split]
             values["lamp"] = rng.choice(SIDE_LAMPS[split])
             values["plastic"] = rng.choice(SIDE_PLASTICS[split])
             values["paper"] = rng.choice(SIDE_PAPERS[split])
