@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.coarse_face import coarse_count
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
@@ -147,6 +148,12 @@ class PieceMarks:
                         top = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, top_cut=True)
                         if top[1] and not top[2]:
                             result = top
+        if not result[1] and self._is_die(index) and self._coarse_edge():
+            # or, from a frame too coarse for its marks to be found one by one, by every face
+            # fitted to its top as a picture (``coarse_face``), kept with no reflection on it
+            fitted = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, coarse=True)
+            if fitted[1] and not fitted[2]:
+                result = fitted
         fresh[key] = (patch.copy(), result)
         return result
 
@@ -155,7 +162,7 @@ class PieceMarks:
                    sheen: tuple[int, ...] = (), pad_mm: float = CROP_PAD_MM,
                    lit: bool = False, shaded: bool = False,
                    whole_face: bool = False, sure_marks: bool = False,
-                   top_cut: bool = False) -> tuple[int, bool, bool]:
+                   top_cut: bool = False, coarse: bool = False) -> tuple[int, bool, bool]:
         """Pips on one piece, from a sharp crop sampled straight from the frame (with the
         reflection measured round it taken off ``glare_scale`` times), whether the count is
         clear, and whether a light spot on it is a lamp's reflection rather than a mark.
@@ -167,7 +174,9 @@ class PieceMarks:
         ``whole_face``: a die's count by its whole face (``face_template``) in its colour, lit or
         in shade, or unclear (no reflection asked); ``sure_marks``: a count only of marks that
         stand out clearly (``count_pips``); ``top_cut``: a die not seen standing is judged on
-        the band of its colour farthest out from the nadir, as wide as it is across (``_top_band``)."""
+        the band of its colour farthest out from the nadir, as wide as it is across (``_top_band``);
+        ``coarse``: a die's count by every face fitted to its top as a picture (``coarse_face``),
+        for a frame too coarse for its marks to be found one by one."""
         x0, y0 = bx / SCALE - pad_mm, by / SCALE - pad_mm
         x1, y1 = (bx + bw) / SCALE + pad_mm, (by + bh) / SCALE + pad_mm
         # (the frame holds 1.4-2.5 px a mm: a 30-40 mm piece's marks are still ~10 px wide)
@@ -255,6 +264,11 @@ class PieceMarks:
             # washes a pip out as it may pass for one, and its count is vouched for only where
             # the light lies clear of its empty places (the reflection checks below)
             reflected = True
+        if coarse and stands is not None:  # (a top read only where it stands on one place)
+            fitted = coarse_count(gray, mask, DIE_MM * scale, self._light_die(index),
+                                  scale / self.frame_px_per_mm)
+            return (fitted[0], True, reflected) if fitted is not None and stands(*fitted[1]) \
+                else (0, False, reflected)
         if self.faces is not None:
             return self.faces.classify(mask), True, reflected
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up

@@ -1,0 +1,79 @@
+"""A die's count fitted whole where the frame resolves it coarsely (``vision/coarse_face.py``):
+a face nine or ten frame pixels wide, its pips two, drawn as a camera sees it (a sharp face
+averaged into coarse pixels, noise, then sampled up into the reader's crop), is read as its
+count or not at all, never as another; a face with no pips, or one pips the wrong way round
+(lighter than a light die), is read as nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.coarse_face import LAYOUTS, coarse_count
+
+FRAME_PX_PER_MM = 0.6  # a 640x480 webcam over a game board
+DIE_MM, STEP, PIP = 16.0, 0.28, 0.19  # the die's edge; its pips' step and width, shares of it
+CROP_PX_PER_MM = 4.0  # the reader's crop, sampled up from the frame
+FINE = 12  # sharp pixels a frame pixel, when drawing
+
+
+def seen(count: int | None, turn: float, seed: int, body: int = 235, ink: int = 40,
+         board: int = 150) -> tuple[np.ndarray, np.ndarray]:
+    """A die's top as the reader's crop holds it: (gray, the die's colour mask)."""
+    frame_px = 24  # the frame patch round the die
+    size = frame_px * FINE
+    mm = FRAME_PX_PER_MM * FINE  # sharp px a millimetre
+    centre = np.array([size / 2 + 0.37 * FINE, size / 2 - 0.21 * FINE])  # off the pixel grid
+    c, s = np.cos(np.deg2rad(turn)), np.sin(np.deg2rad(turn))
+    half = DIE_MM * mm / 2
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+    corners = corners @ np.array([[c, s], [-s, c]]) + centre
+    sharp = np.full((size, size), float(board), np.float32)
+    cv2.fillConvexPoly(sharp, np.round(corners).astype(np.int32), float(body))
+    for gx, gy in LAYOUTS[count] if count else ():
+        offset = np.array([gx, gy]) * STEP * DIE_MM * mm
+        at = centre + offset @ np.array([[c, s], [-s, c]])
+        radius = int(round(PIP * DIE_MM * mm / 2))
+        cv2.circle(sharp, (int(round(at[0])), int(round(at[1]))), radius, float(ink), -1)
+    sharp = cv2.GaussianBlur(sharp, (0, 0), 0.5 * FINE)  # the lens
+    frame = cv2.resize(sharp, (frame_px, frame_px), interpolation=cv2.INTER_AREA)
+    frame = np.clip(frame + np.random.default_rng(seed).normal(0, 3.0, frame.shape), 0, 255).astype(np.uint8)
+    k = CROP_PX_PER_MM / FRAME_PX_PER_MM  # crop px a frame px
+    crop = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
+    die = np.zeros((size, size), np.uint8)
+    cv2.fillConvexPoly(die, np.round(corners).astype(np.int32), 1)
+    mask = cv2.resize(die, crop.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    if count:  # (the pips' colour is no die's: holes in its mask)
+        mask &= ((crop > (body + ink) / 2) == (body > ink)).astype(np.uint8)
+    return crop, mask
+
+
+def read(count: int | None, turn: float, seed: int, **colours: int) -> int | None:
+    gray, mask = seen(count, turn, seed, **colours)
+    light = colours.get("body", 235) > colours.get("ink", 40)
+    found = coarse_count(gray, mask, DIE_MM * CROP_PX_PER_MM, light, CROP_PX_PER_MM / FRAME_PX_PER_MM)
+    return None if found is None else found[0]
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+def test_a_coarse_face_is_read_as_its_count_or_not_at_all(count: int) -> None:
+    reads = [read(count, turn, seed) for seed, turn in enumerate((0.0, 17.0, 31.0, 45.0, 62.0, 80.0))]
+    assert all(r in (None, count) for r in reads), reads
+    assert reads.count(count) >= 4, reads  # clear pips at two pixels are read, mostly
+
+
+@pytest.mark.parametrize("count", range(1, 7))
+def test_a_dark_dies_light_pips_are_read_too(count: int) -> None:
+    reads = [read(count, turn, seed, body=70, ink=230) for seed, turn in enumerate((8.0, 40.0, 71.0))]
+    assert all(r in (None, count) for r in reads), reads
+    assert reads.count(count) >= 2, reads
+
+
+def test_a_face_with_no_pips_or_pips_lighter_than_a_light_die_is_read_as_nothing() -> None:
+    for seed, turn in enumerate((0.0, 30.0, 60.0)):
+        assert read(None, turn, seed) is None
+        gray, mask = seen(5, turn, seed, body=150, ink=235)  # lighter marks ...
+        found = coarse_count(gray, np.ones_like(mask), DIE_MM * CROP_PX_PER_MM, True,
+                             CROP_PX_PER_MM / FRAME_PX_PER_MM)  # ... on a die taken for a light one
+        assert found is None
