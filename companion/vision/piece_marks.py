@@ -148,9 +148,10 @@ class PieceMarks:
                         top = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, top_cut=True)
                         if top[1] and not top[2]:
                             result = top
-        if not result[1] and self._is_die(index) and self._coarse_edge():
-            # or, from a frame too coarse for its marks to be found one by one, by every face
-            # fitted to its top as a picture (``coarse_face``), kept with no reflection on it
+        if (not result[1] or not low <= result[0] <= high) and self._is_die(index) and self._coarse_edge():
+            # or, from a frame too coarse for its marks to be found one by one (none found, or
+            # unclear), by every face fitted to its top as a picture (``coarse_face``), kept with
+            # no reflection on it
             fitted = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, coarse=True)
             if fitted[1] and not fitted[2]:
                 result = fitted
