@@ -27,6 +27,7 @@ from companion.sim.camera.frames3d import (
     SPLITS,
     TRACK,
     VGA,
+    VGA_BOARDS,
     FrameSpec,
     committed,
     plan,
@@ -139,10 +140,10 @@ def test_the_plan_is_every_game_and_tilt_on_three_boards_with_hands_round_robin(
     assert everything[:len(specs)] == specs  # the more scenes come after the round-robin
     vga = [s for s in everything if s.vga]
     assert everything[len(everything) - len(vga):] == vga  # the VGA scenes last
-    # each game of VGA on each tuning board, in the tuning split only, every tilt among them
+    # each game of VGA on six boards of the tuning playouts, in the tuning split only, every tilt
     assert {s.split for s in vga} == {"tune"}
     assert not any(s.more or s.hand or s.falloff or s.track or s.side for s in vga)
-    assert sorted((s.game, s.board) for s in vga) == sorted((g, b) for g in VGA for b in range(3))
+    assert sorted((s.game, s.board) for s in vga) == sorted((g, b) for g in VGA for b in range(VGA_BOARDS))
     assert {s.tilt for s in vga} == set(TILTS)
     assert all(s.name.endswith("-vga") for s in vga)
     everything = everything[:len(everything) - len(vga)]

@@ -1,8 +1,9 @@
 """A die's count fitted whole where the frame resolves it coarsely (``vision/coarse_face.py``):
 a face nine or ten frame pixels wide, its pips two, drawn as a camera sees it (a sharp face
 averaged into coarse pixels, noise, then sampled up into the reader's crop), is read as its
-count or not at all, never as another; a face with no pips, or one pips the wrong way round
-(lighter than a light die), is read as nothing."""
+count or not at all, never as another, and only a 5 or a 6 (every other face's pips are all
+some bigger face's, whose other pips a lamp or the blur may have taken); a face with no pips,
+or one whose pips are the wrong way round (lighter than a light die), is read as nothing."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ FINE = 12  # sharp pixels a frame pixel, when drawing
 
 
 def seen(count: int | None, turn: float, seed: int, body: int = 235, ink: int = 40,
-         board: int = 150, faint: tuple[tuple[int, int], ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+         board: int = 150, faint: tuple[tuple[int, int], ...] = (),
+         stray: tuple[tuple[int, int], ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """A die's top as the reader's crop holds it: (gray, the die's colour mask); the pips at
-    the grid points ``faint`` half washed out."""
+    the grid points ``faint`` half washed out, and half-dark marks at ``stray`` as well."""
     frame_px = 24  # the frame patch round the die
     size = frame_px * FINE
     mm = FRAME_PX_PER_MM * FINE  # sharp px a millimetre
@@ -32,11 +34,11 @@ def seen(count: int | None, turn: float, seed: int, body: int = 235, ink: int = 
     corners = corners @ np.array([[c, s], [-s, c]]) + centre
     sharp = np.full((size, size), float(board), np.float32)
     cv2.fillConvexPoly(sharp, np.round(corners).astype(np.int32), float(body))
-    for gx, gy in LAYOUTS[count] if count else ():
+    for gx, gy in (LAYOUTS[count] if count else ()) + stray:
         offset = np.array([gx, gy]) * STEP * DIE_MM * mm
         at = centre + offset @ np.array([[c, s], [-s, c]])
         radius = int(round(PIP * DIE_MM * mm / 2))
-        shade = (body + ink) / 2 if (gx, gy) in faint else ink
+        shade = (body + ink) / 2 if (gx, gy) in faint + stray else ink
         cv2.circle(sharp, (int(round(at[0])), int(round(at[1]))), radius, float(shade), -1)
     sharp = cv2.GaussianBlur(sharp, (0, 0), 0.5 * FINE)  # the lens
     frame = cv2.resize(sharp, (frame_px, frame_px), interpolation=cv2.INTER_AREA)
@@ -52,21 +54,24 @@ def seen(count: int | None, turn: float, seed: int, body: int = 235, ink: int = 
 
 
 def read(count: int | None, turn: float, seed: int, faint: tuple[tuple[int, int], ...] = (),
-         **colours: int) -> int | None:
-    gray, mask = seen(count, turn, seed, faint=faint, **colours)
+         stray: tuple[tuple[int, int], ...] = (), **colours: int) -> int | None:
+    gray, mask = seen(count, turn, seed, faint=faint, stray=stray, **colours)
     light = colours.get("body", 235) > colours.get("ink", 40)
     found = coarse_count(gray, mask, DIE_MM * CROP_PX_PER_MM, light, CROP_PX_PER_MM / FRAME_PX_PER_MM)
     return None if found is None else found[0]
 
 
 @pytest.mark.parametrize("count", range(1, 7))
-def test_a_coarse_face_is_read_as_its_count_or_not_at_all(count: int) -> None:
+def test_a_coarse_five_or_six_is_read_as_itself_and_a_smaller_face_not_at_all(count: int) -> None:
     reads = [read(count, turn, seed) for seed, turn in enumerate((0.0, 17.0, 31.0, 45.0, 62.0, 80.0))]
-    assert all(r in (None, count) for r in reads), reads
-    assert reads.count(count) >= 4, reads  # clear pips at two pixels are read, mostly
+    if count >= 5:
+        assert all(r in (None, count) for r in reads), reads
+        assert reads.count(count) >= 4, reads  # clear pips at two pixels are read, mostly
+    else:  # (a 4 is a 5 whose middle the blur took, as far as a fit can tell)
+        assert reads == [None] * len(reads), reads
 
 
-@pytest.mark.parametrize("count", range(1, 7))
+@pytest.mark.parametrize("count", (5, 6))
 def test_a_dark_dies_light_pips_are_read_too(count: int) -> None:
     reads = [read(count, turn, seed, body=70, ink=230) for seed, turn in enumerate((8.0, 40.0, 71.0))]
     assert all(r in (None, count) for r in reads), reads
@@ -83,8 +88,16 @@ def test_a_face_with_no_pips_or_pips_lighter_than_a_light_die_is_read_as_nothing
 
 
 def test_a_face_with_a_pip_half_washed_out_is_not_read_as_one_pip_fewer() -> None:
-    """A 5 whose middle pip a lamp half washed out fits a 4 best, but the 4 leaves its middle
-    darker than a face with no pip there: not a 4.  A 3's middle likewise is no 2's."""
+    """A 6 whose middle row a lamp half washed out fits a 4 best; the 4 is no face the fit
+    reads, and the 6's own fit leaves the washed pips lighter than it expects: not read."""
     for seed, turn in enumerate((0.0, 20.0, 45.0, 70.0)):
+        assert read(6, turn, seed, faint=((-1, 0), (1, 0))) is None
         assert read(5, turn, seed, faint=((0, 0),)) in (None, 5)
-        assert read(3, turn, seed, faint=((0, 0),)) in (None, 3)
+
+
+def test_a_face_with_a_mark_half_seen_where_it_has_no_pip_is_not_read() -> None:
+    """A 6 with a half-dark mark at its middle (a smudge, a pip of a face no die has) fits a 6
+    best, but leaves its middle darker than a 6's: not read (and read as a 6 without it)."""
+    for seed, turn in enumerate((0.0, 20.0, 45.0, 70.0)):
+        assert read(6, turn, seed, stray=((0, 0),)) is None
+        assert read(6, turn, seed) in (None, 6)

@@ -31,7 +31,7 @@ from companion.vision.glare import (
 )
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians
-from companion.vision.palette import DARK_PIECES, WHITE
+from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
@@ -385,11 +385,8 @@ class Blobs(PieceMarks):
             if index is None:
                 out.doubts.append((spot, "colour unclear"))  # a pale tinted face: white, or a sheen?
                 continue
-            if self._piece_names[index] not in DARK_PIECES | WHITE \
-                    and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):
-                # a glossy piece's highlight, clipped white, holds no colour: on a light piece
-                # it hides a dark mark, at its rim too (a white piece may be clipped by a bright
-                # lamp, and on a dark piece clipped white may be its marks)
+            if self._clipping_hides(index, spot) and clipped_white(small, bx - 3, by - 3, bw + 6, bh + 6):
+                # a glossy piece's highlight, clipped white, holds no colour (``_clipping_hides``)
                 out.doubts.append((spot, "glare?"))
                 out.odd.append(((by, bx), own.astype(np.uint8)))
                 continue
@@ -440,6 +437,7 @@ class Blobs(PieceMarks):
                 self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
             if marks is not None and not marks[0] <= pips <= marks[1]:
                 sure = False  # no such piece shows that many marks: misread, not a new face
+            sure = sure and not self._code_too_fine(marks, pips)
             if sure and pips and unknown is not None and len(blobs) == 1 and self._is_die(index):
                 purity = _marks_taken_off(purity, unknown, pips, barea)
             conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)

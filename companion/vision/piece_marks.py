@@ -11,12 +11,13 @@ import cv2
 import numpy as np
 
 from companion.vision.coarse_face import coarse_count
+from companion.vision.die_layout import DIE_FACES
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import light_marks
-from companion.vision.palette import PIP_ON_LIGHT, WHITE
+from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     DIE_RIM_SHARE,
@@ -331,6 +332,26 @@ class PieceMarks:
         else 0: what a read that leans on where a die's top ends allows for."""
         px = self.frame_px_per_mm
         return 1.0 / (DIE_MM * px) if 0.0 < px < MARKS_PX_PER_MM else 0.0
+
+    def _clipping_hides(self, index: int, spot: str) -> bool:
+        """Would a lamp's highlight clipped white on this piece hide what it is?  On a light
+        piece of a colour it hides a dark mark, at its rim too; a white piece may be clipped by a
+        bright lamp, and on a dark piece clipped white may be its marks.  But from a frame too
+        coarse to show a piece's rim, a white one clipped is a coloured one the lamp washed
+        white as well, where one may stand (Jivecat at 0.57 px a mm: a glossy blue pawn, its
+        colour left in a pixel of its rim, read as white)."""
+        name = self._piece_names[index]
+        if name not in DARK_PIECES | WHITE:
+            return True
+        return name in WHITE and bool(self._coarse_edge()) \
+            and any(self.layout.spot(spot).may_hold(n) for n in self._piece_names if n not in WHITE)
+
+    def _code_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:
+        """Is a count of six to nine marks on a card's code (a die's grid) read from a frame
+        too coarse for it?  Its 6, 7, 8 and 9 differ in the middle column, whose marks run into
+        their neighbours (Jivecat at 0.57 px a mm: a trend card's ring of 8 read as a 7)."""
+        return marks is not None and marks[1] > max(DIE_FACES) and pips >= max(DIE_FACES) \
+            and bool(self._coarse_edge())
 
     def _in_its_own_colour(self, crop: np.ndarray, seen: np.ndarray, mask: np.ndarray, index: int) -> bool:
         """Is a die's top (``mask`` on ``crop``, its light flattened) seen in its own colour,

@@ -61,6 +61,10 @@ SIDE = GAMES3D
 # poses put most of them under 0.85 px a mm, where a die's pip is two pixels across, and the
 # tuning set had 20 such frames of 133 (stop 82): too few to show the reader a die that small
 VGA = GAMES3D
+# on six tuning boards, not three: the first three's frames showed the two dice misread; the
+# next three, rendered to check the mend on boards it was not made on, a glossy blue pawn a
+# lamp washed white, read as a white one
+VGA_BOARDS = 6
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,8 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     game of ``FALLOFF`` on each tuning board under the falloff lamps (its tilt turning), and
     each game of ``TRACK`` on each under the track lamps (its tilt turning the other way), and
     each game of ``SIDE`` on each from the side poses (its tilt turning two at a time), and
-    each game of ``VGA`` on each through a 640x480 webcam (its tilt turning three at a time)."""
+    each game of ``VGA`` through a 640x480 webcam on ``VGA_BOARDS`` boards of the tuning
+    playouts (its tilt turning three at a time)."""
     counts = boards_per_split or {"tune": 3, "test": 3}
     order = sorted(TILTS, key=lambda t: (t not in (min(TILTS), max(TILTS)), t))
     out: list[FrameSpec] = []
@@ -141,7 +146,7 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
             out += [FrameSpec(g, "tune", TILTS[(board + 2 * i + 1) % len(TILTS)], board, side=True)
                     for i, g in enumerate(SIDE)]
     if vga:
-        for board in range(counts.get("tune", 0)):
+        for board in range(VGA_BOARDS * counts.get("tune", 0) // 3):
             out += [FrameSpec(g, "tune", TILTS[(board + 3 * i + 2) % len(TILTS)], board, vga=True)
                     for i, g in enumerate(VGA)]
     return out
