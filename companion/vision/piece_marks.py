@@ -339,18 +339,20 @@ class PieceMarks:
         bright lamp, and on a dark piece clipped white may be its marks.  But from a frame too
         coarse to show a piece's rim, a white one clipped is a coloured one the lamp washed
         white as well, where one may stand (Jivecat at 0.57 px a mm: a glossy blue pawn, its
-        colour left in a pixel of its rim, read as white)."""
+        colour left in a pixel of its rim, read as white).  A die is judged by its pips too: a
+        white die is all white with its marks, flat or lit (the flat camera's VGA frames)."""
         name = self._piece_names[index]
         if name not in DARK_PIECES | WHITE:
             return True
-        return name in WHITE and bool(self._coarse_edge()) \
+        return name in WHITE and self.layout.marks.get(name, (0, 0)) == (0, 0) and bool(self._coarse_edge()) \
             and any(self.layout.spot(spot).may_hold(n) for n in self._piece_names if n not in WHITE)
 
     def _code_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:
-        """Is a count of six to nine marks on a card's code (a die's grid) read from a frame
-        too coarse for it?  Its 6, 7, 8 and 9 differ in the middle column, whose marks run into
-        their neighbours (Jivecat at 0.57 px a mm: a trend card's ring of 8 read as a 7)."""
-        return marks is not None and marks[1] > max(DIE_FACES) and pips >= max(DIE_FACES) \
+        """Is a count of seven to nine marks on a card's code (a die's grid) read from a frame
+        too coarse for it?  A 7, 8 and 9 differ only in the middle column, whose three places
+        run into one mark (Jivecat at 0.57 px a mm: a trend card's ring of 8 read as a 7); a 6
+        leaves that column empty."""
+        return marks is not None and marks[1] > max(DIE_FACES) and pips > max(DIE_FACES) \
             and bool(self._coarse_edge())
 
     def _in_its_own_colour(self, crop: np.ndarray, seen: np.ndarray, mask: np.ndarray, index: int) -> bool:
