@@ -11,13 +11,13 @@ import cv2
 import numpy as np
 
 from companion.vision.coarse_face import coarse_count
-from companion.vision.die_layout import DIE_FACES
+from companion.vision.coarse_marks import CoarseMarks
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import light_marks
-from companion.vision.palette import DARK_PIECES, PIP_ON_LIGHT, WHITE
+from companion.vision.palette import PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     DIE_RIM_SHARE,
@@ -29,7 +29,7 @@ from companion.vision.pips import (
     washes_out_a_mark,
 )
 from companion.vision.pose import DIE_MM, FOOT_SLACK_MM, MOST_STACKED, Stand, die_within
-from companion.vision.reading import MARKS_PX_PER_MM, SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
+from companion.vision.reading import SCALE, SHADE_HUE_COS, STILL_TOLERANCE, UNKNOWN
 
 CROP_SCALE = 4.0  # px per mm of the crops pips are counted on, at most:
 CROP_PIECE_PX = 80  # a bigger piece's crop is sampled to about this many px across
@@ -47,12 +47,11 @@ LIT_TOWARD_WHITE = 0.35  # a die's top whose median lies this share of the way f
 SHADE_TINT_KEPT = 0.5  # its colour in shade keeps this share of that tint at least
 
 
-class PieceMarks:
+class PieceMarks(CoarseMarks):
     """One piece's marks, read on a crop of its own."""
 
     _topped: frozenset[str] = frozenset()  # places another die's top was read on (``Blobs._tops_read``)
     _marks_gains: dict[int, float] = {}  # per dice colour, its marks' contrast raised by (``marks_gains``)
-    frame_px_per_mm: float = 0.0  # the located board's frame pixels a millimetre (``Locating``)
 
     @staticmethod
     def _holes(part: np.ndarray, labels: np.ndarray, index: int) -> np.ndarray:
@@ -325,35 +324,6 @@ class PieceMarks:
             # only where it washes the face out (Jivecat's black Skull token under a sheen)
             reflected = washes_out_a_mark(crop, face)
         return pips, sure, reflected
-
-    def _coarse_edge(self) -> float:
-        """A frame pixel's share of a die's face where the frame has fewer than
-        ``MARKS_PX_PER_MM`` (a pip two pixels across, an edge blurred over a tenth of a face),
-        else 0: what a read that leans on where a die's top ends allows for."""
-        px = self.frame_px_per_mm
-        return 1.0 / (DIE_MM * px) if 0.0 < px < MARKS_PX_PER_MM else 0.0
-
-    def _clipping_hides(self, index: int, spot: str) -> bool:
-        """Would a lamp's highlight clipped white on this piece hide what it is?  On a light
-        piece of a colour it hides a dark mark, at its rim too; a white piece may be clipped by a
-        bright lamp, and on a dark piece clipped white may be its marks.  But from a frame too
-        coarse to show a piece's rim, a white one clipped is a coloured one the lamp washed
-        white as well, where one may stand (Jivecat at 0.57 px a mm: a glossy blue pawn, its
-        colour left in a pixel of its rim, read as white).  A die is judged by its pips too: a
-        white die is all white with its marks, flat or lit (the flat camera's VGA frames)."""
-        name = self._piece_names[index]
-        if name not in DARK_PIECES | WHITE:
-            return True
-        return name in WHITE and self.layout.marks.get(name, (0, 0)) == (0, 0) and bool(self._coarse_edge()) \
-            and any(self.layout.spot(spot).may_hold(n) for n in self._piece_names if n not in WHITE)
-
-    def _code_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:
-        """Is a count of seven to nine marks on a card's code (a die's grid) read from a frame
-        too coarse for it?  A 7, 8 and 9 differ only in the middle column, whose three places
-        run into one mark (Jivecat at 0.57 px a mm: a trend card's ring of 8 read as a 7); a 6
-        leaves that column empty."""
-        return marks is not None and marks[1] > max(DIE_FACES) and pips > max(DIE_FACES) \
-            and bool(self._coarse_edge())
 
     def _in_its_own_colour(self, crop: np.ndarray, seen: np.ndarray, mask: np.ndarray, index: int) -> bool:
         """Is a die's top (``mask`` on ``crop``, its light flattened) seen in its own colour,
