@@ -209,8 +209,8 @@ def test_a_cards_code_of_seven_to_nine_marks_completed_by_a_faint_one_is_read() 
     the whole grid (``CODE_FACES``): an 8 with one corner faint is read, a 7 with its middle
     faint too; an 8 with a faint mark at its empty middle instead of a corner is no 8 (nine
     places, one a mark the layout has none at) and stays unclear.  From a frame too coarse for
-    a die's pips a code of six or more is asked, not read (``PieceMarks._code_too_fine``):
-    Jivecat t20-b1-side's orange Skull 8, read at 0.68 px a mm since stop 70, is asked since
+    a die's pips a code of seven or more is asked, not read (``CoarseMarks._code_too_fine``):
+    Jivecat t20-b1-side's orange Skull 8, read at 0.68 px a mm since 04cb5e9, is asked since
     stop 82, when a trend card's 8 was read as a 7 at 0.57 on a fresh VGA board."""
     from companion.vision.pips import count_pips
 

@@ -35,7 +35,7 @@ SHADE_HUE_COS = 0.9  # a colour in shade keeps its hue: its tint (less its grey)
 # held-out); King of Clubs' dice 85-94 % from 0.9 up.  Below it the reader doubts them (the
 # tablet asks), it does not misread them: ``companion doctor`` tells the owner.  Below it too
 # a frame pixel is a tenth of a die's face, and a read that leans on where the top's edges
-# lie is held to that (``PieceMarks._coarse_edge``)
+# lie is held to that (``coarse_marks.CoarseMarks``)
 MARKS_PX_PER_MM = 0.85
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 
