@@ -33,9 +33,8 @@ import functools
 import cv2
 import numpy as np
 
-from companion.vision.die_layout import DIE_FACES
+from companion.vision.face_template import GRID, LAYOUTS
 
-LAYOUTS = {1: ((0, 0),), **DIE_FACES}
 LATTICE = 15  # points a side of the lattice over the face
 REACH = 0.42  # ... reaching this share of a face from its centre (the rounded rim left out)
 TURNS = np.deg2rad(np.arange(0.0, 180.0, 6.0))  # a face's turn (a 2's and a 3's diagonal, a 6's rows)
@@ -49,7 +48,6 @@ COVER_REACH = 0.3  # ... within this share of a face from its centre
 EVIDENCE = 12.0  # the odds (log) a count's fit stands over every other's, at least
 ROW = 4096  # points sampled a row (``_sampled``)
 LIT = 3.0  # noise levels an empty grid point may lie off the face (``_not_plain_where_it_has_none``)
-_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
 
 
 def _pips(xs: np.ndarray, ys: np.ndarray, count: int, step: float, blur_faces: float) -> np.ndarray:
@@ -141,7 +139,7 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     _, i, j = best[ranked[0]]
     where, turn, step = centres[i // len(TURNS)], TURNS[i % len(TURNS)], STEPS[j // len(LAYOUTS)]
     # what the fit expects at the grid points it leaves empty: the face, less its pips' blur
-    empty = np.array([g for g in _GRID if g not in LAYOUTS[ranked[0]]], np.float64) * step
+    empty = np.array([g for g in GRID if g not in LAYOUTS[ranked[0]]], np.float64) * step
     pips = _pips(empty[:, 0], empty[:, 1], ranked[0], step, blur)
     expected = brightness[i] + contrast[i, j] * (pips - means[j])
     if _not_plain_where_it_has_none(image, where, turn, face_px, empty, expected, light_die,

@@ -31,8 +31,8 @@ import numpy as np
 from companion.vision.die_layout import DIE_FACES, DIE_STEP
 
 LAYOUTS = {1: ((0, 0),), **DIE_FACES}
-_GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
-_IN_LAYOUT = {n: np.array([g in places for g in _GRID]) for n, places in LAYOUTS.items()}
+GRID = tuple((x, y) for y in (-1, 0, 1) for x in (-1, 0, 1))
+_IN_LAYOUT = {n: np.array([g in places for g in GRID]) for n, places in LAYOUTS.items()}
 TURNS = np.deg2rad(np.arange(0.0, 180.0, 3.0))  # a face's turn (a 2's and a 3's diagonal, a 6's rows)
 STEPS = np.linspace(DIE_STEP[0] + 0.02, DIE_STEP[1] - 0.02, 3)  # a step, a share of the face's width
 PIP_SHARE = 0.17  # a pip's width, a share of the face's
@@ -110,7 +110,7 @@ def face_scores(gray: np.ndarray, mask: np.ndarray, face_px: float,
     # apart (a 2's and a 3's diagonal, a 6's rows), every step
     turn = np.concatenate([quarter, quarter + quarters])
     placed = np.concatenate([centre_at, centre_at])
-    grid = np.array(_GRID, np.float32)
+    grid = np.array(GRID, np.float32)
     turned = np.stack([grid[None, :, 0] * cos[turn, None] - grid[None, :, 1] * sin[turn, None],
                        grid[None, :, 0] * sin[turn, None] + grid[None, :, 1] * cos[turn, None]], -1)
     points = centres[placed, None, None, :] + turned[:, None] * (STEPS[None, :, None, None] * face_px)
