@@ -191,8 +191,10 @@ def _card(faint: list[tuple[float, float]], strong: list[tuple[float, float]], s
 def test_a_cards_printed_code_with_faint_marks_completing_its_layout_is_read() -> None:
     """A card's printed code lays four to six marks out as a die's face does (at 0.225 of the
     card's width): a far card's blurred marks, two of five faint, complete the 5's layout and
-    are counted (Jivecat t30-b2-side, a cyan Skull 5 doubted as "marks unclear" before); a faint
-    mark where no face of four has one leaves the count unclear."""
+    are counted; a faint mark where no face of four has one leaves the count unclear.  The
+    frame this was found on (Jivecat t30-b2-side, a cyan Skull 5, read since then) sees the
+    board at 0.57 px a mm: since stop 83 no count is taken there (``COUNT_PX_PER_MM``), and
+    it is asked with that reason."""
     from companion.vision.pips import count_pips
 
     corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
@@ -201,7 +203,9 @@ def test_a_cards_printed_code_with_faint_marks_completing_its_layout_is_read() -
     for off_the_layout in ((0, 1), (1, 0.3)):  # an edge's middle, or no grid point: no 4's mark
         mask, gray = _card(faint=[off_the_layout], strong=corners[:3])
         assert count_pips(mask, gray) == (3, False)
-    read_right("jivecat-t30-b2-side", ("skull-1",))
+    frame, _layout, reading = reading_of("tune", "jivecat-t30-b2-side")
+    assert reading.doubtful.get("skull-1", "").startswith("marks too small for the camera (0.57 px a mm)")
+    assert frame.view.get("skull-1") == (Piece("cyan", 5),)
 
 
 def test_a_cards_code_of_seven_to_nine_marks_completed_by_a_faint_one_is_read() -> None:
@@ -209,7 +213,7 @@ def test_a_cards_code_of_seven_to_nine_marks_completed_by_a_faint_one_is_read() 
     the whole grid (``CODE_FACES``): an 8 with one corner faint is read, a 7 with its middle
     faint too; an 8 with a faint mark at its empty middle instead of a corner is no 8 (nine
     places, one a mark the layout has none at) and stays unclear.  From a frame too coarse for
-    a die's pips a code of seven or more is asked, not read (``CoarseMarks._code_too_fine``):
+    a die's pips a code of seven or more is asked, not read (``CoarseMarks._count_too_fine``):
     Jivecat t20-b1-side's orange Skull 8, read at 0.68 px a mm since 04cb5e9, is asked since
     stop 82, when a trend card's 8 was read as a 7 at 0.57 on a fresh VGA board."""
     from companion.vision.pips import count_pips

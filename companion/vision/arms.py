@@ -27,6 +27,7 @@ from companion.vision.channels import channel_all, channel_max, channel_sum
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
 from companion.vision.light import CLIPPED
+from companion.vision.palette import shadow_colours
 from companion.vision.pips import connected_components
 from companion.vision.print_edges import PrintEdges
 from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
@@ -48,8 +49,6 @@ HAND_MAX_SHARE = 0.5  # an arm over more of the board than this: no board is rea
 OVER = "something over it (a hand, a shadow)?"
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
-SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
-SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
 HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice this wide ...
 HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
 TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
@@ -158,13 +157,14 @@ class Arms:
 
     def _judge_unexplained(self, unexplained: np.ndarray, flat: np.ndarray, doubtful: dict[str, str],
                            blobs: np.ndarray, crossing: np.ndarray | None = None,
-                           whence: dict[str, list[tuple[int, int, int, int]]] | None = None
-                           ) -> tuple[Reading | None, set[str] | None]:
+                           whence: dict[str, list[tuple[int, int, int, int]]] | None = None,
+                           odd: np.ndarray | None = None) -> tuple[Reading | None, set[str] | None]:
         """The spots that something unexplained lies on, and, when a hand or arm is over the
         board (its places are doubtful: ``_under_hand``), the places within its shadow's
         reach; no board at all when it covers most of it.  ``blobs`` labels the blobs of
         piece colours; ``crossing`` is where an arm lies across the margin, if one does;
-        ``whence`` gets, per place doubted, the box of the patch that made it so."""
+        ``whence`` gets, per place doubted, the box of the patch that made it so; ``odd``: the
+        pixels of blobs that were read as no piece."""
         self._arm_seen = None
         found = _opened_components(unexplained)
         if found is None:
@@ -174,7 +174,9 @@ class Arms:
         hand: list[int] = []
         cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
-        pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0  # (and their rims)
+        # the blobs of pieces' colours and their rims, and those read as pieces (``washed_core``)
+        pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0
+        read = pieces if odd is None else cv2.dilate(((blobs > 0) & (odd == 0)).astype(np.uint8), SQUARE5) > 0
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._speck_px or self._faint_stray(flat, components, k, stats[k]):
@@ -184,7 +186,7 @@ class Arms:
             lighter = bool(lighter_share[k] > 0.6)  # than the empty board, in every channel
             reaching = area > 0.3 * self._hand_px and self._reaches_edge(x, y, w, h)
             sleeve = reaching and not washed  # a light sleeve is no reflection, but for ...
-            core = self.glare.washed_core(part, x, y, w, h, pieces) \
+            core = self.glare.washed_core(part, x, y, w, h, pieces, read) \
                 if (washed or lighter) and (not sleeve or crossing is None) else None
             if core is not None and self.glare.hides_nothing(*core):
                 # ... the board lifted smoothly by a reflection, no arm across the margin (a glossy sheen)
@@ -366,8 +368,7 @@ class Arms:
         if self._arm_seen is None:
             return []
         arm, (cx, cy) = self._arm_seen
-        shadows = {name for name, bgr in zip(self._piece_names, self._piece_bgr, strict=True)
-                   if float(np.ptp(bgr)) < SHADOW_HUE_PTP and float(bgr.mean()) < SHADOW_LEVEL}
+        shadows = shadow_colours(self._piece_names, self._piece_bgr)
         dark = [(spot, (x_mm + MARGIN_MM) * SCALE, (y_mm + MARGIN_MM) * SCALE)
                 for spot, piece, x_mm, y_mm, _conf in placed if piece.colour in shadows]
         if not dark:

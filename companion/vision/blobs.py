@@ -437,7 +437,7 @@ class Blobs(PieceMarks):
                 self.masks.setdefault(spot, []).append((self._piece_names[index], self._last_mask))
             if marks is not None and not marks[0] <= pips <= marks[1]:
                 sure = False  # no such piece shows that many marks: misread, not a new face
-            sure = sure and not self._code_too_fine(marks, pips)
+            sure = sure and not self._count_too_fine(marks, pips)
             if sure and pips and unknown is not None and len(blobs) == 1 and self._is_die(index):
                 purity = _marks_taken_off(purity, unknown, pips, barea)
             conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)

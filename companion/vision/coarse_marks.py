@@ -16,7 +16,7 @@ from typing import Any
 from companion.vision.die_layout import DIE_FACES
 from companion.vision.palette import DARK_PIECES, WHITE
 from companion.vision.pose import DIE_MM
-from companion.vision.reading import MARKS_PX_PER_MM
+from companion.vision.reading import COUNT_PX_PER_MM, MARKS_PX_PER_MM
 
 
 class CoarseMarks:
@@ -48,10 +48,16 @@ class CoarseMarks:
             and bool(self._coarse_edge()) \
             and any(self.layout.spot(spot).may_hold(n) for n in self._piece_names if n not in WHITE)
 
-    def _code_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:
-        """Is a count of seven to nine marks on a card's code (a die's grid) read from a frame
-        too coarse for it?  A 7, 8 and 9 differ only in the middle column, whose three places
-        run into one mark (Jivecat at 0.57 px a mm: a trend card's ring of 8 read as a 7); a 6
-        leaves that column empty."""
-        return marks is not None and marks[1] > max(DIE_FACES) and pips > max(DIE_FACES) \
-            and bool(self._coarse_edge())
+    def _count_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:
+        """Is a count of marks (a die's pips, a card's code) read from a frame too coarse for it?
+        Under ``COUNT_PX_PER_MM`` none is: a pip is a pixel and a half across, and fresh VGA
+        boards (stop 83) showed a purple 5 read as a 4, a red 3 as a 2, a code's 3 and 4 as no
+        marks.  Above it, a count of seven to nine marks on a card's code (a die's grid) is
+        too fine under ``MARKS_PX_PER_MM``: a 7, 8 and 9 differ only in the middle column,
+        whose three places run into one mark (Jivecat at 0.57 px a mm: a trend card's ring of
+        8 read as a 7); a 6 leaves that column empty."""
+        if marks is None or marks[1] == 0:
+            return False
+        if 0.0 < self.frame_px_per_mm < COUNT_PX_PER_MM:
+            return True
+        return marks[1] > max(DIE_FACES) and pips > max(DIE_FACES) and bool(self._coarse_edge())

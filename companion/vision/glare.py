@@ -194,7 +194,8 @@ class Glare:
         return depth >= self._hidden_radius[y0:y0 + unseen.shape[0], x0:x0 + unseen.shape[1]]
 
     def washed_core(self, region: np.ndarray, x: int, y: int, w: int, h: int,
-                    pieces: np.ndarray | None = None) -> tuple[np.ndarray, tuple[int, int]] | None:
+                    pieces: np.ndarray | None = None, read: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, tuple[int, int]] | None:
         """A patch lighter than the empty board that is the empty board under a reflection
         wherever it is seen (``board_under``'s test, less the depth of what is not): what of
         it is not seen as the board (washed out, or a speck of something else), as a mask
@@ -202,7 +203,10 @@ class Glare:
         the patch is not the board under a reflection.  A lamp's hotspot on a print that
         shines washes its core out: what lies in the core is hidden, the rest is the board.
         ``pieces``: where the pieces read lie, and their rims (sampled board): what is not the
-        board there is theirs (a token the sheen lifts past black), judged as they are."""
+        board there is theirs (a token the sheen lifts past black), judged as they are; ``read``:
+        of those, where pieces were read (a blob too big for a piece may hide one: what of it is
+        not the board is in what is not seen: a lamp's pool on a card's white, too big for a
+        piece, hid a purple die whose top it washed out, King of Clubs at 0.58 px a mm)."""
         if self.pre is None or self.faint is None:
             return None
         pad = 5
@@ -241,12 +245,15 @@ class Glare:
         if best is None:
             return None
         odd, ring = best
+        hiding = None if read is None else odd & ~read[y0:y1, x0:x1]
         if pieces is not None:
             odd &= ~pieces[y0:y1, x0:x1]
+        if hiding is None:
+            hiding = odd
         # what is not seen to be the board: washed out, or something else.  A piece could lie
         # there if a piece of its place fits in it (a piece partly in a washed-out core
         # shows the rest of itself, which is no board)
-        unseen = (blind | odd) & patch
+        unseen = (blind | hiding) & patch
         if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
             return None
         return unseen, (y0, x0)

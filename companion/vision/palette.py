@@ -8,6 +8,8 @@ names stay.  The board itself is drawn in ``board`` and spot fills in the
 
 from __future__ import annotations
 
+import numpy as np
+
 PIECE_COLOURS: dict[str, tuple[int, int, int]] = {
     # name: (B, G, R)
     "red": (40, 40, 215),
@@ -46,3 +48,14 @@ def bgr(name: str) -> tuple[int, int, int]:
     if name in SURFACE_COLOURS:
         return SURFACE_COLOURS[name]
     raise KeyError(f"unknown colour {name!r}")
+
+
+SHADOW_HUE_PTP = 40.0  # a piece colour whose channels lie this near each other has no hue ...
+SHADOW_LEVEL = 100.0  # ... and one this dark too is a shadow's colour (black)
+
+
+def shadow_colours(names: list[str], bgr: np.ndarray) -> set[str]:
+    """The pieces' colours (``names``, their ``bgr``) a shadow on the board may take: dark, and
+    of no hue."""
+    return {name for name, colour in zip(names, bgr, strict=True)
+            if float(np.ptp(colour)) < SHADOW_HUE_PTP and float(colour.mean()) < SHADOW_LEVEL}

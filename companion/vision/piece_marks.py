@@ -282,10 +282,11 @@ class PieceMarks(CoarseMarks):
                                 sure_marks, coarse_edge)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
             low = low_face(mask, gray, face, rim, die_px, outward, stands, seen, ink)
-            if low is not None and coarse_edge and pips > low:
-                # from this far a side's pips are a pixel, no marks: marks the top's square
-                # leaves out are as likely its own (Baron Voodoo at 0.64 px a mm, a yellow 6
-                # whose six marks, unclear, left two in a square read as a 2)
+            if low is not None and coarse_edge:
+                # from this far a side's pips are a pixel, no marks, and a face's marks run
+                # together: marks the top's square leaves out are as likely its own, and two
+                # in it may be four (Baron Voodoo at 0.64-0.68 px a mm: a yellow 6, a red 4 and
+                # a yellow 4 whose marks, unclear, left two in a square read as 2s)
                 low = None
             if low is not None:
                 pips, sure = low, True

@@ -498,7 +498,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         if any(blob.odd for blob in told):
             unexplained |= odd > 0
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
-                                                       whence)
+                                                       whence, odd)
         if verdict is not None or near_arm is not None:
             self._undo_part()
         if verdict is not None:
@@ -507,6 +507,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
         for spot_id in self._shadow_coloured_near_arm(placed):
             doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():
+            doubtful.setdefault(spot_id, why)
+        for spot_id, why in self._figure_shades(placed, labels).items():
             doubtful.setdefault(spot_id, why)
         for spot_id, why in self._die_sides_apart(placed, pieces).items():
             doubtful.setdefault(spot_id, why)

@@ -33,12 +33,15 @@ SHADE_HUE_COS = 0.9  # a colour in shade keeps its hue: its tint (less its grey)
 # frames (stop 74) Swing State's white die was read in every frame seen at 0.84 px a mm or
 # more but one (a reflection on it), and in 1 of the 16 at 0.75 or less (tuning and
 # held-out); King of Clubs' dice 85-94 % from 0.9 up.  Below it the reader means to doubt
-# them (the tablet asks), not misread them, and ``companion doctor`` tells the owner; but
-# fresh VGA boards rendered as a check (stop 82, not committed) still showed a red 4 read as
-# a 2 and a code's 7 as a 6 there (issue 40).  Below it too a frame pixel is a tenth of a
-# die's face, and a read that leans on where the top's edges lie is held to that
-# (``coarse_marks.CoarseMarks``)
+# them (the tablet asks), not misread them, and ``companion doctor`` tells the owner.  Below
+# it a frame pixel is a tenth of a die's face, and a read that leans on where the top's edges
+# lie is held to that (``coarse_marks.CoarseMarks``), and a face of 1-3 is not read in its
+# top's square (``_read_pips``)
 MARKS_PX_PER_MM = 0.85
+# and under this no count of marks is taken at all (``CoarseMarks._count_too_fine``): on the
+# 105 VGA tuning frames (75 of them rendered fresh in stop 83), the counts read under it were
+# wrong 7 times in 94 (a die or a code of one mark or more)
+COUNT_PX_PER_MM = 0.6
 HIDING = {"glare?", "something over it (a hand, a shadow)?", "partly hidden?", "pieces touching?"}
 
 

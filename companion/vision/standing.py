@@ -14,6 +14,7 @@ import numpy as np
 
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.palette import shadow_colours
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 from companion.vision.slant import leaning_figure
@@ -38,6 +39,7 @@ FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
 HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
+SHADE_BESIDE_MM = 25.0  # a standing figure's shaded foot and shadow read apart lie this near its base
 
 
 class Standing(DieSides):
@@ -377,3 +379,27 @@ class Standing(DieSides):
                         out.setdefault(spot, "a standing piece's head, or two pieces?")
         return out
 
+
+    def _figure_shades(self, placed: list, labels: np.ndarray) -> dict[str, str]:
+        """The places holding a piece of a shadow's colour (``shadow_colours``) read beside a standing
+        figure of another colour, smaller than it: the figure's foot in its own shade and its
+        shadow, seen apart from its lit body (Swing State at 0.57 px a mm, a blue pawn's foot
+        read as a black pawn on the next space), or another piece; either way not read."""
+        out: dict[str, str] = {}
+        shadows = shadow_colours(self._piece_names, self._piece_bgr)
+        for dark in placed:
+            if dark[1].colour not in shadows:
+                continue
+            for figure in placed:
+                if figure[1].colour in shadows or not self._stands_up(figure[1].colour) \
+                        or np.hypot(figure[2] - dark[2], figure[3] - dark[3]) > SHADE_BESIDE_MM:
+                    continue
+                seen = []
+                r = int(round(HEAD_ASIDE_MM * SCALE))
+                for piece in (dark, figure):
+                    x, y = int((piece[2] + MARGIN_MM) * SCALE), int((piece[3] + MARGIN_MM) * SCALE)
+                    window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+                    seen.append(int(np.count_nonzero(window == self._piece_names.index(piece[1].colour))))
+                if seen[0] <= HEAD_SHARE * seen[1]:
+                    out.setdefault(dark[0], "a standing piece's shade, or another piece?")
+        return out

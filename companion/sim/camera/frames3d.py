@@ -64,7 +64,7 @@ VGA = GAMES3D
 # on six tuning boards, not three: the first three's frames showed the two dice misread; the
 # next three, rendered to check the mend on boards it was not made on, a glossy blue pawn a
 # lamp washed white, read as a white one
-VGA_BOARDS = 6
+VGA_BOARDS = 21
 
 
 @dataclass(frozen=True)
