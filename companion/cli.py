@@ -484,19 +484,24 @@ def bench() -> None:
 @click.option("--latency", is_flag=True, help="Change on the table to dashboard update, end to end.")
 @click.option("--renderer", type=click.Choice(["flat", "3d"]), default="flat", show_default=True,
               help="3d: the committed physically based frames (tests/data/frames3d), per game and tilt.")
+@click.option("--frames-dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+              help="With --renderer 3d: the frames there instead (vision render3d --fresh --out DIR).")
 @click.option("--changes", type=int, default=30, show_default=True, help="With --latency.")
 @click.option("--seed", type=int, default=100, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def bench_vision(game: str | None, frames: int, players: int | None, conditions: bool,
-                 only: tuple[str, ...], sequences: int, latency: bool, renderer: str, changes: int,
-                 seed: int, as_json: bool) -> None:
+                 only: tuple[str, ...], sequences: int, latency: bool, renderer: str, frames_dir: Path | None,
+                 changes: int, seed: int, as_json: bool) -> None:
     """The board reader: frame cost, accuracy under real-world conditions, latency."""
     from companion.bench import vision as vb
 
     if renderer == "3d":
         from companion.bench.vision3d import format_3d, renderer3d_benchmark
+        from companion.sim.camera.frames3d import FRAMES_DIR
 
-        result = renderer3d_benchmark(games=[game] if game else None)
+        result = renderer3d_benchmark(frames_dir or FRAMES_DIR, games=[game] if game else None)
+        if not any(s["all"]["frames"] + s["hand_frames"]["frames"] for s in result["splits"].values()):
+            raise click.ClickException(f"no physically based frames in {frames_dir or FRAMES_DIR}")
         click.echo(json.dumps(result, sort_keys=True) if as_json else format_3d(result))
         return
     if conditions:

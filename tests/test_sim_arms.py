@@ -71,8 +71,9 @@ def test_an_arm_seen_only_as_thin_patches_has_no_far_end_to_doubt_dark_pieces_pa
 
     layout, colours, _players = game_layout("jivecat")
     reader = make_reader(layout, colours)
-    dark = next(name for name, bgr in zip(reader._piece_names, reader._piece_bgr, strict=True)
-                if float(np.ptp(bgr)) < arms.SHADOW_HUE_PTP and float(bgr.mean()) < arms.SHADOW_LEVEL)
+    from companion.vision.palette import shadow_colours
+
+    dark = sorted(shadow_colours(reader._piece_names, reader._piece_bgr))[0]
     spot = reader._spot_ids[0]
     placed = [(spot, Piece(colour=dark, pips=0), 40.0, 40.0, 1.0)]
     reader._arm_seen = (np.zeros(reader._spot_map.shape, bool), (10.0, 10.0))

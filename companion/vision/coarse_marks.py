@@ -18,6 +18,8 @@ from companion.vision.palette import DARK_PIECES, WHITE
 from companion.vision.pose import DIE_MM
 from companion.vision.reading import COUNT_PX_PER_MM, MARKS_PX_PER_MM
 
+RIM_PX_PER_MM = 1.0  # a glossy piece's rim keeps its colour in a pixel or more from this many px a mm
+
 
 class CoarseMarks:
     """A coarse frame's allowances, for the reader (its located board's scale, its layout)."""
@@ -37,15 +39,16 @@ class CoarseMarks:
         """Would a lamp's highlight clipped white on this piece hide what it is?  On a light
         piece of a colour it hides a dark mark, at its rim too; a white piece may be clipped by a
         bright lamp, and on a dark piece clipped white may be its marks.  But from a frame too
-        coarse to show a piece's rim, a white one clipped is a coloured one the lamp washed
-        white as well, where one may stand (Jivecat at 0.57 px a mm: a glossy blue pawn, its
-        colour left in a pixel of its rim, read as white).  A die is judged by its pips too: a
+        coarse to show a piece's rim (under ``RIM_PX_PER_MM``), a white one clipped is a
+        coloured one the lamp washed white as well, where one may stand (Jivecat at 0.57 px a
+        mm: a glossy blue pawn, its colour left in a pixel of its rim, read as white; and a
+        fresh board at 0.86, a blue chip and a red one, stop 83).  A die is judged by its pips too: a
         white die is all white with its marks, flat or lit (the flat camera's VGA frames)."""
         name = self._piece_names[index]
         if name not in DARK_PIECES | WHITE:
             return True
         return name in WHITE and self.layout.marks.get(name, (0, 0)) == (0, 0) \
-            and bool(self._coarse_edge()) \
+            and 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM \
             and any(self.layout.spot(spot).may_hold(n) for n in self._piece_names if n not in WHITE)
 
     def _count_too_fine(self, marks: tuple[int, int] | None, pips: int) -> bool:

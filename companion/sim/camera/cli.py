@@ -64,11 +64,22 @@ def render_state(game: str, players: int | None, state_file: Path | None, seed: 
 @click.option("--limit", type=int, default=None, help="Stop after this many new frames.")
 @click.option("--grid", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Render nothing: write frames already made beside the flat camera's (a PNG).")
+@click.option("--fresh", is_flag=True,
+              help="Only the scenes of --boards that the committed plan has not (boards the reader was "
+                   "never tuned on, to check it with bench vision --renderer 3d --frames-dir); needs --out.")
 def render3d_frames(game: str | None, split: str | None, boards: int, out: Path | None, samples: int,
-                    size: str, threads: int, limit: int | None, grid: Path | None) -> None:
+                    size: str, threads: int, limit: int | None, grid: Path | None, fresh: bool) -> None:
     """Render the physically based frames of the plan that are not on disk yet (Blender's
-    Cycles; about a minute a frame on two cores; needs the render3d extra)."""
-    from companion.sim.camera.frames3d import FRAMES_DIR, committed, comparison_grid, plan, render_spec
+    Cycles; about a minute a frame on two cores, a 640x480 one a few seconds; needs the
+    render3d extra)."""
+    from companion.sim.camera.frames3d import (
+        FRAMES_DIR,
+        committed,
+        comparison_grid,
+        fresh_plan,
+        plan,
+        render_spec,
+    )
 
     if grid is not None:
         shown: list = []  # four frames of four games, the steepest tilts first, both splits
@@ -84,6 +95,8 @@ def render3d_frames(game: str | None, split: str | None, boards: int, out: Path 
         click.echo(f"wrote {grid}")
         return
 
+    if fresh and (out is None or out.resolve() == FRAMES_DIR.resolve()):
+        raise click.ClickException("--fresh frames are a check, not the committed set: give --out")
     try:
         import bpy  # noqa: F401  (only to say plainly that it is missing)
     except ImportError as err:
@@ -92,7 +105,7 @@ def render3d_frames(game: str | None, split: str | None, boards: int, out: Path 
     root = out or FRAMES_DIR
     width, height = (int(v) for v in size.split("x"))
     made = 0
-    for spec in plan({"tune": boards, "test": boards}):
+    for spec in fresh_plan(boards) if fresh else plan({"tune": boards, "test": boards}):
         if (game and spec.game != game) or (split and spec.split != split) or spec.path(root).exists():
             continue
         if limit is not None and made >= limit:

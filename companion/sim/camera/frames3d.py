@@ -152,6 +152,13 @@ def plan(boards_per_split: dict[str, int] | None = None, hands: bool = True,
     return out
 
 
+def fresh_plan(boards: int) -> list[FrameSpec]:
+    """The scenes of ``boards`` boards a split that the committed plan has not: boards the
+    reader was never tuned on (nor tested on), rendered apart to check it (``render3d --fresh``)."""
+    committed_specs = set(plan())
+    return [s for s in plan({"tune": boards, "test": boards}) if s not in committed_specs]
+
+
 @functools.lru_cache(maxsize=16)
 def scene_boards(game_name: str, count: int, seed: int) -> list[tuple[BoardView, dict[str, list[Piece]]]]:
     """Boards a real game passes through with, where the game stacks pieces (Baron Voodoo's

@@ -1,12 +1,14 @@
-"""Fresh VGA boards (stop 83): 75 frames through a 640x480 webcam on tuning boards 6-20,
-rendered as a check after stop 82's mends and then kept as tuning frames.  Before this stop's
-mends, 9 of them read a place confidently wrong; each place is now asked, with its reason.
+"""Fresh boards (stop 83), rendered as a check after stop 82's mends: 75 frames through a
+640x480 webcam on tuning boards 6-20, then kept as tuning frames; and boards past the
+committed plan's (``render3d --fresh``), read but not kept.  Before this stop's mends, 9 of
+the VGA frames read a place confidently wrong; each place is now asked, with its reason.
 Each test here fails with its mend taken out."""
 
 from __future__ import annotations
 
 from committed_frames import reading_of
 
+from companion.bench.vision import game_layout, make_reader
 from companion.games.base import Piece
 from companion.vision.reading import COUNT_PX_PER_MM, MARKS_PX_PER_MM
 
@@ -58,3 +60,19 @@ def test_a_standing_figures_shaded_foot_is_no_piece_of_a_shadows_colour() -> Non
     """Swing State at 0.57 px a mm: a blue pawn's foot in its own shade, with its shadow, seen
     apart from its lit body on the next space, was read as a black pawn there (``_figure_shades``)."""
     _asked("swing_state-t20-b13-vga", "r1-29-red", (), "a standing piece's shade, or another piece?")
+
+
+def test_a_white_piece_clipped_from_under_a_px_a_mm_may_be_a_coloured_one_washed_white() -> None:
+    """A fresh Jivecat board at 10 degrees (0.86 px a mm, a 720p camera far off): a glossy blue
+    chip and a red one under a bright lamp, clipped white but for a rim a pixel wide, were read
+    as white chips.  Under ``RIM_PX_PER_MM`` a white chip clipped is doubted where a coloured
+    one may stand; from nearer its rim shows its colour and it is read."""
+    from companion.vision.coarse_marks import RIM_PX_PER_MM
+
+    layout, colours, _players = game_layout("jivecat")
+    reader = make_reader(layout, colours)
+    white = reader._piece_names.index("white")
+    spot = next(s.id for s in layout.spots if s.may_hold("white") and s.may_hold("blue"))
+    for px, hides in ((0.86, True), (RIM_PX_PER_MM - 0.01, True), (RIM_PX_PER_MM, False), (1.3, False)):
+        reader.frame_px_per_mm = px
+        assert reader._clipping_hides(white, spot) is hides, px
