@@ -154,19 +154,22 @@ def known_misreads() -> set[str]:
 
 
 @pytest.mark.skipif(not FRAMES, reason="no frames committed in tests/data/frames3d")
+@pytest.mark.parametrize("tilt", TILTS)
 @pytest.mark.parametrize("split", ["tune", "test"])
 @pytest.mark.parametrize("game", GAMES3D)
-def test_no_committed_frame_is_read_with_a_place_confidently_wrong(split: str, game: str):
+def test_no_committed_frame_is_read_with_a_place_confidently_wrong(split: str, game: str, tilt: float):
     """Confident or silent, on frames a renderer with heights, sides and shadows made: the
     reader may doubt a place (it does, often) but reads none wrong beyond the misreads listed
     in ``known_misreads.json`` (each one a fault of the reader still to mend), and a
-    stabiliser commits no wrong board.  Per game and split, so the workers share them; each
-    frame's cold reading is kept for the tests that pin its places (``committed_frames``)."""
+    stabiliser commits no wrong board.  Per game, split and tilt, so the workers share them
+    evenly (one worker reading all of Baron Voodoo's tuning frames, three times each, was the
+    suite's longest part); each frame's cold reading is kept for the tests that pin its places
+    (``committed_frames``)."""
     from committed_frames import keep_reading
 
     from companion.bench.vision3d import Tally3D, read_frame
 
-    frames = [f for f in FRAMES if f.split == split and f.game == game]
+    frames = [f for f in FRAMES if f.split == split and f.game == game and f.tilt == tilt]
     tally = Tally3D()
     for frame in frames:
         read_frame(frame, tally, cold=lambda reading, f=frame: keep_reading(f.split, f.path.stem, reading))
