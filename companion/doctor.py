@@ -84,6 +84,7 @@ def check_camera(spec: str | None, seconds: float = 2.0, marks: bool = True) -> 
     the marks on dice and cards (``marks``: the game has some) are asked for, not counted."""
     from companion.vision.geometry import MARKER_IDS, MARKER_MM, aruco_dictionary
     from companion.vision.reader import MARKS_PX_PER_MM, MIN_FRAME_PX_PER_MM
+    from companion.vision.reading import COUNT_PX_PER_MM
     from companion.vision.sources import open_source
 
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # our message says it
@@ -130,6 +131,9 @@ def check_camera(spec: str | None, seconds: float = 2.0, marks: bool = True) -> 
     if px_per_mm is not None and px_per_mm < MIN_FRAME_PX_PER_MM:
         return Check("camera", FAIL, detail, f"too few pixels: the board is read from "
                      f"{MIN_FRAME_PX_PER_MM:.2f} px a mm: move the camera closer or use a 720p one or better")
+    if marks and px_per_mm is not None and px_per_mm < COUNT_PX_PER_MM:
+        return Check("camera", WARN, detail, f"under {COUNT_PX_PER_MM:.2f} px a mm no die's pips nor card's "
+                     "code is counted: the tablet asks for every one; move the camera closer or use 1080p")
     if marks and px_per_mm is not None and px_per_mm < MARKS_PX_PER_MM:
         return Check("camera", WARN, detail, f"the dice's pips need about {MARKS_PX_PER_MM:.2f} px a mm to "
                      "be counted: below it the tablet asks for them; move the camera closer or use 1080p")

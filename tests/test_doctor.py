@@ -22,6 +22,7 @@ from companion.profile import write_settings
 from companion.sim.camera.frames3d import committed
 from companion.vision.geometry import MARKER_IDS
 from companion.vision.reader import MARKS_PX_PER_MM
+from companion.vision.reading import COUNT_PX_PER_MM
 from firmware.protocol import VERSION
 
 
@@ -112,15 +113,20 @@ def test_a_camera_too_far_for_the_dice_is_told_and_one_too_far_for_the_board_fai
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's pixels a millimetre, measured on its markers: Swing State seen from far
     round its side (a committed physically based frame, 0.59 px a mm as the reader locates
-    it): the die's pips need about 0.85, so the owner is told the tablet will ask for the die;
-    Times Square's pawns carry no marks, so the same distance is fine for it; half that
-    camera's pixels and the board itself is refused."""
+    it): under 0.6 no die's pips are counted (stop 83, ``COUNT_PX_PER_MM``), so the owner is
+    told the tablet will ask for every one; Times Square's pawns carry no marks, so the same
+    distance is fine for it; half that camera's pixels and the board itself is refused.  A
+    frame at 0.6-0.85 px a mm is told the pips need about 0.85."""
     monkeypatch.setattr(doctor_module, "MIN_FPS", 0.0)
     frame = next(f for f in committed(split="tune") if f.path.stem == "swing_state-t10-b2-side").image()
     check = check_camera(frames_folder(tmp_path / "far", frame), seconds=0.3, marks=has_marks("swing_state"))
-    assert check.status == WARN and "pips need about 0.85 px a mm" in check.fix, check
+    assert check.status == WARN and "under 0.60 px a mm no die's pips" in check.fix, check
     px_per_mm = float(check.detail.split("the board at ")[1].split(" px")[0])
-    assert 0.5 < px_per_mm < MARKS_PX_PER_MM
+    assert 0.5 < px_per_mm < COUNT_PX_PER_MM
+    vga = next(f for f in committed(split="tune") if f.path.stem == "baron_voodoo-t10-b3-vga").image()
+    check = check_camera(frames_folder(tmp_path / "vga", vga), seconds=0.3, marks=has_marks("baron_voodoo"))
+    assert check.status == WARN and "pips need about 0.85 px a mm" in check.fix, check
+    assert COUNT_PX_PER_MM <= float(check.detail.split("the board at ")[1].split(" px")[0]) < MARKS_PX_PER_MM
     assert check_camera(frames_folder(tmp_path / "plain", frame), seconds=0.3,
                         marks=has_marks("times_square")).status == OK
     check = check_camera(frames_folder(tmp_path / "small", frame, 0.75), seconds=0.3, marks=False)
