@@ -220,3 +220,14 @@ def test_a_benchs_top_reasons_are_the_same_whatever_the_order_they_were_counted_
     assert shown[0] == [("doubt: glare?", 8), ("doubt: something over it (a hand, a shadow)?", 2),
                         ("doubt: next to 11, glare?", 1), ("doubt: next to 6, partly hidden?", 1)]
     assert list(top_reasons(counts, 1)) == ["doubt: glare?"]
+
+
+def test_a_benchs_reasons_that_name_the_frames_pixels_a_millimetre_are_one_reason():
+    """"marks too small for the camera (0.69 px a mm)" on one frame and "(0.68 px a mm)" on
+    another are one reason: counted apart, each took a place of the top four (stop 83)."""
+    from companion.bench.vision3d import _reason
+
+    small = "marks too small for the camera ({} px a mm): move it closer?"
+    one = _reason(small.format("0.69"))
+    assert one == _reason(small.format("0.68")) == "marks too small for the camera: move it "
+    assert _reason("something over it (a hand, a shadow)?") == "something over it (a hand, a shadow)?"

@@ -12,6 +12,7 @@ a refusal or a doubt is right.  The tuning and test splits are never pooled.
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -32,6 +33,7 @@ from companion.vision.reading import BESIDE, Reading
 from companion.vision.stabiliser import Stabiliser
 
 SPLITS = ("tune", "test")
+_PX_A_MM = re.compile(r" \(\d+(\.\d+)? px a mm\)")
 # a frame's board as the camera resolves it (``reader.MARKS_PX_PER_MM``: a die's pips need
 # about that): the test split's cameras stand further off than the tuning split's, and where
 # they see a board at less the reader asks for the dice ("marks too small for the camera")
@@ -85,7 +87,10 @@ def frame_layout(game_name: str, players: int) -> tuple[Layout, tuple[str, ...] 
 
 
 def _reason(why: str) -> str:
-    return "next to a doubtful place" if why.startswith(BESIDE) else why[:40]
+    """A doubt as the bench tallies it: the places beside a doubtful one as one reason, and a
+    reason that names the frame's pixels a millimetre without the figure ("marks too small for
+    the camera (0.69 px a mm)" and "(0.68 px a mm)" are one reason, not two in the top four)."""
+    return "next to a doubtful place" if why.startswith(BESIDE) else _PX_A_MM.sub("", why)[:40]
 
 
 def judge3d(reading: Reading, truth: BoardView, layout: Layout, hand: bool, tally: Tally3D,
