@@ -174,9 +174,9 @@ class Arms:
         hand: list[int] = []
         cores: list[tuple[np.ndarray, tuple[int, int]]] = []  # reflections' washed-out cores
         lighter_share, washed_share = self._lighter_shares(flat, components, stats)
-        # the blobs of pieces' colours and their rims, and those read as pieces (``washed_core``)
-        pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0
-        read = pieces if odd is None else cv2.dilate(((blobs > 0) & (odd == 0)).astype(np.uint8), SQUARE5) > 0
+        pieces = cv2.dilate((blobs > 0).astype(np.uint8), SQUARE5) > 0  # (and their rims)
+        read = pieces if odd is None or not odd.any() \
+            else cv2.dilate(((blobs > 0) & (odd == 0)).astype(np.uint8), SQUARE5) > 0  # (``washed_core``)
         for k in range(1, n):
             x, y, w, h, area = (int(v) for v in stats[k])
             if area < self._speck_px or self._faint_stray(flat, components, k, stats[k]):

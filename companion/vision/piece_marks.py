@@ -281,6 +281,8 @@ class PieceMarks(CoarseMarks):
         pips, sure = count_pips(mask, gray, face, rim, top, die_px, stands, cut, outward, seen, ink,
                                 sure_marks, coarse_edge)
         if not sure and die_px is not None:  # a face of 1-3, read inside its top's square
+            # (asked from a coarse frame too: its marks' contrasts feed ``seen``, which the
+            # frame's other dice are read with, though its count is not taken there)
             low = low_face(mask, gray, face, rim, die_px, outward, stands, seen, ink)
             if low is not None and coarse_edge:
                 # from this far a side's pips are a pixel, no marks, and a face's marks run

@@ -342,14 +342,15 @@ class Standing(DieSides):
     def _smaller_head(self, inner: tuple, outer: tuple, labels: np.ndarray) -> bool:
         """Does the outer of two pieces of one colour show less of that colour round it than
         the inner one (within a head's reach of each), as a figure's head does beside its base?"""
-        index = self._piece_names.index(inner[1].colour)
+        return self._colour_round(outer, labels) <= HEAD_SHARE * self._colour_round(inner, labels)
+
+    def _colour_round(self, piece: tuple, labels: np.ndarray) -> int:
+        """How many pixels of a piece's colour lie within a head's reach of where it was read
+        (``placed``'s place, piece, x and y mm; ``labels``: the board's colours)."""
         r = int(round(HEAD_ASIDE_MM * SCALE))
-        seen = []
-        for piece in (inner, outer):
-            x, y = int((piece[2] + MARGIN_MM) * SCALE), int((piece[3] + MARGIN_MM) * SCALE)
-            window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
-            seen.append(int(np.count_nonzero(window == index)))
-        return seen[1] <= HEAD_SHARE * seen[0]
+        x, y = int((piece[2] + MARGIN_MM) * SCALE), int((piece[3] + MARGIN_MM) * SCALE)
+        window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+        return int(np.count_nonzero(window == self._piece_names.index(piece[1].colour)))
 
     def _figure_heads(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding two pieces of one colour read one behind the other on the line
@@ -379,7 +380,6 @@ class Standing(DieSides):
                         out.setdefault(spot, "a standing piece's head, or two pieces?")
         return out
 
-
     def _figure_shades(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding a piece of a shadow's colour (``shadow_colours``) read beside a standing
         figure of another colour, smaller than it: the figure's foot in its own shade and its
@@ -394,12 +394,6 @@ class Standing(DieSides):
                 if figure[1].colour in shadows or not self._stands_up(figure[1].colour) \
                         or np.hypot(figure[2] - dark[2], figure[3] - dark[3]) > SHADE_BESIDE_MM:
                     continue
-                seen = []
-                r = int(round(HEAD_ASIDE_MM * SCALE))
-                for piece in (dark, figure):
-                    x, y = int((piece[2] + MARGIN_MM) * SCALE), int((piece[3] + MARGIN_MM) * SCALE)
-                    window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
-                    seen.append(int(np.count_nonzero(window == self._piece_names.index(piece[1].colour))))
-                if seen[0] <= HEAD_SHARE * seen[1]:
+                if self._colour_round(dark, labels) <= HEAD_SHARE * self._colour_round(figure, labels):
                     out.setdefault(dark[0], "a standing piece's shade, or another piece?")
         return out

@@ -61,9 +61,10 @@ SIDE = GAMES3D
 # poses put most of them under 0.85 px a mm, where a die's pip is two pixels across, and the
 # tuning set had 20 such frames of 133 (stop 82): too few to show the reader a die that small
 VGA = GAMES3D
-# on six tuning boards, not three: the first three's frames showed the two dice misread; the
-# next three, rendered to check the mend on boards it was not made on, a glossy blue pawn a
-# lamp washed white, read as a white one
+# on 21 tuning boards, not three: the first three's frames showed two dice misread; boards 3-5,
+# rendered to check the mends on boards they were not made on, three more places (stop 82);
+# boards 6-20, rendered fresh as a check in stop 83, nine more frames (``render3d --fresh``
+# renders boards past these, never committed)
 VGA_BOARDS = 21
 
 
