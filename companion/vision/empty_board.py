@@ -19,11 +19,15 @@ from companion.vision.channels import channel_all, channel_max, channel_min, cha
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
-from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE5, Reading
+from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 PASS_PX = 10  # px round a patch that a piece it may be the rim or shade of may lie over
 CLIPPED_APART = 8  # a clipped pixel flattened this far past the empty board is not it
+TINTED_PRINT = 24  # print whose channels lie this far apart (of 255) has a tint a light keeps ...
+TINT_KEPT = 0.5  # ... this share of it at least, lit or in shade: a grey piece over it has none
+SQUARE2 = np.ones((2, 2), np.uint8)
+TINT_RIM = np.ones((13, 13), np.uint8)  # a piece's colour this near (6 px) blurs the print's tint away
 FIGURE_SHADOW_REACH_MM = 22  # a standing figure's (26 mm tall: as far as a die's, for its height)
 SHADOW_TAIL_MM2 = 80  # a low lamp draws a figure's shadow this much further out, joined to it, at most
 SHADE_EVEN = 0.1  # a shadow dims the print alike in every channel, within this
@@ -94,6 +98,8 @@ class EmptyBoard:
         self._ref_lo = cv2.subtract(cv2.erode(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
         self._ref_hi = cv2.add(cv2.dilate(top, k3), np.full(3, EMPTY_TOLERANCE, np.float64))
         self._ref_lit = cv2.add(cv2.dilate(top, k3), np.full(3, 13, np.float64))
+        tint = cv2.erode(channel_max(top) - channel_min(top), k3)  # (the least round each pixel)
+        self._least_tint = np.where(tint >= TINTED_PRINT, np.floor(TINT_KEPT * tint), 0).astype(np.uint8)
         self._white = np.full_like(top, 255)
         # light anchors: board surface pixels well inside one surface colour, sampled sparsely
         anchors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -163,7 +169,37 @@ class EmptyBoard:
         # what the empty board does not explain: an unknown colour, or a surface colour
         # where the empty board shows another one (a die's top under a broad sheen is the die's)
         as_empty = self._as_empty_board(flat, small)
-        return flat, self._classify_board(flat, small, as_empty), as_empty
+        labels = self._classify_board(flat, small, as_empty)
+        return flat, labels, self._tint_kept(flat, labels, as_empty)
+
+    def _tint_kept(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
+                   rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
+        """``as_empty`` less where the print's tint is lost (under ``TINT_KEPT`` of it): light
+        and shade keep a tinted print's tint, a grey piece over it has none (Baron Voodoo's
+        speckled grey markers, lit as pale as a tan print, were read as empty places).  Only
+        a patch (a line is a coloured piece's blurred rim, which passes through grey over a
+        print of the opposite hue: a blue chip's on tan), and not at a piece's colour."""
+        least = self._least_tint[rows, cols]
+        # (first on every other pixel, a quarter of the work: most boards have no such patch)
+        half = cv2.compare(cv2.subtract(channel_max(flat[::2, ::2]), channel_min(flat[::2, ::2])),
+                           least[::2, ::2], cv2.CMP_LT)
+        n_pieces = len(self._piece_names)
+        half = cv2.compare(half, cv2.compare(labels[::2, ::2], n_pieces, cv2.CMP_LT), cv2.CMP_GT)
+        if not cv2.countNonZero(cv2.erode(half, SQUARE2)):
+            return as_empty
+        tint = cv2.subtract(channel_max(flat), channel_min(flat))
+        lost = cv2.compare(tint, least, cv2.CMP_LT)
+        pieces = cv2.compare(labels, n_pieces, cv2.CMP_LT)
+        pieces = cv2.morphologyEx(pieces, cv2.MORPH_OPEN, SQUARE3)  # (in specks: no piece, nor its rim)
+        cores = cv2.erode(cv2.compare(lost, pieces, cv2.CMP_GT), SQUARE5)  # (a black piece is a piece)
+        if not cv2.countNonZero(cores):  # (a line's gone: the common case, a piece's rim)
+            return as_empty
+        untinted = cv2.dilate(cores, SQUARE5)  # (the patches opened)
+        # and colour past the print's, a coloured piece's blurred wider than its colour is classed
+        vivid = cv2.compare(tint, cv2.multiply(least, 4), cv2.CMP_GT)
+        near_pieces = cv2.dilate(pieces | vivid, TINT_RIM)
+        as_empty &= cv2.compare(untinted, near_pieces, cv2.CMP_LE) > 0
+        return as_empty
 
     def _as_empty_board(self, flat: np.ndarray, small: np.ndarray,
                         rows: slice = slice(None), cols: slice = slice(None)) -> np.ndarray:
@@ -223,6 +259,9 @@ class EmptyBoard:
         stray = np.abs(seen - self._reference[y:y + h, x:x + w][own].astype(np.float32))
         if float(np.median(stray, axis=0).max()) > FAINT_STRAY * EMPTY_TOLERANCE:
             return False
+        least = float(np.median(self._least_tint[y:y + h, x:x + w][own]))
+        if least > 0 and float(np.median(seen.max(axis=1) - seen.min(axis=1))) < least:
+            return False  # the print's tint gone: a sheen lifts every channel alike, a grey piece has none
         colour = np.median(seen, axis=0)
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
         return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
@@ -431,6 +470,7 @@ class EmptyBoard:
         part = self.light.flatten_with(small[rows, cols], self.light.gain[rows, cols])
         part_empty = self._as_empty_board(part, small[rows, cols], rows, cols)
         names = self._classify_board(part, small[rows, cols], part_empty)
+        part_empty = self._tint_kept(part, names, part_empty, rows, cols)
         lighter = cv2.inRange(part, self._ref_lit[rows, cols], self._white[rows, cols])
         self._lit_part = (rows, cols, lighter.copy())  # (the blobs' rings within it: ``_lighter_than_empty``)
         # none where a piece's colour is, nor in the margin (by masks: a boolean mask's write
