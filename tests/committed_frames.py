@@ -77,3 +77,16 @@ def read_right(stem: str, spots: tuple[str, ...],
         assert spot not in doubtful and reading.view.get(spot) == frame.view.get(spot), (stem, spot)
     assert all(reading.view.get(s.id, ()) == frame.view.get(s.id, ()) for s in layout.spots
                if s.id not in doubtful), stem
+
+
+KEPT_DIR = Path(__file__).parent / "data" / "frames3d_kept"
+"""Fresh frames kept for what they showed (``render3d --fresh`` boards, stop 84): not the
+bench's set (``frames3d.plan``), only the evidence the tests that pin their places read."""
+
+
+@functools.cache
+def kept_reading(stem: str) -> tuple[Frame3D, Reading]:
+    """A kept fresh tuning frame (``KEPT_DIR``) and what the reader reads of it cold."""
+    frame = next(f for f in committed(KEPT_DIR, "tune") if f.path.stem == stem)
+    layout, colours = frame_layout(frame.game, int(frame.truth["players"]))
+    return frame, BoardReader(layout, colours=colours, lens=frame.lens).read(frame.image())

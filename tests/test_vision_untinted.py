@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import reading_of
+from committed_frames import kept_reading, reading_of
 
 from companion.bench.boards import sample_boards
 from companion.games import load_game
@@ -61,3 +61,16 @@ def test_blue_chips_side_by_side_on_tan_are_still_read(stem: str, spot: str) -> 
     assert frame.view[spot] == (Piece("blue", 0),)
     assert spot not in reading.doubtful, reading.doubtful[spot]
     assert reading.view[spot] == frame.view[spot]
+
+
+@pytest.mark.parametrize(("stem", "spot"), [("baron_voodoo-t00-b6", "track0-11"),
+                                            ("baron_voodoo-t00-b7", "track0-6"),
+                                            ("baron_voodoo-t00-b7", "track1-12"),
+                                            ("baron_voodoo-t10-b8", "track0-7")])
+def test_a_speckled_grey_marker_on_the_track_is_asked(stem: str, spot: str) -> None:
+    """The rendered markers themselves, on fresh tuning boards (kept, ``KEPT_DIR``): each was
+    read as an empty place before the mend."""
+    frame, reading = kept_reading(stem)
+    assert reading.view is not None
+    assert frame.view[spot] == (Piece("black", 0),)
+    assert spot in reading.doubtful, reading.view.get(spot)

@@ -16,7 +16,7 @@ from companion.vision.channels import channel_all
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import DIE_MM, MOST_STACKED
-from companion.vision.reading import SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3, per_layout
+from companion.vision.reading import BESIDE, SCALE, SHADE, SHADE_HUE_COS, SHADOW_REACH_MM, SQUARE3, per_layout
 
 SIDE_HUE_SHADE = 0.9  # a token's colour this near a die's hue ...
 SHADE_DARKER = 0.85  # ... and this much darker may be that die in shade
@@ -29,6 +29,7 @@ SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (
 HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other has no hue (black)
 PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps ...
 SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its hue kept (black plastic: 19)
+COLUMN_TOP_MM = 5.0  # a die read this near where a doubted column's top would show may be that top
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
@@ -235,6 +236,38 @@ class DieSides(DarkSheen):
                     elif token in placed:
                         placed.remove(token)
                         pieces[die[0]].remove(token[1])
+        return out
+
+    def _column_tops_over(self, placed: list, doubtful: dict[str, str]) -> dict[str, str]:
+        """The places where a die is read just where a column of two or three dice standing on
+        a place beside it, doubted, would show its top (within ``COLUMN_TOP_MM``): the camera's
+        slant lays a column's top over the next place out from the nadir, and there it passes
+        for a die of that place (Baron Voodoo at 20-30 degrees: a yellow 2 on a purple die
+        read on the next, empty place, and a purple 1 on a red die read under the white die
+        beside it).  Whose die it is, the column beside it unread, is not known: asked."""
+        if self.pose is None or not doubtful:
+            return {}
+        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
+        dice = self._dice_colours()
+        tops: list[tuple[str, float, float]] = []  # where each doubted place's column's top would show
+        for spot_id, why in doubtful.items():
+            spot = self.layout.spot(spot_id)
+            if why.startswith(BESIDE) or not any(spot.may_hold(colour) for colour in dice):
+                continue
+            qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
+            d = float(np.hypot(qx - nx, qy - ny))
+            if d < 1.0:
+                continue  # right under the camera: a column shows its top over its own place
+            for k in range(2, MOST_STACKED + 1):
+                lean = self.pose.lean(d, k * DIE_MM) / d
+                tops.append((spot_id, qx + (qx - nx) * lean, qy + (qy - ny) * lean))
+        out: dict[str, str] = {}
+        for spot_id, piece, x, y, *_ in placed:
+            if piece.colour not in dice or spot_id in doubtful:
+                continue
+            for column, tx, ty in tops:
+                if column != spot_id and np.hypot(x - tx, y - ty) <= COLUMN_TOP_MM:
+                    out.setdefault(spot_id, f"a column's top from {column}?")
         return out
 
     def _side_without_its_top(self, index: int, own: np.ndarray, bx: int, by: int,

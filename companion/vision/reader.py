@@ -512,6 +512,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             doubtful.setdefault(spot_id, why)
         for spot_id, why in self._die_sides_apart(placed, pieces).items():
             doubtful.setdefault(spot_id, why)
+        for spot_id, why in self._column_tops_over(placed, doubtful).items():
+            doubtful.setdefault(spot_id, why)
         for spot_id, piece, *_where in placed:
             if not self.layout.spot(spot_id).may_hold(piece.colour):
                 # what the rules never put there is no piece of its own there: a shade or a

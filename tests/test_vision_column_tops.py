@@ -1,0 +1,42 @@
+"""A column's top over the next place (stop 84).  From a slant, a column of two or three dice
+shows its top over the next place out from the camera's nadir; where the column's own place is
+doubted (its top not read there), that top was read as a die of the next place: on fresh
+Baron Voodoo boards at 20-30 degrees, a yellow 2 on an empty place, a purple 1 under a white
+die, a blue 5 and a yellow 1 on empty places.  A die read just where a doubted place's column
+would show its top is asked, naming that place (``DieSides._column_tops_over``)."""
+
+from __future__ import annotations
+
+import pytest
+from committed_frames import kept_reading
+
+from companion.games.base import Piece
+from companion.vision.die_sides import COLUMN_TOP_MM
+
+
+@pytest.mark.parametrize(("stem", "spot", "column", "truth"), [
+    ("baron_voodoo-t30-b7", "E2", "E3", ()),
+    ("baron_voodoo-t20-b8", "A2", "A3", (Piece("white", 3),)),
+])
+def test_a_columns_top_over_the_next_place_is_asked(stem: str, spot: str, column: str,
+                                                     truth: tuple[Piece, ...]) -> None:
+    frame, reading = kept_reading(stem)
+    assert reading.view is not None
+    assert frame.view.get(spot, ()) == truth
+    assert len(frame.truth["stacks"][column]) == 2  # a column of two stands beside it
+    assert column in reading.doubtful  # its own place unread
+    assert reading.doubtful.get(spot) == f"a column's top from {column}?", reading.view.get(spot)
+
+
+def test_only_a_die_where_a_columns_top_would_show_is_asked() -> None:
+    """The rest of those boards' dice, read sure, stay read: a die is asked only within
+    ``COLUMN_TOP_MM`` of where a doubted place's column would show its top."""
+    assert 3.0 <= COLUMN_TOP_MM <= 8.0  # under half a die: its own place's top lies further
+    for stem in ("baron_voodoo-t30-b7", "baron_voodoo-t20-b8"):
+        frame, reading = kept_reading(stem)
+        assert reading.view is not None
+        asked = [s for s, why in reading.doubtful.items() if why.startswith("a column's top from")]
+        assert len(asked) == 1, asked
+        right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
+                 and pieces and pieces == frame.view.get(s, ())]
+        assert len(right) >= 20, (stem, len(right))
