@@ -12,6 +12,7 @@ import functools
 import cv2
 import numpy as np
 
+from companion.vision.coarse_marks import RIM_PX_PER_MM
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
 from companion.vision.lit_dice import TINTED, LitDice, _lit_its_way
@@ -22,6 +23,8 @@ from companion.vision.reading import SCALE, SQUARE3, UNKNOWN, per_layout
 LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lighter colour's
 TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
+COARSE_TINT_MAX = 12.0  # ... and less than this other than the print's way, from a coarse frame
+SURROUNDINGS_COSINE = 0.8  # a tint this near the print's own (cosine) is taken from the print
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
 CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
 CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near
@@ -102,7 +105,10 @@ class Classifying(LitDice):
         takes no white piece and one of the colours it is tinted toward (``Spot.takes``: a
         Baron Voodoo Protection token lit white on its own place is its cyan)."""
         x, y, w, h = box
-        toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own)
+        around = None  # the print's own tint round it, on a frame too coarse for a piece's rim
+        if flat is not None and 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM and self._reference is not None:
+            around = np.median(self._reference[y:y + h, x:x + w].reshape(-1, 3), axis=0)
+        toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own, around)
         if not toward:
             return index
         place = self.layout.spot(spot)
@@ -110,9 +116,14 @@ class Classifying(LitDice):
         name = self._piece_names[index]
         return taken[0] if len(taken) == 1 and name in WHITE and not place.may_hold(name) else None
 
-    def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray) -> list[int]:
+    def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray,
+                      around: np.ndarray | None = None) -> list[int]:
         """The coloured pieces whose way a piece read as a colourless one is tinted over its
-        whole face (``tinted_grey``), none when it is not."""
+        whole face (``tinted_grey``), none when it is not.  ``around``: the print's colour round
+        it, from a frame too coarse for a piece's rim: a white piece there takes on the print's
+        tint (a tan board's warmth) and no other, so a tint of ``COARSE_TINT_MAX`` or more any
+        other way is a coloured piece washed pale (Jivecat at 0.55-0.63 px a mm: two blue chips
+        under a lamp, read as white; the white chips' tints of up to 19 pointed the print's way)."""
         colours = self._centroid_bgr
         if float(self._paints()[3][index]) >= TINTED or not own.any():
             return []
@@ -121,7 +132,12 @@ class Classifying(LitDice):
         seen = channel_medians(flat, own.astype(np.uint8))
         tint = seen - seen.mean()
         size = float(np.linalg.norm(tint))
-        if size < GREY_TINT_MAX:
+        least = GREY_TINT_MAX
+        if around is not None and size >= COARSE_TINT_MAX:
+            printed = around - around.mean()
+            if float(tint @ printed) < SURROUNDINGS_COSINE * size * max(1e-6, float(np.linalg.norm(printed))):
+                least = COARSE_TINT_MAX
+        if size < least:
             return []
         toward = []
         for i in range(len(self._piece_names)):

@@ -1,0 +1,34 @@
+"""A coloured chip washed pale, from a coarse frame (stop 84).  On fresh Jivecat boards through
+a 640x480 webcam (0.55-0.63 px a mm), two blue chips under a lamp were read as white: their
+faces, flattened, kept a tint of 16-19 toward blue, under the 24 a colourless face may show.
+There a white piece takes on the print's tint (a tan board's warmth: up to 19 on the tuning
+frames) and no other; a tint of ``COARSE_TINT_MAX`` any other way, toward a colour the place
+may hold, leaves the colour unclear (``Classifying.tinted_toward``)."""
+
+from __future__ import annotations
+
+import pytest
+from committed_frames import kept_reading, reading_of
+
+from companion.games.base import Piece
+from companion.vision.classifying import COARSE_TINT_MAX, GREY_TINT_MAX
+
+
+@pytest.mark.parametrize(("stem", "spot"), [("jivecat-t10-b21-vga", "L05"), ("jivecat-t10-b25-vga", "T23")])
+def test_a_blue_chip_washed_pale_is_not_read_white(stem: str, spot: str) -> None:
+    frame, reading = kept_reading(stem)
+    assert reading.view is not None
+    assert frame.view[spot] == (Piece("blue", 0),)
+    assert reading.doubtful.get(spot) == "colour unclear", reading.view.get(spot)
+
+
+@pytest.mark.parametrize(("stem", "spot"), [("jivecat-t00-b20-vga", "L28"), ("jivecat-t20-b18-vga", "N25"),
+                                            ("jivecat-t10-b13-vga", "T16")])
+def test_a_white_chip_warmed_by_the_print_is_still_white(stem: str, spot: str) -> None:
+    """Committed VGA frames' white chips whose faces take the tan print's tint (13-19, the
+    most of the tuning frames' whites): the tint points the print's way, so they are read."""
+    assert COARSE_TINT_MAX < GREY_TINT_MAX
+    frame, _layout, reading = reading_of("tune", stem)
+    assert reading.view is not None
+    assert frame.view[spot] == (Piece("white", 0),)
+    assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot]
