@@ -240,11 +240,12 @@ class DieSides(DarkSheen):
 
     def _column_tops_over(self, placed: list, doubtful: dict[str, str]) -> dict[str, str]:
         """The places where a die is read just where a column of two or three dice standing on
-        a place beside it, doubted, would show its top (within ``COLUMN_TOP_MM``): the camera's
-        slant lays a column's top over the next place out from the nadir, and there it passes
-        for a die of that place (Baron Voodoo at 20-30 degrees: a yellow 2 on a purple die
-        read on the next, empty place, and a purple 1 on a red die read under the white die
-        beside it).  Whose die it is, the column beside it unread, is not known: asked."""
+        a place beside it, doubted, that may hold one (``Spot.holds``), would show its top
+        (within ``COLUMN_TOP_MM``): the camera's slant lays a column's top over the next place
+        out from the nadir, and there it passes for a die of that place (Baron Voodoo at 20-30
+        degrees: a yellow 2 on a purple die read on the next, empty place, and a purple 1 on a
+        red die read under the white die beside it).  Whose die it is, the column beside it
+        unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)"""
         if self.pose is None or not doubtful:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
@@ -252,7 +253,7 @@ class DieSides(DarkSheen):
         tops: list[tuple[str, float, float]] = []  # where each doubted place's column's top would show
         for spot_id, why in doubtful.items():
             spot = self.layout.spot(spot_id)
-            if why.startswith(BESIDE) or not any(spot.may_hold(colour) for colour in dice):
+            if why.startswith(BESIDE) or spot.holds == 1 or not any(spot.may_hold(colour) for colour in dice):
                 continue
             qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
             d = float(np.hypot(qx - nx, qy - ny))
