@@ -231,3 +231,14 @@ def test_a_benchs_reasons_that_name_the_frames_pixels_a_millimetre_are_one_reaso
     one = _reason(small.format("0.69"))
     assert one == _reason(small.format("0.68")) == "marks too small for the camera: move it "
     assert _reason("something over it (a hand, a shadow)?") == "something over it (a hand, a shadow)?"
+
+
+def test_a_splits_tally_lists_every_misread_place_and_a_cell_the_first_few():
+    """A fresh set may misread many places: the split's whole tally and its hand frames list
+    every one (a list cut at six hid which frames were misread), a game and tilt's cell six."""
+    from companion.bench.vision3d import MISREADS_SHOWN, Tally3D
+
+    tally = Tally3D()
+    tally.misreads = [f"baron_voodoo-t00-b{i} A1: read red:2 truth red:3" for i in range(MISREADS_SHOWN + 3)]
+    assert len(tally.figures()["misreads"]) == MISREADS_SHOWN
+    assert tally.figures(None)["misreads"] == tally.misreads

@@ -39,6 +39,8 @@ _PX_A_MM = re.compile(r" \(\d+(\.\d+)? px a mm\)")
 # they see a board at less the reader asks for the dice ("marks too small for the camera")
 RESOLVED = f"board at {MARKS_PX_PER_MM:g} px a mm or more"
 COARSE = f"board at under {MARKS_PX_PER_MM:g} px a mm"
+MISREADS_SHOWN = 6  # misread places a game and tilt's cell lists; a split's whole tally lists every one
+# (a fresh set's: stop 84 counted 6 misread frames on one set from a list cut at six places)
 
 
 @dataclass
@@ -66,7 +68,8 @@ class Tally3D:
         for k, v in other.reasons.items():
             self.reasons[k] += v
 
-    def figures(self) -> dict[str, Any]:
+    def figures(self, misreads: int | None = MISREADS_SHOWN) -> dict[str, Any]:
+        """The tally's figures, with its first ``misreads`` misread places (all: None)."""
         n = max(1, self.frames)
         return {
             "frames": self.frames, "exact": self.exact, "doubted": self.doubted, "refused": self.refused,
@@ -75,7 +78,7 @@ class Tally3D:
             "occupied_places_read_pct": round(100 * self.places_read / max(1, self.places_occupied), 1),
             "read_ms_p50": round(statistics.median(self.ms), 1) if self.ms else None,
             "reasons": top_reasons(self.reasons),
-            "misreads": self.misreads[:6],
+            "misreads": self.misreads[:misreads],
         }
 
 
@@ -187,9 +190,9 @@ def renderer3d_benchmark(root: Path = FRAMES_DIR, games: list[str] | None = None
         out["splits"][split] = {
             "by_game_and_tilt": table,
             "by_tilt": {t: by_tilt[t].figures() for t in sorted(by_tilt, key=float)},
-            "all": pooled.figures(),
+            "all": pooled.figures(None),
             "by_resolution": {name: t.figures() for name, t in resolution[split].items()},
-            "hand_frames": hands[split].figures(),
+            "hand_frames": hands[split].figures(None),
         }
     return out
 
