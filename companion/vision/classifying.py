@@ -105,9 +105,9 @@ class Classifying(LitDice):
         takes no white piece and one of the colours it is tinted toward (``Spot.takes``: a
         Baron Voodoo Protection token lit white on its own place is its cyan)."""
         x, y, w, h = box
-        around = None  # the print's own tint round it, on a frame too coarse for a piece's rim
+        around = None  # the print round it, on a frame too coarse for a piece's rim
         if flat is not None and 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM and self._reference is not None:
-            around = np.median(self._reference[y:y + h, x:x + w].reshape(-1, 3), axis=0)
+            around = self._reference[y:y + h, x:x + w]
         toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own, around)
         if not toward:
             return index
@@ -119,7 +119,7 @@ class Classifying(LitDice):
     def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray,
                       around: np.ndarray | None = None) -> list[int]:
         """The coloured pieces whose way a piece read as a colourless one is tinted over its
-        whole face (``tinted_grey``), none when it is not.  ``around``: the print's colour round
+        whole face (``tinted_grey``), none when it is not.  ``around``: the empty board round
         it, from a frame too coarse for a piece's rim: a white piece there takes on the print's
         tint (a tan board's warmth) and no other, so a tint of ``COARSE_TINT_MAX`` or more any
         other way is a coloured piece washed pale (Jivecat at 0.55-0.63 px a mm: two blue chips
@@ -133,8 +133,9 @@ class Classifying(LitDice):
         tint = seen - seen.mean()
         size = float(np.linalg.norm(tint))
         least = GREY_TINT_MAX
-        if around is not None and size >= COARSE_TINT_MAX:
-            printed = around - around.mean()
+        if around is not None and COARSE_TINT_MAX <= size < GREY_TINT_MAX:  # (its median only then)
+            printed = np.median(around.reshape(-1, 3), axis=0)
+            printed -= printed.mean()
             if float(tint @ printed) < SURROUNDINGS_COSINE * size * max(1e-6, float(np.linalg.norm(printed))):
                 least = COARSE_TINT_MAX
         if size < least:

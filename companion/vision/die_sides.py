@@ -9,6 +9,8 @@ A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.sta
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -250,25 +252,32 @@ class DieSides(DarkSheen):
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
         dice = self._dice_colours()
-        tops: list[tuple[str, float, float]] = []  # where each doubted place's column's top would show
+        columns: list[str] = []  # each doubted place a column may stand on, and where its tops would show
+        tops: list[tuple[float, float]] = []
         for spot_id, why in doubtful.items():
             spot = self.layout.spot(spot_id)
             if why.startswith(BESIDE) or spot.holds == 1 or not any(spot.may_hold(colour) for colour in dice):
                 continue
             qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
-            d = float(np.hypot(qx - nx, qy - ny))
+            d = math.hypot(qx - nx, qy - ny)
             if d < 1.0:
                 continue  # right under the camera: a column shows its top over its own place
             for k in range(2, MOST_STACKED + 1):
                 lean = self.pose.lean(d, k * DIE_MM) / d
-                tops.append((spot_id, qx + (qx - nx) * lean, qy + (qy - ny) * lean))
+                columns.append(spot_id)
+                tops.append((qx + (qx - nx) * lean, qy + (qy - ny) * lean))
+        read = [(spot_id, x, y) for spot_id, piece, x, y, *_ in placed
+                if piece.colour in dice and spot_id not in doubtful]
+        if not tops or not read:
+            return {}
+        # (every die read against every top at once: a board's dice times its doubts)
+        apart = np.array([(x, y) for _s, x, y in read])[:, None] - np.array(tops)[None]
+        near = np.linalg.norm(apart, axis=2) <= COLUMN_TOP_MM
         out: dict[str, str] = {}
-        for spot_id, piece, x, y, *_ in placed:
-            if piece.colour not in dice or spot_id in doubtful:
-                continue
-            for column, tx, ty in tops:
-                if column != spot_id and np.hypot(x - tx, y - ty) <= COLUMN_TOP_MM:
-                    out.setdefault(spot_id, f"a column's top from {column}?")
+        for (spot_id, _x, _y), hits in zip(read, near, strict=True):
+            for j in np.flatnonzero(hits):
+                if columns[j] != spot_id:
+                    out.setdefault(spot_id, f"a column's top from {columns[j]}?")
         return out
 
     def _side_without_its_top(self, index: int, own: np.ndarray, bx: int, by: int,
