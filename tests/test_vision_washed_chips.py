@@ -3,7 +3,11 @@ a 640x480 webcam (0.55-0.63 px a mm), two blue chips under a lamp were read as w
 faces, flattened, kept a tint of 16-19 toward blue, under the 24 a colourless face may show.
 There a white piece takes on the print's tint (a tan board's warmth: up to 19 on the tuning
 frames) and no other; a tint of ``COARSE_TINT_MAX`` any other way, toward a colour the place
-may hold, leaves the colour unclear (``Classifying.tinted_toward``)."""
+may hold, leaves the colour unclear (``Classifying.tinted_toward``).
+
+From a frame fine enough for a piece's rim (stop 85) the print no longer bleeds into a face's
+median: a fresh Jivecat board's yellow chip lit pale at 1.07 px a mm kept a tint of 23.7 toward
+yellow and was read white; white faces there show 10.4 at most (``FINE_WHITE_TINT_MAX``)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import pytest
 from committed_frames import kept_reading, reading_of
 
 from companion.games.base import Piece
-from companion.vision.classifying import COARSE_TINT_MAX, GREY_TINT_MAX
+from companion.vision.classifying import COARSE_TINT_MAX, FINE_WHITE_TINT_MAX, GREY_TINT_MAX
 
 
 @pytest.mark.parametrize(("stem", "spot"), [("jivecat-t10-b21-vga", "L05"), ("jivecat-t10-b25-vga", "T23")])
@@ -31,4 +35,23 @@ def test_a_white_chip_warmed_by_the_print_is_still_white(stem: str, spot: str) -
     frame, _layout, reading = reading_of("tune", stem)
     assert reading.view is not None
     assert frame.view[spot] == (Piece("white", 0),)
+    assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot]
+
+
+def test_a_yellow_chip_lit_pale_on_a_fine_frame_is_not_read_white() -> None:
+    frame, reading = kept_reading("jivecat-t20-b10")
+    assert reading.view is not None
+    assert frame.view["N12"] == (Piece("yellow", 0),)
+    assert reading.doubtful.get("N12") == "colour unclear", reading.view.get("N12")
+
+
+def test_an_offering_lit_white_on_a_fine_frame_is_its_orange() -> None:
+    """Pale orange offerings lit white, on places that take no white piece, keep more tint
+    than ``FINE_WHITE_TINT_MAX``: they are read as their orange (they were asked as blurred; so
+    were two more on fresh tuning boards)."""
+    assert FINE_WHITE_TINT_MAX < GREY_TINT_MAX
+    stem, spot = "baron_voodoo-t00-b0-hand", "offer1-1"
+    frame, _layout, reading = reading_of("tune", stem)
+    assert reading.view is not None
+    assert frame.view[spot] == (Piece("orange", 0),)
     assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot]
