@@ -8,7 +8,7 @@ would show its top is asked, naming that place (``DieSides._column_tops_over``).
 from __future__ import annotations
 
 import pytest
-from committed_frames import kept_reading
+from committed_frames import kept_reading, reading_of
 
 from companion.games.base import Piece
 from companion.vision.die_sides import COLUMN_TOP_MM
@@ -40,3 +40,25 @@ def test_only_a_die_where_a_columns_top_would_show_is_asked() -> None:
         right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
                  and pieces and pieces == frame.view.get(s, ())]
         assert len(right) >= 20, (stem, len(right))
+
+
+def test_a_column_whose_lower_dice_are_another_die_is_asked() -> None:
+    """Its height taken from another colour's patch as its lower dice's sides (stop 85): from
+    30 degrees a purple die on D4 and a red one on D5 touch, the red one taken for the sides of
+    a column of three under the purple top, and D5 was read as purple 3.  The next place's one
+    die would show just so: both places are asked."""
+    frame, reading = kept_reading("baron_voodoo-t30-b10")
+    assert reading.view is not None
+    assert frame.view["D5"] == (Piece("red", 6),) and frame.view["D4"] == (Piece("purple", 3),)
+    assert "D5" not in frame.truth["stacks"] and "D4" not in frame.truth["stacks"]  # one die each
+    assert reading.doubtful.get("D5") == "a column of unclear height? (another piece against it)", \
+        reading.view.get("D5")
+    assert "D4" in reading.doubtful
+
+
+def test_a_column_of_one_colour_is_still_read_at_its_foot() -> None:
+    """A blue column of two whose lower die's side is its own blue keeps its height: read."""
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t20-b2")
+    assert reading.view is not None
+    assert len(frame.truth["stacks"]["A7"]) == 2
+    assert "A7" not in reading.doubtful and reading.view["A7"] == frame.view["A7"] == (Piece("blue", 6),)

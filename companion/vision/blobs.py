@@ -308,7 +308,9 @@ class Blobs(PieceMarks):
             # (another piece's colour in it, at another place: a piece there partly hidden)
             hidden = self._hidden_beside(labels[y:y + h, x:x + w], blob > 0, x, y, int(order[0]))
         stood: str | None = None  # the place a die standing up was read at, from its foot
-        blobs = self._without_die_sides(blobs)
+        kept = self._without_die_sides(blobs)
+        sides = frozenset(b[0] for b in blobs if all(b is not c for c in kept))  # (their colours)
+        blobs = kept
         blobs, shaded = self._shades_apart(blobs)
         out.doubts += [(spot, "a piece in shade, or another piece?") for spot in dict.fromkeys(shaded)]
         # a speck of a colour (a pip's rim, a corner of a side in another shade) is no piece
@@ -326,7 +328,7 @@ class Blobs(PieceMarks):
             # nadir and its sides between: read at its foot, its marks on its top face
             stand = None
             if len(blobs) == 1:
-                foot = self._foot(index, components, k, stats[k], out)
+                foot = self._foot(index, components, k, stats[k], out, sides)
                 if foot is False:
                     continue  # its place is doubted: which, the foot's doubt names
                 if foot is not None:

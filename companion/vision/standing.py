@@ -128,10 +128,11 @@ class Standing(DieSides):
         return out
 
     def _foot(self, index: int, components: np.ndarray, k: int, stats: np.ndarray,
-              out) -> tuple[tuple[float, float], Stand] | bool | None:
+              out, sides: frozenset[int] = frozenset()) -> tuple[tuple[float, float], Stand] | bool | None:
         """Where a die's blob (component ``k``) stands (sampled px) with how it stands; None
         to read it where the board's plane shows it (no pose, no die, no side seen: the flat
-        camera's dice have none); False when its place is doubted (added to ``out``)."""
+        camera's dice have none); False when its place is doubted (added to ``out``).
+        ``sides``: the colours of the blob's patches taken for its sides (``_without_die_sides``)."""
         if not self.dice_stand:
             return None
         bx, by, bw, bh = (int(v) for v in stats[:4])
@@ -151,12 +152,17 @@ class Standing(DieSides):
             within = [foot for foot in fitting if self._die_within_place(*foot)]
             fitting = within or fitting
         spots = {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in fitting}
-        if len(spots) != 1 or None in spots:
+        # a column's height from another die's colour taken for its lower dice's sides: its top
+        # may as well be the next place's one die, and that colour its own place's die (on the
+        # tuning frames, all 33 such columns were two dice; two were read as the top's column)
+        another = 1 not in stand.fits and any(self._is_die(i) and i != index for i in sides)
+        if len(spots) != 1 or None in spots or another:
             # every place the column may stand on, and the one its top shows over
             near = spots | {self._spot_at(*tops)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM)
                                                      for fx, fy in feet}
             out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
-            why = "a column of unclear height?" + (" (another piece against it)" if touching else "")
+            against = touching or another
+            why = "a column of unclear height?" + (" (another piece against it)" if against else "")
             out.doubts += [(s, why) for s in sorted(near - {None})]
             return False
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
