@@ -62,3 +62,37 @@ def test_a_column_of_one_colour_is_still_read_at_its_foot() -> None:
     assert reading.view is not None
     assert len(frame.truth["stacks"]["A7"]) == 2
     assert "A7" not in reading.doubtful and reading.view["A7"] == frame.view["A7"] == (Piece("blue", 6),)
+
+
+def test_no_column_stands_on_a_place_of_one_die() -> None:
+    """Two blue dice touching on Caught Soul places (each holds one die), the far one's top over
+    the near one's side: read as a column on the near place, a blue 2 was read as the far
+    die's 1.  No column taller than its place's rules stack stands there: asked.  The same board's
+    red 3 under a blue die's top, a column of another colour's sides, is asked too."""
+    frame, reading = kept_reading("baron_voodoo-t20-b5")
+    assert reading.view is not None
+    assert frame.view["souls0-1"] == (Piece("blue", 2),) and frame.view["souls0-0"] == (Piece("blue", 1),)
+    assert reading.doubtful.get("souls0-1", "").startswith("a column of unclear height?"), \
+        reading.view.get("souls0-1")
+    assert frame.view["G3"] == (Piece("red", 3),)
+    assert reading.doubtful.get("G3") == "a column of unclear height? (another piece against it)", \
+        reading.view.get("G3")
+
+
+def test_dice_on_places_of_one_are_read_not_taken_for_a_column() -> None:
+    """Committed frames whose touching dice on one-die places were asked as a column of unclear
+    height: with no column possible there, each die is read on its own place."""
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t20-b1")
+    assert reading.view is not None
+    for spot in ("souls0-0", "souls0-1"):
+        assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot], spot
+
+
+def test_a_die_a_doubted_column_lies_over_is_never_read_empty() -> None:
+    """A blob asked as a column of unclear height explains its pixels: every place it lies
+    over is asked with it (a blue 2 on an Underworld place, taken for the column's sides, was
+    read as nothing when only the column's possible feet were asked)."""
+    frame, _layout, reading = reading_of("tune", "baron_voodoo-t30-b2-side")
+    assert reading.view is not None
+    assert frame.view["under0-2"] == (Piece("blue", 2),)
+    assert "under0-2" in reading.doubtful or reading.view.get("under0-2") == frame.view["under0-2"]

@@ -142,10 +142,9 @@ class Standing(DieSides):
         assert self.pose is not None
         tops = (stand.top[0] / SCALE - MARGIN_MM, stand.top[1] / SCALE - MARGIN_MM)
         feet = self.pose.feet(stand.top[0] / SCALE, stand.top[1] / SCALE, DIE_MM, MOST_STACKED)
-        # (no column stands on a place where another die's top was read: ``Blobs._tops_read``)
-        fitting = [feet[n - 1] for n in stand.fits
-                   if n == 1 or self._spot_at(feet[n - 1][0] - MARGIN_MM, feet[n - 1][1] - MARGIN_MM)
-                   not in self._topped]
+        # (no column stands on a place where another die's top was read: ``Blobs._tops_read``,
+        # nor on one whose rules stack fewer dice there: a Caught Soul's holds one)
+        fitting = [feet[n - 1] for n in stand.fits if n == 1 or self._column_may_stand(n, *feet[n - 1])]
         if len(fitting) > 1:
             # a column stands within its place: a height whose foot would hang over a place's
             # edge is no height it has (one die's lean apart, at most one fits a place)
@@ -157,15 +156,28 @@ class Standing(DieSides):
         # tuning frames, all 33 such columns were two dice; two were read as the top's column)
         another = 1 not in stand.fits and any(self._is_die(i) and i != index for i in sides)
         if len(spots) != 1 or None in spots or another:
-            # every place the column may stand on, and the one its top shows over
+            # every place the column may stand on, the one its top shows over, and those its
+            # blob lies over (a die there, taken for its sides, is explained with the blob)
             near = spots | {self._spot_at(*tops)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM)
                                                      for fx, fy in feet}
+            near |= set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
             out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
             against = touching or another
             why = "a column of unclear height?" + (" (another piece against it)" if against else "")
             out.doubts += [(s, why) for s in sorted(near - {None})]
             return False
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
+
+    def _column_may_stand(self, height: int, x_mm: float, y_mm: float) -> bool:
+        """May a column of ``height`` dice whose foot's centre is here (canvas mm) stand on the
+        place there: none where another die's top was read, and no taller one than the place's
+        rules stack (``Spot.holds``: two touching dice on one-die places, the far one's top over
+        the near one's side, had passed for a column on the near one's place)?  Off every place
+        it may: where it stands is then unclear, and asked."""
+        spot_id = self._spot_at(x_mm - MARGIN_MM, y_mm - MARGIN_MM)
+        if spot_id is None:
+            return True
+        return spot_id not in self._topped and (self.layout.spot(spot_id).holds or height) >= height
 
     def _die_within_place(self, x_mm: float, y_mm: float) -> bool:
         """Does a die whose foot's centre is here (canvas mm) lie within one place, give or
