@@ -25,7 +25,8 @@ TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosi
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 COARSE_TINT_MAX = 12.0  # ... and less than this other than the print's way, from a coarse frame
 SURROUNDINGS_COSINE = 0.8  # a tint this near the print's own (cosine) is taken from the print
-FINE_WHITE_TINT_MAX = 16.0  # a white face from a frame fine enough for its rim shows less than this
+FINE_WHITE_TINT_MAX = 16.0  # a white face from a frame fine enough for its rim shows less than this ...
+LIT_PALE_LEVEL = 200.0  # ... lit this light (its median, flattened): a cast's unclipped rest is no face
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
 CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
 CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near
@@ -128,7 +129,9 @@ class Classifying(LitDice):
         From a frame fine enough for a piece's rim (``RIM_PX_PER_MM``) the print no longer bleeds
         into a face's median: white faces there showed tints of 10.4 at most (540 of Baron
         Voodoo's, Jivecat's and Swing State's on the tuning frames), so ``FINE_WHITE_TINT_MAX``
-        or more is a coloured piece lit pale (a Jivecat yellow chip at 1.07 px a mm, 23.7)."""
+        or more is a coloured piece lit pale (a Jivecat yellow chip at 1.07 px a mm, 23.7; those
+        lit pale were 209-248 light).  Where a lamp of another colour clips a white face, what
+        is left unclipped (its pips' rims, 80-150 light) keeps the cast's tint: 24 stands."""
         colours = self._centroid_bgr
         if float(self._paints()[3][index]) >= TINTED or not own.any():
             return []
@@ -138,7 +141,8 @@ class Classifying(LitDice):
         tint = seen - seen.mean()
         size = float(np.linalg.norm(tint))
         least = GREY_TINT_MAX
-        if self.frame_px_per_mm >= RIM_PX_PER_MM and self._piece_names[index] in WHITE:
+        if self.frame_px_per_mm >= RIM_PX_PER_MM and self._piece_names[index] in WHITE \
+                and float(seen.mean()) >= LIT_PALE_LEVEL:
             least = FINE_WHITE_TINT_MAX
         if around is not None and COARSE_TINT_MAX <= size < GREY_TINT_MAX:  # (its median only then)
             printed = np.median(around.reshape(-1, 3), axis=0)
