@@ -7,7 +7,8 @@ may hold, leaves the colour unclear (``Classifying.tinted_toward``).
 
 From a frame fine enough for a piece's rim (stop 85) the print no longer bleeds into a face's
 median: a fresh Jivecat board's yellow chip lit pale at 1.07 px a mm kept a tint of 23.7 toward
-yellow and was read white; white faces there show 10.4 at most (``FINE_WHITE_TINT_MAX``)."""
+yellow and was read white; white faces there show 10.4 at most, the flat camera's 16.3
+(``FINE_WHITE_TINT_MAX``, 20)."""
 
 from __future__ import annotations
 

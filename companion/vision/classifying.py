@@ -25,7 +25,7 @@ TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosi
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 COARSE_TINT_MAX = 12.0  # ... and less than this other than the print's way, from a coarse frame
 SURROUNDINGS_COSINE = 0.8  # a tint this near the print's own (cosine) is taken from the print
-FINE_WHITE_TINT_MAX = 16.0  # a white face from a frame fine enough for its rim shows less than this ...
+FINE_WHITE_TINT_MAX = 20.0  # a white face from a frame fine enough for its rim shows less than this ...
 LIT_PALE_LEVEL = 200.0  # ... lit this light (its median, flattened): a cast's unclipped rest is no face
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
 CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
@@ -128,8 +128,9 @@ class Classifying(LitDice):
         under a lamp, read as white; the white chips' tints of up to 19 pointed the print's way).
         From a frame fine enough for a piece's rim (``RIM_PX_PER_MM``) the print no longer bleeds
         into a face's median: white faces there showed tints of 10.4 at most (540 of Baron
-        Voodoo's, Jivecat's and Swing State's on the tuning frames), so ``FINE_WHITE_TINT_MAX``
-        or more is a coloured piece lit pale (a Jivecat yellow chip at 1.07 px a mm, 23.7; those
+        Voodoo's, Jivecat's and Swing State's on the tuning frames; the flat camera's painted
+        dice, warmed by its lamp, 16.3 on 30 boards), so ``FINE_WHITE_TINT_MAX`` or more is a
+        coloured piece lit pale (a Jivecat yellow chip at 1.07 px a mm, 23.7; those
         lit pale were 209-248 light).  Where a lamp of another colour clips a white face, what
         is left unclipped (its pips' rims, 80-150 light) keeps the cast's tint: 24 stands."""
         colours = self._centroid_bgr
