@@ -153,11 +153,14 @@ def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
     outline seen is the flat top, a fifth of a face narrower than the square its 2's or 3's
     pips are laid out on.  That square may reach past the outline by the rim (never fall
     short of it by more than before), so these 2s and a 3, doubted before, are read; a 1's
-    square, centred on its one mark, still may not (a 2's corner pip, the other unseen)."""
+    square, centred on its one mark, still may not (a 2's corner pip, the other unseen).
+    (The same board's souls1-3 is asked since stop 85: its die and souls1-2's, touching, were
+    read as a column of three standing on a place of one die, read at its foot by the next
+    die's top; both purple 2s, so it came out right.)"""
     from committed_frames import read_right
 
     for stem, spots in (("baron_voodoo-t00-b0", ("A6",)), ("baron_voodoo-t20-b0", ("A6", "G2")),
-                        ("baron_voodoo-t20-b2", ("souls0-1", "souls1-3"))):
+                        ("baron_voodoo-t20-b2", ("souls0-1",))):
         read_right(stem, spots)
 
 

@@ -290,6 +290,11 @@ class PieceMarks(CoarseMarks):
                 # in it may be four (Baron Voodoo at 0.64-0.68 px a mm: a yellow 6, a red 4 and
                 # a yellow 4 whose marks, unclear, left two in a square read as 2s)
                 low = None
+            if low == 1 and shaded and pips > 1:
+                # with its shade joined, a lone mark is taken only where one was counted: more,
+                # cut to the one in its top's square, is no lone mark (King of Clubs at 30
+                # degrees, 0.86 px a mm: a red 4 whose shaded read counted 3, read as a sure 1)
+                low = None
             if low is not None:
                 pips, sure = low, True
             elif pad_mm < WIDE_PAD_MM and face is not None and _at_the_crops_edge(face[0]):

@@ -1,0 +1,30 @@
+"""A lone mark, read with a die's shade joined to it (stop 85).  A die whose count is unclear is
+read again with its colour in shade taken for it (``PieceMarks._cached_pips``); a 1 from that
+read is kept where the plain read found a 1 too, its lone mark only unclear.  On a fresh King
+of Clubs board at 30 degrees (0.86 px a mm) a red 4's shaded read counted 3 marks, unclear, and
+its top's square (``die_square.low_face``) cut them to a sure 1: the plain read's unclear 1
+agreed, and a 4 was read as a 1.  With its shade joined, a 1 is taken only where one mark was
+counted; on the committed and fresh frames every 1 so read right (14) had counted one mark or none."""
+
+from __future__ import annotations
+
+import pytest
+from committed_frames import kept_reading, reading_of
+
+from companion.games.base import Piece
+
+
+def test_marks_cut_to_one_in_the_shaded_read_leave_the_count_unclear() -> None:
+    frame, reading = kept_reading("king_of_clubs-t30-b7")
+    assert reading.view is not None
+    assert frame.view["p1_d3"] == (Piece("red", 4),)
+    assert reading.doubtful.get("p1_d3") == "marks unclear: blur?", reading.view.get("p1_d3")
+
+
+@pytest.mark.parametrize(("stem", "spot"), [("king_of_clubs-t10-b0-track", "p1_d3"),
+                                            ("king_of_clubs-t30-b0", "p1_d3")])
+def test_a_lone_mark_in_the_shaded_read_is_still_a_one(stem: str, spot: str) -> None:
+    frame, _layout, reading = reading_of("tune", stem)
+    assert reading.view is not None
+    assert frame.view[spot] == (Piece("red", 1),)
+    assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot]
