@@ -514,6 +514,10 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             doubtful.setdefault(spot_id, why)
         for spot_id, why in self._column_tops_over(placed, doubtful).items():
             doubtful.setdefault(spot_id, why)
+        for spot_id, here in pieces.items():
+            if len(here) > (self.layout.spot(spot_id).holds or len(here)):
+                # more read than the rules ever put there: a neighbour's top or side among them
+                doubtful.setdefault(spot_id, "more pieces than the place holds: a neighbour's?")
         for spot_id, piece, *_where in placed:
             if not self.layout.spot(spot_id).may_hold(piece.colour):
                 # what the rules never put there is no piece of its own there: a shade or a

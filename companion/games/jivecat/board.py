@@ -113,7 +113,7 @@ class JivecatBoard:
 
     def _mat_spots(self, state: State) -> list[Spot]:
         """Per seat, a band right of the board: rows of Skull places, then of 5-point
-        Monkey places, then of 1-point ones ('cols' to a row)."""
+        Monkey places, then of 1-point ones ('cols' to a row), a token to a place."""
         m = self.board.mats
         tok, pitch, cols = float(m["token_mm"]), self._mat_pitch(), int(m["cols"])
         names = self.player_names(state)
@@ -128,7 +128,7 @@ class JivecatBoard:
                     out.append(Spot(mat_place(q, kind, i), float(m["x"]) + col * pitch,
                                     q * float(m["band_mm"]) + row * pitch, tok, tok,
                                     f"{names[q]}'s mat, {words[kind]} {i + 1}", "light_fill",
-                                    takes=frozenset({MAT_COLOURS[kind]})))
+                                    holds=1, takes=frozenset({MAT_COLOURS[kind]})))
         return out
 
     def _mat_counts(self, state: State, q: int) -> dict[str, tuple[int, bool]]:

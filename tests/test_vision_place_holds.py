@@ -1,0 +1,39 @@
+"""More pieces read on a place than the rules ever put there (stop 85).  A Caught Soul's place
+holds one die and a Jivecat mat's place one token (``Spot.holds``); on fresh tuning boards a
+Caught Soul was read as a blue 2 with a white 6 (a neighbour's top over it) and a mat's Skull
+place as two black Skulls.  Such a place is asked, not read."""
+
+from __future__ import annotations
+
+import pytest
+from committed_frames import kept_reading
+
+from companion.bench.vision3d import frame_layout
+from companion.games.base import Piece
+
+WHY = "more pieces than the place holds: a neighbour's?"
+
+
+@pytest.mark.parametrize(("stem", "spot", "truth"), [
+    ("baron_voodoo-t30-b15", "souls0-0", (Piece("blue", 2),)),
+    ("jivecat-t20-b15", "mat2-skull0", (Piece("black", 0),)),
+])
+def test_more_pieces_than_a_place_holds_are_asked(stem: str, spot: str, truth: tuple[Piece, ...]) -> None:
+    frame, reading = kept_reading(stem)
+    assert reading.view is not None
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert layout.spot(spot).holds == 1
+    assert frame.view[spot] == truth
+    assert reading.doubtful.get(spot) == WHY, reading.view.get(spot)
+
+
+def test_a_place_holding_one_piece_is_still_read() -> None:
+    """The same boards' other one-piece places read one piece each, and are read."""
+    for stem in ("baron_voodoo-t30-b15", "jivecat-t20-b15"):
+        frame, reading = kept_reading(stem)
+        assert reading.view is not None
+        layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+        ones = [s.id for s in layout.spots if s.holds == 1 and frame.view.get(s.id)
+                and s.id not in reading.doubtful]
+        assert len(ones) >= 5, (stem, ones)
+        assert all(reading.view.get(s) == frame.view[s] for s in ones), stem
