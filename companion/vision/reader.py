@@ -48,6 +48,7 @@ from companion.vision.geometry import (
 from companion.vision.lens import Lens
 from companion.vision.light import Light
 from companion.vision.locating import Locating
+from companion.vision.pale_rims import PALE_RIM, PaleRims
 from companion.vision.pose import CameraPose
 from companion.vision.reading import (
     BESIDE,
@@ -78,7 +79,7 @@ PIPS_KEPT_PER_PLACE = 4  # pieces' marks kept read, at most, per place of the bo
 
 
 @dataclass
-class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, BoardMap):
+class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, PaleRims, BoardMap):
     """Reads one game's board from camera frames."""
 
     layout: Layout
@@ -514,6 +515,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Boar
             doubtful.setdefault(spot_id, why)
         for spot_id, why in self._column_tops_over(placed, doubtful).items():
             doubtful.setdefault(spot_id, why)
+        rims = [] if hand else self._pale_rims(pieces, doubtful, region if part is not None else None)
+        doubtful.update((spot_id, PALE_RIM) for spot_id in rims)  # (a hand's shadow may ring a place)
         for spot_id, here in pieces.items():
             if len(here) > (self.layout.spot(spot_id).holds or len(here)):
                 # more read than the rules ever put there: a neighbour's top or side among them

@@ -1,0 +1,34 @@
+"""A flat piece lit as pale as its print, told only by its rim (stop 85).  On fresh tuning boards
+two of Baron Voodoo's brown x20 markers, lit a pinkish grey on the tan mat, and a peach-lit
+Offering passed for the empty board pixel by pixel; their dark rims were too thin to stay in
+what is unexplained.  Rays from a one-token place's middle that cross something darker than
+the empty board, most of them round it, are a rim: the place is asked (``PaleRims``)."""
+
+from __future__ import annotations
+
+from committed_frames import kept_reading, reading_of
+
+from companion.games.base import Piece
+from companion.vision.pale_rims import PALE_RIM, RIM_RAYS
+
+
+def test_a_marker_lit_as_pale_as_the_mat_is_asked_by_its_rim() -> None:
+    frame, reading = kept_reading("baron_voodoo-t00-b14")
+    assert reading.view is not None
+    assert frame.view["x20-0-0"] == (Piece("brown", 0),)
+    assert reading.doubtful.get("x20-0-0") == PALE_RIM, reading.view.get("x20-0-0")
+
+
+def test_empty_token_places_show_no_rim() -> None:
+    """The empty token places of committed frames under three lamps and from the side are
+    read empty: their print's own lines and the shadows beside them make no ring."""
+    assert 0.39 < RIM_RAYS < 0.61  # (the tuning frames' empty places and pale markers)
+    for stem in ("baron_voodoo-t00-b0", "baron_voodoo-t10-b1-track", "baron_voodoo-t30-b2-side",
+                 "baron_voodoo-t10-b1-falloff"):
+        frame, layout, reading = reading_of("tune", stem)
+        assert reading.view is not None
+        asked = [s for s, why in reading.doubtful.items() if why == PALE_RIM]
+        assert not asked, (stem, asked)
+        empty = [s.id for s in layout.spots if s.holds == 1 and s.id.startswith(("offer", "x20", "track"))
+                 and not frame.view.get(s.id)]
+        assert sum(not reading.view.get(s) and s not in reading.doubtful for s in empty) >= 10, stem
