@@ -65,22 +65,18 @@ class PaleRims:
         as rows: (place, ray, step); and its middle's rows and columns.  Worked out once for
         the layout."""
         def build() -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
-            names = self._piece_names
-            dice = {names[i] for i in range(len(names)) if self._is_die(i)}
+            dice = self._dice_colours()
             places = [s for s in self.layout.spots if s.holds == 1 and s.takes and not s.takes & dice]
-            turns = np.linspace(0.0, 2 * np.pi, RAYS, endpoint=False)
-            steps = np.linspace(RAY_FROM, 1.0, STEPS)
-            ys, xs = [], []
-            for s in places:
-                half = min(s.w, s.h) * SCALE / 2
-                cx, cy = (s.x + s.w / 2 + MARGIN_MM) * SCALE, (s.y + s.h / 2 + MARGIN_MM) * SCALE
-                reach = half * steps[None, :]
-                xs.append(np.round(cx + reach * np.cos(turns)[:, None]).astype(np.intp))
-                ys.append(np.round(cy + reach * np.sin(turns)[:, None]).astype(np.intp))
             if not places:
                 none = np.zeros((0, RAYS, STEPS), np.intp)
                 return [], none, none, (np.zeros(0), np.zeros(0))
-            middles = (np.array([(s.y + s.h / 2 + MARGIN_MM) * SCALE for s in places]),
-                       np.array([(s.x + s.w / 2 + MARGIN_MM) * SCALE for s in places]))
-            return [s.id for s in places], np.stack(ys), np.stack(xs), middles
+            mx = np.array([(s.x + s.w / 2 + MARGIN_MM) * SCALE for s in places])
+            my = np.array([(s.y + s.h / 2 + MARGIN_MM) * SCALE for s in places])
+            half = np.array([min(s.w, s.h) * SCALE / 2 for s in places])
+            turns = np.linspace(0.0, 2 * np.pi, RAYS, endpoint=False)
+            # (place, ray, step)
+            reach = half[:, None, None] * np.linspace(RAY_FROM, 1.0, STEPS)[None, None, :]
+            xs = np.round(mx[:, None, None] + reach * np.cos(turns)[None, :, None]).astype(np.intp)
+            ys = np.round(my[:, None, None] + reach * np.sin(turns)[None, :, None]).astype(np.intp)
+            return [s.id for s in places], ys, xs, (my, mx)
         return per_layout(self, "_rim_rays_known", build)
