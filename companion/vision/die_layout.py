@@ -40,6 +40,7 @@ CODE_STEP = (0.17, 0.26)  # a card's printed code: its marks lie 0.225 of its wi
 DIE_FIT = 0.3  # every mark this near its place in the layout (a share of the step), at worst
 DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 degree steps
 _TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
+ACROSS_THE_MIDDLE = 0.35  # marks this near a face's middle (a share of their mean distance from it): at it
 NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
 
 
@@ -124,6 +125,30 @@ def _face_fit(points: np.ndarray, face_px: float, contrast: np.ndarray, no_pip: 
             # unseen leaves a 2, a 5's a 4), or no face
             return None
     return (float(centre[0]), float(centre[1])), step, float(c), float(s)
+
+
+def a_diagonal_completed(points: np.ndarray, clear: np.ndarray) -> bool:
+    """Do the clear marks (``clear``, a mask over ``points``, crop px) alone lie as a 2 or a 3
+    does (two corners across the face's middle, with or without the middle), the faint ones
+    only at the other diagonal's corners, completing a 4 or a 5?  A glossy die's top the
+    lamp lifts past its colour is mottled, brightest toward its corners: two faint specks at
+    a 2's empty corners complete a 4 as well as a 4's faint pips do (Baron Voodoo from
+    1.2-1.35 px a mm: a blue, a purple and a red 2 read as sure 4s, a blue 3 as a 5), so
+    those marks alone are no count."""
+    pts = np.asarray(points, np.float64)
+    clear = np.asarray(clear, bool)
+    n, n_clear = len(pts), int(clear.sum())
+    if (n, n_clear) not in ((4, 2), (5, 3)):
+        return False
+    centre = pts.mean(axis=0)
+    step = float(np.linalg.norm(pts - centre, axis=1).mean())
+    near_middle = np.linalg.norm(pts - centre, axis=1) < ACROSS_THE_MIDDLE * step
+    corners = clear & ~near_middle
+    if n == 5 and not (clear & near_middle).any():
+        return False  # a 5's clear marks without its middle: no 3
+    # two clear corners across the middle: their own midpoint at the face's middle
+    return int(corners.sum()) == 2 and \
+        float(np.linalg.norm(pts[corners].mean(axis=0) - centre)) < ACROSS_THE_MIDDLE * step
 
 
 def may_be_faces(sets: np.ndarray, face_px: float) -> np.ndarray:
@@ -348,6 +373,8 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
             (fx, fy), step, c, s = fit
             if size == 4 and _middle_marked(whole, fx, fy, step):
                 continue  # a 5 whose middle pip is half seen (a lamp over it), not a 4
+            if a_diagonal_completed(centres[picked], values[picked] >= 0.30):
+                continue  # a 2's or a 3's clear marks, the other corners faint: no count
             rest = np.setdiff1d(marks, picked)
             dx, dy = centres[rest, 0] - fx, centres[rest, 1] - fy
             u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step

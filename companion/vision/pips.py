@@ -22,6 +22,7 @@ from companion.vision.die_layout import (
     _at_a_faces_step,
     _in_the_middle,
     _laid_out_top,
+    a_diagonal_completed,
     die_face,
     laid_out_as_a_face,
 )
@@ -109,7 +110,8 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # leaves no place for a reflection's or a side face's peak among them
         marks = strong | faint
         centre = die_face(centres[1:][marks], die_px, whole)
-        if centre is not None and (stands is None or stands(*centre)):
+        if centre is not None and (stands is None or stands(*centre)) \
+                and not a_diagonal_completed(centres[1:][marks], strong[marks]):
             strong, faint = marks, np.zeros_like(faint)
     if die_px is None and (strong | faint).any():
         # a peak at a flat piece's rim where the contrast rises on past it, over the outline,
