@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from committed_frames import kept_reading
 
 from companion.games import load_game
+from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import CameraPose
 from companion.vision.reader import BoardReader
@@ -44,6 +46,26 @@ def test_two_pieces_in_a_row_or_a_figure_too_tall_for_its_lean_are_not_one_figur
     near = CameraPose((110.0, 100.0), 860.0)  # the blob is under the camera: no lean to speak of
     pawn = _mask([(16, 20, 8), (26, 20, 5), (34, 20, 4), (40, 20, 4)])
     assert leaning_figure(near, pawn, 100, 80, 1.0) is None
+
+
+def test_a_figure_leaning_little_is_read_at_its_base_and_two_side_by_side_are_not() -> None:
+    """A blob whose box is too long for one piece (over 1.5 times its width) but no longer than
+    that along the line from the nadir: a figure leaning little (stop 86: Times Square's dancers
+    from 30 degrees, boxes of 17 x 26 px, were asked as pieces touching)."""
+    short = _mask([(16, 20, 8), (22, 20, 6), (27, 20, 4)])  # 17 px across, 24 along
+    found = leaning_figure(POSE, short, 100, 80, 1.0)
+    assert found is not None and found.width <= found.length <= 1.5 * found.width
+    fx, fy = found.foot
+    assert abs(fx - (100 + 16.5)) <= 1.5 and abs(fy - (80 + 20.5)) <= 1.0  # the base's centre
+    side_by_side = _mask([(20, 14, 8), (20, 26, 8)])  # 29 across the line, 17 along it
+    assert leaning_figure(POSE, side_by_side, 100, 80, 1.0) is None
+
+
+def test_a_dancer_from_thirty_degrees_is_read_at_its_place() -> None:
+    frame, reading = kept_reading("times_square-t30-b9")
+    assert reading.view is not None
+    assert frame.view["s14"] == (Piece("black", 0),)
+    assert "s14" not in reading.doubtful and reading.view["s14"] == frame.view["s14"]
 
 
 def _reader(game_name: str) -> BoardReader:

@@ -37,7 +37,7 @@ def leaning_figure(pose: CameraPose, own: np.ndarray, bx: int, by: int, scale: f
     """A blob (``own``: its mask, its box's corner at ``bx, by`` in the board sampled at
     ``scale`` px/mm) that is one standing figure seen from a slant, with its base's centre;
     None when it is not (too long for a figure's lean, or as wide past its base as at it:
-    two pieces in a row)."""
+    two pieces in a row; wider across the line than along it: two side by side)."""
     ys, xs = np.nonzero(own)
     if len(xs) < 8:
         return None
@@ -52,7 +52,13 @@ def leaning_figure(pose: CameraPose, own: np.ndarray, bx: int, by: int, scale: f
     inner = float(along.min())
     length = float(along.max()) - inner + 1.0
     if length <= LONG_SHAPE * width:
-        return None  # as long as one flat piece: nothing for a slant to explain
+        if length < width:
+            return None  # wider across the line than along it: pieces side by side
+        # as long as one flat piece along the line, though its box is longer (a figure from
+        # 30 degrees, its box 17 x 26 px and 18 x 26 along the line): one figure leaning little,
+        # read at its base as one leaning more is (Times Square's dancers, asked as pieces
+        # touching)
+        return Leaning(_base_centre(cx, cy, ux, uy, along, across, width), width, length)
     lean = pose.lean(d / scale, TALLEST_FIGURE_MM) * scale
     if length > width + lean + BASE_SLACK_PX:
         return None  # longer than the tallest figure leans
@@ -61,7 +67,14 @@ def leaning_figure(pose: CameraPose, own: np.ndarray, bx: int, by: int, scale: f
         part = across[beyond]
         if float(part.max() - part.min()) + 1.0 > BODY_NARROWER * width:
             return None  # as wide past the base as at it: another piece, not a body
-    centre = inner + width / 2  # the base's centre, half its width in from its inner rim
+    return Leaning(_base_centre(cx, cy, ux, uy, along, across, width), width, length)
+
+
+def _base_centre(cx: float, cy: float, ux: float, uy: float, along: np.ndarray, across: np.ndarray,
+                 width: float) -> tuple[float, float]:
+    """A figure's base's centre (sampled px): half its width in from its inner rim along the
+    line from the nadir (``ux, uy``), midway across it; ``along`` and ``across``: its pixels'
+    offsets from the blob's centre ``cx, cy`` along and across that line."""
+    centre = float(along.min()) + width / 2
     mid = float(across.min() + across.max()) / 2
-    foot = (cx + centre * ux - mid * uy, cy + centre * uy + mid * ux)
-    return Leaning(foot, width, length)
+    return cx + centre * ux - mid * uy, cy + centre * uy + mid * ux
