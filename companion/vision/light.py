@@ -265,7 +265,11 @@ class Light:
             # scalar costs a die's crop a quarter of a millisecond: ten times a lookup)
             return cv2.LUT(img, self.flatten_with(_LEVELS, gain))
         flat = cv2.multiply(img, gain, dtype=cv2.CV_8U)
-        if self.tone is not None:  # a channel at a time: cv2.LUT is slower with three at once
+        if self.tone is not None and flat.ndim == 3 and flat.shape[2] == 3 and self.tone.dtype == np.uint8:
+            # each channel through its own curve in one lookup (half the cost of a split, three
+            # lookups and a merge on a changed region, with this OpenCV)
+            flat = cv2.LUT(flat, self.tone)
+        elif self.tone is not None:
             channels = zip(cv2.split(flat), self._tone_channels, strict=True)
             flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat
