@@ -59,8 +59,9 @@ class Standing(DieSides):
         labels = self._sheen_joined_to_black(flat, labels, as_empty, region)
         labels = self._sheen_lit_chips(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
-        standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
-                    and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
+        standing = per_layout(self, "_hued_standing_known", lambda: [
+            i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
+            and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP])  # no hue: any shadow's
         if not standing:
             return labels  # (a die's sides in shade are its own: ``_with_sides``)
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
@@ -417,7 +418,8 @@ class Standing(DieSides):
         shadow, seen apart from its lit body (Swing State at 0.57 px a mm, a blue pawn's foot
         read as a black pawn on the next space), or another piece; either way not read."""
         out: dict[str, str] = {}
-        shadows = shadow_colours(self._piece_names, self._piece_bgr)
+        shadows = per_layout(self, "_shadow_colours_known",
+                             lambda: shadow_colours(self._piece_names, self._piece_bgr))
         # the standing figures of no shadow's colour, picked once (not once a dark piece)
         figures = [p for p in placed if p[1].colour not in shadows and self._stands_up(p[1].colour)]
         if not figures:
