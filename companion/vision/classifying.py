@@ -327,14 +327,15 @@ class Classifying(LitDice):
         return labels
 
     def _classify(self, img: np.ndarray) -> np.ndarray:
-        # 6 bits a channel, one index into the table, built in place from each channel
-        # contiguous (a fifth faster than from the interleaved channels)
+        # 6 bits a channel, one index into the table, built in place from the interleaved
+        # channels (a quarter faster than splitting them first, with the index as wide as
+        # ``take`` wants it: a narrower one it casts first, a pass and a copy)
         if not img.size:
             return np.zeros(img.shape[:-1], self._lut.dtype)
-        blue, green, red = cv2.split(img >> 2)
-        index = blue.astype(np.int32)
+        levels = img >> 2
+        index = levels[..., 0].astype(np.intp)
         index <<= 6
-        index += green
+        index += levels[..., 1]
         index <<= 6
-        index += red
+        index += levels[..., 2]
         return self._lut.take(index)

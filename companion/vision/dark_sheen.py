@@ -309,7 +309,8 @@ class DarkSheen:
         that piece (not something over the board, nor a second piece touching it); its light
         marks stay marks (far lighter than that)."""
         n_pieces = len(self._piece_names)
-        black = [i for i in range(n_pieces) if float(self._piece_bgr[i].max()) <= BLACK_MOST]
+        black = per_layout(self, "_black_known", lambda: [
+            i for i in range(n_pieces) if float(self._piece_bgr[i].max()) <= BLACK_MOST])
         if len(black) != 1:
             return labels
         index = black[0]

@@ -9,6 +9,7 @@ from the counting: it sees points and a contrast map, nothing of the crop's colo
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 
@@ -201,14 +202,16 @@ def _best_turn(offsets: np.ndarray, places: np.ndarray, step: float) -> tuple[in
     (crop px) nearest a layout's places at ``step``, one mark a place, and the farthest any
     mark then lies from its place (in steps; inf when no turn puts one mark at each place)."""
     # every turn at once: each mark's offset turned back by it, in steps, against each place
+    # (turns x marks x places; the miss as ``np.linalg.norm`` takes it over the two axes, each
+    # offset squared, the two summed, the root: the same to the last bit without its copies)
     cos, sin = _TURN_COS[:, None], _TURN_SIN[:, None]
-    turned = np.stack([offsets[:, 0] * cos + offsets[:, 1] * sin, offsets[:, 1] * cos - offsets[:, 0] * sin],
-                      axis=2) / step  # turns x marks x 2
-    miss = np.linalg.norm(turned[:, :, None, :] - places[None, None], axis=3)  # turns x marks x places
+    across = ((offsets[:, 0] * cos + offsets[:, 1] * sin) / step)[:, :, None] - places[:, 0]
+    down = ((offsets[:, 1] * cos - offsets[:, 0] * sin) / step)[:, :, None] - places[:, 1]
+    miss = np.sqrt(across * across + down * down)
     nearest = miss.argmin(axis=2)
     ordered = np.sort(nearest, axis=1)
     one_each = (np.diff(ordered, axis=1) > 0).all(axis=1)  # no two marks at one place
-    worst = np.take_along_axis(miss, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+    worst = miss.min(axis=2).max(axis=1)  # (each mark's nearest place's miss: the least)
     worst[~one_each] = np.inf
     best = int(worst.argmin())
     return best, float(worst[best])
@@ -226,9 +229,19 @@ def laid_out_as_a_face(points: np.ndarray) -> bool:
         return False
     pts = np.asarray(points, np.float64)
     offsets = pts - pts.mean(axis=0)
-    places = np.array(layout, np.float64)
-    step = float(np.linalg.norm(offsets, axis=1).mean() / np.linalg.norm(places, axis=1).mean())
+    places, reach = _face_places(len(points))
+    # (each offset's norm as ``np.linalg.norm`` takes it over an axis of two)
+    step = float(np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1]).mean() / reach)
     return step > 0 and _best_turn(offsets, places, step)[1] <= DIE_FIT
+
+
+@functools.cache
+def _face_places(count: int) -> tuple[np.ndarray, float]:
+    """A face of ``count`` pips: its places (``DIE_FACES``) and their mean distance from its
+    middle, worked out once a count (asked of every die's count of three or more)."""
+    places = np.array(DIE_FACES[count], np.float64)
+    places.flags.writeable = False
+    return places, np.linalg.norm(places, axis=1).mean()
 
 
 def _rising_past(contrast: np.ndarray, x: int, y: int, reach: int) -> bool:

@@ -19,6 +19,7 @@ from companion.vision.channels import channel_max, channel_sum
 from companion.vision.glare import smooth_fit
 
 CLIPPED = 250  # a channel at this level or more is clipped by the camera: it was at least that
+_LEVELS = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 3, axis=2)  # every level, each channel
 TOO_BRIGHT = "too bright to read: the white margin is washed out (lower the exposure)"
 SHAPE_FROM_PAPER = 0.5  # fewer of the paper's samples than this share unclipped: the surfaces help
 TONE_AGREE = 20  # levels: a surface's pixel the tone curve takes this close to its colour agrees
@@ -257,8 +258,18 @@ class Light:
 
     def flatten_with(self, img: np.ndarray, gain: np.ndarray | tuple[float, ...]) -> np.ndarray:
         """The light's gain (per pixel, or one for a small crop) and the tone curve taken off."""
+        if isinstance(gain, tuple) and img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 \
+                and img.shape[0] * img.shape[1] > len(_LEVELS):
+            # one gain a channel: each level of each channel flattens to one level, so the crop
+            # is looked up in its 256 levels flattened the same way (OpenCV's multiply by a
+            # scalar costs a die's crop a quarter of a millisecond: ten times a lookup)
+            return cv2.LUT(img, self.flatten_with(_LEVELS, gain))
         flat = cv2.multiply(img, gain, dtype=cv2.CV_8U)
-        if self.tone is not None:  # a channel at a time: cv2.LUT is slower with three at once
+        if self.tone is not None and flat.ndim == 3 and flat.shape[2] == 3 and self.tone.dtype == np.uint8:
+            # each channel through its own curve in one lookup (half the cost of a split, three
+            # lookups and a merge on a changed region, with this OpenCV)
+            flat = cv2.LUT(flat, self.tone)
+        elif self.tone is not None:
             channels = zip(cv2.split(flat), self._tone_channels, strict=True)
             flat = cv2.merge([cv2.LUT(c, t) for c, t in channels])
         return flat

@@ -26,7 +26,7 @@ import numpy as np
 from companion.vision.palette import SKIN_BGR
 from companion.vision.pips import connected_components
 from companion.vision.pose import DIE_MM
-from companion.vision.reading import SCALE, SQUARE3, UNKNOWN
+from companion.vision.reading import SCALE, SQUARE3, UNKNOWN, per_layout
 
 TINTED = 40  # a piece this far from grey (levels between its channels) has a tint of its own
 LIT_TINT_MIN = 20.0  # a die's top lit past its colour keeps this much tint (levels); a white pip less
@@ -49,8 +49,10 @@ class LitDice:
     def _tinted_dice(self) -> list[int]:
         """The dice whose colour has a tint of its own: a lamp lifts them toward white their
         own way (a white or a grey die's lit top is only lighter)."""
-        tinted = np.ptp(self._centroid_bgr, axis=1) >= TINTED
-        return [i for i in range(len(self._piece_names)) if self._is_die(i) and tinted[i]]
+        def dice() -> list[int]:
+            tinted = np.ptp(self._centroid_bgr, axis=1) >= TINTED
+            return [i for i in range(len(self._piece_names)) if self._is_die(i) and tinted[i]]
+        return per_layout(self, "_tinted_dice_known", dice)  # (asked of every crop and board read)
 
     def _lit_die_tops(self, flat: np.ndarray, labels: np.ndarray, px_per_mm: float) -> np.ndarray:
         """``labels`` with a glossy die's top that the lamp lifts past its colour taken for the

@@ -137,8 +137,9 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     count is then unclear, never a guess."""
     widest = WIDEST_MARK * np.pi * (MARK_SHARE * radius) ** 2
     h, w = contrast.shape
-    xs = np.clip(np.round(centres[:, 0]).astype(int), 0, w - 1)
-    ys = np.clip(np.round(centres[:, 1]).astype(int), 0, h - 1)
+    # (clamped as ``np.clip`` clamps, without its dispatch: a few marks)
+    xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
+    ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
     # the marks of a face peak alike: one pass at the faintest one's half height, each
     # spread shared by the peaks in it, holds each one's spread at its own height or wider
     n, labels, stats, _ = connected_components((contrast >= float(values.min()) / 2).astype(np.uint8))

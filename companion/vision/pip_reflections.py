@@ -8,6 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.channels import channel_min
 from companion.vision.die_layout import _DIE_GRID, BEYOND_THE_FACE, DIE_FACES, DIE_STEP, _laid_out_top
 from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, channel_medians, light_marks, outline
 from companion.vision.mark_shapes import MARK_SHARE
@@ -50,8 +51,7 @@ def lit_like_a_mark(crop: np.ndarray, mask: np.ndarray, in_focus: bool = True,
     inner = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                       borderValue=0) > 0
     body = channel_medians(crop, mask)
-    b, g, r = cv2.split(crop)
-    raised = cv2.min(cv2.min(b, g), r).astype(np.int16) - int(body.min())
+    raised = channel_min(crop).astype(np.int16) - int(body.min())  # (no split: a third cheaper)
     if not light_marks(float(body.mean()), light_ink):  # dark ink on a light face
         lighter = (raised > LIT_RAISE) & inner
         if not lighter.any() and float(body.min()) < 240:
@@ -256,8 +256,7 @@ def lit_over_an_empty_place(crop: np.ndarray, mask: np.ndarray, hull: np.ndarray
     darkest channel from 90 to 130 hides no pip."""
     (fx, fy), step, c, s = fit
     body = channel_medians(crop, mask)
-    b, g, r = cv2.split(crop)
-    darkest = cv2.min(cv2.min(b, g), r)
+    darkest = channel_min(crop)
     lifted = (darkest.astype(np.int16) - int(body.min()) > LIT_RAISE) & (darkest >= WASHED_OUT) & (hull > 0)
     ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
     disc = PIP_DISC * step

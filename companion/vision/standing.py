@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.games.base import Piece
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import shadow_colours
@@ -58,8 +59,9 @@ class Standing(DieSides):
         labels = self._sheen_joined_to_black(flat, labels, as_empty, region)
         labels = self._sheen_lit_chips(flat, labels, as_empty, region)
         n_pieces = len(self._piece_names)
-        standing = [i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
-                    and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP]  # no hue: any shadow's
+        standing = per_layout(self, "_hued_standing_known", lambda: [
+            i for i in range(n_pieces) if self._stands_up(self._piece_names[i])
+            and float(np.ptp(self._piece_bgr[i])) >= NEUTRAL_PTP])  # no hue: any shadow's
         if not standing:
             return labels  # (a die's sides in shade are its own: ``_with_sides``)
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
@@ -311,12 +313,19 @@ class Standing(DieSides):
     def _standing_pixels(self, labels: np.ndarray, is_piece: np.ndarray) -> np.ndarray | None:
         """The pieces' pixels of the colours that stand up (pawns, figures: their shadows reach
         further than a die's), or None when the game has no such piece."""
+        lut = per_layout(self, "_standing_lut", self._standing_lut)
+        if lut is None:
+            return None
+        return (cv2.LUT(labels, lut) > 0) & is_piece
+
+    def _standing_lut(self) -> np.ndarray | None:
+        """A label table: 1 for the colours that stand up, 0 else; None for a game with none."""
         standing = [i for i, name in enumerate(self._piece_names) if self._stands_up(name)]
         if not standing:
             return None
         lut = np.zeros(256, np.uint8)
         lut[standing] = 1
-        return (cv2.LUT(labels, lut) > 0) & is_piece
+        return lut
 
     def _leaning_foot(self, index: int, own: np.ndarray, bx: int, by: int) -> tuple[float, float] | None:
         """Where a standing figure's blob, drawn out by the camera's slant, has its base
@@ -382,10 +391,15 @@ class Standing(DieSides):
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
         tall = [p for p in placed if self._stands_up(p[1].colour)]
         out: dict[str, str] = {}
-        for i, a in enumerate(tall):
-            for b in tall[i + 1:]:
-                if a[1] != b[1]:
-                    continue
+        # each figure against the later ones of its own piece only, in the order read (a pair
+        # of every two figures was most of a Swing State board's check)
+        alike: dict[Piece, list[tuple]] = {}
+        for p in tall:
+            alike.setdefault(p[1], []).append(p)
+        for a in tall:
+            later = alike[a[1]]
+            later.pop(0)  # (``a`` itself: the list holds ``a`` and the pieces read after it)
+            for b in later:
                 inner, outer = sorted((a, b), key=lambda p: np.hypot(p[2] - nx, p[3] - ny))
                 d = max(1e-6, float(np.hypot(inner[2] - nx, inner[3] - ny)))
                 ux, uy = (inner[2] - nx) / d, (inner[3] - ny) / d
@@ -404,13 +418,17 @@ class Standing(DieSides):
         shadow, seen apart from its lit body (Swing State at 0.57 px a mm, a blue pawn's foot
         read as a black pawn on the next space), or another piece; either way not read."""
         out: dict[str, str] = {}
-        shadows = shadow_colours(self._piece_names, self._piece_bgr)
+        shadows = per_layout(self, "_shadow_colours_known",
+                             lambda: shadow_colours(self._piece_names, self._piece_bgr))
+        # the standing figures of no shadow's colour, picked once (not once a dark piece)
+        figures = [p for p in placed if p[1].colour not in shadows and self._stands_up(p[1].colour)]
+        if not figures:
+            return out
         for dark in placed:
             if dark[1].colour not in shadows:
                 continue
-            for figure in placed:
-                if figure[1].colour in shadows or not self._stands_up(figure[1].colour) \
-                        or np.hypot(figure[2] - dark[2], figure[3] - dark[3]) > SHADE_BESIDE_MM:
+            for figure in figures:
+                if np.hypot(figure[2] - dark[2], figure[3] - dark[3]) > SHADE_BESIDE_MM:
                     continue
                 if self._colour_round(dark, labels) <= HEAD_SHARE * self._colour_round(figure, labels):
                     out.setdefault(dark[0], "a standing piece's shade, or another piece?")
