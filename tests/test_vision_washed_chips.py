@@ -8,7 +8,12 @@ may hold, leaves the colour unclear (``Classifying.tinted_toward``).
 From a frame fine enough for a piece's rim (stop 85) the print no longer bleeds into a face's
 median: a fresh Jivecat board's yellow chip lit pale at 1.07 px a mm kept a tint of 23.7 toward
 yellow and was read white; white faces there show 10.4 at most, the flat camera's 16.3
-(``FINE_WHITE_TINT_MAX``, 20)."""
+(``FINE_WHITE_TINT_MAX``, 20).
+
+A plain white token's print round it is asked however fine the frame (stop 86): on fresh Jivecat
+boards at 1.03 px a mm two blue chips lit pale kept tints of 14.4 and 20.1 pointing away from
+the print and were read white; the white chips tinted 10 or more at 1 px a mm or more all
+pointed the print's way (up to 15.9).  A die's face and a dark token keep the fine bound."""
 
 from __future__ import annotations
 
@@ -44,6 +49,16 @@ def test_a_yellow_chip_lit_pale_on_a_fine_frame_is_not_read_white() -> None:
     assert reading.view is not None
     assert frame.view["N12"] == (Piece("yellow", 0),)
     assert reading.doubtful.get("N12") == "colour unclear", reading.view.get("N12")
+
+
+def test_a_blue_chip_lit_pale_on_a_fine_frame_is_not_read_white() -> None:
+    frame, reading = kept_reading("jivecat-t10-b19")
+    assert reading.view is not None
+    assert frame.view["T22"] == (Piece("blue", 0),)
+    assert reading.doubtful.get("T22") == "colour unclear", reading.view.get("T22")
+    # a white chip of the same frame, under the same lamp, is still white
+    assert frame.view["L13"] == (Piece("white", 0),)
+    assert "L13" not in reading.doubtful and reading.view["L13"] == frame.view["L13"]
 
 
 def test_an_offering_lit_white_on_a_fine_frame_is_its_orange() -> None:

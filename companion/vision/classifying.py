@@ -107,31 +107,40 @@ class Classifying(LitDice):
         takes no white piece and one of the colours it is tinted toward (``Spot.takes``: a
         Baron Voodoo Protection token lit white on its own place is its cyan)."""
         x, y, w, h = box
-        around = None  # the print round it, on a frame too coarse for a piece's rim
-        if flat is not None and 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM and self._reference is not None:
+        # the print round it, on a frame too coarse for a piece's rim, and round a plain white
+        # token however fine the frame: on fresh Jivecat boards at 1.03 px a mm two blue chips
+        # lit pale were read as white, tinted 14.4 and 20.1 away from the print (the white
+        # chips at 1 px a mm or more, tinted 10 or more, all pointed the print's way; a die's
+        # face and a dark token keep the fine frame's bound: a die's shaded side passes for black)
+        around = None
+        name = self._piece_names[index]
+        coarse = 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM
+        if flat is not None and self._reference is not None and (
+                coarse or (name in WHITE and self.layout.marks.get(name) == (0, 0))):
             around = self._reference[y:y + h, x:x + w]
         toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own, around)
         if not toward:
             return index
         place = self.layout.spot(spot)
         taken = [i for i in toward if place.may_hold(self._piece_names[i])]
-        name = self._piece_names[index]
         return taken[0] if len(taken) == 1 and name in WHITE and not place.may_hold(name) else None
 
     def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray,
                       around: np.ndarray | None = None) -> list[int]:
         """The coloured pieces whose way a piece read as a colourless one is tinted over its
         whole face (``tinted_grey``), none when it is not.  ``around``: the empty board round
-        it, from a frame too coarse for a piece's rim: a white piece there takes on the print's
-        tint (a tan board's warmth) and no other, so a tint of ``COARSE_TINT_MAX`` or more any
-        other way is a coloured piece washed pale (Jivecat at 0.55-0.63 px a mm: two blue chips
-        under a lamp, read as white; the white chips' tints of up to 19 pointed the print's way).
+        it, from a frame too coarse for a piece's rim (or round a plain white token): a white
+        piece there takes on the print's tint (a tan board's warmth) and no other, so a tint
+        of ``COARSE_TINT_MAX`` or more any other way is a coloured piece washed pale (Jivecat
+        at 0.55-0.63 px a mm: two blue chips under a lamp, read as white; the white chips'
+        tints of up to 19 pointed the print's way).
         From a frame fine enough for a piece's rim (``RIM_PX_PER_MM``) the print no longer bleeds
         into a face's median: white faces there showed tints of 10.4 at most (540 of Baron
         Voodoo's, Jivecat's and Swing State's on the tuning frames; the flat camera's painted
         dice, warmed by its lamp, 16.3 on 30 boards), so ``FINE_WHITE_TINT_MAX`` or more is a
         coloured piece lit pale (a Jivecat yellow chip at 1.07 px a mm, 23.7; those
-        lit pale were 209-248 light).  Where a lamp of another colour clips a white face, what
+        lit pale were 209-248 light; fresh boards' white chips warmed up to 15.9, the print's
+        way).  Where a lamp of another colour clips a white face, what
         is left unclipped (its pips' rims, 80-150 light) keeps the cast's tint: 24 stands."""
         colours = self._centroid_bgr
         if float(self._paints()[3][index]) >= TINTED or not own.any():
