@@ -142,8 +142,9 @@ def a_diagonal_completed(points: np.ndarray, clear: np.ndarray) -> bool:
     if (n, n_clear) not in ((4, 2), (5, 3)):
         return False
     centre = pts.mean(axis=0)
-    step = float(np.linalg.norm(pts - centre, axis=1).mean())
-    near_middle = np.linalg.norm(pts - centre, axis=1) < ACROSS_THE_MIDDLE * step
+    out = np.linalg.norm(pts - centre, axis=1)  # (each mark's distance from the middle, once)
+    step = float(out.mean())
+    near_middle = out < ACROSS_THE_MIDDLE * step
     corners = clear & ~near_middle
     if n == 5 and not (clear & near_middle).any():
         return False  # a 5's clear marks without its middle: no 3
