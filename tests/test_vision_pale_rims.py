@@ -9,7 +9,7 @@ from __future__ import annotations
 from committed_frames import kept_reading, reading_of
 
 from companion.games.base import Piece
-from companion.vision.pale_rims import PALE_RIM, RIM_RAYS
+from companion.vision.pale_rims import PALE_RIM, RIM_RAYS, RIM_TINT_RAYS
 
 
 def test_a_marker_lit_as_pale_as_the_mat_is_asked_by_its_rim() -> None:
@@ -19,16 +19,27 @@ def test_a_marker_lit_as_pale_as_the_mat_is_asked_by_its_rim() -> None:
     assert reading.doubtful.get("x20-0-0") == PALE_RIM, reading.view.get("x20-0-0")
 
 
+def test_offerings_lit_peach_are_asked_by_their_orange_rims() -> None:
+    """Stop 87: three Offerings lit peach from above, their rims no darker than the mat but
+    still orange, had been read as empty places."""
+    frame, reading = kept_reading("baron_voodoo-t00-b6")
+    assert reading.view is not None
+    for spot in ("offer0-1", "offer1-0", "offer1-2"):
+        assert frame.view[spot] == (Piece("orange", 0),)
+        assert reading.doubtful.get(spot) == PALE_RIM, (spot, reading.view.get(spot))
+
+
 def test_empty_token_places_show_no_rim() -> None:
     """The empty token places of committed frames under three lamps and from the side are
     read empty: their print's own lines and the shadows beside them make no ring."""
     assert 0.39 < RIM_RAYS < 0.61  # (the tuning frames' empty places and pale markers)
+    assert 0.29 < RIM_TINT_RAYS < 0.79  # (their empty places, and the peach Offerings)
     for stem in ("baron_voodoo-t00-b0", "baron_voodoo-t10-b1-track", "baron_voodoo-t30-b2-side",
-                 "baron_voodoo-t10-b1-falloff"):
+                 "baron_voodoo-t10-b1-falloff", "jivecat-t10-b0-side"):
         frame, layout, reading = reading_of("tune", stem)
         assert reading.view is not None
-        asked = [s for s, why in reading.doubtful.items() if why == PALE_RIM]
+        empty = [s.id for s in layout.spots if s.holds == 1 and not frame.view.get(s.id)
+                 and s.id.startswith(("offer", "x20", "track", "mat"))]
+        asked = [s for s in empty if reading.doubtful.get(s) == PALE_RIM]
         assert not asked, (stem, asked)
-        empty = [s.id for s in layout.spots if s.holds == 1 and s.id.startswith(("offer", "x20", "track"))
-                 and not frame.view.get(s.id)]
         assert sum(not reading.view.get(s) and s not in reading.doubtful for s in empty) >= 10, stem

@@ -9,8 +9,16 @@ place is asked.  On the tuning frames' 5,315 token places read empty that were e
 the rays dipped at most; two brown markers' rims 61 and 94 %, a peach Offering's 47 %.  (Most
 peach Offerings' rims are fainter: 8-28 %, still read empty.  Measured with 36 rays of 12
 points; read with 24 of 6, a third of the cost, the same places are asked.)  Not asked with a
-hand over the board: its shadow may ring a place.  A part of ``BoardReader``
-(``reader.py``): the methods here use its state.
+hand over the board: its shadow may ring a place.
+
+A rim may be brighter than the board and yet show the piece's own colour: an Offering lit
+peach from the top keeps its orange at its edge, where the lamp's white does not wash it.
+Where most rays cross something more tinted than the empty board there (a channel's spread,
+``RIM_TINT`` over the print's), beyond what a lamp's cast tints the board just outside the
+place, the place is asked too.  On the tuning frames' 10,923 empty token places (Baron
+Voodoo's and Jivecat's) at most 29 % of the rays crossed such a tint; three peach Offerings
+read empty 79-100 % (stop 87).  A part of ``BoardReader`` (``reader.py``): the methods
+here use its state.
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ RIM_RAYS = 0.45  # this share of a place's rays crossing one: a ring round its m
 RAYS = 24  # rays from a place's middle, evenly turned
 STEPS = 6  # points along each, from RAY_FROM of the way to its edge on
 RAY_FROM = 0.3
+RIM_TINT = 25  # a point whose channels spread this much more than the print's there is tinted
+RIM_TINT_RAYS = 0.5  # this share of a place's rays crossing a tinted point: a coloured rim
+OUTSIDE = 1.35  # the board just outside a place, as a share of its half size: a lamp's cast
 PALE_RIM = "a pale piece's rim?"
 
 
@@ -41,7 +52,7 @@ class PaleRims:
         flat, reference = self._flat, self._reference
         if flat is None or reference is None:
             return []
-        ids, ys, xs, middles = self._rim_rays()
+        ids, ys, xs, middles, (oys, oxs) = self._rim_rays()
         if not len(ids):
             return []
         h, w = flat.shape[:2]
@@ -54,22 +65,51 @@ class PaleRims:
         if not keep:
             return []
         at = (np.clip(ys[keep], 0, h - 1) * w + np.clip(xs[keep], 0, w - 1)).ravel()
-        # (as flat indices, channels summed as integers: a third of indexing by rows and columns)
-        seen = flat.reshape(-1, 3).take(at, axis=0).sum(axis=-1, dtype=np.int32)
-        empty = reference.reshape(-1, 3).take(at, axis=0).sum(axis=-1, dtype=np.int32)
-        dips = (seen * RIM_DIP_DEN < empty * RIM_DIP_NUM).reshape(len(keep), RAYS, STEPS).any(axis=-1)
-        return [ids[k] for k, ringed in zip(keep, dips.mean(axis=-1) >= RIM_RAYS, strict=True) if ringed]
+        # (as flat indices: a third of indexing by rows and columns)
+        seen = flat.reshape(-1, 3).take(at, axis=0)
+        empty = reference.reshape(-1, 3).take(at, axis=0)
+        dips = (seen.sum(axis=-1, dtype=np.int32) * RIM_DIP_DEN
+                < empty.sum(axis=-1, dtype=np.int32) * RIM_DIP_NUM)
+        dark = dips.reshape(len(keep), RAYS, STEPS).any(axis=-1).mean(axis=-1) >= RIM_RAYS
+        coloured = self._tinted_rims(seen, empty, ys[keep], xs[keep], oys[keep], oxs[keep])
+        return [ids[k] for k, ringed in zip(keep, dark | coloured, strict=True) if ringed]
 
-    def _rim_rays(self) -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    def _tinted_rims(self, seen: np.ndarray, empty: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                     oys: np.ndarray, oxs: np.ndarray) -> np.ndarray:
+        """Per place (rows of ``ys``), do most of its rays cross a point more tinted than the
+        print there (``RIM_TINT`` over the lamp's cast just outside it), the point and the
+        3 x 3 round it alike?  ``seen``, ``empty``: the rays' points, as rows of BGR.  The
+        round is judged only where the points pass: most boards' empty places are passed on
+        a gather of points, as the dark rims are."""
+        flat, reference = self._flat, self._reference
+        assert flat is not None and reference is not None
+        h, w = flat.shape[:2]
+        places = len(ys)
+        around = (np.clip(oys, 0, h - 1) * w + np.clip(oxs, 0, w - 1)).ravel()
+        cast = _spread(flat.reshape(-1, 3).take(around, axis=0)) \
+            - _spread(reference.reshape(-1, 3).take(around, axis=0))
+        # (the median of the rays' points: the upper of the middle two, as a partition finds it)
+        middle = np.partition(cast.reshape(places, RAYS), RAYS // 2, axis=-1)[:, RAYS // 2]
+        bar = middle[:, None, None] + RIM_TINT
+        over = (_spread(seen) - _spread(empty)).reshape(places, RAYS, STEPS) > bar
+        coloured = over.any(axis=-1).mean(axis=-1) >= RIM_TINT_RAYS
+        for k in np.flatnonzero(coloured):
+            round_over = _tint_over_print(flat, reference, ys[k], xs[k]) > bar[k]
+            coloured[k] = (over[k] & round_over).any(axis=-1).mean() >= RIM_TINT_RAYS
+        return coloured
+
+    def _rim_rays(self) -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray],
+                                 tuple[np.ndarray, np.ndarray]]:
         """Per one-token place (``Spot.holds`` 1, taking no die), its rays' points (sampled px),
-        as rows: (place, ray, step); and its middle's rows and columns.  Worked out once for
-        the layout."""
-        def build() -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        as rows: (place, ray, step); its middle's rows and columns; and the rows and columns
+        of a point per ray just outside it (``OUTSIDE``).  Worked out once for the layout."""
+        def build() -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray],
+                             tuple[np.ndarray, np.ndarray]]:
             dice = self._dice_colours()
             places = [s for s in self.layout.spots if s.holds == 1 and s.takes and not s.takes & dice]
             if not places:
-                none = np.zeros((0, RAYS, STEPS), np.intp)
-                return [], none, none, (np.zeros(0), np.zeros(0))
+                none, nowhere = np.zeros((0, RAYS, STEPS), np.intp), np.zeros((0, RAYS), np.intp)
+                return [], none, none, (np.zeros(0), np.zeros(0)), (nowhere, nowhere)
             mx = np.array([(s.x + s.w / 2 + MARGIN_MM) * SCALE for s in places])
             my = np.array([(s.y + s.h / 2 + MARGIN_MM) * SCALE for s in places])
             half = np.array([min(s.w, s.h) * SCALE / 2 for s in places])
@@ -78,5 +118,30 @@ class PaleRims:
             reach = half[:, None, None] * np.linspace(RAY_FROM, 1.0, STEPS)[None, None, :]
             xs = np.round(mx[:, None, None] + reach * np.cos(turns)[None, :, None]).astype(np.intp)
             ys = np.round(my[:, None, None] + reach * np.sin(turns)[None, :, None]).astype(np.intp)
-            return [s.id for s in places], ys, xs, (my, mx)
+            oxs = np.round(mx[:, None] + OUTSIDE * half[:, None] * np.cos(turns)[None, :]).astype(np.intp)
+            oys = np.round(my[:, None] + OUTSIDE * half[:, None] * np.sin(turns)[None, :]).astype(np.intp)
+            return [s.id for s in places], ys, xs, (my, mx), (oys, oxs)
         return per_layout(self, "_rim_rays_known", build)
+
+
+def _tint_over_print(flat: np.ndarray, reference: np.ndarray, rows: np.ndarray,
+                     cols: np.ndarray) -> np.ndarray:
+    """Per point (sampled px), how much more its channels spread than the empty board's there:
+    a piece's own colour where the print is paler.  Each point is the mean of the 3 x 3 round
+    it: a noisy camera's speckle is no tint (one pixel's spread under heavy noise passed 25
+    on flat frames' empty places)."""
+    h, w = flat.shape[:2]
+    seen = np.zeros((*rows.shape, 3), np.int32)
+    empty = np.zeros((*rows.shape, 3), np.int32)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            at = (np.clip(rows + dy, 0, h - 1) * w + np.clip(cols + dx, 0, w - 1)).ravel()
+            seen += flat.reshape(-1, 3).take(at, axis=0).reshape(seen.shape)
+            empty += reference.reshape(-1, 3).take(at, axis=0).reshape(empty.shape)
+    return (_spread(seen) - _spread(empty)) / 9.0
+
+
+def _spread(bgr: np.ndarray) -> np.ndarray:
+    """Per row of BGR, its channels' spread (as ``int32``): a tint's strength."""
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    return np.maximum(np.maximum(b, g), r).astype(np.int32) - np.minimum(np.minimum(b, g), r)
