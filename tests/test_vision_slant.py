@@ -14,7 +14,7 @@ from companion.games.base import Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import CameraPose
 from companion.vision.reader import BoardReader
-from companion.vision.slant import leaning_figure
+from companion.vision.slant import leaned_from, leaning_figure
 
 # a camera 86 cm up whose nadir is 500 mm left of the blobs below (x grows away from it)
 POSE = CameraPose((-400.0, 100.0), 860.0)
@@ -36,6 +36,26 @@ def test_a_pawn_drawn_out_by_the_slant_is_one_pawn_read_at_its_base():
     fx, fy = found.foot
     assert abs(fx - (100 + 16.5)) <= 1.5 and abs(fy - (80 + 20.5)) <= 1.0  # the base's centre
     assert found.length > 1.5 * found.width
+
+
+def test_a_top_seen_off_every_place_leans_from_a_foot_nearer_the_nadir() -> None:
+    """A piece 50 mm tall whose top shows 500 mm out from the nadir of a camera 860 mm up
+    stands within 500 * 50 / 860 = 29 mm of that point, on the line in toward the nadir."""
+    ys, xs = leaned_from(POSE, 100.0, 100.0, 1.0, height_mm=50.0)  # (500 mm right of the nadir)
+    assert (ys == 100).all()
+    assert xs[0] == 100 and xs.max() == 100 and 70 <= xs.min() <= 72
+    assert len(xs) >= 29 and (np.diff(xs) <= 0).all()  # every pixel of the way, in toward the nadir
+
+
+def test_a_dancer_hidden_but_its_head_leaves_its_place_asked() -> None:
+    """Stop 87: from 30 degrees a blue dancer behind a pink one on the same space showed only its
+    head, over the board beyond the space; something over no place was asked of no place, and
+    the space was read as the pink dancer alone.  It is asked of the places a figure may stand on
+    whose head shows there."""
+    frame, reading = kept_reading("times_square-t30-b17")
+    assert reading.view is not None
+    assert frame.view["s7"] == (Piece("blue", 0), Piece("pink", 0))
+    assert "s7" in reading.doubtful, reading.view.get("s7")
 
 
 def test_two_pieces_in_a_row_or_a_figure_too_tall_for_its_lean_are_not_one_figure():

@@ -239,12 +239,12 @@ class Arms:
             # itself, no board either (``washed_core``); a speck the fit missed at a line hides nothing
             self._doubt_under(self.glare.could_hide(unseen, corner), corner, "glare?", doubtful, whence)
         for k, why in whys.items():
-            x, y, w, h, _ = stats[k]
-            for s in _places(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k]):
+            x, y, w, h, _ = (int(v) for v in stats[k])
+            on = _places(self._spot_map[y:y + h, x:x + w][components[y:y + h, x:x + w] == k])
+            for s in on if len(on) or why != OVER else self._places_leaning_onto(components, k, stats[k]):
                 doubtful.setdefault(self._spot_ids[int(s)], why)
                 if whence is not None:
-                    whence.setdefault(self._spot_ids[int(s)], []).append((int(y), int(y + h), int(x),
-                                                                          int(x + w)))
+                    whence.setdefault(self._spot_ids[int(s)], []).append((y, y + h, x, x + w))
         if arm is None:
             return None, None
         if crossing is not None:

@@ -498,6 +498,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
                    out=unexplained)  # light, not a doubt
         if any(blob.odd for blob in told):
             unexplained |= odd > 0
+        self._read_so_far = pieces  # (a figure's head off every place: ``_places_leaning_onto``)
         verdict, near_arm = self._judge_unexplained(unexplained, flat, doubtful, components, crossing,
                                                        whence, odd)
         if verdict is not None or near_arm is not None:

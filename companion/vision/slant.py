@@ -78,3 +78,17 @@ def _base_centre(cx: float, cy: float, ux: float, uy: float, along: np.ndarray, 
     centre = float(along.min()) + width / 2
     mid = float(across.min() + across.max()) / 2
     return cx + centre * ux - mid * uy, cy + centre * uy + mid * ux
+
+
+def leaned_from(pose: CameraPose, x: float, y: float, scale: float,
+                height_mm: float = TALLEST_FIGURE_MM, step: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The points (sampled px, rows and columns) a standing piece no taller than ``height_mm``
+    whose top shows at ``x, y`` may have its foot at: from there in toward the camera's nadir,
+    as far as such a piece leans out there (a point seen at distance D from the nadir at height
+    h above the board stands over the board at D (H - h) / H: it leans out D h / H), every
+    ``step`` px."""
+    nx, ny = pose.nadir_mm[0] * scale, pose.nadir_mm[1] * scale
+    d = float(np.hypot(x - nx, y - ny))
+    reach = d * height_mm / max(pose.height_mm, height_mm + 1.0)
+    t = np.linspace(0.0, reach, max(2, int(reach / step) + 1)) / max(d, 1e-6)
+    return np.round(y + (ny - y) * t).astype(np.intp), np.round(x + (nx - x) * t).astype(np.intp)

@@ -18,7 +18,7 @@ from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import shadow_colours
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
 from companion.vision.reading import SCALE, SQUARE3, per_layout
-from companion.vision.slant import leaning_figure
+from companion.vision.slant import leaned_from, leaning_figure
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
 DIE_FACE_SHARE = 0.6  # a blob this share of a die's face or more may be a die
@@ -40,11 +40,14 @@ FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
 HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
+PRINT_HUE = 0.95  # a patch whose tint lies this near the print's (cosine) has the print's hue
 SHADE_BESIDE_MM = 25.0  # a standing figure's shaded foot and shadow read apart lie this near its base
 
 
 class Standing(DieSides):
     """Where a piece that stands up stands, and what of it is no piece of its own."""
+
+    _read_so_far: dict[str, list[Piece]] = {}  # the frame's pieces read from its blobs (``reader.py``)
 
     def _piece_shades(self, flat: np.ndarray, labels: np.ndarray, as_empty: np.ndarray,
                       region: tuple[slice, slice] | None = None) -> np.ndarray:
@@ -335,6 +338,34 @@ class Standing(DieSides):
         leaning = leaning_figure(self.pose, own, bx, by, SCALE)
         return None if leaning is None else leaning.foot
 
+    def _places_leaning_onto(self, components: np.ndarray, k: int, stat: np.ndarray) -> np.ndarray:
+        """The places (indices of the board's map) a standing figure may stand on whose head is
+        the patch ``k`` of ``components`` (its stats ``x, y, w, h, area``; sampled px), off
+        every place: from a slant a figure behind another shows its head past its own place,
+        over the board between places (Times Square at 30 degrees: a blue dancer hidden but for
+        its head behind a pink one, the head over no place, was read as no piece, the space as
+        the pink dancer alone).  None where the game has no standing figure, or where a figure
+        of the patch's hue is read on one of those places (its own head, read with it)."""
+        if self.pose is None or not any(self._stands_up(name) for name in self._piece_names):
+            return np.zeros(0, np.intp)
+        x, y, w, h = (int(v) for v in stat[:4])
+        ys, xs = leaned_from(self.pose, x + w / 2, y + h / 2, SCALE)
+        rows, cols = self._spot_map.shape
+        inside = (ys >= 0) & (ys < rows) & (xs >= 0) & (xs < cols)
+        found = self._spot_map[ys[inside], xs[inside]]
+        places = np.unique(found[found >= 0])
+        assert self._flat is not None
+        own = components[y:y + h, x:x + w] == k
+        hue = _hue_of(np.median(self._flat[y:y + h, x:x + w][own], axis=0), self._centroid_bgr,
+                      np.median(self._reference[y:y + h, x:x + w][own], axis=0))
+        if hue is None:
+            return np.zeros(0, np.intp)  # the print's own hue: light or shade, no figure's head
+        nearest = self._piece_names[hue]
+        read = self._read_so_far
+        if any(piece.colour == nearest for s in places for piece in read.get(self._spot_ids[int(s)], ())):
+            return np.zeros(0, np.intp)
+        return places
+
     def _figures_of_hues(self, blobs: list) -> bool:
         """Are a blob's colour patches all standing figures of colours with a hue of their own
         (no black, grey or white: a shadow is none of them)?"""
@@ -433,3 +464,25 @@ class Standing(DieSides):
                 if self._colour_round(dark, labels) <= HEAD_SHARE * self._colour_round(figure, labels):
                     out.setdefault(dark[0], "a standing piece's shade, or another piece?")
         return out
+
+
+def _hue_of(seen: np.ndarray, colours: np.ndarray, printed: np.ndarray) -> int | None:
+    """The piece colour (index of ``colours``, BGR) a patch seen as ``seen`` is nearest in hue;
+    None where it has the print's own hue there (``printed``), as light and shade do.  A patch
+    of little tint (``NEUTRAL_PTP``) is the nearest colourless piece's by its brightness."""
+    colours = np.asarray(colours, np.float64)
+    tint = seen - seen.mean()
+    tints = colours - colours.mean(axis=1, keepdims=True)
+    neutral = np.ptp(colours, axis=1) < NEUTRAL_PTP
+    if float(np.ptp(seen)) < NEUTRAL_PTP / 2:
+        if not neutral.any():
+            return None
+        far = np.where(neutral, np.abs(colours.sum(axis=1) - seen.sum()), np.inf)
+        return int(np.argmin(far))
+    size = max(float(np.linalg.norm(tint)), 1e-6)
+    print_tint = printed - printed.mean()
+    if float(print_tint @ tint) >= PRINT_HUE * size * float(np.linalg.norm(print_tint)):
+        return None
+    lengths = np.maximum(np.linalg.norm(tints, axis=1), 1e-6)
+    cosines = np.where(neutral, -np.inf, tints @ tint / lengths / size)
+    return int(np.argmax(cosines))
