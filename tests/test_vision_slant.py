@@ -15,6 +15,7 @@ from companion.vision.geometry import MARGIN_MM
 from companion.vision.pose import CameraPose
 from companion.vision.reader import BoardReader
 from companion.vision.slant import leaned_from, leaning_figure
+from companion.vision.standing import _hue_of
 
 # a camera 86 cm up whose nadir is 500 mm left of the blobs below (x grows away from it)
 POSE = CameraPose((-400.0, 100.0), 860.0)
@@ -45,6 +46,18 @@ def test_a_top_seen_off_every_place_leans_from_a_foot_nearer_the_nadir() -> None
     assert (ys == 100).all()
     assert xs[0] == 100 and xs.max() == 100 and 70 <= xs.min() <= 72
     assert len(xs) >= 29 and (np.diff(xs) <= 0).all()  # every pixel of the way, in toward the nadir
+
+
+def test_a_heads_hue_is_a_piece_colours_and_the_prints_own_hue_is_none() -> None:
+    """A patch over no place is a figure's head only in a piece's hue: a blue head in shade is
+    blue, a grey one the black piece's, and a patch of the tan print's own hue (a lamp's pool,
+    a shade) is no head at all (``standing._hue_of``)."""
+    colours = np.array([(30, 30, 30), (170, 60, 40), (60, 150, 60), (150, 90, 220)], float)  # BGR
+    tan = np.array([150.0, 180.0, 200.0])
+    assert _hue_of(np.array([146.0, 96.5, 67.0]), colours, tan) == 1  # Times Square's blue head
+    assert _hue_of(np.array([70.0, 72.0, 75.0]), colours, tan) == 0
+    assert _hue_of(np.array([120.0, 150.0, 170.0]), colours, tan) is None  # the print, dimmed
+    assert _hue_of(np.array([100.0, 102.0, 104.0]), colours[1:], tan) is None  # grey, and no grey piece
 
 
 def test_a_dancer_hidden_but_its_head_leaves_its_place_asked() -> None:
