@@ -356,7 +356,8 @@ class Standing(DieSides):
         places = np.unique(found[found >= 0])
         assert self._flat is not None
         own = components[y:y + h, x:x + w] == k
-        hue = _hue_of(np.median(self._flat[y:y + h, x:x + w][own], axis=0), self._centroid_bgr,
+        pieces = self._centroid_bgr[:len(self._piece_names)]  # (the rest: the print's colours)
+        hue = _hue_of(np.median(self._flat[y:y + h, x:x + w][own], axis=0), pieces,
                       np.median(self._reference[y:y + h, x:x + w][own], axis=0))
         if hue is None:
             return np.zeros(0, np.intp)  # the print's own hue: light or shade, no figure's head
