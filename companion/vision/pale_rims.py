@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.games.base import Piece
+from companion.vision.channels import channel_max, channel_min
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.reading import SCALE, per_layout
 
@@ -143,5 +144,4 @@ def _tint_over_print(flat: np.ndarray, reference: np.ndarray, rows: np.ndarray,
 
 def _spread(bgr: np.ndarray) -> np.ndarray:
     """Per row of BGR, its channels' spread (as ``int32``): a tint's strength."""
-    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
-    return np.maximum(np.maximum(b, g), r).astype(np.int32) - np.minimum(np.minimum(b, g), r)
+    return channel_max(bgr).astype(np.int32) - channel_min(bgr)

@@ -354,6 +354,8 @@ class Standing(DieSides):
         inside = (ys >= 0) & (ys < rows) & (xs >= 0) & (xs < cols)
         found = self._spot_map[ys[inside], xs[inside]]
         places = np.unique(found[found >= 0])
+        if not len(places):
+            return places
         assert self._flat is not None
         own = components[y:y + h, x:x + w] == k
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the rest: the print's colours)
