@@ -96,3 +96,20 @@ def test_a_die_a_doubted_column_lies_over_is_never_read_empty() -> None:
     assert reading.view is not None
     assert frame.view["under0-2"] == (Piece("blue", 2),)
     assert "under0-2" in reading.doubtful or reading.view.get("under0-2") == frame.view["under0-2"]
+
+
+def test_a_column_whose_lower_die_is_turned_across_its_top_is_asked() -> None:
+    """From 30 degrees a yellow 2 on a purple die (G3) whose turn shows it wider than the top:
+    its sides, wider than a top's, were taken for no sides, and the top was read where it
+    shows, on the next place out (G2), its own place empty (stop 88).  Sides wider than the
+    top that lean past one die's leave its height unclear: every place its foot may stand on,
+    and the one its top shows over, is asked (``Standing._wide_column``)."""
+    frame, reading = kept_reading("baron_voodoo-t30-b27")
+    assert reading.view is not None
+    assert frame.truth["stacks"]["G3"] == [["purple", 6], ["yellow", 2]]
+    assert frame.view["G3"] == (Piece("yellow", 2),) and "G2" not in frame.view
+    for spot in ("G2", "G3"):
+        assert reading.doubtful.get(spot) == "a column of unclear height?", reading.view.get(spot)
+    right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
+             and pieces and pieces == frame.view.get(s, ())]
+    assert len(right) >= 20, len(right)

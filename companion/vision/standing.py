@@ -141,7 +141,9 @@ class Standing(DieSides):
         if not self.dice_stand:
             return None
         bx, by, bw, bh = (int(v) for v in stats[:4])
-        stand, touching = self._stand(index, components, k, bx, by, bw, bh)
+        stand, touching, wide = self._stand(index, components, k, bx, by, bw, bh)
+        if stand is None and wide is not None:
+            return self._wide_column(wide, components, k, (bx, by, bw, bh), out)
         if stand is None or stand.lean < STAND_SEEN_PX:
             return None
         assert self.pose is not None
@@ -172,6 +174,27 @@ class Standing(DieSides):
             out.doubts += [(s, why) for s in sorted(near - {None})]
             return False
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
+
+    def _wide_column(self, wide: Stand, components: np.ndarray, k: int, box: tuple[int, int, int, int],
+                     out) -> bool | None:
+        """A die's top whose sides, seen wider than it, lean further than one die's: a column
+        whose lower die is turned across the top one (seen as wide as its diagonal), or a die
+        with something of a die's hue beside it (a hand's shadow).  Which, the sides do not
+        tell, nor so how tall it stands: read where its top shows (None) only when the foot of
+        every height and the top lie on one place; else each of those places is asked, False
+        (Baron Voodoo at 30 degrees: a yellow 2 on a purple die turned across it was read on
+        the next place out, where its top showed, and its own place as empty)."""
+        assert self.pose is not None
+        bx, by, bw, bh = box
+        top = (wide.top[0] / SCALE - MARGIN_MM, wide.top[1] / SCALE - MARGIN_MM)
+        feet = self.pose.feet(wide.top[0] / SCALE, wide.top[1] / SCALE, DIE_MM, MOST_STACKED)
+        near = {self._spot_at(*top)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet}
+        if len(near) == 1 and None not in near:
+            return None
+        near |= set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
+        out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+        out.doubts += [(s, "a column of unclear height?") for s in sorted(near - {None})]
+        return False
 
     def _column_may_stand(self, height: int, x_mm: float, y_mm: float) -> bool:
         """May a column of ``height`` dice whose foot's centre is here (canvas mm) stand on the
@@ -213,7 +236,7 @@ class Standing(DieSides):
             # its sides are not told apart from the board, so it has no vote
             if not self._is_die(index) or float(np.ptp(self._piece_bgr[index])) < NEUTRAL_PTP:
                 continue
-            stand, _ = self._stand(index, components, k, bx, by, bw, bh)
+            stand, _touching, _wide = self._stand(index, components, k, bx, by, bw, bh)
             if stand is None:
                 continue
             one = (stand.far - stand.across / 2) * DIE_MM / self.pose.height_mm  # one die's lean, px
@@ -226,13 +249,14 @@ class Standing(DieSides):
         return seen >= VOTE_DICE and shown >= VOTE_SHARE * seen
 
     def _stand(self, index: int, components: np.ndarray, k: int, bx: int, by: int, bw: int,
-               bh: int) -> tuple[Stand | None, bool]:
+               bh: int) -> tuple[Stand | None, bool, Stand | None]:
         """How a die's blob (component ``k``) stands (``pose.stand_of``), when the camera's
         pose is known, and whether another piece's blob touches its sides (then neither
         its height nor the other's place is sure); None for any other piece (a chip's
-        lean is under a millimetre)."""
+        lean is under a millimetre).  Last, the stand of its sides when they were seen wider
+        than its top yet leaning further than one die's (``_wide_column``), else None."""
         if self.pose is None or not self._is_die(index) or self._flat is None:
-            return None, False
+            return None, False, None
         own = components[by:by + bh, bx:bx + bw] == k
         body, x0, y0, touching = self._with_sides(own, bx, by, components, k)
         # its sides are no wider than its top: what is (a hand, its shadow, a sleeve in a
@@ -240,15 +264,18 @@ class Standing(DieSides):
         # sides (a blue die's side in shade reads black); else the die is read as the
         # board's plane shows it
         ys, xs = np.nonzero(own)
+        wide = None
         for mask, mx, my in ((body, x0, y0), (own, bx, by)):
             stand = stand_of(self.pose, mask, mx, my, SCALE, DIE_MM, MOST_STACKED, touching)
             if stand is None or (mask is own and not stand.fits):
-                return None, touching  # (the blob alone without a column's lean: no sides in it)
+                return None, touching, wide  # (the blob alone without a column's lean: no sides in it)
             side = (xs + bx + 0.5 - stand.nadir_px[0]) * -stand.outward[1] \
                 + (ys + by + 0.5 - stand.nadir_px[1]) * stand.outward[0]
             if stand.across <= float(side.max() - side.min()) + 1.0 + SIDES_WIDER_PX:
-                return stand, touching
-        return None, touching
+                return stand, touching, None
+            if mask is body and stand.fits and 1 not in stand.fits:
+                wide = stand
+        return None, touching, wide
 
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?  (Asked of every
