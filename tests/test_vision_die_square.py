@@ -10,8 +10,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right, reading_of
+from committed_frames import kept_reading, read_committed, read_right, reading_of
 
+from companion.games.base import Piece
 from companion.vision import die_square
 from companion.vision.die_square import low_face
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
@@ -136,16 +137,41 @@ def test_a_lone_mark_a_twos_near_corner_is_no_sure_one_from_a_coarse_frame() -> 
     from companion.vision.die_layout import _in_the_middle
 
     centre, half = (65.0, 60.0), DIE_PX / np.sqrt(2)
-    outline = np.zeros((130, 130), np.uint8)
-    cv2.fillConvexPoly(outline, np.array([[centre[0], centre[1] - half], [centre[0] + half, centre[1]],
-                                          [centre[0], centre[1] + half], [centre[0] - half, centre[1]]],
-                                         np.int32), 1)
+    outline = np.zeros((150, 130), np.uint8)
+    for lean in range(LEAN + 1):  # the top, and its sides swept toward the nadir below it
+        cv2.fillConvexPoly(outline, np.array([[centre[0], centre[1] - half + lean],
+                                              [centre[0] + half, centre[1] + lean],
+                                              [centre[0], centre[1] + half + lean],
+                                              [centre[0] - half, centre[1] + lean]], np.int32), 1)
     outline[:int(centre[1] - half) + 14] = 0  # the far corner the blur took
     near_pip = np.array([centre[0], centre[1] + STEP * np.sqrt(2)])
     one_frame_px = 1.0 / (16.0 * 0.59)  # of a face: a 16 mm die at 0.59 px a mm
     assert _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0))  # the reach a fine frame allows
     assert not _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0), one_frame_px)
     assert _in_the_middle(outline, np.array(centre), DIE_PX, (0.0, -1.0), one_frame_px)
+
+
+def test_a_lone_mark_near_the_outlines_near_edge_is_no_sure_one() -> None:
+    """A 2 atop a column from 30 degrees, its far pip lost: its near pip lay 0.86 of a face in
+    from the top's far edge, as a 1's pip may from a slant, but only 0.36 from the outline's
+    near edge (stop 88, read a sure 1).  The top's sides lie past its near edge, so a 1's pip
+    lies at least half a face from the outline's near edge, however little of the sides shows:
+    a lone mark nearer it is no 1, from above or from a slant, and a 1's pip is one still."""
+    from companion.vision.die_layout import ONE_FROM_FAR, _in_the_middle
+
+    outline = np.zeros((120, 120), np.uint8)
+    top = (60.0, 40.0)
+    cv2.rectangle(outline, (int(top[0] - DIE_PX / 2), int(top[1] - DIE_PX / 2)),
+                  (int(top[0] + DIE_PX / 2) - 1, int(top[1] + DIE_PX / 2) - 1), 1, -1)  # no side shows
+    near_pip = np.array([top[0], top[1] + 0.38 * DIE_PX])  # 0.88 from the far edge, 0.12 from the near
+    for outward in ((0.0, -1.0), None):
+        assert not _in_the_middle(outline, near_pip, DIE_PX, outward)
+        assert _in_the_middle(outline, np.array(top), DIE_PX, outward)
+    assert ONE_FROM_FAR[0] >= 0.3  # (a 1's pip lies half a face from either edge of its top)
+    frame, reading = kept_reading("baron_voodoo-t30-b28")
+    assert frame.truth["stacks"]["E7"] == [["blue", 6], ["blue", 2]]
+    assert reading.view is not None
+    assert "E7" in reading.doubtful or reading.view.get("E7") == (Piece("blue", 2),), reading.view.get("E7")
 
 
 def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:

@@ -330,8 +330,12 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
     ``outward``, the unit direction from the nadir through the die) and its two sides across
     that line are the top's own: the mark is measured from those, in faces (``die_px``).
     Where the crop cuts the outline off, an edge measured lies nearer the mark than the
-    top's: the far edge then still rules out a side's or a near corner's mark.  Right under
-    the camera (``outward`` None) no side shows and the near edge is the top's too.  A die
+    top's: the far edge then still rules out a side's or a near corner's mark.  The near edge
+    is the top's right under the camera (``outward`` None); from a slant the sides lie past
+    it, so the outline reaches at least as far: a mark nearer it than a 1's pip lies to its
+    top's near edge is a near corner's (a blue 2 atop a column at 30 degrees, its far pip
+    lost, read as a sure 1 so: 0.36 of a face from the outline's near edge, every 1 read on
+    the tuning frames 0.42 or more; its far edge, 0.86, was a 1's too).  A die
     larger than a face of ``die_px`` has no sides modelled: its outline is its face, and the
     mark lies at the outline's middle.  ``edge``: how far (in faces) the top's far edge may lie
     nearer than its outline shows, a frame pixel where the frame resolves a die coarsely (a
@@ -349,7 +353,7 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
     a, b = mark[0] * ux + mark[1] * uy, mark[1] * ux - mark[0] * uy
     far = (float(along.max()) + 0.5 - a) / die_px
     sides = min(b - lo, hi - b) / die_px
-    near = (a - float(along.min()) + 0.5) / die_px if outward is None else ONE_FROM_FAR[0]
+    near = (a - float(along.min()) + 0.5) / die_px
     return ONE_FROM_FAR[0] <= far <= ONE_FROM_FAR[1] - edge and sides >= ONE_FROM_SIDE \
         and near >= ONE_FROM_FAR[0]
 
