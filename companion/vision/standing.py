@@ -167,13 +167,20 @@ class Standing(DieSides):
             # blob lies over (a die there, taken for its sides, is explained with the blob)
             near = spots | {self._spot_at(*tops)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM)
                                                      for fx, fy in feet}
-            near |= set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
-            out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
-            against = touching or another
-            why = "a column of unclear height?" + (" (another piece against it)" if against else "")
-            out.doubts += [(s, why) for s in sorted(near - {None})]
-            return False
+            return self._column_asked(near, components, k, (bx, by, bw, bh), out, touching or another)
         return (fitting[0][0] * SCALE, fitting[0][1] * SCALE), stand
+
+    def _column_asked(self, near: set[str | None], components: np.ndarray, k: int,
+                      box: tuple[int, int, int, int], out, against: bool = False) -> bool:
+        """Ask every place a column of unclear height may stand on or show over (``near``) and
+        those its blob (component ``k``, its box ``box``) lies over: a die there, taken for its
+        sides, is explained with the blob.  False, as ``_foot`` returns for a doubted place."""
+        bx, by, bw, bh = box
+        near = near | set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
+        out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
+        why = "a column of unclear height?" + (" (another piece against it)" if against else "")
+        out.doubts += [(s, why) for s in sorted(near - {None})]
+        return False
 
     def _wide_column(self, wide: Stand, components: np.ndarray, k: int, box: tuple[int, int, int, int],
                      out) -> bool | None:
@@ -185,16 +192,12 @@ class Standing(DieSides):
         (Baron Voodoo at 30 degrees: a yellow 2 on a purple die turned across it was read on
         the next place out, where its top showed, and its own place as empty)."""
         assert self.pose is not None
-        bx, by, bw, bh = box
         top = (wide.top[0] / SCALE - MARGIN_MM, wide.top[1] / SCALE - MARGIN_MM)
         feet = self.pose.feet(wide.top[0] / SCALE, wide.top[1] / SCALE, DIE_MM, MOST_STACKED)
         near = {self._spot_at(*top)} | {self._spot_at(fx - MARGIN_MM, fy - MARGIN_MM) for fx, fy in feet}
         if len(near) == 1 and None not in near:
             return None
-        near |= set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
-        out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
-        out.doubts += [(s, "a column of unclear height?") for s in sorted(near - {None})]
-        return False
+        return self._column_asked(near, components, k, box, out)
 
     def _column_may_stand(self, height: int, x_mm: float, y_mm: float) -> bool:
         """May a column of ``height`` dice whose foot's centre is here (canvas mm) stand on the
