@@ -113,3 +113,21 @@ def test_a_column_whose_lower_die_is_turned_across_its_top_is_asked() -> None:
     right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
              and pieces and pieces == frame.view.get(s, ())]
     assert len(right) >= 20, len(right)
+
+
+def test_a_columns_top_past_the_boards_edge_or_beside_a_place_the_rules_rule_out_is_asked() -> None:
+    """From 30 degrees (stop 88): a red 3 on a red 4 on C1, the board's far row, showed its top
+    past the board's edge, over no place, and nothing vouched for C1, read empty; and a blue 6
+    on a red 5 on B2, its red die's side read as a brown token where the game puts none, showed
+    its top over B1, read there.  A die's top shown off every place leaves the places its blob
+    lies over asked, and a place doubted for what the rules never put there may hold a column
+    whose top shows over the next place (``DieSides._column_tops_over`` runs after that doubt)."""
+    frame, reading = kept_reading("baron_voodoo-t30-b31")
+    assert reading.view is not None
+    assert frame.truth["stacks"]["C1"] == [["red", 4], ["red", 3]]
+    assert frame.truth["stacks"]["B2"] == [["red", 5], ["blue", 6]] and "B1" not in frame.view
+    assert "C1" in reading.doubtful, reading.view.get("C1")
+    assert reading.doubtful.get("B1") == "a column's top from B2?", reading.view.get("B1")
+    right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
+             and pieces and pieces == frame.view.get(s, ())]
+    assert len(right) >= 20, len(right)

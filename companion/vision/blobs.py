@@ -48,11 +48,8 @@ HIDDEN = "partly hidden?"
 TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
 COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
-are taken as the column (7fd442c, d48ed7f).  It was off while the rule that a 2's or 3's marks
-lie a face's step apart was out: it lifted the only doubt off a red 3 counted a sure 2 (a
-test-split frame, baron_voodoo-t30-b0 F7), which only that rule made unclear.  The rule is
-back (ff87a57, with ways out of its doubts), so this is on again: a yellow die on a white
-one no longer reads as "something over it" for the white die's sides."""
+are taken as the column (7fd442c, d48ed7f; off while a 2's or 3's step rule was out, ff87a57):
+a yellow die on a white one no longer reads as "something over it" for the white die's sides."""
 SURE_READ = 0.75  # a piece read this sure or more is read (less: doubted, ``_read_blob``)
 _NEAREST = {0: 0, -1: 1, 1: 2}  # a box's side the same, a pixel shorter, a pixel longer
 
@@ -342,6 +339,9 @@ class Blobs(PieceMarks):
                 if size_mm >= self._smallest_px * 0.6:
                     part = components[by:by + bh, bx:bx + bw] == k
                     out.odd.append(((by, bx), part.astype(np.uint8)))
+                if spot is None and size_mm <= self._largest_piece and self._is_die(index):
+                    out.doubts += [(s, COLUMN_OVER)  # a die's top over no place: a column's, from a slant
+                                   for s in self._places_under(components[y:y + h, x:x + w] == k, x, y)]
                 continue
             lo, hi = self._min_area[spot], self._max_area[spot]
             if size_mm < 0.5 * lo:
