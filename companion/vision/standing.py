@@ -374,7 +374,7 @@ class Standing(DieSides):
         every place: from a slant a figure behind another shows its head past its own place,
         over the board between places (Times Square at 30 degrees: a blue dancer hidden but for
         its head behind a pink one, the head over no place, was read as no piece, the space as
-        the pink dancer alone).  None where the game has no standing figure, or where a figure
+        the pink dancer alone).  No place where the game has no standing figure, or where a figure
         of the patch's hue is read on one of those places (its own head, read with it)."""
         if self.pose is None or not any(self._stands_up(name) for name in self._piece_names):
             return np.zeros(0, np.intp)
