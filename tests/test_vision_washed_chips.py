@@ -61,6 +61,16 @@ def test_a_blue_chip_lit_pale_on_a_fine_frame_is_not_read_white() -> None:
     assert "L13" not in reading.doubtful and reading.view["L13"] == frame.view["L13"]
 
 
+def test_a_chip_lit_pale_tinted_toward_no_colour_closely_is_not_read_white() -> None:
+    """Stop 89: a blue chip of the same frame, lit pale (178 light), tinted 21.6 away from the
+    print: past a white face's bound, yet only 0.82 of blue's way (``TINT_COSINE`` 0.9), so no
+    colour was named and it was read white.  A white face tinted that far is no white."""
+    frame, reading = kept_reading("jivecat-t10-b19")
+    assert reading.view is not None
+    assert frame.view["T27"] == (Piece("blue", 0),)
+    assert reading.doubtful.get("T27") == "colour unclear", reading.view.get("T27")
+
+
 def test_an_offering_lit_white_on_a_fine_frame_is_its_orange() -> None:
     """Pale orange offerings lit white, on places that take no white piece, keep more tint
     than ``FINE_WHITE_TINT_MAX``: they are read as their orange (they were asked as blurred; so

@@ -105,7 +105,8 @@ class Classifying(LitDice):
         coloured piece's way (``tinted_grey``), then None, unclear, unless read white (a sheen
         lifts a colour toward white; a dark patch tinted is a shade, no lit piece), the place
         takes no white piece and one of the colours it is tinted toward (``Spot.takes``: a
-        Baron Voodoo Protection token lit white on its own place is its cyan)."""
+        Baron Voodoo Protection token lit white on its own place is its cyan).  A plain white
+        token tinted as far toward no colour's way is unclear too."""
         x, y, w, h = box
         # the print round it, on a frame too coarse for a piece's rim, and round a plain white
         # token however fine the frame: on fresh Jivecat boards at 1.03 px a mm two blue chips
@@ -118,9 +119,17 @@ class Classifying(LitDice):
         if flat is not None and self._reference is not None and (
                 coarse or (name in WHITE and self.layout.marks.get(name) == (0, 0))):
             around = self._reference[y:y + h, x:x + w]
-        toward = [] if flat is None else self.tinted_toward(index, flat[y:y + h, x:x + w], own, around)
-        if not toward:
+        tint = None if flat is None else self._tint_past_bound(index, flat[y:y + h, x:x + w], own, around)
+        if tint is None:
             return index
+        toward = self._colours_toward(tint)
+        if not toward:
+            # a plain white token tinted past its bound, yet no piece's colour's way closely: no
+            # white either (a fresh Jivecat board's blue chip lit pale, 21.6 away from the print,
+            # 0.82 of blue's way, was read white; the tuning frames' white faces never passed
+            # their bound).  A die keeps its white: on the flat camera a lamp's highlight on
+            # Swing State's white die tints it past the bound, toward no colour
+            return None if name in WHITE and self.layout.marks.get(name) == (0, 0) else index
         place = self.layout.spot(spot)
         taken = [i for i in toward if place.may_hold(self._piece_names[i])]
         return taken[0] if len(taken) == 1 and name in WHITE and not place.may_hold(name) else None
@@ -128,7 +137,14 @@ class Classifying(LitDice):
     def tinted_toward(self, index: int, flat: np.ndarray, own: np.ndarray,
                       around: np.ndarray | None = None) -> list[int]:
         """The coloured pieces whose way a piece read as a colourless one is tinted over its
-        whole face (``tinted_grey``), none when it is not.  ``around``: the empty board round
+        whole face (``tinted_grey``), none when it is not (``_tint_past_bound``)."""
+        tint = self._tint_past_bound(index, flat, own, around)
+        return [] if tint is None else self._colours_toward(tint)
+
+    def _tint_past_bound(self, index: int, flat: np.ndarray, own: np.ndarray,
+                         around: np.ndarray | None = None) -> np.ndarray | None:
+        """The tint of a piece read as a colourless one (its face's median less its mean),
+        when it is past what a colourless face shows; else None.  ``around``: the empty board round
         it, from a frame too coarse for a piece's rim (or round a plain white token): a white
         piece there takes on the print's tint (a tan board's warmth) and no other, so a tint
         of ``COARSE_TINT_MAX`` or more any other way is a coloured piece washed pale (Jivecat
@@ -142,9 +158,8 @@ class Classifying(LitDice):
         lit pale were 209-248 light; fresh boards' white chips warmed up to 15.9, the print's
         way).  Where a lamp of another colour clips a white face, what
         is left unclipped (its pips' rims, 80-150 light) keeps the cast's tint: 24 stands."""
-        colours = self._centroid_bgr
         if float(self._paints()[3][index]) >= TINTED or not own.any():
-            return []
+            return None
         # each channel's median from its histogram under the face (a sort of its pixels costs
         # as much as the rest of the check); the lower of the two middle levels when they differ
         seen = channel_medians(flat, own.astype(np.uint8))
@@ -159,8 +174,11 @@ class Classifying(LitDice):
             printed -= printed.mean()
             if float(tint @ printed) < SURROUNDINGS_COSINE * size * max(1e-6, float(np.linalg.norm(printed))):
                 least = COARSE_TINT_MAX
-        if size < least:
-            return []
+        return None if size < least else tint
+
+    def _colours_toward(self, tint: np.ndarray) -> list[int]:
+        """The coloured pieces whose way ``tint`` points (within ``TINT_COSINE``)."""
+        colours, size = self._centroid_bgr, float(np.linalg.norm(tint))
         toward = []
         for i in range(len(self._piece_names)):
             piece = colours[i] - colours[i].mean()
