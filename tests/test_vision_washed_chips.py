@@ -21,7 +21,12 @@ import pytest
 from committed_frames import kept_reading, reading_of
 
 from companion.games.base import Piece
-from companion.vision.classifying import COARSE_TINT_MAX, FINE_WHITE_TINT_MAX, GREY_TINT_MAX
+from companion.vision.classifying import (
+    COARSE_TINT_MAX,
+    FINE_WHITE_TINT_MAX,
+    GREY_TINT_MAX,
+    SURROUNDINGS_COSINE,
+)
 
 
 @pytest.mark.parametrize(("stem", "spot"), [("jivecat-t10-b21-vga", "L05"), ("jivecat-t10-b25-vga", "T23")])
@@ -69,6 +74,23 @@ def test_a_chip_lit_pale_tinted_toward_no_colour_closely_is_not_read_white() -> 
     assert reading.view is not None
     assert frame.view["T27"] == (Piece("blue", 0),)
     assert reading.doubtful.get("T27") == "colour unclear", reading.view.get("T27")
+
+
+def test_red_chips_lit_pale_whose_tint_half_follows_the_print_are_not_read_white() -> None:
+    """Stop 89: a fresh Jivecat board at 0.81 px a mm under a strip lamp, glossy chips: two red
+    chips lit pale pink kept tints of 18.8 and 23.4 pointing 0.80-0.81 of the tan print's way,
+    taken as the print's warmth on a white chip and read white.  A white chip warmed by the
+    print follows it closely (0.94 or nearer on the tuning frames; ``SURROUNDINGS_COSINE`` 0.9),
+    while red's own way lies near 0.8 of the tan's.  The frame's white chips are still white."""
+    assert SURROUNDINGS_COSINE == 0.9
+    frame, reading = kept_reading("jivecat-t10-b43")
+    assert reading.view is not None
+    for spot in ("N03", "T20"):
+        assert frame.view[spot] == (Piece("red", 0),)
+        assert reading.doubtful.get(spot) == "colour unclear", (spot, reading.view.get(spot))
+    for spot in ("C04", "C05", "C07", "C08"):
+        assert frame.view[spot] == (Piece("white", 0),)
+        assert spot not in reading.doubtful and reading.view[spot] == frame.view[spot]
 
 
 def test_an_offering_lit_white_on_a_fine_frame_is_its_orange() -> None:

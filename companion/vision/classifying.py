@@ -24,7 +24,8 @@ LOWER_BOUND_MATTERS = 240  # a clipped channel flattened below this may be a lig
 TINT_COSINE = 0.9  # a face's tint points a colour's way when this near it (cosine)
 GREY_TINT_MAX = 24.0  # a colourless piece's face, light flattened, shows less tint than this (median)
 COARSE_TINT_MAX = 12.0  # ... and less than this other than the print's way, from a coarse frame
-SURROUNDINGS_COSINE = 0.8  # a tint this near the print's own (cosine) is taken from the print
+SURROUNDINGS_COSINE = 0.9  # a tint this near the print's own (cosine) is taken from the print
+# (white chips the print warms: 0.94 or nearer on the tuning frames; red chips lit pale, 0.80-0.85)
 FINE_WHITE_TINT_MAX = 20.0  # a white face from a frame fine enough for its rim shows less than this ...
 LIT_PALE_LEVEL = 200.0  # ... lit this light (its median, flattened): a cast's unclipped rest is no face
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
