@@ -8,9 +8,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from committed_frames import read_committed, read_right, reading_of
+from committed_frames import kept_reading, read_committed, read_right, reading_of
 
 from companion.games import load_game
+from companion.games.base import Piece
 from companion.vision.reader import BoardReader
 
 PX_PER_MM = 4.0  # the crops marks are counted on
@@ -99,6 +100,25 @@ def test_a_blob_of_four_colours_keeps_a_die_of_its_least() -> None:
         pieces = reader._split_by_colour(labels, np.ones(labels.shape, bool), 0, 0, votes)
         assert sorted(names[index] for index, *_ in pieces) \
             == sorted(["yellow", "brown", "red"] + ([least] if kept else []))
+
+
+def test_a_patch_ringed_by_its_pieces_own_marks_is_that_piece_not_another() -> None:
+    """Stop 89: a Jivecat black card's code of 8, its white marks in a ring, parted the card's
+    black middle from its rim; the blob split by colour read the middle as a black token of its
+    own at the card's place.  A patch inside a larger one of its colour is its middle."""
+    reader = _reader()
+    names = reader._piece_names
+    labels = np.full((32, 32), names.index("black"), np.uint8)
+    labels[8:24, 8:24] = names.index("white")  # the marks' ring (wide enough to survive the opening)
+    labels[12:20, 12:20] = names.index("black")  # the card's middle, inside it
+    votes = np.bincount(labels.ravel(), minlength=256)[:len(names)]
+    pieces = reader._split_by_colour(labels, np.ones(labels.shape, bool), 0, 0, votes)
+    assert sorted((names[index], box[2]) for index, _c, box, _p in pieces) == [("black", 32), ("white", 16)]
+    # and on the fresh tuning frame that showed it: the card is read as one piece
+    frame, reading = kept_reading("jivecat-t00-b42")
+    assert reading.view is not None and frame.view["tableau-1-0"] == (Piece("black", 8),)
+    assert "tableau-1-0" not in reading.doubtful
+    assert reading.view["tableau-1-0"] == frame.view["tableau-1-0"]
 
 
 def test_no_column_is_read_standing_on_a_place_where_a_dies_top_was_read(monkeypatch) -> None:

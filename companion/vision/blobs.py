@@ -530,31 +530,6 @@ class Blobs(PieceMarks):
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
         return bool((even[0] & (level[0] > GLARE_MIN)).any())
 
-    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int,
-                         votes: np.ndarray) -> list:
-        """A blob of two or more colours, as one piece per colour patch: only the blob's own
-        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does).
-        Its three most voted colours (``votes``, per colour), and any die's colour past them:
-        a blob of four colours once lost its least, a die (Baron Voodoo, a yellow die's sheen
-        taken for it joined it to its shadow, read brown, and to the dice beside it; the die
-        went and the shadow was read as a token).  A fourth colour that is no die's is an
-        orange token's rim in shade, or a die's side: taken apart, it doubts places for nothing."""
-        out = []
-        for rank, index in enumerate(np.argsort(votes)[::-1]):  # (the most voted first)
-            if votes[index] == 0:
-                break
-            if rank >= 3 and not self._is_die(int(index)):
-                continue
-            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
-                                    np.ones((3, 3), np.uint8))
-            n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
-            for k in range(1, n):
-                if stats[k, cv2.CC_STAT_AREA] >= self._smallest_px * 0.3:
-                    bx, by, bw, bh, area = stats[k]
-                    out.append((int(index), (centres[k][0] + x, centres[k][1] + y),
-                                (bx + x, by + y, bw, bh, area), 1.0))
-        return out
-
 
 def _one_piece_shape(w: int, h: int) -> bool:
     """Has a blob's box the shape of one piece's: every piece is a disc or a square, about

@@ -189,6 +189,34 @@ class Classifying(LitDice):
                 toward.append(i)
         return toward
 
+    def _split_by_colour(self, labels: np.ndarray, blob: np.ndarray, x: int, y: int,
+                         votes: np.ndarray) -> list:
+        """A blob of two or more colours, as one piece per colour patch: only the blob's own
+        pixels (its box may hold other pieces, as an arm's sleeve of a piece's colour does).
+        Its three most voted colours (``votes``, per colour), and any die's colour past them:
+        a blob of four colours once lost its least, a die (Baron Voodoo, a yellow die's sheen
+        taken for it joined it to its shadow, read brown, and to the dice beside it; the die
+        went and the shadow was read as a token).  A fourth colour that is no die's is an
+        orange token's rim in shade, or a die's side: taken apart, it doubts places for nothing."""
+        out = []
+        for rank, index in enumerate(np.argsort(votes)[::-1]):  # (the most voted first)
+            if votes[index] == 0:
+                break
+            if rank >= 3 and not self._is_die(int(index)):
+                continue
+            part = cv2.morphologyEx(((labels == index) & blob).astype(np.uint8), cv2.MORPH_OPEN,
+                                    np.ones((3, 3), np.uint8))
+            n, _, stats, centres = cv2.connectedComponentsWithStats(part, connectivity=8)
+            for k in range(1, n):
+                if stats[k, cv2.CC_STAT_AREA] >= self._smallest_px * 0.3:
+                    bx, by, bw, bh, area = stats[k]
+                    out.append((int(index), (centres[k][0] + x, centres[k][1] + y),
+                                (bx + x, by + y, bw, bh, area), 1.0))
+        # a patch inside a larger one of its colour is that piece's middle, ringed by its own
+        # marks (a Jivecat card's code of 8 parted its black middle from its rim: read as a token)
+        return [p for p in out if not any(q[0] == p[0] and q[2][4] > p[2][4] and _box_within(p[2], q[2])
+                                          for q in out)]
+
     def _paints(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The piece colours (BGR), each one's channels summed, which have no hue (their
         channels within 40 of each other), and every calibrated colour's spread over its
@@ -367,3 +395,9 @@ class Classifying(LitDice):
         index <<= 6
         index += levels[..., 2]
         return self._lut.take(index)
+
+
+def _box_within(inner: tuple, outer: tuple) -> bool:
+    """Does box ``inner`` (x, y, w, h, ...) lie within box ``outer``?"""
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[0] + inner[2] <= outer[0] + outer[2] \
+        and inner[1] + inner[3] <= outer[1] + outer[3]
