@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from companion.vision.coarse_face import coarse_count
-from companion.vision.coarse_marks import CoarseMarks
+from companion.vision.coarse_marks import RIM_PX_PER_MM, CoarseMarks
 from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
@@ -113,11 +113,12 @@ class PieceMarks(CoarseMarks):
             # pink or lilac): that top read with its lit colour taken for it, and its count kept
             # only when every mark of it stands out clearly (a lit top's sheen shows faint specks
             # where a washed-out face has no pip: a red 3 whose middle the lamp took, read as a
-            # 4 of its two corners and two specks), and never as a lone mark: what the lamp left
-            # of a face may be one pip of any (a King of Clubs red 4 at 0.91 px a mm read as a 1)
+            # 4 of its two corners and two specks); from a frame too coarse for a piece's rim
+            # never as a lone mark: what the lamp left of a face may be one pip of any (a King of
+            # Clubs red 4 at 0.91 px a mm read as a 1; a Baron Voodoo blue 1 at 1.37 is a 1)
             lit = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, lit=True, sure_marks=True)
             if lit[1] and not lit[2]:
-                result = lit if lit[0] != 1 else (1, False, False)
+                result = (1, False, False) if lit[0] == 1 and self.frame_px_per_mm < RIM_PX_PER_MM else lit
         elif not result[1] and self._is_die(index):
             # its count unclear: read again with its top lit past its colour taken for it
             # (``_lit_die_tops``, ``_sheen_lit_dice``), kept only when that count is clear and
