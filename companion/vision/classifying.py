@@ -117,8 +117,8 @@ class Classifying(LitDice):
         around = None
         name = self._piece_names[index]
         coarse = 0.0 < self.frame_px_per_mm < RIM_PX_PER_MM
-        if flat is not None and self._reference is not None and (
-                coarse or (name in WHITE and self.layout.marks.get(name) == (0, 0))):
+        plain_white = name in WHITE and self.layout.marks.get(name) == (0, 0)
+        if flat is not None and self._reference is not None and (coarse or plain_white):
             around = self._reference[y:y + h, x:x + w]
         tint = None if flat is None else self._tint_past_bound(index, flat[y:y + h, x:x + w], own, around)
         if tint is None:
@@ -130,7 +130,7 @@ class Classifying(LitDice):
             # 0.82 of blue's way, was read white; the tuning frames' white faces never passed
             # their bound).  A die keeps its white: on the flat camera a lamp's highlight on
             # Swing State's white die tints it past the bound, toward no colour
-            return None if name in WHITE and self.layout.marks.get(name) == (0, 0) else index
+            return None if plain_white else index
         place = self.layout.spot(spot)
         taken = [i for i in toward if place.may_hold(self._piece_names[i])]
         return taken[0] if len(taken) == 1 and name in WHITE and not place.may_hold(name) else None
