@@ -85,8 +85,9 @@ bench's set (``frames3d.plan``), only the evidence the tests that pin their plac
 
 
 @functools.cache
-def kept_reading(stem: str) -> tuple[Frame3D, Reading]:
-    """A kept fresh tuning frame (``KEPT_DIR``) and what the reader reads of it cold."""
-    frame = next(f for f in committed(KEPT_DIR, "tune") if f.path.stem == stem)
+def kept_reading(stem: str, split: str = "tune") -> tuple[Frame3D, Reading]:
+    """A kept fresh frame (``KEPT_DIR``: a tuning frame, or a held-out one whose misread was
+    mended once seen) and what the reader reads of it cold."""
+    frame = next(f for f in committed(KEPT_DIR, split) if f.path.stem == stem)
     layout, colours = frame_layout(frame.game, int(frame.truth["players"]))
     return frame, BoardReader(layout, colours=colours, lens=frame.lens).read(frame.image())

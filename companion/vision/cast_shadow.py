@@ -16,7 +16,7 @@ share.  A thing on the board shows a colour of its own against its surroundings'
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -116,3 +116,36 @@ def missed_light(flat: np.ndarray, reference: np.ndarray, components: np.ndarray
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
     return count == 1 or int(stats[1:, cv2.CC_STAT_AREA].max()) < speck_px
+
+
+def cast_by_nothing(shade: np.ndarray, components: np.ndarray, stats: np.ndarray,
+                    casters: Sequence[int]) -> np.ndarray | None:
+    """Where a piece's cast shadow (``shade``) lies nearer one of ``casters`` (blobs of
+    ``components``, their boxes ``stats``: x, y, w, h) than any other blob, with that blob's
+    own pixels beside it (it stands on its place, by its shadow); None where there is none.
+    A shadow is cast by what stands beside it: if that told nothing, a piece was not read.
+    A speck of a piece's colour in no blob casts none."""
+    reach = int(round(SHADOW_REACH_MM * SCALE))
+    height, width = shade.shape
+    found = None
+    for k in casters:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        rows = slice(max(0, y - reach), min(height, y + h + reach))
+        cols = slice(max(0, x - reach), min(width, x + w + reach))
+        if not shade[rows, cols].any():
+            continue
+        blobs = components[rows, cols]
+        pieces = blobs > 0
+        # each pixel's nearest blob pixel: its label, that pixel's index row by row (from 1)
+        _dist, nearest = cv2.distanceTransformWithLabels(
+            (~pieces).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL)
+        owner = np.zeros(int(np.count_nonzero(pieces)) + 1, bool)
+        owner[1:] = blobs[pieces] == k  # (boolean indexing runs row by row, as the labels do)
+        cast = owner[nearest] & shade[rows, cols]
+        if not cast.any():
+            continue
+        beside = cv2.dilate(cast.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        if found is None:
+            found = np.zeros(shade.shape, bool)
+        found[rows, cols] |= cast | (beside & (blobs == k))
+    return found

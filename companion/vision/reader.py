@@ -493,9 +493,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
         tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
-        np.greater(unexplained, self._cast_shadows(flat, is_piece, unexplained, tall,
-                                                   lambda: self._dice_feet(told)),
-                   out=unexplained)  # light, not a doubt
+        shade = self._cast_shadows(flat, is_piece, unexplained, tall, lambda: self._dice_feet(told))
+        np.greater(unexplained, shade, out=unexplained)  # light, not a doubt (but see below)
         if any(blob.odd for blob in told):
             unexplained |= odd > 0
         self._read_so_far = pieces  # (a figure's head off every place: ``_places_leaning_onto``)
@@ -506,6 +505,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
+        self._doubt_cast_by_nothing(shade, components, stats, read, pieces, doubtful)
         for spot_id in self._shadow_coloured_near_arm(placed):
             doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():

@@ -1,0 +1,53 @@
+"""A shadow with no piece read to cast it (stop 90).  On held-out boards of stop 89 two white
+dice were read as empty places: a Baron Voodoo white 5 on a pale Underworld place at a lamp's
+reflection, its top lifted into one blob with the reflection (which read no piece), and Swing
+State's white die at 0.63 px a mm, its top flattened to the pale print but for a speck.  Each
+die's shadow lay on the board and was taken off as light, since pieces stood near enough to
+cast it.  A shadow is cast by what stands beside it: where the blob nearest it told nothing,
+the place under it is asked (``Blobs._doubt_cast_by_nothing``, ``cast_by_nothing``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from committed_frames import kept_reading
+
+from companion.games.base import Piece
+from companion.vision.blobs import CAST_BY_NOTHING
+from companion.vision.cast_shadow import cast_by_nothing
+
+
+@pytest.mark.parametrize(("stem", "spot", "die"), [("baron_voodoo-t00-b23", "under1-9", Piece("white", 5)),
+                                                   ("swing_state-t20-b22", "die", Piece("white", 3))])
+def test_a_white_die_whose_shadow_nothing_read_casts_is_asked(stem: str, spot: str, die: Piece) -> None:
+    frame, reading = kept_reading(stem, "test")
+    assert reading.view is not None
+    assert frame.view[spot] == (die,)
+    assert reading.doubtful.get(spot) == CAST_BY_NOTHING, reading.view.get(spot)
+
+
+def _board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two blobs (1 at left, 2 at right) and a shadow beside each."""
+    components = np.zeros((40, 80), np.int32)
+    components[10:20, 5:15] = 1
+    components[10:20, 60:70] = 2
+    shade = np.zeros(components.shape, bool)
+    shade[12:22, 15:22] = True  # blob 1's shadow
+    shade[12:22, 53:60] = True  # blob 2's shadow
+    stats = np.array([[0, 0, 80, 40, 0], [5, 10, 10, 10, 100], [60, 10, 10, 10, 100]])
+    return shade, components, stats
+
+
+def test_only_the_shadow_nearest_a_silent_blob_is_cast_by_nothing() -> None:
+    shade, components, stats = _board()
+    found = cast_by_nothing(shade, components, stats, [1])
+    assert found is not None
+    assert found[12:22, 15:22].all()  # its shadow
+    assert not found[:, 40:].any()  # blob 2's shadow is blob 2's
+    assert found[10:20, 5:15].any() and not found[10:20, 5:6].any()  # its own pixels beside the shadow only
+
+
+def test_no_shadow_near_a_silent_blob_is_none() -> None:
+    shade, components, stats = _board()
+    shade[:, :40] = False
+    assert cast_by_nothing(shade, components, stats, [1]) is None
