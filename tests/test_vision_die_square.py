@@ -14,7 +14,7 @@ from committed_frames import kept_reading, read_committed, read_right, reading_o
 
 from companion.games.base import Piece
 from companion.vision import die_square
-from companion.vision.die_square import low_face
+from companion.vision.die_square import _halo, low_face
 from companion.vision.pips import DIE_RIM_SHARE, count_pips
 
 DATA = Path(__file__).parent / "data" / "vision"
@@ -416,3 +416,12 @@ def test_insets_that_find_different_faces_leave_the_count_unclear(monkeypatch: p
     laid_out: list[np.ndarray] = []
     assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD, None, laid_out) == 2
     assert len(laid_out) == 1 and laid_out[0].tolist() == pytest.approx([0.5, 0.4])
+
+
+def test_a_grid_point_off_the_patch_is_no_halo() -> None:
+    """A die at a patch's edge puts a grid point past it (stop 90: a fresh Baron Voodoo hand
+    frame raised an IndexError there): what is not seen is no halo, and nothing is raised."""
+    contrast = np.zeros((60, 60), np.float32)
+    contrast[52:60, 3:8] = np.linspace(0.5, 0.1, 8)[:, None]  # falling away from the mark below
+    assert not _halo(contrast, (5, 60), np.array([[5, 54]]), 10.0)
+    assert _halo(contrast, (5, 59), np.array([[5, 54]]), 10.0)  # (at the edge, seen: judged)

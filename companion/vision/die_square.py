@@ -389,6 +389,8 @@ def _halo(contrast: np.ndarray, at: tuple[int, int], others: np.ndarray, step: f
     away from that mark all along the line through the grid point and on past it; a pip at
     the grid point would rise there again."""
     h, w = contrast.shape
+    if not (0 <= at[0] < w and 0 <= at[1] < h):
+        return False  # a grid point off the patch: what lies there is not seen, so no halo is
     for ox, oy in others:
         dx, dy = at[0] - ox, at[1] - oy
         d = math.hypot(dx, dy)
