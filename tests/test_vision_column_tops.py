@@ -3,7 +3,12 @@ shows its top over the next place out from the camera's nadir; where the column'
 doubted (its top not read there), that top was read as a die of the next place: on fresh
 Baron Voodoo boards at 20-30 degrees, a yellow 2 on an empty place, a purple 1 under a white
 die, a blue 5 and a yellow 1 on empty places.  A die read just where a doubted place's column
-would show its top is asked, naming that place (``DieSides._column_tops_over``)."""
+would show its top is asked, naming that place (``DieSides._column_tops_over``).
+
+And the other way round (stop 90): on a held-out Baron Voodoo board at 30 degrees a column of
+three on A7 showed its top over A6, where its marks were unclear (doubted), and A7, its foot's
+sides over a tan cell, was read as an empty place.  An empty place where a column standing on
+it would show its top within a doubted die's blob is asked (``_columns_under_doubted_tops``)."""
 
 from __future__ import annotations
 
@@ -131,3 +136,11 @@ def test_a_columns_top_past_the_boards_edge_or_beside_a_place_the_rules_rule_out
     right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
              and pieces and pieces == frame.view.get(s, ())]
     assert len(right) >= 20, len(right)
+
+
+def test_an_empty_read_place_under_a_doubted_top_is_asked() -> None:
+    frame, reading = kept_reading("baron_voodoo-t30-b23", "test")
+    assert reading.view is not None
+    assert len(frame.truth["stacks"]["A7"]) == 3 and frame.view["A7"] == (Piece("blue", 6),)
+    assert "A6" not in frame.view and "A6" in reading.doubtful  # the top's place: doubted, not read
+    assert reading.doubtful.get("A7") == "a column whose top is at A6?", reading.view.get("A7")

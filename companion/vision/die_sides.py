@@ -240,7 +240,45 @@ class DieSides(DarkSheen):
                         pieces[die[0]].remove(token[1])
         return out
 
-    def _column_tops_over(self, placed: list, doubtful: dict[str, str]) -> dict[str, str]:
+    def _columns_under_doubted_tops(self, placed: list, doubtful: dict[str, str],
+                                    whence: dict[str, list[tuple[int, int, int, int]]]) -> dict[str, str]:
+        """The places read empty where a column of two or three dice, standing there, would show
+        its top within a doubted die's blob at a place beside it (``whence``: the boxes of what
+        made each place doubtful), farther from the camera's nadir: the slant lays a column's
+        top over the next place out, and its foot, sides over a place of the board's colours,
+        may pass for an empty place (Baron Voodoo at 30 degrees: a column of three on A7 read
+        as an empty A7, its top's marks unclear at A6).  Whose top that is is not known: asked."""
+        if self.pose is None or not whence:
+            return {}
+        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
+        dice = self._dice_colours()
+        boxes = [(spot_id, box) for spot_id, why in doubtful.items() if not why.startswith(BESIDE)
+                 for box in whence.get(spot_id, ())]
+        if not boxes:
+            return {}
+        taken = {spot_id for spot_id, *_ in placed} | set(doubtful)
+        grow = COLUMN_TOP_MM * SCALE
+        out: dict[str, str] = {}
+        for spot in self.layout.spots:
+            if spot.id in taken or spot.holds == 1 or not any(spot.may_hold(colour) for colour in dice):
+                continue
+            qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
+            d = math.hypot(qx - nx, qy - ny)
+            if d < 1.0:
+                continue  # right under the camera: a column shows its top over its own place
+            for k in range(2, MOST_STACKED + 1):
+                lean = self.pose.lean(d, k * DIE_MM) / d
+                tx = (qx + (qx - nx) * lean + MARGIN_MM) * SCALE
+                ty = (qy + (qy - ny) * lean + MARGIN_MM) * SCALE
+                near = [other for other, (y0, y1, x0, x1) in boxes if other != spot.id
+                        and x0 - grow <= tx <= x1 + grow and y0 - grow <= ty <= y1 + grow]
+                if near:
+                    out.setdefault(spot.id, f"a column whose top is at {near[0]}?")
+                    break
+        return out
+
+    def _column_tops_over(self, placed: list, doubtful: dict[str, str],
+                          whence: dict[str, list[tuple[int, int, int, int]]] | None = None) -> dict[str, str]:
         """The places where a die is read just where a column of two or three dice standing on
         a place beside it, doubted, that may hold one (``Spot.holds``), would show its top
         (within ``COLUMN_TOP_MM``): the camera's slant lays a column's top over the next place
@@ -250,6 +288,7 @@ class DieSides(DarkSheen):
         unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)"""
         if self.pose is None or not doubtful:
             return {}
+        under = self._columns_under_doubted_tops(placed, doubtful, whence) if whence else {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
         dice = self._dice_colours()
         columns: list[str] = []  # each doubted place a column may stand on, and where its tops would show
@@ -269,11 +308,11 @@ class DieSides(DarkSheen):
         read = [(spot_id, x, y) for spot_id, piece, x, y, *_ in placed
                 if piece.colour in dice and spot_id not in doubtful]
         if not tops or not read:
-            return {}
+            return under
         # (every die read against every top at once: a board's dice times its doubts)
         apart = np.array([(x, y) for _s, x, y in read])[:, None] - np.array(tops)[None]
         near = np.linalg.norm(apart, axis=2) <= COLUMN_TOP_MM
-        out: dict[str, str] = {}
+        out: dict[str, str] = dict(under)
         for (spot_id, _x, _y), hits in zip(read, near, strict=True):
             for j in np.flatnonzero(hits):
                 if columns[j] != spot_id:
