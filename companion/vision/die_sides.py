@@ -14,6 +14,7 @@ import math
 import cv2
 import numpy as np
 
+from companion.games.base import Spot
 from companion.vision.channels import channel_all
 from companion.vision.dark_sheen import BLACK_MOST, DarkSheen
 from companion.vision.geometry import MARGIN_MM
@@ -243,11 +244,12 @@ class DieSides(DarkSheen):
     def _columns_under_doubted_tops(self, placed: list, doubtful: dict[str, str],
                                     whence: dict[str, list[tuple[int, int, int, int]]]) -> dict[str, str]:
         """The places read empty where a column of two or three dice, standing there, would show
-        its top within a doubted die's blob at a place beside it (``whence``: the boxes of what
-        made each place doubtful), farther from the camera's nadir: the slant lays a column's
-        top over the next place out, and its foot, sides over a place of the board's colours,
-        may pass for an empty place (Baron Voodoo at 30 degrees: a column of three on A7 read
-        as an empty A7, its top's marks unclear at A6).  Whose top that is is not known: asked."""
+        its top over a doubted place beside it, within the blob that made it doubtful
+        (``whence``: the boxes of what made each place doubtful), that blob reaching onto the
+        place.  The slant lays a column's top over the next place out from the camera's nadir,
+        and its foot, sides over a place of the board's colours, may pass for an empty place
+        (Baron Voodoo at 30 degrees: a column of three on A7 read as an empty A7, its top's
+        marks unclear at A6).  Whose top that is is not known: asked."""
         if self.pose is None or not whence:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
@@ -266,12 +268,18 @@ class DieSides(DarkSheen):
             d = math.hypot(qx - nx, qy - ny)
             if d < 1.0:
                 continue  # right under the camera: a column shows its top over its own place
-            for k in range(2, MOST_STACKED + 1):
+            # (a column's blob runs from its top down its sides onto its own place)
+            left, top = (spot.x + MARGIN_MM) * SCALE, (spot.y + MARGIN_MM) * SCALE
+            right, bottom = left + spot.w * SCALE, top + spot.h * SCALE
+            onto = [(other, (y0, y1, x0, x1)) for other, (y0, y1, x0, x1) in boxes
+                    if other != spot.id and x0 < right and x1 > left and y0 < bottom and y1 > top]
+            for k in range(2, MOST_STACKED + 1) if onto else ():
                 lean = self.pose.lean(d, k * DIE_MM) / d
-                tx = (qx + (qx - nx) * lean + MARGIN_MM) * SCALE
-                ty = (qy + (qy - ny) * lean + MARGIN_MM) * SCALE
-                near = [other for other, (y0, y1, x0, x1) in boxes if other != spot.id
-                        and x0 - grow <= tx <= x1 + grow and y0 - grow <= ty <= y1 + grow]
+                mx, my = qx + (qx - nx) * lean, qy + (qy - ny) * lean  # (mm)
+                tx, ty = (mx + MARGIN_MM) * SCALE, (my + MARGIN_MM) * SCALE
+                near = [other for other, (y0, y1, x0, x1) in onto
+                        if x0 - grow <= tx <= x1 + grow and y0 - grow <= ty <= y1 + grow
+                        and _within(self.layout.spot(other), mx, my)]  # (over that place)
                 if near:
                     out.setdefault(spot.id, f"a column whose top is at {near[0]}?")
                     break
@@ -413,3 +421,8 @@ def _swept(own: np.ndarray, at: tuple[int, int], shape: tuple[int, ...], way: tu
     tip = (int(round(reach - way[0] / norm * lean)), int(round(reach - way[1] / norm * lean)))
     cv2.line(segment, (reach, reach), tip, 1)
     return cv2.dilate(out, segment, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+
+
+def _within(spot: Spot, x_mm: float, y_mm: float) -> bool:
+    """Does a point of the board (mm) lie on a place?"""
+    return spot.x <= x_mm <= spot.x + spot.w and spot.y <= y_mm <= spot.y + spot.h
