@@ -505,7 +505,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         if verdict is not None:
             return verdict
         hand = near_arm is not None or arm
-        self._doubt_cast_by_nothing(shade, components, stats, read, pieces, doubtful)
+        if not hand:  # (a hand's or an arm's shadow is theirs: what it hides is asked as under them)
+            self._doubt_cast_by_nothing(shade, components, stats, read, pieces, doubtful)
         for spot_id in self._shadow_coloured_near_arm(placed):
             doubtful.setdefault(spot_id, UNDER_A_HAND)
         for spot_id, why in self._figure_heads(placed, labels).items():
