@@ -241,6 +241,20 @@ class DieSides(DarkSheen):
                         pieces[die[0]].remove(token[1])
         return out
 
+    def _column_tops(self, spot: Spot) -> list[tuple[float, float]]:
+        """Where a column of two, then three, dice standing on a place would show its top
+        (board mm), leaning out from the camera's nadir; none right under the camera, where a
+        column shows its top over its own place."""
+        if self.pose is None:
+            return []
+        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
+        qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
+        d = math.hypot(qx - nx, qy - ny)
+        if d < 1.0:
+            return []
+        leans = [self.pose.lean(d, k * DIE_MM) / d for k in range(2, MOST_STACKED + 1)]
+        return [(qx + (qx - nx) * lean, qy + (qy - ny) * lean) for lean in leans]
+
     def _columns_under_doubted_tops(self, placed: list, doubtful: dict[str, str],
                                     whence: dict[str, list[tuple[int, int, int, int]]]) -> dict[str, str]:
         """The places read empty where a column of two or three dice, standing there, would show
@@ -252,7 +266,6 @@ class DieSides(DarkSheen):
         marks unclear at A6).  Whose top that is is not known: asked."""
         if self.pose is None or not whence:
             return {}
-        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
         dice = self._dice_colours()
         boxes = [(spot_id, box) for spot_id, why in doubtful.items() if not why.startswith(BESIDE)
                  for box in whence.get(spot_id, ())]
@@ -264,18 +277,12 @@ class DieSides(DarkSheen):
         for spot in self.layout.spots:
             if spot.id in taken or spot.holds == 1 or not any(spot.may_hold(colour) for colour in dice):
                 continue
-            qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
-            d = math.hypot(qx - nx, qy - ny)
-            if d < 1.0:
-                continue  # right under the camera: a column shows its top over its own place
             # (a column's blob runs from its top down its sides onto its own place)
             left, top = (spot.x + MARGIN_MM) * SCALE, (spot.y + MARGIN_MM) * SCALE
             right, bottom = left + spot.w * SCALE, top + spot.h * SCALE
             onto = [(other, (y0, y1, x0, x1)) for other, (y0, y1, x0, x1) in boxes
                     if other != spot.id and x0 < right and x1 > left and y0 < bottom and y1 > top]
-            for k in range(2, MOST_STACKED + 1) if onto else ():
-                lean = self.pose.lean(d, k * DIE_MM) / d
-                mx, my = qx + (qx - nx) * lean, qy + (qy - ny) * lean  # (mm)
+            for mx, my in self._column_tops(spot) if onto else ():
                 tx, ty = (mx + MARGIN_MM) * SCALE, (my + MARGIN_MM) * SCALE
                 near = [other for other, (y0, y1, x0, x1) in onto
                         if x0 - grow <= tx <= x1 + grow and y0 - grow <= ty <= y1 + grow
@@ -297,7 +304,6 @@ class DieSides(DarkSheen):
         if self.pose is None or not doubtful:
             return {}
         under = self._columns_under_doubted_tops(placed, doubtful, whence) if whence else {}
-        nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
         dice = self._dice_colours()
         columns: list[str] = []  # each doubted place a column may stand on, and where its tops would show
         tops: list[tuple[float, float]] = []
@@ -305,14 +311,9 @@ class DieSides(DarkSheen):
             spot = self.layout.spot(spot_id)
             if why.startswith(BESIDE) or spot.holds == 1 or not any(spot.may_hold(colour) for colour in dice):
                 continue
-            qx, qy = spot.x + spot.w / 2, spot.y + spot.h / 2
-            d = math.hypot(qx - nx, qy - ny)
-            if d < 1.0:
-                continue  # right under the camera: a column shows its top over its own place
-            for k in range(2, MOST_STACKED + 1):
-                lean = self.pose.lean(d, k * DIE_MM) / d
+            for at in self._column_tops(spot):
                 columns.append(spot_id)
-                tops.append((qx + (qx - nx) * lean, qy + (qy - ny) * lean))
+                tops.append(at)
         read = [(spot_id, x, y) for spot_id, piece, x, y, *_ in placed
                 if piece.colour in dice and spot_id not in doubtful]
         if not tops or not read:
