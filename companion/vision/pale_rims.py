@@ -53,7 +53,7 @@ class PaleRims:
         flat, reference = self._flat, self._reference
         if flat is None or reference is None:
             return []
-        ids, ys, xs, middles, (oys, oxs) = self._rim_rays()
+        ids, ys, xs, middles, _outside = self._rim_rays()
         if not len(ids):
             return []
         h, w = flat.shape[:2]
@@ -65,39 +65,57 @@ class PaleRims:
         keep = [k for k in np.flatnonzero(inside) if ids[k] not in pieces and ids[k] not in doubtful]
         if not keep:
             return []
-        at = (np.clip(ys[keep], 0, h - 1) * w + np.clip(xs[keep], 0, w - 1)).ravel()
+        at, dip, tint, around, cast = self._rim_points(h, w)
         # (as flat indices: a third of indexing by rows and columns)
-        seen = flat.reshape(-1, 3).take(at, axis=0)
-        empty = reference.reshape(-1, 3).take(at, axis=0)
-        dips = (seen.sum(axis=-1, dtype=np.int32) * RIM_DIP_DEN
-                < empty.sum(axis=-1, dtype=np.int32) * RIM_DIP_NUM)
+        seen = flat.reshape(-1, 3).take(at[keep].ravel(), axis=0)
+        dips = seen.sum(axis=-1, dtype=np.int32) * RIM_DIP_DEN < dip[keep].ravel()
         dark = dips.reshape(len(keep), RAYS, STEPS).any(axis=-1).mean(axis=-1) >= RIM_RAYS
-        coloured = self._tinted_rims(seen, empty, ys[keep], xs[keep], oys[keep], oxs[keep])
+        coloured = self._tinted_rims(seen, tint[keep], ys[keep], xs[keep], around[keep], cast[keep])
         return [ids[k] for k, ringed in zip(keep, dark | coloured, strict=True) if ringed]
 
-    def _tinted_rims(self, seen: np.ndarray, empty: np.ndarray, ys: np.ndarray, xs: np.ndarray,
-                     oys: np.ndarray, oxs: np.ndarray) -> np.ndarray:
+    def _tinted_rims(self, seen: np.ndarray, tint: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+                     around: np.ndarray, cast: np.ndarray) -> np.ndarray:
         """Per place (rows of ``ys``), do most of its rays cross a point more tinted than the
         print there (``RIM_TINT`` over the lamp's cast just outside it), the point and the
-        3 x 3 round it alike?  ``seen``, ``empty``: the rays' points, as rows of BGR.  The
-        round is judged only where the points pass: most boards' empty places are passed on
-        a gather of points, as the dark rims are."""
+        3 x 3 round it alike?  ``seen``: the rays' points, as rows of BGR; ``tint``: the empty
+        board's spread there; ``around``, ``cast``: each ray's point just outside its place (flat
+        index) and the empty board's spread there (``_rim_points``).  The round is judged only
+        where the points pass: most boards' empty places are passed on a gather of points, as
+        the dark rims are."""
         flat, reference = self._flat, self._reference
         assert flat is not None and reference is not None
-        h, w = flat.shape[:2]
         places = len(ys)
-        around = (np.clip(oys, 0, h - 1) * w + np.clip(oxs, 0, w - 1)).ravel()
-        cast = _spread(flat.reshape(-1, 3).take(around, axis=0)) \
-            - _spread(reference.reshape(-1, 3).take(around, axis=0))
+        cast = _spread(flat.reshape(-1, 3).take(around.ravel(), axis=0)) - cast.ravel()
         # (the median of the rays' points: the upper of the middle two, as a partition finds it)
         middle = np.partition(cast.reshape(places, RAYS), RAYS // 2, axis=-1)[:, RAYS // 2]
         bar = middle[:, None, None] + RIM_TINT
-        over = (_spread(seen) - _spread(empty)).reshape(places, RAYS, STEPS) > bar
+        over = (_spread(seen) - tint.ravel()).reshape(places, RAYS, STEPS) > bar
         coloured = over.any(axis=-1).mean(axis=-1) >= RIM_TINT_RAYS
         for k in np.flatnonzero(coloured):
             round_over = _tint_over_print(flat, reference, ys[k], xs[k]) > bar[k]
             coloured[k] = (over[k] & round_over).any(axis=-1).mean() >= RIM_TINT_RAYS
         return coloured
+
+    def _rim_points(self, h: int, w: int) -> tuple[np.ndarray, ...]:
+        """The rays' points of ``_rim_rays`` as flat indices of a board h x w (place, ray,
+        step), and what the empty board shows there: each one's channels summed, times
+        ``RIM_DIP_NUM`` (``int32``), and spread (``_spread``); each ray's point just outside its
+        place (place, ray) and the empty board's spread there.  Worked out once for the
+        layout, the board's size and the empty board (a gather of the empty board's points and
+        its sums was a third of a changed board's look at its rims)."""
+        reference = self._reference
+        assert reference is not None
+        known = self.__dict__.get("_rim_points_known")
+        if known is None or known[0] is not reference or known[1] != (h, w) or known[2] is not self.layout:
+            _ids, ys, xs, _middles, (oys, oxs) = self._rim_rays()
+            at = np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1)
+            empty = reference.reshape(-1, 3).take(at.ravel(), axis=0)
+            dip = (empty.sum(axis=-1, dtype=np.int32) * RIM_DIP_NUM).reshape(at.shape)
+            around = np.clip(oys, 0, h - 1) * w + np.clip(oxs, 0, w - 1)
+            cast = _spread(reference.reshape(-1, 3).take(around.ravel(), axis=0)).reshape(around.shape)
+            known = self.__dict__["_rim_points_known"] = (
+                reference, (h, w), self.layout, (at, dip, _spread(empty).reshape(at.shape), around, cast))
+        return known[3]
 
     def _rim_rays(self) -> tuple[list[str], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray],
                                  tuple[np.ndarray, np.ndarray]]:
