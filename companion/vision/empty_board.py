@@ -353,10 +353,12 @@ class EmptyBoard:
         swept over its sides (``DieSides._dice_feet``; asked only when something is unexplained
         off the pieces); at a die's foot its shade takes colours (``_at_a_dies_foot``)."""
         out = np.zeros(unexplained.shape, bool)
-        # a flat index is found ten times faster than rows and columns (``np.nonzero``) on a board
-        ys, xs = np.divmod(np.flatnonzero(unexplained), unexplained.shape[1])
-        if not len(xs):
+        # (OpenCV's search finds a board's few set pixels in half the time of numpy's flat index
+        # and its division; in its order, rows then columns)
+        found = cv2.findNonZero(unexplained.view(np.uint8))
+        if found is None:
             return out
+        xs, ys = found.reshape(-1, 2).T.astype(np.intp)
         off_pieces = ~is_piece[ys, xs]
         ys, xs = ys[off_pieces], xs[off_pieces]
         seen = flat[ys, xs].astype(np.float32)
