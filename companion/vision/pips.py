@@ -180,6 +180,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # above; fitting every count's layout costs Baron's changed board a twentieth)
         sure = _at_a_faces_step(centres[1:][strong], die_px) \
             and not _a_pip_half_seen(centres[1:][strong], die_px, whole)
+        if sure:
+            # and their middle where a 1's pip lies on the top (``_in_the_middle``): a top's
+            # middle pip and a side face's mark beside it lie a diagonal apart too (Baron
+            # Voodoo at 10 degrees, 1.01 px a mm: a blue 1 and its side's pip read a sure 2)
+            shown = hull if seen_body is None else hull | seen_body
+            sure = _in_the_middle(shown, centres[1:][strong].mean(axis=0), die_px, outward, coarse_edge)
     if sure and count >= 3 and die_px is not None:
         # and three or more marks lie as that many pips of a face do: a 6 whose corner pip
         # fell past its outline (the lamp took that corner's colour) left five marks in two
