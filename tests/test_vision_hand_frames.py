@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from committed_frames import reading_of
+from committed_frames import kept_reading, reading_of
 
+from companion.bench.vision3d import frame_layout
 from companion.games import load_game
 from companion.games.base import Piece
 from companion.sim.camera.render import Camera
@@ -78,3 +79,15 @@ def test_a_blob_too_long_for_one_piece_doubts_every_place_it_lies_over() -> None
     assert reading.view is not None
     doubtful = dict(reading.doubtful or {})
     assert doubtful.get("offer0-1") == doubtful.get("offer0-2") == "pieces touching?", doubtful
+
+
+def test_a_pale_hand_past_its_dark_sleeve_is_under_a_hand_where_only_bits_of_it_show() -> None:
+    """Held-out jivecat-t20-b27-hand (stop 91): a pale palm past a dark sleeve, over print of
+    its own lightness, showed only patches of "something over it" and "glare?"; the yellow
+    chip under it at N03 was read as an empty place.  The arm's outline is closed over those
+    patches within a hand's reach of it (``Arms._hand_round``), and the place is asked."""
+    frame, reading = kept_reading("jivecat-t20-b27-hand", "test")
+    assert reading.view is not None and reading.hand
+    assert frame.view["N03"] == (Piece("yellow", 0),) and "N03" in frame.truth["hand"]["covered"]
+    assert reading.doubtful.get("N03") == UNDER_A_HAND, reading.view.get("N03")
+    _nothing_read_wrong(frame, frame_layout(frame.game, int(frame.truth["players"]))[0], reading)

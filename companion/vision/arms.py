@@ -23,6 +23,7 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
+from companion.vision.arm_tip import ArmEnd
 from companion.vision.channels import channel_all, channel_max, channel_sum
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
@@ -50,8 +51,8 @@ OVER = "something over it (a hand, a shadow)?"
 WIDE_PX = 16  # a mask is grown this far or more at half size
 JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at most
 HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice this wide ...
+HAND_MM = 90  # a hand's patches lie this near its arm (a palm's length past a sleeve) ...
 HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
-TIP_REACH_MM = 45  # a fingertip paler or darker than the print may reach this far past the arm seen
 POOL_EXPLAINS = 0.8  # a pool of light taken off leaves this share of what looked like an arm the empty board
 # a patch's print detail (``EmptyBoard._print_detail``) follows the print's this closely
 # (correlation), with a contrast this share of the print's at least and at most: the print under
@@ -260,11 +261,24 @@ class Arms:
         # the patches joined to it, solid or not (a shadow's thin edge over half a die), lie
         # over what they cover as the arm does
         self._under_hand(outline | joined, blobs, doubtful)
-        self._bare_within(_filled_outline(arm, HAND_HALF_MM * SCALE) & ~outline, blobs, doubtful)
+        hand_hull = _filled_outline(self._hand_round(arm, whys, components, stats), HAND_HALF_MM * SCALE)
+        self._bare_within(hand_hull & ~outline, blobs, doubtful)
         # within an arm's shadow, what else is doubted is the arm's doing (its shadow, the
         # light beside it), not a reflection whose rim reaches past what was seen of it
         rows, cols, zone = _grown_part(outline, ARM_SHADOW_MM * SCALE)
         return None, {self._spot_ids[int(s)] for s in _places(self._spot_map[rows, cols][zone])}
+
+    def _hand_round(self, arm: np.ndarray, whys: dict[int, str], components: np.ndarray,
+                    stats: np.ndarray) -> np.ndarray:
+        """The arm and the patches of something over the board, or of glare, within a hand's
+        reach of it (``HAND_MM``): a hand paler than the print shows only bits of itself (a
+        pale palm past a dark sleeve), and between them it passes for the board."""
+        if not whys:
+            return arm
+        rows, cols, near = _grown_part(arm, HAND_MM * SCALE)
+        reach = np.bincount(components[rows, cols][near], minlength=len(stats)) > 0
+        out = [k for k in whys if reach[k]]
+        return arm | _labelled(components, out, len(stats)) if out else arm
 
     def _lighter_shares(self, flat: np.ndarray, components: np.ndarray,
                         stats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -359,12 +373,9 @@ class Arms:
     def _shadow_coloured_near_arm(self, placed: list) -> list[str]:
         """The places of pieces read (``placed``: place, piece, x and y mm) of a shadow's
         colour (black: no hue, darker than mid-grey) past the far end of an arm reaching in
-        across the margin (along the line from where it crosses, as far out as its end less
-        ``TIP_REACH_MM / 3``) and within ``TIP_REACH_MM`` of it.  A hand paler or darker than
-        the print is not seen where it lies over print of its own lightness: the arm is seen
-        short of its fingertip, and the shade on or under the unseen fingertip is the colour
-        of a dark piece, so there a dark piece is not vouched for (beside the forearm, where
-        the arm is seen, it is)."""
+        across the margin (``ArmEnd.past_its_end``): the arm is seen short of a fingertip
+        paler or darker than the print, and the shade on or under that tip is the colour of
+        a dark piece, so there a dark piece is not vouched for (beside the forearm, it is)."""
         if self._arm_seen is None:
             return []
         arm, (cx, cy) = self._arm_seen
@@ -373,21 +384,10 @@ class Arms:
                 for spot, piece, x_mm, y_mm, _conf in placed if piece.colour in shadows]
         if not dark:
             return []
-        ys, xs = np.nonzero(arm)
-        if not len(xs):  # the arm's patches were all too thin to be its solid part: no far end seen
+        end = ArmEnd.of(arm, (cx, cy))
+        if end is None:  # the arm's patches were all too thin to be its solid part: no far end seen
             return []
-        reach = (xs - cx) ** 2 + (ys - cy) ** 2
-        far = int(reach.argmax())
-        length = float(np.sqrt(reach[far]))
-        ux, uy = (xs[far] - cx) / max(length, 1.0), (ys[far] - cy) / max(length, 1.0)
-        out = set()
-        for spot, x, y in dark:
-            if (x - cx) * ux + (y - cy) * uy < length - TIP_REACH_MM * SCALE / 3:
-                continue  # beside the arm as seen: not where its unseen tip lies
-            near = float(np.min((xs - x) ** 2 + (ys - y) ** 2))
-            if near <= (TIP_REACH_MM * SCALE) ** 2:
-                out.add(spot)
-        return sorted(out)
+        return sorted({spot for spot, x, y in dark if end.past_its_end(x, y, SCALE)})
 
     def _crosses_margin(self, small: np.ndarray) -> bool:
         """Something lies across the white margin (an arm reaching in from a seat)."""
