@@ -43,6 +43,7 @@ DIE_TURNS = np.deg2rad(np.arange(0.0, 180.0, 2.0))  # a face's turn, tried in 2 
 _TURN_COS, _TURN_SIN = np.cos(DIE_TURNS), np.sin(DIE_TURNS)
 ACROSS_THE_MIDDLE = 0.35  # marks this near a face's middle (a share of their mean distance from it): at it
 NO_PIP = 0.1  # the contrast round a grid point the layout leaves empty stays under (a faint mark's 0.15)
+NO_PIP_SHARE = 0.5  # ... and under this share of its faintest mark's, where its marks are faint
 
 
 def _turned(places: tuple[tuple[int, int], ...]) -> list[frozenset[tuple[int, int]]]:
@@ -83,15 +84,17 @@ def completes_a_face(count: int, points: set[tuple[int, int]]) -> bool:
 
 def die_face(points: np.ndarray, face_px: float, contrast: np.ndarray,
              step_share: tuple[float, float] = DIE_STEP,
-             faces: dict[int, tuple[tuple[int, int], ...]] = DIE_FACES) -> tuple[float, float] | None:
+             faces: dict[int, tuple[tuple[int, int], ...]] = DIE_FACES,
+             no_pip: float = NO_PIP) -> tuple[float, float] | None:
     """The centre (crop px) of a die's face whose layout the marks (N x 2, crop px) are, each
     within ``DIE_FIT`` of a step of its place, the step within ``step_share`` of the face's
     width (``face_px``), and the grid points the layout leaves empty without a mark
     (``contrast``: the marks' contrast map, ``NO_PIP``); None when they are no face's (a
     side face's mark among the top's, a missed one, or under ``FEWEST_LAID_OUT`` marks: a
     line of marks is no shape to judge). (``step_share`` and ``faces``: a die's ``DIE_STEP``
-    and ``DIE_FACES``, or a card's printed code's ``CODE_STEP`` and ``CODE_FACES``.)"""
-    fit = _face_fit(points, face_px, contrast, step_share=step_share, faces=faces)
+    and ``DIE_FACES``, or a card's printed code's ``CODE_STEP`` and ``CODE_FACES``; ``no_pip``: as
+    ``_face_fit``'s.)"""
+    fit = _face_fit(points, face_px, contrast, no_pip, step_share=step_share, faces=faces)
     return None if fit is None else fit[0]
 
 
