@@ -144,3 +144,16 @@ def test_an_empty_read_place_under_a_doubted_top_is_asked() -> None:
     assert len(frame.truth["stacks"]["A7"]) == 3 and frame.view["A7"] == (Piece("blue", 6),)
     assert "A6" not in frame.view and "A6" in reading.doubtful  # the top's place: doubted, not read
     assert reading.doubtful.get("A7") == "a column whose top is at A6?", reading.view.get("A7")
+
+
+def test_an_empty_read_place_under_a_top_read_on_a_doubted_place_is_asked() -> None:
+    """Held-out Baron Voodoo board 33 at 30 degrees (stop 91): a column of two on E3, a
+    yellow 2 on a purple die, showed its top over E2, where it was read as a yellow 2 and E2
+    was then doubted for a small patch beside it; E3, its foot's sides over the tan print,
+    was read as an empty place.  A die read on a doubted place just where a column on an empty
+    place would show its top makes that place asked too."""
+    frame, reading = kept_reading("baron_voodoo-t30-b33", "test")
+    assert reading.view is not None
+    assert len(frame.truth["stacks"]["E3"]) == 2 and frame.view["E3"] == (Piece("yellow", 2),)
+    assert "E2" in reading.doubtful
+    assert reading.doubtful.get("E3") == "a column whose top is at E2?", reading.view.get("E3")

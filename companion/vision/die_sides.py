@@ -263,13 +263,19 @@ class DieSides(DarkSheen):
         place.  The slant lays a column's top over the next place out from the camera's nadir,
         and its foot, sides over a place of the board's colours, may pass for an empty place
         (Baron Voodoo at 30 degrees: a column of three on A7 read as an empty A7, its top's
-        marks unclear at A6).  Whose top that is is not known: asked."""
-        if self.pose is None or not whence:
+        marks unclear at A6); or just where a die was read on a doubted place (``COLUMN_TOP_MM``:
+        at 30 degrees a column of two on E3 read as an empty place, its yellow 2 top read on
+        E2, doubted for a patch beside it).  Whose top that is is not known: asked."""
+        if self.pose is None:
             return {}
         dice = self._dice_colours()
         boxes = [(spot_id, box) for spot_id, why in doubtful.items() if not why.startswith(BESIDE)
                  for box in whence.get(spot_id, ())]
-        if not boxes:
+        # (and the dice read on doubted places: a column's top read there, its place then asked
+        # for something else, is no less over it)
+        held = [(spot_id, x, y) for spot_id, piece, x, y, *_ in placed
+                if piece.colour in dice and spot_id in doubtful]
+        if not boxes and not held:
             return {}
         taken = {spot_id for spot_id, *_ in placed} | set(doubtful)
         grow = COLUMN_TOP_MM * SCALE
@@ -282,11 +288,13 @@ class DieSides(DarkSheen):
             right, bottom = left + spot.w * SCALE, top + spot.h * SCALE
             onto = [(other, (y0, y1, x0, x1)) for other, (y0, y1, x0, x1) in boxes
                     if other != spot.id and x0 < right and x1 > left and y0 < bottom and y1 > top]
-            for mx, my in self._column_tops(spot) if onto else ():
+            for mx, my in self._column_tops(spot) if onto or held else ():
                 tx, ty = (mx + MARGIN_MM) * SCALE, (my + MARGIN_MM) * SCALE
                 near = [other for other, (y0, y1, x0, x1) in onto
                         if x0 - grow <= tx <= x1 + grow and y0 - grow <= ty <= y1 + grow
                         and _within(self.layout.spot(other), mx, my)]  # (over that place)
+                near += [other for other, x, y in held
+                         if other != spot.id and math.hypot(x - mx, y - my) <= COLUMN_TOP_MM]
                 if near:
                     out.setdefault(spot.id, f"a column whose top is at {near[0]}?")
                     break
@@ -303,7 +311,7 @@ class DieSides(DarkSheen):
         unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)"""
         if self.pose is None or not doubtful:
             return {}
-        under = self._columns_under_doubted_tops(placed, doubtful, whence) if whence else {}
+        under = self._columns_under_doubted_tops(placed, doubtful, whence or {})
         dice = self._dice_colours()
         columns: list[str] = []  # each doubted place a column may stand on, and where its tops would show
         tops: list[tuple[float, float]] = []
