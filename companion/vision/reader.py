@@ -63,7 +63,7 @@ from companion.vision.reading import (
     clear_outside,
 )
 from companion.vision.sampling import Sampler
-from companion.vision.standing import Standing
+from companion.vision.standing import COLUMN_UNCLEAR, Standing
 
 SHARPNESS_MIN = 1.35  # see BoardReader.sharpness
 IN_FOCUS = 2.6  # sharper than this: a mark's edge is a pixel or two wide, no blurred halo
@@ -445,20 +445,21 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         kept = [blob for _patch, blob, _area in carried.values()]
         every = kept + [blob for _k, _key, blob in read]
         gains: dict[int, float] | None = None  # (measured only for a die still unclear)
-        # (where two blobs read a piece at one place: none is read twice on most boards)
-        claimed = Counter(spot for blob in every for spot in {s for s, *_ in blob.found})
-        tops = self._tops_by_place(every) if any(n > 1 for n in claimed.values()) else {}
         # A top read sure on a re-read rules out a column under the next die's top: read again
         # those whose places where tops were read grew, until none did (a row of dice from a
-        # slant: each unclear until the one nearer the nadir is read; at most a round a blob)
+        # slant: each unclear until the one nearer the nadir is read; at most a round a blob);
+        # so too a column of unclear height, and a die read as a column's top over a place another
+        # die's top was read on, first or on a re-read (Baron Voodoo at 30 degrees: a purple die
+        # read as a column on E2 came under E2's own die once that one's height, asked, was read)
         asked: dict[int, frozenset[str]] = {}
         for _round in range(len(read)):
+            # (where two blobs read a piece at one place: none is read twice on most boards)
+            claimed = Counter(spot for blob in every for spot in {s for s, *_ in blob.found})
+            tops = self._tops_by_place(every) if any(n > 1 for n in claimed.values()) else {}
             grew = False
             for i, (k, key, blob) in enumerate(read):
-                # (and a die read as a column's top over a place where another die's top was read)
-                if not (any(why == MARKS_UNCLEAR for _spot, why in blob.doubts)
-                        or (not _round and any(b is not blob for spot, *_ in blob.found
-                                               for b in tops.get(spot, ())))):
+                if not (any(why.startswith((MARKS_UNCLEAR, COLUMN_UNCLEAR)) for _spot, why in blob.doubts)
+                        or any(b is not blob for spot, *_ in blob.found for b in tops.get(spot, ()))):
                     continue
                 topped = self._tops_read(every, blob)
                 if asked.get(i) == topped:

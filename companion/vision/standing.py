@@ -42,6 +42,7 @@ HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir th
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
 PRINT_HUE = 0.95  # a patch whose tint lies this near the print's (cosine) has the print's hue
 SHADE_BESIDE_MM = 25.0  # a standing figure's shaded foot and shadow read apart lie this near its base
+COLUMN_UNCLEAR = "a column of unclear height?"
 
 
 class Standing(DieSides):
@@ -178,7 +179,7 @@ class Standing(DieSides):
         bx, by, bw, bh = box
         near = near | set(self._places_under(components[by:by + bh, bx:bx + bw] == k, bx, by))
         out.explained.append((max(0, by - 4), by + bh + 4, max(0, bx - 4), bx + bw + 4))
-        why = "a column of unclear height?" + (" (another piece against it)" if against else "")
+        why = COLUMN_UNCLEAR + (" (another piece against it)" if against else "")
         out.doubts += [(s, why) for s in sorted(near - {None})]
         return False
 
