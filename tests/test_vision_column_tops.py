@@ -188,3 +188,16 @@ def test_a_die_read_as_a_column_on_a_place_whose_own_top_is_read_again_is_read_a
     assert reading.view.get("E1") in (None, (Piece("purple", 3),))  # (E1: asked or right)
     wrong = {s: p for s, p in reading.view.items() if s not in reading.doubtful and p != frame.view.get(s, ())}
     assert not wrong
+
+
+def test_a_die_whose_sides_are_another_die_and_no_column_may_stand_is_one_die() -> None:
+    """Its lean drawn out by another die's colour taken for its sides, a die fits only columns of
+    two or three (``another``: both places asked, stop 85).  Where no such column may stand (the
+    next place a Caught Soul's, which holds one die, or another die's top read on it), one die on
+    its own place is all that is left: on Baron Voodoo board 42 at 30 degrees the red 2 on the
+    first Caught Soul place, the white 2 on the next taken for its sides, is read."""
+    frame, reading = kept_reading("baron_voodoo-t30-b42")
+    assert reading.view is not None
+    assert frame.view["souls0-0"] == (Piece("red", 2),) and "souls0-0" not in frame.truth["stacks"]
+    assert "souls0-0" not in reading.doubtful, reading.doubtful.get("souls0-0")
+    assert reading.view["souls0-0"] == (Piece("red", 2),)
