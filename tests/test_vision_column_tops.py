@@ -72,13 +72,15 @@ def test_a_column_of_one_colour_is_still_read_at_its_foot() -> None:
 def test_no_column_stands_on_a_place_of_one_die() -> None:
     """Two blue dice touching on Caught Soul places (each holds one die), the far one's top over
     the near one's side: read as a column on the near place, a blue 2 was read as the far
-    die's 1.  No column taller than its place's rules stack stands there: asked.  The same board's
-    red 3 under a blue die's top, a column of another colour's sides, is asked too."""
+    die's 1.  No column taller than its place's rules stack stands there: asked.  Since stop 92,
+    with no column left that may stand there, the far die's top is read as one die on its own
+    place, and the near place, under that blob, is still asked.  The same board's red 3 under a
+    blue die's top, a column of another colour's sides, is asked too."""
     frame, reading = kept_reading("baron_voodoo-t20-b5")
     assert reading.view is not None
     assert frame.view["souls0-1"] == (Piece("blue", 2),) and frame.view["souls0-0"] == (Piece("blue", 1),)
-    assert reading.doubtful.get("souls0-1", "").startswith("a column of unclear height?"), \
-        reading.view.get("souls0-1")
+    assert "souls0-1" in reading.doubtful, reading.view.get("souls0-1")
+    assert "souls0-0" not in reading.doubtful and reading.view["souls0-0"] == (Piece("blue", 1),)
     assert frame.view["G3"] == (Piece("red", 3),)
     assert reading.doubtful.get("G3") == "a column of unclear height? (another piece against it)", \
         reading.view.get("G3")
@@ -186,7 +188,8 @@ def test_a_die_read_as_a_column_on_a_place_whose_own_top_is_read_again_is_read_a
     assert "E2" not in reading.doubtful, reading.doubtful.get("E2")
     assert reading.view["E2"] == (Piece("yellow", 6),)
     assert reading.view.get("E1") in (None, (Piece("purple", 3),))  # (E1: asked or right)
-    wrong = {s: p for s, p in reading.view.items() if s not in reading.doubtful and p != frame.view.get(s, ())}
+    wrong = {s: p for s, p in reading.view.items()
+             if s not in reading.doubtful and p != frame.view.get(s, ())}
     assert not wrong
 
 
@@ -201,3 +204,18 @@ def test_a_die_whose_sides_are_another_die_and_no_column_may_stand_is_one_die() 
     assert frame.view["souls0-0"] == (Piece("red", 2),) and "souls0-0" not in frame.truth["stacks"]
     assert "souls0-0" not in reading.doubtful, reading.doubtful.get("souls0-0")
     assert reading.view["souls0-0"] == (Piece("red", 2),)
+
+
+def test_two_dice_of_one_colour_in_one_blob_where_no_column_may_stand_are_read() -> None:
+    """The same with the next die of its own colour: on Baron Voodoo board 45 at 30 degrees the
+    yellow 1 atop a column of two on E1 and the yellow 1 on E2 lie in one blob, whose lean, drawn
+    out by E2's die, fits only a column of three, and that one's foot would be on E2, where a
+    die's top was read once E2's own blob was read again: the far top stands on E1 (stop 92),
+    and E2's is read on its own."""
+    frame, reading = kept_reading("baron_voodoo-t30-b45")
+    assert reading.view is not None
+    assert len(frame.truth["stacks"]["E1"]) == 2 and "E2" not in frame.truth["stacks"]
+    for spot in ("E1", "E2"):
+        assert frame.view[spot] == (Piece("yellow", 1),)
+        assert spot not in reading.doubtful, reading.doubtful.get(spot)
+        assert reading.view[spot] == (Piece("yellow", 1),)

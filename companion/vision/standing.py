@@ -163,12 +163,13 @@ class Standing(DieSides):
         # may as well be the next place's one die, and that colour its own place's die (on the
         # tuning frames, all 33 such columns were two dice; two were read as the top's column)
         another = 1 not in stand.fits and any(self._is_die(i) and i != index for i in sides)
-        if another and not fitting and self._die_within_place(*feet[0]) \
+        if (another or stand.fits) and not fitting and self._die_within_place(*feet[0]) \
                 and self._column_may_stand(1, *feet[0]):
-            # its lean drawn out by that colour is no column's where no height that lean fits may
-            # stand (another die's top read on its foot's place, or rules that stack fewer): one
-            # die at its own place is all that is left (Baron Voodoo at 20-30 degrees: a red die
-            # on a Caught Soul's place and the white die on the next, its colour taken for sides)
+            # its lean drawn out by that colour (or by the next die of its own) is no column's
+            # where no height that lean fits may stand (another die's top read on its foot's place,
+            # or rules that stack fewer): its top stands where one die's would, all that is left
+            # (Baron Voodoo at 20-30 degrees: a red die on a Caught Soul's place and the white die
+            # on the next, its colour taken for sides; a yellow top and the next yellow die, one blob)
             fitting, another = [feet[0]], False
             spots = {self._spot_at(feet[0][0] - MARGIN_MM, feet[0][1] - MARGIN_MM)}
         if len(spots) != 1 or None in spots or another:
