@@ -58,10 +58,32 @@ def test_a_neighbours_blob_hides_nothing_more_on_a_place_of_one_read_sure() -> N
     assert told(_Blob(found=[("souls0-0", blue, 0.0, 0.0, 0.4)])) == [("souls0-0", HIDDEN)]  # not sure
     doubted = _Blob(doubts=[("souls0-0", "glare?")], found=[("souls0-0", blue, 0.0, 0.0, 1.0)])
     assert told(doubted) == [("souls0-0", HIDDEN)]  # doubted for itself too
-    assert told(_Blob(found=[("A1", blue, 0.0, 0.0, 1.0)]), "A1") == [("A1", HIDDEN)]  # a column's place
+    # a column's place (it takes dice only) whose top its own blob read sure: its lower dice lie
+    # under that top, nothing else (stop 92)
+    assert told(_Blob(found=[("A1", blue, 0.0, 0.0, 1.0)]), "A1") == []
+    assert told(_Blob(found=[("A1", blue, 0.0, 0.0, 0.4)]), "A1") == [("A1", HIDDEN)]  # not sure
     # a blob that read nothing elsewhere (a piece too small for itself): its doubt stands
     alone = _Blob(doubts=[("souls0-0", HIDDEN)])
     assert reader._one_held_read([alone, _Blob(found=[("souls0-0", blue, 0.0, 0.0, 1.0)])])[0] is alone
+
+
+def test_a_place_that_takes_other_pieces_than_dice_keeps_its_doubt() -> None:
+    """Swing State's places hold any number of cheat cards and vote chips, none a die: a piece
+    read sure there may have another beside it that a neighbour's blob hides."""
+    swing = load_game("swing_state")
+    layout = swing.layout(swing.setup(3, None, 0))
+    reader = BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+    place = layout.spot("r1-31")
+    assert place.holds == 0 and place.takes and not place.takes <= reader._dice_colours()
+    other = _Blob(doubts=[("r1-31", HIDDEN)], found=[("r1-32-red", Piece("red", 0), 0.0, 0.0, 1.0)])
+    own = _Blob(found=[("r1-31", Piece("black", 0), 0.0, 0.0, 1.0)])
+    assert reader._one_held_read([other, own])[0].doubts == [("r1-31", HIDDEN)]
+
+
+def test_a_die_under_a_neighbours_lean_on_a_column_place_read_sure_is_read() -> None:
+    # Baron Voodoo at 30 degrees: B1's yellow 2, read sure by its own blob, was asked as partly
+    # hidden under the blob of the die beside it, whose lean reaches over it
+    _right("baron_voodoo-t30-b2", ("B1",))
 
 
 def test_a_tops_place_is_where_another_blob_read_a_die_sure() -> None:

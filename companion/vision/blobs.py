@@ -208,19 +208,19 @@ class Blobs(PieceMarks):
         return out
 
     def _one_held_read(self, blobs: list[_Blob]) -> list[_Blob]:
-        """The blobs as told, less their "partly hidden?" doubts on a place that holds one
-        piece (``Spot.holds``) which a blob of its own read sure: whatever another blob's
-        pixels cover of it, it holds nothing more than what was read there (its neighbour's
-        sides, its lean, reach over it and hide no other piece).  Nor is a speck (a patch too
-        small for any piece, ``_Blob.speck``) that reads nothing and lies as the side face of
-        a die another blob read at its place: a die's side in shade shows another colour (a yellow die's
-        brown, a blue's black), parted from its top by the lit edge between them, and a
-        column's lower dice are read by its height, not by the colours of its sides.  Nor are
-        a column's sides over a place of any size whose piece a blob of its own read sure with
-        board between the two (``die_sides.clear_of``)."""
+        """The blobs less their "partly hidden?" doubts on a place holding one piece (``Spot.holds``)
+        or one column of dice (it takes dice only), which a blob of its own read sure: it holds
+        no more than was read there (a neighbour's sides or lean hide no other piece; a column's
+        lower dice lie under its top).  Nor is a speck (``_Blob.speck``) that reads nothing and
+        lies as the side face of a die another blob read at its place: a die's side in shade shows
+        another colour (a yellow die's brown, a blue's black), parted from its top by the lit edge,
+        and a column's lower dice are read by its height, not its sides' colours.  Nor are a
+        column's sides over a place whose piece a blob of its own read sure with board between
+        the two (``die_sides.clear_of``)."""
         clear = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
                  if conf >= SURE_READ and all(s != spot for s, _why in blob.doubts)}
-        read = {spot: blob for spot, blob in clear.items() if self.layout.spot(spot).holds == 1}
+        read = {spot: blob for spot, blob in clear.items() if (place := self.layout.spot(spot)).holds == 1
+                or place.takes and place.takes <= self._dice_colours()}
 
         def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
             if why == COLUMN_OVER:
