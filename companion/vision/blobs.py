@@ -538,18 +538,18 @@ class Blobs(PieceMarks):
         picture = self.glare.pre if self.glare.pre is not None else self._flat
         if picture is None or not part.any():
             return False
-        box = (slice(by, by + part.shape[0]), slice(bx, bx + part.shape[1]))
-        seen = channel_medians(picture[box], part.astype(np.uint8))
+        box, mask = (slice(by, by + part.shape[0]), slice(bx, bx + part.shape[1])), part.astype(np.uint8)
+        seen = channel_medians(picture[box], mask)
         measured = self.glare.on(bx, by, part.shape[1], part.shape[0], faint=True) > GLARE_FAINT
-        # a white piece the lamp lifts to the clipping point is any light colour lifted: only
-        # a colour seen whole (no channel clipped) is judged without a reflection seen round it
-        whole = bool((seen < CLIPPED).all()) \
-            and bool((channel_medians(small[box], part.astype(np.uint8)) < CLIPPED).all())
         colours, sums, no_hue, _spreads = self._paints()
         darker = (np.arange(len(colours)) != index) & (sums < seen.sum())
         if not measured:
-            neutral = no_hue & (float(np.ptp(seen)) < 40)
-            darker &= (~neutral) if whole else False
+            # a white piece the lamp lifts to the clipping point is any light colour lifted: only a
+            # colour seen whole (no channel clipped) is judged without a reflection seen round it
+            darker &= ~(no_hue & (float(np.ptp(seen)) < 40))  # (whole asked only of a colour left)
+            if darker.any() and not ((seen < CLIPPED).all()
+                                     and (channel_medians(small[box], mask) < CLIPPED).all()):
+                return False
         if not darker.any():
             return False
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])

@@ -21,6 +21,26 @@ def connected_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray,
     return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
 
 
+def sized_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``connected_components``' count, labels, areas and centres (the background's first),
+    the same to the last bit, for a crop's few set pixels (its peaks, its marks' spreads):
+    OpenCV's statistics cost a pass over every pixel, set or not, four times its labelling
+    on a piece's crop.  Here only the set pixels are summed, each centre its whole-number
+    sums over its area as OpenCV divides them (the background's: the whole crop's sums less
+    the set pixels')."""
+    n, labels = cv2.connectedComponentsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    h, w = mask.shape
+    found = cv2.findNonZero(mask)
+    xs, ys = found.reshape(-1, 2).T if found is not None else (np.zeros(0, np.int32),) * 2
+    at = labels[ys, xs]
+    area = np.bincount(at, minlength=n)
+    sums = np.stack([np.bincount(at, xs, minlength=n), np.bincount(at, ys, minlength=n)], axis=1)
+    area[0] = h * w - len(xs)
+    sums[0] = (h * (w * (w - 1) // 2) - int(xs.sum()), w * (h * (h - 1) // 2) - int(ys.sum()))
+    with np.errstate(divide="ignore", invalid="ignore"):  # (no background: OpenCV's 0/0 too)
+        return n, labels, area, sums / area[:, None]
+
+
 SMALL_PX = 1500  # a crop this small: its median picked from its pixels, not a histogram
 
 
@@ -67,10 +87,11 @@ def channel_medians(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if crop.dtype != np.uint8 or crop.ndim != 3 or crop.shape[2] != 3 or mask.dtype != np.uint8:
         return np.array([_median_where(channel, mask) for channel in cv2.split(crop)], np.float32)
     # as ``_median_where`` takes each channel's (the first level whose count reaches half), the
-    # three histograms at once, each of its channel of the crop as it lies (no split)
-    counted = np.cumsum(np.stack([cv2.calcHist([crop], [c], mask, [256], [0, 256]).ravel() for c in range(3)],
-                                 axis=1), axis=0)
-    return np.count_nonzero(counted < counted[-1] / 2, axis=0).astype(np.float32)
+    # three histograms at once, each of its channel of the crop as it lies (no split), end to
+    # end in one row a channel (a stack and sums down its columns cost a fifth more)
+    counted = np.concatenate([cv2.calcHist([crop], [c], mask, [256], [0, 256]) for c in range(3)]
+                             ).reshape(3, 256).cumsum(axis=1)
+    return np.count_nonzero(counted < counted[:, -1:] / 2, axis=1).astype(np.float32)
 
 
 MID_GREY = 128  # a face at most this grey bears lighter marks, as its grey alone tells
@@ -103,7 +124,7 @@ def _peaks(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, body_area: fl
     contrast[filled == 0] = 0
     window = max(3, int(0.3 * radius) | 1)
     peaks = (contrast >= cv2.dilate(contrast, np.ones((window, window), np.uint8))) & (contrast > 0.12)
-    n, _, _, centres = connected_components(peaks.view(np.uint8))
+    n, _, _, centres = sized_components(peaks.view(np.uint8))
     at = np.round(centres[1:]).astype(np.intp)  # (half to even, as ``round``)
     values = contrast[at[:, 1], at[:, 0]].astype(np.float32)
     return level, pip, contrast, whole, radius, window, n, centres, values

@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, connected_components, outline
+from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, outline, sized_components
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
 
@@ -142,9 +142,9 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
     # the marks of a face peak alike: one pass at the faintest one's half height, each
     # spread shared by the peaks in it, holds each one's spread at its own height or wider
-    n, labels, stats, _ = connected_components((contrast >= float(values.min()) / 2).astype(np.uint8))
+    n, labels, area, _ = sized_components((contrast >= float(values.min()) / 2).astype(np.uint8))
     at = labels[ys, xs]
-    first = stats[at, cv2.CC_STAT_AREA] / np.bincount(at, minlength=n)[at]
+    first = area[at] / np.bincount(at, minlength=n)[at]
     if (first <= widest).all() and values.max() <= 1.5 * values.min():
         return False
     # else each peak's own spread: at half its height, the pixels nearer it than any other
