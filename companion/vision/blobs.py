@@ -546,14 +546,14 @@ class Blobs(PieceMarks):
         if not measured:
             # a white piece the lamp lifts to the clipping point is any light colour lifted: only a
             # colour seen whole (no channel clipped) is judged without a reflection seen round it
-            darker &= ~(no_hue & (float(np.ptp(seen)) < 40))  # (whole asked only of a colour left)
-            if darker.any() and not ((seen < CLIPPED).all()
-                                     and (channel_medians(small[box], mask) < CLIPPED).all()):
+            darker &= ~(no_hue & (float(np.ptp(seen)) < 40))
+            if darker.any() and not (seen < CLIPPED).all():
                 return False
         if not darker.any():
             return False
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
-        return bool((even[0] & (level[0] > GLARE_MIN)).any())
+        return bool((even[0] & (level[0] > GLARE_MIN)).any()) and (  # (whole as seen: asked of a lift only)
+            measured or bool((channel_medians(small[box], mask) < CLIPPED).all()))
 
 
 def _one_piece_shape(w: int, h: int) -> bool:

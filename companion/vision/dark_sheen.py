@@ -36,7 +36,7 @@ import numpy as np
 
 from companion.vision.channels import channel_sum
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.mark_peaks import _median_where
+from companion.vision.mark_peaks import _median_where, median_under
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 
 DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
@@ -435,7 +435,7 @@ class DarkSheen:
         if self._is_die(index) or self._stands_up(self._piece_names[index]):
             return gray
         area = cv2.countNonZero(mask)
-        if area < 16 or float(np.median(gray[mask > 0])) <= 128:
+        if area < 16 or median_under(gray, mask) <= 128:
             return gray
         size = max(3, int(SHEEN_OPEN_SHARE * np.sqrt(area)) | 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))

@@ -41,6 +41,20 @@ def sized_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.
         return n, labels, area, sums / area[:, None]
 
 
+def median_under(gray: np.ndarray, mask: np.ndarray) -> float:
+    """``np.median(gray[mask > 0])`` to the last bit (the mean of the two middle levels of an
+    even count), from the masked histogram: numpy sorts a die's face's pixels for it, three
+    times the histogram's cost.  NaN for no pixel, as numpy's."""
+    if gray.dtype != np.uint8 or mask.dtype != np.uint8 or gray.ndim != 2:
+        return float(np.median(gray[mask > 0]))
+    counted = np.cumsum(cv2.calcHist([gray], [0], mask, [256], [0, 256]).ravel())
+    n = int(counted[-1])
+    if not n:
+        return float("nan")
+    low, high = np.searchsorted(counted, [(n - 1) // 2 + 1, n // 2 + 1])
+    return (int(low) + int(high)) / 2
+
+
 SMALL_PX = 1500  # a crop this small: its median picked from its pixels, not a histogram
 
 

@@ -16,7 +16,7 @@ from companion.vision.die_square import low_face, reflection_off_a_low_face
 from companion.vision.face_template import FEWEST, FEWEST_IN_ITS_COLOUR, face_count
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.light import CLIPPED
-from companion.vision.mark_peaks import light_marks
+from companion.vision.mark_peaks import light_marks, median_under
 from companion.vision.palette import PIP_ON_LIGHT, WHITE
 from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
@@ -244,7 +244,7 @@ class PieceMarks(CoarseMarks):
         gain = self._marks_gains.get(index, 1.0)
         plain = gray
         if gain != 1.0 and mask.any():
-            level = float(np.median(gray[mask > 0]))
+            level = median_under(gray, mask)
             gray = np.clip(level + (gray.astype(np.float32) - level) * gain, 0, 255).astype(np.uint8)
         die_px = stands = None
         ink: bool | None = None  # (a dark die's marks are lighter than it, however a lamp lifts its face)
@@ -262,7 +262,7 @@ class PieceMarks(CoarseMarks):
             read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index), fewest)
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
         reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink)
-        if ink and glare_scale == 1.0 and mask.any() and not light_marks(float(np.median(gray[mask > 0]))):
+        if ink and glare_scale == 1.0 and mask.any() and not light_marks(median_under(gray, mask)):
             # a dark die's face lit past mid-grey is under the lamp's light: a hotspot there
             # washes a pip out as it may pass for one, and its count is vouched for only where
             # the light lies clear of its empty places (the reflection checks below)
