@@ -50,6 +50,7 @@ from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_m
 
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
+ONE_DEPTH = 0.4  # a 1's pip lies this share of its face's width in from its outline, at least
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
@@ -137,6 +138,9 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         marks = strong | faint
         if die_face(centres[1:][marks], float(np.sqrt(hull_area)), whole, CODE_STEP, CODE_FACES) is not None:
             strong, faint = marks, np.zeros_like(faint)
+    if die_px is not None and _a_glint_beside_a_one(hull, centres[1:], strong, faint, contrast, window,
+                                                       body_area):
+        faint = np.zeros_like(faint)
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
     depth = None
@@ -210,6 +214,29 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
                                                                           centres[1:][strong], die_px):
         sure = False  # light marks counted on a face lit past mid-grey, and a dark one among them
     return count, bool(sure)
+
+
+def _a_glint_beside_a_one(hull: np.ndarray, points: np.ndarray, strong: np.ndarray, faint: np.ndarray,
+                          contrast: np.ndarray, window: int, body_area: float) -> bool:
+    """Is a die's one faint mark, beside its one clear mark in its face's middle, its rounded
+    rim catching the lamp rather than a pip?  The glint lies at the outline's edge
+    (``EDGE_SHARE``), where a face's marks never are, and the clear mark deep inside
+    (``ONE_DEPTH``); a 3 that showed its middle and one corner so would show its other corner,
+    through the middle from the first, and there the face less its rim (``contrast``, nothing
+    past it) holds no mark at all (``NO_PIP``): a glint's mirror lies at the other rim.
+    Baron Voodoo at 0-30 degrees: ones whose rim lit a faint peak beside the pip were asked."""
+    if int(strong.sum()) != 1 or int(faint.sum()) != 1:
+        return False
+    one, glint = points[strong][0], points[faint][0]
+    depth = _depth(hull, np.array([one, glint]), body_area)
+    if depth[0] < ONE_DEPTH or depth[1] >= EDGE_SHARE:
+        return False
+    x, y = (int(round(v)) for v in 2 * one - glint)
+    h, w = contrast.shape
+    r = max(1, window // 2)
+    if not (0 <= x < w and 0 <= y < h):
+        return True  # (past the crop: past the face)
+    return float(contrast[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].max()) < NO_PIP
 
 
 def _dark_pip_missed(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, hull: np.ndarray,
