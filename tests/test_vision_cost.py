@@ -266,8 +266,9 @@ def test_a_read_only_frame_found_still_is_not_sampled_again_and_a_real_change_is
 @pytest.mark.parametrize("seed", range(4))
 def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towards_the_ink(seed: int) -> None:
     """``_peaks`` takes the contrast towards the ink as OpenCV's saturating difference of
-    whole grey levels: the same numbers, bit for bit, as the float difference clipped at 0,
-    on light and dark bodies alike, and the same peaks and their values."""
+    whole grey levels: the same numbers, bit for bit, as the float difference clipped at 0
+    (in single precision, whose whole-number differences are exact), on light and dark bodies
+    alike, and the same peaks and their values."""
     from companion.vision.mark_peaks import _median_where, _peaks, connected_components
 
     rng = np.random.default_rng(seed)
@@ -280,10 +281,11 @@ def test_the_marks_contrast_from_whole_grey_levels_is_the_float_difference_towar
         filled[6:54, 6:58] = 1
         level, pip, contrast, whole, radius, window, n, centres, values = _peaks(gray, mask, filled, 2000.0)
         assert level == _median_where(gray, mask) and level == int(level)
-        towards = (gray.astype(np.float32) - level) * np.sign(pip - level)  # the float way
-        want = cv2.GaussianBlur(np.maximum(towards, 0) / max(abs(pip - level), 30.0), (0, 0),
+        ink_way = np.float32(np.sign(pip - level))
+        towards = (gray.astype(np.float32) - np.float32(level)) * ink_way  # the float way
+        want = cv2.GaussianBlur(np.maximum(towards, 0) / np.float32(max(abs(pip - level), 30.0)), (0, 0),
                                 max(0.8, 0.07 * radius))
-        assert whole.dtype == want.dtype == np.float64 and np.array_equal(whole, want)
+        assert whole.dtype == want.dtype == np.float32 and np.array_equal(whole, want)
         want[filled == 0] = 0
         peaks = (want >= cv2.dilate(want, np.ones((window, window), np.uint8))) & (want > 0.12)
         n_want, _, _, centres_want = connected_components(peaks.astype(np.uint8))
