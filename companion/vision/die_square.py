@@ -183,24 +183,19 @@ def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count
     pass for one); for 4-6, marks of which one at most is faint (a small die far out blurs a
     pip: its layout vouches for it).  Baron Voodoo and King of Clubs at 0-30 degrees: 2s and 3s
     with a pip the lamp left faint were asked."""
+    if count == 1:
+        return [np.array((one,)) for one in strong]
     if count == 2:
         return [np.array(c) for c in itertools.combinations(strong, 2)] \
             + [np.array((s, m)) for s in strong for m in marks if values[m] < SURE_MARK]
-    if count == 3:  # (a corner faint: a 3's layout vouches for it, as a 4-6's does)
-        sets3 = np.array(list(itertools.combinations(marks, 3)), np.intp).reshape(-1, 3)
-        return [c for c in sets3
-                if (values[c] < SURE_MARK).sum() <= 1 and not _faint_middle(c, values, points)]
-    if count <= 3:
-        return [np.array(c) for c in itertools.combinations(strong, count)]
     sets = np.array(list(itertools.combinations(marks, count)), np.intp).reshape(-1, count)
-    return list(sets[(values[sets] < SURE_MARK).sum(axis=1) <= 1])
-
-
-def _faint_middle(picked: np.ndarray, values: np.ndarray, points: np.ndarray) -> bool:
-    """Is the faint mark of three the one nearest their middle (a 3's middle pip)?"""
-    at = points[picked]
-    nearest = int(np.argmin(np.hypot(*(at - at.mean(axis=0)).T)))
-    return bool(values[picked[nearest]] < SURE_MARK)
+    faint = values[sets] < SURE_MARK
+    keep = faint.sum(axis=1) <= 1
+    if count == 3:  # (and never a 3's middle: the mark of the three nearest their mean)
+        at = points[sets]
+        middle = np.argmin(np.hypot(*np.moveaxis(at - at.mean(axis=1, keepdims=True), 2, 0)), axis=1)
+        keep &= ~faint[np.arange(len(sets)), middle]
+    return list(sets[keep])
 
 
 def _square(picked: np.ndarray, count: int, die_px: float, contrast: np.ndarray
