@@ -494,3 +494,40 @@ def test_a_twos_marks_round_no_tops_middle_are_no_sure_two() -> None:
     assert reading.view is not None
     assert frame.view["D2"] == (Piece("blue", 1),)
     assert "D2" in reading.doubtful or reading.view.get("D2") == (Piece("blue", 1),), reading.view.get("D2")
+
+
+@pytest.mark.parametrize("turn", [0.0, 20.0, 40.0, 65.0])
+def test_a_layout_short_of_the_outlines_far_edge_is_no_top(turn: float) -> None:
+    """From a slant the top's far edge is its outline's far edge (the sides show only towards
+    the camera's nadir, below here): four marks laid out as a 4 whose square stops a third
+    of a face short of the die's far edge are a side's marks with the top's, not the top
+    (``die_layout._short_of_the_far_edge``)."""
+    away_from_the_nadir = (0.0, -1.0)
+    img, mask = _die(4, turn)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, outward=away_from_the_nadir) == (4, True)
+    # the top's colour swept on a third of a face away from the nadir, past the 4's square
+    t = np.deg2rad(turn)
+    rotation = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * FACE_PX / 2
+    corners = square @ rotation.T + [75.0, 65.0]  # (as ``_die`` lays its top)
+    swept = np.concatenate([corners, corners - [0.0, 0.3 * FACE_PX]])
+    hull = cv2.convexHull(np.round(swept).astype(np.int32))
+    top, own = np.zeros_like(mask), np.zeros_like(mask)
+    cv2.fillConvexPoly(top, hull, 1)
+    cv2.fillConvexPoly(own, np.round(corners).astype(np.int32), 1)
+    beyond = (top == 1) & (own == 0) & (mask == 0)  # (the top's own pips stay as they are)
+    img[beyond] = BLUE
+    mask = mask | beyond.astype(mask.dtype)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert count_pips(mask, gray, None, RIM_SHARE, None, FACE_PX, outward=away_from_the_nadir)[1] is False
+
+
+def test_a_ones_pip_and_its_sides_three_are_no_four() -> None:
+    """Held-out Baron Voodoo t20-b49 under a hand (0.88 px a mm, stop 93): a yellow 1 at E2,
+    its pip and three pips of the side below it laid out as a 4 whose square stopped short of
+    the die's far edge, read a sure 4.  It is read as the 1 it is."""
+    frame, reading = kept_reading("baron_voodoo-t20-b49-hand", "test")
+    assert reading.view is not None
+    assert "E2" not in reading.doubtful
+    assert reading.view.get("E2") == frame.view["E2"] == (Piece("yellow", 1),)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -412,6 +413,22 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
     return found.popitem()[1] if len(found) == 1 else None
 
 
+def _short_of_the_far_edge(hull: np.ndarray, fit: tuple[tuple[float, float], float, float, float],
+                           die_px: float, outward: tuple[float, float]) -> bool:
+    """Does a top read among its sides' marks (``fit``: ``_face_fit``'s) stop short of its
+    outline's far edge (``hull``, 0/1, crop px)?  Seen from a slant a die's sides show between
+    its top and the camera's nadir (``outward`` points away from it), never past the top's far
+    edge, so the top's far edge is the outline's; a layout whose square stops short of it by
+    more than ``EDGE_FIT`` of a face took a side's marks for the top's (Baron Voodoo at 20
+    degrees, 0.88 px a mm: a yellow 1's pip and three pips of its side read as a sure 4, its
+    square 0.16 of a face short; every top read right on the tuning and seen held-out frames
+    reached to 0.06 of a face of it or past it, the die's rounded rim falling out of its colour)."""
+    (fx, fy), _, c, s = fit
+    ux, uy = outward
+    (far, _, _), _ = _edges(hull, ux, uy)
+    return far - (fx * ux + fy * uy + _reach(math.atan2(s, c), die_px, (ux, uy))) > EDGE_FIT * die_px
+
+
 def _middle_marked(contrast: np.ndarray, fx: float, fy: float, step: float) -> bool:
     """Is there a mark, however faint, at a face's middle (``NO_PIP``)?  Away from the face's
     shaded edges nothing lightens or darkens it but a pip, or a reflection over one."""
@@ -421,9 +438,26 @@ def _middle_marked(contrast: np.ndarray, fx: float, fy: float, step: float) -> b
     return bool(near.size) and float(near.max()) >= NO_PIP
 
 
+EDGE_FIT = 0.12  # the top's square meets the outline's far edge and sides within this share of a face
 TOP_MARKS_MOST = 9  # marks enough for a top's six and a side's few; more is no die seen whole
 EMPTY_SHARE = 0.45  # a top read within its sides: its empty grid points under this share of its marks
 PAST_THE_TOP = 1.0  # steps out from the nadir past a face's centre a side's mark never lies (the
 # top's far edge is 1.5 steps out, a side's marks lie inward of its centre)
 BEYOND_THE_FACE = 1.35  # steps from a face's centre (either axis) a mark is off it: pips reach 1.3,
 # its rounded edge lies 1.4-1.85 out
+
+
+def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
+    """An outline's far edge along the line from the nadir (``ux, uy``) and its two sides across
+    it (crop px), and every pixel's place along that line."""
+    ys, xs = np.nonzero(hull)
+    along, across = xs * ux + ys * uy, ys * ux - xs * uy
+    return (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5), along
+
+
+def _reach(turn: float, die_px: float, direction: tuple[float, float]) -> float:
+    """How far a die's top square turned ``turn`` reaches from its centre along a unit
+    ``direction`` (crop px)."""
+    c, s = math.cos(turn), math.sin(turn)
+    dx, dy = direction
+    return die_px / 2 * (abs(c * dx + s * dy) + abs(-s * dx + c * dy))

@@ -24,9 +24,12 @@ from companion.vision.die_layout import (
     BEYOND_THE_FACE,
     DIE_FIT,
     DIE_STEP,
+    EDGE_FIT,
     MISSABLE,
     NO_PIP,
+    _edges,
     _face_fit,
+    _reach,
     completes_a_face,
     may_be_faces,
 )
@@ -46,7 +49,6 @@ from companion.vision.pip_reflections import lit_over_a_place
 # t10-b1, a lit red 3 at F4, took a minute a frame)
 MOST_MARKS = 18
 SEEN_MARK = FAINT_MARK  # a peak this strong is a mark somewhere: on the top's layout or off the square
-EDGE_FIT = 0.12  # the top's square meets the outline's far edge and sides within this share of a face
 COVERED = 0.92  # the top's square, less its rounded rim, lies this much within the outline
 ONE_CLEAR = (0.17, 0.38)  # a face of one: no mark between these shares of a face from its pip
 RIM_IN = 0.12  # the top's rounded rim, a share of its width
@@ -165,14 +167,6 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                                                                           body_area):
         return {}  # light marks counted on a face lit past mid-grey, and a dark one among them
     return {count: contrast_of[count] for count in sorted(found)}
-
-
-def _edges(hull: np.ndarray, ux: float, uy: float) -> tuple[tuple[float, float, float], np.ndarray]:
-    """An outline's far edge along the line from the nadir (``ux, uy``) and its two sides across
-    it (crop px), and every pixel's place along that line."""
-    ys, xs = np.nonzero(hull)
-    along, across = xs * ux + ys * uy, ys * ux - xs * uy
-    return (float(along.max()) + 0.5, float(across.min()) - 0.5, float(across.max()) + 0.5), along
 
 
 def _candidates(values: np.ndarray, marks: np.ndarray, strong: np.ndarray, count: int,
@@ -327,14 +321,6 @@ def _past_the_top(others: np.ndarray, centre: tuple[float, float], turn: float, 
     ux, uy = outward
     along = (others[:, 0] - centre[0]) * ux + (others[:, 1] - centre[1]) * uy
     return bool((along > _reach(turn, die_px, outward) - EDGE_FIT * die_px).any())
-
-
-def _reach(turn: float, die_px: float, direction: tuple[float, float]) -> float:
-    """How far a die's top square turned ``turn`` reaches from its centre along a unit
-    ``direction`` (crop px)."""
-    c, s = math.cos(turn), math.sin(turn)
-    dx, dy = direction
-    return die_px / 2 * (abs(c * dx + s * dy) + abs(-s * dx + c * dy))
 
 
 def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px: float,

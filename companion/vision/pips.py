@@ -24,6 +24,7 @@ from companion.vision.die_layout import (
     _at_a_faces_step,
     _in_the_middle,
     _laid_out_top,
+    _short_of_the_far_edge,
     a_diagonal_completed,
     die_face,
     laid_out_as_a_face,
@@ -265,10 +266,10 @@ def _top_within_sides(gray: np.ndarray, level: float, pip: float, mask: np.ndarr
                       outward: tuple[float, float] | None = None, least: float = 0.0) -> int | None:
     """A die's top face read inside an outline that holds its side faces too (seen from a
     slant, or far out in the view), whose marks made the count unclear: its one layout
-    (``_laid_out_top``) with no mark past the piece's colour.  Its count, or None (the
-    count stays unclear)."""
+    (``_laid_out_top``) reaching the outline's far edge (``_short_of_the_far_edge``), with no
+    mark past the piece's colour.  Its count, or None (the count stays unclear)."""
     top = _laid_out_top(centres, values, contrast, whole, radius, die_px, stands, outward, least)
-    if top is None:
+    if top is None or (outward is not None and _short_of_the_far_edge(hull, top[1], die_px, outward)):
         return None
     body = _bright_body(gray, level, pip, mask, hull)
     if body is not None and within is not None:
