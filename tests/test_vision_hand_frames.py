@@ -53,6 +53,20 @@ def test_two_dice_in_one_blob_doubt_both_places_in_a_hand_frame() -> None:
     _nothing_read_wrong(frame, layout, reading)
 
 
+def test_a_place_a_column_blobs_box_covers_is_asked_not_read_empty() -> None:
+    """Held-out Baron Voodoo t20-b57 under a hand (0.92 px a mm, stop 94): the board's light
+    print lit white was one blob with the white dice in it, a column of unclear height; its
+    box, explained with it, covered D7's white 6, whose clipped top was no piece's colour and
+    so no part of the blob.  D7 was read empty with no doubt; every place the box covers is
+    asked now, and no place is read wrong."""
+    frame, reading = kept_reading("baron_voodoo-t20-b57-hand", "test")
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert reading.view is not None and frame.view.get("D7") == (Piece("white", 6),)
+    assert "D7" not in frame.truth["hand"]["covered"]
+    assert "D7" in dict(reading.doubtful or {}) or reading.view.get("D7") == frame.view["D7"]
+    _nothing_read_wrong(frame, layout, reading)
+
+
 def test_a_blob_too_long_for_one_piece_doubts_every_place_it_lies_over() -> None:
     """Flat camera: an offering token in one of Baron Voodoo's offering places and a patch of
     its colour against it reaching 10 mm into the next place (a token half hidden under

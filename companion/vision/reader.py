@@ -390,7 +390,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
             is_piece &= ~self.glare.washed_out
         clear_outside(unexplained, self._board_rect)
         clear_outside(is_piece, self._board_rect)
-        strange = unexplained.copy()  # neither the empty board nor a piece's colour
+        strange = self._strange = unexplained.copy()  # neither the empty board nor a piece's colour
         blobs = None
         if part is not None and region is not None:  # a window round the region; wider; the board
             blobs = self._blobs_in(is_piece, region, kept, BLOB_PAD) \
