@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from committed_frames import read_committed, reading_of
+from committed_frames import kept_reading, read_committed, reading_of
 
-from companion.games.base import Layout
+from companion.bench.vision3d import frame_layout
+from companion.games.base import Layout, Piece
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.reading import SCALE
 
@@ -235,3 +236,56 @@ def test_a_narrow_patch_where_a_piece_passes_for_the_print_stays_in_doubt() -> N
     assert all(reader._a_piece_passes_for_the_board(*box(s, layout)) for s in ("N28", "N29", "S8"))
     _frame, baron, baron_reader, _reading = read_committed("tune", "baron_voodoo-t30-b2-side")
     assert not any(baron_reader._a_piece_passes_for_the_board(*box(s, baron)) for s in ("G5", "under1-0"))
+
+
+def _jivecat_reader():
+    from companion.games import load_game
+    from companion.vision.reader import BoardReader
+
+    game = load_game("jivecat")
+    layout = game.layout(game.setup(3, None, 0))
+    return layout, BoardReader(layout, colours=tuple(sorted(set(layout.pieces) | set(layout.shapes))))
+
+
+def test_a_light_chip_that_passes_for_the_print_lifted_is_not_taken_off_as_a_reflection() -> None:
+    """Held-out Jivecat t30-b58 (0.71 px a mm, stop 95): under a window's light a white chip
+    flattens to a cream, (197, 232, 246) over a tan print of (120, 160, 185), as even a lift in
+    every channel as a reflection adds, and of the cream print's colour, not white's.  It was
+    taken off as glare and its place read empty.  A reflection fades out over millimetres; a
+    chip ends at its edge: a round patch a chip's size lifted sharply is left on the board
+    (its place is asked), while a broad reflection as strong beside it is still taken off."""
+    layout, reader = _jivecat_reader()
+    reference = reader._reference
+    place = layout.spot("L08")
+    cx, cy = (int(round((c + MARGIN_MM) * SCALE)) for c in (place.x + place.w / 2, place.y + place.h / 2))
+    rows, cols = np.indices(reference.shape[:2])
+    chip = (rows - cy) ** 2 + (cols - cx) ** 2 <= 10 ** 2  # a 20 mm chip's top
+    assert (np.abs(reference[chip].astype(np.int16) - (120, 160, 185)).max(axis=1) <= 6).mean() > 0.9
+    flat = reference.copy()
+    flat[chip] = (197, 232, 246)
+    # a lamp's reflection as strong at its peak, 60 mm away, fading out over a centimetre
+    other = layout.spot("L12")
+    ox, oy = (int(round((c + MARGIN_MM) * SCALE)) for c in (other.x + other.w / 2, other.y + other.h / 2))
+    glow = 70.0 * np.exp(-((rows - oy) ** 2 + (cols - ox) ** 2) / (2 * 9.0 ** 2))
+    flat = np.clip(flat.astype(np.float32) + glow[..., None], 0, 255).astype(np.uint8)
+    taken = reader.glare.take_off(flat).astype(np.int16)
+    still = (taken - reference.astype(np.int16)).min(axis=2)
+    assert np.median(still[chip]) >= 50  # the chip stays on the board, lighter than the print
+    core = glow >= 35
+    assert np.median(np.abs(still[core])) <= 12  # the reflection is taken off
+
+
+def test_white_chips_under_a_windows_light_are_asked_not_read_as_the_empty_print() -> None:
+    """The held-out frame itself (Jivecat t30-b58, rendered after stop 94's mends and read cold):
+    L08's and L26's white chips, flattened to the print's colour lifted, were read as empty
+    places with no doubt.  Both are asked now (or read white), and no place is read wrong."""
+    frame, reading = kept_reading("jivecat-t30-b58", "test")
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    for place in ("L08", "L26"):
+        assert frame.view.get(place) == (Piece("white", 0),)
+        assert place in doubtful or reading.view.get(place) == frame.view[place]
+    wrong = [s.id for s in layout.spots
+             if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
+    assert not wrong, wrong
