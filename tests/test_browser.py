@@ -1087,3 +1087,30 @@ def test_a_place_the_camera_cannot_read_is_answered_by_a_tap_on_what_it_shows(
                            ".startsWith('Recorded')", timeout=HANG_MS)
     assert not page.errors
     page.close()
+
+
+def test_forms_a_lost_request_never_brought_are_asked_for_again(browser: Any, serve: Serve) -> None:
+    """A tablet on a busy Wi-Fi: its first requests for the declare forms are lost while the
+    table stands still, so no new state prompts another.  The page asks again by itself (a
+    second later, then less often) and the forms arrive; nothing is thrown on the page."""
+    url = serve(started_table())
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    lost: list[str] = []
+
+    def lose_the_first_two(route: Any) -> None:
+        if len(lost) < 2:
+            lost.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/forms(\?.*)?$"), lose_the_first_two)
+    page.goto(url)
+    page.wait_for_selector("#live.pill:not(.off)", timeout=HANG_MS)
+    page.wait_for_function("() => document.body.dataset.formsKey !== undefined", timeout=HANG_MS)
+    assert len(lost) == 2
+    assert page.locator("#form [data-type]").count() > 0
+    assert not errors, errors
+    page.close()

@@ -39,6 +39,17 @@ async function loadForms(correcting = false) {
 
 // One forms request at a time: states that arrive meanwhile ask again once it is back.
 let formsDirty = false;
+// A forms request refused or lost (a busy Wi-Fi, a companion restarting) is asked again while
+// the state it was for still stands, a second later, then less often: with no new state to
+// prompt it the page would otherwise offer nothing to declare until the table moved.
+const FORMS_RETRY_MS = 1000;
+const FORMS_RETRY_MAX_MS = 8000;
+const formsRetry = { timer: null, wait: FORMS_RETRY_MS };
+function askFormsAgain() {
+  if (formsRetry.timer) return;
+  formsRetry.timer = setTimeout(() => { formsRetry.timer = null; refreshForms(); }, formsRetry.wait);
+  formsRetry.wait = Math.min(2 * formsRetry.wait, FORMS_RETRY_MAX_MS);
+}
 async function refreshForms() {
   if (!latest) return;
   if (formsLoading) { formsDirty = true; return; }
@@ -59,11 +70,16 @@ async function refreshFormsNow() {
     showResult("The table moved on: replacing was cancelled.", "info");
   }
   if (forms && forms.key === key) return;
-  const loading = loadForms(false);
+  const loading = loadForms(false).catch(() => null);
   formsLoading = loading;
   const body = await loading;
+  if (!body) {
+    if (stateKey(latest) === key) askFormsAgain();
+    return;
+  }
+  formsRetry.wait = FORMS_RETRY_MS;
   // built for another state than the one shown: the next state's render asks again
-  if (!body || stateKey(latest) !== body.key) return;
+  if (stateKey(latest) !== body.key) return;
   if (form && form.sending) return;  // our own declaration moved the table: submit() finishes it
   if (form && !form.correcting && form.key !== body.key) {
     form = null;
