@@ -1091,8 +1091,9 @@ def test_a_place_the_camera_cannot_read_is_answered_by_a_tap_on_what_it_shows(
 
 def test_forms_a_lost_request_never_brought_are_asked_for_again(browser: Any, serve: Serve) -> None:
     """A tablet on a busy Wi-Fi: its first requests for the declare forms are lost while the
-    table stands still, so no new state prompts another.  The page asks again by itself (a
-    second later, then less often) and the forms arrive; nothing is thrown on the page."""
+    table stands still, so no new state prompts another.  The page says so and asks again by
+    itself (a second later, then less often); the forms arrive and the sentence goes; nothing
+    is thrown on the page."""
     url = serve(started_table())
     page = browser.new_page(viewport={"width": 1024, "height": 768})
     errors: list[str] = []
@@ -1109,7 +1110,11 @@ def test_forms_a_lost_request_never_brought_are_asked_for_again(browser: Any, se
     page.route(re.compile(r".*/api/forms(\?.*)?$"), lose_the_first_two)
     page.goto(url)
     page.wait_for_selector("#live.pill:not(.off)", timeout=HANG_MS)
+    # said in the panel meanwhile, in a sentence, and gone once the forms are back
+    page.wait_for_function("() => document.getElementById('action-result').textContent"
+                           ".startsWith('What can be declared did not arrive')", timeout=HANG_MS)
     page.wait_for_function("() => document.body.dataset.formsKey !== undefined", timeout=HANG_MS)
+    assert page.inner_text("#action-result") == ""
     assert len(lost) == 2
     assert page.locator("#form [data-type]").count() > 0
     assert not errors, errors

@@ -45,8 +45,10 @@ let formsDirty = false;
 const FORMS_RETRY_MS = 1000;
 const FORMS_RETRY_MAX_MS = 8000;
 const formsRetry = { timer: null, wait: FORMS_RETRY_MS };
+const FORMS_LOST = "What can be declared did not arrive: asking the companion again.";
 function askFormsAgain() {
   if (formsRetry.timer) return;
+  showResult(FORMS_LOST, "info");
   formsRetry.timer = setTimeout(() => { formsRetry.timer = null; refreshForms(); }, formsRetry.wait);
   formsRetry.wait = Math.min(2 * formsRetry.wait, FORMS_RETRY_MAX_MS);
 }
@@ -78,6 +80,7 @@ async function refreshFormsNow() {
     return;
   }
   formsRetry.wait = FORMS_RETRY_MS;
+  if ($("action-result").textContent === FORMS_LOST) showResult("", "");
   // built for another state than the one shown: the next state's render asks again
   if (stateKey(latest) !== body.key) return;
   if (form && form.sending) return;  // our own declaration moved the table: submit() finishes it
