@@ -123,18 +123,18 @@ class Arms:
     def _pool_for_an_arm(self, small: np.ndarray, flat: np.ndarray, labels: np.ndarray,
                          as_empty: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The board flattened again, its colours and empty-board match, with a low lamp's pool
-        of light taken off, when that pool is what was taken for an arm's patch: with nothing
-        across the margin, the light was fitted again clear of a big patch, and the pool (which
-        the margin's paper does not show) was not measured.  Kept only when the patch is then
-        the empty board over ``POOL_EXPLAINS`` of it: a pale sleeve passes for the print lit
-        more, and the light measured round it is taken back (``Light.untake_pool``)."""
+        of light taken off, when that pool is what was taken for an arm's patch: with nothing across
+        the margin, the light was fitted again clear of a big patch, and the pool (which the margin's
+        paper does not show) was not measured.  Kept only when the patch is then the empty board over
+        ``POOL_EXPLAINS`` of it: a pale sleeve passes for the print lit more (``Light.untake_pool``)."""
         patch = self._arm_patches(labels, as_empty)
         if patch is None:
             return flat, labels, as_empty
-        # measured where no piece stands, then on the places too: a board whose places cover
-        # most of it (Swing State's track) leaves the print free of them to its edges, and a
-        # spot lamp's pool over the track is not measured there (its field fades far from any cell)
+        # measured where no piece stands, then on the places too, even if the first found none: the
+        # print free of Swing State's track lies at its edges, and a pool over the track fades before it
         for on_places in (False, True):
+            if on_places:
+                self.light.forget_no_pool()
             if not self._refine_light(flat, on_places):
                 continue
             pooled = self._flatten_whole(small, None)

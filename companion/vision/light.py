@@ -183,6 +183,14 @@ class Light:
             self._set_clipped_floor()
         self._pool_under = self._pool_share = None
 
+    def forget_no_pool(self) -> None:
+        """Forget that no pool was found under this light, so that the next ``refine`` measures
+        again (on more of the board): a measure that found none was taken as known for the light,
+        and a second measure on the places was never made (Swing State's track, lit past the
+        margin's fit, stayed a hand over the board)."""
+        if self._pool_share is None:
+            self._pool_under = None
+
     def _pool_known(self) -> bool:
         """Was the pool (or none) measured under the light just fitted (within 1 %)?"""
         before = self._pool_under
