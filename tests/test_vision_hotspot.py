@@ -15,6 +15,7 @@ from committed_frames import kept_reading, read_committed, reading_of
 from companion.bench.vision3d import frame_layout
 from companion.games.base import Layout, Piece
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.glare import ENCLOSING_PX, _enclosed
 from companion.vision.reading import SCALE
 
 UNDER_THE_HOTSPOT = ("r1-19-red", "r1-20-red", "r1-23-red", "r1-24-red", "r2-15-red", "r2-16-red",
@@ -286,6 +287,42 @@ def test_white_chips_under_a_windows_light_are_asked_not_read_as_the_empty_print
     for place in ("L08", "L26"):
         assert frame.view.get(place) == (Piece("white", 0),)
         assert place in doubtful or reading.view.get(place) == frame.view[place]
+    wrong = [s.id for s in layout.spots
+             if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
+    assert not wrong, wrong
+
+
+def test_a_strokes_hull_in_a_clipped_core_is_what_it_encloses() -> None:
+    """``glare._enclosed``: an L of a die's two dark sides inside a clipped core encloses the
+    square they bound; the same L on a board seen round it encloses nothing (what is inside is
+    seen), and a stroke under ``ENCLOSING_PX`` is a speck."""
+    strokes = np.zeros((40, 40), bool)
+    strokes[10:26, 10:12] = True  # a die's left side, 16 px
+    strokes[24:26, 10:26] = True  # ... and its near side
+    strokes[3, 30:33] = True  # a speck
+    core = np.ones((40, 40), bool)
+    core[12:24, 12:24] = False  # the die's top, passing for the board lifted
+    inside = _enclosed(strokes, core)
+    assert inside[12:24, 12:24].sum() > 0.4 * 12 * 12  # (the triangle the L's hull holds)
+    assert inside[14, 12] and inside[23, 23]
+    assert not inside[3, 30:33].any() and not inside[30:, :].any()
+    assert not _enclosed(strokes, np.zeros((40, 40), bool)).any()
+    assert 3 < ENCLOSING_PX <= 16
+
+
+def test_a_die_in_a_lamps_clipped_pool_showing_only_its_sides_is_asked() -> None:
+    """The held-out frame (Baron Voodoo t00-b72, a pendant's pool on the laminated print, read
+    cold at stop 96): under1-5's red 2 lies in the pool's clipped core, its glossy top as white
+    as the paper lifted there, and only its dark sides show, a few pixels wide.  No patch of
+    what is not the board was wide enough to hide a piece, so the place was read empty.  What
+    the sides' strokes enclose is not seen either: the place is asked, and no place is read
+    wrong."""
+    frame, reading = kept_reading("baron_voodoo-t00-b72", "test")
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert frame.view.get("under1-5") == (Piece("red", 2),)
+    assert doubtful.get("under1-5") == "glare?"
     wrong = [s.id for s in layout.spots
              if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
     assert not wrong, wrong

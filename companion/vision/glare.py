@@ -37,6 +37,8 @@ LIGHTER_ALL_OVER = 0.5  # more of the board's inside lighter than this: the ligh
 # tells it from a reflection is its edge: a patch a chip's top across (2 mm cells), lifted this
 # much, whose ring two cells out is lifted at most this share of it (a lamp's reflection fades
 # over several millimetres)
+ENCLOSING_PX = 8  # a stroke of something not the board this big may be a piece's outline ...
+ENCLOSED_BLIND = 0.5  # ... when this share of the ring round what it encloses is clipped white
 PIECE_TOP_CELLS = (40, 160)
 PIECE_TOP_LIFT = 45
 PIECE_TOP_EDGE = 0.35
@@ -265,7 +267,7 @@ class Glare:
         # what is not seen to be the board: washed out, or something else.  A piece could lie
         # there if a piece of its place fits in it (a piece partly in a washed-out core
         # shows the rest of itself, which is no board)
-        unseen = (blind | hiding) & patch
+        unseen = (blind | hiding | _enclosed(hiding, blind)) & patch
         if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
             return None
         return unseen, (y0, x0)
@@ -429,6 +431,25 @@ def _sharp_edged_tops(lighter: np.ndarray, low: np.ndarray, lift: np.ndarray) ->
         if ring.any() and float(np.median(lift[ys, xs][ring].mean(axis=-1))) <= PIECE_TOP_EDGE * inner:
             tops[ys, xs] |= own
     return tops
+
+
+def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
+    """What each stroke of something not the board inside a clipped core encloses (its convex
+    hull, filled, where the ring round that hull is mostly ``blind``): a die's glossy top in a
+    lamp's clipped pool passes for the board lifted, and only its sides' dark outline shows,
+    round what is the die.  Outside a clipped core what a stroke encloses is seen as it is."""
+    n, comp, stats, _ = cv2.connectedComponentsWithStats(strokes.view(np.uint8), connectivity=8)
+    out = np.zeros(strokes.shape, np.uint8)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < ENCLOSING_PX:
+            continue
+        ys, xs = np.nonzero(comp == k)
+        hull = np.zeros_like(out)
+        cv2.fillConvexPoly(hull, cv2.convexHull(np.stack([xs, ys], 1).astype(np.int32)), 1)
+        ring = (cv2.dilate(hull, _SQUARE5) > 0) & (hull == 0)
+        if ring.any() and float(blind[ring].mean()) >= ENCLOSED_BLIND:
+            out |= hull
+    return out > 0
 
 
 def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
