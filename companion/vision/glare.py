@@ -33,12 +33,12 @@ LIFT_TOLERANCE = 10  # a pixel under a reflection may be off the board lifted sm
 LIGHT_PIECES = {"white", "yellow", "grey", "pink", "cyan"}  # what a reflection can look like
 LIGHTER_ALL_OVER = 0.5  # more of the board's inside lighter than this: the light's level, no reflection
 # (a reading lamp's pool on a print that shines lights a quarter and more of a narrow board)
+ENCLOSING_PX = 8  # a stroke of something not the board this big may be a piece's outline ...
+ENCLOSED_BLIND = 0.5  # ... when this share of the ring round what it encloses is clipped white
 # a light flat piece over a darker print is an even lift too (white is the print lifted); what
 # tells it from a reflection is its edge: a patch a chip's top across (2 mm cells), lifted this
 # much, whose ring two cells out is lifted at most this share of it (a lamp's reflection fades
 # over several millimetres)
-ENCLOSING_PX = 8  # a stroke of something not the board this big may be a piece's outline ...
-ENCLOSED_BLIND = 0.5  # ... when this share of the ring round what it encloses is clipped white
 PIECE_TOP_CELLS = (40, 160)
 PIECE_TOP_LIFT = 45
 PIECE_TOP_EDGE = 0.35
