@@ -31,7 +31,15 @@ from companion.vision.light import CLIPPED
 from companion.vision.palette import shadow_colours
 from companion.vision.pips import connected_components
 from companion.vision.print_edges import PrintEdges
-from companion.vision.reading import SCALE, SQUARE5, UNDER_A_HAND, UNKNOWN, Reading, clear_outside
+from companion.vision.reading import (
+    SCALE,
+    SQUARE5,
+    UNDER_A_HAND,
+    UNKNOWN,
+    Reading,
+    clear_outside,
+    filled_hull,
+)
 
 ANCHOR_SEEN_PX = 30  # a printed surface with this many pixels clear of an arm still anchors the light
 ARM_JOIN_MM = 8  # what lies this close to an arm is the arm (a palm of the board's colour
@@ -152,7 +160,7 @@ class Arms:
         arm = self._arm_patches(labels, as_empty)
         if arm is None:
             return None
-        hull = _filled_hull(arm)
+        hull = filled_hull(arm)
         return (_grown(mask, mm * SCALE) for mask, mm in ((hull, ARM_LIGHT_MM), (hull, ARM_SHADOW_MM),
                                                           (arm, ARM_SHADOW_MM)))
 
@@ -321,7 +329,7 @@ class Arms:
                 arm[y:y + h, x:x + w] |= patch & solid[y:y + h, x:x + w]
             if not joined or rounds == JOIN_ROUNDS:
                 break
-            over = _filled_hull(arm)
+            over = filled_hull(arm)
             rows, cols, near = _dilated(over, self._beside_disc)
             held = np.flatnonzero(np.bincount(blobs[rows, cols][near], minlength=n_blobs)[1:]) + 1
             if len(held):
@@ -464,20 +472,6 @@ def _opened_components(unexplained: np.ndarray) -> tuple[np.ndarray, int, np.nda
     return mask, n, components, stats
 
 
-def _filled_hull(mask: np.ndarray) -> np.ndarray:
-    """A mask's convex hull, filled: an arm and hand are one convex shape, though a palm
-    of the board's colour leaves only its darker rim unexplained."""
-    filled = np.zeros(mask.shape, np.uint8)
-    rows, cols = _box(mask, 1)
-    if rows is None:
-        return filled > 0
-    contours, _ = cv2.findContours(mask[rows, cols].astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE, offset=(cols.start, rows.start))
-    if contours:
-        cv2.fillConvexPoly(filled, cv2.convexHull(np.concatenate(contours)), 1)
-    return filled > 0
-
-
 def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray:
     """The forearm between where it crosses the margin and what is seen of it on the board:
     a forearm is straight, and a sleeve or skin of the board's own colours shows nothing of
@@ -504,7 +498,7 @@ def _limb(arm: np.ndarray, crossing: np.ndarray, flat: np.ndarray) -> np.ndarray
         near = arm[window] & _grown(at, FOREARM_MM * SCALE)
         if not near.any():
             continue
-        hull = _filled_hull(near | at)
+        hull = filled_hull(near | at)
         bx, by, bw, bh = cv2.boundingRect(hull.astype(np.uint8))
         box = (slice(by, by + bh), slice(bx, bx + bw))
         seen = flat[window]

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.vision.print_edges import PRINT_EDGE, print_step
-from companion.vision.reading import SHADE
+from companion.vision.reading import SHADE, filled_hull
 
 GLARE_MIN = 20  # lighter than the empty board by this in every channel: a reflection
 SHEEN_MIN = 12  # the least lift a patch is judged lighter than the board by (``arms``): a lamp's sheen
@@ -439,17 +439,17 @@ def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
     lamp's clipped pool passes for the board lifted, and only its sides' dark outline shows,
     round what is the die.  Outside a clipped core what a stroke encloses is seen as it is."""
     n, comp, stats, _ = cv2.connectedComponentsWithStats(strokes.view(np.uint8), connectivity=8)
-    out = np.zeros(strokes.shape, np.uint8)
+    out = np.zeros(strokes.shape, bool)
     for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < ENCLOSING_PX:
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area < ENCLOSING_PX:
             continue
-        ys, xs = np.nonzero(comp == k)
-        hull = np.zeros_like(out)
-        cv2.fillConvexPoly(hull, cv2.convexHull(np.stack([xs, ys], 1).astype(np.int32)), 1)
-        ring = (cv2.dilate(hull, _SQUARE5) > 0) & (hull == 0)
-        if ring.any() and float(blind[ring].mean()) >= ENCLOSED_BLIND:
-            out |= hull
-    return out > 0
+        box = (slice(max(0, y - 3), y + h + 3), slice(max(0, x - 3), x + w + 3))  # (room for its ring)
+        hull = filled_hull(comp[box] == k)
+        ring = (cv2.dilate(hull.view(np.uint8), _SQUARE5) > 0) & ~hull
+        if ring.any() and float(blind[box][ring].mean()) >= ENCLOSED_BLIND:
+            out[box] |= hull
+    return out
 
 
 def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:

@@ -78,6 +78,17 @@ def clear_outside(mask: np.ndarray, inside: tuple[slice, slice]) -> None:
     mask[:, cols.stop:] = False
 
 
+def filled_hull(mask: np.ndarray) -> np.ndarray:
+    """A mask's convex hull, filled (an arm and hand are one convex shape, though a palm of the
+    board's colour leaves only its darker rim unexplained; a die in clipped white shows only the
+    dark outline of its sides)."""
+    filled = np.zeros(mask.shape, np.uint8)
+    points = cv2.findNonZero(mask.astype(np.uint8))
+    if points is not None:
+        cv2.fillConvexPoly(filled, cv2.convexHull(points), 1)
+    return filled > 0
+
+
 def alike(before: np.ndarray, now: np.ndarray, most: float, mean: float) -> bool:
     """Are two patches the same but for sensor noise (no pixel off by more than ``most``,
     ``mean`` on average)?  A blur, a moved piece or a finger is far more."""
