@@ -326,3 +326,45 @@ def test_a_die_in_a_lamps_clipped_pool_showing_only_its_sides_is_asked() -> None
     wrong = [s.id for s in layout.spots
              if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
     assert not wrong, wrong
+
+
+def test_a_chip_lifted_less_over_a_plain_print_is_left_on_the_board_a_printed_square_is_not() -> None:
+    """``flat_tops.sharp_edged_tops`` on less lifted patches (stop 97): a chip in a dimmer part of
+    the lamp's light lifts the print under it by less than ``PIECE_TOP_LIFT``; over one plain
+    colour of print it is still a chip's top (its edge is its own), while a light square of the
+    print, lit as evenly and ending as sharply, ends where the print's square does."""
+    from companion.vision.flat_tops import PIECE_TOP_LIFT, PIECE_TOP_PLAIN_LIFT, sharp_edged_tops
+
+    size = 40
+    rows, cols = np.indices((size, size))
+    chip = (rows - 12) ** 2 + (cols - 12) ** 2 <= 4 ** 2  # a 16 mm chip in 2 mm cells
+    square = (np.abs(rows - 28) <= 4) & (np.abs(cols - 28) <= 4)  # an 18 mm printed square
+    lift = np.zeros((size, size, 3), np.int16)
+    lift[chip | square] = 35
+    assert PIECE_TOP_PLAIN_LIFT <= 35 < PIECE_TOP_LIFT
+    low = lift.min(axis=2)
+    plain = np.full((size, size, 3), (120, 160, 185), np.uint8)
+    printed = plain.copy()
+    printed[square] = (200, 225, 235)  # the cream square is the print's own
+    lighter = low >= PIECE_TOP_PLAIN_LIFT
+    tops = sharp_edged_tops(lighter, low, lift, printed)
+    assert tops[chip].all() and not tops[square].any()
+    # on a print plain under both, both are tops; as strongly lifted as before, without the print
+    assert sharp_edged_tops(lighter, low, lift, plain)[square].all()
+    assert not sharp_edged_tops(low >= PIECE_TOP_LIFT, low, lift).any()
+
+
+def test_a_white_chip_in_a_windows_dimmer_light_is_asked_not_read_as_the_empty_print() -> None:
+    """The held-out frame (Jivecat t20-b79, 0.64 px a mm, read cold at stop 97): C11's white chip,
+    lifted 42 over the tan print where the window's light is dimmer than over its neighbours
+    (lifted 51-63), was taken off as a reflection and its place read empty with no doubt.  It is
+    asked now (or read white), and no place is read wrong."""
+    frame, reading = kept_reading("jivecat-t20-b79", "test")
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert frame.view.get("C11") == (Piece("white", 0),)
+    assert "C11" in doubtful or reading.view.get("C11") == frame.view["C11"]
+    wrong = [s.id for s in layout.spots
+             if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
+    assert not wrong, wrong

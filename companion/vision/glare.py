@@ -18,6 +18,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from companion.vision.flat_tops import flat_tops
 from companion.vision.print_edges import PRINT_EDGE, print_step
 from companion.vision.reading import SHADE, filled_hull
 
@@ -35,15 +36,6 @@ LIGHTER_ALL_OVER = 0.5  # more of the board's inside lighter than this: the ligh
 # (a reading lamp's pool on a print that shines lights a quarter and more of a narrow board)
 ENCLOSING_PX = 8  # a stroke of something not the board this big may be a piece's outline ...
 ENCLOSED_BLIND = 0.5  # ... when this share of the ring round what it encloses is clipped white
-# a light flat piece over a darker print is an even lift too (white is the print lifted); what
-# tells it from a reflection is its edge: a patch a chip's top across (2 mm cells), lifted this
-# much, whose ring two cells out is lifted at most this share of it (a lamp's reflection fades
-# over several millimetres)
-PIECE_TOP_CELLS = (40, 160)
-PIECE_TOP_LIFT = 45
-PIECE_TOP_EDGE = 0.35
-PIECE_TOP_ROUND = 1.3  # its box no longer than this to its width (a printed bar lit sharply is longer)
-PIECE_TOP_FILL = 0.55  # and filled this much (a disc fills 0.79 of its box)
 RING_PX = 7  # a piece's ring that ``lit_around`` looks at reaches this far out of its box
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -147,7 +139,7 @@ class Glare:
             surface = self._classify(half8[y0:y1, x0:x1]) >= len(self._piece_names)
             pure &= surface
             # nor is a light flat piece whose colour passes for the print lifted
-            pure &= ~_sharp_edged_tops((low >= PIECE_TOP_LIFT) & surface & inside, low, d)
+            pure &= ~flat_tops(surface & inside, low, d, ref)
         if arm_entry is not None and pure.any():
             pure &= ~_touching(pure, cv2.pyrDown(arm_entry.astype(np.uint8) * 255)[y0:y1, x0:x1] > 0)
         if int(np.count_nonzero(pure)) < 6:
@@ -408,29 +400,6 @@ class Glare:
             return out
         near = cv2.distanceTransform((~unmeasured).astype(np.uint8), cv2.DIST_L2, 3) <= pad
         return near[by - y0:by - y0 + h, bx - x0:bx - x0 + w]
-
-
-def _sharp_edged_tops(lighter: np.ndarray, low: np.ndarray, lift: np.ndarray) -> np.ndarray:
-    """The parts of the board lifted strongly (``lighter``, ``PIECE_TOP_LIFT`` and more) that
-    are a light flat piece's top, not a reflection: a round patch a chip's size
-    (``PIECE_TOP_CELLS``) whose ring is hardly lifted at all (``PIECE_TOP_EDGE``).  ``low``: each cell's
-    least lift over its channels; ``lift``: per channel.  Left on the board, such a patch is no
-    empty board: its place is asked, not read empty under a reflection taken off."""
-    n, comp, stats, _ = cv2.connectedComponentsWithStats(lighter.view(np.uint8), connectivity=8)
-    tops = np.zeros_like(lighter)
-    for k in range(1, n):
-        x, y, w, h, cells = (int(v) for v in stats[k])
-        if not PIECE_TOP_CELLS[0] <= cells <= PIECE_TOP_CELLS[1] or max(w, h) > PIECE_TOP_ROUND * min(w, h) \
-                or cells < PIECE_TOP_FILL * w * h:
-            continue  # no chip's size, or not round: a chip's top is a disc on the board seen top-down
-        ys, xs = slice(max(0, y - 3), y + h + 3), slice(max(0, x - 3), x + w + 3)
-        own = comp[ys, xs] == k
-        inner = float(np.median(low[ys, xs][own]))
-        own8 = own.view(np.uint8)
-        ring = (cv2.dilate(own8, _SQUARE5) > 0) & ~(cv2.dilate(own8, _SQUARE3) > 0)
-        if ring.any() and float(np.median(lift[ys, xs][ring].mean(axis=-1))) <= PIECE_TOP_EDGE * inner:
-            tops[ys, xs] |= own
-    return tops
 
 
 def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:

@@ -292,10 +292,12 @@ class PieceMarks(CoarseMarks):
                 # in it may be four (Baron Voodoo at 0.64-0.68 px a mm: a yellow 6, a red 4 and
                 # a yellow 4 whose marks, unclear, left two in a square read as 2s)
                 low = None
-            if low == 1 and shaded and pips > 1:
-                # with its shade joined, a lone mark is taken only where one was counted: more,
-                # cut to the one in its top's square, is no lone mark (King of Clubs at 30
-                # degrees, 0.86 px a mm: a red 4 whose shaded read counted 3, read as a sure 1)
+            if low is not None and shaded and pips > low:
+                # with its shade joined, a face of 1-3 is taken only where no more marks were
+                # counted: more, cut to those in its top's square, is no such face (King of Clubs
+                # at 30 degrees, 0.86 px a mm: a red 4 whose shaded read counted 3, read as a sure
+                # 1; Baron Voodoo at 20 degrees beside a hand: a yellow 6 whose shaded read
+                # counted 8, cut to a diagonal's two in the square, read as a sure 2)
                 low = None
             if low is not None:
                 pips, sure = low, True
