@@ -132,9 +132,14 @@ class PieceMarks(CoarseMarks):
                 # count of two or more: a die's sides are its colour in shade too, and a lamp's
                 # highlight at the middle of a top and its sides passed for a sure 1 (King of
                 # Clubs at 30 degrees: a red 2 whose pips the lamp washed out), or for a 1 the
-                # plain read counted too, its lone mark only unclear (blurred wider than a mark)
+                # plain read counted too, its lone mark only unclear (blurred wider than a mark);
+                # and never fewer marks than the plain read counted clearly: its joined shade
+                # moved the outline off marks of the face (Baron Voodoo at 30 degrees, a yellow 6
+                # whose plain read counted 3 marks, its shaded read 2 in its top's square: a sure
+                # 2).  Not the lit read's count: the specks of a lit top's sheen count there
                 shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
-                if shaded[1] and not shaded[2] and (shaded[0] >= 2 or shaded[0] == result[0] == 1):
+                if shaded[1] and not shaded[2] and (2 <= shaded[0] and result[0] <= shaded[0]
+                                                    or shaded[0] == result[0] == 1):
                     result = shaded
                 else:
                     # or by its whole face (``face_template``): its colour's outline, bent by
@@ -292,12 +297,10 @@ class PieceMarks(CoarseMarks):
                 # in it may be four (Baron Voodoo at 0.64-0.68 px a mm: a yellow 6, a red 4 and
                 # a yellow 4 whose marks, unclear, left two in a square read as 2s)
                 low = None
-            if low is not None and shaded and pips > low:
-                # with its shade joined, a face of 1-3 is taken only where no more marks were
-                # counted: more, cut to those in its top's square, is no such face (King of Clubs
-                # at 30 degrees, 0.86 px a mm: a red 4 whose shaded read counted 3, read as a sure
-                # 1; Baron Voodoo at 20 degrees beside a hand: a yellow 6 whose shaded read
-                # counted 8, cut to a diagonal's two in the square, read as a sure 2)
+            if low == 1 and shaded and pips > 1:
+                # with its shade joined, a lone mark is taken only where one was counted: more,
+                # cut to the one in its top's square, is no lone mark (King of Clubs at 30
+                # degrees, 0.86 px a mm: a red 4 whose shaded read counted 3, read as a sure 1)
                 low = None
             if low is not None:
                 pips, sure = low, True
