@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision import arms
+from companion.vision.reading import filled_hull
 
 
 def masks(seed: int, shape: tuple[int, int] = (160, 220)) -> list[np.ndarray]:
@@ -45,7 +46,7 @@ def whole_outline(mask: np.ndarray, px: float) -> np.ndarray:
 def test_the_arm_helpers_round_a_masks_box_are_the_whole_masks(seed: int) -> None:
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
     for mask in masks(seed):
-        assert np.array_equal(arms._filled_hull(mask), whole_hull(mask))
+        assert np.array_equal(filled_hull(mask), whole_hull(mask))  # (``reading``'s, which arms use)
         for px in (5.0, 25.0):
             assert np.array_equal(arms._filled_outline(mask, px), whole_outline(mask, px))
         rows, cols, near = arms._dilated(mask, disc)
