@@ -119,9 +119,10 @@ def main(argv: list[str]) -> int:
         render(args.root, args.lo, args.hi)
     elif args.command == "read":
         found = read(args.out, args.roots, set(args.only))
-        for line in wrong_frames(found):
+        wrong = wrong_frames(found)
+        for line in wrong:
             print("wrong:", line)
-        print(f"{len(found)} frames, {len(wrong_frames(found))} with a place wrong")
+        print(f"{len(found)} frames, {len(wrong)} with a place wrong")
     else:
         moves, lines = compare(json.loads(args.a.read_text()), json.loads(args.b.read_text()))
         print("\n".join(lines))

@@ -138,8 +138,8 @@ class PieceMarks(CoarseMarks):
                 # whose plain read counted 3 marks, its shaded read 2 in its top's square: a sure
                 # 2).  Not the lit read's count: the specks of a lit top's sheen count there
                 shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
-                if shaded[1] and not shaded[2] and (2 <= shaded[0] and result[0] <= shaded[0]
-                                                    or shaded[0] == result[0] == 1):
+                if shaded[1] and not shaded[2] \
+                        and (shaded[0] >= max(2, result[0]) or shaded[0] == result[0] == 1):
                     result = shaded
                 else:
                     # or by its whole face (``face_template``): its colour's outline, bent by
