@@ -134,17 +134,22 @@ class BoardMap:
     def _doubt_under(self, mask: np.ndarray, corner: tuple[int, int], why: str, doubtful: dict[str, str],
                      whence: dict[str, list[tuple[int, int, int, int]]] | None) -> None:
         """Doubt (``why``) every place a mask over the sampled board touches (``corner``: the
-        row and column of its top-left pixel), with the mask's box as what made it doubtful."""
+        row and column of its top-left pixel), with the box of the part of the mask on it as
+        what made it doubtful (not the whole mask's: two pieces' tops in one lamp's pool, far
+        apart, would reach every place between them)."""
         if not mask.any():
             return
         y0, x0 = corner
-        ys, xs = np.nonzero(mask)
-        box = (int(y0 + ys.min()), int(y0 + ys.max() + 1), int(x0 + xs.min()), int(x0 + xs.max() + 1))
-        under = self._spot_map[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]][mask]
-        for i in np.unique(under[under >= 0]):
-            doubtful.setdefault(self._spot_ids[int(i)], why)
-            if whence is not None:
-                whence.setdefault(self._spot_ids[int(i)], []).append(box)
+        n, parts, stats, _ = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+        spots = self._spot_map[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]]
+        for k in range(1, n):
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            under = spots[y:y + h, x:x + w][parts[y:y + h, x:x + w] == k]
+            box = (y0 + y, y0 + y + h, x0 + x, x0 + x + w)
+            for i in np.unique(under[under >= 0]):
+                doubtful.setdefault(self._spot_ids[int(i)], why)
+                if whence is not None:
+                    whence.setdefault(self._spot_ids[int(i)], []).append(box)
 
 
 def components_in_box(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:

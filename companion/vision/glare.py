@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from companion.vision.flat_tops import flat_tops
+from companion.vision.piece_rims import ringed_discs
 from companion.vision.print_edges import PRINT_EDGE, print_step
 from companion.vision.reading import SHADE, filled_hull
 
@@ -204,7 +205,8 @@ class Glare:
                     ) -> tuple[np.ndarray, tuple[int, int]] | None:
         """A patch lighter than the empty board that is the empty board under a reflection
         wherever it is seen (``board_under``'s test, less the depth of what is not): what of
-        it is not seen as the board (washed out, or a speck of something else), as a mask
+        it is not seen as the board (washed out, a speck of something else, or a flat piece's top
+        its rim rings, ``piece_rims``), as a mask
         over the patch's box grown by a few pixels, and that box's top-left corner; None when
         the patch is not the board under a reflection.  A lamp's hotspot on a print that
         shines washes its core out: what lies in the core is hidden, the rest is the board.
@@ -258,10 +260,11 @@ class Glare:
             hiding = odd
         # what is not seen to be the board: washed out, or something else.  A piece could lie
         # there if a piece of its place fits in it (a piece partly in a washed-out core
-        # shows the rest of itself, which is no board)
-        unseen = (blind | hiding | _enclosed(hiding, blind)) & patch
+        # shows the rest of itself, which is no board), and a flat top its rim rings (``_ringed``)
         if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
             return None
+        unread = patch if read is None else ~read[y0:y1, x0:x1]
+        unseen = ((blind | hiding | _enclosed(hiding, blind)) & patch) | (_ringed(pre, ref, blind) & unread)
         return unseen, (y0, x0)
 
     def _board_lifted(self, pre: np.ndarray, ref: np.ndarray, patch: np.ndarray, seen: np.ndarray,
@@ -419,6 +422,16 @@ def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
         if ring.any() and float(blind[box][ring].mean()) >= ENCLOSED_BLIND:
             out[box] |= hull
     return out
+
+
+def _ringed(pre: np.ndarray, ref: np.ndarray, blind: np.ndarray) -> np.ndarray:
+    """Flat pieces' tops that pass for the board lifted but are ringed by a cliff in the lift
+    (``piece_rims``): not seen to be the board.  Such a top may be a blob of a piece's colour
+    read as no piece, so not of the patch: ``washed_core`` counts it wherever no piece was read."""
+    level, _ = lift_in_light(pre, ref)
+    # (the print's faint edges, two tans drawn a pixel off, step in the lift as well)
+    printed = cv2.dilate((print_step(ref.astype(np.float32)) > PRINT_EDGE).view(np.uint8), _SQUARE3) > 0
+    return ringed_discs(level, ~printed, blind)
 
 
 def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
