@@ -368,3 +368,39 @@ def test_a_white_chip_in_a_windows_dimmer_light_is_asked_not_read_as_the_empty_p
     wrong = [s.id for s in layout.spots
              if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
     assert not wrong, wrong
+
+
+def test_a_whole_outline_encloses_its_top_an_l_or_a_u_of_print_edges_does_not() -> None:
+    """``glare._enclosed`` outside a clipped core (stop 98): a stroke that runs round nearly all
+    of its hull's edge (``ENCLOSED_ROUND``) is a piece's whole outline, its top inside passing for
+    the board lifted; an L (a print's corner drawn a pixel off) or a U runs round part of it."""
+    from companion.vision.glare import ENCLOSED_ROUND
+
+    outline = np.zeros((40, 40), bool)
+    outline[10:26, 10:12] = outline[10:26, 24:26] = True  # a die's four sides, 16 px across
+    outline[10:12, 10:26] = outline[24:26, 10:26] = True
+    seen = np.zeros((40, 40), bool)  # nothing clipped
+    assert _enclosed(outline, seen)[12:24, 12:24].all()
+    u_shape = outline.copy()
+    u_shape[10:12, 12:24] = False  # its far side not seen
+    corner = outline.copy()
+    corner[10:12, 12:26] = corner[12:24, 24:26] = False  # only two sides: an L
+    assert not _enclosed(u_shape, seen).any() and not _enclosed(corner, seen).any()
+    assert 0.75 < ENCLOSED_ROUND < 1.0
+
+
+def test_a_red_die_in_a_lamps_pool_showing_its_whole_outline_is_asked() -> None:
+    """The held-out frame (Baron Voodoo t10-b101, boards 98-101 read cold on main at stop 98):
+    under1-4's red 6 lies in a pendant's pool, its glossy top lit as pale as the print lifted and
+    its sides a thin red outline round it; the pool's rim is not clipped in every channel, so the
+    outline's ring is not ``blind`` and its place was read empty with no doubt.  It is asked now,
+    and no place is read wrong."""
+    frame, reading = kept_reading("baron_voodoo-t10-b101", "test")
+    layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
+    assert reading.view is not None
+    doubtful = dict(reading.doubtful or {})
+    assert frame.view.get("under1-4") == (Piece("red", 6),)
+    assert "under1-4" in doubtful
+    wrong = [s.id for s in layout.spots
+             if s.id not in doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]
+    assert not wrong, wrong

@@ -37,6 +37,7 @@ LIGHTER_ALL_OVER = 0.5  # more of the board's inside lighter than this: the ligh
 # (a reading lamp's pool on a print that shines lights a quarter and more of a narrow board)
 ENCLOSING_PX = 8  # a stroke of something not the board this big may be a piece's outline ...
 ENCLOSED_BLIND = 0.5  # ... when this share of the ring round what it encloses is clipped white
+ENCLOSED_ROUND = 0.85  # ... or when it runs round this share of its hull's edge (a whole outline)
 RING_PX = 7  # a piece's ring that ``lit_around`` looks at reaches this far out of its box
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
@@ -417,11 +418,24 @@ def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
         if area < ENCLOSING_PX:
             continue
         box = (slice(max(0, y - 3), y + h + 3), slice(max(0, x - 3), x + w + 3))  # (room for its ring)
-        hull = filled_hull(comp[box] == k)
+        stroke = comp[box] == k
+        hull = filled_hull(stroke)
         ring = (cv2.dilate(hull.view(np.uint8), _SQUARE5) > 0) & ~hull
         if ring.any() and float(blind[box][ring].mean()) >= ENCLOSED_BLIND:
             out[box] |= hull
+        elif _closed_round(stroke, hull):
+            out[box] |= hull
     return out
+
+
+def _closed_round(stroke: np.ndarray, hull: np.ndarray) -> bool:
+    """Does a stroke run round (almost) all of its hull's edge: a piece's whole outline, its
+    top passing for the board lifted inside it (a red die's top in a lamp's pool lit as pale as
+    the print), where a print's edge drawn a pixel off is an L or a bar, round at most part of it?"""
+    edge = hull & ~(cv2.erode(hull.view(np.uint8), _SQUARE3) > 0)
+    near = cv2.dilate(stroke.view(np.uint8), _SQUARE3) > 0
+    n_edge = int(np.count_nonzero(edge))
+    return n_edge > 0 and int(np.count_nonzero(edge & near)) >= ENCLOSED_ROUND * n_edge
 
 
 def _ringed(pre: np.ndarray, ref: np.ndarray, blind: np.ndarray) -> np.ndarray:
