@@ -78,12 +78,14 @@ def test_a_circle_is_fitted_to_an_arc_and_its_span_measured() -> None:
 
 
 @pytest.mark.parametrize(("stem", "place", "colour"), [("jivecat-t10-b88", "N29", "white"),
-                                                     ("jivecat-t10-b90", "N28", "white")])
+                                                     ("jivecat-t10-b90", "N28", "white"),
+                                                     ("jivecat-t30-b89", "L07", "yellow")])
 def test_a_chip_in_a_windows_pool_is_asked_not_read_as_the_empty_print(stem: str, place: str,
                                                                        colour: str) -> None:
     """The held-out frames (read cold at stop 97 on main): white chips by a spot's hotspot (N28's
-    top clipped in its middle), each read as an empty place with no doubt.  Each is asked now
-    (or read), and no place of the frame is read wrong."""
+    top clipped in its middle) and a yellow one a window's light washed grey at 30 degrees (its rim
+    a cliff round 160 degrees of it, the rest as lifted as the pool), each read as an empty place
+    with no doubt.  Each is asked now (or read), and no place of the frame is read wrong."""
     frame, reading = kept_reading(stem, "test")
     layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
     assert reading.view is not None

@@ -24,7 +24,8 @@ RIM_PX = 12  # an edge this long, at least, may be a rim (a speck of noise is no
 RIM_RADIUS_MM = (4.0, 15.0)  # the circle it runs round is a piece's size: a chip's, a token's
 RIM_RMS = 1.0  # px: an arc of it lies this close to that circle (a crooked edge is no rim)
 RIM_NEAR = 1.5  # px: the rim's edges round that circle lie this close to it
-RIM_SPAN = np.radians(180)  # and run round this much of it, at least (a bend of a line does not)
+RIM_SPAN = np.radians(150)  # and run round this much of it, at least (a bend of a line does not; a
+# yellow chip's rim in a window's pool showed round 160 degrees, the rest lit as the pool)
 CLEAR_OF_CLIPPED = np.ones((5, 5), np.uint8)  # a clipped core's rim: its lift climbs steeply to it
 _SCALE_TO_U8 = 200.0  # the lift as 8-bit values for Canny: -0.25..1 to 0..250
 
