@@ -410,7 +410,8 @@ def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
     """What each stroke of something not the board inside a clipped core encloses (its convex
     hull, filled, where the ring round that hull is mostly ``blind``): a die's glossy top in a
     lamp's clipped pool passes for the board lifted, and only its sides' dark outline shows,
-    round what is the die.  Outside a clipped core what a stroke encloses is seen as it is."""
+    round what is the die.  Outside a clipped core what a stroke encloses is seen as it is,
+    unless the stroke is a whole outline (``_closed_round``)."""
     n, comp, stats, _ = cv2.connectedComponentsWithStats(strokes.view(np.uint8), connectivity=8)
     out = np.zeros(strokes.shape, bool)
     for k in range(1, n):
@@ -421,9 +422,7 @@ def _enclosed(strokes: np.ndarray, blind: np.ndarray) -> np.ndarray:
         stroke = comp[box] == k
         hull = filled_hull(stroke)
         ring = (cv2.dilate(hull.view(np.uint8), _SQUARE5) > 0) & ~hull
-        if ring.any() and float(blind[box][ring].mean()) >= ENCLOSED_BLIND:
-            out[box] |= hull
-        elif _closed_round(stroke, hull):
+        if (ring.any() and float(blind[box][ring].mean()) >= ENCLOSED_BLIND) or _closed_round(stroke, hull):
             out[box] |= hull
     return out
 

@@ -4,12 +4,13 @@ Under a strong reflection a white chip on a cream print is the print with light 
 evenly in every channel as the reflection adds it round the chip: pixel by pixel it passes for
 the board lifted (``glare.Glare.washed_core``), and only a crescent of its shadow does not,
 too thin to hide a piece.  What the eye goes by is its rim: a reflection's lift fades over
-centimetres, a chip's ends where the chip does, so the lift falls off a cliff round most of a
-circle a piece's size.  That cliff is looked for over one plain colour of print (a print's
-edge drawn a pixel off steps too, along the print's straight lines) and clear of a clipped
-core (whose lift is not seen), as thin edges (OpenCV's Canny on the lift), and each edge that
-runs round most of a circle a piece's size marks that disc as not seen to be the board.
-Worked on the board sampled at 1 px a mm.
+centimetres, a chip's ends where the chip does, so the lift falls off a cliff round much of a
+circle a piece's size (not all of it: where the pool is lit as brightly as the top, none).
+That cliff is looked for over one plain colour of print (a print's edge drawn a pixel off
+steps too, along the print's straight lines) and clear of a clipped core (whose lift is not
+seen), as thin edges (OpenCV's Canny on the lift), and each edge that runs round ``RIM_SPAN``
+of a circle a piece's size marks that disc as not seen to be the board.  Worked on the board
+sampled at 1 px a mm.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def ringed_discs(level: np.ndarray, plain: np.ndarray, blind: np.ndarray) -> np.
         if not RIM_RADIUS_MM[0] * SCALE <= radius <= RIM_RADIUS_MM[1] * SCALE or rms > RIM_RMS:
             continue
         # the rim: every edge on that circle (a print's line or a shadow's end may break it into
-        # arcs), the lift rising inwards across it, round at least half of it
+        # arcs), the lift rising inwards across it, round ``RIM_SPAN`` of it at least
         dx, dy = cx - xs, cy - ys
         on = (np.abs(np.hypot(dx, dy) - radius) <= RIM_NEAR) & (gx * dx + gy * dy > 0)
         if int(on.sum()) >= RIM_PX and angular_span(np.arctan2(-dy[on], -dx[on])) >= RIM_SPAN:
