@@ -263,8 +263,7 @@ class EmptyBoard:
         # of a colour no piece's is, joined to the print a window's light lifts round it)
         far = np.zeros(own.shape, np.uint8)
         far[own] = stray.max(axis=1) > FAINT_STRAY * EMPTY_TOLERANCE
-        depth = cv2.distanceTransform(cv2.morphologyEx(far, cv2.MORPH_OPEN, SQUARE3), cv2.DIST_L2, 3)
-        if (depth >= self._hidden_radius[y:y + h, x:x + w]).any():
+        if self.glare.could_hide(cv2.morphologyEx(far, cv2.MORPH_OPEN, SQUARE3) > 0, (y, x)).any():
             return False
         least = float(np.median(self._least_tint[y:y + h, x:x + w][own]))
         if least > 0 and float(np.median(seen.max(axis=1) - seen.min(axis=1))) < least:

@@ -244,11 +244,12 @@ class Glare:
         # channel only where the print's light is alike: the lift is asked for in the light (a
         # lamp's sheen washing a print's dark lines out as it lifts its paper), and in the
         # values as the camera gives them, and the one that shows more of the patch as the board stands
+        step = print_step(ref.astype(np.float32))  # (the print's edges: by both lifts and the rims)
         best: tuple[np.ndarray, np.ndarray] | None = None
         for in_light in (False, True):
             if best is not None and not best[0].any():
                 break  # (the values show all of it as the board: the light can show no more)
-            found = self._board_lifted(pre, ref, patch, seen, y0, y1, x0, x1, in_light)
+            found = self._board_lifted(pre, ref, patch, seen, step, y0, y1, x0, x1, in_light)
             if found is not None and (best is None or int(found[0].sum()) < int(best[0].sum())):
                 best = found
         if best is None:
@@ -265,11 +266,12 @@ class Glare:
         if int(ring.sum()) < 12 or int(odd.sum()) > 1 + 0.05 * n_seen:  # a pixel of noise is no piece
             return None
         unread = patch if read is None else ~read[y0:y1, x0:x1]
-        unseen = ((blind | hiding | _enclosed(hiding, blind)) & patch) | (_ringed(pre, ref, blind) & unread)
+        ringed = _ringed(pre, ref, blind, step) & unread
+        unseen = ((blind | hiding | _enclosed(hiding, blind)) & patch) | ringed
         return unseen, (y0, x0)
 
     def _board_lifted(self, pre: np.ndarray, ref: np.ndarray, patch: np.ndarray, seen: np.ndarray,
-                      y0: int, y1: int, x0: int, x1: int, in_light: bool
+                      step: np.ndarray, y0: int, y1: int, x0: int, x1: int, in_light: bool
                       ) -> tuple[np.ndarray, np.ndarray] | None:
         """What of a patch is not the empty board lifted smoothly (``washed_core``), lifted in
         the light (``in_light``) or in the camera's values, and the board round it that is
@@ -281,7 +283,7 @@ class Glare:
         # the lift, here and on the board around, fitted smoothly over the plain board (at the
         # print's edges a pixel of misplacement is a step of its own)
         ref32 = ref.astype(np.float32)
-        plain = print_step(ref32) <= PRINT_EDGE
+        plain = step <= PRINT_EDGE
         ring = ~patch & even & ~self._outside[y0:y1, x0:x1]
         smooth = smooth_fit(level, even & plain & (patch | ring), 2.5)
         # each pixel seen must be the empty board (up to a pixel off) lifted by that much in the
@@ -437,13 +439,14 @@ def _closed_round(stroke: np.ndarray, hull: np.ndarray) -> bool:
     return n_edge > 0 and int(np.count_nonzero(edge & near)) >= ENCLOSED_ROUND * n_edge
 
 
-def _ringed(pre: np.ndarray, ref: np.ndarray, blind: np.ndarray) -> np.ndarray:
+def _ringed(pre: np.ndarray, ref: np.ndarray, blind: np.ndarray, step: np.ndarray) -> np.ndarray:
     """Flat pieces' tops that pass for the board lifted but are ringed by a cliff in the lift
     (``piece_rims``): not seen to be the board.  Such a top may be a blob of a piece's colour
-    read as no piece, so not of the patch: ``washed_core`` counts it wherever no piece was read."""
+    read as no piece, so not of the patch: ``washed_core`` counts it wherever no piece was read.
+    ``step``: the empty board's ``print_step``."""
     level, _ = lift_in_light(pre, ref)
     # (the print's faint edges, two tans drawn a pixel off, step in the lift as well)
-    printed = cv2.dilate((print_step(ref.astype(np.float32)) > PRINT_EDGE).view(np.uint8), _SQUARE3) > 0
+    printed = cv2.dilate((step > PRINT_EDGE).view(np.uint8), _SQUARE3) > 0
     return ringed_discs(level, ~printed, blind)
 
 
