@@ -52,6 +52,25 @@ def test_a_top_lifted_as_much_as_the_pool_on_one_side_is_ringed_by_its_rim() -> 
     assert not ringed_discs(level, plain, blind).any()  # the pool alone fades: no rim
 
 
+def test_a_top_darker_than_the_pool_round_it_is_ringed_by_its_rim_too() -> None:
+    """A yellow chip in a pendant's pool on laminated paper: the pool clips the print's green and
+    red and lifts its blue, the chip's blue stays below the print's (stop 99, Jivecat t10-b104).
+    Half of it, over a printed number, passed for the print; its rim is a cliff all the same,
+    the lift falling inwards to below none at all."""
+    level, plain, blind = _pool()
+    with_chip = _chip(level, 30, 55, 9.0, -0.1)
+    discs = ringed_discs(with_chip, plain, blind)
+    rows, cols = np.indices(level.shape)
+    assert discs[np.hypot(rows - 30, cols - 55) <= 5].all()
+    assert not discs[np.hypot(rows - 30, cols - 55) >= 12].any()
+    sunk = level.copy()
+    sunk[:, 40:] -= 0.3  # a straight cliff down (a shade's edge): no circle
+    assert not ringed_discs(sunk, plain, blind).any()
+    # a darker print lit less than the paper round it (Swing State's red spaces in the same
+    # pendant's pool) is lifted all the same: no reflection takes light away, a piece's top may
+    assert not ringed_discs(_chip(level, 30, 55, 9.0, 0.1), plain, blind).any()
+
+
 def test_a_step_along_a_line_a_clipped_core_and_the_prints_edges_ring_nothing() -> None:
     level, plain, blind = _pool()
     stepped = level.copy()
@@ -79,13 +98,16 @@ def test_a_circle_is_fitted_to_an_arc_and_its_span_measured() -> None:
 
 @pytest.mark.parametrize(("stem", "place", "colour"), [("jivecat-t10-b88", "N29", "white"),
                                                      ("jivecat-t10-b90", "N28", "white"),
-                                                     ("jivecat-t30-b89", "L07", "yellow")])
-def test_a_chip_in_a_windows_pool_is_asked_not_read_as_the_empty_print(stem: str, place: str,
-                                                                       colour: str) -> None:
+                                                     ("jivecat-t30-b89", "L07", "yellow"),
+                                                     ("jivecat-t10-b104", "N14", "yellow")])
+def test_a_chip_in_a_lamps_pool_is_asked_not_read_as_the_empty_print(stem: str, place: str,
+                                                                     colour: str) -> None:
     """The held-out frames (read cold at stop 97 on main): white chips by a spot's hotspot (N28's
     top clipped in its middle) and a yellow one a window's light washed grey at 30 degrees (its rim
     a cliff round 160 degrees of it, the rest as lifted as the pool), each read as an empty place
-    with no doubt.  Each is asked now (or read), and no place of the frame is read wrong."""
+    with no doubt; and (boards 102-105, read cold at stop 99) a yellow chip in a pendant's clipped
+    pool, darker than the pool in blue, half of it over a printed number passing for the print.
+    Each is asked now (or read), and no place of the frame is read wrong."""
     frame, reading = kept_reading(stem, "test")
     layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
     assert reading.view is not None

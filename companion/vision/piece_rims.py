@@ -9,7 +9,11 @@ circle a piece's size (not all of it: where the pool is lit as brightly as the t
 That cliff is looked for over one plain colour of print (a print's edge drawn a pixel off
 steps too, along the print's straight lines) and clear of a clipped core (whose lift is not
 seen), as thin edges (OpenCV's Canny on the lift), and each edge that runs round ``RIM_SPAN``
-of a circle a piece's size marks that disc as not seen to be the board.  Worked on the board
+of a circle a piece's size marks that disc as not seen to be the board.  A top darker than
+the pool round it rings a cliff too, the lift falling inwards (a yellow chip in a pendant's
+pool on laminated paper: the pool clips the print's green and red, the chip's blue stays below
+the print's, and half of it, over a printed number, passed for the print): that disc counts
+only where its lift is below none, as no reflection takes light away.  Worked on the board
 sampled at 1 px a mm.
 """
 
@@ -32,7 +36,8 @@ _SCALE_TO_U8 = 200.0  # the lift as 8-bit values for Canny: -0.25..1 to 0..250
 
 
 def ringed_discs(level: np.ndarray, plain: np.ndarray, blind: np.ndarray) -> np.ndarray:
-    """The discs a cliff in the lift rings round, the lift higher inside.  ``level``: the lift
+    """The discs a cliff in the lift rings round, the lift higher inside, or lower and below
+    none (darker than the board with no light added).  ``level``: the lift
     in the light per pixel (``glare.lift_in_light``); ``plain``: where the empty board's print
     is one colour (no edge of it near); ``blind``: where the camera clipped every channel."""
     smooth = cv2.GaussianBlur(level.astype(np.float32), (0, 0), 1.0)
@@ -60,12 +65,23 @@ def ringed_discs(level: np.ndarray, plain: np.ndarray, blind: np.ndarray) -> np.
         if not RIM_RADIUS_MM[0] * SCALE <= radius <= RIM_RADIUS_MM[1] * SCALE or rms > RIM_RMS:
             continue
         # the rim: every edge on that circle (a print's line or a shadow's end may break it into
-        # arcs), the lift rising inwards across it, round ``RIM_SPAN`` of it at least
+        # arcs), the lift rising inwards across it, or falling, round ``RIM_SPAN`` of it at least
         dx, dy = cx - xs, cy - ys
-        on = (np.abs(np.hypot(dx, dy) - radius) <= RIM_NEAR) & (gx * dx + gy * dy > 0)
-        if int(on.sum()) >= RIM_PX and angular_span(np.arctan2(-dy[on], -dx[on])) >= RIM_SPAN:
+        near = np.abs(np.hypot(dx, dy) - radius) <= RIM_NEAR
+        inwards = gx * dx + gy * dy
+        for on, rises in ((near & (inwards > 0), True), (near & (inwards < 0), False)):
+            if int(on.sum()) < RIM_PX or angular_span(np.arctan2(-dy[on], -dx[on])) < RIM_SPAN:
+                continue
             # (a pixel inside the rim: the edge lies on the cliff's middle, the top's blurred edge)
-            cv2.circle(out, (int(round(cx)), int(round(cy))), int(radius - 1), 1, -1)
+            disc = cv2.circle(np.zeros(level.shape, np.uint8), (int(round(cx)), int(round(cy))),
+                              int(radius - 1), 1, -1) > 0
+            # a top darker than the pool round it is a piece's only where it is darker than the
+            # board with no light added (no reflection takes light away): a darker print lit
+            # less than the paper round it (Swing State's red spaces in a pendant's pool on
+            # laminated paper) is lifted all the same
+            if rises or float(np.median(smooth[disc])) < 0:
+                out |= disc
+                break
     return out > 0
 
 
