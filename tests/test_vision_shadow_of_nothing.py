@@ -17,13 +17,19 @@ from companion.vision.blobs import CAST_BY_NOTHING
 from companion.vision.cast_shadow import cast_by_nothing
 
 
-@pytest.mark.parametrize(("stem", "spot", "die"), [("baron_voodoo-t00-b23", "under1-9", Piece("white", 5)),
-                                                   ("swing_state-t20-b22", "die", Piece("white", 3))])
-def test_a_white_die_whose_shadow_nothing_read_casts_is_asked(stem: str, spot: str, die: Piece) -> None:
+@pytest.mark.parametrize(("stem", "spot", "die", "asked_as"),
+                         [("baron_voodoo-t00-b23", "under1-9", Piece("white", 5),
+                           {CAST_BY_NOTHING, "glare?"}),
+                          ("swing_state-t20-b22", "die", Piece("white", 3), {CAST_BY_NOTHING})])
+def test_a_white_die_whose_shadow_nothing_read_casts_is_asked(stem: str, spot: str, die: Piece,
+                                                              asked_as: set[str]) -> None:
+    """(Since stop 99 the Baron Voodoo die, its shaded side and shadow darker than the board in
+    the reflection's pool round it, is asked by its rim too, ``piece_rims``, which comes first
+    as "glare?"; Swing State's die is asked by its shadow alone.)"""
     frame, reading = kept_reading(stem, "test")
     assert reading.view is not None
     assert frame.view[spot] == (die,)
-    assert reading.doubtful.get(spot) == CAST_BY_NOTHING, reading.view.get(spot)
+    assert reading.doubtful.get(spot) in asked_as, reading.view.get(spot)
 
 
 def _board() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
