@@ -8,15 +8,23 @@ would show its top is asked, naming that place (``DieSides._column_tops_over``).
 And the other way round (stop 90): on a held-out Baron Voodoo board at 30 degrees a column of
 three on A7 showed its top over A6, where its marks were unclear (doubted), and A7, its foot's
 sides over a tan cell, was read as an empty place.  An empty place where a column standing on
-it would show its top within a doubted die's blob is asked (``_columns_under_doubted_tops``)."""
+it would show its top within a doubted die's blob is asked (``_columns_under_doubted_tops``).
+
+And where two dice's tops are read on one place of a column by two blobs (stop 100): on
+held-out Baron Voodoo boards at 30 degrees a column of two on G3 showed its yellow 6 over G2,
+read there beside G2's own blue 6 by a blob of its own, and G3 was read as an empty place (so
+too E7's blue 3 over D7).  A column shows one top: the place is asked, and so the empty place
+beside it whose column would show its top there (``DieSides._two_tops_on_a_column``)."""
 
 from __future__ import annotations
 
 import pytest
 from committed_frames import kept_reading, reading_of
 
+from companion.bench.vision3d import frame_layout
 from companion.games.base import Piece
-from companion.vision.die_sides import COLUMN_TOP_MM
+from companion.vision.die_sides import COLUMN_TOP_MM, TOPS_AT_ONE_PLACE
+from companion.vision.reader import BoardReader
 
 
 @pytest.mark.parametrize(("stem", "spot", "column", "truth"), [
@@ -219,3 +227,34 @@ def test_two_dice_of_one_colour_in_one_blob_where_no_column_may_stand_are_read()
         assert frame.view[spot] == (Piece("yellow", 1),)
         assert spot not in reading.doubtful, reading.doubtful.get(spot)
         assert reading.view[spot] == (Piece("yellow", 1),)
+
+
+
+@pytest.mark.parametrize(("stem", "spot", "column"), [
+    ("baron_voodoo-t30-b100", "G2", "G3"),
+    ("baron_voodoo-t30-b82-hand", "D7", "E7"),
+])
+def test_two_tops_read_on_one_column_by_two_blobs_are_asked_and_the_column_beside(
+        stem: str, spot: str, column: str) -> None:
+    frame, reading = kept_reading(stem, "test")
+    assert reading.view is not None
+    assert len(frame.view[spot]) == 1 and len(frame.truth["stacks"][column]) == 2
+    assert reading.doubtful.get(spot) == TOPS_AT_ONE_PLACE, reading.view.get(spot)
+    assert reading.doubtful.get(column) == f"a column whose top is at {spot}?", reading.view.get(column)
+
+
+def test_only_a_place_of_a_column_is_asked_for_two_dice_read_on_it() -> None:
+    """Two dice on a Baron Voodoo cell (a column of up to three) are asked; two on a Caught
+    Soul's place are no column's (it holds one: more than it holds, asked elsewhere); a King
+    of Clubs Dancer and the Move played on it lie side by side on a place of any number."""
+    baron = BoardReader(frame_layout("baron_voodoo", 4)[0])
+    two = [("G2", Piece("blue", 6), 200.0, 54.0, 1.0), ("G2", Piece("yellow", 6), 196.0, 73.0, 1.0),
+           ("A1", Piece("red", 2), 20.0, 20.0, 1.0)]
+    assert baron._two_tops_on_a_column(two) == {"G2": TOPS_AT_ONE_PLACE}
+    soul = next(s.id for s in baron.layout.spots if s.holds == 1 and s.may_hold("red"))
+    assert baron._two_tops_on_a_column([(soul, Piece("red", 2), 0.0, 0.0, 1.0),
+                                        (soul, Piece("blue", 3), 0.0, 0.0, 1.0)]) == {}
+    clubs = BoardReader(frame_layout("king_of_clubs", 4)[0])
+    assert clubs.layout.spot("p0_d1").holds == 0
+    assert clubs._two_tops_on_a_column([("p0_d1", Piece("purple", 3), 0.0, 0.0, 1.0),
+                                        ("p0_d1", Piece("white", 1), 0.0, 0.0, 1.0)]) == {}

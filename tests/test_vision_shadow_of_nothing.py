@@ -4,7 +4,13 @@ reflection, its top lifted into one blob with the reflection (which read no piec
 State's white die at 0.63 px a mm, its top flattened to the pale print but for a speck.  Each
 die's shadow lay on the board and was taken off as light, since pieces stood near enough to
 cast it.  A shadow is cast by what stands beside it: where the blob nearest it told nothing,
-the place under it is asked (``Blobs._doubt_cast_by_nothing``, ``cast_by_nothing``)."""
+the place under it is asked (``Blobs._doubt_cast_by_nothing``, ``cast_by_nothing``).
+
+Stop 100: Swing State's white die on held-out board 100 at 20 degrees (0.63 px a mm) left no
+blob at all: its top a bluish white lighter than the print, too small a patch to hide a die,
+and only specks of white at its rim, which its shadow was taken for light beside.  Shade with
+no blob within the longest shadow's reach (a column of three dice's) is cast by nothing read
+too (``cast_by_no_blob``)."""
 
 from __future__ import annotations
 
@@ -13,14 +19,15 @@ import pytest
 from committed_frames import kept_reading
 
 from companion.games.base import Piece
-from companion.vision.blobs import CAST_BY_NOTHING
-from companion.vision.cast_shadow import cast_by_nothing
+from companion.vision.cast_shadow import cast_by_no_blob, cast_by_nothing
+from companion.vision.empty_board import CAST_BY_NOTHING
 
 
 @pytest.mark.parametrize(("stem", "spot", "die", "asked_as"),
                          [("baron_voodoo-t00-b23", "under1-9", Piece("white", 5),
                            {CAST_BY_NOTHING, "glare?"}),
-                          ("swing_state-t20-b22", "die", Piece("white", 3), {CAST_BY_NOTHING})])
+                          ("swing_state-t20-b22", "die", Piece("white", 3), {CAST_BY_NOTHING}),
+                          ("swing_state-t20-b100", "die", Piece("white", 2), {CAST_BY_NOTHING})])
 def test_a_white_die_whose_shadow_nothing_read_casts_is_asked(stem: str, spot: str, die: Piece,
                                                               asked_as: set[str]) -> None:
     """(Since stop 99 the Baron Voodoo die, its shaded side and shadow darker than the board in
@@ -57,3 +64,26 @@ def test_no_shadow_near_a_silent_blob_is_none() -> None:
     shade, components, stats = _board()
     shade[:, :40] = False
     assert cast_by_nothing(shade, components, stats, [1]) is None
+
+
+def test_shade_with_no_blob_within_reach_is_cast_by_no_blob() -> None:
+    """Blob 1's shadow has a blob beside it; a second patch of shade 30 px from every blob
+    (past a reach of 20) has none: only that one is cast by nothing, all of it."""
+    shade, components, _stats = _board()
+    components[components == 2] = 0
+    shade[12:22, 53:60] = False
+    shade[30:36, 50:58] = True
+    found = cast_by_no_blob(shade, components, 20)
+    assert found is not None
+    assert found[30:36, 50:58].all()
+    assert int(found.sum()) == 6 * 8  # (not blob 1's shadow)
+
+
+def test_shade_joined_to_shade_near_a_blob_is_that_blobs() -> None:
+    """A shadow's far end, past the reach, joined to its near end: cast by the blob beside it."""
+    shade, components, _stats = _board()
+    shade[:] = False
+    shade[14:16, 15:60] = True  # from blob 1 out to 45 px away, one part
+    assert cast_by_no_blob(shade, components, 20) is None
+    assert cast_by_no_blob(np.zeros_like(shade), components, 20) is None
+

@@ -17,8 +17,7 @@ import numpy as np
 
 from companion.games.base import Piece
 from companion.vision.board_map import components_in_box
-from companion.vision.cast_shadow import cast_by_nothing
-from companion.vision.die_sides import PIECE_RIM_PX, clear_of
+from companion.vision.die_sides import PIECE_RIM_PX, TOPS_AT_ONE_PLACE, clear_of
 from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import (
@@ -46,9 +45,6 @@ BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
-CAST_BY_NOTHING = "a shadow with no piece read to cast it: a pale piece?"
-SHADOW_OF_NOTHING_MM2 = DIE_MM * DIE_MM / 4  # so much of a place under a shadow cast by nothing read
-TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
 COLUMN_SIDES = True
 """Whether a column's lower dice's sides, seen between its top and its foot on its own place,
 are taken as the column (7fd442c, d48ed7f; off while a 2's or 3's step rule was out, ff87a57):
@@ -166,28 +162,6 @@ class Blobs(PieceMarks):
             pieces.setdefault(spot, []).append(piece)
             placed.append((spot, piece, x_mm, y_mm, conf))
             confidence[spot] = min(confidence.get(spot, 1.0), conf)
-
-    def _doubt_cast_by_nothing(self, shade: np.ndarray, components: np.ndarray, stats: np.ndarray,
-                               read: list[tuple[int, tuple, _Blob]], pieces: dict[str, list[Piece]],
-                               doubtful: dict[str, str]) -> None:
-        """Doubt the places read empty that a piece's cast shadow (``shade``, taken as light)
-        lies on, or its caster beside it, by a quarter of a die's top at least (a reflection's
-        speck casts none), where the blob nearest the shadow was read this frame and told
-        nothing (no piece, no doubt) or is a speck too small to read (``cast_by_nothing``).
-        Baron Voodoo: a white 5 at a reflection's edge, and Swing State's white die at 0.63 px
-        a mm, were read as empty places, their shadows taken off as light."""
-        smallest = self._smallest_px * 0.3
-        silent = {k for k, _key, blob in read if not blob.found and not blob.doubts}
-        silent.update(k for k in range(1, len(stats)) if 0 < stats[k, 4] < smallest)
-        if not silent or not shade.any():
-            return
-        orphans = cast_by_nothing(shade, components, stats, sorted(silent))
-        if orphans is None:
-            return
-        counts = np.bincount(self._spot_map[orphans].ravel() + 1, minlength=len(self._spot_ids) + 1)[1:]
-        for i in np.flatnonzero(counts >= SHADOW_OF_NOTHING_MM2 * SCALE * SCALE):
-            if self._spot_ids[int(i)] not in pieces:  # (a piece read there may cast it)
-                doubtful.setdefault(self._spot_ids[int(i)], CAST_BY_NOTHING)
 
     def _tops_read(self, blobs: list[_Blob], but: _Blob) -> frozenset[str]:
         """The places where a die's top was read sure by another blob than ``but``: each holds

@@ -10,6 +10,7 @@ A part of ``BoardReader`` (``reader.py``), through :class:`~companion.vision.sta
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -32,6 +33,7 @@ SIDES_SLACK_PX = 2  # a die's sides as seen reach this far past one die's lean (
 HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other has no hue (black)
 PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps ...
 SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its hue kept (black plastic: 19)
+TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
 COLUMN_TOP_MM = 5.0  # a die read this near where a doubted column's top would show may be that top
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
@@ -300,6 +302,18 @@ class DieSides(DarkSheen):
                     break
         return out
 
+    def _two_tops_on_a_column(self, placed: list) -> dict[str, str]:
+        """The places of one column of dice (``Spot.holds`` over 1) where two dice were read
+        (``placed``: place, piece, ...), each asked: a column shows one top, its lower dice
+        under it, so one of the two is a taller column's top beside it, over this place from
+        the camera's slant (Baron Voodoo at 30 degrees: a yellow 6 on a purple die at G3, its
+        top read on G2 with G2's blue 6 by a blob of its own).  Two read by one blob are asked
+        there already (``Blobs._read_blob``)."""
+        dice = self._dice_colours()
+        read = Counter(spot_id for spot_id, piece, *_ in placed if piece.colour in dice)
+        return {spot_id: TOPS_AT_ONE_PLACE for spot_id, n in read.items()
+                if n > 1 and self.layout.spot(spot_id).holds > 1}
+
     def _column_tops_over(self, placed: list, doubtful: dict[str, str],
                           whence: dict[str, list[tuple[int, int, int, int]]] | None = None) -> dict[str, str]:
         """The places where a die is read just where a column of two or three dice standing on
@@ -308,10 +322,15 @@ class DieSides(DarkSheen):
         out from the nadir, and there it passes for a die of that place (Baron Voodoo at 20-30
         degrees: a yellow 2 on a purple die read on the next, empty place, and a purple 1 on a
         red die read under the white die beside it).  Whose die it is, the column beside it
-        unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)"""
-        if self.pose is None or not doubtful:
-            return {}
-        under = self._columns_under_doubted_tops(placed, doubtful, whence or {})
+        unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)  First
+        the places of a column where two dice's tops were read (``_two_tops_on_a_column``)."""
+        two = self._two_tops_on_a_column(placed)
+        if self.pose is None or not (doubtful or two):
+            return two
+        # (a place of two tops may have a column beside it as any doubted place may; a reason
+        # found below names the column, and stands)
+        seen = {**doubtful, **{spot_id: why for spot_id, why in two.items() if spot_id not in doubtful}}
+        under = self._columns_under_doubted_tops(placed, seen, whence or {})
         dice = self._dice_colours()
         columns: list[str] = []  # each doubted place a column may stand on, and where its tops would show
         tops: list[tuple[float, float]] = []
@@ -325,7 +344,7 @@ class DieSides(DarkSheen):
         read = [(spot_id, x, y) for spot_id, piece, x, y, *_ in placed
                 if piece.colour in dice and spot_id not in doubtful]
         if not tops or not read:
-            return under
+            return {**two, **under}
         # (every die read against every top at once: a board's dice times its doubts)
         apart = np.array([(x, y) for _s, x, y in read])[:, None] - np.array(tops)[None]
         near = np.linalg.norm(apart, axis=2) <= COLUMN_TOP_MM
@@ -334,7 +353,7 @@ class DieSides(DarkSheen):
             for j in np.flatnonzero(hits):
                 if columns[j] != spot_id:
                     out.setdefault(spot_id, f"a column's top from {columns[j]}?")
-        return out
+        return {**two, **out}
 
     def _side_without_its_top(self, index: int, own: np.ndarray, bx: int, by: int,
                               strange: np.ndarray | None) -> bool:

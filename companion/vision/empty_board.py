@@ -13,12 +13,14 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from companion.vision.blobs import _Kept
-from companion.vision.cast_shadow import cast_shadow, missed_light
+from companion.games.base import Piece
+from companion.vision.blobs import _Blob, _Kept
+from companion.vision.cast_shadow import cast_by_no_blob, cast_by_nothing, cast_shadow, missed_light
 from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
+from companion.vision.pose import DIE_MM
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -74,6 +76,11 @@ _SHADOW = _reach(SHADOW_REACH_MM)
 _FIGURE_SHADOW = _reach(FIGURE_SHADOW_REACH_MM)
 WHOLE_LIT_SHARE = 0.5  # blobs' rings over this share of the board: lit judged over all of it at once
 _SPECKS = 128  # unexplained pixels up to this many are judged each by its disc, more by a dilation
+CAST_BY_NOTHING = "a shadow with no piece read to cast it: a pale piece?"
+SHADOW_OF_NOTHING_MM2 = DIE_MM * DIE_MM / 4  # so much of a place under a shadow cast by nothing read
+# the furthest a shadow reaches from what casts it: a column of three dice (Baron Voodoo's
+# tallest) under a lamp 45 degrees up (a window's light drew one's 22 mm over the next place)
+LONGEST_SHADOW_MM = 3 * DIE_MM
 
 
 class EmptyBoard:
@@ -412,6 +419,32 @@ class EmptyBoard:
             far[far] = joined[of]
             out[ys[far], xs[far]] = True
         return out
+
+    def _doubt_cast_by_nothing(self, shade: np.ndarray, components: np.ndarray, stats: np.ndarray,
+                               read: list[tuple[int, tuple, _Blob]], pieces: dict[str, list[Piece]],
+                               doubtful: dict[str, str]) -> None:
+        """Doubt the places read empty that a piece's cast shadow (``shade``, taken as light)
+        lies on, or its caster beside it, by a quarter of a die's top at least (a reflection's
+        speck casts none), where the blob nearest the shadow was read this frame and told
+        nothing (no piece, no doubt) or is a speck too small to read (``cast_by_nothing``).
+        Baron Voodoo: a white 5 at a reflection's edge, and Swing State's white die at 0.63 px
+        a mm, were read as empty places, their shadows taken off as light."""
+        if not shade.any():
+            return
+        smallest = self._smallest_px * 0.3
+        silent = {k for k, _key, blob in read if not blob.found and not blob.doubts}
+        silent.update(k for k in range(1, len(stats)) if 0 < stats[k, 4] < smallest)
+        orphans = cast_by_nothing(shade, components, stats, sorted(silent)) if silent else None
+        # and shade no blob is near at all: cast by specks of a piece's colour alone
+        unblobbed = cast_by_no_blob(shade, components, int(round(LONGEST_SHADOW_MM * SCALE)))
+        if unblobbed is not None:
+            orphans = unblobbed if orphans is None else orphans | unblobbed
+        if orphans is None:
+            return
+        counts = np.bincount(self._spot_map[orphans].ravel() + 1, minlength=len(self._spot_ids) + 1)[1:]
+        for i in np.flatnonzero(counts >= SHADOW_OF_NOTHING_MM2 * SCALE * SCALE):
+            if self._spot_ids[int(i)] not in pieces:  # (a piece read there may cast it)
+                doubtful.setdefault(self._spot_ids[int(i)], CAST_BY_NOTHING)
 
     @staticmethod
     def _at_a_dies_foot(ys: np.ndarray, xs: np.ndarray, ratio: np.ndarray, empty: np.ndarray,
