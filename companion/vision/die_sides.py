@@ -34,6 +34,7 @@ HUELESS_PIECE = 20  # a piece's colour whose channels lie this near each other h
 PRINT_HUE = 40  # print whose channels spread this far has a hue a shadow keeps ...
 SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its hue kept (black plastic: 19)
 TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
+READ_TWICE = "one die read on two places?"  # the same die read at two places under a die's width apart
 COLUMN_TOP_MM = 5.0  # a die read this near where a doubted column's top would show may be that top
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
@@ -308,11 +309,25 @@ class DieSides(DarkSheen):
         under it, so one of the two is a taller column's top beside it, over this place from
         the camera's slant (Baron Voodoo at 30 degrees: a yellow 6 on a purple die at G3, its
         top read on G2 with G2's blue 6 by a blob of its own).  Two read by one blob are asked
-        there already (``Blobs._read_blob``)."""
+        there already (``Blobs._read_blob``).  And the places one die was read on twice."""
         dice = self._dice_colours()
         read = Counter(spot_id for spot_id, piece, *_ in placed if piece.colour in dice)
-        return {spot_id: TOPS_AT_ONE_PLACE for spot_id, n in read.items()
-                if n > 1 and self.layout.spot(spot_id).holds > 1}
+        out = {spot_id: TOPS_AT_ONE_PLACE for spot_id, n in read.items()
+               if n > 1 and self.layout.spot(spot_id).holds > 1}
+        # one die read on two places, nearer each other than a die is wide, one of them a
+        # column's: dice do not overlap, so it is one die, a column's lit top parted from its
+        # sides (Baron Voodoo at 20 degrees: a red 3 atop a column on G5, its top read on G4
+        # too), or a column's top over the other's die: each asked.  (Dice on two places of
+        # one, side by side, are read a few millimetres off from a slant: two blue 5s on
+        # Caught Soul places read 15 mm apart at 30 degrees)
+        seen = [(spot_id, piece, x, y) for spot_id, piece, x, y, *_ in placed if piece.colour in dice]
+        for i, (spot_id, piece, x, y) in enumerate(seen):
+            for other, again, ox, oy in seen[i + 1:]:
+                if other != spot_id and again == piece and math.hypot(x - ox, y - oy) < DIE_MM \
+                        and max(self.layout.spot(spot_id).holds, self.layout.spot(other).holds) > 1:
+                    out.setdefault(spot_id, READ_TWICE)
+                    out.setdefault(other, READ_TWICE)
+        return out
 
     def _column_tops_over(self, placed: list, doubtful: dict[str, str],
                           whence: dict[str, list[tuple[int, int, int, int]]] | None = None) -> dict[str, str]:
