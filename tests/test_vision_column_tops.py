@@ -14,7 +14,10 @@ And where two dice's tops are read on one place of a column by two blobs (stop 1
 held-out Baron Voodoo boards at 30 degrees a column of two on G3 showed its yellow 6 over G2,
 read there beside G2's own blue 6 by a blob of its own, and G3 was read as an empty place (so
 too E7's blue 3 over D7).  A column shows one top: the place is asked, and so the empty place
-beside it whose column would show its top there (``DieSides._two_tops_on_a_column``)."""
+beside it whose column would show its top there (``DieSides._two_tops_on_a_column``).  So too
+one die read on two places nearer each other than a die is wide, one of them a column's: at 20
+degrees the red 3 atop a column of two on G5, its lit top parted from its sides, was read on G5
+and on the empty G4."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from committed_frames import kept_reading, reading_of
 
 from companion.bench.vision3d import frame_layout
 from companion.games.base import Piece
-from companion.vision.die_sides import COLUMN_TOP_MM, TOPS_AT_ONE_PLACE
+from companion.vision.die_sides import COLUMN_TOP_MM, READ_TWICE, TOPS_AT_ONE_PLACE
 from companion.vision.reader import BoardReader
 
 
@@ -258,3 +261,28 @@ def test_only_a_place_of_a_column_is_asked_for_two_dice_read_on_it() -> None:
     assert clubs.layout.spot("p0_d1").holds == 0
     assert clubs._two_tops_on_a_column([("p0_d1", Piece("purple", 3), 0.0, 0.0, 1.0),
                                         ("p0_d1", Piece("white", 1), 0.0, 0.0, 1.0)]) == {}
+
+
+def test_one_die_read_on_two_places_is_asked_at_both() -> None:
+    frame, reading = kept_reading("baron_voodoo-t20-b112", "test")
+    assert reading.view is not None
+    assert "G4" not in frame.view and frame.truth["stacks"]["G5"][-1] == ["red", 3]
+    assert reading.doubtful.get("G4") == READ_TWICE, reading.view.get("G4")
+    assert reading.doubtful.get("G5") == READ_TWICE, reading.view.get("G5")
+
+
+def test_only_one_die_under_a_dies_width_apart_by_a_column_is_read_twice() -> None:
+    """The same piece 12 mm apart on two cells is one die; 17 mm apart, or two pieces, are two.
+    Two blue 5s side by side on Caught Soul places (of one die each) read 15 mm apart from a
+    slant are two dice."""
+    baron = BoardReader(frame_layout("baron_voodoo", 4)[0])
+    red = Piece("red", 3)
+    assert baron._two_tops_on_a_column([("G4", red, 199.0, 133.0, 1.0), ("G5", red, 206.0, 143.0, 1.0)]) \
+        == {"G4": READ_TWICE, "G5": READ_TWICE}
+    assert baron._two_tops_on_a_column([("G4", red, 199.0, 133.0, 1.0), ("G5", red, 206.0, 148.5, 1.0)]) == {}
+    assert baron._two_tops_on_a_column([("G4", red, 199.0, 133.0, 1.0),
+                                        ("G5", Piece("red", 4), 206.0, 143.0, 1.0)]) == {}
+    blue = Piece("blue", 5)
+    assert baron._two_tops_on_a_column([("souls0-0", blue, 252.6, 28.9, 1.0),
+                                        ("souls0-1", blue, 250.5, 44.2, 1.0)]) == {}
+
