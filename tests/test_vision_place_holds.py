@@ -1,7 +1,12 @@
 """More pieces read on a place than the rules ever put there (stop 85).  A Caught Soul's place
 holds one die and a Jivecat mat's place one token (``Spot.holds``); on fresh tuning boards a
 Caught Soul was read as a blue 2 with a white 6 (a neighbour's top over it) and a mat's Skull
-place as two black Skulls.  Such a place is asked, not read."""
+place as two black Skulls.  Such a place is asked, not read.
+
+So too two of the pieces a place holds one of at most (stop 100, ``Spot.one_of``): a King of
+Clubs Dancer place holds one Dancer card, face down or revealed, with the Moves played on it;
+on a held-out board at 10 degrees a purple Dancer's soft shadow under a window's light, grey as
+a face-down card, was read as one beside the Dancer."""
 
 from __future__ import annotations
 
@@ -46,3 +51,20 @@ def test_a_place_holding_one_piece_is_still_read() -> None:
                 and s.id not in reading.doubtful]
         assert len(ones) >= 5, (stem, ones)
         assert all(reading.view.get(s) == frame.view[s] for s in ones), stem
+
+
+def test_two_dancer_cards_on_one_place_are_asked() -> None:
+    frame, reading = kept_reading("king_of_clubs-t10-b107", "test")
+    assert reading.view is not None
+    assert frame.view["p0_d1"] == (Piece("purple", 3),)
+    assert reading.doubtful.get("p0_d1") == WHY, reading.view.get("p0_d1")
+
+
+def test_a_dancer_place_holds_one_dancer_card_and_any_moves() -> None:
+    layout, _colours = frame_layout("king_of_clubs", 4)
+    for spot_id in ("p0_d1", "p3_backup"):
+        place = layout.spot(spot_id)
+        assert not place.may_hold_all(["grey", "purple"]) and not place.may_hold_all(["red", "purple"])
+        assert place.may_hold_all(["purple", "white", "white"]) and place.may_hold_all(["grey", "white"])
+    assert layout.spot("club0").may_hold_all(["orange"])  # (a Nightclub's place has no such rule)
+

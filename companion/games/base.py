@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Literal
@@ -77,7 +78,9 @@ class Spot:
     standing there, so a die leaning from the next place is never taken for one.
     ``takes``: the piece colours the rules ever put there (empty: any); a patch of another
     colour seen there is no piece of its own (a die's side in shade reads as a score
-    marker's black, and no score marker stands on a grid cell).
+    marker's black, and no score marker stands on a grid cell).  ``one_of``: colours of which
+    the rules put one piece at most there (King of Clubs' Dancer places: one Dancer card,
+    face down or revealed, with any Moves played on it); a second seen is no piece of its own.
     """
 
     id: str
@@ -89,10 +92,16 @@ class Spot:
     fill: str = "board"
     holds: int = 0
     takes: frozenset[str] = frozenset()
+    one_of: frozenset[str] = frozenset()
 
     def may_hold(self, colour: str) -> bool:
         """May a piece of ``colour`` stand here, by the game's rules?"""
         return not self.takes or colour in self.takes
+
+    def may_hold_all(self, colours: Sequence[str]) -> bool:
+        """May pieces of all these colours stand here at once, by the game's rules: no more
+        than it ``holds``, one at most of ``one_of``?"""
+        return len(colours) <= (self.holds or len(colours)) and sum(c in self.one_of for c in colours) <= 1
 
 
 @dataclass(frozen=True)
