@@ -176,4 +176,3 @@ def cast_by_no_blob(shade: np.ndarray, blobs: np.ndarray, reach_px: int) -> np.n
     out = np.zeros(shade.shape, bool)
     out[rows, cols] = orphans
     return out
-

@@ -319,9 +319,9 @@ class DieSides(DarkSheen):
         # sides (Baron Voodoo at 20 degrees: a red 3 atop a column on G5, its top read on G4
         # too), or a column's top over the other's die: each asked.  (Dice on two places of
         # one, side by side, are read a few millimetres off from a slant: two blue 5s on
-        # Caught Soul places read 15 mm apart at 30 degrees)
-        # (each die against the later ones of its own piece only, then in the order read: every
-        # pair of a Baron Voodoo board's 50 dice cost a changed board 0.3 ms)
+        # Caught Soul places read 15 mm apart at 30 degrees.  Each die is set against the later
+        # ones of its own piece only, then in the order read: every pair of a Baron Voodoo
+        # board's 50 dice cost a changed board 0.3 ms)
         alike: dict[Piece, list[tuple[int, str, float, float]]] = {}
         for i, (spot_id, piece, x, y, *_) in enumerate(placed):
             if piece.colour in dice:

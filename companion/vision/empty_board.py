@@ -426,7 +426,8 @@ class EmptyBoard:
         """Doubt the places read empty that a piece's cast shadow (``shade``, taken as light)
         lies on, or its caster beside it, by a quarter of a die's top at least (a reflection's
         speck casts none), where the blob nearest the shadow was read this frame and told
-        nothing (no piece, no doubt) or is a speck too small to read (``cast_by_nothing``).
+        nothing (no piece, no doubt) or is a speck too small to read (``cast_by_nothing``), or
+        where no blob lies within the longest shadow's reach of it at all (``cast_by_no_blob``).
         Baron Voodoo: a white 5 at a reflection's edge, and Swing State's white die at 0.63 px
         a mm, were read as empty places, their shadows taken off as light."""
         if not shade.any():
