@@ -20,7 +20,7 @@ from companion.vision.channels import channel_all, channel_max, channel_min, cha
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
-from companion.vision.pose import DIE_MM
+from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
@@ -78,9 +78,9 @@ WHOLE_LIT_SHARE = 0.5  # blobs' rings over this share of the board: lit judged o
 _SPECKS = 128  # unexplained pixels up to this many are judged each by its disc, more by a dilation
 CAST_BY_NOTHING = "a shadow with no piece read to cast it: a pale piece?"
 SHADOW_OF_NOTHING_MM2 = DIE_MM * DIE_MM / 4  # so much of a place under a shadow cast by nothing read
-# the furthest a shadow reaches from what casts it: a column of three dice (Baron Voodoo's
-# tallest) under a lamp 45 degrees up (a window's light drew one's 22 mm over the next place)
-LONGEST_SHADOW_MM = 3 * DIE_MM
+# the furthest a shadow reaches from what casts it: the tallest column (Baron Voodoo's three
+# dice) under a lamp 45 degrees up (a window's light drew one's 22 mm over the next place)
+LONGEST_SHADOW_MM = MOST_STACKED * DIE_MM
 
 
 class EmptyBoard:

@@ -73,15 +73,20 @@ def ringed_discs(level: np.ndarray, plain: np.ndarray, blind: np.ndarray) -> np.
             if int(on.sum()) < RIM_PX or angular_span(np.arctan2(-dy[on], -dx[on])) < RIM_SPAN:
                 continue
             # (a pixel inside the rim: the edge lies on the cliff's middle, the top's blurred edge)
-            disc = cv2.circle(np.zeros(level.shape, np.uint8), (int(round(cx)), int(round(cy))),
-                              int(radius - 1), 1, -1) > 0
-            # a top darker than the pool round it is a piece's only where it is darker than the
-            # board with no light added (no reflection takes light away): a darker print lit
-            # less than the paper round it (Swing State's red spaces in a pendant's pool on
-            # laminated paper) is lifted all the same
-            if rises or float(np.median(smooth[disc])) < 0:
-                out |= disc
-                break
+            centre, r = (int(round(cx)), int(round(cy))), int(radius - 1)
+            if not rises:
+                # a top darker than the pool round it is a piece's only where it is darker than
+                # the board with no light added (no reflection takes light away): a darker print
+                # lit less than the paper round it (Swing State's red spaces in a pendant's pool
+                # on laminated paper) is lifted all the same.  (Judged in the disc's own box)
+                y0, x0 = max(0, centre[1] - r - 1), max(0, centre[0] - r - 1)
+                box = (slice(y0, centre[1] + r + 2), slice(x0, centre[0] + r + 2))
+                disc = cv2.circle(np.zeros(smooth[box].shape, np.uint8), (centre[0] - x0, centre[1] - y0),
+                                  r, 1, -1) > 0
+                if not float(np.median(smooth[box][disc])) < 0:
+                    continue
+            cv2.circle(out, centre, r, 1, -1)
+            break
     return out > 0
 
 
