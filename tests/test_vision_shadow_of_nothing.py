@@ -10,7 +10,13 @@ Stop 100: Swing State's white die on held-out board 100 at 20 degrees (0.63 px a
 blob at all: its top a bluish white lighter than the print, too small a patch to hide a die,
 and only specks of white at its rim, which its shadow was taken for light beside.  Shade with
 no blob within the longest shadow's reach (a column of three dice's) is cast by nothing read
-too (``cast_by_no_blob``)."""
+too (``cast_by_no_blob``).
+
+Stop 101: a white chip on Jivecat's pale Contract place (held-out board 118, 30 degrees, 0.63 px a
+mm) passed for the print, and its crescent of shadow was taken for the shadow of the white chip
+on the next place, 12 mm off: a chip's shadow is as long as it is thick.  Where a piece passes
+for the board, shade is taken for another's shadow only with a die or a figure read within a
+shadow's reach, or a flat piece's blob within its shadow's (``EmptyBoard._only_light``)."""
 
 from __future__ import annotations
 
@@ -19,7 +25,8 @@ import pytest
 from committed_frames import kept_reading
 
 from companion.games.base import Piece
-from companion.vision.cast_shadow import cast_by_no_blob, cast_by_nothing
+from companion.vision.arms import OVER
+from companion.vision.cast_shadow import blob_within, cast_by_no_blob, cast_by_nothing
 from companion.vision.empty_board import CAST_BY_NOTHING
 
 
@@ -87,3 +94,28 @@ def test_shade_joined_to_shade_near_a_blob_is_that_blobs() -> None:
     assert cast_by_no_blob(shade, components, 20) is None
     assert cast_by_no_blob(np.zeros_like(shade), components, 20) is None
 
+
+
+def test_a_pale_chips_shadow_is_not_taken_for_a_flat_neighbours() -> None:
+    frame, reading = kept_reading("jivecat-t30-b118", "test")
+    assert reading.view is not None
+    assert frame.view["C01"] == (Piece("white", 0),)
+    assert reading.doubtful.get("C01") == OVER, reading.view.get("C01")
+
+
+def test_a_dies_long_shadow_on_a_pale_place_is_still_light() -> None:
+    """King of Clubs, held-out board 112 at 20 degrees: a red 5 on its pale Nightclub place, its
+    shadow's far end 6 mm and more from its blob (its near end taken for shade by colour)."""
+    frame, reading = kept_reading("king_of_clubs-t20-b112", "test")
+    assert reading.view is not None
+    assert frame.view["p1_d3"] == (Piece("red", 5),)
+    assert reading.view.get("p1_d3") == (Piece("red", 5),), reading.doubtful.get("p1_d3")
+
+
+def test_a_blob_within_reach_of_a_patch() -> None:
+    blobs = np.zeros((40, 40), np.int32)
+    blobs[10:20, 30:35] = 3
+    own = np.ones((4, 4), bool)
+    assert blob_within(own, 20, 12, blobs, 7)  # the patch's right edge at x 23, the blob at 30: 7 px
+    assert not blob_within(own, 20, 12, blobs, 6)
+    assert not blob_within(own, 2, 12, blobs, 20)  # 25 px off

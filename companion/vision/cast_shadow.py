@@ -64,13 +64,7 @@ def cast_shadow(flat: np.ndarray, reference: np.ndarray, components: np.ndarray,
     pixel = seen / np.maximum(empty, 1.0)
     if float(np.mean(np.ptp(pixel, axis=1) > 2 * SHADOW_ALIKE)) > SHADOW_ODD_SHARE:
         return False
-    reach = int(round(SHADOW_REACH_MM * SCALE))
-    y0, x0 = max(0, y - reach), max(0, x - reach)
-    near = blobs[y0:y + h + reach, x0:x + w + reach] > 0
-    placed = np.zeros(near.shape, np.uint8)
-    placed[y - y0:y - y0 + h, x - x0:x - x0 + w] = own
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    if not (near & (cv2.dilate(placed, disc) > 0)).any():
+    if not blob_within(own, x, y, blobs, int(round(SHADOW_REACH_MM * SCALE))):
         return False  # no piece near enough to cast it
     detail = print_detail(own, x, y, flat)
     if detail is None:
@@ -116,6 +110,18 @@ def missed_light(flat: np.ndarray, reference: np.ndarray, components: np.ndarray
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
     return count == 1 or int(stats[1:, cv2.CC_STAT_AREA].max()) < speck_px
+
+
+def blob_within(own: np.ndarray, x: int, y: int, blobs: np.ndarray, reach: int) -> bool:
+    """Does a blob of a piece's colour (``blobs`` > 0) lie within ``reach`` px of a patch
+    (``own``: its pixels in its box, whose corner is ``x``, ``y``)?"""
+    h, w = own.shape
+    y0, x0 = max(0, y - reach), max(0, x - reach)
+    near = blobs[y0:y + h + reach, x0:x + w + reach] > 0
+    placed = np.zeros(near.shape, np.uint8)
+    placed[y - y0:y - y0 + h, x - x0:x - x0 + w] = own
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return bool((near & (cv2.dilate(placed, disc) > 0)).any())
 
 
 def cast_by_nothing(shade: np.ndarray, components: np.ndarray, stats: np.ndarray,

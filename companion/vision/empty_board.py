@@ -15,7 +15,13 @@ import numpy as np
 
 from companion.games.base import Piece
 from companion.vision.blobs import _Blob, _Kept
-from companion.vision.cast_shadow import cast_by_no_blob, cast_by_nothing, cast_shadow, missed_light
+from companion.vision.cast_shadow import (
+    blob_within,
+    cast_by_no_blob,
+    cast_by_nothing,
+    cast_shadow,
+    missed_light,
+)
 from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
@@ -24,6 +30,7 @@ from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
+FLAT_SHADOW_MM = 6.0  # a flat piece's shadow (a 3 mm chip's, a lamp 30 degrees up) reaches this far
 PASS_PX = 10  # px round a patch that a piece it may be the rim or shade of may lie over
 CLIPPED_APART = 8  # a clipped pixel flattened this far past the empty board is not it
 TINTED_PRINT = 24  # print whose channels lie this far apart (of 255) has a tint a light keeps ...
@@ -297,8 +304,27 @@ class EmptyBoard:
                     blobs: np.ndarray) -> bool:
         """Is patch ``k``, darker or lighter than the empty board, only light: a piece's cast
         shadow, or light the fit missed (``cast_shadow``)?"""
-        return cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail) \
-            or self._missed_light(flat, components, k, box, blobs)
+        if cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
+            x, y, w, h = (int(v) for v in box[:4])
+            # where a piece passes for the board (a white chip on a pale print) the shadow may be
+            # that piece's own: another casts it only if it reaches so far (a flat piece's shadow
+            # is as long as it is thick, a die's or a figure's many times that)
+            if not self._a_piece_passes_for_the_board(x, y, w, h) or self._tall_piece_near(x, y, w, h):
+                return True
+            own = components[y:y + h, x:x + w] == k
+            if blob_within(own, x, y, blobs, int(round(FLAT_SHADOW_MM * SCALE))):
+                return True
+        return self._missed_light(flat, components, k, box, blobs)
+
+    def _tall_piece_near(self, x: int, y: int, w: int, h: int) -> bool:
+        """Was a die or a standing figure read on a place within a shadow's reach
+        (``SHADOW_REACH_MM``) of this box of the board (x, y, w, h)?"""
+        reach = int(round(SHADOW_REACH_MM * SCALE))
+        near = self._spot_map[max(0, y - reach):y + h + reach, max(0, x - reach):x + w + reach]
+        dice = self._dice_colours()
+        return any(piece.colour in dice or self._stands_up(piece.colour)
+                   for i in np.unique(near) if i >= 0
+                   for piece in self._read_so_far.get(self._spot_ids[int(i)], ()))
 
     def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
                       blobs: np.ndarray) -> bool:
