@@ -510,7 +510,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
             self._doubt_cast_by_nothing(shade, components, stats, read, pieces, doubtful)
         for spot_id in self._shadow_coloured_near_arm(placed):
             doubtful.setdefault(spot_id, UNDER_A_HAND)
-        for spot_id, why in self._figure_heads(placed, labels).items():
+        for spot_id, why in self._figure_heads(placed, labels, doubtful).items():
             doubtful.setdefault(spot_id, why)
         for spot_id, why in self._figure_shades(placed, labels).items():
             doubtful.setdefault(spot_id, why)

@@ -17,7 +17,7 @@ from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.palette import shadow_colours
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
-from companion.vision.reading import SCALE, SQUARE3, per_layout
+from companion.vision.reading import SCALE, SQUARE3, UNDER_A_HAND, per_layout
 from companion.vision.slant import leaned_from, leaning_figure
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
@@ -39,6 +39,7 @@ FIGURE_WORDS = ("pawn", "figure", "meeple")  # how a game names a piece that sta
 FLAT_WORDS = ("chip", "token", "marker", "card", "die", "coin", "mat")
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (a head shows at most this one's lean out)
 HEAD_ASIDE_MM = 8.0  # a figure's head lies this near the line from the nadir through its foot
+HEAD_OR_TWO = "a standing piece's head, or two pieces?"
 HEAD_SHARE = 0.7  # a head seen apart shows at most this share of the colour its base and body show
 PRINT_HUE = 0.95  # a patch whose tint lies this near the print's (cosine) has the print's hue
 SHADE_BESIDE_MM = 25.0  # a standing figure's shaded foot and shadow read apart lie this near its base
@@ -461,13 +462,17 @@ class Standing(DieSides):
         window = labels[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
         return int(np.count_nonzero(window == self._piece_names.index(piece[1].colour)))
 
-    def _figure_heads(self, placed: list, labels: np.ndarray) -> dict[str, str]:
+    def _figure_heads(self, placed: list, labels: np.ndarray,
+                      doubtful: dict[str, str] | None = None) -> dict[str, str]:
         """The places holding two pieces of one colour read one behind the other on the line
         from the camera's nadir, no further apart than the tallest figure's lean: a standing
         figure's head seen apart from its base (its neck too thin to join them), or two
         figures; either way not read.  In one place or two: from a slant a figure's head
         shows over the place beyond its own, smaller than the figure's base and body
-        (``labels``: the board's colours; two figures in a row of places are alike)."""
+        (``labels``: the board's colours; two figures in a row of places are alike).  And a
+        figure read beyond a place under a hand (``doubtful``), within a figure's lean of it,
+        showing less of its colour than the frame's figures (``HEAD_SHARE`` of their median): the
+        head of a figure whose base and body the hand hides, as likely as a figure."""
         if self.pose is None:
             return {}
         nx, ny = self.pose.nadir_mm[0] - MARGIN_MM, self.pose.nadir_mm[1] - MARGIN_MM
@@ -491,8 +496,34 @@ class Standing(DieSides):
                         and aside <= HEAD_ASIDE_MM \
                         and (a[0] == b[0] or self._smaller_head(inner, outer, labels)):
                     for spot in (a[0], b[0]):
-                        out.setdefault(spot, "a standing piece's head, or two pieces?")
+                        out.setdefault(spot, HEAD_OR_TWO)
+        hidden = [spot for spot, why in (doubtful or {}).items() if why == UNDER_A_HAND]
+        if hidden:
+            # (a head alone shows less of its colour than the frame's figures show theirs, mostly whole)
+            whole = float(np.median([self._colour_round(p, labels) for p in tall])) if tall else 0.0
+            for head in tall:
+                if head[0] not in out and self._colour_round(head, labels) <= HEAD_SHARE * whole \
+                        and any(self._head_of_one_on(head, spot, nx, ny)
+                                for spot in hidden if spot != head[0]):
+                    out[head[0]] = HEAD_OR_TWO
         return out
+
+    def _head_of_one_on(self, head: tuple, spot_id: str, nx: float, ny: float) -> bool:
+        """Could a figure read at ``head`` (board mm) be the head of one standing on ``spot_id``:
+        a foot on that place (or within a head's width of it) nearer the nadir (``nx``, ``ny``)
+        on the head's line, within the tallest figure's lean (taken at the head's distance,
+        which is further out than the foot's and leans more)?"""
+        assert self.pose is not None
+        d = max(1e-6, float(np.hypot(head[2] - nx, head[3] - ny)))
+        ux, uy = (head[2] - nx) / d, (head[3] - ny) / d
+        spot = self.layout.spot(spot_id)
+        margin = HEAD_ASIDE_MM / 2
+        for t in np.arange(0.0, self.pose.lean(d, TALLEST_FIGURE_MM) + margin, 1.0):
+            fx, fy = head[2] - t * ux, head[3] - t * uy
+            if spot.x - margin <= fx <= spot.x + spot.w + margin \
+                    and spot.y - margin <= fy <= spot.y + spot.h + margin:
+                return True
+        return False
 
     def _figure_shades(self, placed: list, labels: np.ndarray) -> dict[str, str]:
         """The places holding a piece of a shadow's colour (``shadow_colours``) read beside a standing
