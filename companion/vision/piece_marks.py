@@ -136,10 +136,13 @@ class PieceMarks(CoarseMarks):
                 # and never fewer marks than the plain read counted clearly: its joined shade
                 # moved the outline off marks of the face (Baron Voodoo at 30 degrees, a yellow 6
                 # whose plain read counted 3 marks, its shaded read 2 in its top's square: a sure
-                # 2).  Not the lit read's count: the specks of a lit top's sheen count there
+                # 2).  Not the lit read's count: the specks of a lit top's sheen count there; but
+                # a lone mark only where that read saw no more marks, unclear as they were: a 2
+                # whose other corner the lamp lit past its colour shows it there (Baron Voodoo at
+                # 30 degrees, a purple 2 and a blue 2 whose lit reads saw 2 and 4: sure 1s here)
                 shaded = self._read_pips(frame, index, bx, by, bw, bh, 1.0, stand, sheen, shaded=True)
                 if shaded[1] and not shaded[2] \
-                        and (shaded[0] >= max(2, result[0]) or shaded[0] == result[0] == 1):
+                        and (shaded[0] >= max(2, result[0]) or shaded[0] == result[0] == 1 >= lit[0]):
                     result = shaded
                 else:
                     # or by its whole face (``face_template``): its colour's outline, bent by
