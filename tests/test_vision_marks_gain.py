@@ -50,21 +50,26 @@ def test_a_lone_pip_read_sure_with_its_shade_is_a_1_only_where_the_plain_read_sa
     raised, was "wider than a mark" in its colour's outline (a count of 1, unclear) and a sure
     1 with its colour in shade joined to it.  A 1 read so is taken where the plain read also
     counted that one mark; a sure 1 the shade alone found (a lamp's highlight at a washed-out
-    2's middle, its pips in the shade) is not."""
-    read_right("king_of_clubs-t10-b0-track", ("p1_d3",))
+    2's middle, its pips in the shade) is not.  Nor one where the read with its lit top taken for
+    it saw more marks (stop 101: that 1 is asked since, ``test_vision_shaded_one.py``)."""
     _frame, _layout, reader, _reading = read_committed("tune", "king_of_clubs-t10-b0-track")
     red = reader._piece_names.index("red")
 
-    def scripted(plain: tuple[int, bool, bool]) -> tuple[int, bool, bool]:
+    def scripted(plain: tuple[int, bool, bool], lit_count: int = 0) -> tuple[int, bool, bool]:
         def read(*_args: object, lit: bool = False, shaded: bool = False, whole_face: bool = False,
                  **_kw: object) -> tuple[int, bool, bool]:
-            return (0, False, False) if lit or whole_face else (1, True, False) if shaded else plain
+            return (lit_count, False, False) if lit else (0, False, False) if whole_face \
+                else (1, True, False) if shaded else plain
         reader._read_pips = read  # type: ignore[method-assign]
         patch = np.zeros((20, 20, 3), np.uint8)
         return reader._cached_pips(patch, patch, red, 0, 0, 20, 20, {})
 
     reader._pip_cache = {}
     assert scripted((1, False, False)) == (1, True, False)
+    reader._pip_cache = {}
+    assert scripted((1, False, False), lit_count=1) == (1, True, False)
+    reader._pip_cache = {}
+    assert scripted((1, False, False), lit_count=2) == (1, False, False)
     reader._pip_cache = {}
     assert scripted((0, False, False)) == (0, False, False)
     reader._pip_cache = {}
