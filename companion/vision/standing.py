@@ -510,7 +510,7 @@ class Standing(DieSides):
 
     def _head_of_one_on(self, head: tuple, spot_id: str, nx: float, ny: float) -> bool:
         """Could a figure read at ``head`` (board mm) be the head of one standing on ``spot_id``:
-        a foot on that place (or within a head's width of it) nearer the nadir (``nx``, ``ny``)
+        a foot on that place (or half ``HEAD_ASIDE_MM`` off it) nearer the nadir (``nx``, ``ny``)
         on the head's line, within the tallest figure's lean (taken at the head's distance,
         which is further out than the foot's and leans more)?"""
         assert self.pose is not None
