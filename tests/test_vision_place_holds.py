@@ -6,7 +6,11 @@ place as two black Skulls.  Such a place is asked, not read.
 So too two of the pieces a place holds one of at most (stop 100, ``Spot.one_of``): a King of
 Clubs Dancer place holds one Dancer card, face down or revealed, with the Moves played on it;
 on a held-out board at 10 degrees a purple Dancer's soft shadow under a window's light, grey as
-a face-down card, was read as one beside the Dancer."""
+a face-down card, was read as one beside the Dancer.
+
+And two of a colour the place holds one of each of (stop 101, ``Spot.one_each``): a Swing State
+space holds any players' pawns, one each (a player has one pawn); on a held-out board at 10
+degrees a black pawn and its shade were read as two black pawns on one space."""
 
 from __future__ import annotations
 
@@ -68,3 +72,19 @@ def test_a_dancer_place_holds_one_dancer_card_and_any_moves() -> None:
         assert place.may_hold_all(["purple", "white", "white"]) and place.may_hold_all(["grey", "white"])
     assert layout.spot("club0").may_hold_all(["orange"])  # (a Nightclub's place has no such rule)
 
+
+
+def test_two_pawns_of_one_player_on_one_space_are_asked() -> None:
+    frame, reading = kept_reading("swing_state-t10-b126", "test")
+    assert reading.view is not None
+    assert frame.view["r3-12-red"] == (Piece("black", 0),)
+    assert reading.doubtful.get("r3-12-red") == WHY, reading.view.get("r3-12-red")
+
+
+def test_a_space_holds_any_players_pawns_one_each() -> None:
+    layout, colours = frame_layout("swing_state", 3)
+    space = layout.spot("r3-12-red")
+    pawns = sorted(space.one_each)
+    assert len(pawns) == 3 and set(pawns) <= set(colours)
+    assert space.may_hold_all(pawns) and space.may_hold_all(pawns[:1])
+    assert not space.may_hold_all([pawns[0], pawns[0]]) and not space.may_hold_all(pawns + pawns[1:2])

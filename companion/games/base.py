@@ -81,6 +81,8 @@ class Spot:
     marker's black, and no score marker stands on a grid cell).  ``one_of``: colours of which
     the rules put one piece at most there (King of Clubs' Dancer places: one Dancer card,
     face down or revealed, with any Moves played on it); a second seen is no piece of its own.
+    ``one_each``: colours of which the rules put one piece at most there each (Swing State's
+    spaces: each player has one pawn, so two of a colour seen there are one and its shade).
     """
 
     id: str
@@ -93,6 +95,7 @@ class Spot:
     holds: int = 0
     takes: frozenset[str] = frozenset()
     one_of: frozenset[str] = frozenset()
+    one_each: frozenset[str] = frozenset()
 
     def may_hold(self, colour: str) -> bool:
         """May a piece of ``colour`` stand here, by the game's rules?"""
@@ -100,8 +103,9 @@ class Spot:
 
     def may_hold_all(self, colours: Sequence[str]) -> bool:
         """May pieces of all these colours stand here at once, by the game's rules: no more
-        than it ``holds``, one at most of ``one_of``?"""
-        return len(colours) <= (self.holds or len(colours)) and sum(c in self.one_of for c in colours) <= 1
+        than it ``holds``, one at most of ``one_of``, one at most of each of ``one_each``?"""
+        return len(colours) <= (self.holds or len(colours)) and sum(c in self.one_of for c in colours) <= 1 \
+            and all(list(colours).count(c) <= 1 for c in self.one_each.intersection(colours))
 
 
 @dataclass(frozen=True)

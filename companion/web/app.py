@@ -200,7 +200,8 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
         lay = table.game.layout(table.state)
         return jsonify({
             "width": lay.width, "height": lay.height,
-            "spots": [{**asdict(s), "takes": sorted(s.takes), "one_of": sorted(s.one_of)} for s in lay.spots],
+            "spots": [{**asdict(s), "takes": sorted(s.takes), "one_of": sorted(s.one_of),
+                       "one_each": sorted(s.one_each)} for s in lay.spots],
             "pieces": lay.pieces, "shapes": lay.shapes,
             "colours": {k: _hex(v) for k, v in {**PIECE_COLOURS, **SURFACE_COLOURS}.items()},
         })

@@ -146,10 +146,11 @@ class SwingStateBoard:
 
     def layout(self, state: State) -> Layout:
         """The places and what may stand on each (``Spot.takes``): the pawns on the rings'
-        spaces, the die on its place, a State's own V chips in its two trays."""
+        spaces, one of each player's at most (``Spot.one_each``: a player has one pawn), the
+        die on its place, a State's own V chips in its two trays."""
         names = self.player_names(state)
         pawns = frozenset(state["colours"])
-        spaces = tuple(spot if spot.id == self.die_spot else replace(spot, takes=pawns)
+        spaces = tuple(spot if spot.id == self.die_spot else replace(spot, takes=pawns, one_each=pawns)
                        for spot in self.spots)
         pieces = {colour: f"{names[i]}'s pawn" for i, colour in enumerate(state["colours"])}
         pieces[self.die_colour] = "the die (pips = the face up)"
