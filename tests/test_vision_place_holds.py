@@ -57,11 +57,15 @@ def test_a_place_holding_one_piece_is_still_read() -> None:
         assert all(reading.view.get(s) == frame.view[s] for s in ones), stem
 
 
-def test_two_dancer_cards_on_one_place_are_asked() -> None:
-    frame, reading = kept_reading("king_of_clubs-t10-b107", "test")
+@pytest.mark.parametrize(("stem", "spot", "truth"), [
+    ("king_of_clubs-t10-b107", "p0_d1", (Piece("purple", 3),)),  # two Dancer cards (``one_of``)
+    ("swing_state-t10-b126", "r3-12-red", (Piece("black", 0),)),  # two of one player's pawns (``one_each``)
+])
+def test_two_of_what_a_place_holds_one_of_are_asked(stem: str, spot: str, truth: tuple[Piece, ...]) -> None:
+    frame, reading = kept_reading(stem, "test")
     assert reading.view is not None
-    assert frame.view["p0_d1"] == (Piece("purple", 3),)
-    assert reading.doubtful.get("p0_d1") == WHY, reading.view.get("p0_d1")
+    assert frame.view[spot] == truth
+    assert reading.doubtful.get(spot) == WHY, reading.view.get(spot)
 
 
 def test_a_dancer_place_holds_one_dancer_card_and_any_moves() -> None:
@@ -71,14 +75,6 @@ def test_a_dancer_place_holds_one_dancer_card_and_any_moves() -> None:
         assert not place.may_hold_all(["grey", "purple"]) and not place.may_hold_all(["red", "purple"])
         assert place.may_hold_all(["purple", "white", "white"]) and place.may_hold_all(["grey", "white"])
     assert layout.spot("club0").may_hold_all(["orange"])  # (a Nightclub's place has no such rule)
-
-
-
-def test_two_pawns_of_one_player_on_one_space_are_asked() -> None:
-    frame, reading = kept_reading("swing_state-t10-b126", "test")
-    assert reading.view is not None
-    assert frame.view["r3-12-red"] == (Piece("black", 0),)
-    assert reading.doubtful.get("r3-12-red") == WHY, reading.view.get("r3-12-red")
 
 
 def test_a_space_holds_any_players_pawns_one_each() -> None:

@@ -105,7 +105,7 @@ class Spot:
         """May pieces of all these colours stand here at once, by the game's rules: no more
         than it ``holds``, one at most of ``one_of``, one at most of each of ``one_each``?"""
         return len(colours) <= (self.holds or len(colours)) and sum(c in self.one_of for c in colours) <= 1 \
-            and all(list(colours).count(c) <= 1 for c in self.one_each.intersection(colours))
+            and len(each := [c for c in colours if c in self.one_each]) == len(set(each))
 
 
 @dataclass(frozen=True)

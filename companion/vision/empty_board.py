@@ -304,17 +304,17 @@ class EmptyBoard:
                     blobs: np.ndarray) -> bool:
         """Is patch ``k``, darker or lighter than the empty board, only light: a piece's cast
         shadow, or light the fit missed (``cast_shadow``)?"""
-        if cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
-            x, y, w, h = (int(v) for v in box[:4])
-            # where a piece passes for the board (a white chip on a pale print) the shadow may be
-            # that piece's own: another casts it only if it reaches so far (a flat piece's shadow
-            # is as long as it is thick, a die's or a figure's many times that)
-            if not self._a_piece_passes_for_the_board(x, y, w, h) or self._tall_piece_near(x, y, w, h):
-                return True
-            own = components[y:y + h, x:x + w] == k
-            if blob_within(own, x, y, blobs, int(round(FLAT_SHADOW_MM * SCALE))):
-                return True
-        return self._missed_light(flat, components, k, box, blobs)
+        if not cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
+            return self._missed_light(flat, components, k, box, blobs)
+        x, y, w, h = (int(v) for v in box[:4])
+        if not self._a_piece_passes_for_the_board(x, y, w, h):
+            return True
+        # where a piece passes for the board (a white chip on a pale print) the shadow may be that
+        # piece's own: another casts it only if it reaches so far (a flat piece's shadow is as long
+        # as it is thick, a die's or a figure's many times that); nor is it light the fit missed
+        # there (``_missed_light`` asks the same of a piece passing for the board)
+        return self._tall_piece_near(x, y, w, h) or blob_within(
+            components[y:y + h, x:x + w] == k, x, y, blobs, int(round(FLAT_SHADOW_MM * SCALE)))
 
     def _tall_piece_near(self, x: int, y: int, w: int, h: int) -> bool:
         """Was a die or a standing figure read on a place within a shadow's reach

@@ -500,9 +500,10 @@ class Standing(DieSides):
         hidden = [spot for spot, why in (doubtful or {}).items() if why == UNDER_A_HAND]
         if hidden:
             # (a head alone shows less of its colour than the frame's figures show theirs, mostly whole)
-            whole = float(np.median([self._colour_round(p, labels) for p in tall])) if tall else 0.0
-            for head in tall:
-                if head[0] not in out and self._colour_round(head, labels) <= HEAD_SHARE * whole \
+            shown = [self._colour_round(p, labels) for p in tall]
+            whole = float(np.median(shown)) if tall else 0.0
+            for head, colour in zip(tall, shown, strict=True):
+                if head[0] not in out and colour <= HEAD_SHARE * whole \
                         and any(self._head_of_one_on(head, spot, nx, ny)
                                 for spot in hidden if spot != head[0]):
                     out[head[0]] = HEAD_OR_TWO
