@@ -22,12 +22,16 @@ and on the empty G4."""
 from __future__ import annotations
 
 import pytest
-from committed_frames import kept_reading, reading_of
+from committed_frames import KEPT_DIR, committed, kept_reading, reading_of
 
 from companion.bench.vision3d import frame_layout
 from companion.games.base import Piece
+from companion.vision.blobs import FOOT_ASTRAY_MM
 from companion.vision.die_sides import COLUMN_TOP_MM, READ_TWICE, TOPS_AT_ONE_PLACE
+from companion.vision.geometry import MARGIN_MM
+from companion.vision.pose import DIE_MM
 from companion.vision.reader import BoardReader
+from companion.vision.reading import SCALE
 
 
 @pytest.mark.parametrize(("stem", "spot", "column", "truth"), [
@@ -286,3 +290,42 @@ def test_only_one_die_under_a_dies_width_apart_by_a_column_is_read_twice() -> No
     assert baron._two_tops_on_a_column([("souls0-0", blue, 252.6, 28.9, 1.0),
                                         ("souls0-1", blue, 250.5, 44.2, 1.0)]) == {}
 
+
+
+def test_a_top_read_where_no_die_of_its_place_could_show_it_is_asked() -> None:
+    """Held-out Baron Voodoo board 128 at 30 degrees (stop 102): a column of two on B7, a purple 3
+    on a white 6, showed its top over A7's edge and was read there as A7's die; B7, the white
+    die's sides passing for its pale print, was read empty, and nothing was doubted near either.
+    A top shows out from its foot along the line from the nadir: a die standing on A7, alone or
+    atop a column, would show its top on A7 or further out, never a die's width in from its
+    side.  The place is asked, naming the place its feet fall on, and that place with it."""
+    frame, reading = kept_reading("baron_voodoo-t30-b128", "test")
+    assert reading.view is not None
+    assert frame.truth["stacks"]["B7"] == [["white", 6], ["purple", 3]] and "A7" not in frame.view
+    assert reading.doubtful.get("A7") == "a column's top from B7?", reading.view.get("A7")
+    assert reading.doubtful.get("B7") == "a column whose top is at A7?", reading.view.get("B7")
+    right = [s for s, pieces in reading.view.items() if s not in reading.doubtful
+             and pieces and pieces == frame.view.get(s, ())]
+    assert len(right) >= 30, len(right)
+
+
+def test_where_a_die_of_a_place_may_show_its_top() -> None:
+    """``DieSides._foot_astray`` on that board's pose: a top out from a place's centre by one,
+    two or three dice's lean is of a die standing there (0 mm astray); a top at the place's
+    side nearest the nadir would need a foot a die's lean further in, on the next place."""
+    frame = next(f for f in committed(KEPT_DIR, "test") if f.path.stem == "baron_voodoo-t30-b128")
+    layout, colours = frame_layout(frame.game, int(frame.truth["players"]))
+    reader = BoardReader(layout, colours=colours, lens=frame.lens)
+    reader.read(frame.image())
+    assert reader.pose is not None
+    a7 = layout.spot("A7")
+    cx, cy = a7.x + a7.w / 2 + MARGIN_MM, a7.y + a7.h / 2 + MARGIN_MM  # canvas mm
+    ux, uy, d = reader.pose.outward(cx, cy)
+    for k in (1, 2, 3):
+        lean = reader.pose.lean(d, k * DIE_MM)
+        top = (cx + ux * lean) * SCALE, (cy + uy * lean) * SCALE
+        assert reader._foot_astray("A7", *top)[0] == 0.0
+    # (by B7's side, towards the nadir)
+    inner = (a7.x + a7.w - 0.5 + MARGIN_MM) * SCALE, (a7.y + 2.0 + MARGIN_MM) * SCALE
+    past, column = reader._foot_astray("A7", *inner)
+    assert past > FOOT_ASTRAY_MM and column == "B7", (past, column)

@@ -43,6 +43,7 @@ CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) ho
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
+FOOT_ASTRAY_MM = 4.0  # a die's top read where every foot it may have lies this far past its place: not its
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
 COLUMN_SIDES = True
@@ -64,6 +65,7 @@ class _Blob:
     found: list[tuple[str, Piece, float, float, float]] = field(default_factory=list)
     box: tuple[int, int, int, int] | None = None  # rows y0..y1, columns x0..x1: what raised its doubts
     speck: tuple[float, float] | None = None  # the centre (sampled px) of a patch too small for a piece
+    astray: list[tuple[str, str]] = field(default_factory=list)  # dice read off any foot on their place
 
 
 @dataclass
@@ -359,6 +361,7 @@ class Blobs(PieceMarks):
                     out.odd.append(((by, bx), (components[by:by + bh, bx:bx + bw] == k).astype(np.uint8)))
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
+            at_top = stand is None  # (read where its top shows, not at its foot)
             if stand is None and not _one_piece_shape(int(bw), int(bh)):
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
                 # chip (a pile's place holds several, so its size alone does not tell); a
@@ -379,6 +382,7 @@ class Blobs(PieceMarks):
                     out.doubts += [(s, "pieces touching?") for s in [spot, *self._places_under(own, bx, by)]]
                     continue
                 cx, cy = foot
+                at_top = False
             # (pixels the camera clipped in any channel are left out: a cast that clips one
             # channel of a white face tints it as no sheen does)
             unclipped = own & (cv2.inRange(small[by:by + bh, bx:bx + bw], (0,) * 3, (CLIPPED - 1,) * 3) > 0)
@@ -444,6 +448,10 @@ class Blobs(PieceMarks):
             conf = min(1.0, purity / 0.8) * (1.0 if sure else 0.4)
             if conf < SURE_READ:
                 out.doubts.append((spot, MARKS_UNCLEAR if not sure else "colour unclear"))
+            if at_top and self._is_die(index):
+                past, column = self._foot_astray(spot, cx, cy)
+                if past > FOOT_ASTRAY_MM:  # (asked where nothing else asks it: ``_column_tops_over``)
+                    out.astray.append((spot, f"a column's top from {column or 'beside it'}?"))
             out.found.append((spot, Piece(self._piece_names[index], pips), cx / SCALE - MARGIN_MM,
                               cy / SCALE - MARGIN_MM, conf))
         why = next((w for s, w in out.doubts if s == stood), None) if stood is not None else None

@@ -244,6 +244,28 @@ class DieSides(DarkSheen):
                         pieces[die[0]].remove(token[1])
         return out
 
+    def _foot_astray(self, spot_id: str, x_px: float, y_px: float) -> tuple[float, str | None]:
+        """For a die read where its top shows (sampled px) on ``spot_id``: how far (mm) past the
+        place's sides the nearest of its possible feet lies, standing alone or atop a column the
+        place may hold (``Spot.holds``), and the place beside it whose column it may top (one
+        die's, if none).  A die's top shows out from its foot along the line from the camera's
+        nadir, never nearer it: a top read where no die standing on its place could show it is
+        a column's beside it, leaning over (Baron Voodoo at 30 degrees: a purple 3 atop a white
+        die on B7, its top read on A7, a die's width from where one on A7 could show)."""
+        if self.pose is None:
+            return 0.0, None
+        spot = self.layout.spot(spot_id)
+        most = max(1, min(MOST_STACKED, spot.holds))
+        feet = self.pose.feet(x_px / SCALE, y_px / SCALE, DIE_MM, MOST_STACKED)
+        past = min(math.hypot(max(spot.x - fx, 0.0, fx - spot.x - spot.w),
+                              max(spot.y - fy, 0.0, fy - spot.y - spot.h))
+                   for fx, fy in ((x - MARGIN_MM, y - MARGIN_MM) for x, y in feet[:most]))
+        # (the shortest column whose foot lies on a place that holds one so tall, else one die's)
+        under = [(k, self._spot_at(x - MARGIN_MM, y - MARGIN_MM)) for k, (x, y) in enumerate(feet, 1)]
+        columns = [s for k, s in under[1:]
+                   if s is not None and s != spot_id and self.layout.spot(s).holds >= k]
+        return past, next(iter(columns), under[0][1] if under[0][1] != spot_id else None)
+
     def _column_tops(self, spot: Spot) -> list[tuple[float, float]]:
         """Where a column of two, then three, dice standing on a place would show its top
         (board mm), leaning out from the camera's nadir; none right under the camera, where a
@@ -336,7 +358,8 @@ class DieSides(DarkSheen):
         return out
 
     def _column_tops_over(self, placed: list, doubtful: dict[str, str],
-                          whence: dict[str, list[tuple[int, int, int, int]]] | None = None) -> dict[str, str]:
+                          whence: dict[str, list[tuple[int, int, int, int]]] | None = None,
+                          told: list | None = None) -> dict[str, str]:
         """The places where a die is read just where a column of two or three dice standing on
         a place beside it, doubted, that may hold one (``Spot.holds``), would show its top
         (within ``COLUMN_TOP_MM``): the camera's slant lays a column's top over the next place
@@ -344,8 +367,13 @@ class DieSides(DarkSheen):
         degrees: a yellow 2 on a purple die read on the next, empty place, and a purple 1 on a
         red die read under the white die beside it).  Whose die it is, the column beside it
         unread, is not known: asked.  (A place of one, a Caught Soul's, holds no column.)  First
-        the places of a column where two dice's tops were read (``_two_tops_on_a_column``)."""
-        two = self._two_tops_on_a_column(placed)
+        the places of a column where two dice's tops were read (``_two_tops_on_a_column``), and
+        where a die's top was read off any foot a die of that place could stand on (``told``'s
+        blobs, ``_foot_astray``): each a place doubted, its top over a place beside it."""
+        # (a reason found for a place below stands: one astray is asked so where nothing else asks it)
+        astray = {spot_id: why for blob in told or ()
+                  for spot_id, why in blob.astray if spot_id not in doubtful}
+        two = {**astray, **self._two_tops_on_a_column(placed)}
         if self.pose is None or not (doubtful or two):
             return two
         # (a place of two tops may have a column beside it as any doubted place may; a reason

@@ -527,7 +527,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
                 # what the rules never put there is no piece of its own there: a shade or a
                 # neighbour's side passing for one, or a piece out of place; never read
                 doubtful.setdefault(spot_id, f"{piece.colour} where the game puts none: shade, or misplaced?")
-        for spot_id, why in self._column_tops_over(placed, doubtful, whence).items():
+        for spot_id, why in self._column_tops_over(placed, doubtful, whence, told).items():
             doubtful.setdefault(spot_id, why)  # (a place doubted for any of the above may hold a column)
         if self.glare.cells is None and self.glare.washed_out is None and cells is not None and not hand:
             self._kept = _Kept(cells, flat, labels, as_empty, blob_cache, self.light.sample(),
