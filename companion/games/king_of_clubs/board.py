@@ -55,18 +55,20 @@ class KingOfClubsBoard:
             rows = {1: 40.0, "clubs": 172.0, 0: 304.0}
         else:
             rows = {1: 20.0, 3: 96.0, "clubs": 172.0, 2: 248.0, 0: 324.0}
-        # (a Nightclub's place takes its card; the Dancer and Backup places any Dancer, a Move
-        # played on one, a face-down card: left open, but one Dancer card, face down or not)
+        # (a Nightclub's place takes its card; the Dancer and Backup places a Dancer card, face
+        # down or revealed, one at most, and the Moves played on it: never a Nightclub, a Point
+        # or the Lead Dancer card, which lie on their own places or by the pile)
         dancers = frozenset({self.colours["face_down"], *(self.styles[p]["colour"] for p in range(n))})
+        on_a_dancer = dancers | {self.colours["move"]}
         spots = [Spot(f"club{i}", col_x[i], rows["clubs"], w, h, f"Nightclub {i + 1}",
                       "dark_fill", takes=frozenset({self.colours["nightclub"]})) for i in range(4)]
         for p in range(n):
             y = rows[p]
             spots.append(Spot(f"p{p}_{BACKUP}", backup_x, y, w, h, f"{LETTERS[p]} Backup",
-                              "board", one_of=dancers))
+                              "board", takes=on_a_dancer, one_of=dancers))
             for i in range(4):
-                spots.append(Spot(f"p{p}_{SLOTS[i]}", col_x[i], y, w, h,
-                                  f"{LETTERS[p]} at Nightclub {i + 1}", "light_fill", one_of=dancers))
+                spots.append(Spot(f"p{p}_{SLOTS[i]}", col_x[i], y, w, h, f"{LETTERS[p]} at Nightclub {i + 1}",
+                                  "light_fill", takes=on_a_dancer, one_of=dancers))
         for side in (0, 1):  # each side's Points and Lead Dancer places end its row
             y, name = rows[side], self.side_name(state, side)
             spots.append(Spot(points_place(side), 500.0, y, 55.0, h, f"{name}: points", "board",
