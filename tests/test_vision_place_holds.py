@@ -6,7 +6,8 @@ place as two black Skulls.  Such a place is asked, not read.
 So too two of the pieces a place holds one of at most (stop 100, ``Spot.one_of``): a King of
 Clubs Dancer place holds one Dancer card, face down or revealed, with the Moves played on it;
 on a held-out board at 10 degrees a purple Dancer's soft shadow under a window's light, grey as
-a face-down card, was read as one beside the Dancer.
+a face-down card, was read as one beside the Dancer.  And it holds nothing else (stop 102,
+``Spot.takes``): a purple Dancer lit pink was read there as the Lead Dancer card.
 
 And two of a colour the place holds one of each of (stop 101, ``Spot.one_each``): a Swing State
 space holds any players' pawns, one each (a player has one pawn); on a held-out board at 10
@@ -75,6 +76,22 @@ def test_a_dancer_place_holds_one_dancer_card_and_any_moves() -> None:
         assert not place.may_hold_all(["grey", "purple"]) and not place.may_hold_all(["red", "purple"])
         assert place.may_hold_all(["purple", "white", "white"]) and place.may_hold_all(["grey", "white"])
     assert layout.spot("club0").may_hold_all(["orange"])  # (a Nightclub's place has no such rule)
+    for spot_id in ("p0_d1", "p3_backup"):  # (and no card of another place: a Point, the Lead, a Nightclub)
+        place = layout.spot(spot_id)
+        assert all(place.may_hold(c) for c in ("grey", "white", *place.one_of))
+        assert not any(place.may_hold(c) for c in ("yellow", "pink", "orange"))
+
+
+def test_a_colour_a_dancer_place_never_holds_is_asked() -> None:
+    """Stop 102: on a held-out board with a hand over it, straight above under a pendant, a
+    purple Dancer 2 lit pink, its two pips lost in the glow, was read as the Lead Dancer card
+    (pink, plain) on A's place at Nightclub 4.  The Lead Dancer card lies on its own place or
+    by the pile: a Dancer place holds a Dancer card and the Moves on it (``Spot.takes``)."""
+    frame, reading = kept_reading("king_of_clubs-t00-b128-hand", "test")
+    assert reading.view is not None
+    assert frame.view["p0_d3"] == (Piece("purple", 2),)
+    assert reading.doubtful.get("p0_d3") == "pink where the game puts none: shade, or misplaced?", \
+        reading.view.get("p0_d3")
 
 
 def test_a_space_holds_any_players_pawns_one_each() -> None:
