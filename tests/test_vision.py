@@ -321,10 +321,15 @@ def test_a_still_table_under_sensor_noise_is_still_and_a_moved_piece_is_not(game
     for _ in range(4):  # every noise field of the camera, and the first again
         assert reader.read(camera.frame(view)) is first
     size = {s.id: (s.w, s.h) for s in layout.spots}
-    spot, pieces = next((s, p) for s, p in sorted(view.items())
-                        if p and any(o not in view and size[o] == size[s] for o in size))
-    free = next(o for o in size if o not in view and size[o] == size[spot])  # a place like it
-    moved = {k: v for k, v in view.items() if k != spot} | {free: pieces}
+
+    def takes(place: str, pieces: tuple[Piece, ...]) -> bool:  # (a place the rules put them on)
+        return all(layout.spot(place).may_hold(p.colour) for p in pieces)
+
+    # (to a place like it, else off the board: King of Clubs' four Nightclubs fill their places)
+    spot, pieces, free = next(((s, p, o) for s, p in sorted(view.items()) if p for o in size
+                               if o not in view and size[o] == size[s] and takes(o, p)),
+                              (*next((s, p) for s, p in sorted(view.items()) if p), None))
+    moved = {k: v for k, v in view.items() if k != spot} | ({free: pieces} if free else {})
     after = reader.read(camera.frame(moved))
     assert after is not first and after.view == moved, (spot, free, after.view, after.doubtful)
 
