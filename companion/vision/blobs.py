@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.games.base import Piece
 from companion.vision.board_map import components_in_box
-from companion.vision.die_sides import PIECE_RIM_PX, TOPS_AT_ONE_PLACE, clear_of
+from companion.vision.die_sides import FOOT_ASTRAY_MM, PIECE_RIM_PX, TOPS_AT_ONE_PLACE, clear_of
 from companion.vision.face_template import PIP_SHARE
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import (
@@ -43,7 +43,6 @@ CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) ho
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
-FOOT_ASTRAY_MM = 4.0  # a die's top read where every foot it may have lies this far past its place: not its
 MARKS_UNCLEAR = "marks unclear: blur?"
 HIDDEN = "partly hidden?"
 COLUMN_SIDES = True

@@ -36,6 +36,7 @@ SHADE_KEEPS_HUE = 22  # ... and the print in shade still spreads this far, its h
 TOPS_AT_ONE_PLACE = "another die's top over it?"  # two dice's tops read at one place
 READ_TWICE = "one die read on two places?"  # the same die read at two places under a die's width apart
 COLUMN_TOP_MM = 5.0  # a die read this near where a doubted column's top would show may be that top
+FOOT_ASTRAY_MM = 4.0  # a die's top read where every foot it may have lies this far past its place: not its
 Box = tuple[int, int, int, int]  # rows y0..y1, columns x0..x1
 
 
@@ -247,11 +248,12 @@ class DieSides(DarkSheen):
     def _foot_astray(self, spot_id: str, x_px: float, y_px: float) -> tuple[float, str | None]:
         """For a die read where its top shows (sampled px) on ``spot_id``: how far (mm) past the
         place's sides the nearest of its possible feet lies, standing alone or atop a column the
-        place may hold (``Spot.holds``), and the place beside it whose column it may top (one
-        die's, if none).  A die's top shows out from its foot along the line from the camera's
-        nadir, never nearer it: a top read where no die standing on its place could show it is
-        a column's beside it, leaning over (Baron Voodoo at 30 degrees: a purple 3 atop a white
-        die on B7, its top read on A7, a die's width from where one on A7 could show)."""
+        place may hold (``Spot.holds``), and, past ``FOOT_ASTRAY_MM``, the place beside it whose
+        column it may top (one die's, if none).  A die's top shows out from its foot along the
+        line from the camera's nadir, never nearer it: a top read where no die standing on its
+        place could show it is a column's beside it, leaning over (Baron Voodoo at 30 degrees: a
+        purple 3 atop a white die on B7, its top read on A7, a die's width from where one on A7
+        could show)."""
         if self.pose is None:
             return 0.0, None
         spot = self.layout.spot(spot_id)
@@ -260,6 +262,8 @@ class DieSides(DarkSheen):
         past = min(math.hypot(max(spot.x - fx, 0.0, fx - spot.x - spot.w),
                               max(spot.y - fy, 0.0, fy - spot.y - spot.h))
                    for fx, fy in ((x - MARGIN_MM, y - MARGIN_MM) for x, y in feet[:most]))
+        if past <= FOOT_ASTRAY_MM:
+            return past, None  # (a die of its own place: no other to name)
         # (the shortest column whose foot lies on a place that holds one so tall, else one die's)
         under = [(k, self._spot_at(x - MARGIN_MM, y - MARGIN_MM)) for k, (x, y) in enumerate(feet, 1)]
         columns = [s for k, s in under[1:]

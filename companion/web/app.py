@@ -200,8 +200,9 @@ def create_app(table: Table | TableRef, pin: str, test_config: dict[str, Any] | 
         lay = table.game.layout(table.state)
         return jsonify({
             "width": lay.width, "height": lay.height,
-            "spots": [{**asdict(s), "takes": sorted(s.takes), "one_of": sorted(s.one_of),
-                       "one_each": sorted(s.one_each)} for s in lay.spots],
+            # (a place's sets of colours, ``takes`` and the like, as sorted lists)
+            "spots": [{k: sorted(v) if isinstance(v, frozenset) else v for k, v in asdict(s).items()}
+                      for s in lay.spots],
             "pieces": lay.pieces, "shapes": lay.shapes,
             "colours": {k: _hex(v) for k, v in {**PIECE_COLOURS, **SURFACE_COLOURS}.items()},
         })
