@@ -204,6 +204,36 @@ def test_a_lone_mark_further_from_the_far_edge_than_the_near_is_no_sure_one() ->
         reading.view.get("souls0-2")
 
 
+def test_a_face_of_four_whose_middle_lies_by_the_near_edge_is_no_top() -> None:
+    """A top's middle lies half a face from its far edge and, from a slant, further from the
+    outline's near edge, its sides between.  Four marks laid out as a 4 whose middle lies much
+    nearer the near edge are no top's face: a lone 1's pip and the dark edges of its sides past
+    it (held-out Baron Voodoo board 142 at 20 degrees, stop 102: a yellow 1 on G1 beside a
+    marker read as a sure 4, its marks' middle 1.17 faces from the far edge and 0.47 from the
+    near).  The measure is the one ``_in_the_middle`` judges a lone mark by."""
+    from committed_frames import kept_reading
+
+    from companion.vision.die_layout import FACE_FAR_PAST_NEAR, LONE_FAR_PAST_NEAR, _far_past_near
+
+    outline = np.zeros((120, 120), np.uint8)
+    top, sides = (60.0, 40.0), 0.3 * DIE_PX  # the sides seen three tenths of a face past the top's near edge
+    cv2.rectangle(outline, (int(top[0] - DIE_PX / 2), int(top[1] - DIE_PX / 2)),
+                  (int(top[0] + DIE_PX / 2) - 1, int(top[1] + DIE_PX / 2 + sides) - 1), 1, -1)
+    outward = (0.0, -1.0)  # the top's far edge is up the crop
+    assert _far_past_near(outline, np.array(top), DIE_PX, outward) < 0  # a top's middle: nearer the far edge
+    by_the_sides = np.array([top[0], top[1] + 0.5 * DIE_PX])  # half a face nearer the camera's nadir
+    assert _far_past_near(outline, by_the_sides, DIE_PX, outward) > FACE_FAR_PAST_NEAR
+    assert _far_past_near(outline, np.array(top), DIE_PX, None) == pytest.approx(0.0, abs=0.05)
+    assert _far_past_near(np.zeros((8, 8), np.uint8), np.array(top), DIE_PX, outward) == 0.0  # no outline
+    # (right counts of 4-6 rendered: 0.42 at most; the 1 read as a 4: 0.70; a face's middle from its
+    # marks' mean strays further than a lone 1's pip, so the bar is higher than the lone mark's)
+    assert LONE_FAR_PAST_NEAR < 0.42 < FACE_FAR_PAST_NEAR < 0.70
+    frame, reading = kept_reading("baron_voodoo-t20-b142", "test")
+    assert reading.view is not None
+    assert frame.view["G1"] == (Piece("yellow", 1),)
+    assert "G1" in reading.doubtful or reading.view.get("G1") == (Piece("yellow", 1),), reading.view.get("G1")
+
+
 def test_a_faces_square_may_reach_past_its_colour_by_the_rounded_rim() -> None:
     """A die's rounded rim, its slopes shaded or lit, falls out of the die's colour: the
     outline seen is the flat top, a fifth of a face narrower than the square its 2's or 3's
