@@ -376,9 +376,10 @@ def _in_the_middle(face: np.ndarray, mark: np.ndarray, die_px: float,
 def _far_past_near(face: np.ndarray, mark: np.ndarray, die_px: float,
                    outward: tuple[float, float] | None) -> float:
     """How much further (in faces, ``die_px``) a point lies from a die's outline's far edge
-    than from its near edge, along ``outward`` (``_in_the_middle``'s measure, (1, 0) under the
-    camera).  A top's middle lies half a face from its far edge and, from a slant, further from
-    the near edge, its sides between: well above 0 is nearer the sides than any top's middle."""
+    than from its near edge, along ``outward`` (``_in_the_middle``'s measure; (1, 0) right under
+    the camera, where no side shows and the measure is only the middle's offset).  A top's middle
+    lies half a face from its far edge and, from a slant, further from the near edge, its sides
+    between: well above 0 is nearer the sides than any top's middle."""
     ys, xs = np.nonzero(face)
     if not len(xs):
         return 0.0

@@ -205,11 +205,11 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # wall beside the table, read as a 5 with no doubt); a 4 that lost a corner leaves
         # three in an L, no 3's line
         sure = laid_out_as_a_face(centres[1:][strong])
-        if sure and count >= 4:
-            # and their middle no nearer the outline's near edge than a top's middle lies: a
-            # lone 1's pip and the dark edges of its sides, past its top, laid out as a 4's
-            # square (Baron Voodoo at 20 degrees, a yellow 1 beside a marker: a sure 4, its
-            # middle 1.17 faces from the far edge and 0.47 from the near one)
+        if sure and count >= 4 and outward is not None:
+            # and, from a slant, their middle no nearer the outline's near edge than a top's
+            # middle lies: a lone 1's pip and the dark edges of its sides, past its top, laid out
+            # as a 4's square (Baron Voodoo at 20 degrees, a yellow 1 beside a marker: a sure 4,
+            # its middle 1.17 faces from the far edge and 0.47 from the near one)
             shown = hull if seen_body is None else hull | seen_body
             middle = centres[1:][strong].mean(axis=0)
             sure = _far_past_near(shown, middle, die_px, outward) <= FACE_FAR_PAST_NEAR
