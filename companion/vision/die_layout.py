@@ -386,7 +386,8 @@ def _far_past_near(face: np.ndarray, mark: np.ndarray, die_px: float,
     ux, uy = outward if outward is not None else (1.0, 0.0)
     along = xs * ux + ys * uy
     a = mark[0] * ux + mark[1] * uy
-    return ((float(along.max()) + 0.5 - a) - (a - float(along.min()) + 0.5)) / die_px
+    # (far less near, the rims' half pixels cancelling)
+    return (float(along.max()) + float(along.min()) - 2 * a) / die_px
 
 
 def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray, whole: np.ndarray,

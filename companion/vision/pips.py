@@ -181,10 +181,11 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         sure = not _marks_past_colour(whole, seen_body, filled, rim, window, centres[1:][strong])
     if sure and cut:
         sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
+    # a die's outline as its colour and its brightness show it: where its top's middle is judged
+    shown = hull if seen_body is None or not (sure and count and die_px is not None) else hull | seen_body
     if sure and count == 1 and die_px is not None:
         # a die's 1 is its face's middle pip: a lone mark elsewhere is what is left of a face
         # whose other pips the lamp washed out (a 2's or a 3's corner pip), never a sure 1
-        shown = hull if seen_body is None else hull | seen_body
         sure = _in_the_middle(shown, centres[1:][strong][0], die_px, outward, coarse_edge, lone=True)
     if sure and count in (2, 3) and die_px is not None:
         # and no pip half seen where the face's layout has none (a 3's middle faint leaves a 2;
@@ -196,7 +197,6 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             # and their middle where a 1's pip lies on the top (``_in_the_middle``): a top's
             # middle pip and a side face's mark beside it lie a diagonal apart too (Baron
             # Voodoo at 10 degrees, 1.01 px a mm: a blue 1 and its side's pip read a sure 2)
-            shown = hull if seen_body is None else hull | seen_body
             sure = _in_the_middle(shown, centres[1:][strong].mean(axis=0), die_px, outward, coarse_edge)
     if sure and count >= 3 and die_px is not None:
         # and three or more marks lie as that many pips of a face do: a 6 whose corner pip
@@ -210,7 +210,6 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             # middle lies: a lone 1's pip and the dark edges of its sides, past its top, laid out
             # as a 4's square (Baron Voodoo at 20 degrees, a yellow 1 beside a marker: a sure 4,
             # its middle 1.17 faces from the far edge and 0.47 from the near one)
-            shown = hull if seen_body is None else hull | seen_body
             middle = centres[1:][strong].mean(axis=0)
             sure = _far_past_near(shown, middle, die_px, outward) <= FACE_FAR_PAST_NEAR
         if sure and laid_out is not None:
