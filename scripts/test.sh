@@ -38,6 +38,11 @@ fi
 # (tests/conftest.py's LONGEST_FIRST; loadgroup gives each test its own unit).  Work stealing
 # split the collection in halves up front, and every long test sat in the first worker's half;
 # a third worker does not help on two cores (stop 79: 920 s against 917 s with two).
+# one thread of OpenCV and of numpy's BLAS in each worker: the workers are the cores already,
+# and a second thread each was oversubscription (Baron Voodoo's 3D frames, two workers reading:
+# 11.6 s against 12.5 s with OpenCV's and BLAS's default threads, stop 104)
+export OPENCV_FOR_THREADS_NUM="${OPENCV_FOR_THREADS_NUM:-1}" OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}" \
+  OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 if [ "${TEST_WORKERS:-2}" = 0 ]; then
   exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=12 "$@"
 fi
