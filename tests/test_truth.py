@@ -443,7 +443,12 @@ def test_a_dropped_tap_never_reaches_the_reader() -> None:
     assert device.laid == [] and log.counts == {"drop_tap": 1}
 
 
-def test_a_doubled_tap_lays_the_card_twice() -> None:
+def test_a_doubled_tap_lays_the_card_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.sim import runner
+
+    # no camera runs here: the wait after the second tap ended at the camera-stopped guard,
+    # ten seconds of nothing (what is checked is the cards the device was handed)
+    monkeypatch.setattr(runner, "CAMERA_STOPPED_S", 0.05)
     table, device, _, log = faulty(FaultModel(double_tap=1.0))
     table.deliver(CardTap("T01", 0))
     assert len(device.laid) == 2 and device.laid[0] == device.laid[1]

@@ -229,7 +229,7 @@ class SimulatedTable:
             self.gate.advance(frames)
             return
         until = self.frames_taken + frames
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + CAMERA_STOPPED_S  # (a hang guard: no camera takes frames)
         while self.frames_taken < until and time.monotonic() < deadline:
             time.sleep(0.005)
 
