@@ -425,7 +425,7 @@ def _laid_out_top(centres: np.ndarray, values: np.ndarray, contrast: np.ndarray,
                 continue  # a 5 whose middle pip is half seen (a lamp over it), not a 4
             if a_diagonal_completed(centres[picked], values[picked] >= 0.30):
                 continue  # a 2's or a 3's clear marks, the other corners faint: no count
-            rest = np.setdiff1d(marks, picked)
+            rest = the_rest(marks, picked)
             dx, dy = centres[rest, 0] - fx, centres[rest, 1] - fy
             u, v = (dx * c + dy * s) / step, (dy * c - dx * s) / step
             if (np.maximum(np.abs(u), np.abs(v)) <= BEYOND_THE_FACE).any():
@@ -489,3 +489,9 @@ def _reach(turn: float, die_px: float, direction: tuple[float, float]) -> float:
     c, s = math.cos(turn), math.sin(turn)
     dx, dy = direction
     return die_px / 2 * (abs(c * dx + s * dy) + abs(-s * dx + c * dy))
+
+
+def the_rest(marks: np.ndarray, picked: np.ndarray) -> np.ndarray:
+    """The marks (indices, each once) less those picked: ``np.setdiff1d``'s answer for marks
+    sorted as ``flatnonzero`` gives them, without its sort (a tenth of its cost on a handful)."""
+    return marks[(marks[:, None] != picked[None, :]).all(axis=1)]

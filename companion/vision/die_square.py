@@ -32,6 +32,7 @@ from companion.vision.die_layout import (
     _reach,
     completes_a_face,
     may_be_faces,
+    the_rest,
 )
 from companion.vision.mark_peaks import FAINT_MARK, SURE_MARK, _peaks, light_marks, outline
 from companion.vision.mark_shapes import (
@@ -137,15 +138,25 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
             candidates = [c for c, keep in zip(candidates, kept, strict=True) if keep]
         for picked in candidates:
             fit = _square(points[picked], count, die_px, whole)
+            if not fit:
+                continue
+            others = points[the_rest(marks, picked)]  # every mark but those picked
+            one_clear: bool | None = None  # a 1's ring round its pip: the same at every turn tried
             for (cx, cy), turn, step in fit:
                 if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
                                               step is not None) for edges, along in outlines):
                     continue
-                if not _alone_on_the_square(points, marks, picked, (cx, cy), turn, step, die_px, count,
-                                            whole, colour_hull):
+                if not _off_the_square(others, (cx, cy), turn, step, die_px):
                     continue
-                if count == 1 and outward is not None and _past_the_top(points[np.setdiff1d(marks, picked)],
-                                                                        (cx, cy), turn, die_px, outward):
+                if step is None:
+                    if one_clear is None:
+                        one_clear = _clear_round_a_one(whole, (cx, cy), die_px, colour_hull)
+                    if not one_clear:
+                        continue
+                elif not _grid_clear(others, (cx, cy), turn, step, count, whole):
+                    continue
+                if count == 1 and outward is not None and _past_the_top(others, (cx, cy), turn, die_px,
+                                                                        outward):
                     continue
                 if rounded is None:
                     rounded = hull | _rim_past_colour(gray, level, hull, die_px)
@@ -260,24 +271,45 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     from it through the point (``_halo``), where a pip left faint would rise again.  The grid
     points a rim's streak so explains lie on one side of the face, and none is then a mark's
     halo: a 4, a 5 or a 6 has pips a 2's or a 3's layout leaves empty on two sides at least."""
-    c, s = math.cos(turn), math.sin(turn)
-    # past the face's grid by more than a mark's fit: its rounded rim catching the lamp, or a side's
-    off = ONE_CLEAR[1] * die_px if step is None else (1 + DIE_FIT) * step
-    rest = np.setdiff1d(marks, picked)
-    dx, dy = points[rest, 0] - centre[0], points[rest, 1] - centre[1]
-    u, v = dx * c + dy * s, dy * c - dx * s
-    if (np.maximum(np.abs(u), np.abs(v)) <= off).any():
+    rest = the_rest(marks, picked)
+    if not _off_the_square(points[rest], centre, turn, step, die_px):
         return False
+    if step is None:
+        return _clear_round_a_one(contrast, centre, die_px, hull)
+    return _grid_clear(points[rest], centre, turn, step, count, contrast)
+
+
+def _off_the_square(others: np.ndarray, centre: tuple[float, float], turn: float, step: float | None,
+                    die_px: float) -> bool:
+    """Every mark but the layout's (``others``, crop px) past the face's grid by more than a
+    mark's fit: its rounded rim catching the lamp, or a side's."""
+    c, s = math.cos(turn), math.sin(turn)
+    off = ONE_CLEAR[1] * die_px if step is None else (1 + DIE_FIT) * step
+    dx, dy = others[:, 0] - centre[0], others[:, 1] - centre[1]
+    u, v = dx * c + dy * s, dy * c - dx * s
+    return not (np.maximum(np.abs(u), np.abs(v)) <= off).any()
+
+
+def _clear_round_a_one(contrast: np.ndarray, centre: tuple[float, float], die_px: float,
+                       hull: np.ndarray | None) -> bool:
+    """A face of one: no mark in a ring round its pip holding every grid point (whatever the
+    square's turn), or only the light on its rounded rim (``_rising_to_the_rim``)."""
     h, w = contrast.shape
-    if step is None:  # a face of one: no mark in a ring round its pip holding every grid point
-        yy, xx = np.mgrid[0:h, 0:w]
-        r = np.hypot(xx - centre[0], yy - centre[1]) / die_px
-        ring = (r >= ONE_CLEAR[0]) & (r <= ONE_CLEAR[1])
-        if not ring.any():
-            return False
-        if float(contrast[ring].max()) < NO_PIP:
-            return True
-        return hull is not None and _rising_to_the_rim(contrast, centre, die_px, hull)
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = np.hypot(xx - centre[0], yy - centre[1]) / die_px
+    ring = (r >= ONE_CLEAR[0]) & (r <= ONE_CLEAR[1])
+    if not ring.any():
+        return False
+    if float(contrast[ring].max()) < NO_PIP:
+        return True
+    return hull is not None and _rising_to_the_rim(contrast, centre, die_px, hull)
+
+
+def _grid_clear(others: np.ndarray, centre: tuple[float, float], turn: float, step: float, count: int,
+                contrast: np.ndarray) -> bool:
+    """No mark at the grid points a face of ``count`` at ``step`` leaves empty but a halo (see
+    ``_alone_on_the_square``); ``others``: the marks off the face (crop px)."""
+    c, s = math.cos(turn), math.sin(turn)
     reach = max(1, int(round(DIE_FIT * step)))
     halos: list[tuple[int, int]] = []  # empty grid points whose contrast is an off-square mark's
     # halo: one at most (a 4's two other corners, or a 6's four other pips, lie on two sides of
@@ -297,7 +329,7 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
                 rimmed.append((gx, gy))
                 continue
             halos.append((gx, gy))
-            if len(halos) > 1 or not _halo(contrast, (x, y), points[rest], step):
+            if len(halos) > 1 or not _halo(contrast, (x, y), others, step):
                 return False
     # (and, with no mark anywhere off the face, light at grid points that no missed pips make
     # another face at is no face's: a lamp lighting a die's rounded rim all round lights a 2's
@@ -305,7 +337,7 @@ def _alone_on_the_square(points: np.ndarray, marks: np.ndarray, picked: np.ndarr
     # the face may be a pip of a larger face the square was fitted inside: a 6's middle row
     # fits a 2's diagonal at a smaller step, its other pips lighting the grid points round it)
     return not rimmed or (not halos and _one_side(rimmed)) \
-        or (not len(rest) and not completes_a_face(count, {*rimmed, *halos}))
+        or (not len(others) and not completes_a_face(count, {*rimmed, *halos}))
 
 
 def _past_the_top(others: np.ndarray, centre: tuple[float, float], turn: float, die_px: float,
