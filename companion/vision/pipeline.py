@@ -30,6 +30,9 @@ from companion.vision.stabiliser import Stabiliser
 # board's margin still finds the arm across it (``BoardReader.arm_across_margin``): the frame
 # the arm has left is read at once.  Counted in frames, never in seconds.
 ARM_FRAMES_SKIPPED = 2
+# What the tablet calls a hand that has lain still over the board (``Stabiliser.hand_resting``):
+# a hand left there, or a reflection or shadow the reader takes for one
+STILL_OVER = "Something has lain still for a while (a resting hand? a reflection?) over"
 
 
 class VisionLoop:
@@ -101,12 +104,18 @@ class VisionLoop:
         if board is not None:
             self.table.board_seen(board)
         else:  # a place it cannot read, frame after frame, is asked about by the table
-            doubted = reading.view is not None and not reading.hand
+            # (under a hand too, once it has lain still too long to be a reach: a hand left
+            # resting, or a reflection taken for one, would otherwise hold the game for ever)
+            doubted = reading.view is not None and (not reading.hand or self.stabiliser.hand_resting)
             self.table.board_doubted(reading.view if doubted else None, reading.doubtful if doubted else {})
 
     def prompt(self, reading: Reading) -> Prompt | None:
         """What the dashboard should say about this frame, in the game's words."""
+        resting = reading.hand and self.stabiliser.hand_resting
         if reading.view is None:
+            if resting:
+                return Prompt(f"{STILL_OVER} the board: lift it, or move the lamp or what casts it.",
+                              "warning")
             if reading.hand:
                 return Prompt("Hand over the board: waiting.", "info")
             return Prompt(f"Camera: {reading.problem}.", "info")
@@ -120,6 +129,9 @@ class VisionLoop:
                         key=lambda kv: (kv[1].startswith(BESIDE), kv[0] not in tracked, kv[0]))
         more = len(reading.doubtful) - 1
         also = f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
+        if resting:  # no reach, lying still: the table asks what those places show
+            return Prompt(f"{STILL_OVER} {self.reader.spot_label(spot)}{also}: lift it, or move the lamp "
+                          "or what casts it; or say what the table shows there.", "warning")
         if reading.hand:  # the board round an arm is read, the places under it named
             return Prompt(f"Hand over the board: can't see {self.reader.spot_label(spot)}{also}; waiting.",
                           "info")

@@ -1,0 +1,116 @@
+"""A hand (or what the reader takes for one) lying still over the board is not waited on for
+ever: after ``HAND_RESTING_FRAMES`` of the same reading the tablet says something lies still
+there, and the table asks what the places under it show, as it asks of any place it cannot
+read.  Before, a reading with a hand was never asked about: a hand left on the table, or a
+lamp's reflection the reader took for an arm (30 of 960 plain physically based frames held out
+from boards 78-164 read so), held the game with "Hand over the board: waiting." until it went.
+A reach that moves pieces changes the picture every frame or two and is waited on as before.
+Counted in frames, never in seconds."""
+
+from __future__ import annotations
+
+from companion.bench.boards import sample_boards
+from companion.bench.vision import game_layout, make_reader
+from companion.games.base import Prompt
+from companion.sim.camera.conditions import camera_for
+from companion.sim.camera.source import SyntheticSource
+from companion.table import Table
+from companion.table.doubt import DOUBT_FRAMES, READS, VOUCHED_FRAMES
+from companion.table.overrides import pieces_json
+from companion.vision.pipeline import STILL_OVER, VisionLoop
+from companion.vision.reading import Reading
+from companion.vision.stabiliser import HAND_RESTING_FRAMES
+
+GAME = "swing_state"
+
+
+def settled_table() -> tuple[Table, SyntheticSource, VisionLoop, dict]:
+    """The set-up laid out and committed, the camera loop taking frames as fast as it can."""
+    layout, colours, players = game_layout(GAME)
+    board = sample_boards(GAME, players, 1, 0)[0]
+    table = Table.open(GAME, None, players, None, 0, resume=False)
+    source = SyntheticSource(camera_for(layout, seed=3))
+    loop = VisionLoop(table, source, make_reader(layout, colours), fps=0)
+    source.show(board)
+    for _ in range(4):
+        loop.step()
+    assert loop.stabiliser.committed == board
+    return table, source, loop, board
+
+
+def reads_asked(table: Table) -> Prompt | None:
+    """The table's question of what a place it cannot read shows, if it asks one."""
+    prompt = table.table_prompt
+    asks = prompt is not None and prompt.options and prompt.options[0].get("type") == READS
+    return prompt if asks else None
+
+
+def test_a_hand_left_lying_still_is_asked_about_and_one_tap_a_place_lets_the_game_go_on() -> None:
+    table, source, loop, board = settled_table()
+    entries = len(table.history)
+    source.hand_over(10_000, resting=True)  # a hand laid on the board, and left there
+    for _ in range(HAND_RESTING_FRAMES - 1):
+        loop.step()
+        reading = loop._latest[1]  # type: ignore[index]
+        assert reading.hand and reading.view is not None and reading.doubtful
+        assert loop.prompt(reading).text.startswith("Hand over the board")  # waited on, as a reach
+        assert reads_asked(table) is None
+    hidden = set(reading.doubtful)
+    for _ in range(DOUBT_FRAMES + VOUCHED_FRAMES + 1):
+        loop.step()
+    said = loop.prompt(loop._latest[1])  # type: ignore[index]
+    assert said is not None and said.text.startswith(STILL_OVER) and said.kind == "warning"
+    asked = reads_asked(table)
+    assert asked is not None, table.prompts()
+    # the players say what each place under it shows, one tap a place (what lies there: the
+    # hand came after the set-up was committed, so the record's), bounded by the places hidden
+    answered: set[str] = set()
+    for _ in range(len(hidden) + 1):
+        asked = reads_asked(table)
+        if asked is None:
+            break
+        ((place, _),) = asked.options[0]["places"].items()
+        assert place in hidden and place not in answered
+        truth = pieces_json(tuple(board.get(place, ())))
+        tap = next(o for o in asked.options if o["places"][place] == truth)
+        table.declare(tap)
+        answered.add(place)
+        loop.step()
+    assert reads_asked(table) is None and answered == hidden
+    assert len(table.history) == entries  # nothing recorded: nothing moved under the hand
+    assert table.seen == board  # the board as the players said it, the rest as read
+
+
+def test_a_reach_that_keeps_moving_is_waited_on_however_long_it_lasts() -> None:
+    """An arm sweeping over the board (drawn a step along its sweep each frame) longer than a
+    resting hand is waited on: the frames it stands as the last reading
+    (``ARM_FRAMES_SKIPPED``) are all it holds still for."""
+    table, source, loop, _board = settled_table()
+    frames = HAND_RESTING_FRAMES + DOUBT_FRAMES + VOUCHED_FRAMES + 4
+    source.hand_over(frames)
+    for _ in range(frames):
+        loop.step()
+        reading = loop._latest[1]  # type: ignore[index]
+        assert reading.hand and loop.stabiliser.hand_still <= 3
+        assert loop.prompt(reading).text.startswith("Hand over the board")
+        assert reads_asked(table) is None
+    assert loop.frames_standing > 0  # frames that stood as the last reading were among them
+
+
+def test_a_still_hand_over_most_of_the_board_is_told_as_lying_still_and_a_new_one_counts_afresh() -> None:
+    """No board at all (what was taken for a hand covers most of it): the tablet says
+    something lies still over the board once the same reading has stood long enough; a
+    reading that differs, or a frame with no hand, starts the count again."""
+    table, _source, loop, _board = settled_table()
+    covered = Reading(None, hand=True, markers_found=4, problem="a hand is over the board")
+    for frame in range(1, HAND_RESTING_FRAMES + 1):
+        loop.stabiliser.feed(covered)
+        said = loop.prompt(covered)
+        assert said is not None
+        assert said.text.startswith(STILL_OVER) == (frame >= HAND_RESTING_FRAMES), (frame, said.text)
+    assert said.text == f"{STILL_OVER} the board: lift it, or move the lamp or what casts it."
+    loop.stabiliser.feed(Reading(None, hand=True, markers_found=4, problem="an arm over the board"))
+    assert loop.stabiliser.hand_still == 1 and not loop.stabiliser.hand_resting
+    loop.stabiliser.feed(covered)
+    loop.stabiliser.feed(Reading({}, markers_found=4))
+    assert loop.stabiliser.hand_still == 0
