@@ -45,7 +45,7 @@ def reads_asked(table: Table) -> Prompt | None:
     return prompt if asks else None
 
 
-def test_a_hand_left_lying_still_is_asked_about_and_one_tap_a_place_lets_the_game_go_on() -> None:
+def test_a_hand_left_lying_still_is_asked_about_and_one_tap_lets_the_game_go_on() -> None:
     table, source, loop, board = settled_table()
     entries = len(table.history)
     source.hand_over(10_000, resting=True)  # a hand laid on the board, and left there
@@ -59,26 +59,44 @@ def test_a_hand_left_lying_still_is_asked_about_and_one_tap_a_place_lets_the_gam
     for _ in range(DOUBT_FRAMES + VOUCHED_FRAMES + 1):
         loop.step()
     said = loop.prompt(loop._latest[1])  # type: ignore[index]
-    assert said is not None and said.text.startswith(STILL_OVER) and said.kind == "warning"
+    assert said is not None and STILL_OVER in said.text and said.kind == "warning"
     asked = reads_asked(table)
     assert asked is not None, table.prompts()
-    # the players say what each place under it shows, one tap a place (what lies there: the
-    # hand came after the set-up was committed, so the record's), bounded by the places hidden
+    # the places under it, each as the record has it, one tap (the hand came after the set-up
+    # was committed: nothing moved under it), offered first; then one tap a place
+    every, first_place = asked.options[0], asked.options[1]
+    assert set(every["places"]) == hidden and len(hidden) > 1
+    assert every["places"] == {p: pieces_json(tuple(board.get(p, ()))) for p in hidden}
+    assert every["says"] == f"All {len(hidden)} places as the record has them: nothing moved there"
+    assert len(first_place["places"]) == 1 and set(first_place["places"]) <= hidden
+    table.declare(every)
+    loop.step()
+    assert reads_asked(table) is None
+    assert len(table.history) == entries  # nothing recorded: nothing moved under the hand
+    assert table.seen == board  # the board as the players said it, the rest as read
+
+
+def test_each_place_under_a_still_hand_may_be_said_one_tap_a_place() -> None:
+    """The players who would rather say what each place shows (a piece moved under the hand)."""
+    table, source, loop, board = settled_table()
+    source.hand_over(10_000, resting=True)
+    for _ in range(HAND_RESTING_FRAMES + DOUBT_FRAMES + VOUCHED_FRAMES):
+        loop.step()
+    hidden = set(loop._latest[1].doubtful)  # type: ignore[index]
     answered: set[str] = set()
-    for _ in range(len(hidden) + 1):
+    for _ in range(len(hidden) + 1):  # bounded by the places hidden
         asked = reads_asked(table)
         if asked is None:
             break
-        ((place, _),) = asked.options[0]["places"].items()
+        one = [o for o in asked.options if len(o["places"]) == 1]
+        ((place, _),) = one[0]["places"].items()
         assert place in hidden and place not in answered
         truth = pieces_json(tuple(board.get(place, ())))
-        tap = next(o for o in asked.options if o["places"][place] == truth)
-        table.declare(tap)
+        table.declare(next(o for o in one if o["places"][place] == truth))
         answered.add(place)
         loop.step()
     assert reads_asked(table) is None and answered == hidden
-    assert len(table.history) == entries  # nothing recorded: nothing moved under the hand
-    assert table.seen == board  # the board as the players said it, the rest as read
+    assert table.seen == board
 
 
 def test_a_reach_that_keeps_moving_is_waited_on_however_long_it_lasts() -> None:
@@ -107,8 +125,8 @@ def test_a_still_hand_over_most_of_the_board_is_told_as_lying_still_and_a_new_on
         loop.stabiliser.feed(covered)
         said = loop.prompt(covered)
         assert said is not None
-        assert said.text.startswith(STILL_OVER) == (frame >= HAND_RESTING_FRAMES), (frame, said.text)
-    assert said.text == f"{STILL_OVER} the board: lift it, or move the lamp or what casts it."
+        assert (STILL_OVER in said.text) == (frame >= HAND_RESTING_FRAMES), (frame, said.text)
+    assert said.text == f"Can't see the board: {STILL_OVER}. Lift it, or move the lamp or what casts it."
     loop.stabiliser.feed(Reading(None, hand=True, markers_found=4, problem="an arm over the board"))
     assert loop.stabiliser.hand_still == 1 and not loop.stabiliser.hand_resting
     loop.stabiliser.feed(covered)

@@ -44,6 +44,7 @@ DOUBT_FRAMES = 2 * SETTLE_FRAMES  # frames one doubted reading stands before the
 VOUCHED_FRAMES = 3  # frames a reading with only vouched-for doubts stands before it is read
 READINGS_SHOWN = 6  # readings offered at most as taps
 ANSWERS_SHOWN = 12  # what a place may hold, offered at most as taps (a die's six faces, nothing, ...)
+MANY_PLACES = 3  # places asked about at once from which every one is also offered as recorded, one tap
 FILLS_TRIED = 120  # contents of the doubted places set against the rules at most
 READS = "reads"  # the players' answer of what the doubted places hold (a table action, never a move)
 Fill = dict[str, tuple[Piece, ...]]  # a content for each doubted place
@@ -189,6 +190,14 @@ def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
     return list(answers.values())
 
 
+def as_recorded(record: BoardView, places: frozenset[str]) -> Action:
+    """One tap for every doubted place at once, each as the record has it: what the players
+    say when nothing moved under what hides them (a hand left resting on the board, a lamp's
+    reflection over a row of places), rather than one tap a place, a dozen or more."""
+    return {"type": READS, "places": {p: pieces_json(tuple(record.get(p, ()))) for p in sorted(places)},
+            "says": f"All {len(places)} places as the record has them: nothing moved there"}
+
+
 def colour_answers(answers: list[Action], labels: Mapping[str, str]) -> list[Action]:
     """More contents than fit as taps, asked in two taps: the place's colours first ("A7 red
     shows red (?)"), its marks next (the contents of that colour).  A colour only one content
@@ -323,6 +332,9 @@ class Doubting:
             options = place_answers(read, unsaid, more, self.doubt.colours)
             if len(options) > ANSWERS_SHOWN:
                 options = colour_answers(options, unsaid) or options
+            asked_apart = self.doubt.recheck | set(self.doubt.colours)  # (each by what it holds)
+            if len(open_places) >= MANY_PLACES and not open_places & asked_apart:
+                options = [as_recorded(record, open_places), *options]
         why = "; ".join(sorted({str(doubtful[p]) for p in self.doubt.places}))
         prompt = doubt_prompt(self.game, self.ledger.state, labels, why, options)
         self.doubt.asked = self.table_prompt = prompt

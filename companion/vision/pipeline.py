@@ -32,7 +32,8 @@ from companion.vision.stabiliser import Stabiliser
 ARM_FRAMES_SKIPPED = 2
 # What the tablet calls a hand that has lain still over the board (``Stabiliser.hand_resting``):
 # a hand left there, or a reflection or shadow the reader takes for one
-STILL_OVER = "Something has lain still for a while (a resting hand? a reflection?) over"
+STILL_OVER = "something has lain still over it for a while (a resting hand? a reflection?)"
+CLEAR_IT = "Lift it, or move the lamp or what casts it"
 
 
 class VisionLoop:
@@ -114,8 +115,7 @@ class VisionLoop:
         resting = reading.hand and self.stabiliser.hand_resting
         if reading.view is None:
             if resting:
-                return Prompt(f"{STILL_OVER} the board: lift it, or move the lamp or what casts it.",
-                              "warning")
+                return Prompt(f"Can't see the board: {STILL_OVER}. {CLEAR_IT}.", "warning")
             if reading.hand:
                 return Prompt("Hand over the board: waiting.", "info")
             return Prompt(f"Camera: {reading.problem}.", "info")
@@ -130,8 +130,8 @@ class VisionLoop:
         more = len(reading.doubtful) - 1
         also = f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
         if resting:  # no reach, lying still: the table asks what those places show
-            return Prompt(f"{STILL_OVER} {self.reader.spot_label(spot)}{also}: lift it, or move the lamp "
-                          "or what casts it; or say what the table shows there.", "warning")
+            return Prompt(f"Can't see {self.reader.spot_label(spot)}{also}: {STILL_OVER}. {CLEAR_IT}; "
+                          "or say what the table shows there.", "warning")
         if reading.hand:  # the board round an arm is read, the places under it named
             return Prompt(f"Hand over the board: can't see {self.reader.spot_label(spot)}{also}; waiting.",
                           "info")
