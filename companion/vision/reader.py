@@ -556,6 +556,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         for spot_id in doubtful:
             confidence[spot_id] = min(confidence.get(spot_id, 0.0), 0.3)
             pieces.pop(spot_id, None)
+        if hand and self.lamp_not_arm:  # read as round an arm, but told as glare: no hand's frame
+            hand = False
+            doubtful = {spot: "glare?" if why == UNDER_A_HAND else why for spot, why in doubtful.items()}
         return Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
                        confidence=confidence, pieces_at=placed)
 
