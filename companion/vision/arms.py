@@ -68,7 +68,7 @@ HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's col
 # read as a hand's, all with no arm across the margin, 20 are so.  Of 111 physically based frames
 # with a hand (3 with none found across the margin: a pale arm lifted over 0.58 of it, one
 # showing its shadow, a dark one) none; of the flat camera's 180 (hand, pale and dark hand, seed
-# 100) 1, a light sleeve beside print the light's fit lifted: told as glare, its places asked)
+# 100) 1, a light sleeve beside print the light's fit lifted (told as glare, its places asked)
 LAMP_LIT = 0.8
 LAMP_HALO = 11.0
 POOL_EXPLAINS = 0.8  # a pool of light taken off leaves this share of what looked like an arm the empty board
