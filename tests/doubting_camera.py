@@ -22,7 +22,7 @@ from companion.sim.world import BoardChange, HandOver, PhysicalEvent, Tidy, Worl
 from companion.table import Table
 from companion.table.doubt import DOUBT_FRAMES
 from companion.vision.pipeline import VisionLoop
-from companion.vision.reading import Reading
+from companion.vision.reading import UNDER_A_HAND, Reading
 
 Doubts = Callable[[str, tuple[Piece, ...]], bool]
 """Whether the reader cannot make out the place's pieces (its id and what lies there)."""
@@ -73,6 +73,23 @@ class DoubtingReader:
         return self._names[1].get(spot, spot)
 
 
+class LampReader(DoubtingReader):
+    """The reader's edge with a lamp's hot spot over ``places`` all evening that it takes for a
+    hand: every frame but an arm's reads the table as it lies round them, a hand over them."""
+
+    def __init__(self, table: Table, places: frozenset[str]) -> None:
+        super().__init__(table, lambda _place, _stack: False)
+        self.places = places
+
+    def read(self, frame: Any) -> Reading:
+        if self.hand:
+            self.hand -= 1
+            return Reading(None, hand=True)
+        self.doubted += 1
+        return Reading({p: s for p, s in self.view.items() if p not in self.places}, hand=True,
+                       doubtful=dict.fromkeys(self.places, UNDER_A_HAND))
+
+
 @dataclass
 class Played:
     tablet: dict[str, Any]
@@ -86,13 +103,14 @@ class Played:
 
 def play_doubted(game_name: str, players: int, variant: str | None, seed: int, doubts: Doubts,
                  temperament: str | None = "passive", max_steps: int = 600,
-                 trace: list[str] | None = None) -> Played:
-    """Play one whole game with ``doubts``'s places unreadable all evening."""
+                 trace: list[str] | None = None, lamp: frozenset[str] = frozenset()) -> Played:
+    """Play one whole game with ``doubts``'s places unreadable all evening (or, given ``lamp``,
+    those places under a lamp's hot spot the reader takes for a hand)."""
     table = Table.open(game_name, None, players, variant, seed, resume=False)
     world: World = load_world(game_name, table.game, players, variant, seed)
     if temperament is not None:
         world.set_temperament(temperament)
-    reader = DoubtingReader(table, doubts)
+    reader = LampReader(table, lamp) if lamp else DoubtingReader(table, doubts)
     loop = VisionLoop(table, _Source(), reader, fps=0)  # type: ignore[arg-type]
     refusals: list[str] = []
 

@@ -8,24 +8,30 @@ with a doubtful position starts the count again.  What was doubtful is kept in `
 the dashboard can name the place ("Can't see Tiki 8 clearly: glare?") rather
 than the companion guessing.
 
-A hand over the board is waited for, but not for ever: a reading with a hand that stands
-unchanged for ``HAND_RESTING_FRAMES`` is no arm moving pieces but something lying still over
-the board (a hand left resting there, or a lamp's reflection or a shadow the reader took for
-an arm), and ``hand_resting`` says so: its places are then asked about as any doubt is.
+A hand over the board is waited for, but not for ever: what a hand is read over in
+``HAND_RESTING_FRAMES`` of the last ``HAND_WINDOW_FRAMES`` frames is no arm moving pieces but
+something lying there (a hand left resting, or a lamp's reflection or a shadow the reader took
+for an arm), and ``hand_resting`` says so: its places are then asked about as any doubt is.
+Counted over a window, not in a row: the players' own reaches pass over the board between
+(a lamp taken for a hand over three places all evening, reaches between every move, held
+every move of a simulated Times Square game).
 """
 
 from __future__ import annotations
 
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from companion.games.base import BoardView
 from companion.vision.reading import Reading
 
-# Frames a reading with a hand over the board stands unchanged before the hand is taken to be
-# resting (8 s at the service's 8 fps): a reach to move a piece changes the picture every frame
-# or two, and the simulated players' resting hands are lifted within 36 frames.  Counted in
-# frames, never the wall clock.
+# A place a hand is read over in this many of the last ``HAND_WINDOW_FRAMES`` frames (8 s of the
+# last 12 at the service's 8 fps) has something lying over it: a reach to move a piece passes
+# over a place for a frame or a few, and the simulated players' resting hands are lifted within
+# 36 frames.  Counted in frames, never the wall clock.
 HAND_RESTING_FRAMES = 64
+HAND_WINDOW_FRAMES = 96
+WHOLE_BOARD = "\0the board"  # what a hand over most of the board hides (no board read round it)
 
 
 @dataclass
@@ -36,13 +42,18 @@ class Stabiliser:
     _count: int = field(default=0, repr=False)
     hand_over: bool = False
     doubt: dict[str, str] = field(default_factory=dict)
-    hand_still: int = 0  # frames in a row read with a hand over the board, the reading unchanged
-    _hand_seen: tuple[object, ...] | None = field(default=None, repr=False)
+    # the places a hand was read over, frame by frame, the last ``HAND_WINDOW_FRAMES``; in how
+    # many of them each; and in this frame
+    _hidden: deque[frozenset[str]] = field(default_factory=lambda: deque(maxlen=HAND_WINDOW_FRAMES),
+                                           repr=False)
+    _hidden_frames: Counter[str] = field(default_factory=Counter, repr=False)
+    _hidden_now: frozenset[str] = field(default=frozenset(), repr=False)
 
     @property
     def hand_resting(self) -> bool:
-        """Has a hand (or what was taken for one) lain still over the board too long to wait on?"""
-        return self.hand_still >= HAND_RESTING_FRAMES
+        """Has what a hand (or what was taken for one) hides now lain under it too long to wait on?"""
+        return bool(self._hidden_now) and all(self._hidden_frames[p] >= HAND_RESTING_FRAMES
+                                              for p in self._hidden_now)
 
     def feed(self, reading: Reading) -> BoardView | None:
         """Return a newly committed board, or None when nothing new is settled."""
@@ -69,9 +80,12 @@ class Stabiliser:
         return None
 
     def _count_hand(self, reading: Reading) -> None:
-        """Count the frames a reading with a hand stands as it was: the board round it and the
-        places it hides, or, hiding most of the board, the reader's words for it."""
-        seen = (reading.view is None, reading.problem, tuple(sorted((reading.view or {}).items())),
-                tuple(sorted(reading.doubtful))) if reading.hand else None
-        self.hand_still = 0 if seen is None else self.hand_still + 1 if seen == self._hand_seen else 1
-        self._hand_seen = seen
+        """Count the frames each place lies under a hand: the places a reading with a hand
+        doubts, or, a hand over most of the board, the whole board."""
+        now = frozenset() if not reading.hand else \
+            frozenset(reading.doubtful) if reading.view is not None else frozenset({WHOLE_BOARD})
+        if len(self._hidden) == self._hidden.maxlen:
+            self._hidden_frames.subtract(self._hidden[0])
+        self._hidden.append(now)
+        self._hidden_frames.update(now)
+        self._hidden_now = now
