@@ -27,7 +27,8 @@ from companion.vision.arm_tip import ArmEnd
 from companion.vision.channels import channel_all, channel_max, channel_sum
 from companion.vision.geometry import MARGIN_MM, MARKER_IDS
 from companion.vision.glare import GLARE_MIN, SHEEN_MIN
-from companion.vision.light import CLIPPED, lift_beyond, lifted_share
+from companion.vision.lamp_spot import hot_spot_not_arm
+from companion.vision.light import CLIPPED
 from companion.vision.palette import shadow_colours
 from companion.vision.pips import connected_components
 from companion.vision.print_edges import PrintEdges
@@ -61,16 +62,6 @@ JOIN_ROUNDS = 8  # what touches the arm is joined to it this many times over, at
 HAND_HALF_MM = 45  # a hand's half width: its outline closed over gaps twice this wide ...
 HAND_MM = 90  # a hand's patches lie this near its arm (a palm's length past a sleeve) ...
 HULL_SHARE = 0.25  # ... holds a place this share within it, with no piece's colour, under the hand
-# With no arm found across the margin, patches that would be an arm are a lamp's hot spot when
-# each is lighter than the empty board in every channel over this share of it
-# (``light.lifted_share``) and the print just past its edge is this many levels lighter too
-# (``light.lift_beyond``).  Of 30 held-out physically based frames (boards 78-164) with no hand
-# read as a hand's, all with no arm across the margin, 20 are so.  Of 111 physically based frames
-# with a hand (3 with none found across the margin: a pale arm lifted over 0.58 of it, one
-# showing its shadow, a dark one) none; of the flat camera's 180 (hand, pale and dark hand, seed
-# 100) 1, a light sleeve beside print the light's fit lifted (told as glare, its places asked)
-LAMP_LIT = 0.8
-LAMP_HALO = 11.0
 POOL_EXPLAINS = 0.8  # a pool of light taken off leaves this share of what looked like an arm the empty board
 # a patch's print detail (``EmptyBoard._print_detail``) follows the print's this closely
 # (correlation), with a contrast this share of the print's at least and at most: the print under
@@ -245,15 +236,9 @@ class Arms:
                 if (entry[y:y + h, x:x + w] & (components[y:y + h, x:x + w] == k)).any():
                     hand.append(k)
                     del whys[k]
-        # no arm across the margin, and all that was taken for one the board's print lifted, the
-        # print past its edge lifted too: a lamp's hot spot the light's fit left, not an arm (an
-        # arm's edge is a cliff; its shadow, a dark sleeve: darker).  Read as round an arm, its
-        # places doubted as widely (the marks of the pieces in it washed out too), but told as
-        # glare, and the frame no hand's (``lamp_not_arm``)
-        reference = self._reference
-        self.lamp_not_arm = bool(hand) and crossing is None and all(
-            lifted_share(flat, reference, components, k, stats[k]) >= LAMP_LIT
-            and lift_beyond(flat, reference, components, k, stats[k], pieces) >= LAMP_HALO for k in hand)
+        # no arm across the margin, all taken for one a lamp's hot spot? (``lamp_spot``: told as glare)
+        self.lamp_not_arm = crossing is None and hot_spot_not_arm(flat, self._reference, components, stats,
+                                                                  hand, pieces)
         if not hand and crossing is None:  # a piece's cast shadow is light (near an arm, maybe the arm's)
             whys = {k: why for k, why in whys.items()
                     if not self._hides_no_piece(components, k, stats[k], pieces)  # (and a speck hides none)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.channels import channel_max, channel_min, channel_sum
+from companion.vision.channels import channel_max, channel_sum
 from companion.vision.glare import smooth_fit
 
 CLIPPED = 250  # a channel at this level or more is clipped by the camera: it was at least that
@@ -434,31 +434,3 @@ def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> 
         return None
     return field.astype(np.float32)
 
-
-def lifted_share(flat: np.ndarray, reference: np.ndarray, components: np.ndarray, k: int,
-                 box: np.ndarray) -> float:
-    """The share of patch ``k``'s pixels (``components``' label, ``box`` its x, y, w, h) lighter
-    than the empty board in every channel, by any amount: a lamp's hot spot lifts the board's
-    print all over, its faint rim too; an arm's skin or sleeve may, and its shadow darkens it."""
-    x, y, w, h = (int(v) for v in box[:4])
-    part = components[y:y + h, x:x + w] == k
-    lift = cv2.subtract(flat[y:y + h, x:x + w], reference[y:y + h, x:x + w])
-    return float(np.count_nonzero(channel_min(lift)[part])) / max(1, int(np.count_nonzero(part)))
-
-
-def lift_beyond(flat: np.ndarray, reference: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
-                pieces: np.ndarray, reach: int = 3) -> float:
-    """How much lighter than the empty board the print is just past patch ``k``'s edge (the
-    median, in levels, of the channels' mean over a ring ``reach`` px wide, off every piece): a
-    lamp's hot spot fades over centimetres, so the print past where it was told apart is still
-    lifted; an arm's edge is a cliff, the board beside it as lit as anywhere or in its shadow."""
-    x, y, w, h = (int(v) for v in box[:4])
-    y0, x0 = max(0, y - reach), max(0, x - reach)
-    y1, x1 = min(flat.shape[0], y + h + reach), min(flat.shape[1], x + w + reach)
-    part = (components[y0:y1, x0:x1] == k).astype(np.uint8)
-    grown = cv2.dilate(part, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-    ring = (grown > part) & ~pieces[y0:y1, x0:x1]
-    if not ring.any():
-        return 0.0
-    lift = flat[y0:y1, x0:x1].astype(np.float32) - reference[y0:y1, x0:x1].astype(np.float32)
-    return float(np.median(lift.mean(axis=2)[ring]))

@@ -45,6 +45,7 @@ from companion.vision.geometry import (
     canvas_size_mm,
     marker_corners_mm,
 )
+from companion.vision.lamp_spot import told_as_glare
 from companion.vision.lens import Lens
 from companion.vision.light import Light
 from companion.vision.locating import Locating
@@ -230,9 +231,8 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         return sampler.small
 
     def _sample_blobs(self, frame: np.ndarray, stats: np.ndarray) -> None:
-        """Sample again round the blobs this frame reads (those with an area left in
-        ``stats``): their pixels, and the patches their last frame is compared on (8 px round
-        a blob, give or take a pixel)."""
+        """Sample again round the blobs this frame reads (an area left in ``stats``): their pixels,
+        and the patches their last frame is compared on (8 px round a blob, give or take one)."""
         read = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > 0) + 1
         if not self._partial or not len(read):
             return
@@ -257,10 +257,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         return reading
 
     def _seen_still(self, frame: np.ndarray) -> None:
-        """Keep a read-only frame found still against the last cells read: given again (a
-        camera that hands out the frames it keeps, as the simulated table's does), it is
-        known still without sampling it.  A frame that can be written to, or that shows
-        another array's pixels, may change after it was read: never kept."""
+        """Keep a read-only frame found still against the last cells: given again (a camera that hands
+        out the frames it keeps, as the simulated table's does) it is known still without sampling
+        it.  A frame that can be written to, or shows another array's pixels, may change: never kept."""
         if frame.flags.writeable or not frame.flags.owndata:
             return
         self._still_frames = [*self._still_frames[-(STILL_FRAMES_KEPT - 1):], frame]
@@ -556,11 +555,9 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         for spot_id in doubtful:
             confidence[spot_id] = min(confidence.get(spot_id, 0.0), 0.3)
             pieces.pop(spot_id, None)
-        if hand and self.lamp_not_arm:  # read as round an arm, but told as glare: no hand's frame
-            hand = False
-            doubtful = {spot: "glare?" if why == UNDER_A_HAND else why for spot, why in doubtful.items()}
-        return Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
-                       confidence=confidence, pieces_at=placed)
+        reading = Reading(make_view(pieces), hand=hand, markers_found=len(MARKER_IDS), doubtful=doubtful,
+                          confidence=confidence, pieces_at=placed)
+        return told_as_glare(reading, self.lamp_not_arm)  # (a lamp taken for an arm: ``lamp_spot``)
 
     def _reached(self, boxes: list[tuple[int, int, int, int]] | None, spot_id: str) -> list[str]:
         """The places other than ``spot_id`` within ``BESIDE_MM`` of what made it doubtful
