@@ -1,6 +1,6 @@
 """A lamp's hot spot the light's fit left on the board is not an arm: with no arm found across
 the margin, patches that would be one, each the board's print lifted in every channel over most
-of it (``arms.LAMP_LIT``) and the print past its edge lifted too (``arms.LAMP_HALO``: a hot
+of it (``lamp_spot.LAMP_LIT``) and the print past its edge lifted too (``lamp_spot.LAMP_HALO``: a hot
 spot fades over centimetres, an arm's edge is a cliff), are glare, and the frame is no hand's.
 Its places are doubted as widely as an arm's (a hot spot washes out the marks of the pieces in
 it: told as glare over only the places it lay on, a Baron Voodoo blue 4 beside one, its marks
