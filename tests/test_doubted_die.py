@@ -393,3 +393,39 @@ def test_what_doubted_places_may_hold_views_each_next_move_once() -> None:
         assert found[:2] == [tuple(record.get(place, ())), ()]
         assert all(tuple(board_view(after).get(p, ())) in found for _, after in moves if after is not None
                    for p in changed_places(record, board_view(after)))
+
+
+def test_a_place_said_empty_is_asked_again_when_what_was_laid_there_explains_no_move_without_it() -> None:
+    """King of Clubs under a lamp over Nightclub 3 from the start: the players said it shows
+    nothing (it did), which vouches for it while the record keeps it empty.  Then the four
+    Nightclubs are laid: read with Nightclub 3 as vouched, three Nightclubs explain no move,
+    and the place is vouched for no more: the warning offers the night's Nightclubs as moves,
+    one tap each (before, every frame was read with Nightclub 3 empty, nothing was asked, and
+    a simulated game under such a lamp never left its set-up)."""
+    from companion.table.doubt import READS
+
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    opened = table.clock()
+    table.clock = lambda: opened  # (its clocks stand still: no verdict waits on the wall clock)
+    game = table.game
+    clubs = {"type": "nightclubs", "values": [6, 4, 2, 2]}
+    laid = {p: s for p, s in game.board_view(game.apply(table.state, clubs)).items() if p != "club2"}
+    lamp = {"club2": "glare?"}
+
+    def frames(view: dict, count: int) -> None:
+        for _ in range(count):
+            table.frame_taken()
+            table.board_doubted(view, lamp)
+
+    frames({}, DOUBT_FRAMES + 4)
+    asked = table.table_prompt
+    assert asked is not None and all(o["type"] == READS for o in asked.options), asked
+    table.declare(next(o for o in asked.options if o["places"] == {"club2": []}))
+    frames({}, 4)
+    assert table.table_prompt is None or not table.table_prompt.options  # said: nothing left to ask
+    frames(laid, DOUBT_FRAMES + 6)
+    asked = table.table_prompt
+    assert asked is not None and clubs in asked.options, asked
+    assert not table.history
+    table.declare(clubs)
+    assert [h.action for h in table.history] == [clubs]

@@ -136,6 +136,18 @@ def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> lis
     return found
 
 
+def explains_a_move(game: Game, state: State, board: BoardView, taps: list[Tap]) -> bool:
+    """Does a legal move explain ``board`` (its places with pieces), made now or once a press
+    says it is done (its move, or a choice among several)?"""
+    for trigger in ("board", "button"):
+        verdict = reconcile(game, state, board, list(taps), trigger)
+        prompt = verdict.prompt
+        choice = prompt is not None and prompt.kind == "choice" and bool(prompt.options)
+        if (verdict.action is not None and verdict.state is not None) or choice:
+            return True
+    return False
+
+
 def in_play(game: Game, state: State, places: frozenset[str], next_moves: NextMoves) -> frozenset[str]:
     """The ``places`` a legal next move changes (a Move card may be laid there now)."""
     return places & next_moves.moved(game, state, NEXT_MOVES_TRIED).places
@@ -295,6 +307,7 @@ class Doubting:
         if filled is not None:
             if filled != self.raw_seen:
                 self.board_seen(filled, self.doubt.places)  # those places as vouched, not as read
+                self._unvouch_if_it_explains_nothing(filled)
             elif self.held_press is not None:
                 self._board_settled()  # the board as it stood is the one the press is judged on
             return
@@ -341,6 +354,21 @@ class Doubting:
         self.publish("prompt")
         if prompt.options:  # the press waits on the players' tap, not on the camera
             self._held_press_says(HELD_PRESS_ASKED_TEXT)
+
+    def _unvouch_if_it_explains_nothing(self, board: BoardView) -> None:
+        """The board read with the vouched places as the record has them differs from the record,
+        and no move explains it, made now or once a press says it is done: what a vouched place
+        holds may have changed under what hides it, as the record could not follow, so a place a
+        legal move changes is vouched for no more, and asked (King of Clubs seed 1 under a lamp
+        over Nightclub 3 and two Dancers all evening: said empty before the Nightclubs were laid,
+        Nightclub 3 stayed so, the four laid read as three, no move, and the game never began)."""
+        state = self.ledger.state
+        shown, record = ({p: s for p, s in b.items() if s} for b in (board, self.game.board_view(state)))
+        if shown == record or explains_a_move(self.game, state, shown, self.taps):
+            return
+        vouched = frozenset(self.doubt.vouched) & self.doubt.places
+        for place in in_play(self.game, state, vouched, self.next_moves) if vouched else ():
+            del self.doubt.vouched[place]
 
     def _recheck_at_press(self) -> None:
         """A press came while a place the players vouched for cannot be read, and a legal move
