@@ -433,4 +433,3 @@ def pool_field(flat: np.ndarray, reference: np.ndarray, measure: np.ndarray) -> 
     if float(np.abs(field).max()) < POOL_LEAST:
         return None
     return field.astype(np.float32)
-
