@@ -175,6 +175,11 @@ def test_colours_said_narrow_a_place_to_the_contents_of_those_colours() -> None:
     assert table.public(history=None) == before
     table.declare({"type": "reads", "colours": {"club2": ["orange"]}})  # a good one is taken
     assert table.referee.doubt.colours == {"club2": ("orange",)}
+    # once the place is said whole, its colours narrow nothing it is asked next (Baron Voodoo
+    # under a lamp over C3, C4 and D4 all evening: D4 said red, its die then captured, it was
+    # asked with red dice only, never nothing, and the game never ended)
+    table.declare({"type": "reads", "places": {"club2": [["orange", 2]]}})
+    assert table.referee.doubt.colours == {}
 
 
 def _couples_with_two_moves_for_b(solo: bool = False) -> Table:

@@ -412,6 +412,8 @@ class Doubting:
             raise MalformedAction(f"reads: {err}") from None
         self.doubt.said.update(said)
         self.doubt.recheck -= set(said)
+        for place in said:  # (its colours were said to ask its marks: told whole, they are moot)
+            self.doubt.colours.pop(place, None)
         self.doubt.asked = self.doubt.asked_for = None  # the places left are asked about afresh
         if self.table_prompt is not None and any(o.get("type") == READS for o in self.table_prompt.options):
             self.table_prompt = None
