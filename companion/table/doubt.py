@@ -136,16 +136,19 @@ def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> lis
     return found
 
 
+def moves_read(game: Game, state: State, board: BoardView, taps: list[Tap], trigger: Trigger) -> list[Action]:
+    """The moves that explain ``board`` (its places with pieces) by ``trigger``: the one the
+    record would take, or each of several it fits (a choice)."""
+    verdict = reconcile(game, state, board, list(taps), trigger)
+    if verdict.action is not None and verdict.state is not None:
+        return [verdict.action]
+    prompt = verdict.prompt
+    return list(prompt.options) if prompt is not None and prompt.kind == "choice" else []
+
+
 def explains_a_move(game: Game, state: State, board: BoardView, taps: list[Tap]) -> bool:
-    """Does a legal move explain ``board`` (its places with pieces), made now or once a press
-    says it is done (its move, or a choice among several)?"""
-    for trigger in ("board", "button"):
-        verdict = reconcile(game, state, board, list(taps), trigger)
-        prompt = verdict.prompt
-        choice = prompt is not None and prompt.kind == "choice" and bool(prompt.options)
-        if (verdict.action is not None and verdict.state is not None) or choice:
-            return True
-    return False
+    """Does a legal move explain ``board``, made now or once a press says it is done?"""
+    return any(moves_read(game, state, board, taps, trigger) for trigger in ("board", "button"))
 
 
 def in_play(game: Game, state: State, places: frozenset[str], next_moves: NextMoves) -> frozenset[str]:
@@ -173,11 +176,7 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
     for fill in fills:
         board = {p: s for p, s in {**view, **fill}.items() if s}
         for trigger in triggers:
-            verdict = reconcile(game, state, board, list(taps), trigger)
-            moves = [verdict.action] if verdict.action is not None and verdict.state is not None \
-                else [o for o in (verdict.prompt.options if verdict.prompt is not None
-                                  and verdict.prompt.kind == "choice" else [])]
-            for move in moves:
+            for move in moves_read(game, state, board, taps, trigger):
                 found.setdefault(json.dumps(move, sort_keys=True), (move, fill))
     return list(found.values())
 
