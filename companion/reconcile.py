@@ -159,14 +159,17 @@ class NextMoves:
             record = game.board_view(state)
             stacks: dict[tuple[Piece, ...], None] = {}  # (ordered: the moves' order)
             places: set[str] = set()
+            changes: set[frozenset[str]] = set()
             for _, after in moves:
                 if after is None:
                     continue
                 board = game.board_view(after)
-                for spot in changed_places(record, board):
+                changed = frozenset(changed_places(record, board))
+                changes.add(changed)
+                for spot in changed:
                     places.add(spot)
                     stacks.setdefault(tuple(board.get(spot, ())), None)
-            self._moved = MovedPieces(len(moves), record, list(stacks), frozenset(places))
+            self._moved = MovedPieces(len(moves), record, list(stacks), frozenset(places), frozenset(changes))
         return self._moved
 
 
@@ -180,6 +183,12 @@ class MovedPieces:
     record: BoardView
     stacks: list[tuple[Piece, ...]]
     places: frozenset[str]
+    changes: frozenset[frozenset[str]] = frozenset()  # the places each move changes
+
+    def unseen_within(self, hidden: frozenset[str]) -> frozenset[str]:
+        """The ``hidden`` places a move changes that changes nothing else: a move the camera
+        cannot see made (a card turned up under a lamp's reflection)."""
+        return frozenset().union(*(c for c in self.changes if c and c <= hidden))
 
 
 def misread_before_next(game: Game, before: State, recorded: Action, after: State,

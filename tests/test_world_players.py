@@ -644,3 +644,31 @@ def test_a_move_whose_press_the_tablet_holds_is_left_on_the_table_as_made() -> N
         assert [e for e in again if isinstance(e, BoardChange)] == [BoardChange(made)] == again[-1:]
         assert again[:-1] == taps[1:]  # the cards the tablet does not list; none forgotten
         assert not any(isinstance(e, (TurnButton, Declare, HandOver)) for e in again)
+
+
+def test_the_table_cleared_is_known_once_cleared_and_a_reveal_only_on_its_own_night() -> None:
+    """King of Clubs under a lamp all evening: "Table cleared after night 1" offered while the
+    players laid night 2, and nobody tapped it (the record stayed at night 1's end); and last
+    night's Backup reveal, tapped then, was tapped again for tonight's other Backups.  Players
+    know the clear-up once they made it, before tonight is over, and a reveal they remember
+    only while the cards lie so."""
+    from companion.sim.players.king_of_clubs import KingOfClubsWorld
+
+    world = KingOfClubsWorld(load_game("king_of_clubs"), 2, "basic", 1)
+    button = world.wording().action({"type": "clear"})
+    assert world.recognised(button) is None  # night 1: nothing cleared yet
+    world.placed = {0: {"d0": 3, "d1": 4, "d2": 1, "d3": 2, "backup": 5},
+                    1: {"d0": 2, "d1": 5, "d2": 3, "d3": 1, "backup": 4}}
+    world.face_up = {(0, "backup"), (1, "backup")}
+    backups = {"type": "reveal", "cards": [{"player": 0, "slot": "backup", "skill": 5},
+                                           {"player": 1, "slot": "backup", "skill": 4}]}
+    world.remember_made(backups)
+    assert world.recognised(world.wording().action(backups)) == backups
+    world.stage = "clear"  # the night scored, its cards still on the table
+    assert world.recognised(button) is None
+    world._stage_clear()
+    assert world.recognised(button) == {"type": "clear"}
+    assert world.recognised(world.wording().action(backups)) is None  # last night's cards
+    world.placed = {0: {"d0": 1, "d1": 2, "d2": 3, "d3": 5, "backup": 4}}
+    world.face_up = {(0, "backup")}
+    assert world.recognised(world.wording().action(backups)) is None

@@ -67,6 +67,7 @@ class Doubt:
     at_press: BoardView | None = None  # the reading as it stood when a press came (held since)
     pressed: object | None = None  # the held press whose places in play were unvouched
     recheck: frozenset[str] = frozenset()  # places to be asked by what they hold (a press came)
+    reached: bool = False  # a hand passed over the board since the reading was last looked at
 
     def see(self, view: BoardView | None, places: frozenset[str]) -> int:
         """A frame read ``view`` with ``places`` doubtful (no doubt: it is gone; None: a hand
@@ -74,12 +75,13 @@ class Doubt:
         frames these places have stood doubtful."""
         if view is None:
             self.still = 0
+            self.reached = self.view is not None
             return self.frames if self.view is not None else 0
         if not places:
             self.view, self.places, self.frames, self.still = None, frozenset(), 0, 0
             return 0
         if places != self.places:
-            self.places, self.frames, self.view, self.still = places, 0, None, 0
+            self.places, self.frames, self.view, self.still, self.reached = places, 0, None, 0, False
             self.said = {p: stack for p, stack in self.said.items() if p in places}
             self.colours = {p: colours for p, colours in self.colours.items() if p in places}
             self.recheck &= places
@@ -302,6 +304,7 @@ class Doubting:
         record = self.game.board_view(self.ledger.state)
         self.doubt.forget_moved(record)
         self._recheck_at_press()
+        self._recheck_after_reach(record)
         filled = self.doubt.filled(record)
         if filled is not None:
             if filled != self.raw_seen:
@@ -384,6 +387,29 @@ class Doubting:
         for place in stale:
             del self.doubt.vouched[place]
         self.doubt.recheck = stale
+
+    def _recheck_after_reach(self, record: BoardView) -> None:
+        """A hand passed over the board and left nothing the camera can see changed, while a
+        legal move could change only places it cannot read: what those places hold now is
+        asked again.  Read as vouched, a move made wholly under what hides them is never seen
+        (King of Clubs seed 1 under a lamp over both Dancers at Nightclub 3 all evening: the
+        Dancers turned up there, the players said it, the record waited for that reveal for
+        ever, and nothing was asked)."""
+        if not self.doubt.reached or self.doubt.view is None:
+            return
+        self.doubt.reached = False
+        places = self.doubt.places
+        vouched = frozenset(p for p in places if p in self.doubt.vouched)
+        seen = {p: s for p, s in self.doubt.view.items() if s and p not in places}
+        if not vouched or seen != {p: s for p, s in record.items() if s and p not in places}:
+            return  # a move shows elsewhere: it is read with the places as vouched, or asked
+        moved = self.next_moves.moved(self.game, self.ledger.state, NEXT_MOVES_TRIED)
+        unseen = vouched & moved.unseen_within(places)
+        for place in unseen:
+            del self.doubt.vouched[place]
+        if unseen:
+            self.doubt.recheck |= unseen
+            self.doubt.asked_for = None
 
     def _held_press_says(self, text: str) -> None:
         """The held press's notice, in words that say what it waits for (King of Clubs seed 4,

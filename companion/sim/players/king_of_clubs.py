@@ -34,6 +34,7 @@ from companion.sim.world import (
 )
 
 CLUB_VALUE = re.compile(r" \((?:\d+|\?)\)")  # a Nightclub's value in a line: "Nightclub 3 (5)", "(?)"
+TABLE_MOVES = ("nightclubs", "lead_reveal", "reveal", "clear")  # moves the table shows, no press
 NIGHT_END_TRIES = 4  # how often players show the night's table again before clearing it anyway
 
 
@@ -236,7 +237,7 @@ class KingOfClubsWorld(KingOfClubsNight, World):
         King of Clubs seed 1, a red 3 the camera could never read: "Can't read B at Nightclub
         3 ... Tap the move the table shows" offered B's 1, 2, 3 and 4 at Solo 5, and the
         players, who knew only the reveals a line or a press of theirs had said, tapped none."""
-        moves: list[Action] = []
+        moves: list[Action] = [{"type": "clear"}]  # last night's cards taken off the table
         if self.stage != "clubs" and self.clubs:
             moves.append({"type": "nightclubs", "values": list(self.clubs)})
         for player, slot in sorted(self.face_up, key=str):
@@ -253,12 +254,24 @@ class KingOfClubsWorld(KingOfClubsNight, World):
                       for lead in (None, *cards) if len(cards) > (lead is not None)]
         return [m for m in moves if self.recognises(m)]
 
+    def recognises_made(self, action: Action) -> bool:
+        """A move of the table's they remember (the Nightclubs laid, cards turned up, the table
+        cleared) is theirs while the table bears it out: tonight's, not an earlier night's.
+        Under a lamp over A's Backup all evening, last night's "Backup Dancers: A 4, B 5",
+        tapped then, was tapped again for tonight's A 5, B 5, and the record went wrong."""
+        return self.recognises(action) if action.get("type") in TABLE_MOVES else True
+
     def recognises(self, action: Any) -> bool:
         """A reading offered as a correction is ours when the table shows it: the night's
         Nightclubs with those values in that order; a reveal whose every card lies face up
         with that value."""
         if not isinstance(action, dict):
             return False
+        if action.get("type") == "clear":
+            # they took the last night's cards off, and tonight is not over yet: under a lamp
+            # over Nightclub 3 all evening, "Table cleared after night 1" was offered while
+            # they laid night 2, nobody tapped it, and the record stayed at night 1's end
+            return self.night > 1 and self.stage != "clear"
         if action.get("type") == "nightclubs":
             return self.stage != "clubs" and action.get("values") == self.clubs
         if action.get("type") == "lead_reveal":
