@@ -9,7 +9,7 @@ applied only when the game explains it by exactly one legal action.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from companion.games.base import (
@@ -159,13 +159,13 @@ class NextMoves:
             record = game.board_view(state)
             stacks: dict[tuple[Piece, ...], None] = {}  # (ordered: the moves' order)
             places: set[str] = set()
-            changes: set[frozenset[str]] = set()
+            changes: set[frozenset[tuple[str, tuple[Piece, ...]]]] = set()
             for _, after in moves:
                 if after is None:
                     continue
                 board = game.board_view(after)
                 changed = frozenset(changed_places(record, board))
-                changes.add(changed)
+                changes.add(frozenset((spot, tuple(board.get(spot, ()))) for spot in changed))
                 for spot in changed:
                     places.add(spot)
                     stacks.setdefault(tuple(board.get(spot, ())), None)
@@ -183,12 +183,19 @@ class MovedPieces:
     record: BoardView
     stacks: list[tuple[Piece, ...]]
     places: frozenset[str]
-    changes: frozenset[frozenset[str]] = frozenset()  # the places each move changes
+    changes: frozenset[frozenset[tuple[str, tuple[Piece, ...]]]] = frozenset()  # what each move lays where
 
-    def unseen_within(self, hidden: frozenset[str]) -> frozenset[str]:
-        """The ``hidden`` places a move changes that changes nothing else: a move the camera
-        cannot see made (a card turned up under a lamp's reflection)."""
-        return frozenset().union(*(c for c in self.changes if c and c <= hidden))
+    def unseen_within(self, hidden: frozenset[str], shown: Mapping[str, tuple[Piece, ...]]) -> frozenset[str]:
+        """The ``hidden`` places changed by a move that the table may show made: one that lays
+        every place the camera reads otherwise than the record as ``shown`` has it (the rest of
+        it not laid yet: the night's point card, taken once its last Move is seen).  A move
+        made under a lamp's reflection, a card turned up there, changes nothing else."""
+        found: set[str] = set()
+        for change in self.changes:
+            laid = dict(change)
+            if laid.keys() & hidden and all(laid.get(p) == stack for p, stack in shown.items()):
+                found |= laid.keys() & hidden
+        return frozenset(found)
 
 
 def misread_before_next(game: Game, before: State, recorded: Action, after: State,

@@ -389,22 +389,26 @@ class Doubting:
         self.doubt.recheck = stale
 
     def _recheck_after_reach(self, record: BoardView) -> None:
-        """A hand passed over the board and left nothing the camera can see changed, while a
-        legal move could change only places it cannot read: what those places hold now is
-        asked again.  Read as vouched, a move made wholly under what hides them is never seen
-        (King of Clubs seed 1 under a lamp over both Dancers at Nightclub 3 all evening: the
-        Dancers turned up there, the players said it, the record waited for that reveal for
-        ever, and nothing was asked)."""
+        """A hand passed over the board, and a legal move that changes a vouched place could be
+        what the table shows now (every place read otherwise than the record is as that move
+        lays it; nothing, for a move made wholly where the camera cannot read): what those
+        places hold now is asked again.  Read as vouched, such a move is never seen (King of
+        Clubs seed 1 under a lamp over both Dancers at Nightclub 3 all evening: the Dancers
+        turned up there, and the record waited for that reveal for ever; seed 2, a Move card
+        laid under it, the night's point card then taken in view, and the record waited for
+        that Move)."""
         if not self.doubt.reached or self.doubt.view is None:
             return
         self.doubt.reached = False
         places = self.doubt.places
         vouched = frozenset(p for p in places if p in self.doubt.vouched)
-        seen = {p: s for p, s in self.doubt.view.items() if s and p not in places}
-        if not vouched or seen != {p: s for p, s in record.items() if s and p not in places}:
-            return  # a move shows elsewhere: it is read with the places as vouched, or asked
+        if not vouched:
+            return
+        view = self.doubt.view
+        shown = {p: tuple(view.get(p, ())) for p in {*view, *record} - places
+                 if tuple(view.get(p, ())) != tuple(record.get(p, ()))}
         moved = self.next_moves.moved(self.game, self.ledger.state, NEXT_MOVES_TRIED)
-        unseen = vouched & moved.unseen_within(places)
+        unseen = vouched & moved.unseen_within(places, shown)
         for place in unseen:
             del self.doubt.vouched[place]
         if unseen:
