@@ -24,6 +24,8 @@ from companion.table.doubt import DOUBT_FRAMES
 from companion.vision.pipeline import VisionLoop
 from companion.vision.reading import UNDER_A_HAND, Reading
 
+GLARE = "glare?"  # the reader's reason for a place under a lamp's hot spot it tells as glare
+
 Doubts = Callable[[str, tuple[Piece, ...]], bool]
 """Whether the reader cannot make out the place's pieces (its id and what lies there)."""
 HAND_FRAMES = 3  # an arm over the board while pieces are moved
@@ -75,19 +77,21 @@ class DoubtingReader:
 
 class LampReader(DoubtingReader):
     """The reader's edge with a lamp's hot spot over ``places`` all evening that it takes for a
-    hand: every frame but an arm's reads the table as it lies round them, a hand over them."""
+    hand (or, ``as_glare``, tells as glare): every frame but an arm's reads the table as it lies
+    round them, a hand (or glare) over them."""
 
-    def __init__(self, table: Table, places: frozenset[str]) -> None:
+    def __init__(self, table: Table, places: frozenset[str], as_glare: bool = False) -> None:
         super().__init__(table, lambda _place, _stack: False)
         self.places = places
+        self.as_glare = as_glare
 
     def read(self, frame: Any) -> Reading:
         if self.hand:
             self.hand -= 1
             return Reading(None, hand=True)
         self.doubted += 1
-        return Reading({p: s for p, s in self.view.items() if p not in self.places}, hand=True,
-                       doubtful=dict.fromkeys(self.places, UNDER_A_HAND))
+        return Reading({p: s for p, s in self.view.items() if p not in self.places}, hand=not self.as_glare,
+                       doubtful=dict.fromkeys(self.places, GLARE if self.as_glare else UNDER_A_HAND))
 
 
 @dataclass
@@ -103,14 +107,15 @@ class Played:
 
 def play_doubted(game_name: str, players: int, variant: str | None, seed: int, doubts: Doubts,
                  temperament: str | None = "passive", max_steps: int = 600,
-                 trace: list[str] | None = None, lamp: frozenset[str] = frozenset()) -> Played:
+                 trace: list[str] | None = None, lamp: frozenset[str] = frozenset(),
+                 lamp_as_glare: bool = False) -> Played:
     """Play one whole game with ``doubts``'s places unreadable all evening (or, given ``lamp``,
-    those places under a lamp's hot spot the reader takes for a hand)."""
+    those places under a lamp's hot spot the reader takes for a hand, or tells as glare)."""
     table = Table.open(game_name, None, players, variant, seed, resume=False)
     world: World = load_world(game_name, table.game, players, variant, seed)
     if temperament is not None:
         world.set_temperament(temperament)
-    reader = LampReader(table, lamp) if lamp else DoubtingReader(table, doubts)
+    reader = LampReader(table, lamp, lamp_as_glare) if lamp else DoubtingReader(table, doubts)
     loop = VisionLoop(table, _Source(), reader, fps=0)  # type: ignore[arg-type]
     refusals: list[str] = []
 

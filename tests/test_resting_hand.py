@@ -160,20 +160,21 @@ def test_a_lamp_taken_for_a_hand_over_three_places_all_evening_and_the_game_ends
     assert played.refusals == []
 
 
-@pytest.mark.parametrize(("seed", "lamp"), [(1, ("club2", "p0_d1", "p1_d1")),
-                                            (1, ("p0_d2", "p1_d2", "p0_d3")),
-                                            (2, ("club3", "p0_d3", "p1_d3"))])
+@pytest.mark.parametrize(("seed", "lamp", "as_glare"), [(1, ("club2", "p0_d1", "p1_d1"), False),
+                                                        (1, ("p0_d2", "p1_d2", "p0_d3"), False),
+                                                        (2, ("club3", "p0_d3", "p1_d3"), False),
+                                                        (1, ("club3", "p0_d3", "p1_d3"), True)])
 def test_a_lamp_over_king_of_clubs_cards_all_evening_and_the_game_ends_right(
-        seed: int, lamp: tuple[str, ...]) -> None:
-    """King of Clubs under a lamp the reader takes for a hand over a Nightclub and Dancers, or
-    three Dancers, all evening.  Cards are turned up there and nothing else on the table
-    changes (a Dancer revealed under it): a reach that leaves nothing the camera can see
-    changed, while a move could change only the places it cannot read, asks what they hold
-    now, and the players say it (so does a Move card laid there, the night's point card then
-    taken in view); the table cleared under it is a move the players know they made.  Before,
-    the record waited at a reveal, a Move, or night 1's clear-up, for ever."""
+        seed: int, lamp: tuple[str, ...], as_glare: bool) -> None:
+    """King of Clubs under a lamp the reader takes for a hand (or tells as glare) over a
+    Nightclub and Dancers, or three Dancers, all evening.  Cards are turned up there and
+    nothing else on the table changes (a Dancer revealed under it): a reach that leaves nothing
+    the camera can see changed, while a move could change only the places it cannot read, asks
+    what they hold now, and the players say it (so does a Move card laid there, the night's
+    point card then taken in view); the table cleared under it is a move the players know they
+    made.  Before, the record waited at a reveal, a Move, or night 1's clear-up, for ever."""
     played = play_doubted("king_of_clubs", 2, "advanced", seed, lambda _place, _stack: False,
-                          lamp=frozenset(lamp))
+                          lamp=frozenset(lamp), lamp_as_glare=as_glare)
     tablet = played.tablet
     assert tablet["over"], [p["text"] for p in tablet["prompts"]]
     assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
