@@ -179,3 +179,19 @@ def test_a_lamp_over_king_of_clubs_cards_all_evening_and_the_game_ends_right(
     assert tablet["over"], [p["text"] for p in tablet["prompts"]]
     assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
     assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
+
+
+@pytest.mark.parametrize("as_glare", [False, True])
+def test_a_lamp_over_swing_states_die_all_evening_and_the_game_ends_right(as_glare: bool) -> None:
+    """Swing State with the die under a lamp all evening, taken for a hand or told as glare:
+    every roll is asked ("Die shows ..."), and a roll of the face the die already showed
+    (picked up and rolled, nothing the camera sees changed) is told as the pick-up, then the
+    face.  The players tap a pick-up only as their own newest: before, the Incumbent's
+    pick-up of a turn before was tapped while Red's roll still lay there, Red's 5 recorded as
+    the Incumbent's roll, and the game never went on."""
+    played = play_doubted("swing_state", 2, None, 2, lambda _place, _stack: False,
+                          lamp=frozenset({"die"}), lamp_as_glare=as_glare)
+    tablet = played.tablet
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]

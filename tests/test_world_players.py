@@ -672,3 +672,22 @@ def test_the_table_cleared_is_known_once_cleared_and_a_reveal_only_on_its_own_ni
     world.placed = {0: {"d0": 1, "d1": 2, "d2": 3, "d3": 5, "backup": 4}}
     world.face_up = {(0, "backup")}
     assert world.recognised(world.wording().action(backups)) is None
+
+
+def test_a_pick_up_of_the_die_is_known_only_as_the_players_newest_move() -> None:
+    """Swing State under a lamp over the die: "Incumbent picks up the die" was offered while
+    Red's roll still lay on the tray, and the players tapped it for the Incumbent's pick-up
+    of a turn before; Red's 5 was then recorded as the Incumbent's roll.  A pick-up is theirs
+    as their newest move, or just before its roll, never once a pawn has moved since."""
+    world = SwingStateWorld(load_game("swing_state"), 2, None, 2)
+    pick_up = {"type": "pick_up_die", "player": 0}
+    button = world.wording().action(pick_up)
+    world.remember_made(pick_up)
+    assert world.recognised(button) == pick_up
+    world.remember_made({"type": "roll", "player": 0, "value": 3})
+    assert world.recognised(button) == pick_up  # picked up, then rolled: the record may lag both
+    world.remember_made({"type": "move", "player": 0, "to": "r1-03"})
+    assert world.recognised(button) is None
+    world.remember_made({"type": "pick_up_die", "player": 1})
+    world.remember_made({"type": "roll", "player": 1, "value": 5})
+    assert world.recognised(button) is None  # a turn before, with Red's roll since

@@ -111,10 +111,17 @@ class SwingStateWorld(World):
     def recognises_made(self, action: Action) -> bool:
         """A roll of theirs named on a button is their last roll (a die left showing an
         earlier State's roll is no roll of the player the tablet names): an earlier roll
-        of the same face is not what a correction of this one means."""
+        of the same face is not what a correction of this one means.  A pick-up of the die is
+        theirs only as their newest move, or just before the roll it was for: under a lamp
+        over the die all evening, "Incumbent picks up the die" offered while Red's roll still
+        lay there was tapped for the Incumbent's pick-up of a turn before, and Red's 5 was
+        then recorded as the Incumbent's roll."""
+        made = getattr(self, "made_moves", [])
+        if action.get("type") == "pick_up_die":
+            return action in made[-1:] or (action in made[-2:-1] and made[-1].get("type") == "roll")
         if action.get("type") != "roll":
             return True
-        rolls = [a for a in getattr(self, "made_moves", []) if a.get("type") == "roll"]
+        rolls = [a for a in made if a.get("type") == "roll"]
         return bool(rolls) and rolls[-1] == action
 
     def last_roll_at(self) -> int | None:
