@@ -195,3 +195,21 @@ def test_a_lamp_over_swing_states_die_all_evening_and_the_game_ends_right(as_gla
     assert tablet["over"], [p["text"] for p in tablet["prompts"]]
     assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
     assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
+
+
+@pytest.mark.parametrize(("seed", "lamp", "as_glare"), [(6, ("c6", "c7", "c8"), False),
+                                                        (12, ("c7", "c8", "c9"), True)])
+def test_a_lamp_over_champagne_charlies_row_all_evening_and_the_game_ends_right(
+        seed: int, lamp: tuple[str, ...], as_glare: bool) -> None:
+    """Times Square under a lamp over three places of Champagne Charlie's row, where he
+    starts.  A play of several cards moved him a space under it: the rules list one card of
+    a kind, so no move of theirs had him there, and the press was read with him where he had
+    been ("leaves Champagne Charlie where he is"), or he was asked about with no answer that
+    held him.  Now a piece moved from one place under the lamp to another is tried, and a
+    reach that the cards tapped may explain so asks those places again."""
+    played = play_doubted("times_square", 2, None, seed, lambda _place, _stack: False,
+                          lamp=frozenset(lamp), lamp_as_glare=as_glare)
+    tablet = played.tablet
+    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
+    assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]

@@ -46,6 +46,7 @@ READINGS_SHOWN = 6  # readings offered at most as taps
 ANSWERS_SHOWN = 12  # what a place may hold, offered at most as taps (a die's six faces, nothing, ...)
 MANY_PLACES = 3  # places asked about at once from which every one is also offered as recorded, one tap
 FILLS_TRIED = 120  # contents of the doubted places set against the rules at most
+MOVED_WITHIN_PLACES = 6  # doubted places at most among which a piece moved from one to another is tried
 READS = "reads"  # the players' answer of what the doubted places hold (a table action, never a move)
 Fill = dict[str, tuple[Piece, ...]]  # a content for each doubted place
 
@@ -128,13 +129,19 @@ class Doubt:
                 self.vouched[place] = self.said.pop(place)
 
 
-def contents(game: Game, state: State, place: str, next_moves: NextMoves) -> list[tuple[Piece, ...]]:
-    """What a doubted place may hold: what the record has there, nothing, and each content
-    a legal next move gives a place it changes (the Nightclubs' values whichever slot: the
-    moves list each set of values once, in one order)."""
+def contents(game: Game, state: State, place: str, next_moves: NextMoves,
+             hidden: frozenset[str] = frozenset()) -> list[tuple[Piece, ...]]:
+    """What a doubted place may hold: what the record has there, nothing, each content a
+    legal next move gives a place it changes (the Nightclubs' values whichever slot: the
+    moves list each set of values once, in one order), and what the record has at the other
+    ``hidden`` places (a piece moved from one to another under a lamp: the rules list one
+    card of a kind, so Times Square's Charlie, moved by a play of two cards, is in no move
+    of theirs)."""
     moved = next_moves.moved(game, state, NEXT_MOVES_TRIED)
     found = [tuple(moved.record.get(place, ())), ()]
     found += [stack for stack in moved.stacks if stack not in found]
+    for other in sorted(hidden):
+        found += [stack for stack in [tuple(moved.record.get(other, ()))] if stack not in found]
     return found
 
 
@@ -167,12 +174,16 @@ def readings(game: Game, state: State, view: BoardView, places: frozenset[str], 
 
 
 def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str], taps: list[Tap],
-               pressed: bool, next_moves: NextMoves) -> list[tuple[Action, Fill]]:
-    """:func:`readings`, each with the content of the doubted places it was read with."""
+               pressed: bool, next_moves: NextMoves,
+               hidden: frozenset[str] = frozenset()) -> list[tuple[Action, Fill]]:
+    """:func:`readings`, each with the content of the doubted places it was read with (and
+    with what the record has at any ``hidden`` place, a said one too, among their contents)."""
     fills: list[Fill] = [{}]
     for place in sorted(places):
-        fills = [{**f, place: stack} for f in fills for stack in contents(game, state, place, next_moves)]
+        held = contents(game, state, place, next_moves, places | hidden)
+        fills = [{**f, place: stack} for f in fills for stack in held]
         fills = fills[:FILLS_TRIED]
+    fills += [f for f in moved_within(game.board_view(state), places) if f not in fills]
     triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)
     found: dict[str, tuple[Action, Fill]] = {}
     for fill in fills:
@@ -181,6 +192,18 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
             for move in moves_read(game, state, board, taps, trigger):
                 found.setdefault(json.dumps(move, sort_keys=True), (move, fill))
     return list(found.values())
+
+
+def moved_within(record: BoardView, places: frozenset[str]) -> list[Fill]:
+    """The doubted places as the record has them but for one's pieces moved to another empty
+    one: a move made under a lamp over a few places (Times Square's Champagne Charlie moved
+    a space along his row under it as a play went on beside it), which the contents tried
+    place by place, cut at :data:`FILLS_TRIED`, may not reach (a handful of places only)."""
+    if len(places) > MOVED_WITHIN_PLACES:
+        return []
+    record_fill = {p: tuple(record.get(p, ())) for p in places}
+    return [{**record_fill, a: (), b: record_fill[a]} for a in sorted(places) for b in sorted(places)
+            if a != b and record_fill[a] and not record_fill[b]]
 
 
 def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
@@ -322,12 +345,13 @@ class Doubting:
         assert self.doubt.view is not None
         said = {p: s for p, s in self.doubt.said.items() if s}  # the places the players said
         open_places = frozenset(p for p in self.doubt.places if p not in self.doubt.said)
+        places = self.doubt.places
         read = read_fills(self.game, self.ledger.state, {**self.doubt.view, **said}, open_places,
-                          self.taps, self.held_press is not None, self.next_moves)
+                          self.taps, self.held_press is not None, self.next_moves, places)
         if self.held_press is not None and self.doubt.at_press not in (None, self.doubt.view):
             assert self.doubt.at_press is not None
             pressed = read_fills(self.game, self.ledger.state, {**self.doubt.at_press, **said}, open_places,
-                                 self.taps, True, self.next_moves)
+                                 self.taps, True, self.next_moves, places)
             read = [*pressed, *(r for r in read if r[0] not in [m for m, _ in pressed])]  # the press's first
         options = [move for move, _ in read]
         names = place_names(self.game, self.ledger.state)
@@ -343,7 +367,7 @@ class Doubting:
             # waited, the answer vouching for it each time: King of Clubs seed 3, cafe, typical)
             unsaid = {p: label for p, label in labels.items() if p not in self.doubt.vouched} or labels
             first = min(unsaid, key=lambda p: (unsaid[p], p))
-            more = contents(self.game, self.ledger.state, first, self.next_moves)
+            more = contents(self.game, self.ledger.state, first, self.next_moves, self.doubt.places)
             options = place_answers(read, unsaid, more, self.doubt.colours)
             if len(options) > ANSWERS_SHOWN:
                 options = colour_answers(options, unsaid) or options
@@ -409,11 +433,25 @@ class Doubting:
                  if tuple(view.get(p, ())) != tuple(record.get(p, ()))}
         moved = self.next_moves.moved(self.game, self.ledger.state, NEXT_MOVES_TRIED)
         unseen = vouched & moved.unseen_within(places, shown)
+        if self.taps or self.held_press is not None:
+            unseen |= self._read_otherwise(vouched, view)
         for place in unseen:
             del self.doubt.vouched[place]
         if unseen:
             self.doubt.recheck |= unseen
             self.doubt.asked_for = None
+
+    def _read_otherwise(self, vouched: frozenset[str], view: BoardView) -> frozenset[str]:
+        """The vouched places that a move the cards tapped (or the press) could make lays
+        otherwise than vouched: a legal reading of the table with other contents there.  The
+        rules list one card of a kind (a hand is never known), so a play of several cards that
+        also moved a piece under the lamp is found only so (Times Square, Champagne Charlie
+        moved within three places under a lamp as Hal went five spaces on two cards: read with
+        Charlie as vouched, the press recorded that he stayed)."""
+        places = self.doubt.places
+        read = read_fills(self.game, self.ledger.state, {p: s for p, s in view.items() if p not in places},
+                          places, self.taps, self.held_press is not None, self.next_moves)
+        return frozenset(p for _, fill in read for p in vouched if fill.get(p, ()) != self.doubt.vouched[p])
 
     def _held_press_says(self, text: str) -> None:
         """The held press's notice, in words that say what it waits for (King of Clubs seed 4,
