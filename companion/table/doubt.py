@@ -120,6 +120,15 @@ class Doubt:
                 self.vouched[place] = tuple(record.get(place, ()))
         self.asked = None
 
+    def vouched_doubted(self) -> frozenset[str]:
+        """The doubted places the players vouched for."""
+        return frozenset(self.vouched) & self.places
+
+    def unvouch(self, places: frozenset[str]) -> None:
+        """``places`` are vouched for no more: what they hold is asked again."""
+        for place in places:
+            del self.vouched[place]
+
     def forget_moved(self, record: BoardView) -> None:
         """Vouching ends for a place whose content the record changed; what the players said
         a place holds is vouched for once the record has it there."""
@@ -139,9 +148,9 @@ def contents(game: Game, state: State, place: str, next_moves: NextMoves,
     of theirs)."""
     moved = next_moves.moved(game, state, NEXT_MOVES_TRIED)
     found = [tuple(moved.record.get(place, ())), ()]
-    found += [stack for stack in moved.stacks if stack not in found]
-    for other in sorted(hidden):
-        found += [stack for stack in [tuple(moved.record.get(other, ()))] if stack not in found]
+    for stack in [*moved.stacks, *(tuple(moved.record.get(p, ())) for p in sorted(hidden))]:
+        if stack not in found:
+            found.append(stack)
     return found
 
 
@@ -183,7 +192,8 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
         held = contents(game, state, place, next_moves, places | hidden)
         fills = [{**f, place: stack} for f in fills for stack in held]
         fills = fills[:FILLS_TRIED]
-    fills += [f for f in moved_within(game.board_view(state), places) if f not in fills]
+    record = next_moves.moved(game, state, NEXT_MOVES_TRIED).record  # (worked out once a state)
+    fills += [f for f in moved_within(record, places) if f not in fills]
     triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)
     found: dict[str, tuple[Action, Fill]] = {}
     for fill in fills:
@@ -392,9 +402,9 @@ class Doubting:
         shown, record = ({p: s for p, s in b.items() if s} for b in (board, self.game.board_view(state)))
         if shown == record or explains_a_move(self.game, state, shown, self.taps):
             return
-        vouched = frozenset(self.doubt.vouched) & self.doubt.places
-        for place in in_play(self.game, state, vouched, self.next_moves) if vouched else ():
-            del self.doubt.vouched[place]
+        vouched = self.doubt.vouched_doubted()
+        if vouched:
+            self.doubt.unvouch(in_play(self.game, state, vouched, self.next_moves))
 
     def _recheck_at_press(self) -> None:
         """A press came while a place the players vouched for cannot be read, and a legal move
@@ -406,10 +416,9 @@ class Doubting:
         if self.held_press is None or self.doubt.pressed is self.held_press:
             return
         self.doubt.pressed = self.held_press
-        vouched = frozenset(p for p in self.doubt.places if p in self.doubt.vouched)
+        vouched = self.doubt.vouched_doubted()
         stale = in_play(self.game, self.ledger.state, vouched, self.next_moves) if vouched else frozenset()
-        for place in stale:
-            del self.doubt.vouched[place]
+        self.doubt.unvouch(stale)
         self.doubt.recheck = stale
 
     def _recheck_after_reach(self, record: BoardView) -> None:
@@ -425,7 +434,7 @@ class Doubting:
             return
         self.doubt.reached = False
         places = self.doubt.places
-        vouched = frozenset(p for p in places if p in self.doubt.vouched)
+        vouched = self.doubt.vouched_doubted()
         if not vouched:
             return
         view = self.doubt.view
@@ -435,8 +444,7 @@ class Doubting:
         unseen = vouched & moved.unseen_within(places, shown)
         if self.taps or self.held_press is not None:
             unseen |= self._read_otherwise(vouched, view)
-        for place in unseen:
-            del self.doubt.vouched[place]
+        self.doubt.unvouch(unseen)
         if unseen:
             self.doubt.recheck |= unseen
             self.doubt.asked_for = None
