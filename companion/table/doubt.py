@@ -433,6 +433,14 @@ class Doubting:
         if not self.doubt.reached or self.doubt.view is None:
             return
         self.doubt.reached = False
+        if self.doubt.colours:
+            # the colours said were of the card that lay there before the reach: its marks,
+            # asked among those colours only, may no longer be what lies there (Jivecat seed 3
+            # under a lamp over Mambo and Vogue: Bossa Nova's cyan said, then slid down and
+            # Vogue refilled pink; the marks asked were cyan ones only, and the game never
+            # went on)
+            self.doubt.colours.clear()
+            self.doubt.asked_for = None
         places = self.doubt.places
         vouched = self.doubt.vouched_doubted()
         if not vouched:
@@ -493,7 +501,15 @@ class Doubting:
         if self.table_prompt is not None and any(o.get("type") == READS for o in self.table_prompt.options):
             self.table_prompt = None
         self.publish("prompt")
-        board = self.doubt.filled(self.game.board_view(self.ledger.state))
+        record = self.game.board_view(self.ledger.state)
+        # a place said as the record has it is vouched for now, before the board it completes
+        # is judged: a move that press records and that changes the place then ends it, and the
+        # place is asked again.  Left as said, it stood for the table all evening (Jivecat seed
+        # 3 under a lamp over Mambo and Vogue: Vogue said as Bossa Nova, the Staff chip's press
+        # then slid Bossa Nova down in the record; Vogue read as Bossa Nova still, its refill
+        # was never seen, and the record waited for it for ever)
+        self.doubt.forget_moved(record)
+        board = self.doubt.filled(record)
         if board is None:
             return  # a place is left to say
         if board != self.raw_seen:
