@@ -8,7 +8,13 @@ only the tablet's words; the game ends with the tablet showing it over with the 
 
 from __future__ import annotations
 
+import pytest
 from doubting_camera import play_doubted
+
+from companion.games.base import Piece
+from companion.table.doubt import moved_in
+
+PINK, BLACK, BLUE, GREEN, YELLOW = (Piece(c) for c in ("pink", "black", "blue", "green", "yellow"))
 
 
 def assert_ended_right(game: str, seed: int, lamp: tuple[str, ...], as_glare: bool) -> None:
@@ -31,3 +37,28 @@ def test_a_card_said_under_a_lamp_then_slid_down_by_the_record_is_asked_again() 
     card that a reach may since have replaced are asked again too (Bossa Nova's cyan said
     before the slide; the marks then offered were cyan ones only)."""
     assert_ended_right("jivecat", 3, ("trend-0", "skull-0"), False)
+
+
+@pytest.mark.parametrize(("seed", "lamp", "as_glare"), [(24, ("c9", "c10", "c11"), False),
+                                                        (23, ("s8", "c8", "c9"), True)])
+def test_a_figure_moved_in_under_a_lamp_from_where_the_camera_sees_is_offered(
+        seed: int, lamp: tuple[str, ...], as_glare: bool) -> None:
+    """Times Square under a lamp over the sewer or Champagne Charlie's row beside it.  A play
+    moved a figure from where the camera sees in under it: Charlie a space along his row
+    (seed 24), Saucy Sue two spaces onto the sewer as a Bodyguard left it (seed 23).  What the
+    doubted places might hold was what the record had there, nothing, or what a next move of
+    one card of a kind lays there, so the true content was never offered; the players could
+    not say it, took their taps back, and the record fell behind the table for good."""
+    assert_ended_right("times_square", seed, lamp, as_glare)
+
+
+def test_moved_in_lays_a_piece_gone_from_sight_and_takes_one_come_out() -> None:
+    """The fills: Sue (pink) gone from space 7, a Bodyguard (black) read anew on space 9; the
+    record has the sewer (doubted) with a Bodyguard and Deb (blue)."""
+    record = {"s7": (PINK,), "s8": (BLACK, BLUE), "s9": (GREEN,), "c6": (YELLOW,)}
+    view = {"s9": (BLACK, GREEN), "c6": (YELLOW,)}
+    fills = moved_in(record, view, frozenset({"s8", "c8"}))
+    assert {"s8": (BLUE, PINK), "c8": ()} in fills  # Sue in, the Bodyguard out
+    assert {"s8": (BLACK, BLUE), "c8": (PINK,)} in fills  # Sue in elsewhere under it
+    assert {"s8": (BLACK, BLUE), "c8": ()} not in fills  # the record's own fill is tried already
+    assert moved_in(record, record, frozenset({"s8", "c8"})) == []  # nothing gone, nothing come
