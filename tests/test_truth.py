@@ -384,17 +384,18 @@ def test_a_card_on_the_wrong_seats_reader_a_forgotten_and_a_double_press() -> No
 
 
 def test_the_camera_bumped_a_cup_and_the_drifting_light_change_the_frames() -> None:
-    """Each of the camera's cafe faults changes the frame from the moment it comes."""
+    """Each of the camera's cafe faults changes the frame from the moment it comes (a lamp's
+    hot spot from the first frame on)."""
     import numpy as np
 
     from companion.sim.faults import CafeCamera
 
     frame = np.random.default_rng(1).integers(0, 255, (60, 80, 3), dtype=np.uint8)
     camera = SimpleNamespace(layout=None, homography=None, px_per_mm=0.2)
-    for kind in ("bump", "cup", "drift"):
+    for kind in ("bump", "cup", "drift", "lamp"):
         log = FaultLog()
         cafe = CafeCamera(FaultModel(**{kind: 1.0}), random.Random(3), log, camera)
-        start = {"bump": cafe.bump_at, "cup": cafe.cup_at, "drift": 1}[kind]
+        start = {"bump": cafe.bump_at, "cup": cafe.cup_at, "drift": 1, "lamp": 1}[kind]
         assert start is not None
         frames = [cafe.apply(frame) for _ in range(start + 1000)]
         assert (frames[start - 2] == frame).all() if start > 1 else True

@@ -3,8 +3,9 @@
 Transient ones (a piece misread for a few frames, a hand left over the board, frames lost,
 a tap missed, the device unplugged for a moment) and the ones a cafe has all evening: one
 place misread every time it is seen, a piece knocked into the neighbouring place, the
-camera bumped a few centimetres, a cup left on the board, the light drifting, a card tapped
-on the wrong seat's reader, a press forgotten or made twice.  :class:`FaultyTable` is the
+camera bumped a few centimetres, a cup left on the board, the light drifting, a lamp's hot
+spot over a place or three all evening, a card tapped on the wrong seat's reader, a press
+forgotten or made twice.  :class:`FaultyTable` is the
 runner with them between the world and its channels; every duration is counted in the
 camera's frames, never in seconds.
 """
@@ -30,6 +31,8 @@ TRANSIENT_FRAMES = 12  # frames a transient misread lasts (1.5 s at the service'
 UNPLUG_FRAMES = 12  # frames the device stays unplugged
 CUP_FRAMES = 8 * 60 * 3  # a cup left on the board for three minutes
 DRIFT_FRAMES = 8 * 60 * 20  # the light's drift from the game's start to its full change
+LAMP_SPREAD = (1.0, 2.2)  # a lamp's hot spot spreads over this many of its place's half-widths (sigma)
+LAMP_STRENGTH = (150.0, 230.0)  # and lifts its middle by this much: the print and the pieces there wash out
 MOVED_KEPT = 6  # frames kept as bumped, cupped and lit, by what the camera drew (three noise fields, twice)
 
 
@@ -56,6 +59,7 @@ class FaultModel:
     bump: float = 0.0  # per game: the camera bumped 2-5 cm at some point of the game
     cup: float = 0.0  # per game: a cup left on the board for minutes
     drift: float = 0.0  # per game: the light drifting darker and warmer over the evening
+    lamp: float = 0.0  # per game: a lamp's hot spot over a place or three, all evening
     wrong_seat: float = 0.0  # per tap on a seat's reader: laid on the neighbour's
     forget_press: float = 0.0  # per press: never made
     double_press: float = 0.0  # per press: made twice
@@ -83,6 +87,9 @@ FAULT_MODELS: dict[str, FaultModel] = {
     "cafe": FaultModel(pip=0.02, colour=0.02, resting_hand=0.05, dropout=0.02, drop_tap=0.02,
                        sticky=0.3, knock=0.02, bump=0.2, cup=0.2, drift=0.5, wrong_seat=0.03,
                        forget_press=0.02, double_press=0.02),
+    # a lamp's reflection over a few places all evening, washing out what lies there in every
+    # frame (the players see the table as it is), with the cafe's light drift and a few transients
+    "lamp": FaultModel(pip=0.02, colour=0.02, resting_hand=0.05, dropout=0.02, drift=0.5, lamp=1.0),
 }
 
 
@@ -160,6 +167,11 @@ class CafeCamera:
         self.cup_at = rng.randint(100, 1200) if rng.random() < model.cup else None
         self.cup_spot = rng.random()
         self.drift = rng.uniform(0.15, 0.3) if rng.random() < model.drift else 0.0
+        # (drawn only by a model with a lamp: the other models' games draw as they always did)
+        self.lamp: tuple[float, float, float] | None = None  # its place (a share of the list), size, power
+        if model.lamp and rng.random() < model.lamp:
+            self.lamp = (rng.random(), rng.uniform(*LAMP_SPREAD), rng.uniform(*LAMP_STRENGTH))
+        self._lamp_lift: np.ndarray | None = None  # the light it adds to each pixel (it never moves)
         self.frames = 0
         self.cup_lifted = False  # the players took the cup away
         # the frames as bumped, cupped and lit, by what the camera drew, which of the first two
@@ -205,13 +217,16 @@ class CafeCamera:
             part = min(1.0, n / DRIFT_FRAMES) * self.drift
             light = np.array([1.0 - part, 1.0 - 0.7 * part, 1.0 - 0.3 * part], np.float32)  # BGR: warmer
             table = gains_table(light)
-        if not bumped and not cup and table is None:
+        if self.lamp is not None and n == 1:
+            self.log.note("lamp")
+        if not bumped and not cup and table is None and self.lamp is None:
             return frame
         key = None if drawn is None else (drawn, bumped, cup, None if table is None else table.tobytes())
         out = self._moved.get(key) if key is not None else None
         if out is None:
             out = self._bumped(frame) if bumped else frame
             out = self._cup(out) if cup else out
+            out = self._lamp(out) if self.lamp is not None else out
             out = cv2.LUT(out, table) if table is not None else out
             if key is not None:
                 out.flags.writeable = False  # handed out as kept: read-only, so never drawn on
@@ -219,6 +234,37 @@ class CafeCamera:
                 while len(self._moved) > MOVED_KEPT:
                     del self._moved[next(iter(self._moved))]
         return out
+
+    def _spot_centre(self, share: float) -> tuple[tuple[float, float], float] | None:
+        """The frame point of the layout's place at ``share`` of its list, and its larger side
+        in frame px; None without a layout and a homography."""
+        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
+        if not spots or getattr(self.camera, "homography", None) is None:
+            return None
+        spot = spots[int(share * len(spots))]
+        scale = getattr(self.camera, "px_per_mm", 2.0)
+        point = np.array([[[(spot.x + spot.w / 2) * scale, (spot.y + spot.h / 2) * scale]]], np.float32)
+        x, y = cv2.perspectiveTransform(point, self.camera.homography)[0, 0]
+        return (float(x), float(y)), max(spot.w, spot.h) * self._px_per_mm()
+
+    def lamp_place(self) -> str | None:
+        """The place the lamp's hot spot is centred on (the layout's), None without one."""
+        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
+        return spots[int(self.lamp[0] * len(spots))].id if spots and self.lamp is not None else None
+
+    def _lamp(self, frame: np.ndarray) -> np.ndarray:
+        """The lamp's reflection over its place and round it: soft, washing colour out to white
+        (as the flat camera's glare, centred on a place and as wide as a place or two)."""
+        h, w = frame.shape[:2]
+        if self._lamp_lift is None or self._lamp_lift.shape[:2] != (h, w):
+            assert self.lamp is not None
+            share, spread, strength = self.lamp
+            at = self._spot_centre(share)
+            (cx, cy), sigma = ((w / 2, h / 2), 40.0) if at is None else (at[0], spread * at[1] / 2)
+            ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+            lift = strength * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma))
+            self._lamp_lift = lift.astype(np.float32)[..., None]
+        return np.clip(frame.astype(np.float32) + self._lamp_lift, 0, 255).astype(np.uint8)
 
     def _bumped(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the camera bumped ``bump_mm`` sees it."""
@@ -228,16 +274,9 @@ class CafeCamera:
 
     def _cup(self, frame: np.ndarray) -> np.ndarray:
         """A white cup seen from above, 8 cm across, with its dark coffee, on one place."""
-        layout = getattr(self.camera, "layout", None)
-        spots = list(getattr(layout, "spots", ()))
         h, w = frame.shape[:2]
-        centre = (w // 2, h // 2)
-        if spots and getattr(self.camera, "homography", None) is not None:
-            spot = spots[int(self.cup_spot * len(spots))]
-            scale = getattr(self.camera, "px_per_mm", 2.0)
-            point = np.array([[[(spot.x + spot.w / 2) * scale, (spot.y + spot.h / 2) * scale]]], np.float32)
-            x, y = cv2.perspectiveTransform(point, self.camera.homography)[0, 0]
-            centre = (int(x), int(y))
+        at = self._spot_centre(self.cup_spot)
+        centre = (w // 2, h // 2) if at is None else (int(at[0][0]), int(at[0][1]))
         radius = max(4, int(40 * self._px_per_mm()))
         frame = frame.copy()
         cv2.circle(frame, centre, radius, (236, 240, 242), -1, cv2.LINE_AA)
