@@ -434,3 +434,23 @@ def test_a_place_said_empty_is_asked_again_when_what_was_laid_there_explains_no_
     assert not table.history
     table.declare(clubs)
     assert [h.action for h in table.history] == [clubs]
+
+
+def test_the_record_is_right_names_a_place_the_camera_cannot_read_as_said_by_the_players() -> None:
+    """A Dancer the camera cannot read, said to hold a Move the record lacks, and the players
+    tap "the record is right": the history's line names that content as theirs, not as the
+    camera's reading (stop 107: "(the camera read cyan (8))" of a Jivecat trend card under a
+    lamp, which the camera read nothing at)."""
+    table = _couples_with_two_moves_for_b()
+    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    _under_glare(table, view, 2)
+    warned = table.table_prompt
+    assert warned is not None and {"type": "keep_record"} in warned.options, warned
+    table.declare({"type": "keep_record"})
+    line = table.history[-1].text
+    assert "B at Nightclub 1 as the record has it, red (3) (you said red (3), white (1))" in line, line
+    assert "camera read" not in line
