@@ -34,7 +34,7 @@ from companion.sim.world import (
 )
 
 CLUB_VALUE = re.compile(r" \((?:\d+|\?)\)")  # a Nightclub's value in a line: "Nightclub 3 (5)", "(?)"
-TABLE_MOVES = ("nightclubs", "lead_reveal", "reveal", "clear")  # moves the table shows, no press
+TABLE_MOVES = ("nightclubs", "place", "lead_reveal", "reveal", "clear")  # moves the table shows, no press
 NIGHT_END_TRIES = 4  # how often players show the night's table again before clearing it anyway
 
 
@@ -238,6 +238,11 @@ class KingOfClubsWorld(KingOfClubsNight, World):
         3 ... Tap the move the table shows" offered B's 1, 2, 3 and 4 at Solo 5, and the
         players, who knew only the reveals a line or a press of theirs had said, tapped none."""
         moves: list[Action] = [{"type": "clear"}]  # last night's cards taken off the table
+        # each seat's Dancers laid face down tonight, though some are turned up since: under a
+        # lamp over A's Dancer at Nightclub 1 all evening (bench truth --faults lamp, seed 300),
+        # "A placed their Dancers face down" was offered while the first dance was turned up
+        # and nobody tapped it; the record waited for it all night
+        moves += [{"type": "place", "player": p} for p in sorted(self.placed)]
         if self.stage != "clubs" and self.clubs:
             moves.append({"type": "nightclubs", "values": list(self.clubs)})
         for player, slot in sorted(self.face_up, key=str):
@@ -263,8 +268,8 @@ class KingOfClubsWorld(KingOfClubsNight, World):
 
     def recognises(self, action: Any) -> bool:
         """A reading offered as a correction is ours when the table shows it: the night's
-        Nightclubs with those values in that order; a reveal whose every card lies face up
-        with that value."""
+        Nightclubs with those values in that order; a seat's Dancers laid tonight; a reveal
+        whose every card lies face up with that value."""
         if not isinstance(action, dict):
             return False
         if action.get("type") == "clear":
@@ -274,6 +279,8 @@ class KingOfClubsWorld(KingOfClubsNight, World):
             return self.night > 1 and self.stage != "clear"
         if action.get("type") == "nightclubs":
             return self.stage != "clubs" and action.get("values") == self.clubs
+        if action.get("type") == "place":
+            return action.get("player") in self.placed  # tonight's, until the table is cleared
         if action.get("type") == "lead_reveal":
             return (action.get("player"), action.get("slot")) in self.face_up \
                 and self.placed.get(action.get("player"), {}).get(action.get("slot")) == action.get("skill")
