@@ -693,15 +693,12 @@ def test_a_pick_up_of_the_die_is_known_only_as_the_players_newest_move() -> None
     assert world.recognised(button) is None  # a turn before, with Red's roll since
 
 
-def test_dancers_placed_tonight_are_known_and_the_lead_dancers_reveal_is_declared_when_asked() -> None:
+def test_dancers_placed_tonight_are_theirs_to_tap_though_a_dance_is_turned_up_since() -> None:
     """King of Clubs under a lamp over A's Dancer at Nightclub 1 all evening (``bench truth
-    --faults lamp``, seed 300).  "A placed their Dancers face down", offered once the first
-    dance was turned up, was tapped by nobody: the players knew only the reveals their table
-    shows, and the record waited for it all night.  And the Lead Dancer's reveal of that very
-    Dancer was never seen; when the tablet asked them to declare a move made without a press,
-    they had none in mind, and B's swap was refused for good.  Players know tonight's
-    placings, declare the Lead Dancer's reveal when asked, and forget it once the night is
-    cleared."""
+    --faults lamp``, seeds 300 and 302).  "A placed their Dancers face down", offered once the
+    first dance was turned up, was tapped by nobody: the players knew only the reveals their
+    table shows, and the record waited for it all night.  Players know tonight's placings as
+    theirs until the table is cleared."""
     from companion.sim.players.king_of_clubs import KingOfClubsWorld
 
     world = KingOfClubsWorld(load_game("king_of_clubs"), 2, "advanced", 1)
@@ -714,18 +711,8 @@ def test_dancers_placed_tonight_are_known_and_the_lead_dancers_reveal_is_declare
     assert world.recognised(placed_a) == {"type": "place", "player": 0}
     assert world.recognised(world.wording().action({"type": "place", "player": 1})) is None
     world._stage_place()
-    assert world.stage == "lead_reveal"
-    world._stage_lead_reveal()
-    (seat, slot), = world.face_up
-    revealed = {"type": "lead_reveal", "player": seat, "slot": slot, "skill": world.placed[seat][slot]}
-    warned = {"history": [], "history_total": 4, "over": False,
-              "prompts": [{"kind": "warning", "options": [],
-                           "text": "The table does not match the record: ... If a move was made on the "
-                                   "table without its press, declare it: the press is judged again."}]}
-    assert world.declare_missing(warned) == []  # the same ask at two glances: it stands
-    assert world.declare_missing(warned) == [Declare(revealed)]
-    world._stage_lead_reveal()  # (a reveal made again: kept in mind again)
+    world._stage_lead_reveal()  # a Dancer turned up since: the placing is still theirs
+    assert world.recognised(placed_a) == {"type": "place", "player": 0}
     world.stage = "clear"
     world._stage_clear()
     assert world.recognised(placed_a) is None  # last night's placing
-    assert all(a.get("type") != "lead_reveal" for a in world.unrecorded)

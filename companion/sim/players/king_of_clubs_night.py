@@ -91,15 +91,7 @@ class KingOfClubsNight:
 
     def _stage_lead_reveal(self) -> Step:
         assert self.lead is not None
-        seat, slot = self._seats(self.lead)[0], self.rng.choice(SLOTS)
-        self.face_up.add((seat, slot))
-        # a move of theirs the table shows, made with no press: should no line of the tablet
-        # show it when it asks them to declare what they made without one, they declare it
-        # (under a lamp over the card turned up all evening, bench truth --faults lamp seed
-        # 300, the Lead Dancer's reveal was never recorded and B's swap was refused for good)
-        revealed = {"type": "lead_reveal", "player": seat, "slot": slot, "skill": self.placed[seat][slot]}
-        self.remember_made(revealed)  # (its words as the table says them tonight)
-        self.not_yet_recorded(revealed)
+        self.face_up.add((self._seats(self.lead)[0], self.rng.choice(SLOTS)))
         self.stage = "swap"
         return [BoardChange(self._view())]
 
@@ -170,8 +162,6 @@ class KingOfClubsNight:
         return [BoardChange(self._view())]
 
     def _stage_clear(self) -> Step:
-        # tonight's Lead Dancer's reveal is no move to declare on another night
-        self.unrecorded = [a for a in getattr(self, "unrecorded", []) if a.get("type") != "lead_reveal"]
         self.clubs, self.placed, self.face_up, self.boost = [], {}, set(), {}
         self.moves_played, self.prestige = [0, 0], [0, 0]
         self.night += 1
