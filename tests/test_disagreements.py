@@ -16,7 +16,7 @@ import pytest
 from companion.games.base import Action, BoardView, MalformedAction, Piece, Prompt, RuleError, State, Tap
 from companion.reconcile import changed_places, place_names
 from companion.table import Table
-from companion.table.disagreement import pieces_words
+from companion.table.overrides import pieces_words
 from companion.table.referee import DOUBLE_PRESS_FRAMES
 from companion.table.search import differing
 

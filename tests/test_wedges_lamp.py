@@ -12,7 +12,7 @@ import pytest
 from doubting_camera import play_doubted
 
 from companion.games.base import Piece
-from companion.table.doubt import moved_in
+from companion.table.fills import moved_in
 
 PINK, BLACK, BLUE, GREEN, YELLOW = (Piece(c) for c in ("pink", "black", "blue", "green", "yellow"))
 

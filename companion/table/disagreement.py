@@ -30,13 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from companion.games.base import (
     Action,
     BoardView,
     Game,
-    Piece,
     Prompt,
     State,
     Tap,
@@ -52,7 +50,7 @@ from companion.reconcile import (
 )
 from companion.table.ledger import UNSURE, HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.misreads import one_off
-from companion.table.overrides import Overrides, pieces_json
+from companion.table.overrides import Overrides, kept_record, pieces_words
 from companion.table.presses import second_taps, two_moves
 from companion.table.search import (
     EARLIER,
@@ -72,39 +70,12 @@ from companion.table.search import (
     with_score_places,
 )
 
-if TYPE_CHECKING:  # (the doubt flow imports this module's words)
-    from companion.table.doubt import Doubt
-
 NOT_READ = "not among the cards read"  # the tablet lists the cards its readers read
 TWO_MOVES = "Were two moves made since the record's last"  # a press forgotten, asked
 KEEP_RECORD: Action = {"type": "keep_record"}
 REREAD: Action = {"type": "reread"}
 TABLE_ACTIONS = frozenset({"keep_record", "reread"})
 """Table actions of a disagreement prompt besides ``correct`` (never a game's own types)."""
-
-
-def pieces_words(stack: tuple[Piece, ...] | None) -> str:
-    """A place's pieces as the camera tells them apart: "purple (2)", or "nothing"."""
-    if not stack:
-        return "nothing"
-    return ", ".join(p.colour + (f" ({p.pips})" if p.pips else "") for p in stack)
-
-
-def kept_record(game: Game, state: State, seen: BoardView, places: list[str],
-                said: frozenset[str] = frozenset()) -> Action:
-    """The logged "the record is right" decision for ``places``: what the record has and
-    the camera read there, and the history's line in the players' words.  ``said``: places the
-    camera could not read, their content the players' own answer, named as theirs (a line
-    "the camera read cyan (8)" of a place it read nothing at misleads whoever checks it)."""
-    labels = place_names(game, state)
-    board = game.board_view(state)
-    where = "; ".join(f"{labels.get(p, p)} as the record has it, {pieces_words(board.get(p))} "
-                      f"({'you said' if p in said else 'the camera read'} {pieces_words(seen.get(p))})"
-                      for p in places)
-    return {"type": "keep_record",
-            "text": f"The record is right, the table to be set as it says: {where}.",
-            "places": {p: {"camera": pieces_json(seen.get(p, ())),
-                           "record": pieces_json(board.get(p, ()))} for p in places}}
 
 
 def two_moves_words(game: Game, state: State, first: Action, lower: bool = False) -> str:
@@ -282,7 +253,7 @@ class Disagreements:
     _made: dict[tuple[object, ...], State | None]
     next_moves: NextMoves
     notices: dict[str, Prompt]
-    doubt: Doubt
+    places_said: Callable[[], frozenset[str]]  # (the doubt flow's: :meth:`Doubting.places_said`)
 
     def outlasting_taps(self) -> list[Tap]:
         """The cards tapped that outlast the move the players just declared
@@ -555,7 +526,7 @@ class Disagreements:
         chosen = sorted(p for p in changed_places(board, self.raw_seen) if p in places)
         if not chosen:
             raise NothingToUndo("the table reads as the record has it: nothing to set aside")
-        said = self.doubt.places & set(chosen)  # read from the players' answers, not the camera
+        said = self.places_said() & set(chosen)  # read from the players' answers, not the camera
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen, said),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))

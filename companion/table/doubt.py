@@ -18,10 +18,8 @@ A move that changes the place ends the vouching; it is asked about again.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import product
 
 from companion.games.base import (
     Action,
@@ -36,9 +34,9 @@ from companion.games.base import (
     place_names,
 )
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, reconcile
-from companion.table.disagreement import pieces_words
+from companion.table.fills import Fill, moved_in, moved_within
 from companion.table.ledger import Ledger
-from companion.table.overrides import Overrides, pieces_from, pieces_json
+from companion.table.overrides import Overrides, pieces_from, pieces_json, pieces_words
 from companion.table.pace import SETTLE_FRAMES
 from companion.table.presses import HELD_PRESS, HELD_PRESS_ASKED_TEXT, HELD_PRESS_TEXT
 
@@ -48,10 +46,7 @@ READINGS_SHOWN = 6  # readings offered at most as taps
 ANSWERS_SHOWN = 12  # what a place may hold, offered at most as taps (a die's six faces, nothing, ...)
 MANY_PLACES = 3  # places asked about at once from which every one is also offered as recorded, one tap
 FILLS_TRIED = 120  # contents of the doubted places set against the rules at most
-MOVED_WITHIN_PLACES = 6  # doubted places at most among which a piece moved from one to another is tried
-MOVED_IN_PIECES = 3  # pieces at most tried as moved in under what hides the doubted places, or out
 READS = "reads"  # the players' answer of what the doubted places hold (a table action, never a move)
-Fill = dict[str, tuple[Piece, ...]]  # a content for each doubted place
 
 
 @dataclass
@@ -207,61 +202,6 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
     return list(found.values())
 
 
-def moved_within(record: BoardView, places: frozenset[str]) -> list[Fill]:
-    """The doubted places as the record has them but for one's pieces moved to another empty
-    one: a move made under a lamp over a few places (Times Square's Champagne Charlie moved
-    a space along his row under it as a play went on beside it), which the contents tried
-    place by place, cut at :data:`FILLS_TRIED`, may not reach (a handful of places only)."""
-    if len(places) > MOVED_WITHIN_PLACES:
-        return []
-    record_fill = {p: tuple(record.get(p, ())) for p in places}
-    return [{**record_fill, a: (), b: record_fill[a]} for a in sorted(places) for b in sorted(places)
-            if a != b and record_fill[a] and not record_fill[b]]
-
-
-def moved_in(record: BoardView, view: BoardView, places: frozenset[str]) -> list[Fill]:
-    """The doubted places as the record has them but for pieces moved in under what hides
-    them from where the camera sees, or out from under it: each piece the camera no longer
-    reads anywhere it can see (the record has it outside the doubted places) laid at one
-    doubted place or none, each piece it reads there anew that the record has at a doubted
-    place taken from one of them or none.  Times Square under a lamp over the sewer and
-    Champagne Charlie's row beside it: Charlie moved a space in under it as a play went on
-    beside it (seed 24), Saucy Sue moved two spaces onto Hal there (seed 20), or onto the
-    sewer as a Bodyguard left it (seed 23).  The contents tried place by place hold what the
-    record has there or what a next move of one card of a kind lays there, so none of these
-    was offered, and the game never went on.  A handful of places and pieces only
-    (:data:`MOVED_WITHIN_PLACES`, :data:`MOVED_IN_PIECES`)."""
-    if len(places) > MOVED_WITHIN_PLACES:
-        return []
-    outside = Counter(piece for place, stack in record.items() if place not in places for piece in stack)
-    seen = Counter(piece for place, stack in view.items() if place not in places for piece in stack)
-    record_fill = {p: tuple(record.get(p, ())) for p in sorted(places)}
-    steps: list[list[tuple[str, Piece, str] | None]] = [
-        [None, *(("lay", piece, p) for p in record_fill)] for piece in sorted((outside - seen).elements())]
-    for piece in sorted((seen - outside).elements()):
-        holders = [p for p, stack in record_fill.items() if piece in stack]
-        if holders:
-            steps.append([None, *(("take", piece, p) for p in holders)])
-    if not steps or len(steps) > MOVED_IN_PIECES:
-        return []
-    fills: list[Fill] = []
-    for chosen in product(*steps):
-        fill = {p: list(stack) for p, stack in record_fill.items()}
-        for step in sorted((s for s in chosen if s is not None), key=lambda s: s[0] != "take"):
-            kind, piece, place = step
-            if kind == "lay":
-                fill[place].append(piece)
-            elif piece in fill[place]:
-                fill[place].remove(piece)
-            else:
-                break  # the piece taken twice from one place that holds it once
-        else:
-            made = {p: tuple(sorted(stack)) for p, stack in fill.items()}
-            if any(made[p] != tuple(sorted(stack)) for p, stack in record_fill.items()) and made not in fills:
-                fills.append(made)
-    return fills
-
-
 def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
                   more: Sequence[tuple[Piece, ...]] = (),
                   colours: Mapping[str, tuple[str, ...]] | None = None) -> list[Action]:
@@ -348,6 +288,10 @@ class Doubting:
     table_prompt: Prompt | None
     next_moves: NextMoves
     doubt: Doubt
+
+    def places_said(self) -> frozenset[str]:
+        """The doubted places, their content the players' answer, not the camera's reading."""
+        return self.doubt.places
 
     def publish(self, kind: str) -> None: ...
     def notice(self, key: str, prompt: Prompt | None) -> None: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.games.base import Action, BoardView, Game, Piece, State
-from companion.reconcile import changed_places
+from companion.reconcile import changed_places, place_names
 
 
 def pieces_json(stack: tuple[Piece, ...]) -> list[list[object]]:
@@ -255,3 +255,27 @@ class Overrides:
                 for other in self.together.get(place, frozenset()) | {place}:
                     self.places.pop(other, None)
                     self.together.pop(other, None)
+
+
+def pieces_words(stack: tuple[Piece, ...] | None) -> str:
+    """A place's pieces as the camera tells them apart: "purple (2)", or "nothing"."""
+    if not stack:
+        return "nothing"
+    return ", ".join(p.colour + (f" ({p.pips})" if p.pips else "") for p in stack)
+
+
+def kept_record(game: Game, state: State, seen: BoardView, places: list[str],
+                said: frozenset[str] = frozenset()) -> Action:
+    """The logged "the record is right" decision for ``places``: what the record has and
+    the camera read there, and the history's line in the players' words.  ``said``: places the
+    camera could not read, their content the players' own answer, named as theirs (a line
+    "the camera read cyan (8)" of a place it read nothing at misleads whoever checks it)."""
+    labels = place_names(game, state)
+    board = game.board_view(state)
+    where = "; ".join(f"{labels.get(p, p)} as the record has it, {pieces_words(board.get(p))} "
+                      f"({'you said' if p in said else 'the camera read'} {pieces_words(seen.get(p))})"
+                      for p in places)
+    return {"type": "keep_record",
+            "text": f"The record is right, the table to be set as it says: {where}.",
+            "places": {p: {"camera": pieces_json(seen.get(p, ())),
+                           "record": pieces_json(board.get(p, ()))} for p in places}}
