@@ -185,10 +185,15 @@ class CafeCamera:
         return self.cup_at is not None and not self.cup_lifted \
             and self.cup_at <= self.frames < self.cup_at + CUP_FRAMES
 
+    def _spot(self, share: float) -> Any:
+        """The layout's place at ``share`` of its list (the cup's, the lamp's), None without one."""
+        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
+        return spots[int(share * len(spots))] if spots else None
+
     def cup_place(self) -> str | None:
         """The place the cup stands on (the layout's), None without a layout."""
-        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
-        return spots[int(self.cup_spot * len(spots))].id if spots else None
+        spot = self._spot(self.cup_spot)
+        return None if spot is None else spot.id
 
     def _px_per_mm(self) -> float:
         homography = getattr(self.camera, "homography", None)
@@ -238,10 +243,9 @@ class CafeCamera:
     def _spot_centre(self, share: float) -> tuple[tuple[float, float], float] | None:
         """The frame point of the layout's place at ``share`` of its list, and its larger side
         in frame px; None without a layout and a homography."""
-        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
-        if not spots or getattr(self.camera, "homography", None) is None:
+        spot = self._spot(share)
+        if spot is None or getattr(self.camera, "homography", None) is None:
             return None
-        spot = spots[int(share * len(spots))]
         scale = getattr(self.camera, "px_per_mm", 2.0)
         point = np.array([[[(spot.x + spot.w / 2) * scale, (spot.y + spot.h / 2) * scale]]], np.float32)
         x, y = cv2.perspectiveTransform(point, self.camera.homography)[0, 0]
@@ -249,8 +253,8 @@ class CafeCamera:
 
     def lamp_place(self) -> str | None:
         """The place the lamp's hot spot is centred on (the layout's), None without one."""
-        spots = list(getattr(getattr(self.camera, "layout", None), "spots", ()))
-        return spots[int(self.lamp[0] * len(spots))].id if spots and self.lamp is not None else None
+        spot = None if self.lamp is None else self._spot(self.lamp[0])
+        return None if spot is None else spot.id
 
     def _lamp(self, frame: np.ndarray) -> np.ndarray:
         """The lamp's reflection over its place and round it: soft, washing colour out to white
