@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from committed_frames import read_right
 
 from companion.vision.coarse_face import LAYOUTS, coarse_count
 
@@ -101,3 +102,11 @@ def test_a_face_with_a_mark_half_seen_where_it_has_no_pip_is_not_read() -> None:
     for seed, turn in enumerate((0.0, 20.0, 45.0, 70.0)):
         assert read(6, turn, seed, stray=((0, 0),)) is None
         assert read(6, turn, seed) in (None, 6)
+
+
+def test_a_finer_frames_die_whose_marks_stayed_unclear_is_fitted_whole() -> None:
+    """Past ``MARKS_PX_PER_MM`` too, a die whose marks the peak search, its lit and shaded
+    reads and its face template all left unclear is fitted whole: a red 6 at 10 degrees, and
+    a purple 5 under a lamp's fall-off, read with nothing else on their boards read wrong."""
+    read_right("baron_voodoo-t10-b0", ("B2",))
+    read_right("baron_voodoo-t10-b1-falloff", ("D6",))

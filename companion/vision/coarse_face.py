@@ -1,4 +1,5 @@
-"""A die's count fitted whole, where the frame resolves it coarsely (under ``MARKS_PX_PER_MM``).
+"""A die's count fitted whole, where the frame resolves it coarsely (under ``MARKS_PX_PER_MM``),
+or where its marks found one by one were unclear.
 
 There a pip is two frame pixels across and a face nine or ten: the peak search of
 ``pips.count_pips`` finds marks run into each other and the outline's bends, and leaves the
@@ -20,10 +21,11 @@ the lamp or the blur took leaves the bigger face fitting as the smaller (on fres
 rendered to check this fit, a white 5 at 0.59 px a mm, its middle gone, fitted as a 4 at
 high odds; the tuning split's 154 coarse dice had shown 41 read right and none wrong with
 1-6 read, which did not hold).  On the tuning split's coarse dice now (283, the fresh boards
-among them): 19 read right, none wrong; as a check on its 1,183 finer dice, where the reader
-never asks it, 366 right and none wrong.  ``COVER_REACH`` 0.42 (the lattice's outer ring in
-the die's colour too) read fewer coarse dice; a looser ``COVER`` (0.7) read 17 of the finer
-dice wrong when 1-6 were read.
+among them): 19 read right, none wrong; as a check on its 1,183 finer dice, 366 right and
+none wrong, so since stop 108 the reader asks it of a finer frame's die too, where every other
+read of its marks left them unclear (3 more places read on the two splits, none wrong).
+``COVER_REACH`` 0.42 (the lattice's outer ring in the die's colour too) read fewer coarse
+dice; a looser ``COVER`` (0.7) read 17 of the finer dice wrong when 1-6 were read.
 """
 
 from __future__ import annotations
