@@ -107,3 +107,18 @@ def test_a_pool_no_print_shows_is_measured_on_the_places_before_a_hand_is_seen()
         assert spot not in doubts and not reading.view.get(spot), spot
     for spot, pieces in frame.view.items():
         assert spot in doubts or reading.view.get(spot) == pieces, spot
+
+
+def test_a_dark_place_under_a_silk_sheen_is_the_print_and_a_hand_over_the_print_is_not() -> None:
+    """jivecat-t30-b2 (tuning split: desk lamp, silk print, 30 degrees): the grey Staff place
+    lifted 23-26 levels alike in every channel, its tint kept, was "glare?" (36 from the grey
+    chips' colour, which has no tint to keep); read now, the frame exact.  A hand over the
+    print lifts the channels unevenly: the places a hand covers on jivecat-t20-b0-hand stay
+    asked (a faint stray judged by the tinted pieces alone had read them empty)."""
+    read_right("jivecat-t30-b2", ("S8", "N28", "N29"))
+    _frame, _layout, reading = reading_of("tune", "jivecat-t30-b2")
+    assert not reading.doubtful and not reading.hand
+    frame, _layout, reading = reading_of("tune", "jivecat-t20-b0-hand")
+    covered = set(frame.truth["hand"]["covered"])
+    assert {"N05", "N09", "N14", "N15"} <= covered
+    assert covered <= set(reading.doubtful or {})
