@@ -64,11 +64,14 @@ def test_a_two_whose_lit_read_saw_more_than_its_shaded_lone_mark_is_no_one(stem:
 def test_fewer_marks_in_the_shaded_read_than_the_plain_read_counted_leave_the_count_unclear(
         stem: str, spot: str) -> None:
     """Held-out Baron Voodoo frames (stop 97): a yellow 6 read as a sure 2 from its shaded read.
-    It is asked, and no place is read wrong."""
+    It is asked (till stop 108), or read as its 6 by its whole face fitted (``coarse_face``),
+    and no place is read wrong."""
     frame, reading = kept_reading(stem, "test")
     assert reading.view is not None
     assert frame.view[spot] == (Piece("yellow", 6),)
-    assert reading.doubtful.get(spot) == "marks unclear: blur?", reading.view.get(spot)
+    read = reading.view.get(spot)
+    assert reading.doubtful.get(spot) == "marks unclear: blur?" or (
+        spot not in reading.doubtful and read == (Piece("yellow", 6),)), read
     layout, _colours = frame_layout(frame.game, int(frame.truth["players"]))
     wrong = [s.id for s in layout.spots
              if s.id not in reading.doubtful and reading.view.get(s.id, ()) != frame.view.get(s.id, ())]

@@ -131,7 +131,7 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     ranked = sorted(best, key=lambda n: best[n][0])
     first, second = best[ranked[0]][0], best[ranked[1]][0]
     pixels = (2 * REACH * face_px / frame_px) ** 2  # the lattice's frame pixels: what it truly samples
-    if 0.5 * pixels * np.log(second / max(first, 1e-6)) < EVIDENCE:
+    if second <= 0 or 0.5 * pixels * np.log(second / max(first, 1e-6)) < EVIDENCE:
         return None
     if any(set(LAYOUTS[ranked[0]]) < set(LAYOUTS[n]) for n in LAYOUTS):
         # a face whose pips are all another face's may be that face with a pip washed out or

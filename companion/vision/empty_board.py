@@ -23,6 +23,7 @@ from companion.vision.cast_shadow import (
     missed_light,
 )
 from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
+from companion.vision.classifying import GREY_TINT_MAX
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
@@ -44,9 +45,7 @@ SHADE_EVEN = 0.1  # a shadow dims the print alike in every channel, within this
 SHADE_PRINT_MIN = 40  # print darker than this in any channel: no shade judged on it
 FAINT_STRAY = 1.25  # a patch off the empty board by no more than this share of its tolerance ...
 FAINT_FROM_PIECES = 72.0  # ... and this far from every piece's colour (BGR levels): the print under a sheen
-# ... from every tinted piece's only, where it keeps the print's tint and is lifted alike in every
-# channel, within this share of its lift (a sheen's white light; a hand's lift over the print differs)
-EVEN_LIFT = 0.3
+EVEN_LIFT = 0.3  # ... every tinted one's, where lifted alike in every channel within this share (a sheen)
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
 FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
@@ -267,8 +266,7 @@ class EmptyBoard:
     def _faint_stray(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray) -> bool:
         """Is an unexplained patch the print itself, strayed only a little past what the empty
         board explains there (its median by ``FAINT_STRAY`` of the tolerance at most in any
-        channel) and far from every piece's colour (``FAINT_FROM_PIECES``; every tinted one's,
-        where a sheen lifted it evenly and its tint is kept: ``EVEN_LIFT``)?  A lamp's sheen
+        channel) and far from every piece's colour (``FAINT_FROM_PIECES``; ``EVEN_LIFT``)?  A lamp's sheen
         on a dark print lifts it just past the tolerance, which hides nothing there: a piece
         shows its own colour.  Over a pale print a white or grey piece, blurred small, is as
         near the print as that: it stays in doubt."""
@@ -290,14 +288,12 @@ class EmptyBoard:
         colour = np.median(seen, axis=0)
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
         lift = np.median(seen - self._reference[y:y + h, x:x + w][own].astype(np.float32), axis=0)
-        if least > 0 and (lift > 0).all() and float(np.ptp(lift)) <= EVEN_LIFT * float(lift.mean()):
-            # a dark print under a silk sheen, lifted alike in every channel and its tint kept, is
-            # no colourless piece (it has no tint), only perhaps a tinted one (Jivecat at 30 degrees:
-            # a grey Staff place lifted 23-26, 36 from the grey chips, none of them tinted its way)
+        if least > 0 and (lift > 0).all() and float(np.ptp(lift)) <= EVEN_LIFT * float(lift.mean()) \
+                and float(np.linalg.norm(colour - colour.mean())) >= GREY_TINT_MAX:
+            # a print lifted alike in every channel, with more tint than a colourless face shows, is
+            # no colourless piece (Jivecat at 30 degrees: a grey Staff place under a silk sheen)
             pieces = pieces[np.ptp(pieces, axis=1) >= TINTED]
-            if not len(pieces):
-                return True
-        return float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
+        return not len(pieces) or float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
 
     def _hides_no_piece(self, components: np.ndarray, k: int, box: np.ndarray, pieces: np.ndarray) -> bool:
         """Does patch ``k`` of what is unexplained (its ``box``: x, y, w, h) hide no piece?  Clear
