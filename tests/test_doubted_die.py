@@ -454,3 +454,44 @@ def test_the_record_is_right_names_a_place_the_camera_cannot_read_as_said_by_the
     line = table.history[-1].text
     assert "B at Nightclub 1 as the record has it, red (3) (you said red (3), white (1))" in line, line
     assert "camera read" not in line
+
+
+def test_a_dancer_turned_up_unseen_before_the_placing_was_tapped_is_asked_again() -> None:
+    """King of Clubs under a lamp over A's Dancer at Nightclub 1 all evening (``bench truth
+    --faults lamp``, seed 300): both seats laid their Dancers, and A, the Lead Dancer, turned
+    that one up, before the tablet asked what the table showed.  The players tapped the two
+    placings it offered, which vouched for the Dancer as laid, face down; the reveal was never
+    seen, B's swap was refused and the game wedged.  A tapped move says what a place held when
+    it was made, not since: a place a next move could change unseen (a card turned up under
+    the lamp) is asked again by what it holds, and the reveal is read from the answer."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    game = table.game
+
+    def dancers(*cards: tuple[int, str, int]) -> dict[str, Any]:
+        return {"type": "reveal", "cards": [{"player": p, "slot": s, "skill": k} for p, s, k in cards]}
+
+    for action in ({"type": "nightclubs", "values": [3, 3, 4, 4]}, {"type": "place", "player": 0},
+                   {"type": "place", "player": 1},
+                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 4), (1, "d1", 5)),
+                   dancers((0, "d2", 1), (0, "d3", 4), (1, "d2", 1), (1, "d3", 2)), {"type": "clear"},
+                   {"type": "nightclubs", "values": [2, 2, 5, 6]}):
+        table.declare(action)
+    placed = table.state
+    for player in (0, 1):
+        placed = game.apply(placed, {"type": "place", "player": player})
+    revealed = game.apply(placed, {"type": "lead_reveal", "player": 0, "slot": "d0", "skill": 2})
+    view = dict(game.board_view(revealed))
+    assert view["p0_d0"] != game.board_view(placed)["p0_d0"]  # turned up, under the lamp
+    _under_glare(table, view, DOUBT_FRAMES + 2, ("p0_d0",))
+    for player in (1, 0):
+        asked = table.table_prompt
+        assert asked is not None and "Can't read A at Nightclub 1" in asked.text, asked
+        table.declare(next(o for o in asked.options if o == {"type": "place", "player": player}))
+        _under_glare(table, view, DOUBT_FRAMES + 2, ("p0_d0",))
+    assert [h.action.get("type") for h in table.history[-2:]] == ["place", "place"]
+    asked = table.table_prompt
+    assert asked is not None and "Tap what the table shows there: A at Nightclub 1 shows" in asked.text, asked
+    table.declare(next(o for o in asked.options if o.get("places") == {"p0_d0": [["purple", 2]]}))
+    _under_glare(table, view, 3, ("p0_d0",))
+    assert table.history[-1].action == {"type": "lead_reveal", "player": 0, "slot": "d0", "skill": 2}, \
+        table.history[-1].action

@@ -117,6 +117,11 @@ class Doubt:
             if record.get(place, ()) != before.get(place, ()):
                 self.vouched[place] = tuple(record.get(place, ()))
         self.asked = None
+        # what was tapped was made before the tap, and the table may have gone on since where the
+        # camera cannot read: judged as after a reach (``_recheck_after_reach``), a vouched place a
+        # next move could change unseen is asked again (King of Clubs, a lamp over A's Dancer at
+        # Nightclub 1, seed 300: A's Lead Dancer turned it up before the placings were tapped)
+        self.reached = True
 
     def vouched_doubted(self) -> frozenset[str]:
         """The doubted places the players vouched for."""
