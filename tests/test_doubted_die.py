@@ -182,26 +182,34 @@ def test_colours_said_narrow_a_place_to_the_contents_of_those_colours() -> None:
     assert table.referee.doubt.colours == {}
 
 
+def _dancers(*cards: tuple[int, str, int]) -> dict[str, Any]:
+    """King of Clubs' reveal of these (player, slot, skill) Dancers."""
+    return {"type": "reveal", "cards": [{"player": p, "slot": s, "skill": k} for p, s, k in cards]}
+
+
+def _night_two() -> Table:
+    """King of Clubs, 2 players, seed 5: night 1 played out, night 2's Nightclubs (2, 2, 5, 6) laid."""
+    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    for action in ({"type": "nightclubs", "values": [3, 3, 4, 4]}, {"type": "place", "player": 0},
+                   {"type": "place", "player": 1},
+                   _dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 4), (1, "d1", 5)),
+                   _dancers((0, "d2", 1), (0, "d3", 4), (1, "d2", 1), (1, "d3", 2)), {"type": "clear"},
+                   {"type": "nightclubs", "values": [2, 2, 5, 6]}):
+        table.declare(action)
+    return table
+
+
 def _couples_with_two_moves_for_b(solo: bool = False) -> Table:
     """King of Clubs, night 2, Couples 2+2 (B at Nightclub 1 a red 3, at Nightclub 2 a red 4):
     B to play Moves, two in hand (``solo``: at Solo 5 before it, B's Dancer at Nightclub 3 a
     red 1)."""
-    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    table = _night_two()
     game = table.game
-
-    def dancers(*cards: tuple[int, str, int]) -> dict[str, Any]:
-        return {"type": "reveal", "cards": [{"player": p, "slot": s, "skill": k} for p, s, k in cards]}
-
-    for action in ({"type": "nightclubs", "values": [3, 3, 4, 4]}, {"type": "place", "player": 0},
-                   {"type": "place", "player": 1},
-                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 4), (1, "d1", 5)),
-                   dancers((0, "d2", 1), (0, "d3", 4), (1, "d2", 1), (1, "d3", 2)), {"type": "clear"},
-                   {"type": "nightclubs", "values": [2, 2, 5, 6]}, {"type": "place", "player": 0},
-                   {"type": "place", "player": 1},
+    for action in ({"type": "place", "player": 0}, {"type": "place", "player": 1},
                    {"type": "lead_reveal", "player": 0, "slot": "d2", "skill": 5},
-                   {"type": "pass", "player": 1}, dancers((1, "d2", 1)), None,
-                   dancers((0, "d3", 4), (1, "d3", 2)), None,
-                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 3), (1, "d1", 4))):
+                   {"type": "pass", "player": 1}, _dancers((1, "d2", 1)), None,
+                   _dancers((0, "d3", 4), (1, "d3", 2)), None,
+                   _dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 3), (1, "d1", 4))):
         while action is None and table.state["phase"] == "moves":
             table.declare({"type": "pass", "player": game.current_player(table.state)})
         if action is not None:
@@ -464,18 +472,8 @@ def test_a_dancer_turned_up_unseen_before_the_placing_was_tapped_is_asked_again(
     seen, B's swap was refused and the game wedged.  A tapped move says what a place held when
     it was made, not since: a place a next move could change unseen (a card turned up under
     the lamp) is asked again by what it holds, and the reveal is read from the answer."""
-    table = Table.open("king_of_clubs", None, 2, "advanced", 5, resume=False)
+    table = _night_two()
     game = table.game
-
-    def dancers(*cards: tuple[int, str, int]) -> dict[str, Any]:
-        return {"type": "reveal", "cards": [{"player": p, "slot": s, "skill": k} for p, s, k in cards]}
-
-    for action in ({"type": "nightclubs", "values": [3, 3, 4, 4]}, {"type": "place", "player": 0},
-                   {"type": "place", "player": 1},
-                   dancers((0, "d0", 2), (0, "d1", 3), (1, "d0", 4), (1, "d1", 5)),
-                   dancers((0, "d2", 1), (0, "d3", 4), (1, "d2", 1), (1, "d3", 2)), {"type": "clear"},
-                   {"type": "nightclubs", "values": [2, 2, 5, 6]}):
-        table.declare(action)
     placed = table.state
     for player in (0, 1):
         placed = game.apply(placed, {"type": "place", "player": player})
