@@ -37,3 +37,27 @@ def test_a_kept_frame_read_place_by_place_and_compared(tmp_path: Path) -> None:
     assert moves == {("wrong", "asked"): 1}
     assert lines == [f"{key} C11: wrong -> asked ['', 'white:0'] glare?"]
     assert places.wrong_frames(before) == [f"{key} C11 read nothing, truth white:0"]
+
+
+def test_what_truly_hides_a_kept_frames_places(tmp_path: Path) -> None:
+    """``hidden``: a place is hidden where the frame is clipped white wide enough for one of its
+    pieces, or a hand covers it; near a clipped patch it may be asked.  Stop 97's white chip
+    (C11) lies beside a hot spot too narrow to hide it: it may be asked, and the frame is
+    judged exact round what hides it only if every other place is read."""
+    from companion.bench.vision3d import frame_layout
+    from companion.sim.camera.frames3d import committed
+
+    out = tmp_path / "read.json"
+    assert places.main(["read", str(out), str(KEPT_DIR), "--only", "jivecat-t20-b79"]) == 0
+    found = json.loads(out.read_text())
+    frames = {f.path.stem: f for f in committed(KEPT_DIR, "test")}
+    chip = frames["jivecat-t20-b79"]
+    unseen, touched = places.hidden_places(chip, frame_layout(chip.game, int(chip.truth["players"]))[0])
+    assert not unseen and "C11" in touched and "C18" not in touched
+    (frame,) = found.values()
+    counts = places.hidden(found, [KEPT_DIR])["test"]
+    assert counts["frames"] == 1 and counts["exact"] == 0
+    assert counts["exact round what hides"] == (not set(frame["doubt"]) - touched)
+    hand = frames["baron_voodoo-t20-b49-hand"]
+    unseen, touched = places.hidden_places(hand, frame_layout(hand.game, int(hand.truth["players"]))[0])
+    assert set(hand.truth["hand"]["covered"]) <= unseen <= touched

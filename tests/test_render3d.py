@@ -326,9 +326,7 @@ def test_one_small_frame_renders_with_its_pieces_and_hand_where_its_truth_says(t
     assert nearer >= 0.75 * len(bare["pieces"])  # a figure in its own shade may be dark
     covered = handed["hand"]["covered"]
     assert covered and not set(covered) & set(handed["hand"]["partly_covered"])
-    c = handed["camera"]
-    camera = Pinhole(np.array(c["matrix"]), np.array(c["rvec"]).reshape(3, 1),
-                     np.array(c["tvec"]).reshape(3, 1), (640, 360), c["distortion"][0])
+    camera = Pinhole.from_json(handed["camera"])
     for spot_id in covered:
         spot = layout.spot(spot_id)
         centre = [spot.x + MARGIN_MM + spot.w / 2, spot.y + MARGIN_MM + spot.h / 2, 0.0]

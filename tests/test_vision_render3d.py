@@ -42,9 +42,7 @@ def layout_of(game_name: str):
 
 
 def camera_of(truth: dict) -> Pinhole:
-    c = truth["camera"]
-    return Pinhole(np.array(c["matrix"]), np.array(c["rvec"]).reshape(3, 1),
-                   np.array(c["tvec"]).reshape(3, 1), tuple(c["size"]), c["distortion"][0])
+    return Pinhole.from_json(truth["camera"])
 
 
 def test_the_test_split_shares_no_lamp_plastic_skin_or_camera_side_with_the_tuning_split():

@@ -281,6 +281,13 @@ class Pinhole:
                                   self.matrix, dist)
         return px.reshape(-1, 2)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pinhole:
+        """The camera a frame's truth names (``to_json``'s)."""
+        return cls(np.array(data["matrix"]), np.array(data["rvec"]).reshape(3, 1),
+                   np.array(data["tvec"]).reshape(3, 1), tuple(data["size"]), data["distortion"][0],
+                   np.array(data.get("position_mm", (0.0, 0.0, 0.0))))
+
     def to_json(self) -> dict[str, Any]:
         return {"matrix": self.matrix.tolist(), "distortion": self.distortion.tolist(),
                 "size": list(self.size), "rvec": self.rvec.ravel().tolist(),
