@@ -43,7 +43,8 @@ TURNS = np.deg2rad(np.arange(0.0, 180.0, 6.0))  # a face's turn (a 2's and a 3's
 STEPS = (0.25, 0.28, 0.31)  # a face's pips this share of its width apart (die_layout.DIE_STEP)
 PIP = 0.19  # a pip's width, a share of the face's
 BLUR_PX = 0.6  # the camera's blur, frame pixels (one sigma)
-CENTRE_EVERY_PX = 0.4  # frame pixels between the face's centres tried
+CENTRE_EVERY_PX = 0.4  # frame pixels between the face's centres tried ...
+MOST_CENTRES = 200  # ... this many at most (further apart where the die's inside holds more)
 INSIDE = 0.3  # a face's centre lies this share of its width inside the die's colour at least
 COVER = 0.9  # ... and its lattice this share in the die's colour ...
 COVER_REACH = 0.3  # ... within this share of a face from its centre
@@ -97,6 +98,9 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     reach = 2 * int(INSIDE * face_px) + 1
     inside = cv2.erode(solid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     every = max(1, int(round(CENTRE_EVERY_PX * frame_px)))
+    placed = cv2.countNonZero(inside[::every, ::every])
+    if placed > MOST_CENTRES:  # (a finer frame's big crop: centres a pixel apart cost seconds a die)
+        every = int(np.ceil(every * np.sqrt(placed / MOST_CENTRES)))
     ys, xs = np.nonzero(inside[::every, ::every])
     if not len(xs):
         return None
