@@ -273,7 +273,7 @@ class EmptyBoard:
         x, y, w, h = (int(v) for v in box[:4])
         own = components[y:y + h, x:x + w] == k
         seen = flat[y:y + h, x:x + w][own].astype(np.float32)
-        stray = np.abs(seen - self._reference[y:y + h, x:x + w][own].astype(np.float32))
+        stray = np.abs(off := seen - self._reference[y:y + h, x:x + w][own].astype(np.float32))
         if float(np.median(stray, axis=0).max()) > FAINT_STRAY * EMPTY_TOLERANCE:
             return False
         # ... all of it: a part that strays further, wide enough to be a piece, is one (a red chip
@@ -287,7 +287,7 @@ class EmptyBoard:
             return False  # the print's tint gone: a sheen lifts every channel alike, a grey piece has none
         colour = np.median(seen, axis=0)
         pieces = self._centroid_bgr[:len(self._piece_names)]  # (the printed surfaces follow them)
-        lift = np.median(seen - self._reference[y:y + h, x:x + w][own].astype(np.float32), axis=0)
+        lift = np.median(off, axis=0)
         if least > 0 and (lift > 0).all() and float(np.ptp(lift)) <= EVEN_LIFT * float(lift.mean()) \
                 and float(np.linalg.norm(colour - colour.mean())) >= GREY_TINT_MAX:
             # a print lifted alike in every channel, with more tint than a colourless face shows, is
