@@ -405,3 +405,42 @@ def test_a_nightclub_place_read_a_mark_off_is_read_back_by_it_on_later_nights() 
     table.board_seen({**camera(table.state), "club1": (Piece("orange", 3),)})
     assert table.referee.seen is not None and table.referee.seen["club1"] == (Piece("orange", 3),)
     assert table.table_prompt is None and table.history[-1].action["type"] == "nightclubs"
+
+
+
+def test_dancers_turned_up_before_the_last_move_was_tapped_are_read_once_it_is() -> None:
+    """King of Clubs seed 206, cafe, passive: B laid its last Move card, whose tap the reader
+    dropped, and the players went on to the next dance and turned its Dancers up.  The camera's
+    board was refused (Moves were still being played on the record).  B laid the card again and
+    it was recorded, but the board that showed the Dancers turned up was not read again: the
+    warning went, the tablet waited for the reveal the table already showed, and the game
+    wedged.  A card tapped after the table moved on is read with what the table shows since."""
+    table = koc_in_moves()
+    game = table.game
+    for _ in range(60):  # on the tablet, up to a Move in hand whose play ends the dance's Moves
+        state = table.state
+        side = game.current_player(state)
+        own = [a for a in game.legal_actions(state) if a["type"] == "move" and a["target"] == side]
+        if state["phase"] == "moves" and own and state["hands"][own[0]["player"]] == 1 \
+                and game.apply(state, own[0])["phase"] == "reveal":
+            last = own[0]
+            break
+        actions = game.legal_actions(state)
+        # the side to act first passes; the other plays its Moves down to its last one
+        playing = own and state["hands"][own[0]["player"]] > 1 and any(state["exchange"]["passed"])
+        table.declare(own[0] if playing else next((a for a in actions if a["type"] == "pass"), None)
+                      or actions[0])
+    else:
+        raise AssertionError("no last Move that ends a dance's Moves")
+    view = with_move_card(game.board_view(state), last)
+    table.board_seen(view)  # laid; its tap dropped
+    shown = game.apply(state, last)
+    reveal = game.legal_actions(shown)[0]
+    shown = game.apply(shown, reveal)
+    table.board_seen(game.board_view(shown))  # the next dance's Dancers turned up: refused
+    asked = table.table_prompt
+    assert asked is not None and asked.kind == "warning" and "not possible now" in asked.text, asked
+    table.tap(last["card"], last["player"])  # laid again
+    made = [(e.action, e.source) for e in table.history if not e.undone][-2:]
+    assert made == [(last, "cards"), (reveal, "camera")], made
+    assert table.state == shown and table.table_prompt is None

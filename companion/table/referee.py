@@ -16,7 +16,6 @@ Pace: the referee never reads the wall clock; it counts camera frames
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import BoardView, Game, MalformedAction, Prompt, RuleError, State, Tap, Trigger
@@ -30,10 +29,11 @@ from companion.reconcile import (
 )
 from companion.table.disagreement import Disagreements
 from companion.table.doubt import Doubt, Doubting
+from companion.table.held import HeldPress, HeldPresses
 from companion.table.ledger import HistoryEntry, Ledger, NothingToUndo, canonical
 from companion.table.overrides import Overrides
 from companion.table.pace import DOUBLE_PRESS_FRAMES, RECONSIDER_FRAMES, SETTLE_FRAMES, Bounces, Pace
-from companion.table.presses import HELD_PRESS, HELD_PRESS_TEXT, ended_unpressed, press_then_next
+from companion.table.presses import HELD_PRESS, HELD_PRESS_TEXT, ended_unpressed
 from companion.table.search import differing
 
 __all__ = ["DOUBLE_PRESS_FRAMES", "HELD_PRESS", "HELD_PRESS_TEXT", "RECONSIDER_FRAMES", "SETTLE_FRAMES",
@@ -46,18 +46,7 @@ Publish = Callable[[str], None]
 """Tells the watchers that something changed, with the kind of change."""
 
 
-@dataclass(frozen=True)
-class HeldPress:
-    """A press waiting for the camera to settle: whose button, and the camera frame it came at."""
-
-    seat: int | None
-    frame: int
-    quick: bool = False  # made at once after a press that recorded a move: maybe a bounce
-    taps: int = 0  # the cards tapped before it (later ones are the next move's)
-    newest: int | None = None  # the newest entry's seq when it came (moves tapped since may spend it)
-
-
-class Referee(Bounces, Disagreements, Doubting):
+class Referee(HeldPresses, Bounces, Disagreements, Doubting):
     """What the table shows against the record: ``seen`` (the camera's last committed board),
     ``taps`` (cards laid since the last move), ``table_prompt`` (its question or refusal),
     ``notices`` (standing ones: device unplugged, camera lost, hand over the board)."""
@@ -156,16 +145,9 @@ class Referee(Bounces, Disagreements, Doubting):
         self.raw_seen = view
         self.overrides.recall(board := self.game.board_view(self.ledger.state), view, vouched)
         self.seen = self.overrides.apply(view, board)
-        entry = self._reconcile("board", "camera")
-        for _ in range(CHAINED_MOVES if entry is not None else 0):
-            # the board shows more than that move (the camera missed the table between
-            # moves: a hand over it while the next was made): each move it explains in turn
-            if self.table_prompt is not None or not differing(self.game, self.ledger.state, self.seen):
-                break
-            more = self._reconcile("board", "camera")
-            if more is None:
-                break
-            entry = more
+        # the board may show more than that move (the camera missed the table between moves:
+        # a hand over it while the next was made): each move it explains in turn
+        entry = self._board_shows_more(self._reconcile("board", "camera"))
         recorded = len(self.ledger.frames), self.ledger.frames[-1].entry
         self._board_settled()
         if (len(self.ledger.frames), self.ledger.frames[-1].entry) != recorded:
@@ -193,7 +175,18 @@ class Referee(Bounces, Disagreements, Doubting):
         self.taps.append(Tap(card, seat))
         if self._laid_again():  # the card the press lacked: the press is judged with it
             return self._reconcile("button", "table")
-        return self._reconcile("tap", "cards")
+        # the table may show the steps after the card's, refused before it was laid again (King
+        # of Clubs seed 206, cafe: the next dance's Dancers turned up after a tap dropped)
+        return self._board_shows_more(self._reconcile("tap", "cards"))
+
+    def _board_shows_more(self, entry: HistoryEntry | None) -> HistoryEntry | None:
+        """After a move recorded, each move after it the board seen explains (``CHAINED_MOVES``)."""
+        for _ in range(CHAINED_MOVES if entry is not None and self.seen is not None else 0):
+            if self.table_prompt is not None or not differing(self.game, self.ledger.state, self.seen) \
+                    or (more := self._reconcile("board", "camera")) is None:
+                break
+            entry = more
+        return entry
 
     def button(self, seat: int | None = None) -> HistoryEntry | None:
         """A turn or seat button: the player says the step on the table is done.
@@ -331,67 +324,6 @@ class Referee(Bounces, Disagreements, Doubting):
         if not self.game.fixed_places(state):
             return None  # the common case, after every move: nothing stays put to check
         return self.other_readings(reconsider_earlier(self.game, self._moves(EARLIER_MOVES), state, seen))
-
-    # ------------------------------------------------------------------ held presses
-    def _camera_unsettled(self) -> bool:
-        if "vision" in self.notices or "camera" in self.notices:
-            return True
-        return self.pace.settling()  # the view came back a moment ago: wait for a board
-
-    def _hold_press(self, seat: int | None) -> None:
-        """Hold it (pressed twice while waiting: one press); players see it counted, so they
-        neither press nor make the move again."""
-        held, quick = self.held_press, self._pressed_last and self.pace.soon_after_press()
-        newest = self.ledger.frames[-1].entry
-        self.held_press = HeldPress(seat, self.pace.frames, quick, len(self.taps),
-                                    newest.seq if newest else None) if held is None else held
-        self.notice(HELD_PRESS, Prompt(HELD_PRESS_TEXT, "info", seat))
-
-    def _drop_held_press(self) -> None:
-        """Judged now: its notice goes (published with whatever the press records)."""
-        self.held_press = None
-        self.notices.pop(HELD_PRESS, None)
-
-    def _board_settled(self) -> None:
-        """A settled board arrived: a held press is judged on it, right after the board."""
-        self.pace.settled_since_clear = True
-        if self.held_press is not None:
-            self._judge_held_press()
-
-    def _judge_held_press(self) -> None:
-        """Judge the held press now; one made at once after a press that recorded a move is
-        judged as a double press would have been (held, it came later than the frames)."""
-        held = self.held_press
-        quick = held is not None and held.quick
-        self._drop_held_press()
-        if held is not None and self.spent_on_a_tapped_move(held.newest):
-            return
-        if held is not None and len(self.taps) > held.taps and self._press_then_next(held.taps):
-            return
-        self._bounce, self._pressing = quick, held.seat if held is not None else None
-        try:
-            self._reconcile("button", "table")
-        finally:
-            self._bounce = False
-
-    def _press_then_next(self, count: int) -> bool:
-        """The held press's move, read with its own cards (those tapped before it) on the board,
-        which may show the next move under way too (:func:`press_then_next`): recorded, the
-        later cards kept for the next press.  False when no one move fits."""
-        state, earlier, later = self.ledger.state, self.taps[:count], self.taps[count:]
-        if self.seen is None:
-            return False
-        own = reconcile(self.game, state, self.seen, earlier, "button")  # the next not begun
-        first = own.action if own.state is not None \
-            else press_then_next(self.game, state, self.seen, earlier, later, self.next_moves)
-        if first is None:
-            return False
-        entry = self.ledger.commit(canonical(first), self.game.apply(state, first), "table")
-        self.after_move("action")
-        self.taps, self._pressed_last = later, True
-        self.pace.recorded(entry.seq, pressed=True)
-        self.publish("taps")
-        return True
 
     def notice(self, key: str, prompt: Prompt | None) -> None:
         """Set or clear a standing notice (device unplugged, camera lost, hand over board)."""
