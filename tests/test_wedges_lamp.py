@@ -8,11 +8,16 @@ only the tablet's words; the game ends with the tablet showing it over with the 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from doubting_camera import play_doubted
 
-from companion.games.base import Piece
-from companion.table.fills import moved_in
+from companion.games.base import Piece, Tap
+from companion.reconcile import NextMoves
+from companion.table import Table
+from companion.table.doubt import FILLS_TRIED, contents, read_fills
+from companion.table.fills import fewest_changes_first, moved_in
 
 PINK, BLACK, BLUE, GREEN, YELLOW = (Piece(c) for c in ("pink", "black", "blue", "green", "yellow"))
 
@@ -62,3 +67,41 @@ def test_moved_in_lays_a_piece_gone_from_sight_and_takes_one_come_out() -> None:
     assert {"s8": (BLACK, BLUE), "c8": (PINK,)} in fills  # Sue in elsewhere under it
     assert {"s8": (BLACK, BLUE), "c8": ()} not in fills  # the record's own fill is tried already
     assert moved_in(record, record, frozenset({"s8", "c8"})) == []  # nothing gone, nothing come
+
+
+def test_a_move_at_the_first_of_four_doubted_places_is_offered() -> None:
+    """Jivecat under a lamp over four Cocoa places all evening (real pixels, ``bench truth
+    --faults lamp`` seed 300).  Blue bought a drink on the first of them; six contents a place
+    make more fills than are tried, and cut place by place the first place was only ever tried
+    as the record has it.  The buy was never offered, the players took their taps back, and
+    the game wedged.  Fills that change fewer places are tried first."""
+    table = Table.open("jivecat", None, 3, None, 300, resume=False)
+    game, rng = table.game, random.Random(1)
+    for _ in range(400):  # on the tablet, up to a turn that may buy a drink with one card
+        state = table.state
+        buys = [a for a in game.legal_actions(state) if a["type"] == "buy" and len(a["cards"]) == 1]
+        if buys:
+            break
+        table.declare(rng.choice(game.legal_actions(state)))
+    else:
+        raise AssertionError("no buy with one card in 400 moves")
+    record, moves = game.board_view(state), NextMoves()
+    buy = min(buys, key=lambda a: a["spot"])  # the first place in order
+    places = frozenset([buy["spot"], *sorted({a["spot"] for a in buys if a["spot"] > buy["spot"]
+                                              and not record.get(a["spot"])})[:3]])
+    assert len(places) == 4
+    assert len(contents(game, state, buy["spot"], moves, places)) ** 3 >= FILLS_TRIED
+    view = {p: s for p, s in game.board_view(game.apply(state, buy)).items() if p not in places}
+    read = read_fills(game, state, view, places, [Tap(buy["cards"][0], buy["player"])], True, moves)
+    assert buy in [move for move, _ in read]
+
+
+def test_fills_that_change_fewer_places_come_first() -> None:
+    """The record's own fill, then each place changed alone, then pairs; cut at ``most``."""
+    held = {"a": [(), (PINK,), (BLACK,)], "b": [(BLUE,), ()], "c": [(), ()]}
+    fills = fewest_changes_first(held, 100)
+    assert fills[0] == {"a": (), "b": (BLUE,), "c": ()}
+    assert fills[1:4] == [{"a": (PINK,), "b": (BLUE,), "c": ()}, {"a": (BLACK,), "b": (BLUE,), "c": ()},
+                          {"a": (), "b": (), "c": ()}]
+    assert len(fills) == 3 * 2  # "c" holds nothing but what the record has: no other fill
+    assert fewest_changes_first(held, 2) == fills[:2]

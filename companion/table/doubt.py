@@ -34,7 +34,7 @@ from companion.games.base import (
     place_names,
 )
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, reconcile
-from companion.table.fills import Fill, moved_in, moved_within
+from companion.table.fills import Fill, fewest_changes_first, moved_in, moved_within
 from companion.table.ledger import Ledger
 from companion.table.overrides import Overrides, pieces_from, pieces_json, pieces_words
 from companion.table.pace import SETTLE_FRAMES
@@ -190,11 +190,8 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
                hidden: frozenset[str] = frozenset()) -> list[tuple[Action, Fill]]:
     """:func:`readings`, each with the content of the doubted places it was read with (and
     with what the record has at any ``hidden`` place, a said one too, among their contents)."""
-    fills: list[Fill] = [{}]
-    for place in sorted(places):
-        held = contents(game, state, place, next_moves, places | hidden)
-        fills = [{**f, place: stack} for f in fills for stack in held]
-        fills = fills[:FILLS_TRIED]
+    fills = fewest_changes_first({place: contents(game, state, place, next_moves, places | hidden)
+                                  for place in places}, FILLS_TRIED)
     record = next_moves.moved(game, state, NEXT_MOVES_TRIED).record  # (worked out once a state)
     fills += [f for f in [*moved_within(record, places), *moved_in(record, view, places)] if f not in fills]
     triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)

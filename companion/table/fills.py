@@ -7,7 +7,7 @@ rules)."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
+from itertools import combinations, product
 
 from companion.games.base import BoardView, Piece
 
@@ -69,4 +69,24 @@ def moved_in(record: BoardView, view: BoardView, places: frozenset[str]) -> list
             made = {p: tuple(sorted(stack)) for p, stack in fill.items()}
             if any(made[p] != tuple(sorted(stack)) for p, stack in record_fill.items()) and made not in fills:
                 fills.append(made)
+    return fills
+
+
+def fewest_changes_first(held: dict[str, list[tuple[Piece, ...]]], most: int) -> list[Fill]:
+    """Each doubted place's contents set together (``held``: each place's, what the record has
+    there first), those that change fewer places from the record first, at most ``most``.  A
+    move changes a place or two: cut place by place, the contents tried kept the first place
+    as the record has it (Jivecat under a lamp over four Cocoa places, seed 300, eight contents
+    a place: a chip bought on the first of them was never tried, the buy never offered, and
+    the game wedged)."""
+    places = sorted(held)
+    record = {p: held[p][0] for p in places}
+    others = {p: list(dict.fromkeys(s for s in held[p] if s != record[p])) for p in places}
+    fills: list[Fill] = []
+    for k in range(len(places) + 1):
+        for changed in combinations(places, k):
+            for stacks in product(*(others[p] for p in changed)):
+                fills.append({**record, **dict(zip(changed, stacks, strict=True))})
+                if len(fills) >= most:
+                    return fills
     return fills
