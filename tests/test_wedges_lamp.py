@@ -74,7 +74,7 @@ def test_a_move_at_the_first_of_four_doubted_places_is_offered() -> None:
     --faults lamp`` seed 300).  Blue bought a drink on the first of them; six contents a place
     make more fills than are tried, and cut place by place the first place was only ever tried
     as the record has it.  The buy was never offered, the players took their taps back, and
-    the game wedged.  Fills that change fewer places are tried first."""
+    the game wedged.  Where the fills are cut, those that change fewest places are tried too."""
     table = Table.open("jivecat", None, 3, None, 300, resume=False)
     game, rng = table.game, random.Random(1)
     for _ in range(400):  # on the tablet, up to a turn that may buy a drink with one card

@@ -34,7 +34,7 @@ from companion.games.base import (
     place_names,
 )
 from companion.reconcile import NEXT_MOVES_TRIED, NextMoves, reconcile
-from companion.table.fills import Fill, fewest_changes_first, moved_in, moved_within
+from companion.table.fills import Fill, fewest_changes_first, moved_in, moved_within, place_by_place
 from companion.table.ledger import Ledger
 from companion.table.overrides import Overrides, pieces_from, pieces_json, pieces_words
 from companion.table.pace import SETTLE_FRAMES
@@ -190,8 +190,10 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
                hidden: frozenset[str] = frozenset()) -> list[tuple[Action, Fill]]:
     """:func:`readings`, each with the content of the doubted places it was read with (and
     with what the record has at any ``hidden`` place, a said one too, among their contents)."""
-    fills = fewest_changes_first({place: contents(game, state, place, next_moves, places | hidden)
-                                  for place in places}, FILLS_TRIED)
+    held = {place: contents(game, state, place, next_moves, places | hidden) for place in places}
+    fills = place_by_place(held, FILLS_TRIED)
+    if len(fills) == FILLS_TRIED:  # cut: those that change fewer places from the record too
+        fills += [f for f in fewest_changes_first(held, FILLS_TRIED) if f not in fills]
     record = next_moves.moved(game, state, NEXT_MOVES_TRIED).record  # (worked out once a state)
     fills += [f for f in [*moved_within(record, places), *moved_in(record, view, places)] if f not in fills]
     triggers: tuple[Trigger, ...] = ("board", "button") if pressed else ("board",)

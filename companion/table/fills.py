@@ -72,6 +72,16 @@ def moved_in(record: BoardView, view: BoardView, places: frozenset[str]) -> list
     return fills
 
 
+def place_by_place(held: dict[str, list[tuple[Piece, ...]]], most: int) -> list[Fill]:
+    """Each doubted place's contents set together place by place, in the places' order, cut at
+    ``most`` after each place: every fill where they are few, else the last places' contents
+    with the first ones as the record has them."""
+    fills: list[Fill] = [{}]
+    for place in sorted(held):
+        fills = [{**f, place: stack} for f in fills for stack in held[place]][:most]
+    return fills
+
+
 def fewest_changes_first(held: dict[str, list[tuple[Piece, ...]]], most: int) -> list[Fill]:
     """Each doubted place's contents set together (``held``: each place's, what the record has
     there first), those that change fewer places from the record first, at most ``most``.  A
