@@ -177,12 +177,16 @@ class Referee(HeldPresses, Bounces, Disagreements, Doubting):
             return self._reconcile("button", "table")
         # the table may show the steps after the card's, refused before it was laid again (King
         # of Clubs seed 206, cafe: the next dance's Dancers turned up after a tap dropped)
-        return self._board_shows_more(self._reconcile("tap", "cards"))
+        return self._board_shows_more(self._reconcile("tap", "cards"), moves_only=True)
 
-    def _board_shows_more(self, entry: HistoryEntry | None) -> HistoryEntry | None:
-        """After a move recorded, each move after it the board seen explains (``CHAINED_MOVES``)."""
+    def _board_shows_more(self, entry: HistoryEntry | None, moves_only: bool = False) -> HistoryEntry | None:
+        """After a move recorded, each move after it the board seen explains (``CHAINED_MOVES``);
+        ``moves_only``: a board no move explains is left as it stands, not refused again (the
+        table before the chores of a card's move, Jivecat's Skull row yet to slide)."""
         for _ in range(CHAINED_MOVES if entry is not None and self.seen is not None else 0):
             if self.table_prompt is not None or not differing(self.game, self.ledger.state, self.seen) \
+                    or (moves_only and reconcile(self.game, self.ledger.state, self.seen, list(self.taps),
+                                                 "board").action is None) \
                     or (more := self._reconcile("board", "camera")) is None:
                 break
             entry = more
