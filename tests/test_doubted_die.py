@@ -493,3 +493,36 @@ def test_a_dancer_turned_up_unseen_before_the_placing_was_tapped_is_asked_again(
     _under_glare(table, view, 3, ("p0_d0",))
     assert table.history[-1].action == {"type": "lead_reveal", "player": 0, "slot": "d0", "skill": 2}, \
         table.history[-1].action
+
+
+def test_a_place_said_otherwise_then_set_as_the_record_has_it_is_asked_again_at_a_press() -> None:
+    """Jivecat seed 302 under a lamp over Yellow's Skull 6 (``bench truth --faults lamp``): the
+    players said the place empty, then that the record was right (a Skull there), and set the
+    table so; later a Skull paid from there for Drive-In, Drive-In tapped and the button
+    pressed.  The press was judged on their first answer, set right as the record has it, so
+    the mats agreed with the record and it recorded the end of her turn.  Once "the record is
+    right" is tapped, the place is vouched for as the record has it, like any answer, and a
+    press whose move may change it asks it again.  Here: B's Dancer said to hold a Move the
+    record lacks, the record said right (the Move taken back), then the Move laid there again,
+    its tap lost again, and B presses: asked what the Dancer holds, never recorded as a pass."""
+    table = _couples_with_two_moves_for_b()
+    record_view = dict(table.game.board_view(table.state))
+    view = _laid(table, record_view, "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    _under_glare(table, view, 2)
+    table.declare({"type": "keep_record"})
+    entries = len(table.history)
+    _under_glare(table, record_view, DOUBT_FRAMES + 2)  # the Move taken back, as the record says
+    table.notice("vision", Prompt("Hand over the board: waiting.", "info"))  # laid again, its tap lost
+    for _ in range(3):
+        table.frame_taken()
+        table.board_doubted(None, {})
+    table.button(1)  # pressed with the hand still there: held till the camera settles
+    table.notice("vision", Prompt("Can't see B at Nightclub 1 clearly: marks unclear: blur?", "info"))
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    assert [h.action for h in table.history[entries:]] == [], [h.text for h in table.history[entries:]]
+    asked = table.table_prompt
+    assert asked is not None and "B at Nightclub 1" in asked.text, asked

@@ -253,7 +253,7 @@ class Disagreements:
     _made: dict[tuple[object, ...], State | None]
     next_moves: NextMoves
     notices: dict[str, Prompt]
-    places_said: Callable[[], frozenset[str]]  # (the doubt flow's: :meth:`Doubting.places_said`)
+    record_right_where_said: Callable[[set[str]], frozenset[str]]  # (the doubt flow's)
 
     def outlasting_taps(self) -> list[Tap]:
         """The cards tapped that outlast the move the players just declared
@@ -526,7 +526,7 @@ class Disagreements:
         chosen = sorted(p for p in changed_places(board, self.raw_seen) if p in places)
         if not chosen:
             raise NothingToUndo("the table reads as the record has it: nothing to set aside")
-        said = self.places_said() & set(chosen)  # read from the players' answers, not the camera
+        said = self.record_right_where_said(set(chosen))  # read from the players' answers, not the camera
         entry = self.ledger.note("keep_record", kept_record(self.game, state, self.raw_seen, chosen, said),
                                  source, request_id)
         self.overrides.keep(self.game, state, self.raw_seen, set(chosen))

@@ -132,6 +132,18 @@ class Doubt:
         for place in places:
             del self.vouched[place]
 
+    def said_as_recorded(self, record: BoardView, places: frozenset[str]) -> None:
+        """The players said the record is right where they had said otherwise (they set the
+        table as it says): those places hold the record's content, vouched for as any other,
+        so a move that may change them asks them again.  Left as said, the old answer stood
+        for the place after the table changed there (Jivecat seed 302 under a lamp over
+        Yellow's Skull 6: said empty, the record right that it held a Skull; that Skull was
+        later paid for Drive-In, and the press, judged on the old answer set right, recorded
+        the end of her turn)."""
+        for place in places & set(self.said):
+            del self.said[place]
+            self.vouched[place] = tuple(record.get(place, ()))
+
     def forget_moved(self, record: BoardView) -> None:
         """Vouching ends for a place whose content the record changed; what the players said
         a place holds is vouched for once the record has it there."""
@@ -293,9 +305,13 @@ class Doubting:
     next_moves: NextMoves
     doubt: Doubt
 
-    def places_said(self) -> frozenset[str]:
-        """The doubted places, their content the players' answer, not the camera's reading."""
-        return self.doubt.places
+    def record_right_where_said(self, chosen: set[str]) -> frozenset[str]:
+        """"The record is right" tapped where the table differs at ``chosen`` places: those the
+        camera cannot read, whose content there was the players' answer, not the camera's
+        reading.  From now on they hold what the record has there (:meth:`Doubt.said_as_recorded`)."""
+        said = self.doubt.places & chosen
+        self.doubt.said_as_recorded(self.game.board_view(self.ledger.state), said)
+        return said
 
     def publish(self, kind: str) -> None: ...
     def notice(self, key: str, prompt: Prompt | None) -> None: ...
