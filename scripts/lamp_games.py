@@ -11,7 +11,7 @@ never traced while mending (keep it so: trace on the others).
 
   python scripts/lamp_games.py SET [SET ...] [--glare] [--tree DIR]
 
-Sets: koc-tune, koc-held, ss-die, ts-charlie, ts-charlie-held, mixed.  ``--tree`` plays
+Sets: koc-tune, koc-held, ss-die, ts-charlie, ts-charlie-held, mixed, jv-mats, jv-mats-held.  ``--tree`` plays
 another checkout's companion and tests (to compare two trees with one venv).
 """
 
@@ -38,6 +38,11 @@ MIXED: list[Case] = (
        for lamp in lamps]
     + [("baron_voodoo", None, 2, lamp) for lamp in [("D4",), ("A1", "B1")]])
 
+# a lamp over some of a mat's Skull places, three players (stop 110): the tuning seeds' traces
+# found a press judged on an answer the players had since said the record was right over
+JV_MATS_LAMPS = [("mat1-skull2", "mat1-skull3", "mat1-skull4"), ("mat0-skull3", "mat0-skull4", "mat0-skull5"),
+                 ("mat2-skull5", "mat2-skull4")]
+
 SETS: dict[str, list[Case]] = {
     "koc-tune": [("king_of_clubs", v, s, lamp) for v in ("advanced", None) for s in (1, 2, 3)
                  for lamp in KOC_TUNE_LAMPS],
@@ -48,7 +53,10 @@ SETS: dict[str, list[Case]] = {
     "ts-charlie-held": [("times_square", None, s, lamp) for s in range(15, 25)
                         for lamp in CHARLIE_HELD_LAMPS],
     "mixed": MIXED,
+    "jv-mats": [("jivecat", None, s, lamp) for s in (1, 2) for lamp in JV_MATS_LAMPS],
+    "jv-mats-held": [("jivecat", None, s, lamp) for s in (3, 4) for lamp in JV_MATS_LAMPS],
 }
+PLAYERS = {"jv-mats": 3, "jv-mats-held": 3}  # (two elsewhere)
 
 
 def main(argv: list[str]) -> int:
@@ -64,7 +72,7 @@ def main(argv: list[str]) -> int:
     for name in args.sets:
         right, started = 0, time.perf_counter()
         for game, variant, seed, lamp in SETS[name]:
-            played = play_doubted(game, 2, variant, seed, lambda _place, _stack: False,
+            played = play_doubted(game, PLAYERS.get(name, 2), variant, seed, lambda _place, _stack: False,
                                   lamp=frozenset(lamp), lamp_as_glare=args.glare)
             tablet, truth = played.tablet, played.truth
             ended = bool(tablet["over"]) and [round(s) for s in tablet["scores"]] == \
