@@ -54,6 +54,7 @@ from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_m
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
 ONE_DEPTH = 0.4  # a 1's pip lies this share of its face's width in from its outline, at least
+TOP_SHARE = 0.8  # a standing die's top as read is this share of a face at least (``TOP_FACE_SHARE``)
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
@@ -144,6 +145,11 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     if die_px is not None and _a_glint_beside_a_one(hull, centres[1:], strong, faint, contrast, window,
                                                        body_area):
         faint = np.zeros_like(faint)
+    streak = np.zeros_like(strong)  # a rounded edge's streak taken off the marks (light, not a mark)
+    if die_px is not None and not faint.any() and not coarse_edge and _a_streak_beside_a_one(
+            hull, centres[1:], strong, faint, contrast, window, body_area, values, radius):
+        streak = strong & (_depth(hull, centres[1:], body_area) < ONE_DEPTH)
+        strong = strong & ~streak
     count = int(strong.sum())
     sure = not faint.any() and count <= 9
     depth = None
@@ -178,9 +184,12 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
             # the face stands is asked no more than of a count with no mark at the rim)
             sure = die_face(centres[1:][strong], die_px, whole) is not None
     if sure:  # and no mark on the piece where its colour was not seen
-        sure = not _marks_past_colour(whole, seen_body, filled, rim, window, centres[1:][strong])
+        sure = not _marks_past_colour(whole, seen_body, filled, rim, window, centres[1:][strong | streak])
     if sure and cut:
-        sure = die_px is not None and die_face(centres[1:][strong], die_px, whole) is not None
+        # (or the top's outline whole with the streak's strip, which its colour left out: what
+        # was cut off is the edge's, where no pip lies)
+        sure = die_px is not None and (die_face(centres[1:][strong], die_px, whole) is not None
+                                       or bool(streak.any()) and hull_area >= TOP_SHARE * die_px * die_px)
     # a die's outline as its colour and its brightness show it: where its top's middle is judged
     shown = hull if seen_body is None or not (sure and count and die_px is not None) else hull | seen_body
     if sure and count == 1 and die_px is not None:
@@ -242,6 +251,40 @@ def _a_glint_beside_a_one(hull: np.ndarray, points: np.ndarray, strong: np.ndarr
     if depth[0] < ONE_DEPTH or depth[1] >= EDGE_SHARE:
         return False
     x, y = (int(round(v)) for v in 2 * one - glint)
+    h, w = contrast.shape
+    r = max(1, window // 2)
+    if not (0 <= x < w and 0 <= y < h):
+        return True  # (past the crop: past the face)
+    return float(contrast[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].max()) < NO_PIP
+
+
+def _a_streak_beside_a_one(hull: np.ndarray, points: np.ndarray, strong: np.ndarray, faint: np.ndarray,
+                           contrast: np.ndarray, window: int, body_area: float, values: np.ndarray,
+                           radius: float) -> bool:
+    """Is a die's one clear mark at its outline's edge, beside one clear mark deep in its face,
+    its rounded edge catching the lamp in a streak rather than a pip?  A die's edges are
+    rounded: under a lamp the strip along one edge shines as a line along the face's side, as
+    bright as a pip or brighter, where no mark of a face lies (its marks stand a quarter of its
+    width in).  Such a peak, at the outline's edge (``LINE_EDGE_SHARE``, where ``count_pips``
+    judges a rounded edge's streak) and drawn out as a line (``_a_line``: a pip is a disc,
+    blurred or not), is light, not a mark, where the other lies deep inside (``ONE_DEPTH``) and
+    its mirror through that one holds no mark (``NO_PIP``, as ``_a_glint_beside_a_one`` asks: a
+    3's corner pip run into the streak would leave its other corner there).  What is left is
+    judged as any lone mark is (at its top's middle, or no sure 1).  Asked only of a frame fine
+    enough for a die's marks (``count_pips``'s ``coarse_edge`` 0): coarser, a pip blurred along
+    the edge and a streak are a pixel or two alike.  King of Clubs at 20 degrees, 1.12 px a mm:
+    a red 1 whose edge the lamp lit in a streak (0.66, its pip 0.60) was asked, "marks unclear"."""
+    if int(strong.sum()) != 2 or faint.any():
+        return False
+    both = points[strong]
+    depth = _depth(hull, both, body_area)
+    one = int(np.argmax(depth))
+    streak = 1 - one
+    if depth[one] < ONE_DEPTH or depth[streak] >= LINE_EDGE_SHARE:
+        return False
+    if not _a_line(contrast, both, values[strong], radius, np.arange(2) == streak):
+        return False
+    x, y = (int(round(v)) for v in 2 * both[one] - both[streak])
     h, w = contrast.shape
     r = max(1, window // 2)
     if not (0 <= x < w and 0 <= y < h):
