@@ -389,12 +389,12 @@ class EmptyBoard:
         return lit
 
     def _cast_shadows(self, flat: np.ndarray, is_piece: np.ndarray, unexplained: np.ndarray,
-                      tall: Callable[[], np.ndarray | None] | None = None,
+                      tall: Callable[..., tuple[np.ndarray, int, int] | None] | None = None,
                       feet: Callable[[], Sequence[tuple[Box, Box]]] | None = None) -> np.ndarray:
         """Where the board unexplained is a piece's own shadow: the empty board there darker
         by one share of the light in every channel, within a shadow's reach of a piece (of a
         standing figure's further: a shadow grows with its piece's height; ``tall`` gives the
-        standing figures' pixels, asked only when a dimmed pixel lies past a die's reach).  That
+        standing figures' pixels round some, asked only of dimmed pixels past a die's reach).  That
         is the light, fitted there as shade, not something over the board: a hand or a sleeve
         is not the print dimmed evenly (skin and cloth have colours of their own), and reaches
         further than a piece's shadow.  ``feet`` gives, per die read, its top's box and that box
@@ -422,9 +422,9 @@ class EmptyBoard:
         share = channel_sum(ratio) / 3  # (the mean, channel by channel: ``channel_sum``)
         dimmed = (channel_min(empty) >= SHADE_PRINT_MIN) & (share >= SHADE[0]) & (share <= SHADE[1])
         far = dimmed & ~within  # (only a dimmed pixel can be shade: the figures' reach asked of those)
-        figures = tall() if tall is not None and far.any() else None
-        if figures is not None:
-            within[far] = self._near_a_piece(figures, ys[far], xs[far], _FIGURE_SHADOW)
+        found = tall(ys[far], xs[far], _FIGURE_SHADOW.radius) if tall is not None and far.any() else None
+        if found is not None:  # (the figures within their reach of these pixels, and that window's corner)
+            within[far] = self._near_a_piece(found[0], ys[far] - found[1], xs[far] - found[2], _FIGURE_SHADOW)
         if not within.any():
             return out
         # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow

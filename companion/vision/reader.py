@@ -492,7 +492,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         np.greater(unexplained, explained, out=unexplained)
         # (a figure's longer shadow only with no arm across the margin: an arm's shadow by a
         # figure is the arm's, and what lies in it is no figure's shade to read through)
-        tall = (lambda: self._standing_pixels(labels, is_piece)) if crossing is None else None
+        tall = self._standing_round(labels, is_piece) if crossing is None else None
         shade = self._cast_shadows(flat, is_piece, unexplained, tall, lambda: self._dice_feet(told))
         np.greater(unexplained, shade, out=unexplained)  # light, not a doubt (but see below)
         if any(blob.odd for blob in told):

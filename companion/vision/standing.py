@@ -9,6 +9,8 @@ A part of ``BoardReader`` (``reader.py``): the methods here use its state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -369,6 +371,19 @@ class Standing(DieSides):
         if lut is None:
             return None
         return (cv2.LUT(labels, lut) > 0) & is_piece
+
+    def _standing_round(self, labels: np.ndarray, is_piece: np.ndarray
+                        ) -> Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, int, int] | None]:
+        """``_standing_pixels`` asked round some pixels (rows, columns of the board) only, as far
+        as ``reach`` past them (what a disc's reach round them sees of the board): that window of
+        them, and its first row and column; None as ``_standing_pixels``.  (Over the whole board
+        they cost a Swing State change 0.3 ms, and the pixels asked are a shadow's few.)"""
+        def round_(ys: np.ndarray, xs: np.ndarray, reach: int) -> tuple[np.ndarray, int, int] | None:
+            y0, x0 = max(0, int(ys.min()) - reach), max(0, int(xs.min()) - reach)
+            rows, cols = slice(y0, int(ys.max()) + reach + 1), slice(x0, int(xs.max()) + reach + 1)
+            found = self._standing_pixels(labels[rows, cols], is_piece[rows, cols])
+            return None if found is None else (found, y0, x0)
+        return round_
 
     def _standing_lut(self) -> np.ndarray | None:
         """A label table: 1 for the colours that stand up, 0 else; None for a game with none."""
