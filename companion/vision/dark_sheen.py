@@ -36,7 +36,7 @@ import numpy as np
 
 from companion.vision.channels import channel_sum
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.mark_peaks import _median_where, median_under
+from companion.vision.mark_peaks import _median_where, median_under, percentile_under
 from companion.vision.reading import SCALE, SQUARE3, per_layout
 
 DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
@@ -398,7 +398,7 @@ class DarkSheen:
         else:  # a die's: the face's median round each pixel, wider than a pip
             sheen = cv2.medianBlur(gray, size)
         hull = cv2.dilate(mask, SQUARE3)
-        floor = float(np.percentile(sheen[hull > 0], 10))
+        floor = percentile_under(sheen, hull, 10)  # (``np.percentile`` of those pixels, to the bit)
         lift = cv2.subtract(sheen, np.full_like(sheen, int(floor)))
         lift[hull == 0] = 0
         return cv2.subtract(gray, lift)
@@ -443,7 +443,7 @@ class DarkSheen:
         for line in _lines(size):  # a shaded band along the bevel is light too, however thin
             closed = cv2.min(closed, cv2.morphologyEx(gray, cv2.MORPH_CLOSE, line))
         hull = cv2.dilate(mask, SQUARE3)
-        ceiling = float(np.percentile(closed[hull > 0], 90))
+        ceiling = percentile_under(closed, hull, 90)
         shade = cv2.subtract(np.full_like(closed, int(ceiling)), closed)
         shade[hull == 0] = 0
         return cv2.add(gray, shade)

@@ -7,6 +7,8 @@ The ground the mark counters stand on (``pips.py``, ``die_layout.py``, ``mark_sh
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -53,6 +55,21 @@ def median_under(gray: np.ndarray, mask: np.ndarray) -> float:
         return float("nan")
     low, high = np.searchsorted(counted, [(n - 1) // 2 + 1, n // 2 + 1])
     return (int(low) + int(high)) / 2
+
+
+def percentile_under(gray: np.ndarray, mask: np.ndarray, q: int) -> float:
+    """``np.percentile(gray[mask > 0], q)`` to the last bit (its linear method: the two levels
+    round ``(n - 1) q / 100`` in order, weighed as numpy weighs them), from the masked histogram:
+    numpy's own costs a piece's crop ten times more.  Levels of 8 bits and a 0/1 mask only."""
+    counted = np.cumsum(cv2.calcHist([gray], [0], mask, [256], [0, 256]).ravel())
+    n = int(counted[-1])
+    at = (n - 1) * (q / 100)
+    if at >= n - 1:  # (numpy's last level; and NaN for none, as numpy's)
+        return float(np.searchsorted(counted, n)) if n else float("nan")
+    low = math.floor(at)
+    a, b = (int(v) for v in np.searchsorted(counted, [low + 1, low + 2]))
+    t = at - low
+    return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
 
 
 SMALL_PX = 1500  # a crop this small: its median picked from its pixels, not a histogram
