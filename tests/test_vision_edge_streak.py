@@ -12,6 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 from committed_frames import read_right
+from pip_maps import blurred_peaks
 
 from companion.vision.die_layout import NO_PIP
 from companion.vision.pips import _a_streak_beside_a_one
@@ -34,12 +35,7 @@ def _face() -> np.ndarray:
 def _contrast(discs: dict[tuple[int, int], float], line: float = 0.0) -> np.ndarray:
     """A blurred disc of each height at each point and, of height ``line``, a streak along the
     top edge across most of the face."""
-    out = np.zeros((SIZE, SIZE), np.float32)
-    for (x, y), height in discs.items():
-        spot = np.zeros_like(out)
-        cv2.circle(spot, (x, y), 3, 1.0, -1)
-        spot = cv2.GaussianBlur(spot, (0, 0), 1.5)
-        out = np.maximum(out, spot / spot.max() * height)
+    out = blurred_peaks(discs, SIZE)
     if line:
         streak = np.zeros_like(out)
         cv2.line(streak, (LO + 10, EDGE_Y), (LO + FACE_PX - 10, EDGE_Y), 1.0, 2)

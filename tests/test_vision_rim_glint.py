@@ -7,10 +7,10 @@ corner so would show its other corner through the middle, and a 2 has no middle 
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from committed_frames import kept_reading
+from pip_maps import blurred_peaks
 
 from companion.vision.die_layout import NO_PIP
 from companion.vision.pips import _a_glint_beside_a_one
@@ -30,12 +30,7 @@ def _face() -> np.ndarray:
 def _contrast(peaks: dict[tuple[int, int], float]) -> np.ndarray:
     """A contrast map with a blurred peak of each height at each point, nothing past the
     face less its rim (as ``count_pips`` is given it)."""
-    out = np.zeros((SIZE, SIZE), np.float32)
-    for (x, y), height in peaks.items():
-        spot = np.zeros_like(out)
-        cv2.circle(spot, (x, y), 3, 1.0, -1)
-        spot = cv2.GaussianBlur(spot, (0, 0), 1.5)
-        out = np.maximum(out, spot / spot.max() * height)
+    out = blurred_peaks(peaks, SIZE)
     rim = 7
     out[:LO + rim] = 0
     out[LO + FACE_PX - rim:] = 0
