@@ -22,6 +22,7 @@ from companion.vision.pip_reflections import reflection_off_a_one
 from companion.vision.pips import (
     DIE_RIM_SHARE,
     RIM_SHARE,
+    TOP_FACE_SHARE,
     count_pips,
     lit_like_a_mark,
     outline,
@@ -38,7 +39,6 @@ BAND_SLACK_MM = 2.0  # the strip a taller column's sides would cover is judged t
 SIDES_BAND_SEEN = 0.8  # this share of it seen as the empty board: no column's sides stand there
 CROP_PAD_MM = 2.0  # a piece's crop reaches this far past its box on the board ...
 WIDE_PAD_MM = 5.0  # ... or this far, for a die whose count was unclear with its outline at the crop's edge
-TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 TOP_BAND_LEAN_MM = 1.0  # a die's colour this much longer out from the nadir than across shows a side
 MARKS_TYPICAL = 0.55  # dice marks' contrast (``pips._peaks``) as most dice's marks read sure show it
 MARKS_GAIN_MOST = 2.0  # a colour's marks' contrast raised by this at most

@@ -54,7 +54,7 @@ from companion.vision.pip_reflections import washes_out_a_mark as washes_out_a_m
 RIM_SHARE = 0.07  # a piece's outline this share of its width in holds no mark
 DIE_RIM_SHARE = 0.11  # a die's: its rounded edges catch the light in thin lines (bevel 0.12)
 ONE_DEPTH = 0.4  # a 1's pip lies this share of its face's width in from its outline, at least
-TOP_SHARE = 0.8  # a standing die's top as read is this share of a face at least (``TOP_FACE_SHARE``)
+TOP_FACE_SHARE = 0.8  # a standing die's top face as read is at least this share of a die's face
 
 
 def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.ndarray, float] | None = None,
@@ -189,7 +189,7 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
         # (or the top's outline whole with the streak's strip, which its colour left out: what
         # was cut off is the edge's, where no pip lies)
         sure = die_px is not None and (die_face(centres[1:][strong], die_px, whole) is not None
-                                       or bool(streak.any()) and hull_area >= TOP_SHARE * die_px * die_px)
+                                       or bool(streak.any()) and hull_area >= TOP_FACE_SHARE * die_px ** 2)
     # a die's outline as its colour and its brightness show it: where its top's middle is judged
     shown = hull if seen_body is None or not (sure and count and die_px is not None) else hull | seen_body
     if sure and count == 1 and die_px is not None:
@@ -250,11 +250,17 @@ def _a_glint_beside_a_one(hull: np.ndarray, points: np.ndarray, strong: np.ndarr
     depth = _depth(hull, np.array([one, glint]), body_area)
     if depth[0] < ONE_DEPTH or depth[1] >= EDGE_SHARE:
         return False
-    x, y = (int(round(v)) for v in 2 * one - glint)
+    return _no_mark_at_mirror(contrast, one, glint, window)
+
+
+def _no_mark_at_mirror(contrast: np.ndarray, one: np.ndarray, other: np.ndarray, window: int) -> bool:
+    """Does the face hold no mark (``NO_PIP``) at ``other``'s mirror through ``one``, where a
+    3's other corner would lie?  Past the crop is past the face: no mark."""
+    x, y = (int(round(v)) for v in 2 * one - other)
     h, w = contrast.shape
     r = max(1, window // 2)
     if not (0 <= x < w and 0 <= y < h):
-        return True  # (past the crop: past the face)
+        return True
     return float(contrast[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].max()) < NO_PIP
 
 
@@ -284,12 +290,7 @@ def _a_streak_beside_a_one(hull: np.ndarray, points: np.ndarray, strong: np.ndar
         return False
     if not _a_line(contrast, both, values[strong], radius, np.arange(2) == streak):
         return False
-    x, y = (int(round(v)) for v in 2 * both[one] - both[streak])
-    h, w = contrast.shape
-    r = max(1, window // 2)
-    if not (0 <= x < w and 0 <= y < h):
-        return True  # (past the crop: past the face)
-    return float(contrast[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].max()) < NO_PIP
+    return _no_mark_at_mirror(contrast, both[one], both[streak], window)
 
 
 def _dark_pip_missed(gray: np.ndarray, mask: np.ndarray, filled: np.ndarray, hull: np.ndarray,
