@@ -629,7 +629,11 @@ def test_a_nightclub_misread_moves_ago_is_corrected_by_a_tap_and_the_moves_since
 
     # the history: the players replace the Nightclubs move (now 2 moves back) by its form
     clubs = next(h for h in table.history if not h.undone)
+    # (the history is drawn again when the correction's update arrives: a tap that lands
+    # as it is redrawn reaches no button, so the page is let catch up first)
+    BrowserTablet(url, PIN, page).sync()
     page.click(f'#history [data-entry="{clubs.seq}"]')
+    page.wait_for_selector(f'[data-replace="{clubs.seq}"]', timeout=HANG_MS)
     assert "Only the newest move can be undone" in page.inner_text("#sheet")
     page.click(f'[data-replace="{clubs.seq}"]')
     page.wait_for_selector("[data-cancel-replace]", timeout=HANG_MS)
