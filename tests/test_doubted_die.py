@@ -526,3 +526,30 @@ def test_a_place_said_otherwise_then_set_as_the_record_has_it_is_asked_again_at_
     assert [h.action for h in table.history[entries:]] == [], [h.text for h in table.history[entries:]]
     asked = table.table_prompt
     assert asked is not None and "B at Nightclub 1" in asked.text, asked
+
+
+def test_an_answer_that_then_explains_no_move_is_asked_again() -> None:
+    """Jivecat seed 3 under a lamp over Red's Skulls 4-6 (``scripts/lamp_games.py jv-mats``):
+    the players said two of those places empty, as they were, just as a move gave Red two
+    Skulls, then laid the Skulls there unseen; their answers stood for the table, the moves
+    since were read with them and explained nothing, and the record wedged.  What the players
+    said was true when they said it: a reading with an answer that differs from the record that
+    no move explains asks that place again, as a place vouched for is.  Here: B's Move said
+    laid on the Dancer at Nightclub 1 the camera cannot read (the record lacks it), then taken
+    back and laid at Nightclub 2 instead."""
+    table = _couples_with_two_moves_for_b()
+    record_view = dict(table.game.board_view(table.state))
+    view = _laid(table, record_view, "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    _under_glare(table, view, 2)
+    entries = len(table.history)
+    _under_glare(table, _laid(table, record_view, "p1_d1"), DOUBT_FRAMES + 2)  # moved to Nightclub 2
+    assert "p1_d0" not in table.referee.doubt.said
+    asked = table.table_prompt
+    assert asked is not None and "Can't read B at Nightclub 1" in asked.text, asked
+    assert {"type": "reads", "places": {"p1_d0": [["red", 3]]}, "says": "B at Nightclub 1 shows red (3)"} \
+        in asked.options, asked.options
+    assert len(table.history) == entries

@@ -144,6 +144,19 @@ class Doubt:
             del self.said[place]
             self.vouched[place] = tuple(record.get(place, ()))
 
+    def unsay(self, record: BoardView) -> None:
+        """The table read with the players' answers explains no move: an answer that differs
+        from the record is asked again, as a place vouched for is.  It was true when they gave
+        it; the table may have changed there since, unseen.  Left standing, it stood for the
+        table while the moves since were read with it, and explained nothing (Jivecat seed 3
+        under a lamp over Red's Skulls 4-6, ``scripts/lamp_games.py jv-mats``: Skulls 4 and 5
+        said empty just as a move gave Red two Skulls, which were then laid there unseen; the
+        record went on only where the answers were not in the way, and wedged)."""
+        for place in [p for p, stack in self.said.items() if tuple(record.get(p, ())) != stack]:
+            del self.said[place]
+            self.recheck |= {place}
+            self.asked_for = None
+
     def forget_moved(self, record: BoardView) -> None:
         """Vouching ends for a place whose content the record changed; what the players said
         a place holds is vouched for once the record has it there."""
@@ -409,12 +422,14 @@ class Doubting:
         over Nightclub 3 and two Dancers all evening: said empty before the Nightclubs were laid,
         Nightclub 3 stayed so, the four laid read as three, no move, and the game never began)."""
         state = self.ledger.state
-        shown, record = ({p: s for p, s in b.items() if s} for b in (board, self.game.board_view(state)))
+        recorded = self.game.board_view(state)
+        shown, record = ({p: s for p, s in b.items() if s} for b in (board, recorded))
         if shown == record or explains_a_move(self.game, state, shown, self.taps):
             return
         vouched = self.doubt.vouched_doubted()
         if vouched:
             self.doubt.unvouch(in_play(self.game, state, vouched, self.next_moves))
+        self.doubt.unsay(recorded)
 
     def _recheck_at_press(self) -> None:
         """A press came while a place the players vouched for cannot be read, and a legal move
