@@ -234,6 +234,20 @@ def _under_glare(table: Table, view: dict[str, Any], count: int,
         table.board_doubted({p: s for p, s in view.items() if p not in glare}, glare)
 
 
+def _a_move_said_at_nightclub_1() -> tuple[Table, dict[str, Any], dict[str, Any]]:
+    """B's Dancer at Nightclub 1 unreadable, a Move laid on it (its tap lost), and the players
+    say so: the table, the record's view and the table's."""
+    table = _couples_with_two_moves_for_b()
+    record_view = dict(table.game.board_view(table.state))
+    view = _laid(table, record_view, "p1_d0")
+    _under_glare(table, view, DOUBT_FRAMES + 2)
+    asked = table.table_prompt
+    assert asked is not None
+    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
+    _under_glare(table, view, 2)
+    return table, record_view, view
+
+
 def test_a_move_tapped_at_another_dancer_leaves_a_dancer_the_camera_cannot_read_asked() -> None:
     """King of Clubs seed 14, cafe, typical, with the face-step rule: A's Twist laid on a Dancer
     the camera could not read from then on (its tap recorded nothing: the Move's card was not
@@ -449,13 +463,7 @@ def test_the_record_is_right_names_a_place_the_camera_cannot_read_as_said_by_the
     tap "the record is right": the history's line names that content as theirs, not as the
     camera's reading (stop 107: "(the camera read cyan (8))" of a Jivecat trend card under a
     lamp, which the camera read nothing at)."""
-    table = _couples_with_two_moves_for_b()
-    view = _laid(table, dict(table.game.board_view(table.state)), "p1_d0")
-    _under_glare(table, view, DOUBT_FRAMES + 2)
-    asked = table.table_prompt
-    assert asked is not None
-    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
-    _under_glare(table, view, 2)
+    table, _, _ = _a_move_said_at_nightclub_1()
     warned = table.table_prompt
     assert warned is not None and {"type": "keep_record"} in warned.options, warned
     table.declare({"type": "keep_record"})
@@ -505,14 +513,7 @@ def test_a_place_said_otherwise_then_set_as_the_record_has_it_is_asked_again_at_
     press whose move may change it asks it again.  Here: B's Dancer said to hold a Move the
     record lacks, the record said right (the Move taken back), then the Move laid there again,
     its tap lost again, and B presses: asked what the Dancer holds, never recorded as a pass."""
-    table = _couples_with_two_moves_for_b()
-    record_view = dict(table.game.board_view(table.state))
-    view = _laid(table, record_view, "p1_d0")
-    _under_glare(table, view, DOUBT_FRAMES + 2)
-    asked = table.table_prompt
-    assert asked is not None
-    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
-    _under_glare(table, view, 2)
+    table, record_view, view = _a_move_said_at_nightclub_1()
     table.declare({"type": "keep_record"})
     entries = len(table.history)
     _under_glare(table, record_view, DOUBT_FRAMES + 2)  # the Move taken back, as the record says
@@ -537,14 +538,7 @@ def test_an_answer_that_then_explains_no_move_is_asked_again() -> None:
     no move explains asks that place again, as a place vouched for is.  Here: B's Move said
     laid on the Dancer at Nightclub 1 the camera cannot read (the record lacks it), then taken
     back and laid at Nightclub 2 instead."""
-    table = _couples_with_two_moves_for_b()
-    record_view = dict(table.game.board_view(table.state))
-    view = _laid(table, record_view, "p1_d0")
-    _under_glare(table, view, DOUBT_FRAMES + 2)
-    asked = table.table_prompt
-    assert asked is not None
-    table.declare(next(o for o in asked.options if o.get("places") == {"p1_d0": [["red", 3], ["white", 1]]}))
-    _under_glare(table, view, 2)
+    table, record_view, _ = _a_move_said_at_nightclub_1()
     entries = len(table.history)
     _under_glare(table, _laid(table, record_view, "p1_d1"), DOUBT_FRAMES + 2)  # moved to Nightclub 2
     assert "p1_d0" not in table.referee.doubt.said
