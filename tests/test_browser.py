@@ -25,6 +25,7 @@ import pytest
 from waiting import HANG_MS, wait_until
 
 from companion.games import load_game
+from companion.games.base import Prompt
 from companion.sim.browser_tablet import BrowserTablet, play_through_page, state_key, survey_steps
 from companion.sim.world import load_world
 from companion.table import Table, TableOptions
@@ -501,6 +502,35 @@ def test_time_up_arrives_live_on_the_open_page(browser: Any, serve: Serve) -> No
     assert page.evaluate("window.openedOnce === true")  # no reload: pushed by the table
     assert "Time is up" in page.inner_text("#prompts")
     assert "Time is up" in page.inner_text("#turn-clock")
+    page.close()
+
+
+def test_a_state_that_changes_neither_list_leaves_its_buttons_in_place(browser: Any, serve: Serve) -> None:
+    """Every state the table publishes (a card tapped, a camera notice) redrew the history and
+    the prompts: a tap that landed as they were replaced reached no button (stop 110's CI: a
+    history entry tapped as a correction's update came in), and a prompt opened with "More"
+    closed again.  A list is drawn again only when what it shows changed."""
+    table = started_table(actions=2)
+    table.notice("vision", Prompt("Can't see Tiki 4 clearly (something over it: a hand, a shadow?). Lift it, "
+                                  "or move the lamp or what casts it; or say what the table shows there.",
+                                  "warning"))
+    url = serve(table)
+    page = open_page(browser, url)
+    unlock(page, url)
+    page.click("#prompts li.warning button.more")
+    page.evaluate("() => { for (const e of document.querySelectorAll('#history button, #prompts li')) "
+                  "e.dataset.drawnBefore = '1'; }")
+    table.tap(table.game.card_ids()[0], 0)  # the taps change: neither the history nor the prompts
+    page.wait_for_selector("#taps [data-forget-tap]", timeout=HANG_MS)
+    kept = page.evaluate("() => [...document.querySelectorAll('#history button.entry, #prompts li')]"
+                         ".map((e) => e.dataset.drawnBefore === '1')")
+    assert kept and all(kept), kept
+    assert "open" in page.get_attribute("#prompts li.warning", "class")
+    table.declare(table.game.legal_actions(table.state)[0], "camera")  # a move: the history is new
+    page.wait_for_function("n => document.querySelectorAll('#history button.entry').length === n",
+                           arg=3, timeout=HANG_MS)
+    assert page.evaluate("() => !document.querySelector('#history button.entry').dataset.drawnBefore")
+    assert not page.errors
     page.close()
 
 

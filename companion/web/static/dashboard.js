@@ -624,11 +624,24 @@ function renderPlayers(s) {
   $("outcome").textContent = s.over ? (s.reason || "") : "";
 }
 
+// A list is drawn again only when what it shows changed: every state the table publishes (a
+// card tapped, a camera notice) would otherwise replace its buttons, and a tap landing as they
+// are replaced reaches none (the browser test that tapped a history entry as a correction's
+// update came in); a prompt opened with "More" would close again too.
+let promptsDrawn = null;
+let historyDrawn = null;
+
 function renderPrompts(s) {
   const list = $("prompts");
-  list.replaceChildren();
   // a warning waits on the players (the record or the table is wrong): on a phone it comes first
   $("declare-panel").classList.toggle("warned", s.prompts.some((p) => p.kind === "warning"));
+  // (options are worded from the forms, naming entries by their numbers in the history)
+  const worded = s.prompts.some((p) => p.options && p.options.length)
+    ? [forms && forms.key, forms && forms.types.length, s.history_total, s.history.map((h) => [h.seq, h.move])] : [];
+  const drawn = JSON.stringify([s.prompts, worded]);
+  if (drawn === promptsDrawn) return;
+  promptsDrawn = drawn;
+  list.replaceChildren();
   for (const p of s.prompts) {
     const li = el("li", { class: p.kind });
     const text = el("span", { class: "prompt-text" }, p.text);
@@ -712,9 +725,14 @@ let historyShown = HISTORY_FIRST;
 
 function renderHistory(s) {
   const list = $("history");
-  list.replaceChildren();
   const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
-  newestFirst.slice(0, Math.max(historyShown, HISTORY_SPARE)).forEach((h, i) => {
+  const shown = newestFirst.slice(0, Math.max(historyShown, HISTORY_SPARE));
+  $("undo").disabled = !s.can_undo;
+  const drawn = JSON.stringify([historyShown, s.history_total, shown.map((h) => [h, moveNumber(s, h.seq)])]);
+  if (drawn === historyDrawn) return;
+  historyDrawn = drawn;
+  list.replaceChildren();
+  shown.forEach((h, i) => {
     const number = moveNumber(s, h.seq);
     const li = el("li", { "data-seq": h.seq, "data-move": number });
     li.hidden = i >= historyShown;  // arrange.js shows more where the column has room, or fewer
@@ -729,7 +747,6 @@ function renderHistory(s) {
   list.dataset.total = String(s.history_total ?? s.history.length);
   list.dataset.first = String(historyShown);
   list.dataset.atLeast = String(historyShown > HISTORY_FIRST ? historyShown : HISTORY_AT_LEAST);
-  $("undo").disabled = !s.can_undo;
   showOlder();
 }
 
