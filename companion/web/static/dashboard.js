@@ -692,10 +692,15 @@ function renderPrompts(s) {
 // The cards tapped on the readers since the last move: a card tapped by mistake, twice, or
 // for a move the table refused would be read into every later press, so each can be taken
 // back by a tap.
+let tapsDrawn = null;
+
 function renderTaps(s) {
   const box = $("taps");
   const taps = s.taps || [];
   box.hidden = taps.length === 0;
+  const drawn = JSON.stringify(taps);
+  if (drawn === tapsDrawn) return;  // (drawn again only when they changed, as the prompts are)
+  tapsDrawn = drawn;
   box.replaceChildren(box.firstElementChild);
   for (const t of taps) {
     const b = el("button", { class: "tap", "data-forget-tap": t.card }, `${t.name || t.card} ✕`);
