@@ -146,12 +146,10 @@ class Doubt:
 
     def unsay(self, record: BoardView) -> None:
         """The table read with the players' answers explains no move: an answer that differs
-        from the record is asked again, as a place vouched for is.  It was true when they gave
-        it; the table may have changed there since, unseen.  Left standing, it stood for the
-        table while the moves since were read with it, and explained nothing (Jivecat seed 3
-        under a lamp over Red's Skulls 4-6, ``scripts/lamp_games.py jv-mats``: Skulls 4 and 5
-        said empty just as a move gave Red two Skulls, which were then laid there unseen; the
-        record went on only where the answers were not in the way, and wedged)."""
+        from the record is asked again, as a place vouched for is: true when given, the table
+        may have changed there since, unseen (Jivecat seed 3 under a lamp over Red's Skulls 4-6,
+        ``scripts/lamp_games.py jv-mats``: two said empty just as a move gave Red two Skulls,
+        then laid there unseen; the answers stood for the table, and the record wedged)."""
         for place in [p for p, stack in self.said.items() if tuple(record.get(p, ())) != stack]:
             del self.said[place]
             self.recheck |= {place}
@@ -215,6 +213,9 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
                hidden: frozenset[str] = frozenset()) -> list[tuple[Action, Fill]]:
     """:func:`readings`, each with the content of the doubted places it was read with (and
     with what the record has at any ``hidden`` place, a said one too, among their contents)."""
+    key = ("read_fills", frozenset(view.items()), places, tuple(taps), pressed, hidden)
+    if (kept := next_moves.remembered(state, key)) is not None:  # (once a record: NextMoves.keep)
+        return list(kept)
     held = {place: contents(game, state, place, next_moves, places | hidden) for place in places}
     fills = place_by_place(held, FILLS_TRIED)
     if len(fills) == FILLS_TRIED:  # cut: those that change fewer places from the record too
@@ -228,7 +229,8 @@ def read_fills(game: Game, state: State, view: BoardView, places: frozenset[str]
         for trigger in triggers:
             for move in moves_read(game, state, board, taps, trigger):
                 found.setdefault(json.dumps(move, sort_keys=True), (move, fill))
-    return list(found.values())
+    next_moves.keep(state, key, read := list(found.values()))
+    return list(read)
 
 
 def place_answers(read: list[tuple[Action, Fill]], labels: Mapping[str, str],
