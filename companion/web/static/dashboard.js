@@ -628,8 +628,15 @@ function renderPlayers(s) {
 // card tapped, a camera notice) would otherwise replace its buttons, and a tap landing as they
 // are replaced reaches none (the browser test that tapped a history entry as a correction's
 // update came in); a prompt opened with "More" would close again too.
-let promptsDrawn = null;
-let historyDrawn = null;
+const drawnAs = {};  // each list's contents as last drawn
+
+/** Whether ``list`` must be drawn again: what it shows (``shown``) differs from when it last was. */
+function showsAnew(list, shown) {
+  const key = JSON.stringify(shown);
+  if (drawnAs[list] === key) return false;
+  drawnAs[list] = key;
+  return true;
+}
 
 function renderPrompts(s) {
   const list = $("prompts");
@@ -638,9 +645,7 @@ function renderPrompts(s) {
   // (options are worded from the forms, naming entries by their numbers in the history)
   const worded = s.prompts.some((p) => p.options && p.options.length)
     ? [forms && forms.key, forms && forms.types.length, s.history_total, s.history.map((h) => [h.seq, h.move])] : [];
-  const drawn = JSON.stringify([s.prompts, worded]);
-  if (drawn === promptsDrawn) return;
-  promptsDrawn = drawn;
+  if (!showsAnew("prompts", [s.prompts, worded])) return;
   list.replaceChildren();
   for (const p of s.prompts) {
     const li = el("li", { class: p.kind });
@@ -692,15 +697,11 @@ function renderPrompts(s) {
 // The cards tapped on the readers since the last move: a card tapped by mistake, twice, or
 // for a move the table refused would be read into every later press, so each can be taken
 // back by a tap.
-let tapsDrawn = null;
-
 function renderTaps(s) {
   const box = $("taps");
   const taps = s.taps || [];
   box.hidden = taps.length === 0;
-  const drawn = JSON.stringify(taps);
-  if (drawn === tapsDrawn) return;  // (drawn again only when they changed, as the prompts are)
-  tapsDrawn = drawn;
+  if (!showsAnew("taps", taps)) return;  // (drawn again only when they changed, as the prompts are)
   box.replaceChildren(box.firstElementChild);
   for (const t of taps) {
     const b = el("button", { class: "tap", "data-forget-tap": t.card }, `${t.name || t.card} ✕`);
@@ -733,9 +734,7 @@ function renderHistory(s) {
   const newestFirst = [...s.history].sort((a, b) => b.seq - a.seq);
   const shown = newestFirst.slice(0, Math.max(historyShown, HISTORY_SPARE));
   $("undo").disabled = !s.can_undo;
-  const drawn = JSON.stringify([historyShown, s.history_total, shown.map((h) => [h, moveNumber(s, h.seq)])]);
-  if (drawn === historyDrawn) return;
-  historyDrawn = drawn;
+  if (!showsAnew("history", [historyShown, s.history_total, shown.map((h) => [h, moveNumber(s, h.seq)])])) return;
   list.replaceChildren();
   shown.forEach((h, i) => {
     const number = moveNumber(s, h.seq);
