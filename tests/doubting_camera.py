@@ -10,6 +10,7 @@ the board is a few frames of no board, as the reader gives.  Counted in frames, 
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,8 @@ Doubts = Callable[[str, tuple[Piece, ...]], bool]
 HAND_FRAMES = 3  # an arm over the board while pieces are moved
 EVENT_FRAMES = 4  # frames between two things a player does (a tap, a press, a piece)
 THINK_FRAMES = DOUBT_FRAMES + 8  # frames between two steps: a doubt that stands is asked by then
+LAST_TRACED = 40  # lines of the game's trace a failing test shows (its last 20 steps unlike the one before)
+LINE_SHOWN = 600  # characters of each (a board's every place is long)
 GLANCES_AFTER_END = 6  # the world's game over: how often players mend their last move, at most
 
 
@@ -103,6 +106,7 @@ class Played:
     asked: list[str] = field(default_factory=list)  # the doubts' warnings the players saw
     alike: list[str] = field(default_factory=list)  # prompts with two buttons worded alike
     refusals: list[str] = field(default_factory=list)
+    last: list[str] = field(default_factory=list)  # the game's last steps as traced, for a failure's message
 
 
 def play_doubted(game_name: str, players: int, variant: str | None, seed: int, doubts: Doubts,
@@ -135,6 +139,7 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
 
     asked: list[str] = []
     alike: list[str] = []
+    last: deque[str] = deque(maxlen=LAST_TRACED)
     for event in world.start():
         deliver(event)
     frames(THINK_FRAMES)
@@ -154,12 +159,15 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
             if len(set(buttons)) < len(buttons) and prompt["text"] not in alike:
                 alike.append(str(prompt["text"]))
         events = world.act(tablet)
+        shown = tablet["history"][-1]["text"] if tablet["history"] else None
+        step = [f"#{tablet['history_total']} {shown} | " + " || ".join(
+            f"{p['kind']}: {p['text']}" + (f" {p['options']}" if p.get("options") else "")
+            for p in tablet["prompts"]), f"   -> {events}"]
+        cut = [line[:LINE_SHOWN] for line in step]
+        if cut != list(last)[-2:]:  # (a step like the last one left out: a wedge's window reaches back)
+            last.extend(cut)
         if trace is not None:
-            shown = tablet["history"][-1]["text"] if tablet["history"] else None
-            trace.append(f"#{tablet['history_total']} {shown} | " + " || ".join(
-                f"{p['kind']}: {p['text']}" + (f" {p['options']}" if p.get("options") else "")
-                for p in tablet["prompts"]))
-            trace.append(f"   -> {events}")
+            trace.extend(step)
         if not events and world.finished():
             frames(THINK_FRAMES)
             continue
@@ -167,7 +175,8 @@ def play_doubted(game_name: str, players: int, variant: str | None, seed: int, d
             deliver(event)
         steps += 1
         frames(THINK_FRAMES)
-    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, alike, refusals)
+    return Played(table.public(history=None), world.truth(), steps, reader.doubted, asked, alike, refusals,
+                  list(last))
 
 
 def nightclubs_under_glare() -> tuple[Table, dict[str, Any], Callable[[int], None]]:

@@ -34,7 +34,8 @@ def ends_right(played: Played, asked: str = "Tap the move the table shows") -> N
     tablet = played.tablet
     assert played.doubted_frames and any(asked in a for a in played.asked), played.asked
     assert played.alike == [], played.alike
-    assert tablet["over"], [p["text"] for p in tablet["prompts"]]
+    prompts = [p["text"] for p in tablet["prompts"]]
+    assert tablet["over"], "\n".join([*prompts, "the last steps unlike the one before:", *played.last])
     assert sorted(tablet["winner"]) == sorted(played.truth["winners"])
     assert [round(s) for s in tablet["scores"]] == [round(s) for s in played.truth["scores"]]
     assert played.refusals == []
