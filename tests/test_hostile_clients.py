@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -180,12 +181,19 @@ def test_the_unit_raises_the_file_limit() -> None:
 
 
 def test_stopping_ends_live_streams_cleanly(table: Table, capfd: pytest.CaptureFixture) -> None:
+    before = set(threading.enumerate())
     running = serve(table, Limits())
+    assert ask(running.port, STATE)[0] == 200  # (served by a Flask worker)
     stream = connect(running.port)
     stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: t\r\n\r\n")
     assert first_event(stream)
     running.close()
     assert running._thread is not None and not running._thread.is_alive()
+    workers = [t for t in set(threading.enumerate()) - before if t.name.startswith("WSGI")]
+    assert workers
+    for worker in workers:  # (each ends once it sees the pool shut down)
+        worker.join(timeout=5)
+    assert not [t.name for t in workers if t.is_alive()]  # the Flask workers are not left behind
     rest = b""
     while chunk := stream.recv(65536):
         rest += chunk

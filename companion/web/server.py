@@ -394,3 +394,7 @@ class DashboardServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.socket.close()
+        # a2wsgi's pool of Flask workers outlives the loop unless shut down: a finished demo
+        # (or every test's server) would leave its idle threads behind.  Not waited for: a
+        # worker still busy ends with its request
+        self.app.wsgi.executor.shutdown(wait=False, cancel_futures=True)
