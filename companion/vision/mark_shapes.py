@@ -24,9 +24,12 @@ def _bright_body(gray: np.ndarray, level: float, pip: float, mask: np.ndarray,
     if n <= 1:
         return None
     joined = np.zeros(n, np.uint8)  # the parts of the body the colour touches (a lookup: cheaper than isin)
-    joined[labels[(mask > 0) & (near > 0)]] = 1
+    # (where both are set: OpenCV's masked copy, one pass for numpy's three)
+    both = cv2.bitwise_and(near, near, mask=mask) if mask.dtype == np.uint8 else near * (mask > 0)
+    joined[labels[both != 0]] = 1
     joined[0] = 0
-    face = outline(joined[labels])
+    # (one part: it is all of ``near``, 0/1 as the lookup gives it, or none; no lookup)
+    face = outline((near if joined[1] else np.zeros_like(near)) if n == 2 else joined[labels])
     if face is None or np.count_nonzero(face[0]) > PAST_COLOUR_WIDEST * max(1, np.count_nonzero(hull)):
         return None
     return face[0]
