@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, outline, sized_components
+from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, outline
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
 
@@ -145,7 +145,11 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
     # the marks of a face peak alike: one pass at the faintest one's half height, each
     # spread shared by the peaks in it, holds each one's spread at its own height or wider
-    n, labels, area, _ = sized_components((contrast >= float(values.min()) / 2).astype(np.uint8))
+    # (each spread's area from its labels, background and all: the same areas as
+    # ``sized_components``, without its centres, whose sums over the set pixels cost more here)
+    n, labels = cv2.connectedComponentsWithAlgorithm((contrast >= float(values.min()) / 2).view(np.uint8), 8,
+                                                     cv2.CV_32S, cv2.CCL_BBDT)
+    area = np.bincount(labels.ravel(), minlength=n)
     at = labels[ys, xs]
     first = area[at] / np.bincount(at, minlength=n)[at]
     if (first <= widest).all() and values.max() <= 1.5 * values.min():
