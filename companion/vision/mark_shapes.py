@@ -73,13 +73,14 @@ def _inside_distance(hull: np.ndarray) -> np.ndarray:
     return cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
 
 
-def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarray:
+def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float,
+           inside: np.ndarray | None = None) -> np.ndarray:
     """How far in from the piece's outline each mark lies, as a share of its width.  A
     top's marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen
     from a camera off to one side a die shows a side face too, joined to its top in one
     outline, and that face's marks lie in the thin strip it makes at the outline's edge
-    (``EDGE_SHARE``)."""
-    inside = _inside_distance(hull)
+    (``EDGE_SHARE``).  ``inside``: ``hull``'s ``_inside_distance``, when the caller has it."""
+    inside = _inside_distance(hull) if inside is None else inside
     h, w = hull.shape
     xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
