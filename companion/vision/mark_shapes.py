@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, outline, sized_components
+from companion.vision.mark_peaks import _SQUARE3, FAINT_MARK, _peaks, outline
 
 PAST_COLOUR_WIDEST = 1.6  # a body of the piece's brightness this many times its colour's hull: the board's
 
@@ -24,9 +24,12 @@ def _bright_body(gray: np.ndarray, level: float, pip: float, mask: np.ndarray,
     if n <= 1:
         return None
     joined = np.zeros(n, np.uint8)  # the parts of the body the colour touches (a lookup: cheaper than isin)
-    joined[labels[(mask > 0) & (near > 0)]] = 1
+    # (where both are set: OpenCV's masked copy, one pass for numpy's three)
+    both = cv2.bitwise_and(near, near, mask=mask) if mask.dtype == np.uint8 else near * (mask > 0)
+    joined[labels[both != 0]] = 1
     joined[0] = 0
-    face = outline(joined[labels])
+    # (one part: it is all of ``near``, 0/1 as the lookup gives it, or none; no lookup)
+    face = outline((near if joined[1] else np.zeros_like(near)) if n == 2 else joined[labels])
     if face is None or np.count_nonzero(face[0]) > PAST_COLOUR_WIDEST * max(1, np.count_nonzero(hull)):
         return None
     return face[0]
@@ -70,13 +73,14 @@ def _inside_distance(hull: np.ndarray) -> np.ndarray:
     return cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
 
 
-def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float) -> np.ndarray:
+def _depth(hull: np.ndarray, centres: np.ndarray, body_area: float,
+           inside: np.ndarray | None = None) -> np.ndarray:
     """How far in from the piece's outline each mark lies, as a share of its width.  A
     top's marks stand a quarter of its width in from its edge (a printed face's, 0.27); seen
     from a camera off to one side a die shows a side face too, joined to its top in one
     outline, and that face's marks lie in the thin strip it makes at the outline's edge
-    (``EDGE_SHARE``)."""
-    inside = _inside_distance(hull)
+    (``EDGE_SHARE``).  ``inside``: ``hull``'s ``_inside_distance``, when the caller has it."""
+    inside = _inside_distance(hull) if inside is None else inside
     h, w = hull.shape
     xs = np.minimum(np.maximum(np.round(centres[:, 0]).astype(int), 0), w - 1)
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
@@ -142,7 +146,11 @@ def _wider_than_a_mark(contrast: np.ndarray, centres: np.ndarray, values: np.nda
     ys = np.minimum(np.maximum(np.round(centres[:, 1]).astype(int), 0), h - 1)
     # the marks of a face peak alike: one pass at the faintest one's half height, each
     # spread shared by the peaks in it, holds each one's spread at its own height or wider
-    n, labels, area, _ = sized_components((contrast >= float(values.min()) / 2).astype(np.uint8))
+    # (each spread's area from its labels, background and all: the same areas as
+    # ``sized_components``, without its centres, whose sums over the set pixels cost more here)
+    n, labels = cv2.connectedComponentsWithAlgorithm((contrast >= float(values.min()) / 2).view(np.uint8), 8,
+                                                     cv2.CV_32S, cv2.CCL_BBDT)
+    area = np.bincount(labels.ravel(), minlength=n)
     at = labels[ys, xs]
     first = area[at] / np.bincount(at, minlength=n)[at]
     if (first <= widest).all() and values.max() <= 1.5 * values.min():

@@ -42,6 +42,7 @@ from companion.vision.mark_shapes import (
     _a_line,
     _bright_body,
     _depth,
+    _inside_distance,
     _marks_past_colour,
     _rim_ramps,
     _wider_than_a_mark,
@@ -159,11 +160,15 @@ def count_pips(mask: np.ndarray, gray: np.ndarray | None = None, face: tuple[np.
     if sure and count:  # no mark at the outline's edge: a die's side face seen beside its top
         # (the edge as its brightness shows it too: a lamp's light over a corner of a dark
         # face moves its colour off the piece's, and the colour's outline cuts the corner off)
-        depth = _depth(hull, centres[1:][strong], body_area)
+        inside = _inside_distance(hull)
+        depth = _depth(hull, centres[1:][strong], body_area, inside)
         edge = depth
         if seen_body is not None:
             both = hull | seen_body
-            edge = _depth(both, centres[1:][strong], max(body_area, float(np.count_nonzero(both))))
+            both_area = float(np.count_nonzero(both))
+            # (a bright body within the colour's hull leaves it as it is: its distances as found)
+            edge = _depth(both, centres[1:][strong], max(body_area, both_area),
+                          inside if both_area == hull_area else None)
         sure = not (edge < EDGE_SHARE).any()
         if not sure and die_px is not None:
             # a corner pip's halo bites into the colour's outline, and near it the corner pip

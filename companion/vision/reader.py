@@ -21,7 +21,6 @@ places' map (``board_map.py``) are rooms of their own.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -453,8 +452,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         asked: dict[int, frozenset[str]] = {}
         for _round in range(len(read)):
             # (where two blobs read a piece at one place: none is read twice on most boards)
-            claimed = Counter(spot for blob in every for spot in {s for s, *_ in blob.found})
-            tops = self._tops_by_place(every) if any(n > 1 for n in claimed.values()) else {}
+            tops = self._tops_by_place(every) if self._claimed_twice(every) else {}
             grew = False
             for i, (k, key, blob) in enumerate(read):
                 if not (any(why.startswith((MARKS_UNCLEAR, COLUMN_UNCLEAR)) for _spot, why in blob.doubts)
