@@ -8,6 +8,7 @@ here use its state.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -30,8 +31,9 @@ FINE_WHITE_TINT_MAX = 20.0  # a white face from a frame fine enough for its rim 
 LIT_PALE_LEVEL = 200.0  # ... lit this light (its median, flattened): a cast's unclipped rest is no face
 CHIP_SHEEN_KEEP = 0.25  # a flat piece under a broad sheen keeps this share of its colour's tint (median)
 CHIP_ASPECT = 1.5  # ... in a patch no longer than this many times its width
-CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near
+CHIP_RIVAL_COSINE = 0.95  # ... of a colour no other piece's (nor skin's) tint points this near (or by place)
 CHIP_PIXEL_KEEP = 0.15  # ... each of its pixels keeping this share of the tint or more
+RIVAL_PIXEL_KEEP = 0.22  # ... of a chip with rivals (a tan print lit is a fifth of an orange's tint, 0.17)
 CHIP_PAD = 14  # a chip on a changed part of the board is looked for this far round it (px)
 
 
@@ -56,26 +58,67 @@ def _nearest_colour_table(centroids: bytes, weights: bytes) -> np.ndarray:
     return table
 
 
+@dataclass(frozen=True)
+class LitChips:
+    """``Classifying._lit_chip_table``: per colour at 6 bits a channel (``_build_lut``'s
+    order), one more than the chip it is lit its way (for a chip with rivals, its group's
+    first piece), else 0; per way a pixel is judged by (pieces', the print's, skin's), the
+    group it belongs to (-1: none); and per group, the pieces in it."""
+
+    table: np.ndarray
+    group_of: np.ndarray
+    pieces: dict[int, tuple[int, ...]]
+    with_rivals: np.ndarray  # per table value: a group of rivals' chip
+
+
 @functools.lru_cache(maxsize=4)
-def _lit_chip_table(centroids: bytes, n_pieces: int, chips: tuple[int, ...]) -> np.ndarray | None:
+def _lit_chip_table(centroids: bytes, n_pieces: int, chips: tuple[int, ...]) -> LitChips | None:
     """``Classifying._lit_chip_table`` for one set of calibrated colours (pieces' first, then
-    the print's) and the chips among the pieces.  Read-only."""
+    the print's) and the chips among the pieces.  A chip whose way other pieces' (or skin's)
+    all but share (``CHIP_RIVAL_COSINE``: Baron Voodoo's orange offering, its brown pieces and
+    a fingertip are one pale orange lit) is one group with them, all of whose ways point at
+    each other: lit so, the place it lies on tells which piece it is (``_sheen_lit_chips``).
+    Read-only."""
     colours = np.frombuffer(centroids, np.float32).reshape(-1, 3)
     ways = np.vstack([colours[:n_pieces], np.asarray(SKIN_BGR, np.float32)])
     ways = ways - ways.mean(axis=1, keepdims=True)
     ways /= np.maximum(np.linalg.norm(ways, axis=1, keepdims=True), 1e-6)
     near = ways @ ways.T >= CHIP_RIVAL_COSINE
-    alone = [i for i in chips if int(near[i].sum()) == 1]
-    if not alone:
+    skin = len(colours)  # (skin's index among the ways a pixel is judged by: pieces, print, skin)
+    group_of = np.full(len(colours) + 1, -1, np.intp)
+    pieces: dict[int, tuple[int, ...]] = {}
+    for i in chips:
+        members = np.flatnonzero(near[i])
+        if group_of[i] >= 0 or not near[np.ix_(members, members)].all():
+            continue  # (a chain of rivals, no one group: none of them told by its place)
+        judged = [int(j) if j < n_pieces else skin for j in members]
+        if (group_of[judged] >= 0).any():
+            continue
+        group_of[judged] = i
+        pieces[i] = tuple(int(j) for j in members if j < n_pieces)
+    if not pieces:
         return None
     levels = (np.arange(64, dtype=np.float32) * 4) + 2
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
     cube = np.stack([b, g, r], -1).reshape(-1, 3)
-    owner, keep, lit, whiter = _lit_its_way(cube, np.vstack([colours, np.asarray(SKIN_BGR, np.float32)]))
-    taken = lit & whiter & np.isin(owner, alone) & (keep >= CHIP_PIXEL_KEEP) & (keep < 0.9)
-    table = np.where(taken, owner + 1, 0).astype(np.uint8)
+    judged = np.vstack([colours, np.asarray(SKIN_BGR, np.float32)])
+    owner, keep, lit, whiter = _lit_its_way(cube, judged)
+    group = group_of[owner]
+    taken = lit & whiter & (group >= 0) & (keep >= CHIP_PIXEL_KEEP) & (keep < 0.9)
+    for first, rivals in pieces.items():
+        if len(rivals) > 1:  # lit the way of any of them: judged as each chip among them in turn
+            theirs = group == first
+            taken &= ~theirs
+            for i in rivals:
+                if i in chips:
+                    _, keep, lit, whiter = _lit_its_way(cube[theirs], judged, np.full(int(theirs.sum()), i))
+                    taken[theirs] |= lit & whiter & (keep >= RIVAL_PIXEL_KEEP) & (keep < 0.9)
+    table = np.where(taken, group + 1, 0).astype(np.uint8)
     table.setflags(write=False)
-    return table
+    group_of.setflags(write=False)
+    with_rivals = np.zeros(256, bool)
+    with_rivals[[first + 1 for first, members in pieces.items() if len(members) > 1]] = True
+    return LitChips(table, group_of, pieces, with_rivals)
 
 
 def _table_index(bgr: np.ndarray) -> int:
@@ -260,10 +303,13 @@ class Classifying(LitDice):
         in a rim that the blur mixes with the print: they were read as something over the
         board, or as a white chip of a doubtful tint.  A white face, its light flattened,
         keeps a tenth of a colour's tint at most (``GREY_TINT_MAX``); a sheen-lit chip a third
-        to a half.  Only in ``region`` when one is given."""
-        table = self._lit_chip_table()
-        if table is None:
+        to a half.  A chip with rivals (``_lit_chip_table``) is the one of them its place may
+        hold, when it may hold only one, ringed by no piece of theirs (a fingertip's hand lit
+        their way shows their colours).  Only in ``region`` when one is given."""
+        chips = self._lit_chip_table()
+        if chips is None:
             return labels
+        table = chips.table
         n_pieces = len(self._piece_names)
         wy, wx = (slice(0, labels.shape[0]), slice(0, labels.shape[1])) if region is None else region
         wy = slice(max(0, (wy.start or 0) - CHIP_PAD), wy.stop + CHIP_PAD)
@@ -280,6 +326,13 @@ class Classifying(LitDice):
         xs, ys = found.reshape(-1, 2).T
         b, g, r = (flat[wy, wx][::2, ::2][ys, xs] >> 2).astype(np.intp).T
         lit = table[(b << 12) | (g << 6) | r] > 0
+        if chips.with_rivals.any():
+            # lit the way of a colour with rivals beside a piece is a piece's rim blurred into
+            # the print (an orange chip's, a yellow die's lit the way of orange): only a patch
+            # clear of pieces is looked at for a chip with rivals
+            pieces = cv2.LUT(np.ascontiguousarray(labels[wy, wx][::2, ::2]), self._pieces_lut())
+            rims = cv2.dilate(pieces, SQUARE3)
+            lit &= ~((rims[ys, xs] > 0) & chips.with_rivals[table[(b << 12) | (g << 6) | r]])
         smallest = min(self._min_area.values()) * SCALE * SCALE  # (px: no piece is smaller)
         if np.count_nonzero(lit) < smallest / 4:
             return labels
@@ -313,30 +366,51 @@ class Classifying(LitDice):
             own = parts[y:y + h, x:x + w] == k
             median = channel_medians(flat[wy, wx][y:y + h, x:x + w], own.view(np.uint8))
             owner, keep, lit, whiter = _lit_its_way(median[None].astype(np.float32), with_skin)
-            if lit[0] and whiter[0] and table[_table_index(median)] == int(owner[0]) + 1 \
+            group = int(chips.group_of[owner[0]])
+            if group < 0:
+                continue
+            piece, ring_clear = group, clear
+            if len(chips.pieces[group]) > 1:  # a chip with rivals: the one its place may hold
+                rivals = chips.pieces[group]
+                held = [i for i in rivals if self.layout.spot(spot).may_hold(self._piece_names[i])]
+                if len(held) != 1:
+                    continue
+                piece = held[0]
+                _, keep, lit, whiter = _lit_its_way(median[None].astype(np.float32), with_skin,
+                                                    np.array(held))
+                ring_clear = clear & ~np.isin(labels[wy, wx], rivals)
+            if lit[0] and whiter[0] and table[_table_index(median)] == group + 1 \
                     and CHIP_SHEEN_KEEP <= float(keep[0]) < 0.9 \
-                    and self._lit_round(parts, k, clear, stats[k]):
+                    and self._lit_round(parts, k, ring_clear, stats[k]):
                 if out is labels:
                     out = labels.copy()
-                out[wy, wx][y:y + h, x:x + w][own] = int(owner[0])
+                out[wy, wx][y:y + h, x:x + w][own] = piece
         return out
 
-    def _lit_chip_table(self) -> np.ndarray | None:
+    def _lit_chip_table(self) -> LitChips | None:
         """Per colour at 6 bits a channel (``_build_lut``'s order): one more than the chip
         colour it is lit its way (``_lit_its_way``: nearer that colour's way than any other
         colour's or a hand's skin's, lifted toward a lamp's white, keeping ``CHIP_PIXEL_KEEP``
         of its tint or more), else 0; None for a game without such chips.  A chip: a disc of a
-        tinted colour that does not stand, whose way no other piece's, nor skin's, all but
-        shares (``CHIP_RIVAL_COSINE``: an orange token's, a brown one's and a fingertip's are
-        one pale orange).  Built once per set of colours."""
+        tinted colour that does not stand; one whose way other pieces' or skin's all but share
+        (``CHIP_RIVAL_COSINE``: an orange token's, a brown one's and a fingertip's are one pale
+        orange) is one group with them (``LitChips``).  Built once per set of colours."""
         return per_layout(self, "_lit_chip_known", self._built_lit_chip_table)
 
-    def _built_lit_chip_table(self) -> np.ndarray | None:
+    def _built_lit_chip_table(self) -> LitChips | None:
         colours = np.ascontiguousarray(self._centroid_bgr, np.float32)
         names = tuple(self._piece_names)
         chips = tuple(i for i, name in enumerate(names) if float(np.ptp(colours[i])) >= TINTED
                       and self.layout.shapes.get(name, "disc") == "disc" and not self._stands_up(name))
         return _lit_chip_table(colours.tobytes(), len(names), chips) if chips else None
+
+    def _pieces_lut(self) -> np.ndarray:
+        """A label table: 1 for every piece's colour."""
+        def built() -> np.ndarray:
+            lut = np.zeros(256, np.uint8)
+            lut[:len(self._piece_names)] = 1
+            return lut
+        return per_layout(self, "_pieces_lut_known", built)
 
     def _untinted_lut(self, n_pieces: int) -> np.ndarray:
         """A label table: 1 for every label but a piece colour with a tint of its own."""
