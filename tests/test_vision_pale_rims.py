@@ -21,11 +21,15 @@ def test_a_marker_lit_as_pale_as_the_mat_is_asked_by_its_rim() -> None:
 
 def test_offerings_lit_peach_are_asked_by_their_orange_rims() -> None:
     """Stop 87: three Offerings lit peach from above, their rims no darker than the mat but
-    still orange, had been read as empty places."""
+    still orange, had been read as empty places.  Since stop 113 one of them, its peach top
+    ringed by the print, is read as the orange its place holds (``_sheen_lit_chips``, a chip
+    with rivals); the other two are still asked by their rims."""
     frame, reading = kept_reading("baron_voodoo-t00-b6")
     assert reading.view is not None
     for spot in ("offer0-1", "offer1-0", "offer1-2"):
         assert frame.view[spot] == (Piece("orange", 0),)
+    assert "offer0-1" not in reading.doubtful and reading.view["offer0-1"] == frame.view["offer0-1"]
+    for spot in ("offer1-0", "offer1-2"):
         assert reading.doubtful.get(spot) == PALE_RIM, (spot, reading.view.get(spot))
 
 

@@ -130,6 +130,8 @@ def _table_index(bgr: np.ndarray) -> int:
 class Classifying(LitDice):
     """A lookup table from colour to the nearest calibrated colour, and its use."""
 
+    _arm_across = False  # an arm lies across the board's margin in the frame read (``reader.py``)
+
     def _build_lut(self) -> np.ndarray:
         """Nearest calibrated colour for every BGR value at 6 bits a channel, computed once
         for these colours; UNKNOWN where no calibrated colour is near."""
@@ -305,7 +307,9 @@ class Classifying(LitDice):
         keeps a tenth of a colour's tint at most (``GREY_TINT_MAX``); a sheen-lit chip a third
         to a half.  A chip with rivals (``_lit_chip_table``) is the one of them its place may
         hold, when it may hold only one, ringed by no piece of theirs (a fingertip's hand lit
-        their way shows their colours).  Only in ``region`` when one is given."""
+        their way shows their colours), and only while no arm crosses the board's margin: a
+        hand over a column of such places, split by the print's lines, is a row of patches of
+        its skin, each ringed by the print.  Only in ``region`` when one is given."""
         chips = self._lit_chip_table()
         if chips is None:
             return labels
@@ -371,6 +375,8 @@ class Classifying(LitDice):
                 continue
             piece, ring_clear = group, clear
             if len(chips.pieces[group]) > 1:  # a chip with rivals: the one its place may hold
+                if self._arm_across:
+                    continue  # (a hand's parts between the print's lines pass for one, its skin a rival)
                 rivals = chips.pieces[group]
                 held = [i for i in rivals if self.layout.spot(spot).may_hold(self._piece_names[i])]
                 if len(held) != 1:

@@ -373,6 +373,7 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
             elif crossing is None and self._refine_light(flat):
                 flat, labels, as_empty = self._flatten_whole(small, crossing)
         self._flat = flat
+        self._arm_across = arm  # (an arm's hand between the print's lines: ``_sheen_lit_chips``)
         labels = self._piece_shades(flat, labels, as_empty, region if part is not None else None)
         self._as_empty = as_empty  # (where a column's sides would stand: ``_one_place_whatever_height``)
         n_pieces = len(self._piece_names)
