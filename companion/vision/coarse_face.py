@@ -90,6 +90,19 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     top stands; None when no count stands clear of every other (see the module)."""
     if not mask.any() or face_px < 8 or frame_px <= 0:
         return None
+    # (a die left unclear is read again, its crop the same, once another die's top is read near
+    # it (``reader``'s rounds): the fit is kept on its exact inputs, as ``classifying``'s tables are)
+    return _fitted(gray.dtype.str, gray.shape, gray.tobytes(), mask.shape, mask.astype(np.uint8).tobytes(),
+                   face_px, light_die, frame_px)
+
+
+@functools.lru_cache(maxsize=256)
+def _fitted(gray_type: str, gray_shape: tuple[int, ...], gray_bytes: bytes,
+            mask_shape: tuple[int, ...], mask_bytes: bytes, face_px: float,
+            light_die: bool, frame_px: float) -> tuple[int, tuple[float, float]] | None:
+    """``coarse_count`` on its crop's bytes (read-only)."""
+    gray = np.frombuffer(gray_bytes, gray_type).reshape(gray_shape)
+    mask = np.frombuffer(mask_bytes, np.uint8).reshape(mask_shape)
     blur = round(BLUR_PX * frame_px / face_px, 2)
     counts, patterns, means, lattice = _faces(blur)
     k = int(0.3 * face_px) | 1  # (its pips, holes in its colour, closed)
