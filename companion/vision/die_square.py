@@ -104,7 +104,44 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
                      stands: Callable[[float, float], bool] | None,
                      light_ink: bool | None = None) -> dict[int, np.ndarray]:
     """The counts a face of 1-3 is found for with its marks looked for ``rim`` crop px inside
-    the outline (more than one: the marks fit several), each with its marks' contrasts."""
+    the outline (more than one: the marks fit several), each with its marks' contrasts.  A die
+    left unclear is read again, its crop the same, once another die's top is read near it
+    (``reader``'s rounds), and its lit and shaded reads often see the colour its plain read
+    did: what was found is kept on the exact inputs, with what ``stands`` answered on the way
+    (the places another die's top was read on are what it asks), and found again only where
+    it now answers one of them otherwise."""
+    hull, body_area = face
+    key = (*(part for a in (mask, gray, hull) for part in (a.dtype.str, a.shape, a.tobytes())), body_area,
+           rim, die_px, outward, stands is None, light_ink)
+    kept = _FOUND.pop(key, None)
+    if kept is not None and (stands is None or all(stands(*at) == standing for at, standing in kept[1])):
+        _FOUND[key] = kept  # (the most recently asked last)
+        return {count: contrasts.copy() for count, contrasts in kept[0].items()}
+    asked: list[tuple[tuple[float, float], bool]] = []
+
+    def asking(cx: float, cy: float) -> bool:
+        assert stands is not None
+        standing = stands(cx, cy)
+        asked.append(((cx, cy), standing))
+        return standing
+
+    found = _found_within(mask, gray, face, rim, die_px, outward, asking if stands is not None else None,
+                          light_ink)
+    _FOUND[key] = ({count: contrasts.copy() for count, contrasts in found.items()}, asked)
+    if len(_FOUND) > MOST_KEPT:
+        del _FOUND[next(iter(_FOUND))]  # (the least recently asked)
+    return found
+
+
+MOST_KEPT = 512  # faces of 1-3 looked for kept (``_low_face_within``): a frame's dice's reads and more
+_FOUND: dict[tuple, tuple[dict[int, np.ndarray], list[tuple[tuple[float, float], bool]]]] = {}
+
+
+def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
+                  die_px: float, outward: tuple[float, float] | None,
+                  stands: Callable[[float, float], bool] | None,
+                  light_ink: bool | None = None) -> dict[int, np.ndarray]:
+    """``_low_face_within`` found afresh."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
