@@ -84,6 +84,8 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
     counts: dict[int, np.ndarray] = {}  # every count a face was found for, and its marks' contrasts
     for within in _insets(rim):
+        if len(counts) > 1:
+            break  # (unclear already, whatever the next inset finds)
         for count, contrasts in _low_face_within(mask, gray, face, within, die_px, outward, stands,
                                                  light_ink).items():
             counts.setdefault(count, contrasts)
@@ -149,14 +151,14 @@ def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, fl
                        borderValue=0)
     level, pip, contrast, whole, radius, _window, n, centres, values = _peaks(gray, mask, filled, body_area,
                                                                              light_ink)
-    colour_hull = hull
-    body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
-    if body is not None:
-        hull = hull | body
     marks = np.flatnonzero(values >= SEEN_MARK)
     strong = np.flatnonzero(values >= SURE_MARK)
     if not len(strong) or n <= 1 or len(marks) > MOST_MARKS:
         return {}
+    colour_hull = hull
+    body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
+    if body is not None:
+        hull = hull | body
     rounded: np.ndarray | None = None  # (``_rim_past_colour``, found for the first square that needs it)
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
@@ -167,7 +169,8 @@ def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, fl
     # the rim, cut by the first, is a sliver drawn out along it, and in the second may run into
     # the outline's blurred edge; a rim's streak is drawn out in both
     within = np.where(colour_hull > 0, whole, 0.0)
-    outlines = [_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,))]
+    outlines = [(edges, float(along.min()) - 0.5) for edges, along in
+                (_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,)))]
     found: set[int] = set()
     contrast_of: dict[int, np.ndarray] = {}  # a face's marks' contrasts, per count found
     for count in range(1, 7):
@@ -183,8 +186,8 @@ def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, fl
             others = points[the_rest(marks, picked)]  # every mark but those picked
             one_clear: bool | None = None  # a 1's ring round its pip: the same at every turn tried
             for (cx, cy), turn, step in fit:
-                if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, along,
-                                              step is not None) for edges, along in outlines):
+                if not any(_meets_the_outline(cx, cy, turn, die_px, (ux, uy), edges, outward is None, near,
+                                              step is not None) for edges, near in outlines):
                     continue
                 if not _off_the_square(others, (cx, cy), turn, step, die_px):
                     continue
@@ -294,7 +297,7 @@ def _ends_and_middle(picked: np.ndarray, die_px: float) -> np.ndarray | None:
 
 
 def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward: tuple[float, float],
-                       edges: tuple[float, float, float], straight_down: bool, along: np.ndarray,
+                       edges: tuple[float, float, float], straight_down: bool, near: float,
                        laid_out: bool = False) -> bool:
     """Is the square the outline's top: its far edge along the line from the nadir at the
     outline's far edge, its two sides across that line at the outline's (right under the
@@ -302,7 +305,8 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
     the square is placed by its marks' layout (a face of 2-6: centred at their middle), and
     may reach past the outline by the die's rounded rim, whose slopes may fall out of its
     colour (never the other way); a 1's square, centred on its one mark, may not (a 2's
-    corner pip with the other unseen would fit it)."""
+    corner pip with the other unseen would fit it).  ``near``: the outline's near edge along
+    that line (its pixels' least place along it, less half a pixel)."""
     ux, uy = outward
     reach_along = _reach_of(turn, die_px, (ux, uy))
     reach_across = _reach_of(turn, die_px, (-uy, ux))
@@ -310,10 +314,10 @@ def _meets_the_outline(cx: float, cy: float, turn: float, die_px: float, outward
     far, lo, hi = edges
     tol = EDGE_FIT * die_px
     out = tol + (RIM_IN * die_px if laid_out else 0.0)
-    past = (a + reach_along - far, lo - (b - reach_across), b + reach_across - hi)
-    if not all(-tol <= d <= out for d in past):
+    if not (-tol <= a + reach_along - far <= out and -tol <= lo - (b - reach_across) <= out
+            and -tol <= b + reach_across - hi <= out):
         return False
-    return not straight_down or -tol <= (float(along.min()) - 0.5) - (a - reach_along) <= out
+    return not straight_down or -tol <= near - (a - reach_along) <= out
 
 
 # (a 1's square is tried at the same 18 turns round each of a die's marks: 58,794 squares
@@ -430,7 +434,12 @@ def _rising_to_the_rim(contrast: np.ndarray, centre: tuple[float, float], die_px
     side, a 3's or a 5's corner) peaks a fifth of a face or more inside the face's edge."""
     h, w = contrast.shape
     angles = np.radians(np.arange(360.0))[:, None]
-    t = np.arange(ONE_CLEAR[0] * die_px, math.hypot(h, w), 1.0)[None, :]
+    t = np.arange(ONE_CLEAR[0] * die_px, math.hypot(h, w), 1.0)
+    # (no way's sample, rounded to a pixel, lies in the colour a pixel past its farthest: the ways
+    # end one sample past that, every one out of it there, as it is on to the crop's corner)
+    ys, xs = np.nonzero(hull)
+    farthest = float(np.hypot(xs - centre[0], ys - centre[1]).max()) + 1.0 if len(xs) else 0.0
+    t = t[None, :int(np.searchsorted(t, farthest, side="right")) + 1]
     fx, fy = centre[0] + t * np.cos(angles), centre[1] + t * np.sin(angles)
     xs, ys = np.round(fx).astype(int), np.round(fy).astype(int)
     seen = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
