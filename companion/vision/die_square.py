@@ -83,11 +83,12 @@ def low_face(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float] 
         return None
     rim = max(1, int(round(rim_share * np.sqrt(face[1]))))
     counts: dict[int, np.ndarray] = {}  # every count a face was found for, and its marks' contrasts
+    outlined: dict = {}  # (the outline as the die's brightness shows it: the same at either inset)
     for within in _insets(rim):
         if len(counts) > 1:
             break  # (unclear already, whatever the next inset finds)
         for count, contrasts in _low_face_within(mask, gray, face, within, die_px, outward, stands,
-                                                 light_ink).items():
+                                                 light_ink, outlined).items():
             counts.setdefault(count, contrasts)
     if len(counts) != 1:
         return None
@@ -106,7 +107,7 @@ def _insets(rim: int) -> tuple[int, ...]:
 def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                      die_px: float, outward: tuple[float, float] | None,
                      stands: Callable[[float, float], bool] | None,
-                     light_ink: bool | None = None) -> dict[int, np.ndarray]:
+                     light_ink: bool | None = None, outlined: dict | None = None) -> dict[int, np.ndarray]:
     """The counts a face of 1-3 is found for with its marks looked for ``rim`` crop px inside
     the outline (more than one: the marks fit several), each with its marks' contrasts.  A die
     left unclear is read again, its crop the same, once another die's top is read near it
@@ -130,7 +131,7 @@ def _low_face_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray,
         return standing
 
     found = _found_within(mask, gray, face, rim, die_px, outward, asking if stands is not None else None,
-                          light_ink)
+                          light_ink, outlined)
     _FOUND[key] = ({count: contrasts.copy() for count, contrasts in found.items()}, asked)
     if len(_FOUND) > MOST_KEPT:
         del _FOUND[next(iter(_FOUND))]  # (the least recently asked)
@@ -144,8 +145,10 @@ _FOUND: dict[tuple, tuple[dict[int, np.ndarray], list[tuple[tuple[float, float],
 def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, float], rim: int,
                   die_px: float, outward: tuple[float, float] | None,
                   stands: Callable[[float, float], bool] | None,
-                  light_ink: bool | None = None) -> dict[int, np.ndarray]:
-    """``_low_face_within`` found afresh."""
+                  light_ink: bool | None = None, outlined: dict | None = None) -> dict[int, np.ndarray]:
+    """``_low_face_within`` found afresh.  ``outlined``: the die's outlines as its brightness and
+    its colour show them, kept for the next inset (its body's grey level and its ink the same:
+    ``_peaks`` finds them on the whole crop, whatever the inset)."""
     hull, body_area = face
     filled = cv2.erode(hull, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8), borderType=cv2.BORDER_CONSTANT,
                        borderValue=0)
@@ -156,21 +159,27 @@ def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, fl
     if not len(strong) or n <= 1 or len(marks) > MOST_MARKS:
         return {}
     colour_hull = hull
-    body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
-    if body is not None:
-        hull = hull | body
-    rounded: np.ndarray | None = None  # (``_rim_past_colour``, found for the first square that needs it)
     points = centres[1:]
     ux, uy = outward if outward is not None else (1.0, 0.0)
-    # the outline as the colour and the brightness show it, and as the colour alone does: a
-    # dark die's own shadow on the board is as dark as its face and joins its brightness's
-    # outline, past its top and sides (the square meets either, its marks judged alike)
-    # a mark's shape judged within its rim's inside and within the colour's outline: a pip by
-    # the rim, cut by the first, is a sliver drawn out along it, and in the second may run into
-    # the outline's blurred edge; a rim's streak is drawn out in both
-    within = np.where(colour_hull > 0, whole, 0.0)
-    outlines = [(edges, float(along.min()) - 0.5) for edges, along in
-                (_edges(shown, ux, uy) for shown in ((hull, colour_hull) if body is not None else (hull,)))]
+    shown = outlined.get((level, pip)) if outlined is not None else None
+    if shown is None:
+        body = _bright_body(gray, level, pip, mask, hull)  # a pip's halo bites into the colour's outline
+        if body is not None:
+            hull = hull | body
+        # the outline as the colour and the brightness show it, and as the colour alone does: a
+        # dark die's own shadow on the board is as dark as its face and joins its brightness's
+        # outline, past its top and sides (the square meets either, its marks judged alike)
+        # a mark's shape judged within its rim's inside and within the colour's outline: a pip by
+        # the rim, cut by the first, is a sliver drawn out along it, and in the second may run into
+        # the outline's blurred edge; a rim's streak is drawn out in both
+        within = np.where(colour_hull > 0, whole, 0.0)
+        outlines = [(edges, float(along.min()) - 0.5) for edges, along in
+                    (_edges(seen, ux, uy) for seen in ((hull, colour_hull) if body is not None else (hull,)))]
+        # (``_rim_past_colour`` last, found for the first square that needs it)
+        shown = [hull, within, outlines, None]
+        if outlined is not None:
+            outlined[(level, pip)] = shown
+    hull, within, outlines = shown[0], shown[1], shown[2]
     found: set[int] = set()
     contrast_of: dict[int, np.ndarray] = {}  # a face's marks' contrasts, per count found
     for count in range(1, 7):
@@ -201,9 +210,9 @@ def _found_within(mask: np.ndarray, gray: np.ndarray, face: tuple[np.ndarray, fl
                 if count == 1 and outward is not None and _past_the_top(others, (cx, cy), turn, die_px,
                                                                         outward):
                     continue
-                if rounded is None:
-                    rounded = hull | _rim_past_colour(gray, level, hull, die_px)
-                if not _covered(rounded, (cx, cy), turn, die_px):
+                if shown[3] is None:
+                    shown[3] = hull | _rim_past_colour(gray, level, hull, die_px)
+                if not _covered(shown[3], (cx, cy), turn, die_px):
                     continue
                 if stands is not None and not stands(cx, cy):
                     continue
