@@ -90,6 +90,19 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     top stands; None when no count stands clear of every other (see the module)."""
     if not mask.any() or face_px < 8 or frame_px <= 0:
         return None
+    # (a die left unclear is read again, its crop the same, once another die's top is read near
+    # it (``reader``'s rounds): the fit is kept on its exact inputs, as ``classifying``'s tables are)
+    return _fitted(gray.dtype.str, gray.shape, gray.tobytes(), mask.shape, mask.astype(np.uint8).tobytes(),
+                   face_px, light_die, frame_px)
+
+
+@functools.lru_cache(maxsize=256)
+def _fitted(gray_type: str, gray_shape: tuple[int, ...], gray_bytes: bytes,
+            mask_shape: tuple[int, ...], mask_bytes: bytes, face_px: float,
+            light_die: bool, frame_px: float) -> tuple[int, tuple[float, float]] | None:
+    """``coarse_count`` on its crop's bytes (read-only)."""
+    gray = np.frombuffer(gray_bytes, gray_type).reshape(gray_shape)
+    mask = np.frombuffer(mask_bytes, np.uint8).reshape(mask_shape)
     blur = round(BLUR_PX * frame_px / face_px, 2)
     counts, patterns, means, lattice = _faces(blur)
     k = int(0.3 * face_px) | 1  # (its pips, holes in its colour, closed)
@@ -109,13 +122,12 @@ def coarse_count(gray: np.ndarray, mask: np.ndarray, face_px: float, light_die: 
     lx = lattice[None, :, 0] * cos[:, None] - lattice[None, :, 1] * sin[:, None]
     ly = lattice[None, :, 0] * sin[:, None] + lattice[None, :, 1] * cos[:, None]
     points = lattice.shape[0]
-    map_x = (centres[:, None, None, 0] + lx[None] * face_px).ravel()
-    map_y = (centres[:, None, None, 1] + ly[None] * face_px).ravel()
     image = gray.astype(np.float32)
-    seen = _sampled(image, map_x, map_y, cv2.INTER_LINEAR).reshape(-1, points)
-    cover = _sampled(solid.astype(np.float32), map_x, map_y, cv2.INTER_NEAREST).reshape(-1, points)
+    seen = _sampled_round(image, centres, lx * face_px, ly * face_px, cv2.INTER_LINEAR).reshape(-1, points)
+    # (the colour asked of the lattice's inner points alone: 121 of its 225)
     inner = (np.abs(lattice) <= COVER_REACH).all(axis=1)
-    cover = cover[:, inner].mean(axis=1)
+    cover = _sampled_round(solid.astype(np.float32), centres, lx[:, inner] * face_px, ly[:, inner] * face_px,
+                           cv2.INTER_NEAREST).reshape(-1, int(inner.sum())).mean(axis=1)
     brightness = seen.mean(axis=1)
     seen -= brightness[:, None]
     total = (seen ** 2).sum(axis=1)
@@ -169,6 +181,23 @@ def _not_plain_where_it_has_none(image: np.ndarray, centre: np.ndarray, turn: fl
     off = _sampled(image, xs, ys, cv2.INTER_LINEAR) - expected
     reach = LIT * max(noise, 1.0)
     return bool((off > reach).any() or (light_die and (off < -reach).any()))
+
+
+def _sampled_round(image: np.ndarray, centres: np.ndarray, xs: np.ndarray, ys: np.ndarray, how: int
+                   ) -> np.ndarray:
+    """``image`` at the points (``xs``, ``ys``: turns x points, crop px) round each of the
+    ``centres`` (float32), centre by centre, turn by turn, as ``_sampled`` samples them: each
+    point worked out in float64 and rounded to float32 once, straight into ``cv2.remap``'s maps
+    (not made whole, then rounded, then padded: three copies of a million points a die)."""
+    n = len(centres) * xs.size
+    rows = -(-n // ROW)
+    maps = np.zeros((2, rows * ROW), np.float32)
+    for axis, offsets in enumerate((xs, ys)):
+        placed = maps[axis, :n].reshape(len(centres), *xs.shape)  # (a view: the maps filled in place)
+        np.add(centres[:, None, None, axis], offsets[None], out=placed, casting="unsafe")
+    shape = (rows, ROW)
+    return cv2.remap(image, maps[0].reshape(shape), maps[1].reshape(shape), how,
+                     borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
 
 
 def _sampled(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, how: int) -> np.ndarray:

@@ -25,6 +25,8 @@ to white, the 2-4s read right 0.16 at most).  A lone pip stays out: a highlight 
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -76,6 +78,21 @@ def face_scores(gray: np.ndarray, mask: np.ndarray, face_px: float,
     there (crop px), and the face's noise."""
     if not mask.any() or face_px < 8:
         return None
+    # (a die left unclear is read again, its crop the same, once another die's top is read near
+    # it (``reader``'s rounds): the scores are kept on their exact inputs, as ``classifying``'s
+    # tables are)
+    scored = _scored(gray.dtype.str, gray.shape, gray.tobytes(), mask.shape, mask.astype(np.uint8).tobytes(),
+                     face_px, light_marks)
+    return None if scored is None else (dict(scored[0]), scored[1])
+
+
+@functools.lru_cache(maxsize=256)
+def _scored(gray_type: str, gray_shape: tuple[int, ...], gray_bytes: bytes,
+            mask_shape: tuple[int, ...], mask_bytes: bytes, face_px: float,
+            light_marks: bool) -> tuple[dict[int, tuple[float, tuple[float, float]]], float] | None:
+    """``face_scores`` on its crop's bytes (read-only; the scores not to be changed)."""
+    gray = np.frombuffer(gray_bytes, gray_type).reshape(gray_shape)
+    mask = np.frombuffer(mask_bytes, np.uint8).reshape(mask_shape)
     pip = max(1.0, PIP_SHARE * face_px)
     g = gray.astype(np.float32)
     seen = cv2.GaussianBlur(g, (0, 0), 0.35 * pip)
