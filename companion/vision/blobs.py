@@ -208,9 +208,9 @@ class Blobs(PieceMarks):
         column's sides over a place whose piece a blob of its own read sure with board between
         the two (``die_sides.clear_of``)."""
         clear = {spot: blob for blob in blobs for spot, _piece, _x, _y, conf in blob.found
-                 if conf >= SURE_READ and all(s != spot for s, _why in blob.doubts)}
-        read = {spot: blob for spot, blob in clear.items() if (place := self.layout.spot(spot)).holds == 1
-                or place.takes and place.takes <= self._dice_colours()}
+                 if conf >= SURE_READ and (not blob.doubts or all(s != spot for s, _why in blob.doubts))}
+        ones = self._places_holding_one()
+        read = {spot: blob for spot, blob in clear.items() if spot in ones}
 
         def lifted(blob: _Blob, spot: str, why: str) -> bool:  # (a blob that read a piece elsewhere)
             if why == COLUMN_OVER:

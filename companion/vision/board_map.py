@@ -9,10 +9,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.games.base import Piece
 from companion.vision.board_print import piece_slots
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.mark_peaks import connected_components
-from companion.vision.reading import BESIDE_MM, SCALE
+from companion.vision.reading import BESIDE_MM, SCALE, per_layout
 
 HIDDEN_SHARE = 0.85  # a disc this share of a place's smallest piece, unseen, may hide one
 
@@ -95,6 +96,24 @@ class BoardMap:
             i = int(self._spot_map[yi, xi])
             return self._spot_ids[i] if i >= 0 else None
         return None
+
+    def _may_hold_all(self, spot_id: str, pieces: list[Piece]) -> bool:
+        """``Spot.may_hold_all`` of these pieces' colours, by the game's rules: asked of every
+        place read, every frame, and answered once a layout for each place and colours."""
+        known: dict[tuple[str, ...], bool] = per_layout(self, "_holds_all_known", dict)
+        key = (spot_id, *(piece.colour for piece in pieces))
+        held = known.get(key)
+        if held is None:
+            held = known[key] = self.layout.spot(spot_id).may_hold_all(key[1:])
+        return held
+
+    def _may_hold(self, spot_id: str, colour: str) -> bool:
+        """``Spot.may_hold``, answered once a layout for each place and colour (``_may_hold_all``)."""
+        known: dict[tuple[str, str], bool] = per_layout(self, "_holds_known", dict)
+        held = known.get((spot_id, colour))
+        if held is None:
+            held = known[spot_id, colour] = self.layout.spot(spot_id).may_hold(colour)
+        return held
 
     def spot_label(self, spot_id: str) -> str:
         """The spot as the game names it (its printed label, else its id)."""

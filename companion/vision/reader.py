@@ -517,11 +517,11 @@ class BoardReader(Locating, Arms, Blobs, Standing, EmptyBoard, Classifying, Pale
         rims = [] if hand else self._pale_rims(pieces, doubtful, region if part is not None else None)
         doubtful.update((spot_id, PALE_RIM) for spot_id in rims)  # (a hand's shadow may ring a place)
         for spot_id, here in pieces.items():
-            if not self.layout.spot(spot_id).may_hold_all([piece.colour for piece in here]):
+            if not self._may_hold_all(spot_id, here):
                 # more read than the rules ever put there: a neighbour's top or side, or a shade, among them
                 doubtful.setdefault(spot_id, "more pieces than the place holds: a neighbour's?")
         for spot_id, piece, *_where in placed:
-            if not self.layout.spot(spot_id).may_hold(piece.colour):
+            if not self._may_hold(spot_id, piece.colour):
                 # what the rules never put there is no piece of its own there: a shade or a
                 # neighbour's side passing for one, or a piece out of place; never read
                 doubtful.setdefault(spot_id, f"{piece.colour} where the game puts none: shade, or misplaced?")

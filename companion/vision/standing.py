@@ -320,6 +320,13 @@ class Standing(DieSides):
         return per_layout(self, "_dice_names_known", lambda: frozenset(
             name for i, name in enumerate(self._piece_names) if self._is_die(i)))
 
+    def _places_holding_one(self) -> frozenset[str]:
+        """The places that hold one piece, or one column of dice (they take dice only): asked
+        of every place read sure, every frame (``Blobs._one_held_read``)."""
+        return per_layout(self, "_holding_one_known", lambda: frozenset(
+            place.id for place in self.layout.spots
+            if place.holds == 1 or place.takes and place.takes <= self._dice_colours()))
+
     def _with_sides(self, own: np.ndarray, bx: int, by: int, components: np.ndarray,
                     k: int) -> tuple[np.ndarray, int, int, bool]:
         """A die's blob with its side faces: they lie between its top and the camera's nadir,
