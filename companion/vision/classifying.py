@@ -378,7 +378,7 @@ class Classifying(LitDice):
                 if self._arm_across:
                     continue  # (a hand's parts between the print's lines pass for one, its skin a rival)
                 rivals = chips.pieces[group]
-                held = [i for i in rivals if self.layout.spot(spot).may_hold(self._piece_names[i])]
+                held = [i for i in rivals if self._may_hold(spot, self._piece_names[i])]
                 if len(held) != 1:
                     continue
                 piece = held[0]
