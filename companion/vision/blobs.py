@@ -31,6 +31,7 @@ from companion.vision.glare import (
 )
 from companion.vision.light import CLIPPED
 from companion.vision.mark_peaks import channel_medians
+from companion.vision.necks import neck_patches
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.pose import DIE_MM, Stand
@@ -317,6 +318,9 @@ class Blobs(PieceMarks):
                 unknown = None  # (each colour's patch judged on its own)
         else:
             blobs = [(int(order[0]), centres[k], stats[k], purity)]
+            if self._flat_at_necks(int(order[0]), centres[k], w, h):  # two flat pieces joined? (``necks``)
+                blobs = neck_patches(blobs[0], blob, (x, y), self._smallest_px, self._place_at,
+                                     self._fits) or blobs
             # (another piece's colour in it, at another place: a piece there partly hidden)
             hidden = self._hidden_beside(labels[y:y + h, x:x + w], blob > 0, x, y, int(order[0]))
         stood: str | None = None  # the place a die standing up was read at, from its foot

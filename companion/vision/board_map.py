@@ -97,6 +97,14 @@ class BoardMap:
             return self._spot_ids[i] if i >= 0 else None
         return None
 
+    def _place_at(self, x_px: float, y_px: float) -> str | None:
+        """The place under a point of the sampled board (px, margin included)."""
+        return self._spot_at(x_px / SCALE - MARGIN_MM, y_px / SCALE - MARGIN_MM)
+
+    def _fits(self, spot_id: str, area_px: float) -> bool:
+        """Is a patch of this area (sampled px) one piece as large as this place's pieces?"""
+        return self._min_area[spot_id] <= area_px / (SCALE * SCALE) <= self._max_area[spot_id]
+
     def _may_hold_all(self, spot_id: str, pieces: list[Piece]) -> bool:
         """``Spot.may_hold_all`` of these pieces' colours, by the game's rules: asked of every
         place read, every frame, and answered once a layout for each place and colours."""

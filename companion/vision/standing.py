@@ -17,6 +17,7 @@ import numpy as np
 from companion.games.base import Piece
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
+from companion.vision.necks import NECK_ASPECT
 from companion.vision.palette import shadow_colours
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
 from companion.vision.reading import SCALE, SQUARE3, UNDER_A_HAND, per_layout
@@ -300,6 +301,12 @@ class Standing(DieSides):
             if mask is body and stand.fits and 1 not in stand.fits:
                 wide = stand
         return None, touching, wide
+
+    def _flat_at_necks(self, index: int, centre: np.ndarray, w: int, h: int) -> bool:
+        """Might a blob of one flat piece's colour (no die, no figure) be two joined at a neck:
+        longer than one piece, or its centre on no place (``necks``)?"""
+        return not self._is_die(index) and not self._stands_up(self._piece_names[index]) and (
+            max(w, h) > NECK_ASPECT * min(w, h) or self._place_at(float(centre[0]), float(centre[1])) is None)
 
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?  (Asked of every
