@@ -105,6 +105,15 @@ class BoardMap:
         """Is a patch of this area (sampled px) one piece as large as this place's pieces?"""
         return self._min_area[spot_id] <= area_px / (SCALE * SCALE) <= self._max_area[spot_id]
 
+    def _colours_read_near(self, x: int, y: int, w: int, h: int, reach_mm: float) -> set[str]:
+        """The colours of the pieces read so far this frame (``_read_so_far``) on places within
+        ``reach_mm`` of a box of the sampled board (x, y, w, h)."""
+        reach = int(round(reach_mm * SCALE))
+        near = self._spot_map[max(0, y - reach):y + h + reach, max(0, x - reach):x + w + reach]
+        read: dict[str, list[Piece]] = getattr(self, "_read_so_far", {})
+        return {piece.colour for i in np.unique(near) if i >= 0
+                for piece in read.get(self._spot_ids[int(i)], ())}
+
     def _may_hold_all(self, spot_id: str, pieces: list[Piece]) -> bool:
         """``Spot.may_hold_all`` of these pieces' colours, by the game's rules: asked of every
         place read, every frame, and answered once a layout for each place and colours."""

@@ -182,3 +182,65 @@ def cast_by_no_blob(shade: np.ndarray, blobs: np.ndarray, reach_px: int) -> np.n
     out = np.zeros(shade.shape, bool)
     out[rows, cols] = orphans
     return out
+
+
+RIM_FOLLOW_LEVELS = 12.0  # a piece's rim in shade: each pixel the piece's colour and the board's, mixed
+# and dimmed, within this many levels (a channel) ...
+RIM_FITTING_SHARE = 0.8  # ... over this share of the patch at least ...
+RIM_BOARD_SHARE = 0.3  # ... the board this share of the mix at least (its median): no piece in shade
+
+
+def rim_in_shade(flat: np.ndarray, reference: np.ndarray, own: np.ndarray, x: int, y: int,
+                 colours: np.ndarray) -> bool:
+    """Is a patch (``own``: its pixels in its box at ``x``, ``y``) a read piece's rim in its
+    own shade: each pixel the piece's colour (one of ``colours``, as calibrated) blurred into
+    the empty board's (``reference``) and the two dimmed alike, as a figure's foot on a dark
+    strip shows, its blur reaching past its blob?  Per pixel, seen = a * piece + b * board with
+    a and b not below none, their sum (the light left) ``SHADOW_DIMMED``'s share at least and
+    no more than the light (a piece lit is no rim), within ``RIM_FOLLOW_LEVELS``, and the
+    board's part of it ``RIM_BOARD_SHARE`` at least (a piece of that colour in shade, b about
+    none, is a piece): a cast shadow's test (``cast_shadow``) takes the board dimmed alone,
+    and the rim's mix is not."""
+    seen = flat[y:y + own.shape[0], x:x + own.shape[1]][own].astype(np.float64)
+    empty = reference[y:y + own.shape[0], x:x + own.shape[1]][own].astype(np.float64)
+    for colour in colours.astype(np.float64):
+        # least squares of two unknowns per pixel, in closed form (the 2x2 normal equations)
+        cc, ce, ee = float(colour @ colour), empty @ colour, (empty * empty).sum(axis=1)
+        cs, es = seen @ colour, (empty * seen).sum(axis=1)
+        det = cc * ee - ce * ce
+        ok = np.abs(det) > 1e-6
+        det = np.where(ok, det, 1.0)
+        a, b = (ee * cs - ce * es) / det, (cc * es - ce * cs) / det
+        fit = np.abs(seen - a[:, None] * colour - b[:, None] * empty).max(axis=1)
+        light = a + b
+        good = ok & (a >= -0.05) & (b >= -0.05) & (light >= SHADOW_DIMMED[0]) & (light <= 1.0) \
+            & (fit <= RIM_FOLLOW_LEVELS)
+        board = b[good] / np.maximum(light[good], 1e-6)
+        if float(good.mean()) >= RIM_FITTING_SHARE and float(np.median(board)) >= RIM_BOARD_SHARE:
+            return True
+    return False
+
+
+SHADE_TINT_PX = 40  # dimmed pixels near pieces enough to measure the shade's tint on
+SHADE_TINT_MOST = 0.12  # a shade's tint strays this far from grey at most, in any channel
+SHADE_TINT_SPREAD = 0.08  # ... and the dimmed pixels near pieces lie this near it (half of them)
+
+
+def shade_tint(ratio: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """The tint of the pieces' shadows in this frame (per channel, mean 1): under two lamps of
+    different colours a shadow is lit by one alone and dims the print by a share a little
+    different in each channel, the same share all over the board.  Measured as the median of
+    the pixels dimmed near pieces (``ratio``: seen over the empty board, per channel;
+    ``share``: its mean), taken only when most of them lie near it and it is near grey (a
+    hand's or a sleeve's colour is no shade's); else grey, every channel alike."""
+    grey = np.ones(3, np.float32)
+    if len(share) < SHADE_TINT_PX:
+        return grey
+    tints = ratio / share[:, None]
+    tint = np.median(tints, axis=0)
+    tint /= float(tint.mean())
+    if float(np.abs(tint - 1).max()) > SHADE_TINT_MOST:
+        return grey
+    if float(np.median(np.abs(tints - tint).max(axis=1))) > SHADE_TINT_SPREAD:
+        return grey
+    return tint.astype(np.float32)

@@ -21,6 +21,8 @@ from companion.vision.cast_shadow import (
     cast_by_nothing,
     cast_shadow,
     missed_light,
+    rim_in_shade,
+    shade_tint,
 )
 from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
 from companion.vision.classifying import GREY_TINT_MAX
@@ -50,6 +52,7 @@ PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the boar
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
 FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
 FOOT_SHADE_LEAST = 0.25  # ... and leaves the board this share of its light at least (black: 0.12-0.2)
+RIM_REACH_MM = 3.0  # a piece's rim in shade lies this near a place it was read on (its blur: a px or two)
 
 
 def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
@@ -314,7 +317,8 @@ class EmptyBoard:
         """Is patch ``k``, darker or lighter than the empty board, only light: a piece's cast
         shadow, or light the fit missed (``cast_shadow``)?"""
         if not cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
-            return self._missed_light(flat, components, k, box, blobs)
+            return self._missed_light(flat, components, k, box, blobs) \
+                or self._rim_in_shade(components, k, box, flat)
         x, y, w, h = (int(v) for v in box[:4])
         if not self._a_piece_passes_for_the_board(x, y, w, h):
             return True
@@ -328,12 +332,20 @@ class EmptyBoard:
     def _tall_piece_near(self, x: int, y: int, w: int, h: int) -> bool:
         """Was a die or a standing figure read on a place within a shadow's reach
         (``SHADOW_REACH_MM``) of this box of the board (x, y, w, h)?"""
-        reach = int(round(SHADOW_REACH_MM * SCALE))
-        near = self._spot_map[max(0, y - reach):y + h + reach, max(0, x - reach):x + w + reach]
         dice = self._dice_colours()
-        return any(piece.colour in dice or self._stands_up(piece.colour)
-                   for i in np.unique(near) if i >= 0
-                   for piece in self._read_so_far.get(self._spot_ids[int(i)], ()))
+        near = self._colours_read_near(x, y, w, h, SHADOW_REACH_MM)
+        return any(colour in dice or self._stands_up(colour) for colour in near)
+
+    def _rim_in_shade(self, components: np.ndarray, k: int, box: np.ndarray, flat: np.ndarray) -> bool:
+        """Is patch ``k`` against a piece read this frame (within ``RIM_REACH_MM`` of its place)
+        and that piece's rim in its shade (``rim_in_shade``), no piece's colour but the board's
+        and that one's in it?"""
+        x, y, w, h = (int(v) for v in box[:4])
+        own = components[y:y + h, x:x + w] == k
+        read = sorted(self._colours_read_near(x, y, w, h, RIM_REACH_MM))
+        names = list(self._piece_names)
+        return bool(read) and rim_in_shade(
+            flat, self._reference, own, x, y, self._centroid_bgr[[names.index(c) for c in read]])
 
     def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
                       blobs: np.ndarray) -> bool:
@@ -430,7 +442,7 @@ class EmptyBoard:
         # even in every channel, or as the frame's shadows are tinted (where one lamp's shadow
         # is lit by another of another colour; a shade of either kind is light)
         even = channel_max(ratio) - channel_min(ratio) <= SHADE_EVEN * share / SHADE[1]
-        tint = _shade_tint(ratio[dimmed & within], share[dimmed & within])
+        tint = shade_tint(ratio[dimmed & within], share[dimmed & within])
         tinted = ratio / tint
         even |= channel_max(tinted) - channel_min(tinted) <= SHADE_EVEN * share / SHADE[1]
         shade = dimmed & even
@@ -574,27 +586,3 @@ class EmptyBoard:
             self._kept.as_empty[rows, cols] = as_empty
         self._part_undo = None
 
-
-SHADE_TINT_PX = 40  # dimmed pixels near pieces enough to measure the shade's tint on
-SHADE_TINT_MOST = 0.12  # a shade's tint strays this far from grey at most, in any channel
-SHADE_TINT_SPREAD = 0.08  # ... and the dimmed pixels near pieces lie this near it (half of them)
-
-
-def _shade_tint(ratio: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """The tint of the pieces' shadows in this frame (per channel, mean 1): under two lamps of
-    different colours a shadow is lit by one alone and dims the print by a share a little
-    different in each channel, the same share all over the board.  Measured as the median of
-    the pixels dimmed near pieces (``ratio``: seen over the empty board, per channel;
-    ``share``: its mean), taken only when most of them lie near it and it is near grey (a
-    hand's or a sleeve's colour is no shade's); else grey, every channel alike."""
-    grey = np.ones(3, np.float32)
-    if len(share) < SHADE_TINT_PX:
-        return grey
-    tints = ratio / share[:, None]
-    tint = np.median(tints, axis=0)
-    tint /= float(tint.mean())
-    if float(np.abs(tint - 1).max()) > SHADE_TINT_MOST:
-        return grey
-    if float(np.median(np.abs(tints - tint).max(axis=1))) > SHADE_TINT_SPREAD:
-        return grey
-    return tint.astype(np.float32)
