@@ -184,23 +184,25 @@ def cast_by_no_blob(shade: np.ndarray, blobs: np.ndarray, reach_px: int) -> np.n
     return out
 
 
-RIM_FOLLOW_LEVELS = 12.0  # a piece's rim in shade: each pixel the piece's colour and the board's, mixed
-# and dimmed, within this many levels (a channel) ...
+RIM_FOLLOW_LEVELS = 12.0  # a piece's blurred rim: each pixel the piece's colour and the board's, mixed
+# and dimmed alike, within this many levels (a channel) ...
+RIM_LIGHT = (0.25, 1.05)  # ... the light left it from a piece's foot's shade (``FOOT_SHADE_LEAST``)
+# to the light itself (and its noise: a rim lit as the board round it) ...
 RIM_FITTING_SHARE = 0.8  # ... over this share of the patch at least ...
 RIM_BOARD_SHARE = 0.3  # ... the board this share of the mix at least (its median): no piece in shade
 
 
-def rim_in_shade(flat: np.ndarray, reference: np.ndarray, own: np.ndarray, x: int, y: int,
+def blurred_rim(flat: np.ndarray, reference: np.ndarray, own: np.ndarray, x: int, y: int,
                  colours: np.ndarray) -> bool:
-    """Is a patch (``own``: its pixels in its box at ``x``, ``y``) a read piece's rim in its
-    own shade: each pixel the piece's colour (one of ``colours``, as calibrated) blurred into
-    the empty board's (``reference``) and the two dimmed alike, as a figure's foot on a dark
-    strip shows, its blur reaching past its blob?  Per pixel, seen = a * piece + b * board with
-    a and b not below none, their sum (the light left) ``SHADOW_DIMMED``'s share at least and
-    no more than the light (a piece lit is no rim), within ``RIM_FOLLOW_LEVELS``, and the
-    board's part of it ``RIM_BOARD_SHARE`` at least (a piece of that colour in shade, b about
-    none, is a piece): a cast shadow's test (``cast_shadow``) takes the board dimmed alone,
-    and the rim's mix is not."""
+    """Is a patch (``own``: its pixels in its box at ``x``, ``y``) a read piece's blurred rim,
+    lit as the board round it or in the piece's own shade: each pixel the piece's colour (one
+    of ``colours``, as calibrated) blurred into the empty board's (``reference``), the two
+    dimmed alike, the blur reaching a pixel or two past the piece's blob (a figure's foot on a
+    dark strip, at 640x480)?  Per pixel, seen = a * piece + b * board with a and b not below
+    none, their sum (the light left) within ``RIM_LIGHT`` (a piece lit past the light round it
+    is no rim) and the fit within ``RIM_FOLLOW_LEVELS``; the board ``RIM_BOARD_SHARE`` of the
+    mix at least (a piece of that colour in shade, b about none, is a piece).  A cast shadow's
+    test (``cast_shadow``) takes the board dimmed alone, and the rim's mix is not that."""
     seen = flat[y:y + own.shape[0], x:x + own.shape[1]][own].astype(np.float64)
     empty = reference[y:y + own.shape[0], x:x + own.shape[1]][own].astype(np.float64)
     for colour in colours.astype(np.float64):
@@ -213,7 +215,7 @@ def rim_in_shade(flat: np.ndarray, reference: np.ndarray, own: np.ndarray, x: in
         a, b = (ee * cs - ce * es) / det, (cc * es - ce * cs) / det
         fit = np.abs(seen - a[:, None] * colour - b[:, None] * empty).max(axis=1)
         light = a + b
-        good = ok & (a >= -0.05) & (b >= -0.05) & (light >= SHADOW_DIMMED[0]) & (light <= 1.0) \
+        good = ok & (a >= -0.05) & (b >= -0.05) & (light >= RIM_LIGHT[0]) & (light <= RIM_LIGHT[1]) \
             & (fit <= RIM_FOLLOW_LEVELS)
         board = b[good] / np.maximum(light[good], 1e-6)
         if float(good.mean()) >= RIM_FITTING_SHARE and float(np.median(board)) >= RIM_BOARD_SHARE:

@@ -17,11 +17,11 @@ from companion.games.base import Piece
 from companion.vision.blobs import _Blob, _Kept
 from companion.vision.cast_shadow import (
     blob_within,
+    blurred_rim,
     cast_by_no_blob,
     cast_by_nothing,
     cast_shadow,
     missed_light,
-    rim_in_shade,
     shade_tint,
 )
 from companion.vision.channels import channel_all, channel_max, channel_min, channel_sum
@@ -318,7 +318,7 @@ class EmptyBoard:
         shadow, or light the fit missed (``cast_shadow``)?"""
         if not cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
             return self._missed_light(flat, components, k, box, blobs) \
-                or self._rim_in_shade(components, k, box, flat)
+                or self._blurred_rim(components, k, box, flat)
         x, y, w, h = (int(v) for v in box[:4])
         if not self._a_piece_passes_for_the_board(x, y, w, h):
             return True
@@ -336,15 +336,15 @@ class EmptyBoard:
         near = self._colours_read_near(x, y, w, h, SHADOW_REACH_MM)
         return any(colour in dice or self._stands_up(colour) for colour in near)
 
-    def _rim_in_shade(self, components: np.ndarray, k: int, box: np.ndarray, flat: np.ndarray) -> bool:
+    def _blurred_rim(self, components: np.ndarray, k: int, box: np.ndarray, flat: np.ndarray) -> bool:
         """Is patch ``k`` against a piece read this frame (within ``RIM_REACH_MM`` of its place)
-        and that piece's rim in its shade (``rim_in_shade``), no piece's colour but the board's
+        and that piece's rim in its shade (``blurred_rim``), no piece's colour but the board's
         and that one's in it?"""
         x, y, w, h = (int(v) for v in box[:4])
         own = components[y:y + h, x:x + w] == k
         read = sorted(self._colours_read_near(x, y, w, h, RIM_REACH_MM))
         names = list(self._piece_names)
-        return bool(read) and rim_in_shade(
+        return bool(read) and blurred_rim(
             flat, self._reference, own, x, y, self._centroid_bgr[[names.index(c) for c in read]])
 
     def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,

@@ -1,4 +1,4 @@
-"""A piece's rim in its own shade (stop 114).  A Times Square dancer on the dark strip, seen at
+"""A piece's blurred rim, lit or in its own shade (stop 114).  A Times Square dancer on the dark strip, seen at
 640x480: the blur of its rim reaches a pixel or two past its blob, into its shadow, and there
 each pixel is the piece's yellow and the strip's grey mixed and dimmed.  The cast-shadow test
 takes only the board dimmed alike in every channel (yellow's blue is low, so the mix is not),
@@ -12,7 +12,7 @@ import numpy as np
 from committed_frames import reading_of
 
 from companion.games.base import Piece
-from companion.vision.cast_shadow import rim_in_shade
+from companion.vision.cast_shadow import blurred_rim
 
 YELLOW = np.array([30.0, 225.0, 240.0])
 STRIP = np.array([80.0, 105.0, 125.0])
@@ -29,18 +29,18 @@ def _patch(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_the_read_pieces_colour_blurred_into_the_board_in_shade_is_its_rim() -> None:
     alpha = np.linspace(0.05, 0.5, 12)[:, None]  # the piece's share, rising towards it
     flat, empty, own = _patch(0.6 * (alpha * YELLOW + (1 - alpha) * STRIP))
-    assert rim_in_shade(flat, empty, own, 0, 0, YELLOW[None])
+    assert blurred_rim(flat, empty, own, 0, 0, YELLOW[None])
 
 
 def test_another_colour_the_piece_itself_in_shade_or_the_board_lit_is_no_rim() -> None:
     red = np.array([40.0, 40.0, 200.0])
     flat, empty, own = _patch(np.tile(0.6 * (0.3 * red + 0.7 * STRIP), (12, 1)))
-    assert not rim_in_shade(flat, empty, own, 0, 0, YELLOW[None])  # a red piece's rim: not yellow's
-    assert rim_in_shade(flat, empty, own, 0, 0, np.stack([YELLOW, red]))  # ... unless red was read
+    assert not blurred_rim(flat, empty, own, 0, 0, YELLOW[None])  # a red piece's rim: not yellow's
+    assert blurred_rim(flat, empty, own, 0, 0, np.stack([YELLOW, red]))  # ... unless red was read
     flat, empty, own = _patch(np.tile(0.6 * YELLOW, (12, 1)))
-    assert not rim_in_shade(flat, empty, own, 0, 0, YELLOW[None])  # a second yellow piece, in shade
+    assert not blurred_rim(flat, empty, own, 0, 0, YELLOW[None])  # a second yellow piece, in shade
     flat, empty, own = _patch(np.tile(1.3 * (0.2 * YELLOW + 0.8 * STRIP), (12, 1)))
-    assert not rim_in_shade(flat, empty, own, 0, 0, YELLOW[None])  # lit past the light: no shade
+    assert not blurred_rim(flat, empty, own, 0, 0, YELLOW[None])  # lit past the light: no shade
 
 
 def test_a_dancers_rim_on_the_dark_strip_is_not_asked() -> None:
