@@ -271,19 +271,23 @@ class PieceMarks(CoarseMarks):
             fewest = FEWEST_IN_ITS_COLOUR if self._in_its_own_colour(crop, seen, mask, index) else FEWEST
             read = face_count(gray, mask, DIE_MM * scale, not self._light_die(index), fewest)
             return (read[0], True, False) if read is not None and stands(*read[1]) else (0, False, False)
-        reflected = glare_scale == 1.0 and lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink)
-        if ink and glare_scale == 1.0 and mask.any() and not light_marks(median_under(gray, mask)):
-            # a dark die's face lit past mid-grey is under the lamp's light: a hotspot there
-            # washes a pip out as it may pass for one, and its count is vouched for only where
-            # the light lies clear of its empty places (the reflection checks below)
-            reflected = True
+        # a dark die's face lit past mid-grey is under the lamp's light: a hotspot there
+        # washes a pip out as it may pass for one, and its count is vouched for only where
+        # the light lies clear of its empty places (the reflection checks below)
+        lamp_lit = bool(ink and glare_scale == 1.0 and mask.any()
+                        and not light_marks(median_under(gray, mask)))
+
+        def lit_as_seen() -> bool:  # (asked only where the count leaves it to matter: see below)
+            return glare_scale == 1.0 and (lamp_lit
+                                           or lit_like_a_mark(crop, mask, self._in_focus, face, gray, ink))
         if coarse and stands is not None:  # (a top read only where it stands on one place)
+            reflected = lit_as_seen()
             fitted = coarse_count(gray, mask, DIE_MM * scale, self._light_die(index),
                                   scale / self.frame_px_per_mm)
             return (fitted[0], True, reflected) if fitted is not None and stands(*fitted[1]) \
                 else (0, False, reflected)
         if self.faces is not None:
-            return self.faces.classify(mask), True, reflected
+            return self.faces.classify(mask), True, lit_as_seen()
         rim = DIE_RIM_SHARE if stand is not None or sheen else RIM_SHARE  # a die seen standing up
         # its top face, cut off its sides, may show less than a face: marks may be lost with it
         cut = (stand is not None or top is not None) \
@@ -321,15 +325,15 @@ class PieceMarks(CoarseMarks):
             # of Clubs, a far red 2 at 30° with one pip lost to its rim: its lone pip was strong
             # and off its top's middle, and with the gain its body's extent moved under it)
             sure = False
-        if reflected and sure and die_px is not None \
-                and (pips == 6 or (pips == 5 and self._light_die(index))):
-            # a six read sure is laid out as one: a reflection that took one of its pips would
-            # leave five in two rows, no face, and none that passed for a pip makes a 6 of a
-            # 4 or a 5 (a 5's middle has no place in a 6; a 4 would need two, each a pip's size
-            # at a side's middle); a broad sheen over it leaves its count as read.  On a light
-            # die a five too: a reflection only lightens its dark marks, hiding one at most, and
-            # nothing less one pip is a 5 (a 6 less one leaves five in two rows)
-            reflected = False
+        # a six read sure is laid out as one: a reflection that took one of its pips would
+        # leave five in two rows, no face, and none that passed for a pip makes a 6 of a
+        # 4 or a 5 (a 5's middle has no place in a 6; a 4 would need two, each a pip's size
+        # at a side's middle); a broad sheen over it leaves its count as read.  On a light
+        # die a five too: a reflection only lightens its dark marks, hiding one at most, and
+        # nothing less one pip is a 5 (a 6 less one leaves five in two rows).  (Its reflection
+        # check, a tenth of a die's read, is then not made: whatever it found is cleared)
+        laid_out_sure = sure and die_px is not None and (pips == 6 or (pips == 5 and self._light_die(index)))
+        reflected = not laid_out_sure and lit_as_seen()
         if reflected and sure and die_px is not None and face is not None:
             # a glossy die's highlight, clear of every place its face may hold a pip: light, not a doubt
             reflected = reflection_off_the_pips(crop, mask, face, gray, rim, die_px, ink) != pips and not (
