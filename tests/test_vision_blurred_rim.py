@@ -1,10 +1,10 @@
-"""A piece's blurred rim, lit or in its own shade (stop 114).  A Times Square dancer on the dark strip, seen at
-640x480: the blur of its rim reaches a pixel or two past its blob, into its shadow, and there
-each pixel is the piece's yellow and the strip's grey mixed and dimmed.  The cast-shadow test
-takes only the board dimmed alike in every channel (yellow's blue is low, so the mix is not),
-and the sliver was asked as "something over it?".  Fitted pixel by pixel as the read piece's
-colour and the board's, dimmed, it is light; a piece of another colour, or of the read one's
-in shade, is not."""
+"""A piece's blurred rim, lit or in its own shade (stop 114).  A Times Square dancer on the
+dark strip, seen at 640x480: the blur of its rim reaches a pixel or two past its blob, into its
+shadow, and there each pixel is the piece's yellow and the strip's grey mixed and dimmed.  The
+cast-shadow test takes only the board dimmed alike in every channel (yellow's blue is low, so
+the mix is not), and the sliver was asked as "something over it?".  Fitted pixel by pixel as
+the read piece's colour and the board's, dimmed, it is light; a piece of another colour, or of
+the read one's in shade, is not."""
 
 from __future__ import annotations
 
