@@ -17,7 +17,6 @@ from companion.games.base import Piece
 from companion.vision.blobs import _Blob, _Kept
 from companion.vision.cast_shadow import (
     blob_within,
-    blurred_rim,
     cast_by_no_blob,
     cast_by_nothing,
     cast_shadow,
@@ -29,6 +28,7 @@ from companion.vision.classifying import GREY_TINT_MAX
 from companion.vision.die_sides import Box
 from companion.vision.glare import RING_PX, Glare
 from companion.vision.light import CLIPPED
+from companion.vision.light_round_pieces import FOOT_SHADE_LEAST, LightRoundPieces
 from companion.vision.lit_dice import TINTED
 from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
@@ -50,9 +50,7 @@ FAINT_FROM_PIECES = 72.0  # ... and this far from every piece's colour (BGR leve
 EVEN_LIFT = 0.3  # ... every tinted one's, where lifted alike in every channel within this share (a sheen)
 PRINT_DETAIL_MM = 3.0  # the print's lines and edges: what differs from the board blurred this much
 PRINT_DETAIL = 6.0  # levels: a patch over print with less detail than this tells nothing of it
-FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near the box the die explains ...
-FOOT_SHADE_LEAST = 0.25  # ... and leaves the board this share of its light at least (black: 0.12-0.2)
-RIM_REACH_MM = 3.0  # a piece's rim in shade lies this near a place it was read on (its blur: a px or two)
+FOOT_SHADE_MM = 3  # a die's shade at its foot lies this near its box (its light: ``FOOT_SHADE_LEAST``)
 
 
 def _disc_as_rectangles(disc: np.ndarray) -> list[np.ndarray]:
@@ -96,7 +94,7 @@ SHADOW_OF_NOTHING_MM2 = DIE_MM * DIE_MM / 4  # so much of a place under a shadow
 LONGEST_SHADOW_MM = MOST_STACKED * DIE_MM
 
 
-class EmptyBoard:
+class EmptyBoard(LightRoundPieces):
     """The empty board as reference, and frames flattened and matched against it."""
 
     def _build_reference(self, top: np.ndarray) -> None:
@@ -318,7 +316,8 @@ class EmptyBoard:
         shadow, or light the fit missed (``cast_shadow``)?"""
         if not cast_shadow(flat, self._reference, components, k, box, blobs, self._print_detail):
             return self._missed_light(flat, components, k, box, blobs) \
-                or self._blurred_rim(components, k, box, flat)
+                or self._blurred_rim(components, k, box, flat) \
+                or self._shade_at_a_foot(components, k, box, flat)
         x, y, w, h = (int(v) for v in box[:4])
         if not self._a_piece_passes_for_the_board(x, y, w, h):
             return True
@@ -328,24 +327,6 @@ class EmptyBoard:
         # there (``_missed_light`` asks the same of a piece passing for the board)
         return self._tall_piece_near(x, y, w, h) or blob_within(
             components[y:y + h, x:x + w] == k, x, y, blobs, int(round(FLAT_SHADOW_MM * SCALE)))
-
-    def _tall_piece_near(self, x: int, y: int, w: int, h: int) -> bool:
-        """Was a die or a standing figure read on a place within a shadow's reach
-        (``SHADOW_REACH_MM``) of this box of the board (x, y, w, h)?"""
-        dice = self._dice_colours()
-        near = self._colours_read_near(x, y, w, h, SHADOW_REACH_MM)
-        return any(colour in dice or self._stands_up(colour) for colour in near)
-
-    def _blurred_rim(self, components: np.ndarray, k: int, box: np.ndarray, flat: np.ndarray) -> bool:
-        """Is patch ``k`` against a piece read this frame (within ``RIM_REACH_MM`` of its place)
-        and that piece's rim in its shade (``blurred_rim``), no piece's colour but the board's
-        and that one's in it?"""
-        x, y, w, h = (int(v) for v in box[:4])
-        own = components[y:y + h, x:x + w] == k
-        read = sorted(self._colours_read_near(x, y, w, h, RIM_REACH_MM))
-        names = list(self._piece_names)
-        return bool(read) and blurred_rim(
-            flat, self._reference, own, x, y, self._centroid_bgr[[names.index(c) for c in read]])
 
     def _missed_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
                       blobs: np.ndarray) -> bool:
