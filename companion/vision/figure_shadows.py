@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.vision.die_sides import PIECE_RIM_PX
 from companion.vision.palette import shadow_colours
-from companion.vision.reading import SCALE, per_layout
+from companion.vision.reading import SCALE, SQUARE5, per_layout
 from companion.vision.slant import leaning_figure
 from companion.vision.standing import NEUTRAL_PTP
 
@@ -40,6 +40,7 @@ WAY_AGREES = np.cos(np.radians(35.0))  # ... pointing within this of their mean 
 TAIL_ASIDE = np.cos(np.radians(40.0))  # a tail's centre lies this near the frame's shadow way from the foot
 REACH_SLACK_PX = 3.0  # a tail reaches no further than the longest shadow measured, but for blur
 SHARE_SLACK = 0.12  # a tail leaves the board the frame's shadows' share of its light, within this
+SPECK_SHARE = 0.5  # a figure's part under this share of the least piece is a speck (``Blobs._speck``)
 WIDER_SLACK_PX = 2.0  # a tail is no wider across its way than the figure, but for a pixel of rim each way
 
 
@@ -74,9 +75,11 @@ def measure_shadow(share: np.ndarray, figure: np.ndarray, shade_ok: np.ndarray,
                    foot: tuple[float, float]) -> Shadow | None:
     """A figure's shadow in a window of the board (``share``: its light's share; ``figure``: the
     figure's own pixels; ``shade_ok``: pixels that may be shade, no piece colour with a hue):
-    the dimmed board joined to the figure.  None when too little of it, or not one way."""
-    dim = (share > SHADOW_DIMMEST) & (share < SHADOW_FAINTEST) & shade_ok & ~figure
-    grown = cv2.dilate(figure.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    the dimmed board joined to the figure, past its blurred rim (a pixel or two all round it,
+    the figure's colour and the board's mixed: no shadow's way).  None when too little of it,
+    or not one way."""
+    grown = cv2.dilate(figure.astype(np.uint8), SQUARE5) > 0  # (and its rim)
+    dim = (share > SHADOW_DIMMEST) & (share < SHADOW_FAINTEST) & shade_ok & ~grown
     n, parts = cv2.connectedComponents((dim | grown).astype(np.uint8), connectivity=8)
     joined = np.unique(parts[grown])
     shade = np.isin(parts, joined[joined > 0]) & dim
@@ -163,13 +166,15 @@ class FigureShadows:
     def _figure_in(self, own: np.ndarray, labels: np.ndarray, x: int, y: int
                    ) -> tuple[np.ndarray, tuple[float, float]] | None:
         """A blob's pixels of its most voted standing figure's colour with a hue and its foot
-        (sampled px), when they are shaped as one figure (``slant.leaning_figure``)."""
+        (sampled px), when they are shaped as one figure (``slant.leaning_figure``) and no speck."""
         _shade, figure_colour = self._shade_colours()
         votes = np.bincount(labels[own], minlength=256)
         votes[~figure_colour] = 0
         if not votes.any():
             return None
         figure = own & (labels == int(np.argmax(votes)))
+        if cv2.countNonZero(figure.view(np.uint8)) < SPECK_SHARE * self._smallest_px:
+            return None  # a speck of its colour (a figure's head split off): no figure's foot
         leaning = leaning_figure(self.pose, figure, x, y, SCALE)
         return None if leaning is None else (figure, leaning.foot)
 
