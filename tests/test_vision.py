@@ -392,7 +392,7 @@ def test_a_piece_a_pixel_from_the_change_is_read_once_after_a_hand(tmp_path: Pat
 def test_a_changed_region_grows_over_every_box_near_it() -> None:
     """The rule behind the test above: a box within reach of the region is taken in whole
     (and whatever is then near), a box farther off is left out."""
-    from companion.vision.blobs import _grown_over
+    from companion.vision.board_map import grown_over as _grown_over
 
     region = (100, 200, 100, 200)  # rows 100..200, columns 100..200
     inside_by_a_pixel = (150, 60, 20, 41)  # x, y, w, h: rows 60..101

@@ -16,9 +16,10 @@ import cv2
 import numpy as np
 
 from companion.games.base import Piece
-from companion.vision.board_map import components_in_box
+from companion.vision.board_map import components_in_box, grown_over
 from companion.vision.die_sides import FOOT_ASTRAY_MM, PIECE_RIM_PX, TOPS_AT_ONE_PLACE, clear_of
 from companion.vision.face_template import PIP_SHARE
+from companion.vision.figure_shadows import FigureShadows
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.glare import (
     GLARE_ERRORS,
@@ -87,7 +88,7 @@ class _Kept:
         self.boxes = np.array(list(self.blobs), np.int64).reshape(-1, 4)
 
 
-class Blobs(PieceMarks):
+class Blobs(FigureShadows, PieceMarks):
     """Pieces as blobs of their colours (the marks on each: :class:`PieceMarks`)."""
 
     def _blobs_in(self, is_piece: np.ndarray, region: tuple[slice, slice] | None,
@@ -119,7 +120,7 @@ class Blobs(PieceMarks):
         # one piece's box now and in the kept board may differ by a pixel of rim: decide on
         # a region grown over every box (now or kept) near it, so that a piece beside the
         # change is either read now or carried, never both and never neither
-        y0, y1, x0, x1 = _grown_over((rows.start, rows.stop, cols.start, cols.stop),
+        y0, y1, x0, x1 = grown_over((rows.start, rows.stop, cols.start, cols.stop),
                                      np.concatenate([stats[1:, :4], kept.boxes]))
         if (y0 < r0 and r0 > 0) or (x0 < c0 and c0 > 0) or (y1 > r1 and r1 < h_all) \
                 or (x1 > c1 and c1 < w_all):
@@ -277,9 +278,10 @@ class Blobs(PieceMarks):
         where the board is lighter than the empty board, and where it shows neither the empty
         board nor a piece."""
         lit, strange = around
+        shadow = self._shadow_tail_off(k, stats, centres, components, labels)  # (light: its box explained)
         x, y, w, h, _area = (int(v) for v in stats[k])
         n_pieces = len(self._piece_names)
-        out = _Blob(box=(y, y + h, x, x + w))
+        out = _Blob(box=(y, y + h, x, x + w), explained=shadow)
         sheen: tuple[int, ...] = ()  # a die's colour and its colour under a sheen, read as one
         hidden: list[str] = []
         blob = (components[y:y + h, x:x + w] == k).astype(np.uint8)
@@ -567,23 +569,6 @@ def clipped_white(small: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
     """Has the camera clipped white, in every channel, a mark's area or more of a piece's box?"""
     clipped = cv2.inRange(small[max(0, y):y + h, max(0, x):x + w], (CLIPPED,) * 3, (255,) * 3)
     return cv2.countNonZero(clipped) >= CLIPPED_PX
-
-
-def _grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
-                reach: int = 3) -> tuple[int, int, int, int]:
-    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h; one a
-    row) within ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
-    y0, y1, x0, x1 = region
-    boxes = np.asarray(boxes, np.int64).reshape(-1, 4)
-    bx, by = boxes[:, 0], boxes[:, 1]
-    bx1, by1 = bx + boxes[:, 2], by + boxes[:, 3]
-    while True:  # each pass takes in at least one more box, so at most len(boxes) passes
-        near = (by < y1 + reach) & (by1 > y0 - reach) & (bx < x1 + reach) & (bx1 > x0 - reach)
-        out = near & ((by < y0) | (by1 > y1) | (bx < x0) | (bx1 > x1))
-        if not out.any():
-            return y0, y1, x0, x1
-        y0, y1 = min(y0, int(by[out].min())), max(y1, int(by1[out].max()))
-        x0, x1 = min(x0, int(bx[out].min())), max(x1, int(bx1[out].max()))
 
 
 def _marks_taken_off(purity: float, unknown: tuple[int, int], pips: int, area_px: float) -> float:

@@ -228,3 +228,20 @@ def components_in_box(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np
     every = np.array([h * (w * (w - 1) // 2), w * (h * (h - 1) // 2)], np.float64)  # all columns, rows summed
     centres = np.vstack([(every - sums.sum(axis=0)) / background, sums / area])
     return n, labels, stats, centres
+
+
+def grown_over(region: tuple[int, int, int, int], boxes: np.ndarray,
+                reach: int = 3) -> tuple[int, int, int, int]:
+    """``region`` (rows y0..y1, columns x0..x1) grown until every box (x, y, w, h; one a
+    row) within ``reach`` pixels of it lies inside it: the rest stay ``reach`` or more away."""
+    y0, y1, x0, x1 = region
+    boxes = np.asarray(boxes, np.int64).reshape(-1, 4)
+    bx, by = boxes[:, 0], boxes[:, 1]
+    bx1, by1 = bx + boxes[:, 2], by + boxes[:, 3]
+    while True:  # each pass takes in at least one more box, so at most len(boxes) passes
+        near = (by < y1 + reach) & (by1 > y0 - reach) & (bx < x1 + reach) & (bx1 > x0 - reach)
+        out = near & ((by < y0) | (by1 > y1) | (bx < x0) | (bx1 > x1))
+        if not out.any():
+            return y0, y1, x0, x1
+        y0, y1 = min(y0, int(by[out].min())), max(y1, int(by1[out].max()))
+        x0, x1 = min(x0, int(bx[out].min())), max(x1, int(bx1[out].max()))
