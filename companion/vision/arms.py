@@ -241,7 +241,7 @@ class Arms:
                                                                   hand, pieces)
         if not hand and crossing is None:  # a piece's cast shadow is light (near an arm, maybe the arm's)
             whys = {k: why for k, why in whys.items()
-                    if not self._hides_no_piece(components, k, stats[k], pieces)  # (and a speck hides none)
+                    if not self._hides_no_piece(flat, unexplained, components, k, stats[k], pieces)
                     and (why != OVER or not self._only_light(flat, components, k, stats[k], blobs))}
         arm = None
         if hand:

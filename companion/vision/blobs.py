@@ -35,13 +35,13 @@ from companion.vision.mark_peaks import channel_medians
 from companion.vision.necks import neck_patches
 from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
+from companion.vision.plain_sheen import clipped_white, plain_in_a_sheen
 from companion.vision.pose import DIE_MM, Stand
 from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
 from companion.vision.standing import DIE_FACE_SHARE
 
 PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
-CLIPPED_PX = 4  # a piece's box with this many clipped pixels (a mark's area) holds a highlight
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
 COLUMN_OVER = "a column's sides over it?"
@@ -415,7 +415,9 @@ class Blobs(FigureShadows, PieceMarks):
                 out.doubts.append((spot, "glare?"))
                 out.odd.append(((by, bx), own.astype(np.uint8)))
                 continue
-            lit_round = lit_around(lit, near_pieces, bx, by, bw, bh)
+            lit_round = lit_around(lit, near_pieces, bx, by, bw, bh) and not plain_in_a_sheen(
+                self._piece_names, self.layout.marks.get(self._piece_names[index]), index, own,
+                (bx, by, bw, bh), (self._flat, self._reference, small), near_pieces, self._classify)
             # (a dark die's marks read here are its read below: read once a frame)
             dark_read = self._dark_die_read(index, small, frame, (bx, by, bw, bh), pip_cache, stand, sheen) \
                 if lit_round else None
@@ -563,12 +565,6 @@ def _one_piece_shape(w: int, h: int) -> bool:
     as wide as it is long, turned any way.  Two pieces of a pile side by side, joined by a
     bridge of a pixel or two, are twice as long as wide."""
     return max(h, w) <= PIECE_ASPECT * min(h, w)
-
-
-def clipped_white(small: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
-    """Has the camera clipped white, in every channel, a mark's area or more of a piece's box?"""
-    clipped = cv2.inRange(small[max(0, y):y + h, max(0, x):x + w], (CLIPPED,) * 3, (255,) * 3)
-    return cv2.countNonZero(clipped) >= CLIPPED_PX
 
 
 def _marks_taken_off(purity: float, unknown: tuple[int, int], pips: int, area_px: float) -> float:

@@ -32,6 +32,7 @@ from companion.vision.light_round_pieces import FOOT_SHADE_LEAST, LightRoundPiec
 from companion.vision.lit_dice import TINTED
 from companion.vision.pose import DIE_MM, MOST_STACKED
 from companion.vision.reading import SCALE, SHADE, SHADOW_REACH_MM, SQUARE3, SQUARE5, Reading
+from companion.vision.specks import Surroundings
 
 EMPTY_TOLERANCE = 24  # how far (per channel, of 255) the board may stray from the empty board
 FLAT_SHADOW_MM = 6.0  # a flat piece's shadow (a 3 mm chip's, a lamp 30 degrees up) reaches this far
@@ -296,10 +297,13 @@ class EmptyBoard(LightRoundPieces):
             pieces = pieces[np.ptp(pieces, axis=1) >= TINTED]
         return not len(pieces) or float(np.linalg.norm(pieces - colour, axis=1).min()) >= FAINT_FROM_PIECES
 
-    def _hides_no_piece(self, components: np.ndarray, k: int, box: np.ndarray, pieces: np.ndarray) -> bool:
-        """Does patch ``k`` of what is unexplained (its ``box``: x, y, w, h) hide no piece?  Clear
-        of every piece read and its rim (``pieces``), nowhere as wide as the smallest piece of its
-        places (``Glare.hides_nothing``), and where no piece's colour passes for the print."""
+    def _hides_no_piece(self, flat: np.ndarray, unexplained: np.ndarray, components: np.ndarray, k: int,
+                        box: np.ndarray, pieces: np.ndarray) -> bool:
+        """Does patch ``k`` of what is unexplained (its ``box``: x, y, w, h) hide no piece (a speck
+        hides none)?  Clear of every piece read and its rim (``pieces``), nowhere as wide as the
+        smallest piece of its places (past its box's edges, with what round it is not seen to be
+        the board either, ``unexplained`` or off the empty board: ``specks``), and where no
+        piece's colour passes for the print."""
         x, y, w, h = (int(v) for v in box[:4])
         part = components[y:y + h, x:x + w] == k
         # (its holes filled: what lies within it and passes for the board may be a piece's own,
@@ -307,8 +311,12 @@ class EmptyBoard(LightRoundPieces):
         whole = part.astype(np.uint8)
         contours, _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         cv2.drawContours(whole, contours, -1, 1, cv2.FILLED)
-        return not (pieces[y:y + h, x:x + w] & part).any() and self.glare.hides_nothing(whole > 0, (y, x)) \
-            and not self._a_piece_passes_for_the_board(x, y, w, h)
+        if (pieces[y:y + h, x:x + w] & part).any() or self._a_piece_passes_for_the_board(x, y, w, h):
+            return False
+        if self.glare.hides_nothing(whole > 0, (y, x)):
+            return True  # (bounded within its box: what lies past its edges is not asked about)
+        near = Surroundings(flat, self._reference, unexplained, pieces)  # (``specks``: past its box)
+        return self.glare.hides_nothing(*near.unseen_round(whole > 0, x, y, EMPTY_TOLERANCE, PASS_PX))
 
     def _only_light(self, flat: np.ndarray, components: np.ndarray, k: int, box: np.ndarray,
                     blobs: np.ndarray) -> bool:
