@@ -37,10 +37,18 @@ from companion.vision.palette import DARK_PIECES
 from companion.vision.piece_marks import PieceMarks
 from companion.vision.plain_sheen import clipped_white, plain_in_a_sheen
 from companion.vision.pose import DIE_MM, Stand
-from companion.vision.reading import BESIDE, SCALE, SQUARE3, SQUARE5, STILL_TOLERANCE, UNKNOWN, alike
+from companion.vision.reading import (
+    BESIDE,
+    SCALE,
+    SQUARE3,
+    SQUARE5,
+    STILL_TOLERANCE,
+    UNKNOWN,
+    alike,
+    one_piece_shape,
+)
 from companion.vision.standing import DIE_FACE_SHARE
 
-PIECE_ASPECT = 1.5  # one piece's blob is no longer than this many times its width
 SHEEN_LARGEST = 2.0  # a sheen lies on a die's top: a blob of it and its die is at most this many faces
 BLOB_PAD = 30  # blobs round a change are looked for this far round it (px of the board) ...
 BLOB_PAD_WIDE = 60  # ... or this far, when a blob runs past that
@@ -382,7 +390,7 @@ class Blobs(FigureShadows, PieceMarks):
                 continue
             own = components[by:by + bh, bx:bx + bw] == k
             at_top = stand is None  # (read where its top shows, not at its foot)
-            if stand is None and not _one_piece_shape(int(bw), int(bh)):
+            if stand is None and not one_piece_shape(int(bw), int(bh)):
                 # two chips of a pile whose gap a light fit or blur bridges are one blob, not one
                 # chip (a pile's place holds several, so its size alone does not tell); a
                 # figure from a slant is one piece drawn out along the line from the nadir,
@@ -558,13 +566,6 @@ class Blobs(FigureShadows, PieceMarks):
         level, even = even_lift(np.broadcast_to(seen, colours.shape)[darker][None], colours[darker][None])
         return bool((even[0] & (level[0] > GLARE_MIN)).any()) and (  # (whole as seen: asked of a lift only)
             measured or bool((channel_medians(small[box], mask) < CLIPPED).all()))
-
-
-def _one_piece_shape(w: int, h: int) -> bool:
-    """Has a blob's box the shape of one piece's: every piece is a disc or a square, about
-    as wide as it is long, turned any way.  Two pieces of a pile side by side, joined by a
-    bridge of a pixel or two, are twice as long as wide."""
-    return max(h, w) <= PIECE_ASPECT * min(h, w)
 
 
 def _marks_taken_off(purity: float, unknown: tuple[int, int], pips: int, area_px: float) -> float:

@@ -37,7 +37,7 @@ import numpy as np
 from companion.vision.channels import channel_sum
 from companion.vision.geometry import MARGIN_MM
 from companion.vision.mark_peaks import _median_where, median_under, percentile_under
-from companion.vision.reading import SCALE, SQUARE3, per_layout
+from companion.vision.reading import SCALE, SQUARE3, one_piece_shape, per_layout
 
 DARK_DIE_GREY = 128  # a die this dark (grey level) bears lighter marks, however a sheen lifts it
 SHEEN_HUELESS = 16  # a black top under a sheen: its channels within this of each other
@@ -51,7 +51,6 @@ RING_IN = 3  # past a patch's rim (a piece's edge blurs into the print by a pixe
 RING_PX = 3  # ... a ring this wide must show the print as the empty board shows it ...
 RING_CLEAR = 0.6  # ... over this share of it (a neighbouring piece counts as clear: it is no shade)
 SPARSE_SHEEN = 2000  # up to this many sheen pixels are joined to a piece one by one (not over the board)
-ONE_PIECE_ASPECT = 1.5  # one flat piece's box is no longer than this many times its width
 BLACK_MOST = 60  # a black piece's colour: no channel above this
 DARK_MOST = 130  # a dark piece of a hue (a brown card): no channel above this
 TINTED_SHEEN = 40  # a colour whose channels spread this far has a hue of its own (black has none)
@@ -219,7 +218,7 @@ class DarkSheen:
             box = (slice(y, y + h), slice(x, x + w))
             new = (parts[box] == k) & (grey[wy, wx][box] > 0)
             differs = np.count_nonzero(new & (unlike[wy, wx][box] > 0))
-            if not new.any() or max(w, h) > ONE_PIECE_ASPECT * min(w, h):
+            if not new.any() or not one_piece_shape(w, h):
                 continue
             if differs < SHEEN_UNLIKE * np.count_nonzero(new) and (hued or not _hides_the_print(
                     flat[wy, wx][box], self._reference[wy, wx][box], new)):

@@ -459,7 +459,7 @@ def _touching(mask: np.ndarray, zone: np.ndarray) -> np.ndarray:
 
 def lit_around(lit: np.ndarray, near_pieces: np.ndarray, bx: int, by: int, bw: int, bh: int) -> bool:
     """Is the board around a piece lighter than the empty board (the halo of a glare)?"""
-    y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
+    y0, y1, x0, x1, ring = piece_ring(near_pieces, bx, by, bw, bh)
     count = int(np.count_nonzero(ring))  # (a count, not a sum: a fifth of the cost)
     return count >= 12 and int(np.count_nonzero(np.logical_and(lit[y0:y1, x0:x1], ring))) > 0.35 * count
 
@@ -471,7 +471,7 @@ def glow_around(strange: np.ndarray, flat: np.ndarray, empty: np.ndarray, near_p
     passes for a white or a yellow piece?  A light die's own sides and shadow are neither
     the board nor its colour too, but darker than the empty board (``SHADE``'s most of its
     light): a white die seen from a slant was doubted for them, its count read sure."""
-    y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
+    y0, y1, x0, x1, ring = piece_ring(near_pieces, bx, by, bw, bh)
     count = int(ring.sum())
     ring &= strange[y0:y1, x0:x1]
     if count < 12 or int(np.count_nonzero(ring)) <= 0.35 * count:
@@ -481,7 +481,7 @@ def glow_around(strange: np.ndarray, flat: np.ndarray, empty: np.ndarray, near_p
     return int(np.count_nonzero(seen > SHADE[1] * board)) > 0.35 * count
 
 
-def _ring(near_pieces: np.ndarray, bx: int, by: int, bw: int,
+def piece_ring(near_pieces: np.ndarray, bx: int, by: int, bw: int,
           bh: int) -> tuple[int, int, int, int, np.ndarray]:
     """A piece's ring, 3-7 px out of its box, clear of its rim and its neighbours: its window
     (rows y0..y1, columns x0..x1) and the ring's pixels in it."""

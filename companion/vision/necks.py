@@ -19,11 +19,10 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.reading import SQUARE3
+from companion.vision.reading import SQUARE3, one_piece_shape
 
 NECK_ERODED_PX = 2  # a neck up to this many erosions (3x3) thick is parted: 2-4 px of the
 # sampled board (1 px a mm), what a shade between two pieces a millimetre or two apart fills
-NECK_ASPECT = 1.5  # one piece's box is no longer than this many times its width (``blobs.PIECE_ASPECT``)
 
 Patch = tuple[int, tuple[float, float], tuple[int, int, int, int, int], float]
 
@@ -72,7 +71,7 @@ def neck_patches(patch: Patch, blob: np.ndarray, corner: tuple[int, int], least_
         centre = (float(xs.mean()) + x, float(ys.mean()) + y)
         place = place_at(*centre)
         if place is None or place in places or not fits(place, area) \
-                or max(bw, bh) > NECK_ASPECT * min(bw, bh):
+                or not one_piece_shape(bw, bh):
             return None
         places.add(place)
         out.append((patch[0], centre, (bx + x, by + y, bw, bh, area), patch[3]))

@@ -24,7 +24,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.glare import GLARE_ERRORS, _ring
+from companion.vision.glare import GLARE_ERRORS, piece_ring
 from companion.vision.light import CLIPPED
 from companion.vision.palette import DARK_PIECES
 from companion.vision.reading import SQUARE5
@@ -55,7 +55,7 @@ def plain_in_a_sheen(names: list[str], marks: tuple[int, int] | None, index: int
     bx, by, bw, bh = box
     if not own.any() or (camera[by:by + bh, bx:bx + bw][own] >= CLIPPED).any():
         return False
-    y0, y1, x0, x1, ring = _ring(near_pieces, bx, by, bw, bh)
+    y0, y1, x0, x1, ring = piece_ring(near_pieces, bx, by, bw, bh)
     if not ring.any():
         return False
     core = cv2.erode(own.astype(np.uint8), SQUARE5, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0

@@ -18,6 +18,7 @@ import numpy as np
 from companion.games.base import BoardView, Piece
 
 UNKNOWN = 255  # the label of a pixel near no calibrated colour
+PIECE_ASPECT = 1.5  # one piece's box is no longer than this many times its width (``one_piece_shape``)
 SCALE = 1.0  # px per mm of the board sampled for colours
 SQUARE3 = np.ones((3, 3), np.uint8)
 SQUARE5 = np.ones((5, 5), np.uint8)
@@ -66,6 +67,13 @@ class Reading:
     def usable(self) -> bool:
         """A whole board, every position confident, no hand over it."""
         return self.view is not None and not self.doubtful and not self.hand
+
+
+def one_piece_shape(w: float, h: float) -> bool:
+    """Has a blob's box the shape of one piece's: every piece is a disc or a square, about
+    as wide as it is long, turned any way.  Two pieces of a pile side by side, joined by a
+    bridge of a pixel or two, are twice as long as wide."""
+    return max(h, w) <= PIECE_ASPECT * min(h, w)
 
 
 def clear_outside(mask: np.ndarray, inside: tuple[slice, slice]) -> None:

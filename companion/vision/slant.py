@@ -4,7 +4,7 @@ one figure leaning out from the camera's nadir.
 From straight above a pawn is a disc.  From a slant its body and head show on the board's
 plane further out than its base, along the line from the camera's nadir through it
 (``pose.py``): its blob is a disc drawn out along that line by the figure's lean, longer
-than any one flat piece's (``blobs._one_piece_shape``).  Two pieces side by side are as
+than any one flat piece's (``reading.one_piece_shape``).  Two pieces side by side are as
 long; but the part of a figure's blob past its base is its body and head, narrower than the
 base, while the part past a piece's base beside another is that other piece, as wide.
 """
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.pose import CameraPose
+from companion.vision.reading import PIECE_ASPECT
 
 TALLEST_FIGURE_MM = 50.0  # no standing piece is taller (see ``standing.py``)
 BODY_NARROWER = 0.8  # a figure's body and head, past its base, are at most this share of its width
 BASE_SLACK_PX = 2.0  # a base's length along the line may pass its width by a pixel of rim each way
-LONG_SHAPE = 1.5  # a blob no longer than this many times its width is one piece's (``PIECE_ASPECT``)
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def leaning_figure(pose: CameraPose, own: np.ndarray, bx: int, by: int, scale: f
     width = float(across.max() - across.min()) + 1.0
     inner = float(along.min())
     length = float(along.max()) - inner + 1.0
-    if length <= LONG_SHAPE * width:
+    if length <= PIECE_ASPECT * width:
         if length < width:
             return None  # wider across the line than along it: pieces side by side
         # as long as one flat piece along the line, though its box is longer (a figure from

@@ -17,10 +17,9 @@ import numpy as np
 from companion.games.base import Piece
 from companion.vision.die_sides import DieSides
 from companion.vision.geometry import MARGIN_MM
-from companion.vision.necks import NECK_ASPECT
 from companion.vision.palette import shadow_colours
 from companion.vision.pose import DIE_MM, MOST_STACKED, SIDES_SEEN_SHARE, Stand, die_within, stand_of
-from companion.vision.reading import SCALE, SQUARE3, UNDER_A_HAND, per_layout
+from companion.vision.reading import SCALE, SQUARE3, UNDER_A_HAND, one_piece_shape, per_layout
 from companion.vision.slant import leaned_from, leaning_figure
 
 STAND_SEEN_PX = 3.0  # a die's blob this much longer along the nadir's line than across shows sides
@@ -306,7 +305,7 @@ class Standing(DieSides):
         """Might a blob of one flat piece's colour (no die, no figure) be two joined at a neck:
         longer than one piece, or its centre on no place (``necks``)?"""
         return not self._is_die(index) and not self._stands_up(self._piece_names[index]) and (
-            max(w, h) > NECK_ASPECT * min(w, h) or self._place_at(float(centre[0]), float(centre[1])) is None)
+            not one_piece_shape(w, h) or self._place_at(float(centre[0]), float(centre[1])) is None)
 
     def _is_die(self, index: int) -> bool:
         """Is this colour a die's (a square piece with one to six marks)?  (Asked of every
